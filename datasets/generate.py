@@ -1076,6 +1076,12 @@ def write_readme(root: Path, manifests: Sequence[Dict[str, Any]]) -> None:
         f"{GENERATOR_COMMAND} --check    # regenerates into a temp dir and compares byte for byte",
         "```",
         "",
+        "Generation is byte-reproducible with the pinned toolchain (seeded weights and inputs, PYTHONHASHSEED=0,",
+        "one thread for torch and the ExecuTorch threadpool, deterministic algorithms). Programs, inputs and",
+        "manifests depend only on the pinned packages; float outputs are computed by CPU kernels (oneDNN/MKL",
+        "in eager torch, XNNPACK micro-kernels) that are picked by CPU features, so on a different CPU a",
+        "`--check` may report last-bit differences in `*_output_*.npy` (it prints their max abs diff).",
+        "",
     ]
     (root / "models" / "README.md").write_text("\n".join(lines))
 
