@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Backend registry (see backend.h).
+#include "core/backend.h"
+
+#include <string.h>
+
+void etr_backend_registry_init(etr_backend_registry_t *registry) {
+  memset(registry, 0, sizeof(*registry));
+}
+
+const etr_backend_t *etr_backend_registry_find(
+    const etr_backend_registry_t *registry, const char *id) {
+  if (registry == NULL || id == NULL) {
+    return NULL;
+  }
+  for (size_t i = 0; i < registry->count; ++i) {
+    if (strcmp(registry->backends[i]->id, id) == 0) {
+      return registry->backends[i];
+    }
+  }
+  return NULL;
+}
+
+etr_error_t etr_backend_registry_add(etr_backend_registry_t *registry,
+                                     const etr_backend_t *backend,
+                                     etr_diag_t *diag) {
+  ETR_CHECK(diag,
+            backend != NULL && backend->id != NULL && backend->init != NULL &&
+                backend->execute != NULL,
+            ETR_ERR_INVALID_ARGUMENT,
+            "a backend needs an id, init and execute");
+  ETR_CHECK(diag, etr_backend_registry_find(registry, backend->id) == NULL,
+            ETR_ERR_REGISTRATION_ALREADY_REGISTERED,
+            "backend '%s' is already registered", backend->id);
+  ETR_CHECK(diag, registry->count < ETR_MAX_REGISTERED_BACKENDS,
+            ETR_ERR_REGISTRATION_EXCEEDING_MAX_KERNELS,
+            "cannot register backend '%s': %d are already registered",
+            backend->id, ETR_MAX_REGISTERED_BACKENDS);
+  registry->backends[registry->count++] = backend;
+  return ETR_OK;
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Event tracer hooks: how a profiler (prof/) or an oracle observes a method
+// while it executes.
+//
+// The executor calls these hooks when a tracer is attached and costs one
+// NULL check per instruction when none is. A tracer reads the clock itself
+// (etr_now_ns) so it decides what to measure; `instruction` hooks receive the
+// method, the chain and the instruction index (ExecuTorch's instruction_id),
+// and the end hook the instruction's status. After a KernelCall or
+// DelegateCall the tracer may read the instruction's output values from the
+// method (etr_method_instruction) to capture intermediate outputs.
+#ifndef ETR_CORE_EVENT_TRACER_H
+#define ETR_CORE_EVENT_TRACER_H
+
+#include <stdint.h>
+
+#include "core/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct etr_method;
+
+typedef struct etr_event_tracer {
+  void *user;
+  // Around one etr_method_execute call.
+  void (*begin_execute)(void *user, const struct etr_method *method);
+  void (*end_execute)(void *user, const struct etr_method *method,
+                      etr_error_t status);
+  // Around one instruction.
+  void (*begin_instruction)(void *user, const struct etr_method *method,
+                            uint32_t chain, uint32_t instruction);
+  void (*end_instruction)(void *user, const struct etr_method *method,
+                          uint32_t chain, uint32_t instruction,
+                          etr_error_t status);
+} etr_event_tracer_t;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ETR_CORE_EVENT_TRACER_H

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The prim ops every exported program needs besides ATen kernels: symbolic
+// size arithmetic (aten::sym_size.int, aten::sym_numel,
+// executorch_prim::add.Scalar, floordiv, ...), aten::_local_scalar_dense,
+// and executorch_prim::et_view.default (a view that shares its input's
+// memory) and et_copy_index.tensor (used by lowered map/scan loops).
+// Semantics follow ExecuTorch's kernels/prim_ops, except that integer
+// division and modulo by zero (or INT64_MIN / -1), which crash ExecuTorch,
+// are errors here.
+#ifndef ETR_CORE_PRIM_OPS_H
+#define ETR_CORE_PRIM_OPS_H
+
+#include <stddef.h>
+
+#include "core/kernel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const etr_kernel_registration_t etr_prim_kernels[];
+extern const size_t etr_prim_kernel_count;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ETR_CORE_PRIM_OPS_H
