@@ -71,8 +71,9 @@ etr_error_t etr_data_map_load(const void *data, size_t size,
             (unsigned long long)map->segment_data_size, size);
   map->data = bytes;
   map->size = size;
-  etr_error_t status = etr_fb_root(bytes + fb_offset, (size_t)fb_size,
-                                   &map->root, diag);
+  // As in ExecuTorch, the FlatBuffer spans [0, flatbuffer_offset +
+  // flatbuffer_size): its root offset is at byte 0, before the header.
+  etr_error_t status = etr_fb_root(bytes, (size_t)fb_end, &map->root, diag);
   bool present = false;
   if (status == ETR_OK) {
     status = etr_fb_vector_field(&map->root, FLAT_TENSOR_SEGMENTS, 4,

@@ -7,7 +7,8 @@
 // Layout: a FlatBuffer with identifier "FT01" whose bytes 8.. hold a header
 // "FH01", uint32 length (>= 40), uint64 flatbuffer_offset, uint64
 // flatbuffer_size, uint64 segment_base_offset, uint64 segment_data_size.
-// The root FlatTensor lists DataSegments and NamedData entries (key, segment
+// The FlatBuffer spans [0, flatbuffer_offset + flatbuffer_size) (its root
+// offset is at byte 0, as in a .pte). The root FlatTensor lists DataSegments and NamedData entries (key, segment
 // index, TensorLayout: dtype, sizes, dim order). Loading checks the header,
 // every segment's bounds and every layout; lookups are by exact key.
 #ifndef ETR_CORE_DATA_MAP_H

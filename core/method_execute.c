@@ -77,6 +77,11 @@ static etr_error_t set_tensor_input(uint32_t index, etr_tensor_t *target,
               "input %u is not laid out densely in the dim order the program "
               "expects",
               index);
+    ETR_CHECK(diag,
+              (uintptr_t)source->data %
+                      etr_scalar_type_size(source->dtype) == 0,
+              ETR_ERR_INVALID_ARGUMENT,
+              "input %u data is not aligned to its element size", index);
     bound.shape_dynamism = target->shape_dynamism;
     *target = bound;
     return ETR_OK;
