@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Shape rules shared by the kernels: dim normalization (negative dims and
+// PyTorch's range errors), dim lists for reductions, broadcasting of shapes,
+// strided views (a tensor struct describing another tensor's memory with
+// other sizes and strides), and resizing out tensors.
+//
+// A view is an etr_tensor_t that borrows another tensor's data: permute,
+// slice, select and broadcast are expressed as views so the kernels behind
+// them are a single strided copy. Views have capacity_bytes 0 and must not
+// be resized.
+#ifndef ETR_OPS_REFERENCE_SUPPORT_SHAPE_H
+#define ETR_OPS_REFERENCE_SUPPORT_SHAPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/kernel.h"
+#include "core/tensor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Wraps `dim` (which may be negative) into 0..rank-1. A 0-dim tensor
+// accepts -1 and 0 (PyTorch treats it as rank 1 here). InvalidArgument
+// otherwise: "<op>: dim 3 is out of range for a tensor of rank 2".
+etr_error_t etr_normalize_dim(etr_kernel_context_t *ctx, int64_t dim,
+                              int32_t rank, int32_t *out);
+
+// Same, for an insertion position (unsqueeze): range is rank + 1.
+etr_error_t etr_normalize_insert_dim(etr_kernel_context_t *ctx, int64_t dim,
+                                     int32_t rank, int32_t *out);
+
+// The dims of a reduction as a bit mask over 0..rank-1. An absent or empty
+// list means every dim. InvalidArgument for a dim out of range or a dim
+// named twice.
+etr_error_t etr_dim_list_mask(etr_kernel_context_t *ctx, const int64_t *dims,
+                              size_t num_dims, bool present, int32_t rank,
+                              uint32_t *mask_out);
+
+// The PyTorch broadcast of two shapes (aligned at the innermost dim, sizes
+// equal or 1). InvalidArgument when they do not broadcast.
+etr_error_t etr_broadcast_shapes(etr_kernel_context_t *ctx, int32_t dim_a,
+                                 const int64_t *sizes_a, int32_t dim_b,
+                                 const int64_t *sizes_b, int32_t *dim_out,
+                                 int64_t *sizes_out);
+
+// Broadcast of several tensors' shapes (count >= 1).
+etr_error_t etr_broadcast_tensors_shape(etr_kernel_context_t *ctx,
+                                        const etr_tensor_t *const *tensors,
+                                        size_t count, int32_t *dim_out,
+                                        int64_t *sizes_out);
+
+// True when `tensor` broadcasts to exactly (dim, sizes).
+bool etr_can_broadcast_to(const etr_tensor_t *tensor, int32_t dim,
+                          const int64_t *sizes);
+
+// A view of `tensor` with shape (dim, sizes): the tensor's strides aligned
+// at the innermost dim, 0 for broadcast dims. Requires
+// etr_can_broadcast_to (InvalidArgument otherwise).
+etr_error_t etr_broadcast_view(etr_kernel_context_t *ctx,
+                               const etr_tensor_t *tensor, int32_t dim,
+                               const int64_t *sizes, etr_tensor_t *view);
+
+// A view of `tensor` whose data starts `offset` elements in, with the given
+// shape and strides (dim_order derived from the strides).
+void etr_make_view(const etr_tensor_t *tensor, int64_t offset, int32_t dim,
+                   const int64_t *sizes, const int64_t *strides,
+                   etr_tensor_t *view);
+
+// Resizes `out` to (dim, sizes). InvalidArgument naming the op when the
+// out tensor's memory is too small or its shape is static.
+etr_error_t etr_resize_out(etr_kernel_context_t *ctx, etr_tensor_t *out,
+                           int32_t dim, const int64_t *sizes);
+etr_error_t etr_resize_out_like(etr_kernel_context_t *ctx, etr_tensor_t *out,
+                                const etr_tensor_t *like);
+
+// InvalidArgument unless `tensor` has rank `dim`.
+etr_error_t etr_check_rank(etr_kernel_context_t *ctx, const char *what,
+                           const etr_tensor_t *tensor, int32_t dim);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ETR_OPS_REFERENCE_SUPPORT_SHAPE_H
