@@ -1,0 +1,684 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// `etref run`: load a .pte (or a .bpte bundled program), instantiate one
+// method with the reference or optimized kernels, feed it inputs (.npy
+// files, the bundle's test inputs, or seeded random tensors), execute it,
+// print its outputs and a per-operator timing table, and optionally write
+// the outputs as .npy and check them against expected .npy files or the
+// bundle's expected outputs.
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "cli/compare.h"
+#include "cli/op_timer.h"
+#include "core/bundled_program.h"
+#include "core/file.h"
+#include "core/method.h"
+#include "core/npy.h"
+#include "core/program.h"
+#include "ops_reference/support/element.h"
+
+#define MAX_FILES 64
+
+static const char kRunUsage[] =
+    "usage: etref run PROGRAM [options]\n"
+    "\n"
+    "Runs a method of PROGRAM (.pte, or .bpte: a bundled program whose test\n"
+    "sets are run and checked) and prints its outputs and a per-operator\n"
+    "timing table.\n"
+    "\n"
+    "options:\n"
+    "  --method NAME           method to run (default: forward, else the first)\n"
+    "  --input FILE.npy        an input, in order; repeat once per input.\n"
+    "                          Without inputs: the bundle's test inputs, or\n"
+    "                          seeded random tensors (and the run says so)\n"
+    "  --data FILE.ptd         external data file for external constants\n"
+    "  --kernels reference|optimized   kernel library (default reference)\n"
+    "  --output-dir DIR        write outputs as DIR/output_<k>.npy\n"
+    "  --expected FILE.npy     expected output, in order; repeat; exit 3 on\n"
+    "                          a mismatch beyond --rtol/--atol\n"
+    "  --rtol R --atol A       tolerance (default 1e-5 and 1e-5)\n"
+    "  --runs N                timed executions (default 1)\n"
+    "  --warmup W              untimed executions first (default 0)\n"
+    "  --seed S                seed for random inputs and random ops (0)\n"
+    "  --quiet                 print no output values or timing table\n";
+
+typedef struct {
+  const char *program_path;
+  const char *method;
+  const char *data_path;
+  const char *output_dir;
+  const char *inputs[MAX_FILES];
+  size_t num_inputs;
+  const char *expected[MAX_FILES];
+  size_t num_expected;
+  etr_kernel_variant_t variant;
+  double rtol;
+  double atol;
+  long runs;
+  long warmup;
+  unsigned long long seed;
+  int quiet;
+} run_options_t;
+
+static int usage_error(const char *format, const char *detail) {
+  fprintf(stderr, "etref run: ");
+  fprintf(stderr, format, detail);
+  fprintf(stderr, "\n\n%s", kRunUsage);
+  return ETR_EXIT_USAGE;
+}
+
+static int parse_number(const char *text, double *out) {
+  char *end = NULL;
+  errno = 0;
+  double value = strtod(text, &end);
+  if (errno != 0 || end == text || *end != '\0' || !isfinite(value) ||
+      value < 0) {
+    return 0;
+  }
+  *out = value;
+  return 1;
+}
+
+static int parse_count(const char *text, long max, long *out) {
+  char *end = NULL;
+  errno = 0;
+  long value = strtol(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || value < 0 || value > max) {
+    return 0;
+  }
+  *out = value;
+  return 1;
+}
+
+static int parse_options(int argc, char **argv, run_options_t *options) {
+  memset(options, 0, sizeof(*options));
+  options->rtol = 1e-5;
+  options->atol = 1e-5;
+  options->runs = 1;
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+    const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      fputs(kRunUsage, stdout);
+      return -1;
+    }
+    if (strcmp(arg, "--quiet") == 0) {
+      options->quiet = 1;
+      continue;
+    }
+    if (arg[0] == '-' && arg[1] == '-') {
+      if (value == NULL) {
+        return usage_error("option %s needs a value", arg);
+      }
+      ++i;
+      if (strcmp(arg, "--method") == 0) {
+        options->method = value;
+      } else if (strcmp(arg, "--data") == 0) {
+        options->data_path = value;
+      } else if (strcmp(arg, "--output-dir") == 0) {
+        options->output_dir = value;
+      } else if (strcmp(arg, "--input") == 0) {
+        if (options->num_inputs == MAX_FILES) {
+          return usage_error("too many --input files (at most %s)", "64");
+        }
+        options->inputs[options->num_inputs++] = value;
+      } else if (strcmp(arg, "--expected") == 0) {
+        if (options->num_expected == MAX_FILES) {
+          return usage_error("too many --expected files (at most %s)", "64");
+        }
+        options->expected[options->num_expected++] = value;
+      } else if (strcmp(arg, "--kernels") == 0) {
+        if (strcmp(value, "reference") == 0) {
+          options->variant = ETR_KERNELS_REFERENCE;
+        } else if (strcmp(value, "optimized") == 0) {
+          options->variant = ETR_KERNELS_OPTIMIZED;
+        } else {
+          return usage_error("--kernels must be reference or optimized, not "
+                             "'%s'",
+                             value);
+        }
+      } else if (strcmp(arg, "--rtol") == 0) {
+        if (!parse_number(value, &options->rtol)) {
+          return usage_error("--rtol needs a non-negative number, not '%s'",
+                             value);
+        }
+      } else if (strcmp(arg, "--atol") == 0) {
+        if (!parse_number(value, &options->atol)) {
+          return usage_error("--atol needs a non-negative number, not '%s'",
+                             value);
+        }
+      } else if (strcmp(arg, "--runs") == 0) {
+        if (!parse_count(value, 1000000, &options->runs) ||
+            options->runs < 1) {
+          return usage_error("--runs needs a count from 1 to 1000000, not "
+                             "'%s'",
+                             value);
+        }
+      } else if (strcmp(arg, "--warmup") == 0) {
+        if (!parse_count(value, 1000000, &options->warmup)) {
+          return usage_error("--warmup needs a count from 0 to 1000000, not "
+                             "'%s'",
+                             value);
+        }
+      } else if (strcmp(arg, "--seed") == 0) {
+        char *end = NULL;
+        errno = 0;
+        options->seed = strtoull(value, &end, 10);
+        if (errno != 0 || end == value || *end != '\0' || value[0] == '-') {
+          return usage_error("--seed needs a non-negative integer, not '%s'",
+                             value);
+        }
+      } else {
+        return usage_error("unknown option '%s'", arg);
+      }
+      continue;
+    }
+    if (options->program_path != NULL) {
+      return usage_error("unexpected argument '%s' (one PROGRAM only)", arg);
+    }
+    options->program_path = arg;
+  }
+  if (options->program_path == NULL) {
+    return usage_error("%s", "missing PROGRAM");
+  }
+  return 0;
+}
+
+// SplitMix64: a small, well-mixed, seedable generator for random inputs.
+static uint64_t next_random(uint64_t *state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// Fills a dense tensor: floats uniform in [-1, 1), integers in [0, 10),
+// bools 0/1.
+static void fill_random(etr_tensor_t *tensor, uint64_t *state) {
+  int64_t numel = etr_tensor_numel(tensor);
+  size_t element_size = etr_scalar_type_size(tensor->dtype);
+  for (int64_t i = 0; i < numel; ++i) {
+    void *element = (uint8_t *)tensor->data + (size_t)i * element_size;
+    uint64_t bits = next_random(state);
+    if (etr_scalar_type_is_floating(tensor->dtype) ||
+        etr_scalar_type_is_complex(tensor->dtype)) {
+      double value = (double)(bits >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+      etr_store_double(tensor->dtype, element, value);
+    } else if (tensor->dtype == ETR_BOOL) {
+      etr_store_int64(tensor->dtype, element, (int64_t)(bits & 1));
+    } else {
+      etr_store_int64(tensor->dtype, element, (int64_t)(bits % 10));
+    }
+  }
+}
+
+static void print_value(const etr_evalue_t *value, const char *label,
+                        uint32_t index) {
+  switch (value->tag) {
+    case ETR_TAG_INT:
+      printf("%s %u: Int %lld\n", label, index, (long long)value->u.as_int);
+      return;
+    case ETR_TAG_DOUBLE:
+      printf("%s %u: Double %.9g\n", label, index, value->u.as_double);
+      return;
+    case ETR_TAG_BOOL:
+      printf("%s %u: Bool %s\n", label, index,
+             value->u.as_bool ? "true" : "false");
+      return;
+    case ETR_TAG_TENSOR:
+      break;
+    default:
+      printf("%s %u: %s\n", label, index, etr_tag_name(value->tag));
+      return;
+  }
+  const etr_tensor_t *tensor = value->u.as_tensor;
+  char shape[128];
+  etr_tensor_describe(tensor, shape, sizeof(shape));
+  printf("%s %u: %s", label, index, shape);
+  int64_t numel = etr_tensor_numel(tensor);
+  if (numel == 0 || tensor->data == NULL ||
+      etr_scalar_type_is_complex(tensor->dtype)) {
+    printf("\n");
+    return;
+  }
+  double minimum = INFINITY;
+  double maximum = -INFINITY;
+  double sum = 0;
+  int64_t position[ETR_MAX_DIMS] = {0};
+  int64_t shown = 0;
+  char preview[256] = "";
+  size_t used = 0;
+  do {
+    double v = etr_load_double(tensor->dtype,
+                               etr_element_at(tensor,
+                                              etr_tensor_offset(tensor,
+                                                                position)));
+    minimum = v < minimum ? v : minimum;
+    maximum = v > maximum ? v : maximum;
+    sum += v;
+    if (shown < 8 && used < sizeof(preview)) {
+      int written = snprintf(preview + used, sizeof(preview) - used, "%s%.6g",
+                             shown ? ", " : "", v);
+      used += written > 0 ? (size_t)written : 0;
+      ++shown;
+    }
+  } while (etr_index_next(position, tensor->sizes, tensor->dim));
+  printf("  min %.6g max %.6g mean %.6g\n    [%s%s]\n", minimum, maximum,
+         sum / (double)numel, preview, numel > shown ? ", ..." : "");
+}
+
+static int write_outputs(const run_options_t *options,
+                         const etr_method_t *method, const char *prefix) {
+  if (options->output_dir == NULL) {
+    return ETR_EXIT_OK;
+  }
+  mkdir(options->output_dir, 0777);  // may exist; a failure shows on write
+  for (uint32_t k = 0; k < method->num_outputs; ++k) {
+    const etr_evalue_t *value = etr_method_output(method, k);
+    if (value->tag != ETR_TAG_TENSOR) {
+      continue;
+    }
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%soutput_%u.npy", options->output_dir,
+             prefix, k);
+    etr_diag_t diag;
+    etr_diag_reset(&diag);
+    etr_error_t status = etr_npy_write_file(path, value->u.as_tensor, &diag);
+    if (status == ETR_ERR_NOT_SUPPORTED) {
+      fprintf(stderr, "etref: warning: %s; not written\n", diag.message);
+    } else if (status != ETR_OK) {
+      fprintf(stderr, "etref: error: %s\n", diag.message);
+      return ETR_EXIT_USAGE;
+    }
+  }
+  return ETR_EXIT_OK;
+}
+
+static void report_comparison(const char *what,
+                              const etr_compare_report_t *report) {
+  if (!report->shapes_match) {
+    printf("%s: FAIL (dtype or shape differs)\n", what);
+  } else if (report->mismatches > 0) {
+    printf("%s: FAIL (%lld of %lld elements outside tolerance; first at %lld: "
+           "%.9g vs expected %.9g; max abs err %.3g)\n",
+           what, (long long)report->mismatches, (long long)report->numel,
+           (long long)report->first_mismatch, report->first_actual,
+           report->first_expected, report->max_abs_error);
+  } else {
+    printf("%s: PASS (max abs err %.3g, max rel err %.3g)\n", what,
+           report->max_abs_error, report->max_rel_error);
+  }
+}
+
+// Runs warm-up plus timed executions.
+static int execute_runs(const run_options_t *options, etr_method_t *method,
+                        etr_op_timer_t *timer, long runs, long warmup) {
+  etr_diag_t diag;
+  for (long i = 0; i < warmup + runs; ++i) {
+    if (i == warmup) {
+      etr_op_timer_reset(timer);
+    }
+    etr_diag_reset(&diag);
+    etr_error_t status = etr_method_execute(method, &diag);
+    if (status != ETR_OK) {
+      return etr_cli_report(&diag, status);
+    }
+  }
+  (void)options;
+  return ETR_EXIT_OK;
+}
+
+typedef struct {
+  etr_program_t program;
+  etr_bundled_program_t bundle;
+  etr_data_map_t data;
+  etr_kernel_registry_t kernels;
+  etr_backend_registry_t backends;
+  etr_method_t method;
+  etr_op_timer_t timer;
+  etr_npy_array_t arrays[MAX_FILES];
+  void *random_buffers[MAX_FILES];
+  bool is_bundle;
+} run_state_t;
+
+static void release_state(run_state_t *state) {
+  etr_method_release(&state->method);
+  etr_op_timer_release(&state->timer);
+  for (size_t i = 0; i < MAX_FILES; ++i) {
+    etr_npy_array_release(&state->arrays[i]);
+    free(state->random_buffers[i]);
+  }
+  etr_data_map_release(&state->data);
+  etr_program_release(&state->program);
+  etr_bundled_program_release(&state->bundle);
+}
+
+static int load_program(const run_options_t *options, run_state_t *state,
+                        etr_diag_t *diag) {
+  void *bytes = NULL;
+  size_t size = 0;
+  etr_error_t status = etr_read_file(options->program_path, 0, &bytes, &size,
+                                     diag);
+  if (status != ETR_OK) {
+    return etr_cli_report(diag, status);
+  }
+  if (etr_is_bundled_program(bytes, size)) {
+    state->is_bundle = true;
+    status = etr_bundled_program_load(bytes, size, &state->bundle, diag);
+    state->bundle.owned_data = bytes;
+    if (status == ETR_OK) {
+      status = etr_program_load(state->bundle.program_data,
+                                state->bundle.program_size, &state->program,
+                                diag);
+    }
+  } else {
+    status = etr_program_load(bytes, size, &state->program, diag);
+    state->program.owned_data = bytes;
+  }
+  if (status != ETR_OK) {
+    etr_diag_prefix(diag, "%s", options->program_path);
+    return etr_cli_report(diag, status);
+  }
+  if (options->data_path != NULL) {
+    status = etr_data_map_load_file(options->data_path, 0, &state->data,
+                                    diag);
+    if (status != ETR_OK) {
+      return etr_cli_report(diag, status);
+    }
+  }
+  return ETR_EXIT_OK;
+}
+
+static const char *choose_method(const run_options_t *options,
+                                 const etr_program_t *program) {
+  if (options->method != NULL) {
+    return options->method;
+  }
+  etr_fb_string_t name;
+  for (uint32_t i = 0; i < etr_program_method_count(program); ++i) {
+    if (etr_program_method_name(program, i, &name, NULL) == ETR_OK &&
+        strcmp(name.chars, "forward") == 0) {
+      return "forward";
+    }
+  }
+  if (etr_program_method_count(program) > 0 &&
+      etr_program_method_name(program, 0, &name, NULL) == ETR_OK) {
+    return name.chars;
+  }
+  return "forward";
+}
+
+static int load_method(const run_options_t *options, run_state_t *state,
+                       const char *name, etr_diag_t *diag) {
+  etr_method_config_t config;
+  etr_method_config_init(&config, &state->kernels);
+  config.variant = options->variant;
+  config.backends = &state->backends;
+  config.external_data = options->data_path != NULL ? &state->data : NULL;
+  config.tracer = &state->timer.tracer;
+  config.seed = options->seed;
+  etr_error_t status =
+      etr_method_load(&state->program, name, &config, &state->method, diag);
+  if (status != ETR_OK) {
+    return etr_cli_report(diag, status);
+  }
+  etr_op_timer_bind(&state->timer, &state->method);
+  return ETR_EXIT_OK;
+}
+
+// Inputs from --input files, or seeded random tensors.
+static int set_inputs(const run_options_t *options, run_state_t *state,
+                      etr_diag_t *diag) {
+  etr_method_t *method = &state->method;
+  if (options->num_inputs > 0) {
+    if (options->num_inputs != method->num_inputs) {
+      fprintf(stderr,
+              "etref: error: method '%s' takes %u inputs but %zu --input "
+              "files were given\n",
+              method->name, method->num_inputs, options->num_inputs);
+      return ETR_EXIT_INVALID;
+    }
+    for (uint32_t i = 0; i < method->num_inputs; ++i) {
+      etr_error_t status = etr_npy_load_file(options->inputs[i], 0,
+                                             &state->arrays[i], diag);
+      if (status == ETR_OK) {
+        status = etr_method_set_input_tensor(method, i,
+                                             &state->arrays[i].tensor, diag);
+      }
+      if (status != ETR_OK) {
+        return etr_cli_report(diag, status);
+      }
+    }
+    return ETR_EXIT_OK;
+  }
+  uint64_t state_bits = options->seed;
+  bool any_random = false;
+  for (uint32_t i = 0; i < method->num_inputs && i < MAX_FILES; ++i) {
+    const etr_evalue_t *input = etr_method_input(method, i);
+    if (input->tag != ETR_TAG_TENSOR) {
+      continue;  // scalar inputs keep the program's values
+    }
+    etr_tensor_t tensor = *input->u.as_tensor;
+    size_t nbytes = etr_tensor_nbytes(&tensor);
+    state->random_buffers[i] = aligned_alloc(64, (nbytes + 64) / 64 * 64);
+    if (state->random_buffers[i] == NULL) {
+      fprintf(stderr, "etref: error: out of memory for input %u\n", i);
+      return ETR_EXIT_INVALID;
+    }
+    etr_tensor_init_with_dim_order(&tensor, tensor.dtype, tensor.dim,
+                                   tensor.sizes, tensor.dim_order,
+                                   state->random_buffers[i], nbytes, NULL);
+    fill_random(&tensor, &state_bits);
+    etr_error_t status = etr_method_set_input_tensor(method, i, &tensor,
+                                                     diag);
+    if (status != ETR_OK) {
+      return etr_cli_report(diag, status);
+    }
+    any_random = true;
+  }
+  if (any_random && !options->quiet) {
+    printf("no --input given: using seeded random inputs (seed %llu; floats "
+           "uniform in [-1, 1), integers in [0, 10))\n",
+           options->seed);
+  }
+  return ETR_EXIT_OK;
+}
+
+static int check_expected(const run_options_t *options, run_state_t *state,
+                          etr_diag_t *diag) {
+  if (options->num_expected == 0) {
+    return ETR_EXIT_OK;
+  }
+  const etr_method_t *method = &state->method;
+  if (options->num_expected > method->num_outputs) {
+    fprintf(stderr, "etref: error: %zu --expected files for %u outputs\n",
+            options->num_expected, method->num_outputs);
+    return ETR_EXIT_INVALID;
+  }
+  int result = ETR_EXIT_OK;
+  for (size_t k = 0; k < options->num_expected; ++k) {
+    etr_npy_array_t expected;
+    etr_error_t status =
+        etr_npy_load_file(options->expected[k], 0, &expected, diag);
+    if (status != ETR_OK) {
+      return etr_cli_report(diag, status);
+    }
+    const etr_evalue_t *output = etr_method_output(method, (uint32_t)k);
+    char what[64];
+    snprintf(what, sizeof(what), "output %zu vs expected", k);
+    if (output->tag != ETR_TAG_TENSOR) {
+      printf("%s: FAIL (output is %s, not a tensor)\n", what,
+             etr_tag_name(output->tag));
+      result = ETR_EXIT_MISMATCH;
+    } else {
+      etr_compare_report_t report;
+      etr_compare_tensors(output->u.as_tensor, &expected.tensor,
+                          options->rtol, options->atol, &report);
+      report_comparison(what, &report);
+      if (!etr_compare_passed(&report)) {
+        result = ETR_EXIT_MISMATCH;
+      }
+    }
+    etr_npy_array_release(&expected);
+  }
+  return result;
+}
+
+static void print_outputs(const run_options_t *options,
+                          const etr_method_t *method) {
+  if (options->quiet) {
+    return;
+  }
+  for (uint32_t k = 0; k < method->num_outputs; ++k) {
+    print_value(etr_method_output(method, k), "output", k);
+  }
+}
+
+// Runs every test case of every suite (or of --method's suite).
+static int run_bundle(const run_options_t *options, run_state_t *state,
+                      etr_diag_t *diag) {
+  int result = ETR_EXIT_OK;
+  uint32_t suites = etr_bundled_suite_count(&state->bundle);
+  uint32_t cases_run = 0;
+  for (uint32_t s = 0; s < suites; ++s) {
+    etr_bundled_suite_t suite;
+    etr_error_t status = etr_bundled_suite(&state->bundle, s, &suite, diag);
+    if (status != ETR_OK) {
+      return etr_cli_report(diag, status);
+    }
+    if (options->method != NULL && strcmp(options->method, suite.method_name)) {
+      continue;
+    }
+    etr_method_release(&state->method);
+    int code = load_method(options, state, suite.method_name, diag);
+    if (code != ETR_EXIT_OK) {
+      return code;
+    }
+    for (uint32_t c = 0; c < suite.test_cases.length; ++c) {
+      uint32_t num_inputs = 0;
+      uint32_t num_expected = 0;
+      status = etr_bundled_case_counts(&suite, c, &num_inputs, &num_expected,
+                                       diag);
+      for (uint32_t i = 0; status == ETR_OK && i < num_inputs; ++i) {
+        etr_bundled_value_t value;
+        status = etr_bundled_case_value(&suite, c, false, i, &value, diag);
+        if (status == ETR_OK) {
+          status = etr_method_set_input(&state->method, i, &value.value,
+                                        diag);
+        }
+      }
+      if (status != ETR_OK) {
+        etr_diag_prefix(diag, "test set %u case %u", s, c);
+        return etr_cli_report(diag, status);
+      }
+      code = execute_runs(options, &state->method, &state->timer,
+                          options->runs, options->warmup);
+      if (code != ETR_EXIT_OK) {
+        return code;
+      }
+      ++cases_run;
+      char prefix[32];
+      snprintf(prefix, sizeof(prefix), "case%u_", c);
+      code = write_outputs(options, &state->method, prefix);
+      if (code != ETR_EXIT_OK) {
+        return code;
+      }
+      for (uint32_t k = 0; k < num_expected; ++k) {
+        etr_bundled_value_t expected;
+        status = etr_bundled_case_value(&suite, c, true, k, &expected, diag);
+        if (status != ETR_OK) {
+          return etr_cli_report(diag, status);
+        }
+        const etr_evalue_t *output = etr_method_output(&state->method, k);
+        char what[160];
+        snprintf(what, sizeof(what), "method '%s' test case %u output %u",
+                 suite.method_name, c, k);
+        if (output == NULL || expected.value.tag != ETR_TAG_TENSOR ||
+            output->tag != ETR_TAG_TENSOR) {
+          bool same = output != NULL && output->tag == expected.value.tag &&
+                      memcmp(&output->u, &expected.value.u,
+                             sizeof(output->u)) == 0;
+          printf("%s: %s\n", what, same ? "PASS" : "FAIL (value differs)");
+          result = same ? result : ETR_EXIT_MISMATCH;
+          continue;
+        }
+        etr_compare_report_t report;
+        etr_compare_tensors(output->u.as_tensor, &expected.tensor,
+                            options->rtol, options->atol, &report);
+        report_comparison(what, &report);
+        if (!etr_compare_passed(&report)) {
+          result = ETR_EXIT_MISMATCH;
+        }
+      }
+    }
+  }
+  if (cases_run == 0) {
+    fprintf(stderr, "etref: error: the bundle has no test set%s%s\n",
+            options->method ? " for method " : "",
+            options->method ? options->method : "");
+    return ETR_EXIT_INVALID;
+  }
+  printf("%u bundled test case%s run, %s\n", cases_run,
+         cases_run == 1 ? "" : "s",
+         result == ETR_EXIT_OK ? "all passed" : "some FAILED");
+  return result;
+}
+
+int etr_cli_run(int argc, char **argv) {
+  run_options_t options;
+  int code = parse_options(argc, argv, &options);
+  if (code != 0) {
+    return code < 0 ? ETR_EXIT_OK : code;
+  }
+  static run_state_t state;  // large (registries); one run per process
+  memset(&state, 0, sizeof(state));
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  etr_op_timer_init(&state.timer);
+  code = load_program(&options, &state, &diag);
+  etr_error_t status = ETR_OK;
+  if (code == ETR_EXIT_OK) {
+    status = etr_cli_build_kernels(&state.kernels, &diag);
+    if (status == ETR_OK) {
+      status = etr_cli_build_backends(&state.backends, &diag);
+    }
+    if (status != ETR_OK) {
+      code = etr_cli_report(&diag, status);
+    }
+  }
+  if (code == ETR_EXIT_OK && state.is_bundle && options.num_inputs == 0) {
+    code = run_bundle(&options, &state, &diag);
+  } else if (code == ETR_EXIT_OK) {
+    code = load_method(&options, &state, choose_method(&options,
+                                                       &state.program),
+                       &diag);
+    if (code == ETR_EXIT_OK) {
+      code = set_inputs(&options, &state, &diag);
+    }
+    if (code == ETR_EXIT_OK) {
+      code = execute_runs(&options, &state.method, &state.timer,
+                          options.runs, options.warmup);
+    }
+    if (code == ETR_EXIT_OK) {
+      print_outputs(&options, &state.method);
+      code = write_outputs(&options, &state.method, "");
+    }
+    if (code == ETR_EXIT_OK) {
+      code = check_expected(&options, &state, &diag);
+    }
+  }
+  if ((code == ETR_EXIT_OK || code == ETR_EXIT_MISMATCH) && !options.quiet) {
+    printf("\nper-operator time (%s kernels):\n",
+           etr_kernel_variant_name(options.variant));
+    etr_op_timer_print(&state.timer, stdout);
+  }
+  release_state(&state);
+  return code;
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# The main job on a bundled model: runs the CNN from datasets/ through etref
+# (its recorded input, checked against PyTorch eager's output) and prints the
+# outputs and a per-operator timing table over 20 runs after 3 warm-ups.
+# Installs what it needs first (scripts/install_deps.sh), idempotently.
+# Extra arguments are passed to `etref run` (e.g. --kernels optimized).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+scripts/install_deps.sh
+model=datasets/models/cnn
+bazel build //:etref >&2
+exec bazel-bin/cli/etref run "$model/model.pte" \
+  --input "$model/input_0.npy" \
+  --expected "$model/eager_output_0.npy" --rtol 1e-4 --atol 1e-5 \
+  --runs 20 --warmup 3 "$@"
