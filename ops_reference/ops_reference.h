@@ -50,9 +50,12 @@ ETR_REFERENCE_KERNEL(etr_ref_mul_scalar_out);   // aten::mul.Scalar_out
 ETR_REFERENCE_KERNEL(etr_ref_div_out);          // aten::div.out
 ETR_REFERENCE_KERNEL(etr_ref_div_out_mode);     // aten::div.out_mode
 ETR_REFERENCE_KERNEL(etr_ref_div_scalar_out);   // aten::div.Scalar_out
-ETR_REFERENCE_KERNEL(etr_ref_remainder_scalar_out);  // aten::remainder.Scalar_out
-ETR_REFERENCE_KERNEL(etr_ref_remainder_tensor_out);  // aten::remainder.Tensor_out
-ETR_REFERENCE_KERNEL(etr_ref_pow_tensor_scalar_out);  // aten::pow.Tensor_Scalar_out
+// aten::remainder.Scalar_out
+ETR_REFERENCE_KERNEL(etr_ref_remainder_scalar_out);
+// aten::remainder.Tensor_out
+ETR_REFERENCE_KERNEL(etr_ref_remainder_tensor_out);
+// aten::pow.Tensor_Scalar_out
+ETR_REFERENCE_KERNEL(etr_ref_pow_tensor_scalar_out);
 
 // Unary and activation functions.
 ETR_REFERENCE_KERNEL(etr_ref_neg_out);       // aten::neg.out
@@ -83,11 +86,15 @@ ETR_REFERENCE_KERNEL(etr_ref_linear_out);  // aten::linear.out
 
 // Convolution, pooling, normalization.
 ETR_REFERENCE_KERNEL(etr_ref_convolution_out);  // aten::convolution.out
+// aten::max_pool2d_with_indices.out
 ETR_REFERENCE_KERNEL(etr_ref_max_pool2d_with_indices_out);
 ETR_REFERENCE_KERNEL(etr_ref_avg_pool2d_out);           // aten::avg_pool2d.out
-ETR_REFERENCE_KERNEL(etr_ref_adaptive_avg_pool2d_out);  // aten::_adaptive_avg_pool2d.out
+// aten::_adaptive_avg_pool2d.out
+ETR_REFERENCE_KERNEL(etr_ref_adaptive_avg_pool2d_out);
+// aten::_native_batch_norm_legit_no_training.out
 ETR_REFERENCE_KERNEL(etr_ref_native_batch_norm_legit_no_training_out);
-ETR_REFERENCE_KERNEL(etr_ref_native_layer_norm_out);  // aten::native_layer_norm.out
+// aten::native_layer_norm.out
+ETR_REFERENCE_KERNEL(etr_ref_native_layer_norm_out);
 ETR_REFERENCE_KERNEL(etr_ref_softmax_out);       // aten::_softmax.out
 ETR_REFERENCE_KERNEL(etr_ref_log_softmax_out);   // aten::_log_softmax.out
 
@@ -104,10 +111,15 @@ ETR_REFERENCE_KERNEL(etr_ref_full_like_out);  // aten::full_like.out
 ETR_REFERENCE_KERNEL(etr_ref_permute_copy_out);    // aten::permute_copy.out
 ETR_REFERENCE_KERNEL(etr_ref_view_copy_out);       // aten::view_copy.out
 ETR_REFERENCE_KERNEL(etr_ref_expand_copy_out);     // aten::expand_copy.out
-ETR_REFERENCE_KERNEL(etr_ref_unsqueeze_copy_out);  // aten::unsqueeze_copy.out
-ETR_REFERENCE_KERNEL(etr_ref_squeeze_copy_dims_out);  // aten::squeeze_copy.dims_out
-ETR_REFERENCE_KERNEL(etr_ref_slice_copy_tensor_out);  // aten::slice_copy.Tensor_out
-ETR_REFERENCE_KERNEL(etr_ref_select_copy_int_out);    // aten::select_copy.int_out
+// aten::unsqueeze_copy.out
+ETR_REFERENCE_KERNEL(etr_ref_unsqueeze_copy_out);
+// aten::squeeze_copy.dims_out
+ETR_REFERENCE_KERNEL(etr_ref_squeeze_copy_dims_out);
+// aten::slice_copy.Tensor_out
+ETR_REFERENCE_KERNEL(etr_ref_slice_copy_tensor_out);
+// aten::select_copy.int_out
+ETR_REFERENCE_KERNEL(etr_ref_select_copy_int_out);
+// aten::split_with_sizes_copy.out
 ETR_REFERENCE_KERNEL(etr_ref_split_with_sizes_copy_out);
 ETR_REFERENCE_KERNEL(etr_ref_cat_out);            // aten::cat.out
 ETR_REFERENCE_KERNEL(etr_ref_slice_scatter_out);  // aten::slice_scatter.out
@@ -116,8 +128,10 @@ ETR_REFERENCE_KERNEL(etr_ref_clone_out);          // aten::clone.out
 ETR_REFERENCE_KERNEL(etr_ref_copy_out);           // aten::copy.out
 ETR_REFERENCE_KERNEL(etr_ref_copy_inplace);       // aten::copy_
 ETR_REFERENCE_KERNEL(etr_ref_to_copy_out);        // aten::_to_copy.out
-ETR_REFERENCE_KERNEL(etr_ref_to_dim_order_copy_out);  // dim_order_ops::_to_dim_order_copy.out
-ETR_REFERENCE_KERNEL(etr_ref_clone_dim_order_out);    // dim_order_ops::_clone_dim_order.out
+// dim_order_ops::_to_dim_order_copy.out
+ETR_REFERENCE_KERNEL(etr_ref_to_dim_order_copy_out);
+// dim_order_ops::_clone_dim_order.out
+ETR_REFERENCE_KERNEL(etr_ref_clone_dim_order_out);
 
 #ifdef __cplusplus
 }

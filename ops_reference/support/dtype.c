@@ -6,6 +6,9 @@
 // etr_promote_types with torch.promote_types over every pair.
 #include "ops_reference/support/dtype.h"
 
+#include <float.h>
+#include <math.h>
+
 const char *etr_op_name(const etr_kernel_context_t *ctx) {
   return ctx != NULL && ctx->op_name != NULL ? ctx->op_name : "kernel";
 }
@@ -337,4 +340,66 @@ etr_error_t etr_check_can_cast(etr_kernel_context_t *ctx,
 etr_scalar_type_t etr_to_floating(etr_scalar_type_t type) {
   etr_dtype_kind_t kind = etr_dtype_kind(type);
   return kind == ETR_KIND_BOOL || kind == ETR_KIND_INTEGRAL ? ETR_FLOAT : type;
+}
+
+// Largest value of an integral or floating dtype (0 when it has none here).
+static double max_of(etr_scalar_type_t type) {
+  switch (type) {
+    case ETR_BYTE:
+      return 255.0;
+    case ETR_CHAR:
+      return 127.0;
+    case ETR_SHORT:
+      return 32767.0;
+    case ETR_INT:
+      return 2147483647.0;
+    case ETR_LONG:
+      return 9223372036854775807.0;
+    case ETR_UINT16:
+      return 65535.0;
+    case ETR_UINT32:
+      return 4294967295.0;
+    case ETR_UINT64:
+      return 18446744073709551615.0;
+    case ETR_HALF:
+    case ETR_COMPLEX_HALF:
+      return 65504.0;
+    case ETR_BFLOAT16:
+      return 3.3895313892515355e38;
+    case ETR_FLOAT:
+    case ETR_COMPLEX_FLOAT:
+      return FLT_MAX;
+    default:
+      return DBL_MAX;
+  }
+}
+
+etr_error_t etr_check_scalar_fits(etr_kernel_context_t *ctx, const char *what,
+                                  const etr_scalar_t *scalar,
+                                  etr_scalar_type_t type) {
+  etr_dtype_kind_t kind = etr_dtype_kind(type);
+  bool fits = true;
+  double limit = max_of(type);
+  if (kind == ETR_KIND_BOOL) {
+    fits = true;  // c10 converts any value to Bool as "!= 0"
+  } else if (kind == ETR_KIND_FLOATING || kind == ETR_KIND_COMPLEX) {
+    double value = scalar->as_double;
+    fits = isinf(value) || isnan(value) || fabs(value) <= limit;
+  } else if (kind == ETR_KIND_INTEGRAL) {
+    bool is_unsigned = etr_scalar_type_is_unsigned(type);
+    double lowest = is_unsigned ? -limit : -limit - 1.0;
+    if (scalar->kind == ETR_SCALAR_DOUBLE) {
+      double value = scalar->as_double;
+      fits = !isnan(value) && value >= lowest && value <= limit;
+    } else if (type != ETR_LONG && type != ETR_UINT64) {
+      // Narrower than int64: the int64 value converts to double exactly
+      // enough to compare with these small limits.
+      double value = (double)scalar->as_int;
+      fits = value >= lowest && value <= limit;
+    }
+  }
+  ETR_CHECK(ctx->diag, fits, ETR_ERR_INVALID_ARGUMENT,
+            "%s: %s cannot be converted to type %s without overflow",
+            etr_op_name(ctx), what, etr_scalar_type_name(type));
+  return ETR_OK;
 }

@@ -142,6 +142,16 @@ etr_scalar_type_t etr_to_floating(etr_scalar_type_t type);
 // maps to itself.
 etr_scalar_type_t etr_complex_value_type(etr_scalar_type_t type);
 
+// c10's checked Scalar conversion (Scalar::to<T>): InvalidArgument "value
+// cannot be converted to type Char without overflow" when `scalar` lies
+// outside the range of `type`. Unsigned targets also accept negatives down
+// to -max (they wrap, as c10 allows); floating targets accept inf and nan
+// but not finite values beyond their largest finite value; Bool accepts
+// anything.
+etr_error_t etr_check_scalar_fits(etr_kernel_context_t *ctx, const char *what,
+                                  const etr_scalar_t *scalar,
+                                  etr_scalar_type_t type);
+
 // "aten::add.out" or "kernel" when the context carries no name.
 const char *etr_op_name(const etr_kernel_context_t *ctx);
 

@@ -115,7 +115,8 @@ etr_error_t etr_binary_elementwise(etr_kernel_context_t *ctx,
     } else if (kind == ETR_KIND_FLOATING) {
       double x =
           etr_round_double(spec->compute, etr_load_double(a->dtype, a_element));
-      double y = etr_round_double(b_dtype, etr_load_double(b->dtype, b_element));
+      double y =
+          etr_round_double(b_dtype, etr_load_double(b->dtype, b_element));
       etr_store_double(out->dtype, target,
                        etr_round_double(spec->result,
                                         fns->on_double(x, y, state)));
@@ -129,6 +130,22 @@ etr_error_t etr_binary_elementwise(etr_kernel_context_t *ctx,
     }
   }
   return ETR_OK;
+}
+
+etr_error_t etr_floating_unary_kernel(etr_kernel_context_t *ctx,
+                                      etr_evalue_t **args, size_t num_args,
+                                      const etr_unary_fns_t *fns) {
+  etr_tensor_t *self = NULL;
+  etr_tensor_t *out = NULL;
+  ETR_TRY(etr_check_num_args(ctx, num_args, 3));
+  ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
+  ETR_TRY(etr_arg_tensor(ctx, args, num_args, 1, "out", &out));
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_ALL));
+  etr_scalar_type_t result = etr_to_floating(self->dtype);
+  ETR_TRY(etr_check_can_cast(ctx, result, out->dtype));
+  etr_elementwise_spec_t spec = {result, result, false};
+  return etr_unary_elementwise(ctx, self, out, &spec, fns, NULL);
 }
 
 void etr_scalar_to_tensor(const etr_scalar_t *scalar, etr_tensor_t *tensor,

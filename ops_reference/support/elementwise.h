@@ -67,6 +67,19 @@ etr_error_t etr_binary_elementwise(etr_kernel_context_t *ctx,
                                    const etr_binary_fns_t *fns,
                                    const void *state);
 
+// The whole of a floating unary kernel (sigmoid, tanh, exp, sqrt, rsqrt):
+// reads (self, out, return slot), takes the result dtype from self with
+// integral and Bool inputs promoted to Float (PyTorch's
+// promote_integer_inputs_to_float), accepts any out dtype the result can
+// be cast to (InvalidArgument otherwise), and applies `fns`.
+etr_error_t etr_floating_unary_kernel(etr_kernel_context_t *ctx,
+                                      etr_evalue_t **args, size_t num_args,
+                                      const etr_unary_fns_t *fns);
+
+// Converts between etr_complex_t and C99 complex numbers for the complex
+// callbacks, which use <complex.h> functions (cexp, ctanh, csqrt).
+#define ETR_TO_C99_COMPLEX(value) ((value).real + (value).imag * _Complex_I)
+
 // Two's-complement wrapping int64 arithmetic for the on_int callbacks
 // (PyTorch's integer ops wrap; signed overflow in C would be undefined).
 static inline int64_t etr_wrapping_add(int64_t a, int64_t b) {

@@ -31,7 +31,7 @@
 extern "C" {
 #endif
 
-#define ETR_ITER_MAX_OPERANDS 4
+#define ETR_ITER_MAX_OPERANDS 8
 
 typedef struct etr_strided_iter {
   int32_t dim;

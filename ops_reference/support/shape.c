@@ -178,3 +178,64 @@ etr_error_t etr_check_rank(etr_kernel_context_t *ctx, const char *what,
             what, (int)dim, (int)tensor->dim);
   return ETR_OK;
 }
+
+etr_error_t etr_slice_bounds(etr_kernel_context_t *ctx, int64_t size,
+                             bool has_start, int64_t start, bool has_end,
+                             int64_t end, int64_t step, int64_t *start_out,
+                             int64_t *length_out) {
+  ETR_CHECK(ctx->diag, step > 0, ETR_ERR_INVALID_ARGUMENT,
+            "%s: slice step must be positive, not %lld", etr_op_name(ctx),
+            (long long)step);
+  start = has_start ? start : 0;
+  end = has_end ? end : size;
+  if (start < 0) {
+    start = start < -size ? 0 : start + size;
+  }
+  if (end < 0) {
+    end = end < -size ? 0 : end + size;
+  }
+  start = start > size ? size : start;
+  end = end > size ? size : (end < start ? start : end);
+  *start_out = start;
+  // (end - start + step - 1) / step without overflow for huge steps.
+  *length_out = end == start ? 0 : 1 + (end - start - 1) / step;
+  return ETR_OK;
+}
+
+void etr_slice_view(const etr_tensor_t *tensor, int32_t dim, int64_t start,
+                    int64_t length, int64_t step, etr_tensor_t *view) {
+  int64_t sizes[ETR_MAX_DIMS];
+  int64_t strides[ETR_MAX_DIMS];
+  for (int32_t i = 0; i < tensor->dim; ++i) {
+    sizes[i] = tensor->sizes[i];
+    strides[i] = tensor->strides[i];
+  }
+  sizes[dim] = length;
+  strides[dim] = tensor->strides[dim] * step;
+  // An empty slice may start at `size`; its offset is never dereferenced.
+  etr_make_view(tensor, start * tensor->strides[dim], tensor->dim, sizes,
+                strides, view);
+}
+
+etr_error_t etr_check_dim_order_arg(etr_kernel_context_t *ctx,
+                                    const int64_t *dim_order, size_t length,
+                                    bool present, int32_t rank,
+                                    const etr_tensor_t *out) {
+  if (!present) {
+    return ETR_OK;
+  }
+  ETR_CHECK(ctx->diag, length == (size_t)rank && out->dim == rank,
+            ETR_ERR_INVALID_ARGUMENT,
+            "%s: dim_order has %zu entries for a tensor of rank %d",
+            etr_op_name(ctx), length, (int)rank);
+  for (size_t i = 0; i < length; ++i) {
+    ETR_CHECK(ctx->diag, dim_order[i] == out->dim_order[i],
+              ETR_ERR_INVALID_ARGUMENT,
+              "%s: dim_order[%zu] is %lld but the out tensor's dim order "
+              "has %d there",
+              etr_op_name(ctx), i, (long long)dim_order[i],
+              (int)out->dim_order[i]);
+  }
+  // out's dim order is a valid permutation, so dim_order is one as well.
+  return ETR_OK;
+}

@@ -69,6 +69,30 @@ void etr_make_view(const etr_tensor_t *tensor, int64_t offset, int32_t dim,
                    const int64_t *sizes, const int64_t *strides,
                    etr_tensor_t *view);
 
+// PyTorch's slice bounds on a dim of `size`: a missing start is 0, a
+// missing end is the size; negative values count from the end; both are
+// clamped into [0, size] and an end before the start gives length 0.
+// InvalidArgument unless step > 0. Writes the first index and the number
+// of selected indices.
+etr_error_t etr_slice_bounds(etr_kernel_context_t *ctx, int64_t size,
+                             bool has_start, int64_t start, bool has_end,
+                             int64_t end, int64_t step, int64_t *start_out,
+                             int64_t *length_out);
+
+// A view of `tensor` keeping indices start, start+step, ... (length of
+// them) along `dim`.
+void etr_slice_view(const etr_tensor_t *tensor, int32_t dim, int64_t start,
+                    int64_t length, int64_t step, etr_tensor_t *view);
+
+// The `int[]? dim_order` argument of ExecuTorch's dim-order ops: when
+// present it must be a permutation of 0..rank-1 equal to the out tensor's
+// dim order (the planner lays out the out tensor as asked). InvalidArgument
+// otherwise.
+etr_error_t etr_check_dim_order_arg(etr_kernel_context_t *ctx,
+                                    const int64_t *dim_order, size_t length,
+                                    bool present, int32_t rank,
+                                    const etr_tensor_t *out);
+
 // Resizes `out` to (dim, sizes). InvalidArgument naming the op when the
 // out tensor's memory is too small or its shape is static.
 etr_error_t etr_resize_out(etr_kernel_context_t *ctx, etr_tensor_t *out,

@@ -458,3 +458,58 @@ void tt_expect_status(etr_error_t actual, etr_error_t expected) {
     cr_expect(g_diag.message[0] != '\0', "a failing kernel leaves a message");
   }
 }
+
+// ---------------------------------------------------------------------------
+// Generated cases and layouts
+
+etr_tensor_t *tt_case_tensor(const tt_case_tensor_t *literal) {
+  if (!literal->present) {
+    return NULL;
+  }
+  return tt_tensor(literal->dtype, literal->dim, literal->sizes,
+                   literal->values);
+}
+
+etr_tensor_t *tt_case_out(const tt_case_tensor_t *expected) {
+  int64_t numel = numel_of(expected->dim, expected->sizes);
+  int64_t flat[1] = {numel};
+  return tt_out(expected->dtype, 1, flat, numel + 8);
+}
+
+etr_evalue_t *tt_ev_case_ints(const tt_case_ints_t *ints) {
+  return tt_ev_int_list(ints->count, ints->values);
+}
+
+void tt_expect_case(const etr_tensor_t *actual,
+                    const tt_case_tensor_t *expected) {
+  cr_expect_eq(actual->dtype, expected->dtype, "dtype %s, expected %s",
+               etr_scalar_type_name(actual->dtype),
+               etr_scalar_type_name(expected->dtype));
+  tt_expect_shape(actual, expected->dim, expected->sizes);
+  tt_expect_values(actual, expected->values,
+                   numel_of(expected->dim, expected->sizes) == 0
+                       ? 0
+                       : expected->count);
+}
+
+etr_tensor_t *tt_relayout(const etr_tensor_t *tensor, tt_layout_t layout) {
+  if (tensor == NULL) {
+    return NULL;
+  }
+  switch (layout) {
+    case TT_NONCONTIGUOUS:
+      return tt_noncontiguous(tensor);
+    case TT_CHANNELS_LAST:
+      return tensor->dim == 4 ? tt_channels_last(tensor)
+                              : (etr_tensor_t *)tensor;
+    case TT_CONTIGUOUS:
+    default:
+      return (etr_tensor_t *)tensor;
+  }
+}
+
+const char *tt_layout_name(tt_layout_t layout) {
+  static const char *const kNames[TT_NUM_LAYOUTS] = {
+      "contiguous", "non-contiguous", "channels-last"};
+  return (unsigned)layout < TT_NUM_LAYOUTS ? kNames[layout] : "?";
+}

@@ -99,6 +99,27 @@ etr_evalue_t *tt_ev_optional_tensor_list(size_t length,
     __VA_ARGS__                                                          \
   }
 
+// Generated cases (case_types.h): the tensor (NULL when absent), an out
+// tensor for it that starts 1-D with room to spare so the kernel must
+// resize it, an int-list EValue, and an expectation of shape and values.
+#include "ops_reference/test/case_types.h"
+etr_tensor_t *tt_case_tensor(const tt_case_tensor_t *literal);
+etr_tensor_t *tt_case_out(const tt_case_tensor_t *expected);
+etr_evalue_t *tt_ev_case_ints(const tt_case_ints_t *ints);
+void tt_expect_case(const etr_tensor_t *actual,
+                    const tt_case_tensor_t *expected);
+
+// The layouts every layout-sensitive test runs in.
+typedef enum tt_layout {
+  TT_CONTIGUOUS = 0,
+  TT_NONCONTIGUOUS = 1,
+  TT_CHANNELS_LAST = 2,  // rank-4 tensors only; others stay contiguous
+  TT_NUM_LAYOUTS = 3,
+} tt_layout_t;
+// `tensor` (or NULL) re-laid out; the logical values are unchanged.
+etr_tensor_t *tt_relayout(const etr_tensor_t *tensor, tt_layout_t layout);
+const char *tt_layout_name(tt_layout_t layout);
+
 // The kernel registered under `op_name` in the table under test (NULL when
 // absent); see test/kernel_table.h.
 etr_kernel_fn tt_find_kernel(const char *op_name);

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// aten::_adaptive_avg_pool2d.out: averages a [N, C, H, W] or [C, H, W]
+// input into an output_size [OH, OW] grid, output cell (oh, ow) covering
+// rows floor(oh * H / OH) .. ceil((oh + 1) * H / OH) - 1 (and likewise for
+// columns), ATen's start_index/end_index.
+//
+// Dtypes: Half, BFloat16, Float, Double (NotSupported otherwise); out has
+// self's dtype. output_size must hold two non-negative sizes, and self
+// must be 3-D or 4-D with non-zero C, H, W (InvalidArgument). Sums
+// accumulate in double.
+#include "ops_reference/ops_reference.h"
+#include "ops_reference/support/dtype.h"
+#include "ops_reference/support/element.h"
+#include "ops_reference/support/iter.h"
+#include "ops_reference/support/pool.h"
+#include "ops_reference/support/shape.h"
+
+static int64_t start_index(int64_t o, int64_t out_size, int64_t in_size) {
+  return (o * in_size) / out_size;
+}
+
+static int64_t end_index(int64_t o, int64_t out_size, int64_t in_size) {
+  return ((o + 1) * in_size + out_size - 1) / out_size;
+}
+
+etr_error_t etr_ref_adaptive_avg_pool2d_out(etr_kernel_context_t *ctx,
+                                            etr_evalue_t **args,
+                                            size_t num_args) {
+  etr_tensor_t *self = NULL;
+  const int64_t *output_size = NULL;
+  size_t count = 0;
+  etr_tensor_t *out = NULL;
+  ETR_TRY(etr_check_num_args(ctx, num_args, 4));
+  ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
+  ETR_TRY(etr_arg_int_list(ctx, args, num_args, 1, "output_size",
+                           &output_size, &count));
+  ETR_TRY(etr_arg_tensor(ctx, args, num_args, 2, "out", &out));
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_FLOATING));
+  ETR_TRY(etr_check_dtype_equal(ctx, "out", out->dtype, self->dtype));
+  ETR_CHECK(ctx->diag,
+            count == 2 && output_size[0] >= 0 && output_size[1] >= 0,
+            ETR_ERR_INVALID_ARGUMENT,
+            "%s: output_size must be 2 non-negative sizes", etr_op_name(ctx));
+  ETR_TRY(etr_pool2d_check_input(ctx, self));
+  int64_t sizes[4];
+  for (int32_t d = 0; d < self->dim - 2; ++d) {
+    sizes[d] = self->sizes[d];
+  }
+  sizes[self->dim - 2] = output_size[0];
+  sizes[self->dim - 1] = output_size[1];
+  ETR_TRY(etr_resize_out(ctx, out, self->dim, sizes));
+
+  etr_tensor_t in;
+  etr_tensor_t out_view;
+  etr_pool2d_batched_view(self, &in);
+  etr_pool2d_batched_view(out, &out_view);
+  const etr_tensor_t *operands[1] = {&out_view};
+  etr_strided_iter_t iter;
+  etr_strided_iter_init(&iter, 4, out_view.sizes, operands, 1);
+  for (; !etr_strided_iter_done(&iter); etr_strided_iter_next(&iter)) {
+    const int64_t *index = iter.index;
+    int64_t h0 = start_index(index[2], output_size[0], in.sizes[2]);
+    int64_t h1 = end_index(index[2], output_size[0], in.sizes[2]);
+    int64_t w0 = start_index(index[3], output_size[1], in.sizes[3]);
+    int64_t w1 = end_index(index[3], output_size[1], in.sizes[3]);
+    int64_t base = index[0] * in.strides[0] + index[1] * in.strides[1];
+    double sum = 0.0;
+    for (int64_t h = h0; h < h1; ++h) {
+      for (int64_t w = w0; w < w1; ++w) {
+        sum += etr_load_double(
+            in.dtype,
+            etr_element_at(&in, base + h * in.strides[2] + w * in.strides[3]));
+      }
+    }
+    etr_store_double(out->dtype, etr_element_at(&out_view, iter.offsets[0]),
+                     sum / (double)((h1 - h0) * (w1 - w0)));
+  }
+  return ETR_OK;
+}

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// aten::exp.out: out = e ** self.
+//
+// Dtypes: every real dtype, Bool and complex; integral and Bool inputs
+// compute in (and give) Float, as PyTorch promotes integer inputs of
+// floating ops. The out dtype may be any the result can be cast to
+// (InvalidArgument otherwise). Floating inputs are computed in double and
+// rounded to the input dtype, so Half and BFloat16 round once as in ATen's
+// float op-math. The loop and dtype rules are etr_floating_unary_kernel.
+#include <complex.h>
+#include <math.h>
+
+#include "ops_reference/ops_reference.h"
+#include "ops_reference/support/elementwise.h"
+
+static double exp_double(double x, const void *state) {
+  (void)state;
+  return exp(x);
+}
+
+static etr_complex_t exp_complex(etr_complex_t value, const void *state) {
+  (void)state;
+  double _Complex z = ETR_TO_C99_COMPLEX(value);
+  double _Complex result = cexp(z);
+  etr_complex_t out = {creal(result), cimag(result)};
+  return out;
+}
+
+static const etr_unary_fns_t kExpFns = {NULL, exp_double, exp_complex};
+
+etr_error_t etr_ref_exp_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                            size_t num_args) {
+  return etr_floating_unary_kernel(ctx, args, num_args, &kExpFns);
+}

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// aten::max_pool2d_with_indices.out: the maximum of each (dilated) window
+// of a [N, C, H, W] or [C, H, W] input, and its flat index h * W + w in
+// the input plane.
+//
+// Arguments: (self, kernel_size, stride, padding, dilation, ceil_mode,
+// out, indices, return slot: a TensorList [out, indices]). Lists take one
+// or two values; an empty stride means the kernel size. Padding acts as
+// -inf: padded positions never win. NaN wins over everything (the first
+// NaN of a window is kept), as in ATen's kernel; ties keep the first
+// position in row-major window order. Output sizes follow
+// pooling_output_shape, ceil_mode included (support/pool.h).
+//
+// Dtypes: every real dtype except Bool (as PyTorch's CPU kernel); out has
+// self's dtype and indices is Long (InvalidArgument otherwise). Shape
+// rules of support/pool.h (InvalidArgument). Any layout in and out.
+#include <math.h>
+
+#include "ops_reference/ops_reference.h"
+#include "ops_reference/support/dtype.h"
+#include "ops_reference/support/element.h"
+#include "ops_reference/support/iter.h"
+#include "ops_reference/support/pool.h"
+#include "ops_reference/support/shape.h"
+
+// Max of the window of out position (n, c, oh, ow) into out and indices.
+static void pool_one(const etr_tensor_t *in, const etr_pool2d_params_t *p,
+                     const int64_t *index, etr_tensor_t *out,
+                     int64_t out_offset, etr_tensor_t *indices,
+                     int64_t index_offset) {
+  bool floating = etr_dtype_kind(in->dtype) == ETR_KIND_FLOATING;
+  int64_t height = in->sizes[2];
+  int64_t width = in->sizes[3];
+  int64_t base = index[0] * in->strides[0] + index[1] * in->strides[1];
+  int64_t h0 = index[2] * p->stride[0] - p->padding[0];
+  int64_t w0 = index[3] * p->stride[1] - p->padding[1];
+  bool found = false;
+  double best = -INFINITY;
+  int64_t best_int = 0;
+  int64_t best_index = 0;
+  for (int64_t kh = 0; kh < p->kernel[0]; ++kh) {
+    int64_t h = h0 + kh * p->dilation[0];
+    for (int64_t kw = 0; h >= 0 && h < height && kw < p->kernel[1]; ++kw) {
+      int64_t w = w0 + kw * p->dilation[1];
+      if (w < 0 || w >= width) {
+        continue;
+      }
+      const void *element =
+          etr_element_at(in, base + h * in->strides[2] + w * in->strides[3]);
+      bool better = false;
+      if (floating) {
+        double value = etr_load_double(in->dtype, element);
+        // Once a NaN is held nothing replaces it (NaN > x is false).
+        better = !found || (!isnan(best) && (value > best || isnan(value)));
+        best = better ? value : best;
+      } else {
+        int64_t value = etr_load_int64(in->dtype, element);
+        better = !found || value > best_int;
+        best_int = better ? value : best_int;
+      }
+      if (better) {
+        best_index = h * width + w;
+        found = true;
+      }
+    }
+  }
+  // pool2d_shape_check guarantees every window holds an input position.
+  void *target = etr_element_at(out, out_offset);
+  if (floating) {
+    etr_store_double(out->dtype, target, best);
+  } else {
+    etr_store_int64(out->dtype, target, best_int);
+  }
+  etr_store_int64(ETR_LONG, etr_element_at(indices, index_offset), best_index);
+}
+
+etr_error_t etr_ref_max_pool2d_with_indices_out(etr_kernel_context_t *ctx,
+                                                etr_evalue_t **args,
+                                                size_t num_args) {
+  etr_tensor_t *self = NULL;
+  etr_pool2d_params_t p;
+  etr_tensor_t *out = NULL;
+  etr_tensor_t *indices = NULL;
+  ETR_TRY(etr_check_num_args(ctx, num_args, 9));
+  ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
+  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 1, "kernel_size", NULL,
+                               p.kernel));
+  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 2, "stride", p.kernel,
+                               p.stride));
+  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 3, "padding", NULL,
+                               p.padding));
+  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 4, "dilation", NULL,
+                               p.dilation));
+  ETR_TRY(etr_arg_bool(ctx, args, num_args, 5, "ceil_mode", &p.ceil_mode));
+  ETR_TRY(etr_arg_tensor(ctx, args, num_args, 6, "out", &out));
+  ETR_TRY(etr_arg_tensor(ctx, args, num_args, 7, "indices", &indices));
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_REAL));
+  ETR_TRY(etr_check_dtype_equal(ctx, "out", out->dtype, self->dtype));
+  ETR_TRY(etr_check_dtype_equal(ctx, "indices", indices->dtype, ETR_LONG));
+  int64_t sizes[4];
+  ETR_TRY(etr_pool2d_out_shape(ctx, self, &p, sizes));
+  ETR_TRY(etr_resize_out(ctx, out, self->dim, sizes));
+  ETR_TRY(etr_resize_out(ctx, indices, self->dim, sizes));
+
+  etr_tensor_t in_view;
+  etr_tensor_t out_view;
+  etr_tensor_t indices_view;
+  etr_pool2d_batched_view(self, &in_view);
+  etr_pool2d_batched_view(out, &out_view);
+  etr_pool2d_batched_view(indices, &indices_view);
+  const etr_tensor_t *operands[2] = {&out_view, &indices_view};
+  etr_strided_iter_t iter;
+  etr_strided_iter_init(&iter, 4, out_view.sizes, operands, 2);
+  for (; !etr_strided_iter_done(&iter); etr_strided_iter_next(&iter)) {
+    pool_one(&in_view, &p, iter.index, &out_view, iter.offsets[0],
+             &indices_view, iter.offsets[1]);
+  }
+  return ETR_OK;
+}
