@@ -48,6 +48,9 @@ etr_error_t etr_ref_addmm_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   etr_tensor_t bias;
   ETR_TRY(etr_broadcast_view(ctx, self, 2, sizes, &bias));
   ETR_TRY(etr_resize_out(ctx, out, 2, sizes));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
   etr_matmul(out, mat1, mat2, &bias, &alpha, &beta);
   return ETR_OK;
 }

@@ -25,6 +25,9 @@ etr_error_t etr_ref_any_all_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
             "%s: any only supports bool tensor for result, got: %s",
             etr_op_name(ctx), etr_scalar_type_name(out->dtype));
   ETR_TRY(etr_resize_out(ctx, out, 0, NULL));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
   bool any = false;
   const etr_tensor_t *operands[1] = {self};
   etr_strided_iter_t iter;

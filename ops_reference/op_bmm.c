@@ -46,6 +46,9 @@ etr_error_t etr_ref_bmm_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
             (long long)mat2->sizes[2]);
   int64_t sizes[3] = {self->sizes[0], self->sizes[1], mat2->sizes[2]};
   ETR_TRY(etr_resize_out(ctx, out, 3, sizes));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
   etr_scalar_t one = {ETR_SCALAR_INT, 1, 1.0};
   etr_scalar_t zero = {ETR_SCALAR_INT, 0, 0.0};
   for (int64_t b = 0; b < sizes[0]; ++b) {

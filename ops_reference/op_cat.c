@@ -87,6 +87,9 @@ etr_error_t etr_ref_cat_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
     sizes[dim] += tensor->sizes[dim];
   }
   ETR_TRY(etr_resize_out(ctx, out, shape->dim, sizes));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
 
   int64_t start = 0;
   for (size_t i = 0; i < count; ++i) {

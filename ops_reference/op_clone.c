@@ -29,6 +29,9 @@ etr_error_t etr_ref_clone_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
             etr_op_name(ctx), (long long)memory_format);
   ETR_TRY(etr_check_dtype_equal(ctx, "out", out->dtype, self->dtype));
   ETR_TRY(etr_resize_out_like(ctx, out, self));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
   etr_copy_strided(out, self);
   return ETR_OK;
 }

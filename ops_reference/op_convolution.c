@@ -263,6 +263,9 @@ etr_error_t etr_ref_convolution_out(etr_kernel_context_t *ctx,
   int64_t sizes[2 + MAX_SPATIAL];
   ETR_TRY(check_shapes(ctx, input, weight, bias, &p, sizes));
   ETR_TRY(etr_resize_out(ctx, out, input->dim, sizes));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
 
   const etr_tensor_t *operands[1] = {out};
   etr_strided_iter_t iter;

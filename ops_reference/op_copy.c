@@ -23,6 +23,9 @@ static etr_error_t copy_broadcast(etr_kernel_context_t *ctx,
   ETR_TRY(etr_check_dtype(ctx, "self", target->dtype, ETR_DTYPES_ALL));
   etr_tensor_t view;
   ETR_TRY(etr_broadcast_view(ctx, src, target->dim, target->sizes, &view));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
   etr_copy_strided(target, &view);
   return ETR_OK;
 }

@@ -56,6 +56,9 @@ etr_error_t etr_ref_expand_copy_out(etr_kernel_context_t *ctx,
   etr_tensor_t view;
   ETR_TRY(etr_broadcast_view(ctx, self, dim, sizes, &view));
   ETR_TRY(etr_resize_out(ctx, out, dim, sizes));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
   etr_copy_strided(out, &view);
   return ETR_OK;
 }

@@ -21,6 +21,9 @@ static etr_error_t fill(etr_kernel_context_t *ctx, const etr_scalar_t *value,
                         etr_tensor_t *out) {
   ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_ALL));
   ETR_TRY(etr_check_scalar_fits(ctx, "fill_value", value, out->dtype));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
   uint8_t element[16];
   if (value->kind == ETR_SCALAR_DOUBLE) {
     etr_store_double(out->dtype, element, value->as_double);

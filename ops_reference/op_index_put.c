@@ -21,6 +21,9 @@
 // shape does not match, an index out of bounds, index shapes that do not
 // broadcast and values that do not broadcast are InvalidArgument. The
 // kernel needs no scratch: a mask's k-th true element is found by a scan.
+// A dry run (ctx->dry_run) checks dtypes, index counts and mask shapes and
+// resizes out; the value-dependent checks (bounds, mask counts, values'
+// shape against a mask) happen only in a real call.
 #include <string.h>
 
 #include "ops_reference/ops_reference.h"
@@ -99,7 +102,8 @@ static etr_error_t parse_indices(etr_kernel_context_t *ctx,
                 "bool tensors, not %s",
                 etr_op_name(ctx), etr_scalar_type_name(index->dtype));
     }
-    int64_t mask_count = is_mask ? count_true(index) : 0;
+    // A mask's true count is data; a dry run never reads it.
+    int64_t mask_count = is_mask && !ctx->dry_run ? count_true(index) : 0;
     for (int32_t j = 0; j < covers; ++j, ++dim) {
       if (is_mask) {
         ETR_CHECK(ctx->diag, index->sizes[j] == self->sizes[dim],
@@ -262,6 +266,11 @@ etr_error_t etr_ref_index_put_out(etr_kernel_context_t *ctx,
   memset(&plan, 0, sizeof(plan));
   plan.rank = self->dim;
   ETR_TRY(parse_indices(ctx, self, indices, count, &plan));
+  if (ctx->dry_run) {
+    // The result shape of the indexing depends on mask contents, so a dry
+    // run checks only what the shapes and dtypes decide.
+    return etr_resize_out_like(ctx, out, self);
+  }
   ETR_TRY(plan_shapes(ctx, self, &plan));
   etr_tensor_t values_view;
   ETR_TRY(etr_broadcast_view(ctx, values, plan.result_dim, plan.result_sizes,

@@ -61,6 +61,9 @@ etr_error_t etr_ref_linear_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
     ETR_TRY(etr_broadcast_view(ctx, bias, dim, sizes, &bias_view));
   }
   ETR_TRY(etr_resize_out(ctx, out, dim, sizes));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
 
   // weight^T as a [in_features, out_features] view.
   int64_t wt_sizes[2] = {in_features, out_features};

@@ -102,6 +102,9 @@ etr_error_t etr_ref_max_pool2d_with_indices_out(etr_kernel_context_t *ctx,
   ETR_TRY(etr_pool2d_out_shape(ctx, self, &p, sizes));
   ETR_TRY(etr_resize_out(ctx, out, self->dim, sizes));
   ETR_TRY(etr_resize_out(ctx, indices, self->dim, sizes));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
 
   etr_tensor_t in_view;
   etr_tensor_t out_view;

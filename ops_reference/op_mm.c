@@ -37,6 +37,9 @@ etr_error_t etr_ref_mm_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
             (long long)mat2->sizes[1]);
   int64_t sizes[2] = {self->sizes[0], mat2->sizes[1]};
   ETR_TRY(etr_resize_out(ctx, out, 2, sizes));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
   etr_scalar_t one = {ETR_SCALAR_INT, 1, 1.0};
   etr_scalar_t zero = {ETR_SCALAR_INT, 0, 0.0};
   etr_matmul(out, self, mat2, NULL, &one, &zero);

@@ -86,6 +86,9 @@ etr_error_t etr_ref_native_batch_norm_legit_no_training_out(
   int64_t empty = 0;
   ETR_TRY(etr_resize_out(ctx, outs[1], 1, &empty));
   ETR_TRY(etr_resize_out(ctx, outs[2], 1, &empty));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
 
   // Walk input and out0 together; the channel is the index along dim 1.
   const etr_tensor_t *operands[2] = {input, outs[0]};

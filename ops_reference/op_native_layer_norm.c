@@ -95,6 +95,9 @@ etr_error_t etr_ref_native_layer_norm_out(etr_kernel_context_t *ctx,
   ETR_TRY(etr_resize_out_like(ctx, outs[0], input));
   ETR_TRY(etr_resize_out(ctx, outs[1], stat_dim, stat_sizes));
   ETR_TRY(etr_resize_out(ctx, outs[2], stat_dim, stat_sizes));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
 
   // Operands: input, out0, mean and rstd seen in input's shape, weight and
   // bias broadcast to it (absent ones stand in as the input, unread).

@@ -46,7 +46,7 @@ static etr_error_t remainder_tensors(etr_kernel_context_t *ctx,
   ETR_TRY(etr_check_dtype(ctx, "the result", result, ETR_DTYPES_REAL));
   ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_ALL));
   ETR_TRY(etr_check_can_cast(ctx, result, out->dtype));
-  if (etr_dtype_kind(result) == ETR_KIND_INTEGRAL) {
+  if (etr_dtype_kind(result) == ETR_KIND_INTEGRAL && !ctx->dry_run) {
     const etr_tensor_t *operands[1] = {other};
     etr_strided_iter_t iter;
     etr_strided_iter_init(&iter, other->dim, other->sizes, operands, 1);

@@ -44,6 +44,9 @@ etr_error_t etr_ref_slice_copy_tensor_out(etr_kernel_context_t *ctx,
   etr_tensor_t view;
   etr_slice_view(self, dim, first, length, step, &view);
   ETR_TRY(etr_resize_out(ctx, out, view.dim, view.sizes));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
   etr_copy_strided(out, &view);
   return ETR_OK;
 }

@@ -51,6 +51,9 @@ etr_error_t etr_ref_slice_scatter_out(etr_kernel_context_t *ctx,
             ETR_ERR_INVALID_ARGUMENT,
             "%s: src must have the shape of the slice it replaces",
             etr_op_name(ctx));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
   etr_copy_strided(out, self);
   etr_copy_strided(&target, src);
   return ETR_OK;

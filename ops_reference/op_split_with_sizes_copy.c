@@ -54,14 +54,23 @@ etr_error_t etr_ref_split_with_sizes_copy_out(etr_kernel_context_t *ctx,
             "%s: split_sizes add up to %lld but dim %d has size %lld",
             etr_op_name(ctx), (long long)total, (int)dim,
             (long long)self->sizes[dim]);
-  int64_t start = 0;
-  for (size_t i = 0; i < num_splits; ++i) {
-    etr_tensor_t *out = etr_tensor_list_get(outs, i);
-    etr_tensor_t view;
-    etr_slice_view(self, dim, start, split_sizes[i], 1, &view);
-    ETR_TRY(etr_resize_out(ctx, out, view.dim, view.sizes));
-    etr_copy_strided(out, &view);
-    start += split_sizes[i];
+  // Resize every piece first so a dry run sees them all.
+  for (int pass = 0; pass < 2; ++pass) {
+    int64_t start = 0;
+    for (size_t i = 0; i < num_splits; ++i) {
+      etr_tensor_t *out = etr_tensor_list_get(outs, i);
+      etr_tensor_t view;
+      etr_slice_view(self, dim, start, split_sizes[i], 1, &view);
+      if (pass == 0) {
+        ETR_TRY(etr_resize_out(ctx, out, view.dim, view.sizes));
+      } else {
+        etr_copy_strided(out, &view);
+      }
+      start += split_sizes[i];
+    }
+    if (ctx->dry_run) {
+      return ETR_OK;  // shapes checked and outs resized; no data touched
+    }
   }
   return ETR_OK;
 }

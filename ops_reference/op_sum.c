@@ -44,6 +44,9 @@ etr_error_t etr_ref_sum_intlist_out(etr_kernel_context_t *ctx,
   uint32_t mask = 0;
   ETR_TRY(etr_reduction_prepare(ctx, self, dims, num_dims, has_dims, keepdim,
                                 out, &mask));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
 
   etr_tensor_t out_view;
   etr_reduction_out_view(self, mask, keepdim, out, &out_view);

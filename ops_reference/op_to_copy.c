@@ -35,6 +35,9 @@ etr_error_t etr_ref_to_copy_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
   ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_ALL));
   ETR_TRY(etr_resize_out_like(ctx, out, self));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
   etr_copy_strided(out, self);
   return ETR_OK;
 }

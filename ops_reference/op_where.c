@@ -43,6 +43,9 @@ etr_error_t etr_ref_where_self_out(etr_kernel_context_t *ctx,
   int64_t sizes[ETR_MAX_DIMS];
   ETR_TRY(etr_broadcast_tensors_shape(ctx, inputs, 3, &dim, sizes));
   ETR_TRY(etr_resize_out(ctx, out, dim, sizes));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
   etr_tensor_t views[3];
   for (int i = 0; i < 3; ++i) {
     ETR_TRY(etr_broadcast_view(ctx, inputs[i], dim, sizes, &views[i]));

@@ -9,7 +9,10 @@
 // for ops with several). Kernels resize their outs to the result shape,
 // read inputs through their strides (so non-contiguous and channels-last
 // inputs work), write outs in the outs' own layout, never allocate and
-// never abort.
+// never abort. With ctx->dry_run set, a kernel checks its arguments and
+// resizes its outs exactly as in a real call and returns without touching
+// tensor data (data pointers may be NULL); checks that depend on values
+// (integer division by zero, index_put's bounds) happen only in real calls.
 //
 // Status codes (see support/dtype.h for the dtype conventions):
 //   OK; InvalidProgram for a wrong argument count; InvalidType for an

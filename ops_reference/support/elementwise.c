@@ -41,6 +41,9 @@ etr_error_t etr_unary_elementwise(etr_kernel_context_t *ctx,
   ETR_TRY(check_kind(ctx, spec->compute, fns->on_int != NULL,
                      fns->on_double != NULL, fns->on_complex != NULL));
   ETR_TRY(etr_resize_out_like(ctx, out, in));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
   const etr_tensor_t *operands[2] = {out, in};
   etr_strided_iter_t iter;
   etr_strided_iter_init(&iter, out->dim, out->sizes, operands, 2);
@@ -83,6 +86,9 @@ etr_error_t etr_binary_elementwise(etr_kernel_context_t *ctx,
   ETR_TRY(etr_broadcast_shapes(ctx, a->dim, a->sizes, b->dim, b->sizes, &dim,
                                sizes));
   ETR_TRY(etr_resize_out(ctx, out, dim, sizes));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
   etr_tensor_t a_view;
   etr_tensor_t b_view;
   ETR_TRY(etr_broadcast_view(ctx, a, dim, sizes, &a_view));

@@ -31,6 +31,9 @@ etr_error_t etr_softmax_kernel(etr_kernel_context_t *ctx, etr_evalue_t **args,
   int32_t dim = 0;
   ETR_TRY(etr_normalize_dim(ctx, dim_arg, self->dim, &dim));
   ETR_TRY(etr_resize_out_like(ctx, out, self));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
 
   // A 0-dim self has no dim to split; its single row has one element.
   uint32_t mask = self->dim > 0 ? 1u << dim : 0u;

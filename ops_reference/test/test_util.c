@@ -309,19 +309,83 @@ etr_kernel_fn tt_find_kernel(const char *op_name) {
   return NULL;
 }
 
+// Every tensor reachable from the arguments (list elements included), once.
+static size_t collect_tensors(etr_evalue_t **args, size_t num_args,
+                              etr_tensor_t **tensors, size_t capacity) {
+  size_t count = 0;
+  for (size_t i = 0; i < num_args; ++i) {
+    etr_evalue_t *value = args[i];
+    size_t items = 1;
+    bool is_list = value != NULL && (value->tag == ETR_TAG_LIST_TENSOR ||
+                                     value->tag == ETR_TAG_LIST_OPTIONAL_TENSOR);
+    if (is_list) {
+      items = value->u.as_tensor_list.length;
+    } else if (value == NULL || value->tag != ETR_TAG_TENSOR) {
+      continue;
+    }
+    for (size_t j = 0; j < items; ++j) {
+      etr_tensor_t *tensor =
+          is_list ? etr_tensor_list_get(value, j) : value->u.as_tensor;
+      bool seen = tensor == NULL;
+      for (size_t k = 0; k < count && !seen; ++k) {
+        seen = tensors[k] == tensor;
+      }
+      if (!seen && count < capacity) {
+        tensors[count++] = tensor;
+      }
+    }
+  }
+  return count;
+}
+
+#define TT_MAX_CALL_TENSORS 64
+
+// Runs the kernel as a dry run first, with every tensor's data pointer
+// NULL, and checks the dry run agrees with the real call: same status (or
+// OK where the real failure depends on values) and the same out shapes.
+// Every tensor is restored before the real call.
 etr_error_t tt_call(const char *op_name, etr_evalue_t **args,
                     size_t num_args) {
   etr_kernel_fn fn = tt_find_kernel(op_name);
   cr_assert_not_null(fn, "no kernel registered for %s", op_name);
-  etr_diag_reset(&g_diag);
   etr_kernel_context_t ctx;
   memset(&ctx, 0, sizeof(ctx));
   ctx.diag = &g_diag;
   ctx.op_name = op_name;
+
+  etr_tensor_t *tensors[TT_MAX_CALL_TENSORS];
+  size_t count = collect_tensors(args, num_args, tensors, TT_MAX_CALL_TENSORS);
+  etr_tensor_t *saved = tt_alloc(sizeof(etr_tensor_t) * (count + 1));
+  etr_tensor_t *dry_shapes = tt_alloc(sizeof(etr_tensor_t) * (count + 1));
+  for (size_t i = 0; i < count; ++i) {
+    saved[i] = *tensors[i];
+    tensors[i]->data = NULL;
+  }
+  etr_diag_reset(&g_diag);
+  ctx.dry_run = true;
+  etr_error_t dry_status = fn(&ctx, args, num_args);
+  for (size_t i = 0; i < count; ++i) {
+    dry_shapes[i] = *tensors[i];
+    *tensors[i] = saved[i];
+  }
+
+  etr_diag_reset(&g_diag);
+  ctx.dry_run = false;
   etr_error_t status = fn(&ctx, args, num_args);
   if (status != ETR_OK) {
     cr_log_info("%s -> %s: %s (%s:%d)", op_name, etr_error_name(status),
                 g_diag.message, g_diag.file ? g_diag.file : "?", g_diag.line);
+  }
+  cr_expect(dry_status == status || dry_status == ETR_OK,
+            "%s: dry run returned %s but the call %s", op_name,
+            etr_error_name(dry_status), etr_error_name(status));
+  if (status == ETR_OK) {
+    cr_expect_eq(dry_status, ETR_OK, "%s: dry run failed", op_name);
+    for (size_t i = 0; i < count; ++i) {
+      cr_expect(etr_tensor_same_shape(&dry_shapes[i], tensors[i]),
+                "%s: tensor %zu has another shape after the dry run",
+                op_name, i);
+    }
   }
   return status;
 }

@@ -125,7 +125,10 @@ const char *tt_layout_name(tt_layout_t layout);
 etr_kernel_fn tt_find_kernel(const char *op_name);
 
 // Calls the kernel for `op_name` with `args` and returns its status; the
-// diagnostic is kept in tt_last_diag() (and printed when it fails).
+// diagnostic is kept in tt_last_diag() (and printed when it fails). Every
+// call is preceded by a dry run (ctx->dry_run, every tensor's data NULL)
+// that must agree with it: same status, or OK when the real call fails on
+// values, and the same out shapes.
 etr_error_t tt_call(const char *op_name, etr_evalue_t **args,
                     size_t num_args);
 #define TT_CALL(op_name, ...)                                              \
