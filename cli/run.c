@@ -317,24 +317,6 @@ static void report_comparison(const char *what,
   }
 }
 
-// Runs warm-up plus timed executions.
-static int execute_runs(const run_options_t *options, etr_method_t *method,
-                        etr_op_timer_t *timer, long runs, long warmup) {
-  etr_diag_t diag;
-  for (long i = 0; i < warmup + runs; ++i) {
-    if (i == warmup) {
-      etr_op_timer_reset(timer);
-    }
-    etr_diag_reset(&diag);
-    etr_error_t status = etr_method_execute(method, &diag);
-    if (status != ETR_OK) {
-      return etr_cli_report(&diag, status);
-    }
-  }
-  (void)options;
-  return ETR_EXIT_OK;
-}
-
 typedef struct {
   etr_program_t program;
   etr_bundled_program_t bundle;
@@ -345,8 +327,39 @@ typedef struct {
   etr_op_timer_t timer;
   etr_npy_array_t arrays[MAX_FILES];
   void *random_buffers[MAX_FILES];
+  // The inputs, set again before every execution: a memory plan may reuse
+  // an input's bytes once the input is dead, so a second execution without
+  // fresh inputs would read whatever the last kernel left there.
+  etr_evalue_t inputs[MAX_FILES];
+  etr_tensor_t input_tensors[MAX_FILES];
+  uint32_t num_inputs;
   bool is_bundle;
+  bool timing_started;  // warm-up done: the timer keeps what follows
 } run_state_t;
+
+// Sets every input, then executes; warm-up runs first, then timed ones.
+static int execute_runs(const run_options_t *options, run_state_t *state) {
+  etr_diag_t diag;
+  for (long i = 0; i < options->warmup + options->runs; ++i) {
+    if (i == options->warmup && !state->timing_started) {
+      etr_op_timer_reset(&state->timer);  // forget the warm-up runs
+      state->timing_started = true;
+    }
+    etr_diag_reset(&diag);
+    etr_error_t status = ETR_OK;
+    for (uint32_t k = 0; k < state->num_inputs && status == ETR_OK; ++k) {
+      status = etr_method_set_input(&state->method, k, &state->inputs[k],
+                                    &diag);
+    }
+    if (status == ETR_OK) {
+      status = etr_method_execute(&state->method, &diag);
+    }
+    if (status != ETR_OK) {
+      return etr_cli_report(&diag, status);
+    }
+  }
+  return ETR_EXIT_OK;
+}
 
 static void release_state(run_state_t *state) {
   etr_method_release(&state->method);
@@ -448,39 +461,42 @@ static int set_inputs(const run_options_t *options, run_state_t *state,
     for (uint32_t i = 0; i < method->num_inputs; ++i) {
       etr_error_t status = etr_npy_load_file(options->inputs[i], 0,
                                              &state->arrays[i], diag);
-      if (status == ETR_OK) {
-        status = etr_method_set_input_tensor(method, i,
-                                             &state->arrays[i].tensor, diag);
-      }
       if (status != ETR_OK) {
         return etr_cli_report(diag, status);
       }
+      state->inputs[i].tag = ETR_TAG_TENSOR;
+      state->inputs[i].u.as_tensor = &state->arrays[i].tensor;
     }
+    state->num_inputs = method->num_inputs;
     return ETR_EXIT_OK;
   }
   uint64_t state_bits = options->seed;
   bool any_random = false;
-  for (uint32_t i = 0; i < method->num_inputs && i < MAX_FILES; ++i) {
+  if (method->num_inputs > MAX_FILES) {
+    fprintf(stderr, "etref: error: method '%s' has %u inputs (at most %d)\n",
+            method->name, method->num_inputs, MAX_FILES);
+    return ETR_EXIT_INVALID;
+  }
+  state->num_inputs = method->num_inputs;
+  for (uint32_t i = 0; i < method->num_inputs; ++i) {
     const etr_evalue_t *input = etr_method_input(method, i);
+    state->inputs[i] = *input;  // scalar inputs keep the program's values
     if (input->tag != ETR_TAG_TENSOR) {
-      continue;  // scalar inputs keep the program's values
+      continue;
     }
-    etr_tensor_t tensor = *input->u.as_tensor;
-    size_t nbytes = etr_tensor_nbytes(&tensor);
+    etr_tensor_t *tensor = &state->input_tensors[i];
+    *tensor = *input->u.as_tensor;
+    size_t nbytes = etr_tensor_nbytes(tensor);
     state->random_buffers[i] = aligned_alloc(64, (nbytes + 64) / 64 * 64);
     if (state->random_buffers[i] == NULL) {
       fprintf(stderr, "etref: error: out of memory for input %u\n", i);
       return ETR_EXIT_INVALID;
     }
-    etr_tensor_init_with_dim_order(&tensor, tensor.dtype, tensor.dim,
-                                   tensor.sizes, tensor.dim_order,
+    etr_tensor_init_with_dim_order(tensor, tensor->dtype, tensor->dim,
+                                   tensor->sizes, tensor->dim_order,
                                    state->random_buffers[i], nbytes, NULL);
-    fill_random(&tensor, &state_bits);
-    etr_error_t status = etr_method_set_input_tensor(method, i, &tensor,
-                                                     diag);
-    if (status != ETR_OK) {
-      return etr_cli_report(diag, status);
-    }
+    fill_random(tensor, &state_bits);
+    state->inputs[i].u.as_tensor = tensor;
     any_random = true;
   }
   if (any_random && !options->quiet) {
@@ -566,20 +582,26 @@ static int run_bundle(const run_options_t *options, run_state_t *state,
       uint32_t num_expected = 0;
       status = etr_bundled_case_counts(&suite, c, &num_inputs, &num_expected,
                                        diag);
+      if (status == ETR_OK && num_inputs > MAX_FILES) {
+        status = ETR_FAIL(diag, ETR_ERR_NOT_SUPPORTED,
+                          "test case has %u inputs (at most %d)", num_inputs,
+                          MAX_FILES);
+      }
+      state->num_inputs = num_inputs;
       for (uint32_t i = 0; status == ETR_OK && i < num_inputs; ++i) {
         etr_bundled_value_t value;
         status = etr_bundled_case_value(&suite, c, false, i, &value, diag);
-        if (status == ETR_OK) {
-          status = etr_method_set_input(&state->method, i, &value.value,
-                                        diag);
+        state->input_tensors[i] = value.tensor;
+        state->inputs[i] = value.value;
+        if (value.value.tag == ETR_TAG_TENSOR) {
+          state->inputs[i].u.as_tensor = &state->input_tensors[i];
         }
       }
       if (status != ETR_OK) {
         etr_diag_prefix(diag, "test set %u case %u", s, c);
         return etr_cli_report(diag, status);
       }
-      code = execute_runs(options, &state->method, &state->timer,
-                          options->runs, options->warmup);
+      code = execute_runs(options, state);
       if (code != ETR_EXIT_OK) {
         return code;
       }
@@ -663,8 +685,7 @@ int etr_cli_run(int argc, char **argv) {
       code = set_inputs(&options, &state, &diag);
     }
     if (code == ETR_EXIT_OK) {
-      code = execute_runs(&options, &state.method, &state.timer,
-                          options.runs, options.warmup);
+      code = execute_runs(&options, &state);
     }
     if (code == ETR_EXIT_OK) {
       print_outputs(&options, &state.method);

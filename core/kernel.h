@@ -39,6 +39,11 @@ typedef struct etr_kernel_context {
   const char *op_name; // "aten::add.out", for messages
   uint64_t *rng_state; // state of the seeded generator random ops draw from
                        // (see ops_reference/random.h); may be NULL
+  // Dry run (the verifier's shape and dtype check before a program runs):
+  // the kernel checks its arguments and resizes its outputs exactly as in a
+  // real call, then returns ETR_OK without reading or writing any tensor
+  // data (data pointers may be NULL). Every kernel honours this flag.
+  bool dry_run;
 } etr_kernel_context_t;
 
 typedef etr_error_t (*etr_kernel_fn)(etr_kernel_context_t *ctx,
