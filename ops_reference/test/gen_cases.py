@@ -110,7 +110,7 @@ static const {name}_case_t k{''.join(p[:1].upper() + p[1:] for p in name.split('
 
 
 def randn(gen, *shape, dtype=torch.float32, scale=1.0):
-    return (torch.randn(*shape, generator=gen, dtype=torch.float64) * scale).to(dtype)
+    return (torch.randn(tuple(shape), generator=gen, dtype=torch.float64) * scale).to(dtype)
 
 
 # ---------------------------------------------------------------------------
@@ -419,6 +419,41 @@ def gen_pow():
     return emit("pow", 111, fields, rows, w)
 
 
+def gen_index_put():
+    gen = torch.Generator().manual_seed(112)
+    w = Writer("index_put")
+    fields = [("tt_case_tensor_t", "self"), ("size_t", "num_indices"), ("tt_case_tensor_t", "indices[4]"),
+              ("tt_case_tensor_t", "values"), ("bool", "accumulate"), ("tt_case_tensor_t", "expected")]
+    L = lambda *v: torch.tensor(v, dtype=torch.int64)
+    specs = [
+        ("one_long_index", (4, 3), [L(2)], (1, 3), False),
+        ("ring_buffer_row", (4, 8), [L(1)], (1, 8), False),
+        ("negative_and_repeated", (5,), [L(-1, 0, 0)], (3,), False),
+        ("accumulate_repeated", (5,), [L(-1, 0, 0)], (3,), True),
+        ("two_adjacent", (3, 4, 2), [None, L(0, 3), L(1, 0)], (3, 2), False),
+        ("non_adjacent", (3, 4, 2), [L(0, 2), None, L(1, 0)], (2, 4), False),
+        ("broadcast_indices", (3, 4), [L(0, 2).reshape(2, 1), L(1, 3)], (2, 2), True),
+        ("bool_mask", (3, 4), [torch.tensor([True, False, True])], (4,), False),
+        ("mask_2d", (2, 3), [torch.tensor([[True, False, True], [False, True, False]])], (3,), False),
+        ("int32_index_scalar_value", (4, 2), [torch.tensor([3, 1], dtype=torch.int32)], (), False),
+        ("empty_index", (3, 2), [L()], (2,), False),
+    ]
+    rows = []
+    for name, shape, indices, value_shape, accumulate in specs:
+        x = randn(gen, *shape)
+        values = randn(gen, *value_shape)
+        y = A.index_put(x, indices, values, accumulate)
+        literal = [w.tensor(t) for t in indices] + [w.tensor(None)] * (4 - len(indices))
+        rows.append([f'"{name}"', w.tensor(x), str(len(indices)), "{" + ", ".join(literal) + "}",
+                     w.tensor(values), "true" if accumulate else "false", w.tensor(y)])
+    x = torch.tensor([1, 2, 3], dtype=torch.int8)
+    y = A.index_put(x, [L(0, 0)], torch.tensor([100, 100], dtype=torch.int8), True)
+    rows.append(['"int8_accumulate_wraps"', w.tensor(x), "1",
+                 "{" + ", ".join([w.tensor(L(0, 0))] + [w.tensor(None)] * 3) + "}",
+                 w.tensor(torch.tensor([100, 100], dtype=torch.int8)), "true", w.tensor(y)])
+    return emit("index_put", 112, fields, rows, w)
+
+
 def gen_promotion():
     """torch.promote_types, torch.can_cast and torch.result_type tables."""
     types = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16, torch.float32,
@@ -495,7 +530,7 @@ static const result_type_row_t kResultTypeTable[] = {{
     return "promotion_table.h", text
 
 
-GENERATORS = [gen_promotion, gen_convolution, gen_max_pool2d, gen_avg_pool2d, gen_adaptive_avg_pool2d, gen_layer_norm,
+GENERATORS = [gen_promotion, gen_index_put, gen_convolution, gen_max_pool2d, gen_avg_pool2d, gen_adaptive_avg_pool2d, gen_layer_norm,
               gen_batch_norm, gen_softmax, gen_unary, gen_matmul, gen_reduce, gen_pow]
 
 

@@ -86,7 +86,7 @@ TT_TEST(layer_norm, rejects) {
   tt_expect_status(layer_norm(x, TT_EV_INTS(2), NULL, NULL, 1e-5, out, mean,
                               rstd),
                    bad);
-  tt_expect_status(layer_norm(x, tt_ev_int_list(0, NULL), NULL, NULL, 1e-5,
+  tt_expect_status(layer_norm(x, TT_EV_NO_INTS, NULL, NULL, 1e-5,
                               out, mean, rstd),
                    bad);
   tt_expect_status(layer_norm(x, TT_EV_INTS(1, 2, 3), NULL, NULL, 1e-5, out,

@@ -59,7 +59,7 @@ TT_TEST(max_pool2d, nan_wins) {
                               TT_VALUES(1, NAN, 3, NAN));
   etr_tensor_t *out = tt_out(ETR_FLOAT, TT_SIZES(1, 1, 1, 1), 0);
   etr_tensor_t *indices = tt_out(ETR_LONG, TT_SIZES(1, 1, 1, 1), 0);
-  tt_expect_status(max_pool(x, TT_EV_INTS(2), tt_ev_int_list(0, NULL), TT_EV_INTS(0),
+  tt_expect_status(max_pool(x, TT_EV_INTS(2), TT_EV_NO_INTS, TT_EV_INTS(0),
                             TT_EV_INTS(1), false, out, indices),
                    ETR_OK);
   cr_expect(isnan(tt_get(out, 0)));
@@ -72,44 +72,44 @@ TT_TEST(max_pool2d, rejects) {
   etr_tensor_t *indices = tt_out(ETR_LONG, TT_SIZES(1, 1, 2, 2), 0);
   etr_error_t bad = ETR_ERR_INVALID_ARGUMENT;
   // Padding above half the kernel, kernel 0, three kernel values.
-  tt_expect_status(max_pool(x, TT_EV_INTS(2), tt_ev_int_list(0, NULL), TT_EV_INTS(2),
+  tt_expect_status(max_pool(x, TT_EV_INTS(2), TT_EV_NO_INTS, TT_EV_INTS(2),
                             TT_EV_INTS(1), false, out, indices),
                    bad);
-  tt_expect_status(max_pool(x, TT_EV_INTS(0), tt_ev_int_list(0, NULL), TT_EV_INTS(0),
+  tt_expect_status(max_pool(x, TT_EV_INTS(0), TT_EV_NO_INTS, TT_EV_INTS(0),
                             TT_EV_INTS(1), false, out, indices),
                    bad);
-  tt_expect_status(max_pool(x, TT_EV_INTS(2, 2, 2), tt_ev_int_list(0, NULL),
+  tt_expect_status(max_pool(x, TT_EV_INTS(2, 2, 2), TT_EV_NO_INTS,
                             TT_EV_INTS(0), TT_EV_INTS(1), false, out, indices),
                    bad);
   // Window larger than the input; 2-D input; empty channel dim.
-  tt_expect_status(max_pool(x, TT_EV_INTS(5), tt_ev_int_list(0, NULL), TT_EV_INTS(0),
+  tt_expect_status(max_pool(x, TT_EV_INTS(5), TT_EV_NO_INTS, TT_EV_INTS(0),
                             TT_EV_INTS(1), false, out, indices),
                    bad);
   tt_expect_status(max_pool(tt_tensor(ETR_FLOAT, TT_SIZES(4, 4), NULL),
-                            TT_EV_INTS(2), tt_ev_int_list(0, NULL), TT_EV_INTS(0),
+                            TT_EV_INTS(2), TT_EV_NO_INTS, TT_EV_INTS(0),
                             TT_EV_INTS(1), false, out, indices),
                    bad);
   tt_expect_status(max_pool(tt_tensor(ETR_FLOAT, TT_SIZES(1, 0, 4, 4), NULL),
-                            TT_EV_INTS(2), tt_ev_int_list(0, NULL), TT_EV_INTS(0),
+                            TT_EV_INTS(2), TT_EV_NO_INTS, TT_EV_INTS(0),
                             TT_EV_INTS(1), false, out, indices),
                    bad);
   // Indices must be Long; out must match self; Bool is not supported.
   etr_tensor_t *int_indices = tt_out(ETR_INT, TT_SIZES(1, 1, 2, 2), 0);
-  tt_expect_status(max_pool(x, TT_EV_INTS(2), tt_ev_int_list(0, NULL), TT_EV_INTS(0),
+  tt_expect_status(max_pool(x, TT_EV_INTS(2), TT_EV_NO_INTS, TT_EV_INTS(0),
                             TT_EV_INTS(1), false, out, int_indices),
                    bad);
   etr_tensor_t *double_out = tt_out(ETR_DOUBLE, TT_SIZES(1, 1, 2, 2), 0);
-  tt_expect_status(max_pool(x, TT_EV_INTS(2), tt_ev_int_list(0, NULL), TT_EV_INTS(0),
+  tt_expect_status(max_pool(x, TT_EV_INTS(2), TT_EV_NO_INTS, TT_EV_INTS(0),
                             TT_EV_INTS(1), false, double_out, indices),
                    bad);
   etr_tensor_t *xb = tt_tensor(ETR_BOOL, TT_SIZES(1, 1, 4, 4), NULL);
   etr_tensor_t *outb = tt_out(ETR_BOOL, TT_SIZES(1, 1, 2, 2), 0);
-  tt_expect_status(max_pool(xb, TT_EV_INTS(2), tt_ev_int_list(0, NULL), TT_EV_INTS(0),
+  tt_expect_status(max_pool(xb, TT_EV_INTS(2), TT_EV_NO_INTS, TT_EV_INTS(0),
                             TT_EV_INTS(1), false, outb, indices),
                    ETR_ERR_NOT_SUPPORTED);
   // Out too small.
   etr_tensor_t *small = tt_out(ETR_FLOAT, TT_SIZES(1), 0);
-  tt_expect_status(max_pool(x, TT_EV_INTS(2), tt_ev_int_list(0, NULL), TT_EV_INTS(0),
+  tt_expect_status(max_pool(x, TT_EV_INTS(2), TT_EV_NO_INTS, TT_EV_INTS(0),
                             TT_EV_INTS(1), false, small, indices),
                    bad);
 }
@@ -136,7 +136,7 @@ TT_TEST(avg_pool2d, generated_cases_every_layout) {
 TT_TEST(avg_pool2d, rejects) {
   etr_tensor_t *x = tt_tensor(ETR_FLOAT, TT_SIZES(1, 1, 4, 4), NULL);
   etr_tensor_t *out = tt_out(ETR_FLOAT, TT_SIZES(1, 1, 2, 2), 0);
-  tt_expect_status(avg_pool(x, TT_EV_INTS(2), tt_ev_int_list(0, NULL), TT_EV_INTS(0),
+  tt_expect_status(avg_pool(x, TT_EV_INTS(2), TT_EV_NO_INTS, TT_EV_INTS(0),
                             false, true, tt_ev_int(0), out),
                    ETR_ERR_INVALID_ARGUMENT);
   tt_expect_status(avg_pool(x, TT_EV_INTS(2), TT_EV_INTS(-1), TT_EV_INTS(0),
@@ -144,11 +144,11 @@ TT_TEST(avg_pool2d, rejects) {
                    ETR_ERR_INVALID_ARGUMENT);
   etr_tensor_t *xi = tt_tensor(ETR_INT, TT_SIZES(1, 1, 4, 4), NULL);
   etr_tensor_t *outi = tt_out(ETR_INT, TT_SIZES(1, 1, 2, 2), 0);
-  tt_expect_status(avg_pool(xi, TT_EV_INTS(2), tt_ev_int_list(0, NULL), TT_EV_INTS(0),
+  tt_expect_status(avg_pool(xi, TT_EV_INTS(2), TT_EV_NO_INTS, TT_EV_INTS(0),
                             false, true, tt_ev_none(), outi),
                    ETR_ERR_NOT_SUPPORTED);
   etr_tensor_t *outh = tt_out(ETR_HALF, TT_SIZES(1, 1, 2, 2), 0);
-  tt_expect_status(avg_pool(x, TT_EV_INTS(2), tt_ev_int_list(0, NULL), TT_EV_INTS(0),
+  tt_expect_status(avg_pool(x, TT_EV_INTS(2), TT_EV_NO_INTS, TT_EV_INTS(0),
                             false, true, tt_ev_none(), outh),
                    ETR_ERR_INVALID_ARGUMENT);
 }

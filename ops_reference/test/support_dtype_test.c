@@ -67,7 +67,8 @@ TT_TEST(dtype, result_type_matches_pytorch) {
     }
     cr_expect_eq(status, ETR_OK);
     cr_expect_eq(got, row->result,
-                 "result_type(%s[2], other %d of rank %d) = %s, PyTorch says %s",
+                 "result_type(%s[2], other %d of rank %d) = %s, PyTorch "
+                 "says %s",
                  etr_scalar_type_name(row->tensor), row->other,
                  row->other_dim, etr_scalar_type_name(got),
                  etr_scalar_type_name(row->result));

@@ -76,6 +76,7 @@ TT_TEST(element, rounding_helpers) {
   cr_expect_eq(etr_round_double(ETR_LONG, -3.7), -3.0);
   cr_expect_eq(etr_wrap_int64(ETR_BYTE, 256 + 7), 7);
   cr_expect_eq(etr_wrap_int64(ETR_BOOL, 5), 1);
-  etr_complex_t z = etr_round_complex(ETR_COMPLEX_FLOAT, (etr_complex_t){0.1, 0.2});
+  etr_complex_t z =
+      etr_round_complex(ETR_COMPLEX_FLOAT, (etr_complex_t){0.1, 0.2});
   cr_expect(z.real == (double)0.1f && z.imag == (double)0.2f);
 }

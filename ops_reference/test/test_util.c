@@ -316,8 +316,9 @@ static size_t collect_tensors(etr_evalue_t **args, size_t num_args,
   for (size_t i = 0; i < num_args; ++i) {
     etr_evalue_t *value = args[i];
     size_t items = 1;
-    bool is_list = value != NULL && (value->tag == ETR_TAG_LIST_TENSOR ||
-                                     value->tag == ETR_TAG_LIST_OPTIONAL_TENSOR);
+    bool is_list =
+        value != NULL && (value->tag == ETR_TAG_LIST_TENSOR ||
+                          value->tag == ETR_TAG_LIST_OPTIONAL_TENSOR);
     if (is_list) {
       items = value->u.as_tensor_list.length;
     } else if (value == NULL || value->tag != ETR_TAG_TENSOR) {
@@ -468,7 +469,8 @@ void tt_expect_values(const etr_tensor_t *actual, const double *expected,
     }
     if (!ok) {
       ++failures;
-      cr_expect(ok, "%s element %lld is %.9g%s, expected %.9g (rtol %g atol %g)",
+      cr_expect(ok,
+                "%s element %lld is %.9g%s, expected %.9g (rtol %g atol %g)",
                 etr_scalar_type_name(actual->dtype), (long long)i, real,
                 complex ? " (+imag)" : "", want, rtol, atol);
     }

@@ -37,8 +37,10 @@
 
 // Literal helpers: TT_SIZES(2, 3) expands to "2, (const int64_t[]){2, 3}"
 // (rank, sizes); TT_VALUES(1, 2.5) to a const double array.
-#define TT_COUNT_(...) (sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t))
-#define TT_SIZES(...) (int32_t) TT_COUNT_(__VA_ARGS__), (const int64_t[]){__VA_ARGS__}
+#define TT_COUNT_(...) \
+  (sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t))
+#define TT_SIZES(...) \
+  (int32_t) TT_COUNT_(__VA_ARGS__), (const int64_t[]) { __VA_ARGS__ }
 #define TT_VALUES(...) ((const double[]){__VA_ARGS__})
 #define TT_INTS(...) TT_COUNT_(__VA_ARGS__), (const int64_t[]){__VA_ARGS__}
 
@@ -93,6 +95,7 @@ etr_evalue_t *tt_ev_tensor_list(size_t length, etr_tensor_t *const *tensors);
 etr_evalue_t *tt_ev_optional_tensor_list(size_t length,
                                          etr_tensor_t *const *tensors);
 #define TT_EV_INTS(...) tt_ev_int_list(TT_INTS(__VA_ARGS__))
+#define TT_EV_NO_INTS tt_ev_int_list(0, NULL)  // an empty int[]
 #define TT_TENSORS(...)                                                   \
   (sizeof((etr_tensor_t *const[]){__VA_ARGS__}) / sizeof(etr_tensor_t *)), \
       (etr_tensor_t *const[]) {                                          \
