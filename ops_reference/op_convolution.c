@@ -69,6 +69,10 @@ static etr_error_t check_shapes(etr_kernel_context_t *ctx,
             "%s: non-positive groups is not supported", etr_op_name(ctx));
   int64_t in_channels = input->sizes[1];
   int64_t out_channels = 0;
+  int64_t grouped = 0;  // weight->sizes[1] * groups
+  ETR_CHECK(ctx->diag, etr_checked_mul(weight->sizes[1], p->groups, &grouped),
+            ETR_ERR_INVALID_ARGUMENT, "%s: groups (%lld) is too large",
+            etr_op_name(ctx), (long long)p->groups);
   if (p->transposed) {
     ETR_CHECK(ctx->diag,
               weight->sizes[0] == in_channels &&
@@ -77,15 +81,15 @@ static etr_error_t check_shapes(etr_kernel_context_t *ctx,
               "%s: transposed weight must have C_in (%lld) rows, divisible "
               "by groups (%lld)",
               etr_op_name(ctx), (long long)in_channels, (long long)p->groups);
-    out_channels = weight->sizes[1] * p->groups;
+    out_channels = grouped;
   } else {
     ETR_CHECK(ctx->diag,
               weight->sizes[0] % p->groups == 0 &&
-                  in_channels == weight->sizes[1] * p->groups,
+                  in_channels == grouped,
               ETR_ERR_INVALID_ARGUMENT,
               "%s: expected input with %lld channels for weight of shape "
               "[%lld, %lld, ...] and groups=%lld",
-              etr_op_name(ctx), (long long)(weight->sizes[1] * p->groups),
+              etr_op_name(ctx), (long long)grouped,
               (long long)weight->sizes[0], (long long)weight->sizes[1],
               (long long)p->groups);
     out_channels = weight->sizes[0];
@@ -103,10 +107,19 @@ static etr_error_t check_shapes(etr_kernel_context_t *ctx,
               "%s: stride and dilation must be positive", etr_op_name(ctx));
     ETR_CHECK(ctx->diag, p->padding[s] >= 0, ETR_ERR_INVALID_ARGUMENT,
               "%s: negative padding is not supported", etr_op_name(ctx));
+    ETR_CHECK(ctx->diag, weight->sizes[2 + s] > 0, ETR_ERR_INVALID_ARGUMENT,
+              "%s: the kernel has size 0 at spatial dim %d", etr_op_name(ctx),
+              (int)s);
+    // Every step is overflow-checked: the parameters come from a program.
     int64_t in = input->sizes[2 + s];
-    int64_t extent = p->dilation[s] * (weight->sizes[2 + s] - 1) + 1;
+    int64_t extent = 0;  // dilation * (kernel - 1) + 1
+    int64_t twice_padding = 0;
     int64_t out = 0;
-    if (p->transposed) {
+    bool ok = etr_checked_mul(p->dilation[s], weight->sizes[2 + s] - 1,
+                              &extent) &&
+              etr_checked_add(extent, 1, &extent) &&
+              etr_checked_mul(p->padding[s], 2, &twice_padding);
+    if (ok && p->transposed) {
       ETR_CHECK(ctx->diag,
                 p->output_padding[s] >= 0 &&
                     (p->output_padding[s] < p->stride[s] ||
@@ -115,15 +128,22 @@ static etr_error_t check_shapes(etr_kernel_context_t *ctx,
                 "%s: output padding must be smaller than either stride or "
                 "dilation",
                 etr_op_name(ctx));
-      out = (in - 1) * p->stride[s] - 2 * p->padding[s] + extent +
-            p->output_padding[s];
-    } else {
-      ETR_CHECK(ctx->diag, in + 2 * p->padding[s] >= extent,
-                ETR_ERR_INVALID_ARGUMENT,
+      // (in - 1) * stride - 2 * padding + extent + output_padding
+      ok = etr_checked_mul(in - 1, p->stride[s], &out) &&
+           etr_checked_add(out, -twice_padding, &out) &&
+           etr_checked_add(out, extent, &out) &&
+           etr_checked_add(out, p->output_padding[s], &out);
+    } else if (ok) {
+      int64_t padded = 0;
+      ok = etr_checked_add(in, twice_padding, &padded);
+      ETR_CHECK(ctx->diag, !ok || padded >= extent, ETR_ERR_INVALID_ARGUMENT,
                 "%s: kernel size can't be greater than actual input size",
                 etr_op_name(ctx));
-      out = (in + 2 * p->padding[s] - extent) / p->stride[s] + 1;
+      out = ok ? (padded - extent) / p->stride[s] + 1 : 0;
     }
+    ETR_CHECK(ctx->diag, ok, ETR_ERR_INVALID_ARGUMENT,
+              "%s: convolution parameters overflow int64 at spatial dim %d",
+              etr_op_name(ctx), (int)s);
     ETR_CHECK(ctx->diag, out > 0, ETR_ERR_INVALID_ARGUMENT,
               "%s: calculated output size is too small", etr_op_name(ctx));
     out_sizes[2 + s] = out;

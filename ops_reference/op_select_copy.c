@@ -45,8 +45,8 @@ etr_error_t etr_ref_select_copy_int_out(etr_kernel_context_t *ctx,
     }
   }
   etr_tensor_t view;
-  etr_make_view(self, index * self->strides[dim], self->dim - 1, sizes,
-                strides, &view);
+  int64_t offset = etr_numel(self) == 0 ? 0 : index * self->strides[dim];
+  etr_make_view(self, offset, self->dim - 1, sizes, strides, &view);
   ETR_TRY(etr_resize_out(ctx, out, view.dim, view.sizes));
   if (ctx->dry_run) {
     return ETR_OK;  // shapes checked and outs resized; no data touched

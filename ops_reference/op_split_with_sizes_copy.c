@@ -43,10 +43,12 @@ etr_error_t etr_ref_split_with_sizes_copy_out(etr_kernel_context_t *ctx,
     ETR_CHECK(ctx->diag, split_sizes[i] >= 0, ETR_ERR_INVALID_ARGUMENT,
               "%s: split_sizes[%zu] is negative (%lld)", etr_op_name(ctx), i,
               (long long)split_sizes[i]);
-    total += split_sizes[i];
-    ETR_CHECK(ctx->diag, total <= self->sizes[dim], ETR_ERR_INVALID_ARGUMENT,
+    // Compared before adding, so absurd sizes cannot overflow the sum.
+    ETR_CHECK(ctx->diag, split_sizes[i] <= self->sizes[dim] - total,
+              ETR_ERR_INVALID_ARGUMENT,
               "%s: split_sizes add up to more than the size %lld of dim %d",
               etr_op_name(ctx), (long long)self->sizes[dim], (int)dim);
+    total += split_sizes[i];
     const etr_tensor_t *piece = etr_tensor_list_get(outs, i);
     ETR_TRY(etr_check_dtype_equal(ctx, "out", piece->dtype, self->dtype));
   }

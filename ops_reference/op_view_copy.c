@@ -68,7 +68,7 @@ etr_error_t etr_ref_view_copy_out(etr_kernel_context_t *ctx,
             "%s: size has %zu entries, more than %d", etr_op_name(ctx), count,
             ETR_MAX_DIMS);
   int64_t sizes[ETR_MAX_DIMS];
-  ETR_TRY(infer_size(ctx, requested, count, etr_tensor_numel(self), sizes));
+  ETR_TRY(infer_size(ctx, requested, count, etr_numel(self), sizes));
   ETR_TRY(etr_resize_out(ctx, out, (int32_t)count, sizes));
   if (ctx->dry_run) {
     return ETR_OK;  // shapes checked and outs resized; no data touched

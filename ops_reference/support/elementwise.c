@@ -96,7 +96,7 @@ etr_error_t etr_binary_elementwise(etr_kernel_context_t *ctx,
 
   // The dtype `b` is rounded to on the way in (see the spec).
   etr_scalar_type_t b_dtype = spec->compute;
-  if (spec->single_element_b_in_opmath && etr_tensor_numel(b) == 1 &&
+  if (spec->single_element_b_in_opmath && etr_numel(b) == 1 &&
       b->dtype != spec->compute &&
       (spec->compute == ETR_HALF || spec->compute == ETR_BFLOAT16)) {
     b_dtype = ETR_FLOAT;

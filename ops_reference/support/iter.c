@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ops_reference/support/element.h"
+#include "ops_reference/support/shape.h"
 
 void etr_strided_iter_init(etr_strided_iter_t *iter, int32_t dim,
                            const int64_t *sizes,
@@ -18,8 +19,11 @@ void etr_strided_iter_init(etr_strided_iter_t *iter, int32_t dim,
                            : ETR_ITER_MAX_OPERANDS;
   iter->remaining = 1;
   for (int32_t d = 0; d < dim; ++d) {
+    iter->remaining = sizes[d] == 0 ? 0 : iter->remaining;
+  }
+  for (int32_t d = 0; d < dim; ++d) {
     iter->sizes[d] = sizes[d];
-    iter->remaining *= sizes[d];
+    iter->remaining = etr_saturating_mul(iter->remaining, sizes[d]);
   }
   for (size_t k = 0; k < iter->num_operands; ++k) {
     for (int32_t d = 0; d < dim; ++d) {
@@ -60,10 +64,12 @@ void etr_dim_split_init(etr_dim_split_t *split, uint32_t inner_mask,
     int32_t slot = inner ? split->inner_dim++ : split->outer_dim++;
     if (inner) {
       split->inner_sizes[slot] = shape->sizes[d];
-      split->inner_count *= shape->sizes[d];
+      split->inner_count = etr_saturating_mul(split->inner_count,
+                                              shape->sizes[d]);
     } else {
       split->outer_sizes[slot] = shape->sizes[d];
-      split->outer_count *= shape->sizes[d];
+      split->outer_count = etr_saturating_mul(split->outer_count,
+                                              shape->sizes[d]);
     }
     for (size_t k = 0; k < split->num_operands; ++k) {
       if (inner) {

@@ -45,19 +45,30 @@ static int64_t floor_div(int64_t a, int64_t b) {
   return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
-int64_t etr_pool_output_size(int64_t input, int64_t kernel, int64_t padding,
-                             int64_t stride, int64_t dilation,
-                             bool ceil_mode) {
-  int64_t size = floor_div(input + 2 * padding - dilation * (kernel - 1) - 1 +
-                               (ceil_mode ? stride - 1 : 0),
-                           stride) +
-                 1;
+bool etr_pool_output_size(int64_t input, int64_t kernel, int64_t padding,
+                          int64_t stride, int64_t dilation, bool ceil_mode,
+                          int64_t *size_out) {
+  // input + 2 padding - dilation (kernel - 1) - 1 + (ceil ? stride - 1 : 0)
+  int64_t span = 0;
+  int64_t padded = 0;
+  int64_t numerator = 0;
+  bool ok = etr_checked_mul(dilation, kernel - 1, &span) &&
+            etr_checked_add(input, padding, &padded) &&
+            etr_checked_add(padded, padding, &padded) &&
+            etr_checked_add(padded, -span, &numerator) &&
+            etr_checked_add(numerator, ceil_mode ? stride - 2 : -1,
+                            &numerator);
+  if (!ok) {
+    return false;
+  }
+  int64_t size = floor_div(numerator, stride) + 1;
   // In ceil mode the last window must start inside the input or the left
-  // padding.
-  if (ceil_mode && (size - 1) * stride >= input + padding) {
+  // padding. For size > 1, (size - 1) * stride <= numerator: no overflow.
+  if (ceil_mode && size > 1 && (size - 1) * stride >= input + padding) {
     --size;
   }
-  return size;
+  *size_out = size;
+  return true;
 }
 
 etr_error_t etr_pool2d_out_shape(etr_kernel_context_t *ctx,
@@ -83,9 +94,14 @@ etr_error_t etr_pool2d_out_shape(etr_kernel_context_t *ctx,
               ETR_ERR_INVALID_ARGUMENT,
               "%s: pad should be at least 0 and at most half of kernel size",
               etr_op_name(ctx));
-    int64_t size = etr_pool_output_size(
-        input->sizes[h + s], params->kernel[s], params->padding[s],
-        params->stride[s], params->dilation[s], params->ceil_mode);
+    int64_t size = 0;
+    ETR_CHECK(ctx->diag,
+              etr_pool_output_size(input->sizes[h + s], params->kernel[s],
+                                   params->padding[s], params->stride[s],
+                                   params->dilation[s], params->ceil_mode,
+                                   &size),
+              ETR_ERR_INVALID_ARGUMENT,
+              "%s: pooling parameters overflow int64", etr_op_name(ctx));
     ETR_CHECK(ctx->diag, size >= 1, ETR_ERR_INVALID_ARGUMENT,
               "%s: calculated output size %lld is too small",
               etr_op_name(ctx), (long long)size);

@@ -41,9 +41,11 @@ etr_error_t etr_pool2d_read_pair(etr_kernel_context_t *ctx,
 etr_error_t etr_pool2d_check_input(etr_kernel_context_t *ctx,
                                    const etr_tensor_t *input);
 
-// ATen's pooling_output_shape for one spatial dim.
-int64_t etr_pool_output_size(int64_t input, int64_t kernel, int64_t padding,
-                             int64_t stride, int64_t dilation, bool ceil_mode);
+// ATen's pooling_output_shape for one spatial dim (stride and dilation
+// positive). False when the arithmetic overflows int64.
+bool etr_pool_output_size(int64_t input, int64_t kernel, int64_t padding,
+                          int64_t stride, int64_t dilation, bool ceil_mode,
+                          int64_t *size_out);
 
 // pool2d_shape_check plus the output shape (input's rank; N and C kept).
 // InvalidArgument for non-positive kernel/stride/dilation, padding above

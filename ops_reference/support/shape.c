@@ -7,6 +7,19 @@
 
 #include "ops_reference/support/dtype.h"
 
+int64_t etr_numel(const etr_tensor_t *tensor) {
+  int64_t numel = 1;
+  for (int32_t i = 0; i < tensor->dim; ++i) {
+    if (tensor->sizes[i] == 0) {
+      return 0;
+    }
+  }
+  for (int32_t i = 0; i < tensor->dim; ++i) {
+    numel = etr_saturating_mul(numel, tensor->sizes[i]);
+  }
+  return numel;
+}
+
 etr_error_t etr_normalize_dim(etr_kernel_context_t *ctx, int64_t dim,
                               int32_t rank, int32_t *out) {
   int64_t extent = rank > 0 ? rank : 1;
@@ -159,6 +172,20 @@ etr_error_t etr_broadcast_view(etr_kernel_context_t *ctx,
 
 etr_error_t etr_resize_out(etr_kernel_context_t *ctx, etr_tensor_t *out,
                            int32_t dim, const int64_t *sizes) {
+  // Checked here first because core's etr_tensor_resize records such
+  // sizes as InvalidProgram in the diag while returning InvalidArgument;
+  // a kernel reports one code.
+  ETR_CHECK(ctx->diag, dim >= 0 && dim <= ETR_MAX_DIMS,
+            ETR_ERR_INVALID_ARGUMENT, "%s: out rank %d is outside 0..%d",
+            etr_op_name(ctx), (int)dim, ETR_MAX_DIMS);
+  int64_t bytes = (int64_t)etr_scalar_type_size(out->dtype);
+  for (int32_t i = 0; i < dim; ++i) {
+    ETR_CHECK(ctx->diag,
+              sizes[i] >= 0 && etr_checked_mul(bytes, sizes[i], &bytes),
+              ETR_ERR_INVALID_ARGUMENT,
+              "%s: out size %lld at dim %d is negative or too large",
+              etr_op_name(ctx), (long long)sizes[i], (int)i);
+  }
   etr_error_t status = etr_tensor_resize(out, dim, sizes, ctx->diag);
   if (status != ETR_OK) {
     etr_diag_prefix(ctx->diag, "%s: cannot resize out", etr_op_name(ctx));
@@ -211,10 +238,15 @@ void etr_slice_view(const etr_tensor_t *tensor, int32_t dim, int64_t start,
     strides[i] = tensor->strides[i];
   }
   sizes[dim] = length;
-  strides[dim] = tensor->strides[dim] * step;
-  // An empty slice may start at `size`; its offset is never dereferenced.
-  etr_make_view(tensor, start * tensor->strides[dim], tensor->dim, sizes,
-                strides, view);
+  // With fewer than two elements the step never moves the index, and the
+  // product could overflow for a huge step.
+  strides[dim] =
+      length > 1 ? tensor->strides[dim] * step : tensor->strides[dim];
+  // An empty view is never read, and its offset might not even be
+  // representable (huge sizes next to a 0), so it starts at the base.
+  bool empty = length == 0 || etr_numel(tensor) == 0;
+  etr_make_view(tensor, empty ? 0 : start * tensor->strides[dim],
+                tensor->dim, sizes, strides, view);
 }
 
 etr_error_t etr_check_dim_order_arg(etr_kernel_context_t *ctx,

@@ -22,6 +22,25 @@
 extern "C" {
 #endif
 
+// int64 arithmetic on values from a program (strides, paddings, sizes),
+// which may be absurd: false instead of undefined behaviour on overflow.
+static inline bool etr_checked_add(int64_t a, int64_t b, int64_t *out) {
+  return !__builtin_add_overflow(a, b, out);
+}
+static inline bool etr_checked_mul(int64_t a, int64_t b, int64_t *out) {
+  return !__builtin_mul_overflow(a, b, out);
+}
+// a * b clamped to INT64_MAX (for element counts of shapes that may hold a
+// 0 after huge sizes: the product is then never used to address memory).
+static inline int64_t etr_saturating_mul(int64_t a, int64_t b) {
+  int64_t product = 0;
+  return __builtin_mul_overflow(a, b, &product) ? INT64_MAX : product;
+}
+
+// Number of elements, 0 as soon as a size is 0 (core's etr_tensor_numel
+// multiplies left to right, which can overflow on [2^40, 2^40, 0]).
+int64_t etr_numel(const etr_tensor_t *tensor);
+
 // Wraps `dim` (which may be negative) into 0..rank-1. A 0-dim tensor
 // accepts -1 and 0 (PyTorch treats it as rank 1 here). InvalidArgument
 // otherwise: "<op>: dim 3 is out of range for a tensor of rank 2".
