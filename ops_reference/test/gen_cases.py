@@ -91,6 +91,7 @@ def emit(name, seed, fields, rows, writer):
 
 #include <math.h>
 
+#include "core/error.h"
 #include "ops_reference/test/case_types.h"
 
 typedef struct {name}_case {{
@@ -454,6 +455,213 @@ def gen_index_put():
     return emit("index_put", 112, fields, rows, w)
 
 
+# ---------------------------------------------------------------------------
+# The dtype sweep: every kernel x every dtype PyTorch has, on small integer
+# inputs that every dtype holds exactly. Where PyTorch computes a result
+# the case expects it; where PyTorch refuses the dtype the case expects
+# NotSupported (or the code in SWEEP_ERRORS); where PyTorch accepts a dtype
+# etref does not implement, SWEEP_NOT_IMPLEMENTED lists it and the case
+# expects NotSupported, so every gap is written down here.
+
+SWEEP_DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
+                torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128]
+COMPLEX = (torch.complex64, torch.complex128)
+
+# op -> dtype predicate for dtypes PyTorch supports but etref does not
+# (none at the moment: every dtype PyTorch's CPU kernels accept works).
+SWEEP_NOT_IMPLEMENTED = {}
+
+# Error codes other than NotSupported for dtypes PyTorch refuses.
+SWEEP_ERRORS = {
+    ("aten::mean.out", "int"): "ETR_ERR_INVALID_ARGUMENT",  # could not infer output dtype
+    ("aten::mean.out", "bool"): "ETR_ERR_INVALID_ARGUMENT",
+}
+
+# Outs of the multi-out kernels (refused calls still pass that many).
+SWEEP_OUT_COUNTS = {
+    "aten::max_pool2d_with_indices.out": 2,
+    "aten::native_layer_norm.out": 3,
+    "aten::_native_batch_norm_legit_no_training.out": 3,
+    "aten::split_with_sizes_copy.out": 2,
+}
+
+
+def sweep_tensor(d, *shape, divisor=False, start=0):
+    """Small values every dtype holds: 0, 1, 2, 0, ... (1, 2, 1, ... when
+    `divisor`, so integer division never meets 0; True for Bool)."""
+    n = 1
+    for size in shape:
+        n *= size
+    base = torch.arange(start, start + n, dtype=torch.int64)
+    values = (base % 2 + 1) if divisor else (base % 3)
+    return values.reshape(shape).to(d)
+
+
+def sweep_specs(d):
+    """(name, op, args, torch_fn) per op; args are ("t", tensor) | ("i", v) |
+    ("f", v) | ("b", v) | ("ints", [..]) | ("none",) | ("s", str) |
+    ("tl", [tensors]) | ("otl", [tensors or None]) | ("st", dtype)."""
+    T = lambda *shape, **kw: sweep_tensor(d, *shape, **kw)
+    x, y, divisor = T(2, 3), T(3, start=1), T(3, divisor=True)
+    cond = torch.tensor([True, False, True])
+    f32 = sweep_tensor(torch.float32, 2, 3)
+    long_index = torch.tensor([1, 3])
+    specs = [
+        ("add", "aten::add.out", [("t", x), ("t", y), ("i", 1)], lambda: A.add(x, y)),
+        ("add_scalar", "aten::add.Scalar_out", [("t", x), ("i", 2), ("i", 1)], lambda: A.add(x, 2)),
+        ("sub", "aten::sub.out", [("t", x), ("t", y), ("i", 1)], lambda: A.sub(x, y)),
+        ("sub_scalar", "aten::sub.Scalar_out", [("t", x), ("i", 2), ("i", 1)], lambda: A.sub(x, 2)),
+        ("mul", "aten::mul.out", [("t", x), ("t", y)], lambda: A.mul(x, y)),
+        ("mul_scalar", "aten::mul.Scalar_out", [("t", x), ("i", 2)], lambda: A.mul(x, 2)),
+        ("div", "aten::div.out", [("t", x), ("t", divisor)], lambda: A.div(x, divisor)),
+        ("div_scalar", "aten::div.Scalar_out", [("t", x), ("i", 2)], lambda: A.div(x, 2)),
+        ("div_trunc", "aten::div.out_mode", [("t", x), ("t", divisor), ("s", "trunc")],
+         lambda: A.div(x, divisor, rounding_mode="trunc")),
+        ("div_floor", "aten::div.out_mode", [("t", x), ("t", divisor), ("s", "floor")],
+         lambda: A.div(x, divisor, rounding_mode="floor")),
+        ("remainder", "aten::remainder.Tensor_out", [("t", x), ("t", divisor)], lambda: A.remainder(x, divisor)),
+        ("remainder_scalar", "aten::remainder.Scalar_out", [("t", x), ("i", 2)], lambda: A.remainder(x, 2)),
+        ("pow", "aten::pow.Tensor_Scalar_out", [("t", x), ("i", 2)], lambda: A.pow(x, 2)),
+        ("neg", "aten::neg.out", [("t", x)], lambda: A.neg(x)),
+        ("exp", "aten::exp.out", [("t", x)], lambda: A.exp(x)),
+        ("sqrt", "aten::sqrt.out", [("t", x)], lambda: A.sqrt(x)),
+        ("rsqrt", "aten::rsqrt.out", [("t", divisor)], lambda: A.rsqrt(divisor)),
+        ("sigmoid", "aten::sigmoid.out", [("t", x)], lambda: A.sigmoid(x)),
+        ("tanh", "aten::tanh.out", [("t", x)], lambda: A.tanh(x)),
+        ("relu", "aten::relu.out", [("t", x)], lambda: A.relu(x)),
+        ("hardtanh", "aten::hardtanh.out", [("t", x), ("i", 0), ("i", 1)], lambda: A.hardtanh(x, 0, 1)),
+        ("clamp", "aten::clamp.out", [("t", x), ("i", 0), ("i", 1)], lambda: A.clamp(x, 0, 1)),
+        ("gelu", "aten::gelu.out", [("t", x), ("s", "none")], lambda: A.gelu(x)),
+        ("gt_scalar", "aten::gt.Scalar_out", [("t", x), ("i", 1)], lambda: A.gt(x, 1)),
+        ("lt_scalar", "aten::lt.Scalar_out", [("t", x), ("i", 1)], lambda: A.lt(x, 1)),
+        ("eq_scalar", "aten::eq.Scalar_out", [("t", x), ("i", 1)], lambda: A.eq(x, 1)),
+        ("gt", "aten::gt.Tensor_out", [("t", x), ("t", y)], lambda: A.gt(x, y)),
+        ("lt", "aten::lt.Tensor_out", [("t", x), ("t", y)], lambda: A.lt(x, y)),
+        ("eq", "aten::eq.Tensor_out", [("t", x), ("t", y)], lambda: A.eq(x, y)),
+        ("where", "aten::where.self_out", [("t", cond), ("t", x), ("t", y)], lambda: A.where(cond, x, y)),
+        ("mm", "aten::mm.out", [("t", T(2, 3)), ("t", T(3, 2, start=1))], lambda: A.mm(T(2, 3), T(3, 2, start=1))),
+        ("bmm", "aten::bmm.out", [("t", T(2, 2, 3)), ("t", T(2, 3, 2, start=1))],
+         lambda: A.bmm(T(2, 2, 3), T(2, 3, 2, start=1))),
+        ("addmm", "aten::addmm.out", [("t", T(2)), ("t", T(2, 3)), ("t", T(3, 2, start=1)), ("i", 1), ("i", 1)],
+         lambda: A.addmm(T(2), T(2, 3), T(3, 2, start=1))),
+        ("linear", "aten::linear.out", [("t", T(2, 3)), ("t", T(2, 3, start=1)), ("t", T(2))],
+         lambda: A.linear(T(2, 3), T(2, 3, start=1), T(2))),
+        ("convolution", "aten::convolution.out",
+         [("t", T(1, 2, 3, 3)), ("t", T(2, 2, 2, 2, start=1)), ("t", T(2)), ("ints", [1, 1]), ("ints", [0, 0]),
+          ("ints", [1, 1]), ("b", False), ("ints", [0, 0]), ("i", 1)],
+         lambda: A.convolution(T(1, 2, 3, 3), T(2, 2, 2, 2, start=1), T(2), [1, 1], [0, 0], [1, 1], False,
+                               [0, 0], 1)),
+        ("max_pool2d", "aten::max_pool2d_with_indices.out",
+         [("t", T(1, 1, 4, 4)), ("ints", [2, 2]), ("ints", []), ("ints", [0, 0]), ("ints", [1, 1]), ("b", False)],
+         lambda: A.max_pool2d_with_indices(T(1, 1, 4, 4), [2, 2])),
+        ("avg_pool2d", "aten::avg_pool2d.out",
+         [("t", T(1, 1, 4, 4)), ("ints", [2, 2]), ("ints", []), ("ints", [0, 0]), ("b", False), ("b", True),
+          ("none",)],
+         lambda: A.avg_pool2d(T(1, 1, 4, 4), [2, 2])),
+        ("adaptive_avg_pool2d", "aten::_adaptive_avg_pool2d.out", [("t", T(1, 1, 4, 4)), ("ints", [2, 2])],
+         lambda: A._adaptive_avg_pool2d(T(1, 1, 4, 4), [2, 2])),
+        ("layer_norm", "aten::native_layer_norm.out",
+         [("t", x), ("ints", [3]), ("t", T(3, divisor=True)), ("t", T(3)), ("f", 1e-5)],
+         lambda: A.native_layer_norm(x, [3], T(3, divisor=True), T(3), 1e-5)),
+        ("batch_norm", "aten::_native_batch_norm_legit_no_training.out",
+         [("t", T(2, 2, 2)), ("t", T(2, divisor=True)), ("t", T(2)), ("t", T(2)), ("t", T(2, divisor=True)),
+          ("f", 0.1), ("f", 1e-5)],
+         lambda: A._native_batch_norm_legit_no_training(T(2, 2, 2), T(2, divisor=True), T(2), T(2),
+                                                        T(2, divisor=True), 0.1, 1e-5)),
+        ("softmax", "aten::_softmax.out", [("t", x), ("i", 1), ("b", False)], lambda: A._softmax(x, 1, False)),
+        ("log_softmax", "aten::_log_softmax.out", [("t", x), ("i", 1), ("b", False)],
+         lambda: A._log_softmax(x, 1, False)),
+        ("sum", "aten::sum.IntList_out", [("t", x), ("ints", [1]), ("b", False), ("none",)],
+         lambda: A.sum.dim_IntList(x, [1])),
+        ("mean", "aten::mean.out", [("t", x), ("ints", [1]), ("b", False), ("none",)], lambda: A.mean.dim(x, [1])),
+        ("any", "aten::any.all_out", [("t", x)], lambda: A.any(x)),
+        ("full", "aten::full.out", [("ints", [2, 3]), ("i", 1)], lambda: A.full([2, 3], 1, dtype=d)),
+        ("full_like", "aten::full_like.out", [("t", x), ("i", 1), ("none",)], lambda: A.full_like(x, 1)),
+        ("permute_copy", "aten::permute_copy.out", [("t", x), ("ints", [1, 0])], lambda: A.permute_copy(x, [1, 0])),
+        ("view_copy", "aten::view_copy.out", [("t", x), ("ints", [3, 2])], lambda: A.view_copy(x, [3, 2])),
+        ("expand_copy", "aten::expand_copy.out", [("t", y), ("ints", [2, 3]), ("b", False)],
+         lambda: A.expand_copy(y, [2, 3])),
+        ("unsqueeze_copy", "aten::unsqueeze_copy.out", [("t", x), ("i", 1)], lambda: A.unsqueeze_copy(x, 1)),
+        ("squeeze_copy", "aten::squeeze_copy.dims_out", [("t", T(1, 3)), ("ints", [0])],
+         lambda: A.squeeze_copy.dims(T(1, 3), [0])),
+        ("slice_copy", "aten::slice_copy.Tensor_out", [("t", x), ("i", 1), ("i", 1), ("none",), ("i", 1)],
+         lambda: A.slice_copy.Tensor(x, 1, 1, None, 1)),
+        ("select_copy", "aten::select_copy.int_out", [("t", x), ("i", 0), ("i", 1)],
+         lambda: A.select_copy.int(x, 0, 1)),
+        ("split_with_sizes_copy", "aten::split_with_sizes_copy.out", [("t", x), ("ints", [1, 2]), ("i", 1)],
+         lambda: A.split_with_sizes_copy(x, [1, 2], 1)),
+        ("cat", "aten::cat.out", [("tl", [x, T(1, 3)]), ("i", 0)], lambda: A.cat([x, T(1, 3)], 0)),
+        ("slice_scatter", "aten::slice_scatter.out",
+         [("t", x), ("t", T(2, 1, start=2)), ("i", 1), ("i", 0), ("i", 1), ("i", 1)],
+         lambda: A.slice_scatter(x, T(2, 1, start=2), 1, 0, 1, 1)),
+        ("index_put", "aten::index_put.out", [("t", T(4, 3)), ("otl", [long_index]), ("t", x), ("b", False)],
+         lambda: A.index_put(T(4, 3), [long_index], x, False)),
+        ("clone", "aten::clone.out", [("t", x), ("none",)], lambda: A.clone(x)),
+        ("copy", "aten::copy.out", [("t", x), ("t", f32), ("b", False)], lambda: A.copy(x, f32)),
+        ("to_copy", "aten::_to_copy.out", [("t", f32), ("b", False), ("none",)], lambda: f32.to(d)),
+        ("to_dim_order_copy", "dim_order_ops::_to_dim_order_copy.out", [("t", f32), ("b", False), ("none",)],
+         lambda: f32.to(d)),
+        ("clone_dim_order", "dim_order_ops::_clone_dim_order.out", [("t", x), ("b", False), ("none",)],
+         lambda: x.clone()),
+    ]
+    return specs
+
+
+def gen_dtype_sweep():
+    w = Writer("sweep")
+    rows = []
+    for d in SWEEP_DTYPES:
+        tag = str(d)[6:]
+        kind = ("bool" if d == torch.bool else "complex" if d in COMPLEX else
+                "float" if d.is_floating_point else "int")
+        for name, op, args, fn in sweep_specs(d):
+            try:
+                result = fn()
+                outs = list(result) if isinstance(result, (tuple, list)) else [result]
+                status = "ETR_OK"
+            except (RuntimeError, NotImplementedError, TypeError):
+                outs = []
+                status = SWEEP_ERRORS.get((op, kind), "ETR_ERR_NOT_SUPPORTED")
+            gap = SWEEP_NOT_IMPLEMENTED.get(op)
+            if status == "ETR_OK" and gap is not None and gap(d):
+                outs, status = [], "ETR_ERR_NOT_SUPPORTED"
+            if not outs:
+                # A refused call still needs outs to receive: guess self's dtype.
+                template = next((a[1] for a in args if a[0] == "t"), torch.zeros(2, 3, dtype=d))
+                outs = [torch.zeros(template.shape, dtype=d)] * SWEEP_OUT_COUNTS.get(op, 1)
+                expect_values = "false"
+            else:
+                expect_values = "true"
+            literal_args = []
+            for arg in args:
+                k = arg[0]
+                if k == "t":
+                    literal_args.append(f"{{SW_TENSOR, {w.tensor(arg[1])}, 0, 0.0, {{0, {{0}}}}, NULL, NULL, 0}}")
+                elif k in ("tl", "otl"):
+                    array = f"k_sweep_list_{w.counter}"
+                    w.counter += 1
+                    items = ", ".join(w.tensor(t) for t in arg[1])
+                    w.arrays.append(f"static const tt_case_tensor_t {array}[] = {{{items}}};")
+                    kind_name = "SW_TENSORS" if k == "tl" else "SW_OPTIONAL_TENSORS"
+                    literal_args.append(f"{{{kind_name}, {w.tensor(None)}, 0, 0.0, {{0, {{0}}}}, NULL, {array}, "
+                                        f"{len(arg[1])}}}")
+                else:
+                    kinds = {"i": "SW_INT", "f": "SW_DOUBLE", "b": "SW_BOOL", "ints": "SW_INTS", "none": "SW_NONE",
+                             "s": "SW_STRING"}
+                    i = int(arg[1]) if k in ("i", "b") else 0
+                    f = c_double(arg[1]) if k == "f" else "0.0"
+                    ints = w.ints(arg[1]) if k == "ints" else "{0, {0}}"
+                    string = f'"{arg[1]}"' if k == "s" else "NULL"
+                    literal_args.append(f"{{{kinds[k]}, {w.tensor(None)}, {i}, {f}, {ints}, {string}, NULL, 0}}")
+            out_literals = [w.tensor(o) for o in outs]
+            rows.append([f'"{name}_{tag}"', f'"{op}"', DTYPE_NAMES[d], status, expect_values, str(len(args)),
+                         "{" + ", ".join(literal_args) + "}", str(len(outs)), "{" + ", ".join(out_literals) + "}"])
+    fields = [("const char *", "op"), ("etr_scalar_type_t", "dtype"), ("etr_error_t", "status"),
+              ("bool", "expect_values"), ("size_t", "num_args"), ("sweep_arg_t", "args[10]"),
+              ("size_t", "num_outs"), ("tt_case_tensor_t", "outs[3]")]
+    return emit("sweep", 0, fields, rows, w)
+
+
 def gen_promotion():
     """torch.promote_types, torch.can_cast and torch.result_type tables."""
     types = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16, torch.float32,
@@ -530,7 +738,7 @@ static const result_type_row_t kResultTypeTable[] = {{
     return "promotion_table.h", text
 
 
-GENERATORS = [gen_promotion, gen_index_put, gen_convolution, gen_max_pool2d, gen_avg_pool2d, gen_adaptive_avg_pool2d, gen_layer_norm,
+GENERATORS = [gen_dtype_sweep, gen_promotion, gen_index_put, gen_convolution, gen_max_pool2d, gen_avg_pool2d, gen_adaptive_avg_pool2d, gen_layer_norm,
               gen_batch_norm, gen_softmax, gen_unary, gen_matmul, gen_reduce, gen_pow]
 
 

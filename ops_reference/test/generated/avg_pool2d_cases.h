@@ -7,6 +7,7 @@
 
 #include <math.h>
 
+#include "core/error.h"
 #include "ops_reference/test/case_types.h"
 
 typedef struct avg_pool2d_case {
