@@ -3,7 +3,7 @@
 // aten::any.all_out: out (0-dim) = True when any element of self is
 // non-zero (NaN counts as non-zero; an empty self gives False).
 //
-// Any real, Bool or complex self. The out dtype must be Bool or uint8
+// Any real, Bool, complex or uint16/32/64 self. The out dtype must be Bool or uint8
 // (PyTorch: "any only supports bool tensor for result"; InvalidArgument
 // otherwise); uint8 holds 0/1.
 #include "ops_reference/ops_reference.h"
@@ -19,7 +19,7 @@ etr_error_t etr_ref_any_all_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   ETR_TRY(etr_check_num_args(ctx, num_args, 3));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 1, "out", &out));
-  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_NUMERIC));
   ETR_CHECK(ctx->diag, out->dtype == ETR_BOOL || out->dtype == ETR_BYTE,
             ETR_ERR_INVALID_ARGUMENT,
             "%s: any only supports bool tensor for result, got: %s",

@@ -38,7 +38,7 @@ etr_error_t etr_ref_cat_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   const etr_tensor_t *shape = NULL;  // first tensor that is not skipped
   for (size_t i = 0; i < count; ++i) {
     const etr_tensor_t *tensor = etr_tensor_list_get(list, i);
-    ETR_TRY(etr_check_dtype(ctx, "tensors", tensor->dtype, ETR_DTYPES_ALL));
+    ETR_TRY(etr_check_dtype(ctx, "tensors", tensor->dtype, ETR_DTYPES_NUMERIC));
     etr_result_type_add_tensor(&promotion, tensor);
     if (shape == NULL && !is_skipped(tensor)) {
       shape = tensor;
@@ -46,7 +46,7 @@ etr_error_t etr_ref_cat_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   }
   etr_scalar_type_t result;
   ETR_TRY(etr_result_type_get(ctx, &promotion, &result));
-  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_NUMERIC));
   ETR_CHECK(ctx->diag, etr_can_cast(result, out->dtype),
             ETR_ERR_INVALID_ARGUMENT,
             "%s: input types can't be cast to the desired output type %s",

@@ -19,8 +19,8 @@
 static etr_error_t copy_broadcast(etr_kernel_context_t *ctx,
                                   etr_tensor_t *target,
                                   const etr_tensor_t *src) {
-  ETR_TRY(etr_check_dtype(ctx, "src", src->dtype, ETR_DTYPES_ALL));
-  ETR_TRY(etr_check_dtype(ctx, "self", target->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "src", src->dtype, ETR_DTYPES_NUMERIC));
+  ETR_TRY(etr_check_dtype(ctx, "self", target->dtype, ETR_DTYPES_NUMERIC));
   etr_tensor_t view;
   ETR_TRY(etr_broadcast_view(ctx, src, target->dim, target->sizes, &view));
   if (ctx->dry_run) {

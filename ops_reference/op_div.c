@@ -4,8 +4,8 @@
 //
 // True division (div.out, div.Scalar_out, and div.out_mode with
 // rounding_mode None): the result dtype is torch.result_type(self, other),
-// with integral and Bool results promoted to the default dtype Float;
-// complex is supported (numpy's scaled complex division, as c10::complex).
+// with integral and Bool results promoted to the default dtype Float
+// (uint16/32/64 included); complex is supported (numpy's scaled complex division, as c10::complex).
 // Division by zero follows IEEE (inf, nan).
 //
 // rounding_mode "trunc" / "floor": the result dtype is torch.result_type
@@ -103,7 +103,7 @@ static etr_error_t div_true(etr_kernel_context_t *ctx, const etr_tensor_t *self,
                             const etr_tensor_t *other, etr_scalar_type_t common,
                             etr_tensor_t *out) {
   etr_scalar_type_t result = etr_to_floating(common);
-  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_NUMERIC));
   ETR_TRY(etr_check_can_cast(ctx, result, out->dtype));
   etr_elementwise_spec_t spec = {result, result, true};
   return etr_binary_elementwise(ctx, self, other, out, &spec, &kTrueDivFns,
@@ -157,8 +157,8 @@ etr_error_t etr_ref_div_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 1, "other", &other));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 2, "out", &out));
-  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
-  ETR_TRY(etr_check_dtype(ctx, "other", other->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_NUMERIC));
+  ETR_TRY(etr_check_dtype(ctx, "other", other->dtype, ETR_DTYPES_NUMERIC));
   etr_scalar_type_t common;
   ETR_TRY(etr_result_type_tensors(ctx, self, other, &common));
   return div_true(ctx, self, other, common, out);
@@ -173,7 +173,7 @@ etr_error_t etr_ref_div_scalar_out(etr_kernel_context_t *ctx,
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
   ETR_TRY(etr_arg_scalar(ctx, args, num_args, 1, "other", &other));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 2, "out", &out));
-  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_NUMERIC));
   etr_scalar_type_t common;
   ETR_TRY(etr_result_type_tensor_scalar(ctx, self, &other, &common));
   etr_tensor_t other_tensor;
@@ -204,8 +204,8 @@ etr_error_t etr_ref_div_out_mode(etr_kernel_context_t *ctx,
   etr_scalar_type_t common;
   ETR_TRY(etr_result_type_tensors(ctx, self, other, &common));
   if (mode == NULL) {
-    ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
-    ETR_TRY(etr_check_dtype(ctx, "other", other->dtype, ETR_DTYPES_ALL));
+    ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_NUMERIC));
+    ETR_TRY(etr_check_dtype(ctx, "other", other->dtype, ETR_DTYPES_NUMERIC));
     return div_true(ctx, self, other, common, out);
   }
   return div_rounding(ctx, self, other, common, strcmp(mode, "floor") == 0,

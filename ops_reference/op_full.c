@@ -5,8 +5,8 @@
 //
 // full.out(size, fill_value, out) resizes out to `size` (sizes must be
 // non-negative); full_like.out(self, fill_value, memory_format, out) to
-// self's shape. The dtype is the out tensor's (any real, Bool or complex
-// dtype). fill_value is converted with c10's checked conversion: a value
+// self's shape. The dtype is the out tensor's (any real, Bool, complex or
+// uint16/32/64 dtype). fill_value is converted with c10's checked conversion: a value
 // the dtype cannot hold is InvalidArgument (300 into uint8, 1e40 into
 // Float, inf into Int), a float into an integral dtype truncates, and any
 // value is fine for Bool.
@@ -19,7 +19,7 @@
 // Fills every element of `out` (already resized) with `value`.
 static etr_error_t fill(etr_kernel_context_t *ctx, const etr_scalar_t *value,
                         etr_tensor_t *out) {
-  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_NUMERIC));
   ETR_TRY(etr_check_scalar_fits(ctx, "fill_value", value, out->dtype));
   if (ctx->dry_run) {
     return ETR_OK;  // shapes checked and outs resized; no data touched

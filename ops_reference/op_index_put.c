@@ -15,7 +15,8 @@
 // With accumulate, repeated positions add up; without it the last write
 // wins, as in PyTorch's deterministic mode.
 //
-// Dtypes: any self dtype; values and out must have self's dtype (PyTorch:
+// Dtypes: any real, Bool or complex self (PyTorch refuses uint16/32/64:
+// NotSupported); values and out must have self's dtype (PyTorch:
 // "Index put requires the source and destination dtypes match"). Index
 // dtypes other than Long/Int/Bool/uint8, too many indices, a mask whose
 // shape does not match, an index out of bounds, index shapes that do not
@@ -258,9 +259,7 @@ etr_error_t etr_ref_index_put_out(etr_kernel_context_t *ctx,
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 4, "out", &out));
   ETR_TRY(etr_check_dtype_equal(ctx, "out", out->dtype, self->dtype));
   ETR_TRY(etr_check_dtype_equal(ctx, "values", values->dtype, self->dtype));
-  if (accumulate) {
-    ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
-  }
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
 
   index_plan_t plan;
   memset(&plan, 0, sizeof(plan));

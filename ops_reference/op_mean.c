@@ -35,7 +35,7 @@ etr_error_t etr_ref_mean_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   ETR_TRY(etr_arg_optional_scalar_type(ctx, args, num_args, 3, "dtype",
                                        &has_dtype, &dtype));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 4, "out", &out));
-  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_NUMERIC));
   etr_scalar_type_t inferred = has_dtype ? dtype : self->dtype;
   etr_dtype_kind_t kind = etr_dtype_kind(inferred);
   ETR_CHECK(ctx->diag, kind == ETR_KIND_FLOATING || kind == ETR_KIND_COMPLEX,

@@ -4,7 +4,8 @@
 //
 // Dtypes: the result dtype is torch.result_type(self, other) (a Scalar
 // `other` takes part as a Python number); every real dtype, Bool (where
-// multiplication is logical and) and complex. The out dtype must be one
+// multiplication is logical and), complex and uint16/32/64 (which PyTorch
+// multiplies, though it does not add them). The out dtype must be one
 // the result can be cast to (InvalidArgument otherwise). Integers wrap;
 // floating types are computed in double and rounded to the result dtype; a
 // single-element `other` of another dtype keeps its float value when the
@@ -37,9 +38,9 @@ static etr_error_t mul_tensors(etr_kernel_context_t *ctx,
                                const etr_tensor_t *self,
                                const etr_tensor_t *other,
                                etr_scalar_type_t result, etr_tensor_t *out) {
-  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
-  ETR_TRY(etr_check_dtype(ctx, "other", other->dtype, ETR_DTYPES_ALL));
-  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_NUMERIC));
+  ETR_TRY(etr_check_dtype(ctx, "other", other->dtype, ETR_DTYPES_NUMERIC));
+  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_NUMERIC));
   ETR_TRY(etr_check_can_cast(ctx, result, out->dtype));
   etr_elementwise_spec_t spec = {result, result, true};
   return etr_binary_elementwise(ctx, self, other, out, &spec, &kMulFns, NULL);

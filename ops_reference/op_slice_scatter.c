@@ -33,8 +33,8 @@ etr_error_t etr_ref_slice_scatter_out(etr_kernel_context_t *ctx,
   ETR_TRY(etr_arg_int(ctx, args, num_args, 5, "step", &step));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 6, "out", &out));
   ETR_TRY(etr_check_dtype_equal(ctx, "out", out->dtype, self->dtype));
-  ETR_TRY(etr_check_dtype(ctx, "src", src->dtype, ETR_DTYPES_ALL));
-  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "src", src->dtype, ETR_DTYPES_NUMERIC));
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_NUMERIC));
   ETR_CHECK(ctx->diag, self->dim > 0, ETR_ERR_INVALID_ARGUMENT,
             "%s: slice() cannot be applied to a 0-dim tensor",
             etr_op_name(ctx));

@@ -2,9 +2,9 @@
 //
 // aten::sqrt.out: out = sqrt(self) (nan for negative inputs).
 //
-// Dtypes: every real dtype, Bool and complex; integral and Bool inputs
-// compute in (and give) Float, as PyTorch promotes integer inputs of
-// floating ops. The out dtype may be any the result can be cast to
+// Dtypes: every real dtype, Bool, complex and uint16/32/64; integral and
+// Bool inputs compute in (and give) Float, as PyTorch promotes integer
+// inputs of floating ops. The out dtype may be any the result can be cast to
 // (InvalidArgument otherwise). Floating inputs are computed in double and
 // rounded to the input dtype, so Half and BFloat16 round once as in ATen's
 // float op-math. The loop and dtype rules are etr_floating_unary_kernel.

@@ -8,8 +8,8 @@
 // tensor's dtype when not. Every element is converted to that dtype before
 // it is added (so 1.5 + 2.5 summed into a Long out is 3, and 300 + 300
 // into uint8 is 88); integers wrap, floating sums accumulate in double and
-// are rounded once, complex sums in double pairs. Any real, Bool or
-// complex input; an empty reduction gives 0. Bad or repeated dims and an
+// are rounded once, complex sums in double pairs. Any real, Bool, complex
+// or uint16/32/64 input; an empty reduction gives 0. Bad or repeated dims and an
 // out too small are InvalidArgument.
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/dtype.h"
@@ -39,8 +39,8 @@ etr_error_t etr_ref_sum_intlist_out(etr_kernel_context_t *ctx,
     ETR_TRY(etr_check_dtype_equal(ctx, "out", out->dtype, dtype));
   }
   etr_scalar_type_t compute = out->dtype;
-  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
-  ETR_TRY(etr_check_dtype(ctx, "out", compute, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_NUMERIC));
+  ETR_TRY(etr_check_dtype(ctx, "out", compute, ETR_DTYPES_NUMERIC));
   uint32_t mask = 0;
   ETR_TRY(etr_reduction_prepare(ctx, self, dims, num_dims, has_dims, keepdim,
                                 out, &mask));

@@ -32,8 +32,8 @@ etr_error_t etr_ref_to_copy_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
             !has_format || (memory_format >= 0 && memory_format <= 3),
             ETR_ERR_INVALID_ARGUMENT, "%s: %lld is not a memory format",
             etr_op_name(ctx), (long long)memory_format);
-  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
-  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_NUMERIC));
+  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_NUMERIC));
   ETR_TRY(etr_resize_out_like(ctx, out, self));
   if (ctx->dry_run) {
     return ETR_OK;  // shapes checked and outs resized; no data touched

@@ -29,8 +29,8 @@ etr_error_t etr_ref_to_dim_order_copy_out(etr_kernel_context_t *ctx,
   ETR_TRY(etr_arg_optional_int_list(ctx, args, num_args, 2, "dim_order",
                                     &has_dim_order, &dim_order, &length));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 3, "out", &out));
-  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
-  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_NUMERIC));
+  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_NUMERIC));
   ETR_TRY(etr_resize_out_like(ctx, out, self));
   ETR_TRY(etr_check_dim_order_arg(ctx, dim_order, length, has_dim_order,
                                   self->dim, out));

@@ -32,8 +32,8 @@ etr_error_t etr_ref_where_self_out(etr_kernel_context_t *ctx,
             "%s: where expected condition to be a boolean tensor, but got a "
             "tensor with dtype %s",
             etr_op_name(ctx), etr_scalar_type_name(condition->dtype));
-  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
-  ETR_TRY(etr_check_dtype(ctx, "other", other->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_NUMERIC));
+  ETR_TRY(etr_check_dtype(ctx, "other", other->dtype, ETR_DTYPES_NUMERIC));
   etr_scalar_type_t result;
   ETR_TRY(etr_result_type_tensors(ctx, self, other, &result));
   ETR_TRY(etr_check_dtype_equal(ctx, "out", out->dtype, result));

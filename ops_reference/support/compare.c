@@ -84,11 +84,11 @@ etr_error_t etr_comparison_kernel(etr_kernel_context_t *ctx,
   bool equality =
       comparison == ETR_COMPARE_EQ || comparison == ETR_COMPARE_NE;
   etr_dtype_set_t accepted =
-      equality ? ETR_DTYPES_ALL : ETR_DTYPES_REAL_AND_BOOL;
-  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
-  ETR_TRY(etr_check_dtype(ctx, "other", other->dtype, ETR_DTYPES_ALL));
+      equality ? ETR_DTYPES_NUMERIC : ETR_DTYPES_REAL_AND_BOOL;
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_NUMERIC));
+  ETR_TRY(etr_check_dtype(ctx, "other", other->dtype, ETR_DTYPES_NUMERIC));
   ETR_TRY(etr_check_dtype(ctx, "the compared dtype", common, accepted));
-  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_NUMERIC));
   etr_elementwise_spec_t spec = {common, ETR_BOOL, false};
   return etr_binary_elementwise(ctx, self, other, out, &spec,
                                 equality ? &kEqualityFns : &kOrderedFns,

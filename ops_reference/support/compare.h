@@ -9,7 +9,8 @@
 // so int > 2.5 compares in Float and a Half tensor == 1.0001 compares
 // 1.0001 rounded to Half), compared, and the Bool result is stored in the
 // out tensor's dtype (any dtype; False/True become 0/1). Every real dtype
-// and Bool; complex only for eq and ne (NotSupported otherwise).
+// and Bool; complex and uint16/32/64 only for eq and ne (NotSupported
+// otherwise, as in PyTorch).
 // Broadcasting as usual.
 #ifndef ETR_OPS_REFERENCE_SUPPORT_COMPARE_H
 #define ETR_OPS_REFERENCE_SUPPORT_COMPARE_H

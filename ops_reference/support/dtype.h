@@ -49,6 +49,14 @@ _Static_assert(ETR_NUM_SCALAR_TYPES <= 32, "a dtype set holds 32 types");
 #define ETR_DTYPES_REAL (ETR_DTYPES_INTEGRAL | ETR_DTYPES_FLOATING)
 #define ETR_DTYPES_REAL_AND_BOOL (ETR_DTYPES_REAL | ETR_DTYPES_BOOL)
 #define ETR_DTYPES_ALL (ETR_DTYPES_REAL_AND_BOOL | ETR_DTYPES_COMPLEX)
+// uint16/32/64: PyTorch's CPU kernels accept them only in some ops (mul,
+// div, eq, where, sum, the floating unary ops, fills and copies; not add
+// or sub), and promote them only with themselves or a floating type.
+#define ETR_DTYPES_WIDE_UNSIGNED                                          \
+  (ETR_DTYPE_BIT(ETR_UINT16) | ETR_DTYPE_BIT(ETR_UINT32) |                \
+   ETR_DTYPE_BIT(ETR_UINT64))
+// Every dtype the element accessors compute on.
+#define ETR_DTYPES_NUMERIC (ETR_DTYPES_ALL | ETR_DTYPES_WIDE_UNSIGNED)
 
 // How a kernel computes on a dtype.
 typedef enum etr_dtype_kind {

@@ -146,8 +146,8 @@ etr_error_t etr_floating_unary_kernel(etr_kernel_context_t *ctx,
   ETR_TRY(etr_check_num_args(ctx, num_args, 3));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 1, "out", &out));
-  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
-  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_NUMERIC));
+  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_NUMERIC));
   etr_scalar_type_t result = etr_to_floating(self->dtype);
   ETR_TRY(etr_check_can_cast(ctx, result, out->dtype));
   etr_elementwise_spec_t spec = {result, result, false};

@@ -32,6 +32,7 @@ DTYPE_NAMES = {
     torch.float16: "ETR_HALF", torch.bfloat16: "ETR_BFLOAT16",
     torch.float32: "ETR_FLOAT", torch.float64: "ETR_DOUBLE",
     torch.complex64: "ETR_COMPLEX_FLOAT", torch.complex128: "ETR_COMPLEX_DOUBLE",
+    torch.uint16: "ETR_UINT16", torch.uint32: "ETR_UINT32", torch.uint64: "ETR_UINT64",
 }
 
 
@@ -464,7 +465,8 @@ def gen_index_put():
 # expects NotSupported, so every gap is written down here.
 
 SWEEP_DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
-                torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128]
+                torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128, torch.uint16,
+                torch.uint32, torch.uint64]
 COMPLEX = (torch.complex64, torch.complex128)
 
 # op -> dtype predicate for dtypes PyTorch supports but etref does not

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The dtype sweep: every reference kernel against every dtype PyTorch has
-// (Bool, the integer types, Half, BFloat16, Float, Double, ComplexFloat,
-// ComplexDouble), on small integer inputs every dtype holds exactly
+// (Bool, uint8 and the signed integer types, Half, BFloat16, Float,
+// Double, ComplexFloat, ComplexDouble, uint16/32/64), on small integer inputs every dtype holds exactly
 // (generated/sweep_cases.h). Where PyTorch computes a result the kernel
 // must produce it (values, shape and out dtype from PyTorch); where
 // PyTorch refuses the dtype the kernel must fail with the code the case

@@ -5993,6 +5993,1446 @@ static const double k_sweep_values_1967[] = {
     0.0, 0.0, 1.0, 0.0,
     2.0, 0.0, 0.0, 0.0,
     1.0, 0.0, 2.0, 0.0};
+static const double k_sweep_values_1968[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_1969[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_1970[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_1971[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_1972[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_1973[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_1974[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_1975[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_1976[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_1977[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_1978[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_1979[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_1980[] = {
+    0.0, 2.0, 0.0, 0.0,
+    2.0, 0.0};
+static const double k_sweep_values_1981[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_1982[] = {
+    0.0, 2.0, 4.0, 0.0,
+    2.0, 4.0};
+static const double k_sweep_values_1983[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_1984[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_1985[] = {
+    0.0, 0.5, 2.0, 0.0,
+    0.5, 2.0};
+static const double k_sweep_values_1986[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_1987[] = {
+    0.0, 0.5, 1.0, 0.0,
+    0.5, 1.0};
+static const double k_sweep_values_1988[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_1989[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_1990[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_1991[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_1992[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_1993[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_1994[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_1995[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_1996[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_1997[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_1998[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_1999[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2000[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2001[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2002[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2003[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2004[] = {
+    1.0, 2.7182817459106445, 7.389056205749512, 1.0,
+    2.7182817459106445, 7.389056205749512};
+static const double k_sweep_values_2005[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2006[] = {
+    0.0, 1.0, 1.4142135381698608, 0.0,
+    1.0, 1.4142135381698608};
+static const double k_sweep_values_2007[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_2008[] = {
+    1.0, 0.7071067690849304, 1.0};
+static const double k_sweep_values_2009[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2010[] = {
+    0.5, 0.7310585975646973, 0.8807970285415649, 0.5,
+    0.7310585975646973, 0.8807970285415649};
+static const double k_sweep_values_2011[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2012[] = {
+    0.0, 0.7615941762924194, 0.9640275835990906, 0.0,
+    0.7615941762924194, 0.9640275835990906};
+static const double k_sweep_values_2013[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2014[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2015[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2016[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2017[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2018[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2019[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2020[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2021[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2022[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2023[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2024[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2025[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2026[] = {
+    0.0, 1.0, 0.0, 0.0,
+    1.0, 0.0};
+static const double k_sweep_values_2027[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2028[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2029[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2030[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2031[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2032[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2033[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2034[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2035[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2036[] = {
+    1.0, 0.0, 1.0};
+static const double k_sweep_values_2037[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2038[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2039[] = {
+    0.0, 2.0, 2.0, 0.0,
+    2.0, 2.0};
+static const double k_sweep_values_2040[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2041[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0};
+static const double k_sweep_values_2042[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2043[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0};
+static const double k_sweep_values_2044[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0};
+static const double k_sweep_values_2045[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2046[] = {
+    0.0, 1.0};
+static const double k_sweep_values_2047[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2048[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0};
+static const double k_sweep_values_2049[] = {
+    0.0, 0.0};
+static const double k_sweep_values_2050[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2051[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0};
+static const double k_sweep_values_2052[] = {
+    0.0, 1.0};
+static const double k_sweep_values_2053[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2054[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2055[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0};
+static const double k_sweep_values_2056[] = {
+    0.0, 1.0};
+static const double k_sweep_values_2057[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2058[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0};
+static const double k_sweep_values_2059[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2060[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2061[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0};
+static const double k_sweep_values_2062[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2063[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0};
+static const double k_sweep_values_2064[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2065[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2066[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_2067[] = {
+    0.0, 1.0, 2.0};
+static const double k_sweep_values_2068[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2069[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2070[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2071[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0};
+static const double k_sweep_values_2072[] = {
+    1.0, 2.0};
+static const double k_sweep_values_2073[] = {
+    0.0, 1.0};
+static const double k_sweep_values_2074[] = {
+    0.0, 1.0};
+static const double k_sweep_values_2075[] = {
+    1.0, 2.0};
+static const double k_sweep_values_2076[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2077[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2078[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2079[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2080[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2081[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2082[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2083[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2084[] = {
+    3.0, 3.0};
+static const double k_sweep_values_2085[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2086[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2087[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2088[] = {
+    1.0};
+static const double k_sweep_values_2089[] = {
+    1.0, 1.0, 1.0, 1.0,
+    1.0, 1.0};
+static const double k_sweep_values_2090[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2091[] = {
+    1.0, 1.0, 1.0, 1.0,
+    1.0, 1.0};
+static const double k_sweep_values_2092[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2093[] = {
+    0.0, 0.0, 1.0, 1.0,
+    2.0, 2.0};
+static const double k_sweep_values_2094[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2095[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2096[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2097[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0};
+static const double k_sweep_values_2098[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2099[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2100[] = {
+    0.0, 1.0, 2.0};
+static const double k_sweep_values_2101[] = {
+    0.0, 1.0, 2.0};
+static const double k_sweep_values_2102[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2103[] = {
+    1.0, 2.0, 1.0, 2.0};
+static const double k_sweep_values_2104[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2105[] = {
+    0.0, 1.0, 2.0};
+static const double k_sweep_values_2106[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2107[] = {
+    0.0, 0.0};
+static const double k_sweep_values_2108[] = {
+    1.0, 2.0, 1.0, 2.0};
+static const double k_sweep_values_2110[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2111[] = {
+    0.0, 1.0, 2.0};
+static const tt_case_tensor_t k_sweep_list_2109[] = {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2110}, {true, ETR_UINT16, 2, {1, 3}, 3, k_sweep_values_2111}};
+static const double k_sweep_values_2112[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0};
+static const double k_sweep_values_2113[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2114[] = {
+    2.0, 0.0};
+static const double k_sweep_values_2115[] = {
+    2.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2116[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0};
+static const double k_sweep_values_2118[] = {
+    1.0, 3.0};
+static const tt_case_tensor_t k_sweep_list_2117[] = {{true, ETR_LONG, 1, {2}, 2, k_sweep_values_2118}};
+static const double k_sweep_values_2119[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2120[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2121[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2122[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2123[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2124[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2125[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2126[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2127[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2128[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2129[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2130[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2131[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2132[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2133[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2134[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2135[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2136[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2137[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2138[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2139[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2140[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2141[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2142[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2143[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2144[] = {
+    0.0, 2.0, 0.0, 0.0,
+    2.0, 0.0};
+static const double k_sweep_values_2145[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2146[] = {
+    0.0, 2.0, 4.0, 0.0,
+    2.0, 4.0};
+static const double k_sweep_values_2147[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2148[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_2149[] = {
+    0.0, 0.5, 2.0, 0.0,
+    0.5, 2.0};
+static const double k_sweep_values_2150[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2151[] = {
+    0.0, 0.5, 1.0, 0.0,
+    0.5, 1.0};
+static const double k_sweep_values_2152[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2153[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_2154[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2155[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2156[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_2157[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2158[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2159[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_2160[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2161[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2162[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2163[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2164[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2165[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2166[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2167[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2168[] = {
+    1.0, 2.7182817459106445, 7.389056205749512, 1.0,
+    2.7182817459106445, 7.389056205749512};
+static const double k_sweep_values_2169[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2170[] = {
+    0.0, 1.0, 1.4142135381698608, 0.0,
+    1.0, 1.4142135381698608};
+static const double k_sweep_values_2171[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_2172[] = {
+    1.0, 0.7071067690849304, 1.0};
+static const double k_sweep_values_2173[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2174[] = {
+    0.5, 0.7310585975646973, 0.8807970285415649, 0.5,
+    0.7310585975646973, 0.8807970285415649};
+static const double k_sweep_values_2175[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2176[] = {
+    0.0, 0.7615941762924194, 0.9640275835990906, 0.0,
+    0.7615941762924194, 0.9640275835990906};
+static const double k_sweep_values_2177[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2178[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2179[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2180[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2181[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2182[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2183[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2184[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2185[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2186[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2187[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2188[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2189[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2190[] = {
+    0.0, 1.0, 0.0, 0.0,
+    1.0, 0.0};
+static const double k_sweep_values_2191[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2192[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2193[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2194[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2195[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2196[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2197[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2198[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2199[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2200[] = {
+    1.0, 0.0, 1.0};
+static const double k_sweep_values_2201[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2202[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2203[] = {
+    0.0, 2.0, 2.0, 0.0,
+    2.0, 2.0};
+static const double k_sweep_values_2204[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2205[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0};
+static const double k_sweep_values_2206[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2207[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0};
+static const double k_sweep_values_2208[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0};
+static const double k_sweep_values_2209[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2210[] = {
+    0.0, 1.0};
+static const double k_sweep_values_2211[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2212[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0};
+static const double k_sweep_values_2213[] = {
+    0.0, 0.0};
+static const double k_sweep_values_2214[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2215[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0};
+static const double k_sweep_values_2216[] = {
+    0.0, 1.0};
+static const double k_sweep_values_2217[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2218[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2219[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0};
+static const double k_sweep_values_2220[] = {
+    0.0, 1.0};
+static const double k_sweep_values_2221[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2222[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0};
+static const double k_sweep_values_2223[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2224[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2225[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0};
+static const double k_sweep_values_2226[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2227[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0};
+static const double k_sweep_values_2228[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2229[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2230[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_2231[] = {
+    0.0, 1.0, 2.0};
+static const double k_sweep_values_2232[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2233[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2234[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2235[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0};
+static const double k_sweep_values_2236[] = {
+    1.0, 2.0};
+static const double k_sweep_values_2237[] = {
+    0.0, 1.0};
+static const double k_sweep_values_2238[] = {
+    0.0, 1.0};
+static const double k_sweep_values_2239[] = {
+    1.0, 2.0};
+static const double k_sweep_values_2240[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2241[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2242[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2243[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2244[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2245[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2246[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2247[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2248[] = {
+    3.0, 3.0};
+static const double k_sweep_values_2249[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2250[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2251[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2252[] = {
+    1.0};
+static const double k_sweep_values_2253[] = {
+    1.0, 1.0, 1.0, 1.0,
+    1.0, 1.0};
+static const double k_sweep_values_2254[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2255[] = {
+    1.0, 1.0, 1.0, 1.0,
+    1.0, 1.0};
+static const double k_sweep_values_2256[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2257[] = {
+    0.0, 0.0, 1.0, 1.0,
+    2.0, 2.0};
+static const double k_sweep_values_2258[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2259[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2260[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2261[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0};
+static const double k_sweep_values_2262[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2263[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2264[] = {
+    0.0, 1.0, 2.0};
+static const double k_sweep_values_2265[] = {
+    0.0, 1.0, 2.0};
+static const double k_sweep_values_2266[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2267[] = {
+    1.0, 2.0, 1.0, 2.0};
+static const double k_sweep_values_2268[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2269[] = {
+    0.0, 1.0, 2.0};
+static const double k_sweep_values_2270[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2271[] = {
+    0.0, 0.0};
+static const double k_sweep_values_2272[] = {
+    1.0, 2.0, 1.0, 2.0};
+static const double k_sweep_values_2274[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2275[] = {
+    0.0, 1.0, 2.0};
+static const tt_case_tensor_t k_sweep_list_2273[] = {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2274}, {true, ETR_UINT32, 2, {1, 3}, 3, k_sweep_values_2275}};
+static const double k_sweep_values_2276[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0};
+static const double k_sweep_values_2277[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2278[] = {
+    2.0, 0.0};
+static const double k_sweep_values_2279[] = {
+    2.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2280[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0};
+static const double k_sweep_values_2282[] = {
+    1.0, 3.0};
+static const tt_case_tensor_t k_sweep_list_2281[] = {{true, ETR_LONG, 1, {2}, 2, k_sweep_values_2282}};
+static const double k_sweep_values_2283[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2284[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2285[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2286[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2287[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2288[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2289[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2290[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2291[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2292[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2293[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2294[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2295[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2296[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2297[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2298[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2299[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2300[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2301[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2302[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2303[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2304[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2305[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2306[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2307[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2308[] = {
+    0.0, 2.0, 0.0, 0.0,
+    2.0, 0.0};
+static const double k_sweep_values_2309[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2310[] = {
+    0.0, 2.0, 4.0, 0.0,
+    2.0, 4.0};
+static const double k_sweep_values_2311[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2312[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_2313[] = {
+    0.0, 0.5, 2.0, 0.0,
+    0.5, 2.0};
+static const double k_sweep_values_2314[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2315[] = {
+    0.0, 0.5, 1.0, 0.0,
+    0.5, 1.0};
+static const double k_sweep_values_2316[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2317[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_2318[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2319[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2320[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_2321[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2322[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2323[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_2324[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2325[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2326[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2327[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2328[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2329[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2330[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2331[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2332[] = {
+    1.0, 2.7182817459106445, 7.389056205749512, 1.0,
+    2.7182817459106445, 7.389056205749512};
+static const double k_sweep_values_2333[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2334[] = {
+    0.0, 1.0, 1.4142135381698608, 0.0,
+    1.0, 1.4142135381698608};
+static const double k_sweep_values_2335[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_2336[] = {
+    1.0, 0.7071067690849304, 1.0};
+static const double k_sweep_values_2337[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2338[] = {
+    0.5, 0.7310585975646973, 0.8807970285415649, 0.5,
+    0.7310585975646973, 0.8807970285415649};
+static const double k_sweep_values_2339[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2340[] = {
+    0.0, 0.7615941762924194, 0.9640275835990906, 0.0,
+    0.7615941762924194, 0.9640275835990906};
+static const double k_sweep_values_2341[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2342[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2343[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2344[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2345[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2346[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2347[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2348[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2349[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2350[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2351[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2352[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2353[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2354[] = {
+    0.0, 1.0, 0.0, 0.0,
+    1.0, 0.0};
+static const double k_sweep_values_2355[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2356[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2357[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2358[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2359[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2360[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2361[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2362[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2363[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2364[] = {
+    1.0, 0.0, 1.0};
+static const double k_sweep_values_2365[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2366[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2367[] = {
+    0.0, 2.0, 2.0, 0.0,
+    2.0, 2.0};
+static const double k_sweep_values_2368[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2369[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0};
+static const double k_sweep_values_2370[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2371[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0};
+static const double k_sweep_values_2372[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0};
+static const double k_sweep_values_2373[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2374[] = {
+    0.0, 1.0};
+static const double k_sweep_values_2375[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2376[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0};
+static const double k_sweep_values_2377[] = {
+    0.0, 0.0};
+static const double k_sweep_values_2378[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2379[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0};
+static const double k_sweep_values_2380[] = {
+    0.0, 1.0};
+static const double k_sweep_values_2381[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2382[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2383[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0};
+static const double k_sweep_values_2384[] = {
+    0.0, 1.0};
+static const double k_sweep_values_2385[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2386[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0};
+static const double k_sweep_values_2387[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2388[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2389[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0};
+static const double k_sweep_values_2390[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2391[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0,
+    0.0, 1.0, 2.0, 0.0};
+static const double k_sweep_values_2392[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2393[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2394[] = {
+    1.0, 2.0, 1.0};
+static const double k_sweep_values_2395[] = {
+    0.0, 1.0, 2.0};
+static const double k_sweep_values_2396[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2397[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2398[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2399[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0};
+static const double k_sweep_values_2400[] = {
+    1.0, 2.0};
+static const double k_sweep_values_2401[] = {
+    0.0, 1.0};
+static const double k_sweep_values_2402[] = {
+    0.0, 1.0};
+static const double k_sweep_values_2403[] = {
+    1.0, 2.0};
+static const double k_sweep_values_2404[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2405[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2406[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2407[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2408[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2409[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2410[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2411[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2412[] = {
+    3.0, 3.0};
+static const double k_sweep_values_2413[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2414[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0};
+static const double k_sweep_values_2415[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2416[] = {
+    1.0};
+static const double k_sweep_values_2417[] = {
+    1.0, 1.0, 1.0, 1.0,
+    1.0, 1.0};
+static const double k_sweep_values_2418[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2419[] = {
+    1.0, 1.0, 1.0, 1.0,
+    1.0, 1.0};
+static const double k_sweep_values_2420[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2421[] = {
+    0.0, 0.0, 1.0, 1.0,
+    2.0, 2.0};
+static const double k_sweep_values_2422[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2423[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2424[] = {
+    1.0, 2.0, 0.0};
+static const double k_sweep_values_2425[] = {
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0};
+static const double k_sweep_values_2426[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2427[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2428[] = {
+    0.0, 1.0, 2.0};
+static const double k_sweep_values_2429[] = {
+    0.0, 1.0, 2.0};
+static const double k_sweep_values_2430[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2431[] = {
+    1.0, 2.0, 1.0, 2.0};
+static const double k_sweep_values_2432[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2433[] = {
+    0.0, 1.0, 2.0};
+static const double k_sweep_values_2434[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2435[] = {
+    0.0, 0.0};
+static const double k_sweep_values_2436[] = {
+    1.0, 2.0, 1.0, 2.0};
+static const double k_sweep_values_2438[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2439[] = {
+    0.0, 1.0, 2.0};
+static const tt_case_tensor_t k_sweep_list_2437[] = {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2438}, {true, ETR_UINT64, 2, {1, 3}, 3, k_sweep_values_2439}};
+static const double k_sweep_values_2440[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0};
+static const double k_sweep_values_2441[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2442[] = {
+    2.0, 0.0};
+static const double k_sweep_values_2443[] = {
+    2.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2444[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0, 0.0, 1.0,
+    2.0, 0.0, 1.0, 2.0};
+static const double k_sweep_values_2446[] = {
+    1.0, 3.0};
+static const tt_case_tensor_t k_sweep_list_2445[] = {{true, ETR_LONG, 1, {2}, 2, k_sweep_values_2446}};
+static const double k_sweep_values_2447[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2448[] = {
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0,
+    0.0, 0.0, 0.0, 0.0};
+static const double k_sweep_values_2449[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2450[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2451[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2452[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2453[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2454[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2455[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2456[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2457[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2458[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
+static const double k_sweep_values_2459[] = {
+    0.0, 1.0, 2.0, 0.0,
+    1.0, 2.0};
 
 static const sweep_case_t kSweepCases[] = {
     {"add_bool", "aten::add.out", ETR_BOOL, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_BOOL, 2, {2, 3}, 6, k_sweep_values_0}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_BOOL, 1, {3}, 3, k_sweep_values_1}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_BOOL, 2, {2, 3}, 6, k_sweep_values_2}}},
@@ -6751,6 +8191,195 @@ static const sweep_case_t kSweepCases[] = {
     {"to_copy_complex128", "aten::_to_copy.out", ETR_COMPLEX_DOUBLE, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_1962}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_COMPLEX_DOUBLE, 2, {2, 3}, 12, k_sweep_values_1963}}},
     {"to_dim_order_copy_complex128", "dim_order_ops::_to_dim_order_copy.out", ETR_COMPLEX_DOUBLE, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_1964}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_COMPLEX_DOUBLE, 2, {2, 3}, 12, k_sweep_values_1965}}},
     {"clone_dim_order_complex128", "dim_order_ops::_clone_dim_order.out", ETR_COMPLEX_DOUBLE, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_COMPLEX_DOUBLE, 2, {2, 3}, 12, k_sweep_values_1966}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_COMPLEX_DOUBLE, 2, {2, 3}, 12, k_sweep_values_1967}}},
+    {"add_uint16", "aten::add.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1968}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {3}, 3, k_sweep_values_1969}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1970}}},
+    {"add_scalar_uint16", "aten::add.Scalar_out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1971}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1972}}},
+    {"sub_uint16", "aten::sub.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1973}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {3}, 3, k_sweep_values_1974}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1975}}},
+    {"sub_scalar_uint16", "aten::sub.Scalar_out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1976}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1977}}},
+    {"mul_uint16", "aten::mul.out", ETR_UINT16, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1978}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {3}, 3, k_sweep_values_1979}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1980}}},
+    {"mul_scalar_uint16", "aten::mul.Scalar_out", ETR_UINT16, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1981}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1982}}},
+    {"div_uint16", "aten::div.out", ETR_UINT16, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1983}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {3}, 3, k_sweep_values_1984}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_1985}}},
+    {"div_scalar_uint16", "aten::div.Scalar_out", ETR_UINT16, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1986}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_1987}}},
+    {"div_trunc_uint16", "aten::div.out_mode", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1988}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {3}, 3, k_sweep_values_1989}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_STRING, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, "trunc", NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1990}}},
+    {"div_floor_uint16", "aten::div.out_mode", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1991}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {3}, 3, k_sweep_values_1992}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_STRING, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, "floor", NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1993}}},
+    {"remainder_uint16", "aten::remainder.Tensor_out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1994}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {3}, 3, k_sweep_values_1995}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1996}}},
+    {"remainder_scalar_uint16", "aten::remainder.Scalar_out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1997}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1998}}},
+    {"pow_uint16", "aten::pow.Tensor_Scalar_out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_1999}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2000}}},
+    {"neg_uint16", "aten::neg.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 1, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2001}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2002}}},
+    {"exp_uint16", "aten::exp.out", ETR_UINT16, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2003}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2004}}},
+    {"sqrt_uint16", "aten::sqrt.out", ETR_UINT16, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2005}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2006}}},
+    {"rsqrt_uint16", "aten::rsqrt.out", ETR_UINT16, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT16, 1, {3}, 3, k_sweep_values_2007}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 1, {3}, 3, k_sweep_values_2008}}},
+    {"sigmoid_uint16", "aten::sigmoid.out", ETR_UINT16, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2009}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2010}}},
+    {"tanh_uint16", "aten::tanh.out", ETR_UINT16, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2011}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2012}}},
+    {"relu_uint16", "aten::relu.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 1, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2013}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2014}}},
+    {"hardtanh_uint16", "aten::hardtanh.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2015}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2016}}},
+    {"clamp_uint16", "aten::clamp.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2017}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2018}}},
+    {"gelu_uint16", "aten::gelu.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2019}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_STRING, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, "none", NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2020}}},
+    {"gt_scalar_uint16", "aten::gt.Scalar_out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2021}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2022}}},
+    {"lt_scalar_uint16", "aten::lt.Scalar_out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2023}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2024}}},
+    {"eq_scalar_uint16", "aten::eq.Scalar_out", ETR_UINT16, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2025}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_BOOL, 2, {2, 3}, 6, k_sweep_values_2026}}},
+    {"gt_uint16", "aten::gt.Tensor_out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2027}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {3}, 3, k_sweep_values_2028}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2029}}},
+    {"lt_uint16", "aten::lt.Tensor_out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2030}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {3}, 3, k_sweep_values_2031}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2032}}},
+    {"eq_uint16", "aten::eq.Tensor_out", ETR_UINT16, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2033}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {3}, 3, k_sweep_values_2034}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_BOOL, 2, {2, 3}, 6, k_sweep_values_2035}}},
+    {"where_uint16", "aten::where.self_out", ETR_UINT16, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_BOOL, 1, {3}, 3, k_sweep_values_2036}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2037}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {3}, 3, k_sweep_values_2038}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2039}}},
+    {"mm_uint16", "aten::mm.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2040}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 2, {3, 2}, 6, k_sweep_values_2041}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2042}}},
+    {"bmm_uint16", "aten::bmm.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT16, 3, {2, 2, 3}, 12, k_sweep_values_2043}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 3, {2, 3, 2}, 12, k_sweep_values_2044}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 3, {2, 2, 3}, 12, k_sweep_values_2045}}},
+    {"addmm_uint16", "aten::addmm.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 5, {{SW_TENSOR, {true, ETR_UINT16, 1, {2}, 2, k_sweep_values_2046}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2047}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 2, {3, 2}, 6, k_sweep_values_2048}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 1, {2}, 2, k_sweep_values_2049}}},
+    {"linear_uint16", "aten::linear.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2050}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2051}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {2}, 2, k_sweep_values_2052}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2053}}},
+    {"convolution_uint16", "aten::convolution.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 9, {{SW_TENSOR, {true, ETR_UINT16, 4, {1, 2, 3, 3}, 18, k_sweep_values_2054}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 4, {2, 2, 2, 2}, 16, k_sweep_values_2055}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {2}, 2, k_sweep_values_2056}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {1, 1}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {0, 0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {1, 1}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {0, 0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 4, {1, 2, 3, 3}, 18, k_sweep_values_2057}}},
+    {"max_pool2d_uint16", "aten::max_pool2d_with_indices.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 6, {{SW_TENSOR, {true, ETR_UINT16, 4, {1, 1, 4, 4}, 16, k_sweep_values_2058}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {2, 2}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {0, 0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {1, 1}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 2, {{true, ETR_UINT16, 4, {1, 1, 4, 4}, 16, k_sweep_values_2059}, {true, ETR_UINT16, 4, {1, 1, 4, 4}, 16, k_sweep_values_2060}}},
+    {"avg_pool2d_uint16", "aten::avg_pool2d.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 7, {{SW_TENSOR, {true, ETR_UINT16, 4, {1, 1, 4, 4}, 16, k_sweep_values_2061}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {2, 2}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {0, 0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 4, {1, 1, 4, 4}, 16, k_sweep_values_2062}}},
+    {"adaptive_avg_pool2d_uint16", "aten::_adaptive_avg_pool2d.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT16, 4, {1, 1, 4, 4}, 16, k_sweep_values_2063}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {2, 2}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 4, {1, 1, 4, 4}, 16, k_sweep_values_2064}}},
+    {"layer_norm_uint16", "aten::native_layer_norm.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 5, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2065}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {1, {3}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {3}, 3, k_sweep_values_2066}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {3}, 3, k_sweep_values_2067}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_DOUBLE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 1e-05, {0, {0}}, NULL, NULL, 0}}, 3, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2068}, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2069}, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2070}}},
+    {"batch_norm_uint16", "aten::_native_batch_norm_legit_no_training.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 7, {{SW_TENSOR, {true, ETR_UINT16, 3, {2, 2, 2}, 8, k_sweep_values_2071}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {2}, 2, k_sweep_values_2072}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {2}, 2, k_sweep_values_2073}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {2}, 2, k_sweep_values_2074}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 1, {2}, 2, k_sweep_values_2075}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_DOUBLE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.1, {0, {0}}, NULL, NULL, 0}, {SW_DOUBLE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 1e-05, {0, {0}}, NULL, NULL, 0}}, 3, {{true, ETR_UINT16, 3, {2, 2, 2}, 8, k_sweep_values_2076}, {true, ETR_UINT16, 3, {2, 2, 2}, 8, k_sweep_values_2077}, {true, ETR_UINT16, 3, {2, 2, 2}, 8, k_sweep_values_2078}}},
+    {"softmax_uint16", "aten::_softmax.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2079}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2080}}},
+    {"log_softmax_uint16", "aten::_log_softmax.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2081}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2082}}},
+    {"sum_uint16", "aten::sum.IntList_out", ETR_UINT16, ETR_OK, true, 4, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2083}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {1, {1}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_LONG, 1, {2}, 2, k_sweep_values_2084}}},
+    {"mean_uint16", "aten::mean.out", ETR_UINT16, ETR_ERR_INVALID_ARGUMENT, false, 4, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2085}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {1, {1}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2086}}},
+    {"any_uint16", "aten::any.all_out", ETR_UINT16, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2087}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_BOOL, 0, {0}, 1, k_sweep_values_2088}}},
+    {"full_uint16", "aten::full.out", ETR_UINT16, ETR_OK, true, 2, {{SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {2, 3}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2089}}},
+    {"full_like_uint16", "aten::full_like.out", ETR_UINT16, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2090}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2091}}},
+    {"permute_copy_uint16", "aten::permute_copy.out", ETR_UINT16, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2092}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {1, 0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {3, 2}, 6, k_sweep_values_2093}}},
+    {"view_copy_uint16", "aten::view_copy.out", ETR_UINT16, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2094}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {3, 2}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {3, 2}, 6, k_sweep_values_2095}}},
+    {"expand_copy_uint16", "aten::expand_copy.out", ETR_UINT16, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT16, 1, {3}, 3, k_sweep_values_2096}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {2, 3}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2097}}},
+    {"unsqueeze_copy_uint16", "aten::unsqueeze_copy.out", ETR_UINT16, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2098}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 3, {2, 1, 3}, 6, k_sweep_values_2099}}},
+    {"squeeze_copy_uint16", "aten::squeeze_copy.dims_out", ETR_UINT16, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {1, 3}, 3, k_sweep_values_2100}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {1, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 1, {3}, 3, k_sweep_values_2101}}},
+    {"slice_copy_uint16", "aten::slice_copy.Tensor_out", ETR_UINT16, ETR_OK, true, 5, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2102}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 2}, 4, k_sweep_values_2103}}},
+    {"select_copy_uint16", "aten::select_copy.int_out", ETR_UINT16, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2104}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 1, {3}, 3, k_sweep_values_2105}}},
+    {"split_with_sizes_copy_uint16", "aten::split_with_sizes_copy.out", ETR_UINT16, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2106}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {1, 2}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 2, {{true, ETR_UINT16, 2, {2, 1}, 2, k_sweep_values_2107}, {true, ETR_UINT16, 2, {2, 2}, 4, k_sweep_values_2108}}},
+    {"cat_uint16", "aten::cat.out", ETR_UINT16, ETR_OK, true, 2, {{SW_TENSORS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, k_sweep_list_2109, 2}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {3, 3}, 9, k_sweep_values_2112}}},
+    {"slice_scatter_uint16", "aten::slice_scatter.out", ETR_UINT16, ETR_OK, true, 6, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2113}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT16, 2, {2, 1}, 2, k_sweep_values_2114}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2115}}},
+    {"index_put_uint16", "aten::index_put.out", ETR_UINT16, ETR_ERR_NOT_SUPPORTED, false, 4, {{SW_TENSOR, {true, ETR_UINT16, 2, {4, 3}, 12, k_sweep_values_2116}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_OPTIONAL_TENSORS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, k_sweep_list_2117, 1}, {SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2119}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {4, 3}, 12, k_sweep_values_2120}}},
+    {"clone_uint16", "aten::clone.out", ETR_UINT16, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2121}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2122}}},
+    {"copy_uint16", "aten::copy.out", ETR_UINT16, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2123}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2124}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2125}}},
+    {"to_copy_uint16", "aten::_to_copy.out", ETR_UINT16, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2126}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2127}}},
+    {"to_dim_order_copy_uint16", "dim_order_ops::_to_dim_order_copy.out", ETR_UINT16, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2128}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2129}}},
+    {"clone_dim_order_uint16", "dim_order_ops::_clone_dim_order.out", ETR_UINT16, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2130}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT16, 2, {2, 3}, 6, k_sweep_values_2131}}},
+    {"add_uint32", "aten::add.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2132}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2133}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2134}}},
+    {"add_scalar_uint32", "aten::add.Scalar_out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2135}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2136}}},
+    {"sub_uint32", "aten::sub.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2137}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2138}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2139}}},
+    {"sub_scalar_uint32", "aten::sub.Scalar_out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2140}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2141}}},
+    {"mul_uint32", "aten::mul.out", ETR_UINT32, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2142}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2143}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2144}}},
+    {"mul_scalar_uint32", "aten::mul.Scalar_out", ETR_UINT32, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2145}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2146}}},
+    {"div_uint32", "aten::div.out", ETR_UINT32, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2147}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2148}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2149}}},
+    {"div_scalar_uint32", "aten::div.Scalar_out", ETR_UINT32, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2150}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2151}}},
+    {"div_trunc_uint32", "aten::div.out_mode", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2152}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2153}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_STRING, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, "trunc", NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2154}}},
+    {"div_floor_uint32", "aten::div.out_mode", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2155}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2156}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_STRING, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, "floor", NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2157}}},
+    {"remainder_uint32", "aten::remainder.Tensor_out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2158}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2159}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2160}}},
+    {"remainder_scalar_uint32", "aten::remainder.Scalar_out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2161}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2162}}},
+    {"pow_uint32", "aten::pow.Tensor_Scalar_out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2163}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2164}}},
+    {"neg_uint32", "aten::neg.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 1, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2165}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2166}}},
+    {"exp_uint32", "aten::exp.out", ETR_UINT32, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2167}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2168}}},
+    {"sqrt_uint32", "aten::sqrt.out", ETR_UINT32, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2169}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2170}}},
+    {"rsqrt_uint32", "aten::rsqrt.out", ETR_UINT32, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2171}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 1, {3}, 3, k_sweep_values_2172}}},
+    {"sigmoid_uint32", "aten::sigmoid.out", ETR_UINT32, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2173}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2174}}},
+    {"tanh_uint32", "aten::tanh.out", ETR_UINT32, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2175}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2176}}},
+    {"relu_uint32", "aten::relu.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 1, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2177}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2178}}},
+    {"hardtanh_uint32", "aten::hardtanh.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2179}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2180}}},
+    {"clamp_uint32", "aten::clamp.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2181}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2182}}},
+    {"gelu_uint32", "aten::gelu.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2183}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_STRING, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, "none", NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2184}}},
+    {"gt_scalar_uint32", "aten::gt.Scalar_out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2185}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2186}}},
+    {"lt_scalar_uint32", "aten::lt.Scalar_out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2187}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2188}}},
+    {"eq_scalar_uint32", "aten::eq.Scalar_out", ETR_UINT32, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2189}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_BOOL, 2, {2, 3}, 6, k_sweep_values_2190}}},
+    {"gt_uint32", "aten::gt.Tensor_out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2191}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2192}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2193}}},
+    {"lt_uint32", "aten::lt.Tensor_out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2194}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2195}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2196}}},
+    {"eq_uint32", "aten::eq.Tensor_out", ETR_UINT32, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2197}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2198}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_BOOL, 2, {2, 3}, 6, k_sweep_values_2199}}},
+    {"where_uint32", "aten::where.self_out", ETR_UINT32, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_BOOL, 1, {3}, 3, k_sweep_values_2200}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2201}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2202}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2203}}},
+    {"mm_uint32", "aten::mm.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2204}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 2, {3, 2}, 6, k_sweep_values_2205}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2206}}},
+    {"bmm_uint32", "aten::bmm.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT32, 3, {2, 2, 3}, 12, k_sweep_values_2207}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 3, {2, 3, 2}, 12, k_sweep_values_2208}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 3, {2, 2, 3}, 12, k_sweep_values_2209}}},
+    {"addmm_uint32", "aten::addmm.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 5, {{SW_TENSOR, {true, ETR_UINT32, 1, {2}, 2, k_sweep_values_2210}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2211}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 2, {3, 2}, 6, k_sweep_values_2212}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 1, {2}, 2, k_sweep_values_2213}}},
+    {"linear_uint32", "aten::linear.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2214}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2215}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {2}, 2, k_sweep_values_2216}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2217}}},
+    {"convolution_uint32", "aten::convolution.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 9, {{SW_TENSOR, {true, ETR_UINT32, 4, {1, 2, 3, 3}, 18, k_sweep_values_2218}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 4, {2, 2, 2, 2}, 16, k_sweep_values_2219}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {2}, 2, k_sweep_values_2220}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {1, 1}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {0, 0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {1, 1}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {0, 0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 4, {1, 2, 3, 3}, 18, k_sweep_values_2221}}},
+    {"max_pool2d_uint32", "aten::max_pool2d_with_indices.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 6, {{SW_TENSOR, {true, ETR_UINT32, 4, {1, 1, 4, 4}, 16, k_sweep_values_2222}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {2, 2}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {0, 0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {1, 1}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 2, {{true, ETR_UINT32, 4, {1, 1, 4, 4}, 16, k_sweep_values_2223}, {true, ETR_UINT32, 4, {1, 1, 4, 4}, 16, k_sweep_values_2224}}},
+    {"avg_pool2d_uint32", "aten::avg_pool2d.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 7, {{SW_TENSOR, {true, ETR_UINT32, 4, {1, 1, 4, 4}, 16, k_sweep_values_2225}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {2, 2}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {0, 0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 4, {1, 1, 4, 4}, 16, k_sweep_values_2226}}},
+    {"adaptive_avg_pool2d_uint32", "aten::_adaptive_avg_pool2d.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT32, 4, {1, 1, 4, 4}, 16, k_sweep_values_2227}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {2, 2}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 4, {1, 1, 4, 4}, 16, k_sweep_values_2228}}},
+    {"layer_norm_uint32", "aten::native_layer_norm.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 5, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2229}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {1, {3}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2230}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2231}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_DOUBLE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 1e-05, {0, {0}}, NULL, NULL, 0}}, 3, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2232}, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2233}, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2234}}},
+    {"batch_norm_uint32", "aten::_native_batch_norm_legit_no_training.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 7, {{SW_TENSOR, {true, ETR_UINT32, 3, {2, 2, 2}, 8, k_sweep_values_2235}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {2}, 2, k_sweep_values_2236}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {2}, 2, k_sweep_values_2237}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {2}, 2, k_sweep_values_2238}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 1, {2}, 2, k_sweep_values_2239}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_DOUBLE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.1, {0, {0}}, NULL, NULL, 0}, {SW_DOUBLE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 1e-05, {0, {0}}, NULL, NULL, 0}}, 3, {{true, ETR_UINT32, 3, {2, 2, 2}, 8, k_sweep_values_2240}, {true, ETR_UINT32, 3, {2, 2, 2}, 8, k_sweep_values_2241}, {true, ETR_UINT32, 3, {2, 2, 2}, 8, k_sweep_values_2242}}},
+    {"softmax_uint32", "aten::_softmax.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2243}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2244}}},
+    {"log_softmax_uint32", "aten::_log_softmax.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2245}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2246}}},
+    {"sum_uint32", "aten::sum.IntList_out", ETR_UINT32, ETR_OK, true, 4, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2247}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {1, {1}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_LONG, 1, {2}, 2, k_sweep_values_2248}}},
+    {"mean_uint32", "aten::mean.out", ETR_UINT32, ETR_ERR_INVALID_ARGUMENT, false, 4, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2249}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {1, {1}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2250}}},
+    {"any_uint32", "aten::any.all_out", ETR_UINT32, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2251}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_BOOL, 0, {0}, 1, k_sweep_values_2252}}},
+    {"full_uint32", "aten::full.out", ETR_UINT32, ETR_OK, true, 2, {{SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {2, 3}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2253}}},
+    {"full_like_uint32", "aten::full_like.out", ETR_UINT32, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2254}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2255}}},
+    {"permute_copy_uint32", "aten::permute_copy.out", ETR_UINT32, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2256}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {1, 0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {3, 2}, 6, k_sweep_values_2257}}},
+    {"view_copy_uint32", "aten::view_copy.out", ETR_UINT32, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2258}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {3, 2}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {3, 2}, 6, k_sweep_values_2259}}},
+    {"expand_copy_uint32", "aten::expand_copy.out", ETR_UINT32, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2260}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {2, 3}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2261}}},
+    {"unsqueeze_copy_uint32", "aten::unsqueeze_copy.out", ETR_UINT32, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2262}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 3, {2, 1, 3}, 6, k_sweep_values_2263}}},
+    {"squeeze_copy_uint32", "aten::squeeze_copy.dims_out", ETR_UINT32, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {1, 3}, 3, k_sweep_values_2264}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {1, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2265}}},
+    {"slice_copy_uint32", "aten::slice_copy.Tensor_out", ETR_UINT32, ETR_OK, true, 5, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2266}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 2}, 4, k_sweep_values_2267}}},
+    {"select_copy_uint32", "aten::select_copy.int_out", ETR_UINT32, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2268}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 1, {3}, 3, k_sweep_values_2269}}},
+    {"split_with_sizes_copy_uint32", "aten::split_with_sizes_copy.out", ETR_UINT32, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2270}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {1, 2}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 2, {{true, ETR_UINT32, 2, {2, 1}, 2, k_sweep_values_2271}, {true, ETR_UINT32, 2, {2, 2}, 4, k_sweep_values_2272}}},
+    {"cat_uint32", "aten::cat.out", ETR_UINT32, ETR_OK, true, 2, {{SW_TENSORS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, k_sweep_list_2273, 2}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {3, 3}, 9, k_sweep_values_2276}}},
+    {"slice_scatter_uint32", "aten::slice_scatter.out", ETR_UINT32, ETR_OK, true, 6, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2277}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT32, 2, {2, 1}, 2, k_sweep_values_2278}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2279}}},
+    {"index_put_uint32", "aten::index_put.out", ETR_UINT32, ETR_ERR_NOT_SUPPORTED, false, 4, {{SW_TENSOR, {true, ETR_UINT32, 2, {4, 3}, 12, k_sweep_values_2280}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_OPTIONAL_TENSORS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, k_sweep_list_2281, 1}, {SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2283}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {4, 3}, 12, k_sweep_values_2284}}},
+    {"clone_uint32", "aten::clone.out", ETR_UINT32, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2285}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2286}}},
+    {"copy_uint32", "aten::copy.out", ETR_UINT32, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2287}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2288}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2289}}},
+    {"to_copy_uint32", "aten::_to_copy.out", ETR_UINT32, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2290}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2291}}},
+    {"to_dim_order_copy_uint32", "dim_order_ops::_to_dim_order_copy.out", ETR_UINT32, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2292}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2293}}},
+    {"clone_dim_order_uint32", "dim_order_ops::_clone_dim_order.out", ETR_UINT32, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2294}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT32, 2, {2, 3}, 6, k_sweep_values_2295}}},
+    {"add_uint64", "aten::add.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2296}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2297}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2298}}},
+    {"add_scalar_uint64", "aten::add.Scalar_out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2299}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2300}}},
+    {"sub_uint64", "aten::sub.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2301}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2302}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2303}}},
+    {"sub_scalar_uint64", "aten::sub.Scalar_out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2304}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2305}}},
+    {"mul_uint64", "aten::mul.out", ETR_UINT64, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2306}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2307}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2308}}},
+    {"mul_scalar_uint64", "aten::mul.Scalar_out", ETR_UINT64, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2309}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2310}}},
+    {"div_uint64", "aten::div.out", ETR_UINT64, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2311}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2312}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2313}}},
+    {"div_scalar_uint64", "aten::div.Scalar_out", ETR_UINT64, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2314}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2315}}},
+    {"div_trunc_uint64", "aten::div.out_mode", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2316}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2317}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_STRING, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, "trunc", NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2318}}},
+    {"div_floor_uint64", "aten::div.out_mode", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2319}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2320}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_STRING, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, "floor", NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2321}}},
+    {"remainder_uint64", "aten::remainder.Tensor_out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2322}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2323}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2324}}},
+    {"remainder_scalar_uint64", "aten::remainder.Scalar_out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2325}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2326}}},
+    {"pow_uint64", "aten::pow.Tensor_Scalar_out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2327}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 2, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2328}}},
+    {"neg_uint64", "aten::neg.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 1, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2329}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2330}}},
+    {"exp_uint64", "aten::exp.out", ETR_UINT64, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2331}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2332}}},
+    {"sqrt_uint64", "aten::sqrt.out", ETR_UINT64, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2333}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2334}}},
+    {"rsqrt_uint64", "aten::rsqrt.out", ETR_UINT64, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2335}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 1, {3}, 3, k_sweep_values_2336}}},
+    {"sigmoid_uint64", "aten::sigmoid.out", ETR_UINT64, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2337}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2338}}},
+    {"tanh_uint64", "aten::tanh.out", ETR_UINT64, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2339}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2340}}},
+    {"relu_uint64", "aten::relu.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 1, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2341}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2342}}},
+    {"hardtanh_uint64", "aten::hardtanh.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2343}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2344}}},
+    {"clamp_uint64", "aten::clamp.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2345}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2346}}},
+    {"gelu_uint64", "aten::gelu.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2347}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_STRING, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, "none", NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2348}}},
+    {"gt_scalar_uint64", "aten::gt.Scalar_out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2349}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2350}}},
+    {"lt_scalar_uint64", "aten::lt.Scalar_out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2351}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2352}}},
+    {"eq_scalar_uint64", "aten::eq.Scalar_out", ETR_UINT64, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2353}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_BOOL, 2, {2, 3}, 6, k_sweep_values_2354}}},
+    {"gt_uint64", "aten::gt.Tensor_out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2355}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2356}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2357}}},
+    {"lt_uint64", "aten::lt.Tensor_out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2358}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2359}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2360}}},
+    {"eq_uint64", "aten::eq.Tensor_out", ETR_UINT64, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2361}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2362}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_BOOL, 2, {2, 3}, 6, k_sweep_values_2363}}},
+    {"where_uint64", "aten::where.self_out", ETR_UINT64, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_BOOL, 1, {3}, 3, k_sweep_values_2364}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2365}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2366}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2367}}},
+    {"mm_uint64", "aten::mm.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2368}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 2, {3, 2}, 6, k_sweep_values_2369}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2370}}},
+    {"bmm_uint64", "aten::bmm.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT64, 3, {2, 2, 3}, 12, k_sweep_values_2371}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 3, {2, 3, 2}, 12, k_sweep_values_2372}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 3, {2, 2, 3}, 12, k_sweep_values_2373}}},
+    {"addmm_uint64", "aten::addmm.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 5, {{SW_TENSOR, {true, ETR_UINT64, 1, {2}, 2, k_sweep_values_2374}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2375}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 2, {3, 2}, 6, k_sweep_values_2376}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 1, {2}, 2, k_sweep_values_2377}}},
+    {"linear_uint64", "aten::linear.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2378}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2379}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {2}, 2, k_sweep_values_2380}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2381}}},
+    {"convolution_uint64", "aten::convolution.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 9, {{SW_TENSOR, {true, ETR_UINT64, 4, {1, 2, 3, 3}, 18, k_sweep_values_2382}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 4, {2, 2, 2, 2}, 16, k_sweep_values_2383}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {2}, 2, k_sweep_values_2384}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {1, 1}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {0, 0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {1, 1}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {0, 0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 4, {1, 2, 3, 3}, 18, k_sweep_values_2385}}},
+    {"max_pool2d_uint64", "aten::max_pool2d_with_indices.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 6, {{SW_TENSOR, {true, ETR_UINT64, 4, {1, 1, 4, 4}, 16, k_sweep_values_2386}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {2, 2}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {0, 0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {1, 1}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 2, {{true, ETR_UINT64, 4, {1, 1, 4, 4}, 16, k_sweep_values_2387}, {true, ETR_UINT64, 4, {1, 1, 4, 4}, 16, k_sweep_values_2388}}},
+    {"avg_pool2d_uint64", "aten::avg_pool2d.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 7, {{SW_TENSOR, {true, ETR_UINT64, 4, {1, 1, 4, 4}, 16, k_sweep_values_2389}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {2, 2}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {0, 0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 4, {1, 1, 4, 4}, 16, k_sweep_values_2390}}},
+    {"adaptive_avg_pool2d_uint64", "aten::_adaptive_avg_pool2d.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 2, {{SW_TENSOR, {true, ETR_UINT64, 4, {1, 1, 4, 4}, 16, k_sweep_values_2391}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {2, 2}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 4, {1, 1, 4, 4}, 16, k_sweep_values_2392}}},
+    {"layer_norm_uint64", "aten::native_layer_norm.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 5, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2393}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {1, {3}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2394}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2395}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_DOUBLE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 1e-05, {0, {0}}, NULL, NULL, 0}}, 3, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2396}, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2397}, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2398}}},
+    {"batch_norm_uint64", "aten::_native_batch_norm_legit_no_training.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 7, {{SW_TENSOR, {true, ETR_UINT64, 3, {2, 2, 2}, 8, k_sweep_values_2399}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {2}, 2, k_sweep_values_2400}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {2}, 2, k_sweep_values_2401}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {2}, 2, k_sweep_values_2402}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 1, {2}, 2, k_sweep_values_2403}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_DOUBLE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.1, {0, {0}}, NULL, NULL, 0}, {SW_DOUBLE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 1e-05, {0, {0}}, NULL, NULL, 0}}, 3, {{true, ETR_UINT64, 3, {2, 2, 2}, 8, k_sweep_values_2404}, {true, ETR_UINT64, 3, {2, 2, 2}, 8, k_sweep_values_2405}, {true, ETR_UINT64, 3, {2, 2, 2}, 8, k_sweep_values_2406}}},
+    {"softmax_uint64", "aten::_softmax.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2407}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2408}}},
+    {"log_softmax_uint64", "aten::_log_softmax.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 3, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2409}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2410}}},
+    {"sum_uint64", "aten::sum.IntList_out", ETR_UINT64, ETR_OK, true, 4, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2411}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {1, {1}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_LONG, 1, {2}, 2, k_sweep_values_2412}}},
+    {"mean_uint64", "aten::mean.out", ETR_UINT64, ETR_ERR_INVALID_ARGUMENT, false, 4, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2413}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {1, {1}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2414}}},
+    {"any_uint64", "aten::any.all_out", ETR_UINT64, ETR_OK, true, 1, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2415}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_BOOL, 0, {0}, 1, k_sweep_values_2416}}},
+    {"full_uint64", "aten::full.out", ETR_UINT64, ETR_OK, true, 2, {{SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {2, 3}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2417}}},
+    {"full_like_uint64", "aten::full_like.out", ETR_UINT64, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2418}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2419}}},
+    {"permute_copy_uint64", "aten::permute_copy.out", ETR_UINT64, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2420}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {1, 0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {3, 2}, 6, k_sweep_values_2421}}},
+    {"view_copy_uint64", "aten::view_copy.out", ETR_UINT64, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2422}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {3, 2}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {3, 2}, 6, k_sweep_values_2423}}},
+    {"expand_copy_uint64", "aten::expand_copy.out", ETR_UINT64, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2424}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {2, 3}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2425}}},
+    {"unsqueeze_copy_uint64", "aten::unsqueeze_copy.out", ETR_UINT64, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2426}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 3, {2, 1, 3}, 6, k_sweep_values_2427}}},
+    {"squeeze_copy_uint64", "aten::squeeze_copy.dims_out", ETR_UINT64, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {1, 3}, 3, k_sweep_values_2428}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {1, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2429}}},
+    {"slice_copy_uint64", "aten::slice_copy.Tensor_out", ETR_UINT64, ETR_OK, true, 5, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2430}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 2}, 4, k_sweep_values_2431}}},
+    {"select_copy_uint64", "aten::select_copy.int_out", ETR_UINT64, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2432}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 1, {3}, 3, k_sweep_values_2433}}},
+    {"split_with_sizes_copy_uint64", "aten::split_with_sizes_copy.out", ETR_UINT64, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2434}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INTS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {2, {1, 2}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 2, {{true, ETR_UINT64, 2, {2, 1}, 2, k_sweep_values_2435}, {true, ETR_UINT64, 2, {2, 2}, 4, k_sweep_values_2436}}},
+    {"cat_uint64", "aten::cat.out", ETR_UINT64, ETR_OK, true, 2, {{SW_TENSORS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, k_sweep_list_2437, 2}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {3, 3}, 9, k_sweep_values_2440}}},
+    {"slice_scatter_uint64", "aten::slice_scatter.out", ETR_UINT64, ETR_OK, true, 6, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2441}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_UINT64, 2, {2, 1}, 2, k_sweep_values_2442}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_INT, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 1, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2443}}},
+    {"index_put_uint64", "aten::index_put.out", ETR_UINT64, ETR_ERR_NOT_SUPPORTED, false, 4, {{SW_TENSOR, {true, ETR_UINT64, 2, {4, 3}, 12, k_sweep_values_2444}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_OPTIONAL_TENSORS, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, k_sweep_list_2445, 1}, {SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2447}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {4, 3}, 12, k_sweep_values_2448}}},
+    {"clone_uint64", "aten::clone.out", ETR_UINT64, ETR_OK, true, 2, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2449}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2450}}},
+    {"copy_uint64", "aten::copy.out", ETR_UINT64, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2451}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_TENSOR, {true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2452}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2453}}},
+    {"to_copy_uint64", "aten::_to_copy.out", ETR_UINT64, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2454}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2455}}},
+    {"to_dim_order_copy_uint64", "dim_order_ops::_to_dim_order_copy.out", ETR_UINT64, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_FLOAT, 2, {2, 3}, 6, k_sweep_values_2456}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2457}}},
+    {"clone_dim_order_uint64", "dim_order_ops::_clone_dim_order.out", ETR_UINT64, ETR_OK, true, 3, {{SW_TENSOR, {true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2458}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_BOOL, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}, {SW_NONE, {false, ETR_FLOAT, 0, {0}, 0, NULL}, 0, 0.0, {0, {0}}, NULL, NULL, 0}}, 1, {{true, ETR_UINT64, 2, {2, 3}, 6, k_sweep_values_2459}}},
 };
 
 #endif  // ETR_OPS_REFERENCE_TEST_GENERATED_SWEEP_CASES_H
