@@ -37,8 +37,9 @@ typedef struct etr_kernel_context {
   etr_arena_t *temp;   // scratch memory, reset after every instruction; may
                        // be NULL when the caller provides none
   const char *op_name; // "aten::add.out", for messages
-  uint64_t *rng_state; // state of the seeded generator random ops draw from
-                       // (see ops_reference/random.h); may be NULL
+  uint64_t *rng_state; // state of the seeded generator random ops draw
+                       // from (the method seeds it from its config); may be
+                       // NULL
   // Dry run (the verifier's shape and dtype check before a program runs):
   // the kernel checks its arguments and resizes its outputs exactly as in a
   // real call, then returns ETR_OK without reading or writing any tensor

@@ -20,38 +20,57 @@ size_t etr_tensor_nbytes(const etr_tensor_t *tensor) {
          etr_scalar_type_size(tensor->dtype);
 }
 
-etr_error_t etr_checked_numel(const int64_t *sizes, int32_t dim,
-                              int64_t *numel_out, etr_diag_t *diag) {
-  ETR_CHECK(diag, dim >= 0 && dim <= ETR_MAX_DIMS, ETR_ERR_INVALID_PROGRAM,
+// Checks a shape: rank in range, no negative size, and neither the element
+// count nor any dense stride (the product of the sizes with 0 counted as 1)
+// overflows int64. `code` is the error to report (InvalidProgram for
+// program data, InvalidArgument for caller-supplied shapes).
+static etr_error_t check_shape(const int64_t *sizes, int32_t dim,
+                               etr_error_t code, int64_t *numel_out,
+                               etr_diag_t *diag) {
+  ETR_CHECK(diag, dim >= 0 && dim <= ETR_MAX_DIMS, code,
             "tensor rank %d is outside 0..%d", (int)dim, ETR_MAX_DIMS);
   int64_t numel = 1;
+  int64_t span = 1;
   for (int32_t i = 0; i < dim; ++i) {
-    ETR_CHECK(diag, sizes[i] >= 0, ETR_ERR_INVALID_PROGRAM,
+    ETR_CHECK(diag, sizes[i] >= 0, code,
               "tensor size %lld at dim %d is negative", (long long)sizes[i],
               (int)i);
-    ETR_CHECK(diag, !__builtin_mul_overflow(numel, sizes[i], &numel),
-              ETR_ERR_INVALID_PROGRAM,
-              "tensor element count overflows at dim %d", (int)i);
+    int64_t extent = sizes[i] == 0 ? 1 : sizes[i];
+    ETR_CHECK(diag, !__builtin_mul_overflow(span, extent, &span), code,
+              "tensor shape overflows int64 at dim %d", (int)i);
+    numel *= sizes[i];  // bounded by span
   }
   *numel_out = numel;
   return ETR_OK;
 }
 
-etr_error_t etr_checked_nbytes(etr_scalar_type_t dtype, const int64_t *sizes,
-                               int32_t dim, size_t *nbytes_out,
-                               etr_diag_t *diag) {
+static etr_error_t check_nbytes(etr_scalar_type_t dtype, const int64_t *sizes,
+                                int32_t dim, etr_error_t code,
+                                size_t *nbytes_out, etr_diag_t *diag) {
   size_t element_size = etr_scalar_type_size(dtype);
-  ETR_CHECK(diag, element_size != 0, ETR_ERR_INVALID_PROGRAM,
-            "invalid scalar type %d", (int)dtype);
+  ETR_CHECK(diag, element_size != 0, code, "invalid scalar type %d",
+            (int)dtype);
   int64_t numel = 0;
-  ETR_TRY(etr_checked_numel(sizes, dim, &numel, diag));
+  ETR_TRY(check_shape(sizes, dim, code, &numel, diag));
   size_t nbytes = 0;
   ETR_CHECK(diag,
             (uint64_t)numel <= SIZE_MAX &&
                 !__builtin_mul_overflow((size_t)numel, element_size, &nbytes),
-            ETR_ERR_INVALID_PROGRAM, "tensor byte size overflows");
+            code, "tensor byte size overflows");
   *nbytes_out = nbytes;
   return ETR_OK;
+}
+
+etr_error_t etr_checked_numel(const int64_t *sizes, int32_t dim,
+                              int64_t *numel_out, etr_diag_t *diag) {
+  return check_shape(sizes, dim, ETR_ERR_INVALID_PROGRAM, numel_out, diag);
+}
+
+etr_error_t etr_checked_nbytes(etr_scalar_type_t dtype, const int64_t *sizes,
+                               int32_t dim, size_t *nbytes_out,
+                               etr_diag_t *diag) {
+  return check_nbytes(dtype, sizes, dim, ETR_ERR_INVALID_PROGRAM, nbytes_out,
+                      diag);
 }
 
 void etr_strides_from_dim_order(const int64_t *sizes, const uint8_t *dim_order,
@@ -112,9 +131,8 @@ etr_error_t etr_tensor_init_with_dim_order(etr_tensor_t *tensor,
   ETR_CHECK(diag, etr_dim_order_is_valid(dim_order, dim),
             ETR_ERR_INVALID_ARGUMENT, "dim order is not a permutation");
   size_t nbytes = 0;
-  if (etr_checked_nbytes(dtype, sizes, dim, &nbytes, diag) != ETR_OK) {
-    return ETR_ERR_INVALID_ARGUMENT;
-  }
+  ETR_TRY(check_nbytes(dtype, sizes, dim, ETR_ERR_INVALID_ARGUMENT, &nbytes,
+                       diag));
   ETR_CHECK(diag, nbytes <= capacity_bytes, ETR_ERR_INVALID_ARGUMENT,
             "tensor needs %zu bytes but only %zu are available", nbytes,
             capacity_bytes);
@@ -168,10 +186,8 @@ etr_error_t etr_tensor_resize(etr_tensor_t *tensor, int32_t dim,
             "non-default dim order",
             (int)tensor->dim, (int)dim);
   size_t nbytes = 0;
-  if (etr_checked_nbytes(tensor->dtype, sizes, dim, &nbytes, diag) !=
-      ETR_OK) {
-    return ETR_ERR_INVALID_ARGUMENT;
-  }
+  ETR_TRY(check_nbytes(tensor->dtype, sizes, dim, ETR_ERR_INVALID_ARGUMENT,
+                       &nbytes, diag));
   ETR_CHECK(diag, nbytes <= tensor->capacity_bytes, ETR_ERR_INVALID_ARGUMENT,
             "resize needs %zu bytes but the tensor's memory holds %zu", nbytes,
             tensor->capacity_bytes);

@@ -56,7 +56,10 @@ int64_t etr_tensor_numel(const etr_tensor_t *tensor);
 size_t etr_tensor_nbytes(const etr_tensor_t *tensor);
 
 // Checked numel and nbytes for untrusted sizes: fail with InvalidProgram on a
-// negative size or on overflow of int64/size_t.
+// negative size, or when the element count, a dense stride (the product of
+// sizes with 0 counted as 1: [0, 2^40, 2^40] is refused) or the byte size
+// overflows int64/size_t. A shape that passes can be given to every other
+// function here without overflow.
 etr_error_t etr_checked_numel(const int64_t *sizes, int32_t dim,
                               int64_t *numel_out, etr_diag_t *diag);
 etr_error_t etr_checked_nbytes(etr_scalar_type_t dtype, const int64_t *sizes,

@@ -195,3 +195,18 @@ Test(evalue, int_lists_unbox_through_their_items) {
   cr_assert_str_eq(etr_tag_name(ETR_TAG_LIST_OPTIONAL_TENSOR),
                    "ListOptionalTensor");
 }
+
+Test(tensor, shapes_whose_strides_overflow_are_refused) {
+  int64_t sizes[3] = {0, (int64_t)1 << 40, (int64_t)1 << 40};
+  int64_t numel = -1;
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  cr_assert_eq(etr_checked_numel(sizes, 3, &numel, &diag),
+               ETR_ERR_INVALID_PROGRAM);
+  etr_tensor_t tensor;
+  etr_diag_reset(&diag);
+  cr_assert_eq(etr_tensor_init(&tensor, ETR_FLOAT, 3, sizes, NULL, 0, &diag),
+               ETR_ERR_INVALID_ARGUMENT);
+  cr_assert_eq(diag.code, ETR_ERR_INVALID_ARGUMENT, "diag records %s",
+               etr_error_name(diag.code));
+}
