@@ -24,6 +24,7 @@ static int64_t end_index(int64_t o, int64_t out_size, int64_t in_size) {
   return ((o + 1) * in_size + out_size - 1) / out_size;
 }
 
+// aten::_adaptive_avg_pool2d.out
 etr_error_t etr_ref_adaptive_avg_pool2d_out(etr_kernel_context_t *ctx,
                                             etr_evalue_t **args,
                                             size_t num_args) {

@@ -84,6 +84,7 @@ static etr_error_t add_tensors(etr_kernel_context_t *ctx,
                                 &state);
 }
 
+// aten::add.out
 etr_error_t etr_ref_add_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
   etr_tensor_t *self = NULL;
@@ -100,6 +101,7 @@ etr_error_t etr_ref_add_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   return add_tensors(ctx, self, other, result, &alpha, out);
 }
 
+// aten::add.Scalar_out
 etr_error_t etr_ref_add_scalar_out(etr_kernel_context_t *ctx,
                                    etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *self = NULL;

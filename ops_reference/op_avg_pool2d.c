@@ -79,6 +79,7 @@ static void average_one(const etr_tensor_t *in, const etr_pool2d_params_t *p,
   }
 }
 
+// aten::avg_pool2d.out
 etr_error_t etr_ref_avg_pool2d_out(etr_kernel_context_t *ctx,
                                    etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *self = NULL;

@@ -19,6 +19,7 @@ static void batch_view(const etr_tensor_t *tensor, int64_t index,
                 tensor->strides + 1, view);
 }
 
+// aten::bmm.out
 etr_error_t etr_ref_bmm_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
   etr_tensor_t *self = NULL;

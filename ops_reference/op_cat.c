@@ -19,6 +19,7 @@ static bool is_skipped(const etr_tensor_t *tensor) {
   return tensor->dim == 1 && tensor->sizes[0] == 0;
 }
 
+// aten::cat.out
 etr_error_t etr_ref_cat_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
   etr_evalue_t *list = NULL;

@@ -55,6 +55,7 @@ static double clamp_double(double value, const void *state) {
 
 static const etr_unary_fns_t kClampFns = {clamp_int, clamp_double, NULL};
 
+// aten::clamp.out
 etr_error_t etr_ref_clamp_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                               size_t num_args) {
   etr_tensor_t *self = NULL;

@@ -14,6 +14,7 @@
 #include "ops_reference/support/iter.h"
 #include "ops_reference/support/shape.h"
 
+// dim_order_ops::_clone_dim_order.out
 etr_error_t etr_ref_clone_dim_order_out(etr_kernel_context_t *ctx,
                                         etr_evalue_t **args,
                                         size_t num_args) {

@@ -237,6 +237,7 @@ static void convolve_one(const etr_tensor_t *input, const etr_tensor_t *weight,
   }
 }
 
+// aten::convolution.out
 etr_error_t etr_ref_convolution_out(etr_kernel_context_t *ctx,
                                     etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *input = NULL;

@@ -30,6 +30,7 @@ static etr_error_t copy_broadcast(etr_kernel_context_t *ctx,
   return ETR_OK;
 }
 
+// aten::copy.out
 etr_error_t etr_ref_copy_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args) {
   etr_tensor_t *self = NULL;
@@ -47,6 +48,7 @@ etr_error_t etr_ref_copy_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   return copy_broadcast(ctx, out, src);
 }
 
+// aten::copy_
 etr_error_t etr_ref_copy_inplace(etr_kernel_context_t *ctx,
                                  etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *self = NULL;

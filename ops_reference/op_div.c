@@ -148,6 +148,7 @@ static etr_error_t div_rounding(etr_kernel_context_t *ctx,
                                 NULL);
 }
 
+// aten::div.out
 etr_error_t etr_ref_div_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
   etr_tensor_t *self = NULL;
@@ -164,6 +165,7 @@ etr_error_t etr_ref_div_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   return div_true(ctx, self, other, common, out);
 }
 
+// aten::div.Scalar_out
 etr_error_t etr_ref_div_scalar_out(etr_kernel_context_t *ctx,
                                    etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *self = NULL;
@@ -182,6 +184,7 @@ etr_error_t etr_ref_div_scalar_out(etr_kernel_context_t *ctx,
   return div_true(ctx, self, &other_tensor, common, out);
 }
 
+// aten::div.out_mode
 etr_error_t etr_ref_div_out_mode(etr_kernel_context_t *ctx,
                                  etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *self = NULL;

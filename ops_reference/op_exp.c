@@ -29,6 +29,7 @@ static etr_complex_t exp_complex(etr_complex_t value, const void *state) {
 
 static const etr_unary_fns_t kExpFns = {NULL, exp_double, exp_complex};
 
+// aten::exp.out
 etr_error_t etr_ref_exp_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
   return etr_floating_unary_kernel(ctx, args, num_args, &kExpFns);

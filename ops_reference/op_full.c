@@ -40,6 +40,7 @@ static etr_error_t fill(etr_kernel_context_t *ctx, const etr_scalar_t *value,
   return ETR_OK;
 }
 
+// aten::full.out
 etr_error_t etr_ref_full_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args) {
   const int64_t *sizes = NULL;
@@ -62,6 +63,7 @@ etr_error_t etr_ref_full_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   return fill(ctx, &value, out);
 }
 
+// aten::full_like.out
 etr_error_t etr_ref_full_like_out(etr_kernel_context_t *ctx,
                                   etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *self = NULL;

@@ -36,6 +36,7 @@ static double gelu_tanh(double x, const void *state) {
 static const etr_unary_fns_t kGeluErfFns = {NULL, gelu_erf, NULL};
 static const etr_unary_fns_t kGeluTanhFns = {NULL, gelu_tanh, NULL};
 
+// aten::gelu.out
 etr_error_t etr_ref_gelu_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args) {
   etr_tensor_t *self = NULL;

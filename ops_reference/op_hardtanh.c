@@ -50,6 +50,7 @@ static etr_scalar_t truncated(const etr_scalar_t *limit) {
   return result;
 }
 
+// aten::hardtanh.out
 etr_error_t etr_ref_hardtanh_out(etr_kernel_context_t *ctx,
                                  etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *self = NULL;

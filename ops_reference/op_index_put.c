@@ -242,6 +242,7 @@ static void put(etr_tensor_t *out, int64_t offset, const void *value,
   }
 }
 
+// aten::index_put.out
 etr_error_t etr_ref_index_put_out(etr_kernel_context_t *ctx,
                                   etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *self = NULL;

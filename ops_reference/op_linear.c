@@ -15,6 +15,7 @@
 #include "ops_reference/support/matmul.h"
 #include "ops_reference/support/shape.h"
 
+// aten::linear.out
 etr_error_t etr_ref_linear_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                                size_t num_args) {
   etr_tensor_t *input = NULL;

@@ -10,6 +10,7 @@
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/softmax.h"
 
+// aten::_log_softmax.out
 etr_error_t etr_ref_log_softmax_out(etr_kernel_context_t *ctx,
                                     etr_evalue_t **args, size_t num_args) {
   return etr_softmax_kernel(ctx, args, num_args, true);

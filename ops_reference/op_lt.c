@@ -11,11 +11,13 @@
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/compare.h"
 
+// aten::lt.Tensor_out
 etr_error_t etr_ref_lt_tensor_out(etr_kernel_context_t *ctx,
                                   etr_evalue_t **args, size_t num_args) {
   return etr_comparison_kernel(ctx, args, num_args, false, ETR_COMPARE_LT);
 }
 
+// aten::lt.Scalar_out
 etr_error_t etr_ref_lt_scalar_out(etr_kernel_context_t *ctx,
                                   etr_evalue_t **args, size_t num_args) {
   return etr_comparison_kernel(ctx, args, num_args, true, ETR_COMPARE_LT);

@@ -75,6 +75,7 @@ static void pool_one(const etr_tensor_t *in, const etr_pool2d_params_t *p,
   etr_store_int64(ETR_LONG, etr_element_at(indices, index_offset), best_index);
 }
 
+// aten::max_pool2d_with_indices.out
 etr_error_t etr_ref_max_pool2d_with_indices_out(etr_kernel_context_t *ctx,
                                                 etr_evalue_t **args,
                                                 size_t num_args) {

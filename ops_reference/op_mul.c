@@ -46,6 +46,7 @@ static etr_error_t mul_tensors(etr_kernel_context_t *ctx,
   return etr_binary_elementwise(ctx, self, other, out, &spec, &kMulFns, NULL);
 }
 
+// aten::mul.out
 etr_error_t etr_ref_mul_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
   etr_tensor_t *self = NULL;
@@ -60,6 +61,7 @@ etr_error_t etr_ref_mul_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   return mul_tensors(ctx, self, other, result, out);
 }
 
+// aten::mul.Scalar_out
 etr_error_t etr_ref_mul_scalar_out(etr_kernel_context_t *ctx,
                                    etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *self = NULL;

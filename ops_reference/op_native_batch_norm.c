@@ -38,6 +38,7 @@ static double param_at(const etr_tensor_t *param, int64_t c,
                          etr_element_at(param, c * param->strides[0]));
 }
 
+// aten::_native_batch_norm_legit_no_training.out
 etr_error_t etr_ref_native_batch_norm_legit_no_training_out(
     etr_kernel_context_t *ctx, etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *input = NULL;

@@ -46,6 +46,7 @@ static etr_error_t check_param_shape(etr_kernel_context_t *ctx,
   return ETR_OK;
 }
 
+// aten::native_layer_norm.out
 etr_error_t etr_ref_native_layer_norm_out(etr_kernel_context_t *ctx,
                                           etr_evalue_t **args,
                                           size_t num_args) {

@@ -28,6 +28,7 @@ static etr_complex_t neg_complex(etr_complex_t value, const void *state) {
 
 static const etr_unary_fns_t kNegFns = {neg_int, neg_double, neg_complex};
 
+// aten::neg.out
 etr_error_t etr_ref_neg_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
   etr_tensor_t *self = NULL;

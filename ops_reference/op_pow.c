@@ -49,6 +49,7 @@ static etr_complex_t pow_complex(etr_complex_t base, const void *state) {
 
 static const etr_unary_fns_t kPowFns = {pow_int, pow_double, pow_complex};
 
+// aten::pow.Tensor_Scalar_out
 etr_error_t etr_ref_pow_tensor_scalar_out(etr_kernel_context_t *ctx,
                                           etr_evalue_t **args,
                                           size_t num_args) {

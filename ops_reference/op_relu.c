@@ -23,6 +23,7 @@ static double relu_double(double value, const void *state) {
 
 static const etr_unary_fns_t kReluFns = {relu_int, relu_double, NULL};
 
+// aten::relu.out
 etr_error_t etr_ref_relu_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args) {
   etr_tensor_t *self = NULL;

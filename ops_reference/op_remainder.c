@@ -64,6 +64,7 @@ static etr_error_t remainder_tensors(etr_kernel_context_t *ctx,
                                 NULL);
 }
 
+// aten::remainder.Tensor_out
 etr_error_t etr_ref_remainder_tensor_out(etr_kernel_context_t *ctx,
                                          etr_evalue_t **args,
                                          size_t num_args) {
@@ -79,6 +80,7 @@ etr_error_t etr_ref_remainder_tensor_out(etr_kernel_context_t *ctx,
   return remainder_tensors(ctx, self, other, result, out);
 }
 
+// aten::remainder.Scalar_out
 etr_error_t etr_ref_remainder_scalar_out(etr_kernel_context_t *ctx,
                                          etr_evalue_t **args,
                                          size_t num_args) {

@@ -29,6 +29,7 @@ static etr_complex_t rsqrt_complex(etr_complex_t value, const void *state) {
 
 static const etr_unary_fns_t kRsqrtFns = {NULL, rsqrt_double, rsqrt_complex};
 
+// aten::rsqrt.out
 etr_error_t etr_ref_rsqrt_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                               size_t num_args) {
   return etr_floating_unary_kernel(ctx, args, num_args, &kRsqrtFns);

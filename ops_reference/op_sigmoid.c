@@ -30,6 +30,7 @@ static etr_complex_t sigmoid_complex(etr_complex_t value, const void *state) {
 static const etr_unary_fns_t kSigmoidFns = {NULL, sigmoid_double,
                                             sigmoid_complex};
 
+// aten::sigmoid.out
 etr_error_t etr_ref_sigmoid_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                                 size_t num_args) {
   return etr_floating_unary_kernel(ctx, args, num_args, &kSigmoidFns);

@@ -12,6 +12,7 @@
 #include "ops_reference/support/iter.h"
 #include "ops_reference/support/shape.h"
 
+// aten::slice_copy.Tensor_out
 etr_error_t etr_ref_slice_copy_tensor_out(etr_kernel_context_t *ctx,
                                           etr_evalue_t **args,
                                           size_t num_args) {

@@ -14,6 +14,7 @@
 #include "ops_reference/support/iter.h"
 #include "ops_reference/support/shape.h"
 
+// aten::split_with_sizes_copy.out
 etr_error_t etr_ref_split_with_sizes_copy_out(etr_kernel_context_t *ctx,
                                               etr_evalue_t **args,
                                               size_t num_args) {

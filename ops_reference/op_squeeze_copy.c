@@ -11,6 +11,7 @@
 #include "ops_reference/support/iter.h"
 #include "ops_reference/support/shape.h"
 
+// aten::squeeze_copy.dims_out
 etr_error_t etr_ref_squeeze_copy_dims_out(etr_kernel_context_t *ctx,
                                           etr_evalue_t **args,
                                           size_t num_args) {

@@ -70,6 +70,7 @@ static etr_error_t sub_tensors(etr_kernel_context_t *ctx,
                                 &state);
 }
 
+// aten::sub.out
 etr_error_t etr_ref_sub_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
   etr_tensor_t *self = NULL;
@@ -86,6 +87,7 @@ etr_error_t etr_ref_sub_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   return sub_tensors(ctx, self, other, result, &alpha, out);
 }
 
+// aten::sub.Scalar_out
 etr_error_t etr_ref_sub_scalar_out(etr_kernel_context_t *ctx,
                                    etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *self = NULL;

@@ -17,6 +17,7 @@
 #include "ops_reference/support/iter.h"
 #include "ops_reference/support/reduce.h"
 
+// aten::sum.IntList_out
 etr_error_t etr_ref_sum_intlist_out(etr_kernel_context_t *ctx,
                                     etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *self = NULL;

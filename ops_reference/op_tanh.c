@@ -29,6 +29,7 @@ static etr_complex_t tanh_complex(etr_complex_t value, const void *state) {
 
 static const etr_unary_fns_t kTanhFns = {NULL, tanh_double, tanh_complex};
 
+// aten::tanh.out
 etr_error_t etr_ref_tanh_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args) {
   return etr_floating_unary_kernel(ctx, args, num_args, &kTanhFns);

@@ -14,6 +14,7 @@
 #include "ops_reference/support/iter.h"
 #include "ops_reference/support/shape.h"
 
+// aten::_to_copy.out
 etr_error_t etr_ref_to_copy_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                                 size_t num_args) {
   etr_tensor_t *self = NULL;

@@ -13,6 +13,7 @@
 #include "ops_reference/support/iter.h"
 #include "ops_reference/support/shape.h"
 
+// dim_order_ops::_to_dim_order_copy.out
 etr_error_t etr_ref_to_dim_order_copy_out(etr_kernel_context_t *ctx,
                                           etr_evalue_t **args,
                                           size_t num_args) {

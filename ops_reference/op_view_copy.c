@@ -52,6 +52,7 @@ static etr_error_t infer_size(etr_kernel_context_t *ctx,
   return ETR_OK;
 }
 
+// aten::view_copy.out
 etr_error_t etr_ref_view_copy_out(etr_kernel_context_t *ctx,
                                   etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *self = NULL;

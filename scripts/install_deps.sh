@@ -14,6 +14,7 @@ packages=(
   clang
   libclang-rt-14-dev
   libcriterion-dev
+  python3
 )
 
 missing=()
