@@ -50,6 +50,84 @@ static etr_error_t sym_size_int(etr_kernel_context_t *ctx,
   return ETR_OK;
 }
 
+static etr_error_t sym_stride_int(etr_kernel_context_t *ctx,
+                                  etr_evalue_t **args, size_t num_args) {
+  ETR_TRY(etr_check_num_args(ctx, num_args, 3));
+  etr_tensor_t *self = NULL;
+  int64_t dim = 0;
+  ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
+  ETR_TRY(etr_arg_int(ctx, args, num_args, 1, "dim", &dim));
+  int64_t rank = self->dim;
+  if (dim < 0) {
+    dim += rank;
+  }
+  ETR_CHECK(ctx->diag, dim >= 0 && dim < rank, ETR_ERR_INVALID_ARGUMENT,
+            "%s: dim %lld is out of range for a tensor of rank %lld",
+            ctx->op_name, (long long)dim, (long long)rank);
+  set_int(args[2], self->strides[dim]);
+  return ETR_OK;
+}
+
+// etref tensors never carry a storage offset: a view starts at its data
+// pointer, so the offset an exported program can observe is always 0.
+static etr_error_t sym_storage_offset(etr_kernel_context_t *ctx,
+                                      etr_evalue_t **args, size_t num_args) {
+  ETR_TRY(etr_check_num_args(ctx, num_args, 2));
+  etr_tensor_t *self = NULL;
+  ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
+  set_int(args[1], 0);
+  return ETR_OK;
+}
+
+// c10::MemoryFormat numbering.
+enum { FORMAT_CONTIGUOUS = 0, FORMAT_PRESERVE = 1, FORMAT_CHANNELS_LAST = 2,
+       FORMAT_CHANNELS_LAST_3D = 3 };
+
+// True when `tensor` is dense in the dim order given (sizes of 1 may have
+// any stride, as in PyTorch's is_contiguous).
+static bool dense_in_order(const etr_tensor_t *tensor, const uint8_t *order) {
+  int64_t expected = 1;
+  for (int32_t i = tensor->dim - 1; i >= 0; --i) {
+    uint8_t d = order[i];
+    if (tensor->sizes[d] != 1 && tensor->strides[d] != expected) {
+      return false;
+    }
+    expected *= tensor->sizes[d];
+  }
+  return true;
+}
+
+static etr_error_t sym_is_contiguous(etr_kernel_context_t *ctx,
+                                     etr_evalue_t **args, size_t num_args) {
+  ETR_TRY(etr_check_num_args(ctx, num_args, 3));
+  etr_tensor_t *self = NULL;
+  int64_t format = 0;
+  ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
+  ETR_TRY(etr_arg_int(ctx, args, num_args, 1, "memory_format", &format));
+  static const uint8_t kContiguous[ETR_MAX_DIMS] = {0, 1, 2,  3,  4,  5,
+                                                    6, 7, 8,  9,  10, 11,
+                                                    12, 13, 14, 15};
+  static const uint8_t kChannelsLast[4] = {0, 2, 3, 1};
+  static const uint8_t kChannelsLast3d[5] = {0, 2, 3, 4, 1};
+  bool result = false;
+  if (etr_tensor_numel(self) == 0) {
+    result = format != FORMAT_PRESERVE;  // empty tensors count as dense
+  } else if (format == FORMAT_CONTIGUOUS) {
+    result = dense_in_order(self, kContiguous);
+  } else if (format == FORMAT_CHANNELS_LAST) {
+    result = self->dim == 4 && dense_in_order(self, kChannelsLast);
+  } else if (format == FORMAT_CHANNELS_LAST_3D) {
+    result = self->dim == 5 && dense_in_order(self, kChannelsLast3d);
+  } else {
+    return ETR_FAIL(ctx->diag, ETR_ERR_INVALID_ARGUMENT,
+                    "%s: memory format %lld is not contiguous, channels_last "
+                    "or channels_last_3d",
+                    ctx->op_name, (long long)format);
+  }
+  set_bool(args[2], result);
+  return ETR_OK;
+}
+
 static etr_error_t sym_numel(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args) {
   ETR_TRY(etr_check_num_args(ctx, num_args, 2));
@@ -589,6 +667,9 @@ static etr_error_t et_copy_index(etr_kernel_context_t *ctx,
 const etr_kernel_registration_t etr_prim_kernels[] = {
     {"aten::sym_size.int", sym_size_int},
     {"aten::sym_numel", sym_numel},
+    {"aten::sym_stride.int", sym_stride_int},
+    {"aten::sym_storage_offset", sym_storage_offset},
+    {"aten::sym_is_contiguous", sym_is_contiguous},
     {"aten::_local_scalar_dense", local_scalar_dense},
     {"executorch_prim::sym_max.Scalar", prim_sym_max},
     {"executorch_prim::sym_min.Scalar", prim_sym_min},

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The prim ops every exported program needs besides ATen kernels: symbolic
-// size arithmetic (aten::sym_size.int, aten::sym_numel,
+// size arithmetic (aten::sym_size.int, aten::sym_numel, aten::sym_stride.int,
+// aten::sym_storage_offset, aten::sym_is_contiguous,
 // executorch_prim::add.Scalar, floordiv, ...), aten::_local_scalar_dense,
 // and executorch_prim::et_view.default (a view that shares its input's
 // memory) and et_copy_index.tensor (used by lowered map/scan loops).
