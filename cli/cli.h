@@ -12,9 +12,14 @@
 #ifndef ETR_CLI_CLI_H
 #define ETR_CLI_CLI_H
 
+#include <stdbool.h>
+
 #include "core/backend.h"
+#include "core/bundled_program.h"
+#include "core/data_map.h"
 #include "core/error.h"
 #include "core/kernel.h"
+#include "core/program.h"
 
 enum {
   ETR_EXIT_OK = 0,
@@ -36,7 +41,26 @@ etr_error_t etr_cli_build_backends(etr_backend_registry_t *registry,
 // line), 2 for everything else.
 int etr_cli_report(const etr_diag_t *diag, etr_error_t status);
 
-// `etref run ...`; argv[0] is "run".
+// What a subcommand works on. Large (the registries): keep it static.
+typedef struct etr_cli_session {
+  etr_program_t program;
+  etr_bundled_program_t bundle;  // when the file is a .bpte
+  bool is_bundle;
+  etr_data_map_t data;           // when a .ptd was given
+  bool has_data;
+  etr_kernel_registry_t kernels;
+  etr_backend_registry_t backends;
+} etr_cli_session_t;
+
+// Reads `path` (a .pte or .bpte), loads its program, the optional .ptd at
+// `data_path`, and builds the registries. Returns an exit code, having
+// reported any error.
+int etr_cli_open(etr_cli_session_t *session, const char *path,
+                 const char *data_path, etr_diag_t *diag);
+void etr_cli_close(etr_cli_session_t *session);
+
+// Subcommands; argv[0] is the subcommand's name.
 int etr_cli_run(int argc, char **argv);
+int etr_cli_inspect(int argc, char **argv);
 
 #endif  // ETR_CLI_CLI_H

@@ -318,11 +318,7 @@ static void report_comparison(const char *what,
 }
 
 typedef struct {
-  etr_program_t program;
-  etr_bundled_program_t bundle;
-  etr_data_map_t data;
-  etr_kernel_registry_t kernels;
-  etr_backend_registry_t backends;
+  etr_cli_session_t session;
   etr_method_t method;
   etr_op_timer_t timer;
   etr_npy_array_t arrays[MAX_FILES];
@@ -333,7 +329,6 @@ typedef struct {
   etr_evalue_t inputs[MAX_FILES];
   etr_tensor_t input_tensors[MAX_FILES];
   uint32_t num_inputs;
-  bool is_bundle;
   bool timing_started;  // warm-up done: the timer keeps what follows
 } run_state_t;
 
@@ -368,45 +363,7 @@ static void release_state(run_state_t *state) {
     etr_npy_array_release(&state->arrays[i]);
     free(state->random_buffers[i]);
   }
-  etr_data_map_release(&state->data);
-  etr_program_release(&state->program);
-  etr_bundled_program_release(&state->bundle);
-}
-
-static int load_program(const run_options_t *options, run_state_t *state,
-                        etr_diag_t *diag) {
-  void *bytes = NULL;
-  size_t size = 0;
-  etr_error_t status = etr_read_file(options->program_path, 0, &bytes, &size,
-                                     diag);
-  if (status != ETR_OK) {
-    return etr_cli_report(diag, status);
-  }
-  if (etr_is_bundled_program(bytes, size)) {
-    state->is_bundle = true;
-    status = etr_bundled_program_load(bytes, size, &state->bundle, diag);
-    state->bundle.owned_data = bytes;
-    if (status == ETR_OK) {
-      status = etr_program_load(state->bundle.program_data,
-                                state->bundle.program_size, &state->program,
-                                diag);
-    }
-  } else {
-    status = etr_program_load(bytes, size, &state->program, diag);
-    state->program.owned_data = bytes;
-  }
-  if (status != ETR_OK) {
-    etr_diag_prefix(diag, "%s", options->program_path);
-    return etr_cli_report(diag, status);
-  }
-  if (options->data_path != NULL) {
-    status = etr_data_map_load_file(options->data_path, 0, &state->data,
-                                    diag);
-    if (status != ETR_OK) {
-      return etr_cli_report(diag, status);
-    }
-  }
-  return ETR_EXIT_OK;
+  etr_cli_close(&state->session);
 }
 
 static const char *choose_method(const run_options_t *options,
@@ -431,14 +388,14 @@ static const char *choose_method(const run_options_t *options,
 static int load_method(const run_options_t *options, run_state_t *state,
                        const char *name, etr_diag_t *diag) {
   etr_method_config_t config;
-  etr_method_config_init(&config, &state->kernels);
+  etr_method_config_init(&config, &state->session.kernels);
   config.variant = options->variant;
-  config.backends = &state->backends;
-  config.external_data = options->data_path != NULL ? &state->data : NULL;
+  config.backends = &state->session.backends;
+  config.external_data = options->data_path != NULL ? &state->session.data : NULL;
   config.tracer = &state->timer.tracer;
   config.seed = options->seed;
   etr_error_t status =
-      etr_method_load(&state->program, name, &config, &state->method, diag);
+      etr_method_load(&state->session.program, name, &config, &state->method, diag);
   if (status != ETR_OK) {
     return etr_cli_report(diag, status);
   }
@@ -561,11 +518,11 @@ static void print_outputs(const run_options_t *options,
 static int run_bundle(const run_options_t *options, run_state_t *state,
                       etr_diag_t *diag) {
   int result = ETR_EXIT_OK;
-  uint32_t suites = etr_bundled_suite_count(&state->bundle);
+  uint32_t suites = etr_bundled_suite_count(&state->session.bundle);
   uint32_t cases_run = 0;
   for (uint32_t s = 0; s < suites; ++s) {
     etr_bundled_suite_t suite;
-    etr_error_t status = etr_bundled_suite(&state->bundle, s, &suite, diag);
+    etr_error_t status = etr_bundled_suite(&state->session.bundle, s, &suite, diag);
     if (status != ETR_OK) {
       return etr_cli_report(diag, status);
     }
@@ -664,22 +621,13 @@ int etr_cli_run(int argc, char **argv) {
   etr_diag_t diag;
   etr_diag_reset(&diag);
   etr_op_timer_init(&state.timer);
-  code = load_program(&options, &state, &diag);
-  etr_error_t status = ETR_OK;
-  if (code == ETR_EXIT_OK) {
-    status = etr_cli_build_kernels(&state.kernels, &diag);
-    if (status == ETR_OK) {
-      status = etr_cli_build_backends(&state.backends, &diag);
-    }
-    if (status != ETR_OK) {
-      code = etr_cli_report(&diag, status);
-    }
-  }
-  if (code == ETR_EXIT_OK && state.is_bundle && options.num_inputs == 0) {
+  code = etr_cli_open(&state.session, options.program_path, options.data_path,
+                      &diag);
+  if (code == ETR_EXIT_OK && state.session.is_bundle && options.num_inputs == 0) {
     code = run_bundle(&options, &state, &diag);
   } else if (code == ETR_EXIT_OK) {
     code = load_method(&options, &state, choose_method(&options,
-                                                       &state.program),
+                                                       &state.session.program),
                        &diag);
     if (code == ETR_EXIT_OK) {
       code = set_inputs(&options, &state, &diag);

@@ -49,6 +49,23 @@
 extern "C" {
 #endif
 
+// A memory plan that replaces the program's own (planner/ computes them):
+// pool i + 1 gets pool_sizes[i] bytes, and each planned tensor value v is
+// placed at placements[v]. Values that are not planned in the program
+// ignore their entry. The method checks the new plan exactly as it checks
+// the program's (every tensor inside its pool, aligned).
+typedef struct etr_planned_placement {
+  uint32_t memory_id;  // 1-based, as in the program
+  uint64_t offset;
+} etr_planned_placement_t;
+
+typedef struct etr_memory_plan {
+  const size_t *pool_sizes;
+  uint32_t num_pools;
+  const etr_planned_placement_t *placements;  // one per value
+  uint32_t num_values;
+} etr_memory_plan_t;
+
 typedef struct etr_method_config {
   const etr_kernel_registry_t *kernels;    // required
   etr_kernel_variant_t variant;            // reference or optimized
@@ -64,12 +81,19 @@ typedef struct etr_method_config {
   const size_t *planned_buffer_sizes;
   size_t num_planned_buffers;
   size_t max_planned_bytes;
+  // When set, the method uses this plan instead of the program's.
+  const etr_memory_plan_t *memory_plan;
 
   size_t max_method_bytes;  // load-time structures; 0 = 256 MiB
   size_t temp_bytes;        // kernel scratch arena; 0 = 1 MiB
   uint64_t max_instructions;  // per execute; 0 = 10,000,000 (ExecuTorch's)
   const etr_event_tracer_t *tracer;  // may be NULL
   uint64_t seed;  // seeds the generator random ops draw from
+
+  // Load even when operators have no kernel or delegates name a backend
+  // that is not registered (for inspection and verification, which report
+  // them). Such instructions fail with OperatorMissing / NotFound if run.
+  bool allow_missing;
 } etr_method_config_t;
 
 // Fills a config with the defaults above for `kernels`.

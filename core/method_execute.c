@@ -236,6 +236,8 @@ static etr_error_t run_instruction(etr_method_t *method,
                                    uint32_t *next, etr_diag_t *diag) {
   switch (instruction->kind) {
     case ETR_INSTRUCTION_KERNEL_CALL: {
+      ETR_CHECK(diag, instruction->kernel != NULL, ETR_ERR_OPERATOR_MISSING,
+                "no kernel is registered for this operator");
       ETR_TRY(check_call_args(method, instruction, diag));
       etr_kernel_context_t context = {
           .diag = diag,
@@ -255,6 +257,9 @@ static etr_error_t run_instruction(etr_method_t *method,
       ETR_TRY(check_call_args(method, instruction, diag));
       etr_delegate_instance_t *delegate =
           &method->delegates[instruction->callee];
+      ETR_CHECK(diag, delegate->initialized, ETR_ERR_NOT_FOUND,
+                "backend '%s' is not registered",
+                delegate->backend_id != NULL ? delegate->backend_id : "?");
       etr_backend_execute_context_t context = {
           .method_name = method->name,
           .temp = &method->temp,

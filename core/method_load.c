@@ -67,6 +67,13 @@ static etr_error_t setup_planned_buffers(etr_method_t *method,
                               &sizes, &present, diag));
   // Entry 0 is ExecuTorch's reserved placeholder for constants.
   uint32_t count = sizes.length > 0 ? sizes.length - 1 : 0;
+  const etr_memory_plan_t *override = method->config.memory_plan;
+  if (override != NULL) {
+    ETR_CHECK(diag, override->num_pools >= count, ETR_ERR_INVALID_ARGUMENT,
+              "the replacement memory plan has %u pools; the program uses %u",
+              override->num_pools, count);
+    count = override->num_pools;
+  }
   method->num_planned_buffers = count;
   method->planned_buffers = (uint8_t **)etr_method_alloc(
       method, count, sizeof(uint8_t *), "planned buffers", diag);
@@ -78,7 +85,8 @@ static etr_error_t setup_planned_buffers(etr_method_t *method,
   }
   size_t total = 0;
   for (uint32_t i = 0; i < count; ++i) {
-    int64_t size = etr_fb_vector_i64(&sizes, i + 1);
+    int64_t size = override != NULL ? (int64_t)override->pool_sizes[i]
+                                    : etr_fb_vector_i64(&sizes, i + 1);
     ETR_CHECK(diag, size >= 0 && (uint64_t)size <= SIZE_MAX,
               ETR_ERR_INVALID_PROGRAM,
               "planned buffer %u has invalid size %lld", i + 1,
@@ -388,6 +396,9 @@ static etr_error_t init_delegate(etr_method_t *method,
   instance->backend_id = id.chars;
   const etr_backend_t *backend =
       etr_backend_registry_find(method->config.backends, id.chars);
+  if (backend == NULL && method->config.allow_missing) {
+    return ETR_OK;  // left uninitialized; DelegateCall fails with NotFound
+  }
   ETR_CHECK(diag, backend != NULL, ETR_ERR_NOT_FOUND,
             "backend '%s' is not registered in etref (the program delegates "
             "part of its graph to it; re-export without that partitioner or "
@@ -522,7 +533,9 @@ static etr_error_t load_plan(etr_method_t *method, const etr_fb_table_t *plan,
   // Backends first: a program that delegates to a backend etref lacks is
   // best explained by naming the backend, not the kernels it may also miss.
   ETR_TRY(init_delegates(method, plan, diag));
-  ETR_TRY(check_kernels_bound(method, diag));
+  if (!method->config.allow_missing) {
+    ETR_TRY(check_kernels_bound(method, diag));
+  }
   method->temp_buffer = aligned_alloc(64, method->config.temp_bytes);
   ETR_CHECK(diag, method->temp_buffer != NULL,
             ETR_ERR_MEMORY_ALLOCATION_FAILED,

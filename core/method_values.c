@@ -78,7 +78,7 @@ static etr_error_t check_aligned(const void *data, const etr_tensor_t *tensor,
 }
 
 // Resolves a planned tensor's address: pool memory_id - 1 at offset.
-static etr_error_t bind_planned(etr_method_t *method,
+static etr_error_t bind_planned(etr_method_t *method, uint32_t value_index,
                                 const etr_fb_table_t *allocation,
                                 etr_tensor_t *tensor, etr_value_info_t *info,
                                 etr_diag_t *diag) {
@@ -89,6 +89,15 @@ static etr_error_t bind_planned(etr_method_t *method,
   ETR_TRY(etr_fb_u32(allocation, ALLOC_OFFSET_LOW, 0, &low, diag));
   ETR_TRY(etr_fb_u32(allocation, ALLOC_OFFSET_HIGH, 0, &high, diag));
   uint64_t offset = (uint64_t)low | ((uint64_t)high << 32);
+  const etr_memory_plan_t *override = method->config.memory_plan;
+  if (override != NULL) {
+    ETR_CHECK(diag, value_index < override->num_values,
+              ETR_ERR_INVALID_ARGUMENT,
+              "the replacement memory plan has no placement for value %u",
+              value_index);
+    memory_id = override->placements[value_index].memory_id;
+    offset = override->placements[value_index].offset;
+  }
   ETR_CHECK(diag,
             memory_id >= 1 && memory_id <= method->num_planned_buffers,
             ETR_ERR_INVALID_PROGRAM,
@@ -138,7 +147,7 @@ static etr_error_t find_external(etr_method_t *method, const char *name,
   return check_aligned(*data_out, tensor, "external", diag);
 }
 
-static etr_error_t parse_tensor(etr_method_t *method,
+static etr_error_t parse_tensor(etr_method_t *method, uint32_t value_index,
                                 const etr_fb_table_t *table,
                                 etr_tensor_t *tensor, etr_value_info_t *info,
                                 etr_diag_t *diag) {
@@ -194,7 +203,8 @@ static etr_error_t parse_tensor(etr_method_t *method,
   }
 
   if (has_allocation) {
-    ETR_TRY(bind_planned(method, &allocation, tensor, info, diag));
+    ETR_TRY(bind_planned(method, value_index, &allocation, tensor, info,
+                         diag));
     const uint8_t *initial = NULL;
     if (location == LOCATION_EXTERNAL) {  // a trainable external weight
       ETR_TRY(find_external(method, info->fully_qualified_name, tensor,
@@ -295,8 +305,8 @@ static etr_error_t parse_value(etr_method_t *method, uint32_t index,
       if (tensor == NULL) {
         return ETR_ERR_MEMORY_ALLOCATION_FAILED;
       }
-      ETR_TRY(parse_tensor(method, &table, tensor, &method->value_info[index],
-                           diag));
+      ETR_TRY(parse_tensor(method, index, &table, tensor,
+                           &method->value_info[index], diag));
       value->tag = ETR_TAG_TENSOR;
       value->u.as_tensor = tensor;
       return ETR_OK;
