@@ -81,6 +81,7 @@ ETR_REFERENCE_KERNEL(etr_ref_cat_out);  // aten::cat.out
 ETR_REFERENCE_KERNEL(etr_ref_ceil_out);  // aten::ceil.out
 // op_clamp.c
 ETR_REFERENCE_KERNEL(etr_ref_clamp_out);  // aten::clamp.out
+ETR_REFERENCE_KERNEL(etr_ref_clamp_tensor_out);  // aten::clamp.Tensor_out
 // op_clone.c
 ETR_REFERENCE_KERNEL(etr_ref_clone_out);  // aten::clone.out
 // op_clone_dim_order.c

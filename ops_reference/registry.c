@@ -24,6 +24,7 @@ const etr_kernel_registration_t etr_reference_kernels[] = {
     {"aten::cat.out", etr_ref_cat_out},
     {"aten::ceil.out", etr_ref_ceil_out},
     {"aten::clamp.out", etr_ref_clamp_out},
+    {"aten::clamp.Tensor_out", etr_ref_clamp_tensor_out},
     {"aten::clone.out", etr_ref_clone_out},
     {"dim_order_ops::_clone_dim_order.out", etr_ref_clone_dim_order_out},
     {"aten::convolution.out", etr_ref_convolution_out},
