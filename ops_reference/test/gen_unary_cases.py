@@ -1,0 +1,483 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Generates the test cases of the unary family's kernels (abs, acos ...
+tan, ceil/floor/trunc/round, sign, bitwise_not, logical_not, isinf, isnan,
+elu, leaky_relu, clamp.Tensor_out) with PyTorch eager as the oracle.
+
+Two headers, both naming this script:
+  generated/unary_values_cases.h  value cases: every op on every dtype its
+      CPU kernel accepts, over inputs full of special values (NaN, +-inf,
+      +-0, halves for round-half-to-even, domain edges, integer extremes)
+      plus seeded random ones, shaped 4-D so the C test can also run them
+      channels-last; 0-dim and empty inputs; elu/leaky_relu parameter sets;
+      clamp.Tensor_out with broadcasting, promotion and NaN bounds; outs
+      of another dtype than the result (Float into Double, complex abs into
+      Float, logical_not into Float).
+  generated/unary_dtype_rules.h   PyTorch's verdict for every (op, self
+      dtype, out dtype) over the fifteen dtypes below: '.' accepted,
+      'A' RuntimeError (InvalidArgument), 'N' NotImplementedError
+      (NotSupported); for clamp.Tensor_out also every (self dtype, bound
+      dtype) pair with both bounds, min only and max only.
+
+Expected values are what torch.ops.aten.<op>.out writes. Values are
+printed as exact decimal round-trips of the doubles holding them; integers
+stay within +-2^53 or are powers of two, so doubles hold them exactly
+(int64/uint64 extremes are covered by hand-written tests).
+
+Usage (from the repository root, with the pinned PyTorch):
+    .venv/bin/python ops_reference/test/gen_unary_cases.py          # rewrite
+    .venv/bin/python ops_reference/test/gen_unary_cases.py --check  # compare
+"""
+
+import math
+import os
+import sys
+
+import torch
+
+A = torch.ops.aten
+OUT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "generated")
+GENERATOR = "ops_reference/test/gen_unary_cases.py"
+SEED = 2024
+
+# The dtype order of the rule tables (mirrored in the C test).
+DTYPES = [
+    torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.bool,
+    torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
+    torch.uint16, torch.uint32, torch.uint64, torch.complex64, torch.complex128,
+]
+DTYPE_NAMES = {
+    torch.bool: "ETR_BOOL", torch.uint8: "ETR_BYTE", torch.int8: "ETR_CHAR",
+    torch.int16: "ETR_SHORT", torch.int32: "ETR_INT", torch.int64: "ETR_LONG",
+    torch.float16: "ETR_HALF", torch.bfloat16: "ETR_BFLOAT16",
+    torch.float32: "ETR_FLOAT", torch.float64: "ETR_DOUBLE",
+    torch.complex64: "ETR_COMPLEX_FLOAT", torch.complex128: "ETR_COMPLEX_DOUBLE",
+    torch.uint16: "ETR_UINT16", torch.uint32: "ETR_UINT32", torch.uint64: "ETR_UINT64",
+}
+
+FLOAT_OPS = ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh",
+             "erf", "expm1", "log", "log10", "log1p", "log2", "reciprocal",
+             "sin", "sinh", "tan"]
+PLAIN_OPS = FLOAT_OPS + ["abs", "ceil", "floor", "trunc", "round", "sign",
+                         "bitwise_not", "logical_not", "isinf", "isnan"]
+ELU_PARAMS = [(1.0, 1.0, 1.0), (0.5, 2.0, 1.5),
+              (1.6732632423543772, 1.0507009873554805, 1.0), (2.0, -1.0, 0.5)]
+LEAKY_SLOPES = [0.01, 0.2, -1.5, 0.0, 3]
+
+
+def c_double(x):
+    if math.isnan(x):
+        return "NAN"
+    if math.isinf(x):
+        return "INFINITY" if x > 0 else "-INFINITY"
+    text = repr(float(x))
+    return text if ("." in text or "e" in text or "n" in text) else text + ".0"
+
+
+class Writer:
+    """Collects the value arrays (deduplicated) of one header."""
+
+    def __init__(self, prefix):
+        self.prefix = prefix
+        self.arrays = []
+        self.by_text = {}
+
+    def tensor(self, t):
+        """A tt_case_tensor_t literal; None gives an absent tensor."""
+        if t is None:
+            return "{false, ETR_FLOAT, 0, {0}, 0, NULL}"
+        t = t.detach().contiguous()
+        if t.is_complex():
+            flat = torch.view_as_real(t).reshape(-1).double().tolist()
+        elif t.dtype in (torch.uint16, torch.uint32, torch.uint64):
+            flat = [float(v) for v in t.reshape(-1).to(torch.float64).tolist()]
+        else:
+            flat = t.reshape(-1).double().tolist()
+        values = [c_double(v) for v in flat] or ["0.0"]
+        lines = [", ".join(values[i:i + 4]) for i in range(0, len(values), 4)]
+        body = ",\n    ".join(lines)
+        name = self.by_text.get(body)
+        if name is None:
+            name = f"k_{self.prefix}_{len(self.arrays)}"
+            self.by_text[body] = name
+            self.arrays.append(f"static const double {name}[] = {{\n    {body}}};")
+        sizes = ", ".join(str(s) for s in t.shape) or "0"
+        return (f"{{true, {DTYPE_NAMES[t.dtype]}, {t.dim()}, {{{sizes}}}, "
+                f"{len(flat)}, {name}}}")
+
+
+def header(name, what, body):
+    guard = f"ETR_OPS_REFERENCE_TEST_GENERATED_{name.upper()}_H"
+    return f"""// SPDX-License-Identifier: Apache-2.0
+//
+// Generated by {GENERATOR} (seed {SEED}) from PyTorch
+// {torch.__version__.split('+')[0]} eager; do not edit. {what}
+#ifndef {guard}
+#define {guard}
+
+#include <math.h>
+#include <stddef.h>
+
+#include "core/scalar_type.h"
+#include "ops_reference/test/case_types.h"
+
+{body}
+#endif  // {guard}
+"""
+
+
+# ---------------------------------------------------------------------------
+# Inputs
+
+
+def float_values(gen):
+    """24 floating values: specials, halves, domain edges, random ones."""
+    special = [math.nan, math.inf, -math.inf, 0.0, -0.0, 0.5, -0.5, 1.0, -1.0,
+               1.5, 2.5, -2.5, 1e-3, 0.9999, -0.9999, 3.0, 100.0, -7.25]
+    randoms = (torch.randn(6, generator=gen, dtype=torch.float64) * 2.0).tolist()
+    return special + randoms
+
+
+def int_values(dtype, gen):
+    """24 integer values of `dtype`: extremes, small values, random ones."""
+    if dtype == torch.bool:
+        return [True, False] * 12
+    info = torch.iinfo(dtype)
+    low = max(info.min, -(2 ** 53)) if info.min < 0 else 0
+    high = min(info.max, 2 ** 53)
+    base = [info.min if info.min >= -(2 ** 63) and info.min != 0 else 0,
+            high, 0, 1, 2, 3, 7, 100]
+    if info.min < 0:
+        base += [-1, -2, -3, -100, low + 1]
+    else:
+        base += [high - 1, 5, 6, 42, 128 if high > 128 else 9]
+    randoms = torch.randint(max(low, -1000), min(high, 1000) + 1, (24 - len(base),),
+                            generator=gen, dtype=torch.int64).tolist()
+    return base + randoms
+
+
+def complex_values(gen):
+    special = [complex(0, 0), complex(-0.0, 0), complex(1, 0), complex(-1, 0),
+               complex(0, 1), complex(0, -1), complex(math.inf, 0),
+               complex(0, math.inf), complex(math.nan, 0), complex(0, math.nan),
+               complex(-2.5, 0.5), complex(0.5, -2.5), complex(1e-4, 1e-4),
+               complex(3.0, 4.0)]
+    re = (torch.randn(10, generator=gen, dtype=torch.float64) * 1.5).tolist()
+    im = (torch.randn(10, generator=gen, dtype=torch.float64) * 1.5).tolist()
+    return special + [complex(a, b) for a, b in zip(re, im)]
+
+
+def input_for(dtype, gen):
+    """A (2, 3, 2, 2) tensor of `dtype` holding that dtype's value list."""
+    if dtype.is_complex:
+        values = torch.tensor(complex_values(gen), dtype=torch.complex128)
+    elif dtype.is_floating_point:
+        values = torch.tensor(float_values(gen), dtype=torch.float64)
+    else:
+        return torch.tensor(int_values(dtype, gen), dtype=torch.int64).to(dtype).reshape(2, 3, 2, 2)
+    return values.to(dtype).reshape(2, 3, 2, 2)
+
+
+# ---------------------------------------------------------------------------
+# Value cases
+
+
+def run_out(op, args, out_dtype):
+    out = torch.empty(0, dtype=out_dtype)
+    getattr(A, op).out(*args, out=out) if op != "clamp" else A.clamp.Tensor_out(*args, out=out)
+    return out
+
+
+def default_out_dtype(op, x, args):
+    return getattr(A, op).default(x, *args).dtype
+
+
+RTOL = {torch.float64: 1e-7, torch.complex128: 1e-7, torch.float32: 1.3e-6,
+        torch.complex64: 1.3e-6, torch.float16: 1e-3, torch.bfloat16: 1.6e-2}
+
+
+def tolerance_dtype(result, out):
+    """The dtype whose tolerance judges an out of dtype `out` holding a
+    result computed in `result`: the out's own, unless the result is less
+    precise (a Float result in a Double out keeps Float's error)."""
+    if result in RTOL and out in RTOL and RTOL[result] > RTOL[out]:
+        if out.is_complex and not result.is_complex:
+            return {torch.float32: torch.complex64, torch.float64: torch.complex128}[result]
+        return result
+    return out
+
+
+def value_cases(writer):
+    gen = torch.Generator().manual_seed(SEED)
+    rows = []
+    inputs = {dt: input_for(dt, gen) for dt in DTYPES}
+
+    def add(name, op, x, out_dtype, scalars=(), low=None, high=None):
+        args = (x,) + tuple(scalars) if op != "clamp" else (x, low, high)
+        expected = run_out(op, args, out_dtype)
+        result = (A.clamp.Tensor(*args) if op == "clamp" else getattr(A, op).default(*args)).dtype
+        padded = list(scalars) + [0.0] * (3 - len(scalars))
+        kernel = "clamp.Tensor_out" if op == "clamp" else f"{op}.out"
+        rows.append("{" + ", ".join([
+            f'"{name}"', f'"aten::{kernel}"', str(len(scalars)),
+            "{" + ", ".join(c_double(float(s)) for s in padded) + "}",
+            "true" if any(isinstance(s, int) and not isinstance(s, bool) for s in scalars) else "false",
+            writer.tensor(x), writer.tensor(low), writer.tensor(high),
+            writer.tensor(expected), DTYPE_NAMES[tolerance_dtype(result, out_dtype)]]) + "}")
+
+    for op in PLAIN_OPS:
+        for dt in DTYPES:
+            x = inputs[dt]
+            try:
+                out_dtype = default_out_dtype(op, x, ())
+            except NotImplementedError:
+                continue
+            add(f"{op}_{str(dt)[6:]}", op, x, out_dtype)
+        # A 0-dim input, an empty one, and a Float result stored as Double.
+        zero_dim = torch.tensor(-3 if op == "bitwise_not" else -2.5)
+        add(f"{op}_zero_dim", op, zero_dim, default_out_dtype(op, zero_dim, ()))
+        empty = torch.empty(0, 3, dtype=zero_dim.dtype)
+        add(f"{op}_empty", op, empty, default_out_dtype(op, empty, ()))
+    for op in FLOAT_OPS:
+        add(f"{op}_int32_into_double", op, inputs[torch.int32], torch.float64)
+        add(f"{op}_float_into_half", op, inputs[torch.float32], torch.float16)
+        if op != "erf":
+            add(f"{op}_float_into_complex", op, inputs[torch.float32], torch.complex64)
+            add(f"{op}_complex64_into_complex128", op, inputs[torch.complex64], torch.complex128)
+    for dt in (torch.float16, torch.bfloat16, torch.float32, torch.float64):
+        add(f"abs_complex64_into_{str(dt)[6:]}", "abs", inputs[torch.complex64], dt)
+    add("abs_complex128_into_float", "abs", inputs[torch.complex128], torch.float32)
+    for src, dst in ((torch.float32, torch.float32), (torch.int64, torch.int8),
+                     (torch.complex64, torch.float64), (torch.bool, torch.complex64),
+                     (torch.float16, torch.int32)):
+        add(f"logical_not_{str(src)[6:]}_into_{str(dst)[6:]}", "logical_not", inputs[src], dst)
+
+    for dt in (torch.float16, torch.bfloat16, torch.float32, torch.float64):
+        x = inputs[dt]
+        for i, params in enumerate(ELU_PARAMS):
+            add(f"elu_{str(dt)[6:]}_{i}", "elu", x, dt, params)
+        for i, slope in enumerate(LEAKY_SLOPES):
+            add(f"leaky_relu_{str(dt)[6:]}_{i}", "leaky_relu", x, dt, (slope,))
+    add("elu_zero_dim", "elu", torch.tensor(-2.5), torch.float32, (1.0, 1.0, 1.0))
+    add("elu_empty", "elu", torch.empty(0, 3), torch.float32, (1.0, 1.0, 1.0))
+    add("leaky_relu_zero_dim", "leaky_relu", torch.tensor(-2.5), torch.float32, (0.01,))
+    add("leaky_relu_empty", "leaky_relu", torch.empty(0, 3), torch.float32, (0.01,))
+
+    clamp_cases(add, inputs, gen)
+    return rows
+
+
+def clamp_cases(add, inputs, gen):
+    def randn(*shape, dtype=torch.float32, scale=2.0):
+        return (torch.randn(shape, generator=gen, dtype=torch.float64) * scale).to(dtype)
+
+    def randint(low, high, *shape, dtype=torch.int64):
+        return torch.randint(low, high, shape, generator=gen).to(dtype)
+
+    nan = math.nan
+    # Every real dtype with same-dtype bounds, both, min only and max only.
+    for dt in DTYPES:
+        if dt.is_complex or dt in (torch.uint16, torch.uint32, torch.uint64):
+            continue
+        x = inputs[dt]
+        if dt == torch.bool:
+            low = torch.tensor([False, True] * 12).reshape(2, 3, 2, 2)
+            high = torch.tensor([True, False, False] * 8).reshape(2, 3, 2, 2)
+        elif dt.is_floating_point:
+            low = randn(2, 3, 2, 2, dtype=dt)
+            low[0, 0, 0, 0] = nan
+            high = low + randn(2, 3, 2, 2, dtype=dt).abs().to(dt)
+            high[1, 2, 1, 1] = nan
+        else:
+            info = torch.iinfo(dt)
+            low = randint(max(info.min, -50), 50, 2, 3, 2, 2, dtype=dt)
+            high = (low.to(torch.int64) + randint(0, 40, 2, 3, 2, 2)).clamp(max=info.max).to(dt)
+        name = str(dt)[6:]
+        if dt != torch.bool:
+            add(f"clamp_{name}_both", "clamp", x, dt, low=low, high=high)
+        add(f"clamp_{name}_min", "clamp", x, dt, low=low)
+        add(f"clamp_{name}_max", "clamp", x, dt, high=high)
+    # Broadcasting: self (2, 3), min (3,), max (2, 1); a channels-last-able
+    # 4-D self with per-channel bounds.
+    x = randn(2, 3)
+    add("clamp_broadcast", "clamp", x, torch.float32, low=randn(3) - 1, high=randn(2, 1) + 1)
+    x4 = randn(2, 3, 2, 2)
+    add("clamp_per_channel", "clamp", x4, torch.float32,
+        low=torch.tensor([-1.0, 0.0, 0.5]).reshape(1, 3, 1, 1),
+        high=torch.tensor([0.0, 1.0, 2.0]).reshape(1, 3, 1, 1))
+    add("clamp_broadcast_out_shape", "clamp", torch.tensor([[1.0], [5.0]]), torch.float32,
+        low=torch.tensor([0.0, 2.0, 4.0]), high=torch.tensor(3.0))
+    # min > max gives max; NaN self stays NaN.
+    add("clamp_min_above_max", "clamp", torch.tensor([1.0, nan, 3.0, -1.0]), torch.float32,
+        low=torch.tensor(5.0), high=torch.tensor(2.0))
+    add("clamp_int_min_above_max", "clamp", torch.tensor([1, 9, -4]), torch.int64,
+        low=torch.tensor([5]), high=torch.tensor([2]))
+    # Promotion.
+    xi = torch.tensor([1, 2, 3, -7], dtype=torch.int32)
+    add("clamp_int_float_zero_dim", "clamp", xi, torch.float32, low=torch.tensor(1.5))
+    add("clamp_int_double_zero_dim", "clamp", xi, torch.float32, low=torch.tensor(1.5, dtype=torch.float64))
+    add("clamp_int_long_zero_dim", "clamp", xi, torch.int32, low=torch.tensor(2))
+    add("clamp_int_long_zero_dim_long_out", "clamp", xi, torch.int64, low=torch.tensor(2))
+    add("clamp_int_long_dim", "clamp", xi, torch.int64, high=torch.tensor([2, 2, 2, 2]))
+    add("clamp_uint8_int8", "clamp", torch.tensor([1, 200, 3], dtype=torch.uint8), torch.int16,
+        low=torch.tensor([-1, 5, 4], dtype=torch.int8))
+    add("clamp_half_float", "clamp", torch.tensor([1.0, 2.0, -3.0], dtype=torch.float16), torch.float32,
+        low=torch.tensor([1.5, 1.5, 1.5]))
+    add("clamp_half_bfloat16", "clamp", torch.tensor([1.0, 2.0, -3.0], dtype=torch.float16), torch.float32,
+        low=torch.tensor([1.5, 1.5, -9.0], dtype=torch.bfloat16), high=torch.tensor(1.75, dtype=torch.bfloat16))
+    add("clamp_half_float_zero_dim", "clamp", torch.tensor([1.0, 2.0, -3.0], dtype=torch.float16), torch.float16,
+        low=torch.tensor(1.3), high=torch.tensor(1.7))
+    add("clamp_bool_long", "clamp", torch.tensor([True, False]), torch.int64,
+        low=torch.tensor([0, 0]), high=torch.tensor([1, 1]))
+    add("clamp_uint16_float", "clamp", torch.tensor([1, 2, 60000], dtype=torch.uint16), torch.float32,
+        low=torch.tensor([1.5, 1.5, 1.5]))
+    add("clamp_long_float", "clamp", torch.tensor([2 ** 40 + 1, -3, 5]), torch.float32,
+        low=torch.tensor(0.5), high=torch.tensor([1e12, 1e12, 4.5]))
+    # Outs of another dtype than the result.
+    xf = randn(2, 3)
+    add("clamp_float_into_double", "clamp", xf, torch.float64, low=torch.tensor(-0.5), high=torch.tensor(0.5))
+    add("clamp_float_into_half", "clamp", xf, torch.float16, low=torch.tensor(-0.5), high=torch.tensor(0.5))
+    add("clamp_int_into_float", "clamp", xi, torch.float32, low=torch.tensor([0, 0, 0, 0], dtype=torch.int32))
+    add("clamp_float_into_complex", "clamp", xf, torch.complex64, high=torch.tensor(0.5))
+    # Signed zeros: self is kept on a tie (ATen's scalar loop).
+    add("clamp_signed_zero", "clamp", torch.tensor([-0.0, 0.0]), torch.float32,
+        low=torch.tensor([0.0, -0.0]), high=torch.tensor([1.0, 1.0]))
+    add("clamp_zero_dim", "clamp", torch.tensor(3.5), torch.float32, low=torch.tensor(-1.0), high=torch.tensor(1.0))
+    add("clamp_empty", "clamp", torch.empty(0, 3), torch.float32, low=torch.zeros(3), high=None)
+
+
+# ---------------------------------------------------------------------------
+# Dtype rules
+
+
+def verdict(fn):
+    try:
+        fn()
+        return "."
+    except NotImplementedError:
+        return "N"
+    except RuntimeError:
+        return "A"
+
+
+def rule_rows():
+    rows = []
+    for op in PLAIN_OPS + ["elu", "leaky_relu"]:
+        extra = (1.0, 1.0, 1.0) if op == "elu" else (0.01,) if op == "leaky_relu" else ()
+        for dt in DTYPES:
+            x = torch.ones(3, dtype=dt)
+            line = "".join(verdict(lambda: getattr(A, op).out(x, *extra, out=torch.empty(3, dtype=od)))
+                           for od in DTYPES)
+            rows.append(f'{{"aten::{op}.out", {DTYPE_NAMES[dt]}, "{line}"}}')
+    return rows
+
+
+def clamp_rule_rows():
+    """(self dtype, mode) -> verdict per bound dtype, with out = the result
+    dtype when PyTorch can promote (else self's dtype); and (self dtype) ->
+    verdict per out dtype with both bounds of self's dtype."""
+    rows = []
+    for dt in DTYPES:
+        x = torch.ones(3, dtype=dt)
+        for mode in ("both", "min", "max"):
+            line = ""
+            for bd in DTYPES:
+                b = torch.ones(3, dtype=bd)
+                try:
+                    result = torch.promote_types(dt, bd)
+                except RuntimeError:
+                    result = dt
+                low = b if mode in ("both", "min") else None
+                high = b if mode in ("both", "max") else None
+                line += verdict(lambda: A.clamp.Tensor_out(x, low, high, out=torch.empty(3, dtype=result)))
+            rows.append(f'{{"{mode}", {DTYPE_NAMES[dt]}, "{line}"}}')
+        line = "".join(verdict(lambda: A.clamp.Tensor_out(x, x, x, out=torch.empty(3, dtype=od)))
+                       for od in DTYPES)
+        rows.append(f'{{"out", {DTYPE_NAMES[dt]}, "{line}"}}')
+    return rows
+
+
+# ---------------------------------------------------------------------------
+
+
+def render():
+    writer = Writer("unary_values")
+    rows = value_cases(writer)
+    values = header("unary_values_cases", "Value cases of the unary family's kernels.", f"""\
+typedef struct unary_value_case {{
+  const char *name;
+  const char *op;          // registered name, e.g. "aten::acos.out"
+  int num_scalars;         // elu: alpha, scale, input_scale; leaky_relu: slope
+  double scalars[3];
+  bool scalars_are_ints;   // pass the scalars as Int EValues
+  tt_case_tensor_t input;
+  tt_case_tensor_t min;    // clamp.Tensor_out only (absent: None)
+  tt_case_tensor_t max;
+  tt_case_tensor_t expected;
+  // Judged with this dtype's tolerance (the result's when it is less
+  // precise than the out's: a Float result written into a Double out).
+  etr_scalar_type_t tolerance_dtype;
+}} unary_value_case_t;
+
+{chr(10).join(writer.arrays)}
+
+static const unary_value_case_t kUnaryValueCases[] = {{
+    {(',' + chr(10) + '    ').join(rows)},
+}};
+""")
+    dtype_list = ", ".join(DTYPE_NAMES[d] for d in DTYPES)
+    rules = header("unary_dtype_rules", "PyTorch's verdict per dtype pair.", f"""\
+// The dtype order of every verdict string.
+static const etr_scalar_type_t kUnaryRuleDtypes[{len(DTYPES)}] = {{
+    {dtype_list}}};
+
+// '.' accepted, 'A' RuntimeError (InvalidArgument), 'N' NotImplementedError
+// (NotSupported), per out dtype, for self = ones(3) of `self`.
+typedef struct unary_dtype_rule {{
+  const char *op;
+  etr_scalar_type_t self;
+  const char *verdicts;
+}} unary_dtype_rule_t;
+
+static const unary_dtype_rule_t kUnaryDtypeRules[] = {{
+    {(',' + chr(10) + '    ').join(rule_rows())},
+}};
+
+// clamp.Tensor_out: mode "both"/"min"/"max": verdict per bound dtype (the
+// out has the promoted dtype, or self's when PyTorch cannot promote);
+// mode "out": verdict per out dtype with min = max = self.
+typedef struct unary_clamp_rule {{
+  const char *mode;
+  etr_scalar_type_t self;
+  const char *verdicts;
+}} unary_clamp_rule_t;
+
+static const unary_clamp_rule_t kUnaryClampRules[] = {{
+    {(',' + chr(10) + '    ').join(clamp_rule_rows())},
+}};
+""")
+    return {"unary_values_cases.h": values, "unary_dtype_rules.h": rules}
+
+
+def main():
+    check = "--check" in sys.argv[1:]
+    torch.manual_seed(SEED)
+    stale = []
+    for name, text in render().items():
+        path = os.path.join(OUT_DIR, name)
+        old = open(path).read() if os.path.exists(path) else None
+        if old != text:
+            stale.append(path)
+            if not check:
+                with open(path, "w") as f:
+                    f.write(text)
+    if check and stale:
+        for path in stale:
+            print(f"out of date: {path}")
+        return 1
+    print(f"{'checked' if check else 'wrote'} {OUT_DIR}/unary_*.h")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
