@@ -67,12 +67,29 @@ ETR_REFERENCE_KERNEL(etr_ref_asin_out);  // aten::asin.out
 ETR_REFERENCE_KERNEL(etr_ref_asinh_out);  // aten::asinh.out
 // op_atan.c
 ETR_REFERENCE_KERNEL(etr_ref_atan_out);  // aten::atan.out
+// op_atan2.c
+ETR_REFERENCE_KERNEL(etr_ref_atan2_out);  // aten::atan2.out
 // op_atanh.c
 ETR_REFERENCE_KERNEL(etr_ref_atanh_out);  // aten::atanh.out
 // op_avg_pool2d.c
 ETR_REFERENCE_KERNEL(etr_ref_avg_pool2d_out);  // aten::avg_pool2d.out
+// op_bitwise_and.c
+// aten::bitwise_and.Tensor_out
+ETR_REFERENCE_KERNEL(etr_ref_bitwise_and_tensor_out);
+// aten::bitwise_and.Scalar_out
+ETR_REFERENCE_KERNEL(etr_ref_bitwise_and_scalar_out);
 // op_bitwise_not.c
 ETR_REFERENCE_KERNEL(etr_ref_bitwise_not_out);  // aten::bitwise_not.out
+// op_bitwise_or.c
+// aten::bitwise_or.Tensor_out
+ETR_REFERENCE_KERNEL(etr_ref_bitwise_or_tensor_out);
+// aten::bitwise_or.Scalar_out
+ETR_REFERENCE_KERNEL(etr_ref_bitwise_or_scalar_out);
+// op_bitwise_xor.c
+// aten::bitwise_xor.Tensor_out
+ETR_REFERENCE_KERNEL(etr_ref_bitwise_xor_tensor_out);
+// aten::bitwise_xor.Scalar_out
+ETR_REFERENCE_KERNEL(etr_ref_bitwise_xor_scalar_out);
 // op_bmm.c
 ETR_REFERENCE_KERNEL(etr_ref_bmm_out);  // aten::bmm.out
 // op_cat.c
@@ -100,6 +117,8 @@ ETR_REFERENCE_KERNEL(etr_ref_cosh_out);  // aten::cosh.out
 ETR_REFERENCE_KERNEL(etr_ref_div_out);  // aten::div.out
 ETR_REFERENCE_KERNEL(etr_ref_div_scalar_out);  // aten::div.Scalar_out
 ETR_REFERENCE_KERNEL(etr_ref_div_out_mode);  // aten::div.out_mode
+// op_div_scalar_mode.c
+ETR_REFERENCE_KERNEL(etr_ref_div_scalar_mode_out);  // aten::div.Scalar_mode_out
 // op_elu.c
 ETR_REFERENCE_KERNEL(etr_ref_elu_out);  // aten::elu.out
 // op_eq.c
@@ -115,9 +134,15 @@ ETR_REFERENCE_KERNEL(etr_ref_expand_copy_out);  // aten::expand_copy.out
 ETR_REFERENCE_KERNEL(etr_ref_expm1_out);  // aten::expm1.out
 // op_floor.c
 ETR_REFERENCE_KERNEL(etr_ref_floor_out);  // aten::floor.out
+// op_fmod.c
+ETR_REFERENCE_KERNEL(etr_ref_fmod_tensor_out);  // aten::fmod.Tensor_out
+ETR_REFERENCE_KERNEL(etr_ref_fmod_scalar_out);  // aten::fmod.Scalar_out
 // op_full.c
 ETR_REFERENCE_KERNEL(etr_ref_full_out);  // aten::full.out
 ETR_REFERENCE_KERNEL(etr_ref_full_like_out);  // aten::full_like.out
+// op_ge.c
+ETR_REFERENCE_KERNEL(etr_ref_ge_tensor_out);  // aten::ge.Tensor_out
+ETR_REFERENCE_KERNEL(etr_ref_ge_scalar_out);  // aten::ge.Scalar_out
 // op_gelu.c
 ETR_REFERENCE_KERNEL(etr_ref_gelu_out);  // aten::gelu.out
 // op_gt.c
@@ -131,6 +156,9 @@ ETR_REFERENCE_KERNEL(etr_ref_index_put_out);  // aten::index_put.out
 ETR_REFERENCE_KERNEL(etr_ref_isinf_out);  // aten::isinf.out
 // op_isnan.c
 ETR_REFERENCE_KERNEL(etr_ref_isnan_out);  // aten::isnan.out
+// op_le.c
+ETR_REFERENCE_KERNEL(etr_ref_le_tensor_out);  // aten::le.Tensor_out
+ETR_REFERENCE_KERNEL(etr_ref_le_scalar_out);  // aten::le.Scalar_out
 // op_leaky_relu.c
 ETR_REFERENCE_KERNEL(etr_ref_leaky_relu_out);  // aten::leaky_relu.out
 // op_linear.c
@@ -145,16 +173,28 @@ ETR_REFERENCE_KERNEL(etr_ref_log1p_out);  // aten::log1p.out
 ETR_REFERENCE_KERNEL(etr_ref_log2_out);  // aten::log2.out
 // op_log_softmax.c
 ETR_REFERENCE_KERNEL(etr_ref_log_softmax_out);  // aten::_log_softmax.out
+// op_logical_and.c
+ETR_REFERENCE_KERNEL(etr_ref_logical_and_out);  // aten::logical_and.out
 // op_logical_not.c
 ETR_REFERENCE_KERNEL(etr_ref_logical_not_out);  // aten::logical_not.out
+// op_logical_or.c
+ETR_REFERENCE_KERNEL(etr_ref_logical_or_out);  // aten::logical_or.out
+// op_logical_xor.c
+ETR_REFERENCE_KERNEL(etr_ref_logical_xor_out);  // aten::logical_xor.out
 // op_lt.c
 ETR_REFERENCE_KERNEL(etr_ref_lt_tensor_out);  // aten::lt.Tensor_out
 ETR_REFERENCE_KERNEL(etr_ref_lt_scalar_out);  // aten::lt.Scalar_out
+// op_masked_scatter.c
+ETR_REFERENCE_KERNEL(etr_ref_masked_scatter_out);  // aten::masked_scatter.out
 // op_max_pool2d_with_indices.c
 // aten::max_pool2d_with_indices.out
 ETR_REFERENCE_KERNEL(etr_ref_max_pool2d_with_indices_out);
+// op_maximum.c
+ETR_REFERENCE_KERNEL(etr_ref_maximum_out);  // aten::maximum.out
 // op_mean.c
 ETR_REFERENCE_KERNEL(etr_ref_mean_out);  // aten::mean.out
+// op_minimum.c
+ETR_REFERENCE_KERNEL(etr_ref_minimum_out);  // aten::minimum.out
 // op_mm.c
 ETR_REFERENCE_KERNEL(etr_ref_mm_out);  // aten::mm.out
 // op_mul.c
@@ -166,6 +206,9 @@ ETR_REFERENCE_KERNEL(etr_ref_native_batch_norm_legit_no_training_out);
 // op_native_layer_norm.c
 // aten::native_layer_norm.out
 ETR_REFERENCE_KERNEL(etr_ref_native_layer_norm_out);
+// op_ne.c
+ETR_REFERENCE_KERNEL(etr_ref_ne_tensor_out);  // aten::ne.Tensor_out
+ETR_REFERENCE_KERNEL(etr_ref_ne_scalar_out);  // aten::ne.Scalar_out
 // op_neg.c
 ETR_REFERENCE_KERNEL(etr_ref_neg_out);  // aten::neg.out
 // op_permute_copy.c
@@ -173,6 +216,10 @@ ETR_REFERENCE_KERNEL(etr_ref_permute_copy_out);  // aten::permute_copy.out
 // op_pow.c
 // aten::pow.Tensor_Scalar_out
 ETR_REFERENCE_KERNEL(etr_ref_pow_tensor_scalar_out);
+// op_pow_tensor_exponent.c
+// aten::pow.Tensor_Tensor_out
+ETR_REFERENCE_KERNEL(etr_ref_pow_tensor_tensor_out);
+ETR_REFERENCE_KERNEL(etr_ref_pow_scalar_out);  // aten::pow.Scalar_out
 // op_reciprocal.c
 ETR_REFERENCE_KERNEL(etr_ref_reciprocal_out);  // aten::reciprocal.out
 // op_relu.c
