@@ -13,6 +13,7 @@
 #define ETR_CLI_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "core/backend.h"
 #include "core/bundled_program.h"
@@ -59,8 +60,15 @@ int etr_cli_open(etr_cli_session_t *session, const char *path,
                  const char *data_path, etr_diag_t *diag);
 void etr_cli_close(etr_cli_session_t *session);
 
+// Verifies the session's program (one method, or all when NULL), printing
+// errors to stderr (and warnings and a summary to `out` when print_ok).
+// Returns ETR_EXIT_OK or ETR_EXIT_INVALID.
+int etr_cli_verify(const etr_cli_session_t *session, const char *method,
+                   bool print_ok, FILE *out);
+
 // Subcommands; argv[0] is the subcommand's name.
 int etr_cli_run(int argc, char **argv);
 int etr_cli_inspect(int argc, char **argv);
+int etr_cli_verify_command(int argc, char **argv);
 
 #endif  // ETR_CLI_CLI_H

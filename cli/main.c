@@ -2,6 +2,7 @@
 //
 // The `etref` command-line tool: one binary, one subcommand per job.
 //   etref run PROGRAM ...      load, run a .pte/.bpte and print outputs
+//   etref verify PROGRAM ...   prove a program safe, or list what is wrong
 //   etref inspect PROGRAM ...  print values and instructions
 // Later subcommands (verify, profile, compare) plug in here. See cli.h for
 // the exit codes.
@@ -16,6 +17,7 @@ static const char kUsage[] =
     "commands:\n"
     "  run PROGRAM      run a .pte or .bpte program and print its outputs and\n"
     "                   a per-operator timing table (etref run --help)\n"
+    "  verify PROGRAM   prove the program safe to run, or list what is wrong\n"
     "  inspect PROGRAM  print the program's values and instructions\n"
     "  help          print this message\n"
     "\n"
@@ -30,6 +32,9 @@ int main(int argc, char **argv) {
   const char *command = argv[1];
   if (strcmp(command, "run") == 0) {
     return etr_cli_run(argc - 1, argv + 1);
+  }
+  if (strcmp(command, "verify") == 0) {
+    return etr_cli_verify_command(argc - 1, argv + 1);
   }
   if (strcmp(command, "inspect") == 0) {
     return etr_cli_inspect(argc - 1, argv + 1);

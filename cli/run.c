@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// `etref run`: load a .pte (or a .bpte bundled program), instantiate one
+// `etref run`: load a .pte (or a .bpte bundled program), verify it (nothing
+// runs unless the verifier accepts it), instantiate one
 // method with the reference or optimized kernels, feed it inputs (.npy
 // files, the bundle's test inputs, or seeded random tensors), execute it,
 // print its outputs and a per-operator timing table, and optionally write
@@ -623,7 +624,12 @@ int etr_cli_run(int argc, char **argv) {
   etr_op_timer_init(&state.timer);
   code = etr_cli_open(&state.session, options.program_path, options.data_path,
                       &diag);
-  if (code == ETR_EXIT_OK && state.session.is_bundle && options.num_inputs == 0) {
+  if (code == ETR_EXIT_OK) {
+    // Nothing runs before the verifier accepts the program.
+    code = etr_cli_verify(&state.session, options.method, false, stdout);
+  }
+  if (code == ETR_EXIT_OK && state.session.is_bundle &&
+      options.num_inputs == 0) {
     code = run_bundle(&options, &state, &diag);
   } else if (code == ETR_EXIT_OK) {
     code = load_method(&options, &state, choose_method(&options,

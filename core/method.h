@@ -223,6 +223,23 @@ etr_error_t etr_method_set_input_tensor(etr_method_t *method, uint32_t index,
 // instruction index, operator and error.
 etr_error_t etr_method_execute(etr_method_t *method, etr_diag_t *diag);
 
+// Called for every instruction a dry run could not accept: chain,
+// instruction index, status, and the message in `diag`.
+typedef void (*etr_dry_run_fn)(void *user, const etr_method_t *method,
+                               uint32_t chain, uint32_t instruction,
+                               etr_error_t status, const etr_diag_t *diag);
+
+// The verifier's shape and dtype dry run: visits every instruction once, in
+// order (both sides of every branch), calling each kernel with
+// ctx->dry_run set so it checks its arguments and resizes its outputs
+// without touching tensor data; MoveCalls are performed, jumps ignored,
+// delegates skipped. Tensors are checked as at run time (bound to memory,
+// no output in read-only data), except method inputs that the caller binds
+// at run time. Leaves the method's tensors resized: load a fresh method to
+// execute. Returns the number of instructions reported.
+uint32_t etr_method_dry_run(etr_method_t *method, etr_dry_run_fn report,
+                            void *user);
+
 // The input / output EValue `index` (NULL when out of range).
 const etr_evalue_t *etr_method_input(const etr_method_t *method,
                                      uint32_t index);

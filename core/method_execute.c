@@ -152,10 +152,27 @@ static bool is_read_only(const etr_method_t *method, const void *data,
   return false;
 }
 
+// True when `tensor` is one of the method's (unplanned) inputs, bound by
+// the caller at run time.
+static bool is_unbound_input(const etr_method_t *method,
+                             const etr_tensor_t *tensor) {
+  for (uint32_t i = 0; i < method->num_inputs; ++i) {
+    const etr_evalue_t *input = &method->values[method->inputs[i]];
+    if (input->tag == ETR_TAG_TENSOR && input->u.as_tensor == tensor &&
+        method->value_info[method->inputs[i]].storage ==
+            ETR_STORAGE_UNBOUND) {
+      return true;
+    }
+  }
+  return false;
+}
+
 static etr_error_t check_tensor_arg(const etr_method_t *method,
                                     const etr_tensor_t *tensor, size_t arg,
-                                    bool is_output, etr_diag_t *diag) {
-  if (tensor == NULL || etr_tensor_numel(tensor) == 0) {
+                                    bool is_output, bool dry_run,
+                                    etr_diag_t *diag) {
+  if (tensor == NULL || etr_tensor_numel(tensor) == 0 ||
+      (dry_run && tensor->data == NULL && is_unbound_input(method, tensor))) {
     return ETR_OK;
   }
   ETR_CHECK(diag, tensor->data != NULL, ETR_ERR_INVALID_PROGRAM,
@@ -174,7 +191,7 @@ static etr_error_t check_tensor_arg(const etr_method_t *method,
 // Checks every tensor argument (and tensor-list element) of a call.
 static etr_error_t check_call_args(const etr_method_t *method,
                                    const etr_instruction_t *instruction,
-                                   etr_diag_t *diag) {
+                                   bool dry_run, etr_diag_t *diag) {
   for (size_t a = 0; a < instruction->num_args; ++a) {
     // Kernels write their outputs through the trailing return slot; a
     // delegate may write any of its arguments.
@@ -183,12 +200,12 @@ static etr_error_t check_call_args(const etr_method_t *method,
     const etr_evalue_t *value = instruction->args[a];
     if (value->tag == ETR_TAG_TENSOR) {
       ETR_TRY(check_tensor_arg(method, value->u.as_tensor, a, is_output,
-                               diag));
+                               dry_run, diag));
     } else if (value->tag == ETR_TAG_LIST_TENSOR ||
                value->tag == ETR_TAG_LIST_OPTIONAL_TENSOR) {
       for (size_t k = 0; k < value->u.as_tensor_list.length; ++k) {
         ETR_TRY(check_tensor_arg(method, etr_tensor_list_get(value, k), a,
-                                 is_output, diag));
+                                 is_output, dry_run, diag));
       }
     }
   }
@@ -238,7 +255,7 @@ static etr_error_t run_instruction(etr_method_t *method,
     case ETR_INSTRUCTION_KERNEL_CALL: {
       ETR_CHECK(diag, instruction->kernel != NULL, ETR_ERR_OPERATOR_MISSING,
                 "no kernel is registered for this operator");
-      ETR_TRY(check_call_args(method, instruction, diag));
+      ETR_TRY(check_call_args(method, instruction, false, diag));
       etr_kernel_context_t context = {
           .diag = diag,
           .temp = &method->temp,
@@ -254,7 +271,7 @@ static etr_error_t run_instruction(etr_method_t *method,
       return status;
     }
     case ETR_INSTRUCTION_DELEGATE_CALL: {
-      ETR_TRY(check_call_args(method, instruction, diag));
+      ETR_TRY(check_call_args(method, instruction, false, diag));
       etr_delegate_instance_t *delegate =
           &method->delegates[instruction->callee];
       ETR_CHECK(diag, delegate->initialized, ETR_ERR_NOT_FOUND,
@@ -362,4 +379,65 @@ etr_error_t etr_method_execute(etr_method_t *method, etr_diag_t *diag) {
     tracer->end_execute(tracer->user, method, status);
   }
   return status;
+}
+
+uint32_t etr_method_dry_run(etr_method_t *method, etr_dry_run_fn report,
+                            void *user) {
+  uint32_t reported = 0;
+  for (uint32_t c = 0; c < method->num_chains; ++c) {
+    const etr_chain_t *chain = &method->chains[c];
+    for (uint32_t i = 0; i < chain->num_instructions; ++i) {
+      const etr_instruction_t *instruction = &chain->instructions[i];
+      etr_diag_t diag;
+      etr_diag_reset(&diag);
+      etr_error_t status = ETR_OK;
+      if (instruction->kind == ETR_INSTRUCTION_KERNEL_CALL &&
+          instruction->kernel != NULL) {
+        status = check_call_args(method, instruction, true, &diag);
+        if (status == ETR_OK) {
+          etr_kernel_context_t context = {
+              .diag = &diag,
+              .temp = &method->temp,
+              .op_name = method->operators[instruction->callee].name,
+              .rng_state = &method->rng_state,
+              .dry_run = true,
+          };
+          status = instruction->kernel(&context, instruction->args,
+                                       instruction->num_args);
+          if (status != ETR_OK && diag.code == ETR_OK) {
+            ETR_FAIL(&diag, status, "kernel failed");
+          }
+        }
+        etr_arena_reset(&method->temp);
+      } else if (instruction->kind == ETR_INSTRUCTION_MOVE_CALL) {
+        method->values[instruction->operands[1]] =
+            method->values[instruction->operands[0]];
+      } else if (instruction->kind == ETR_INSTRUCTION_JUMP_FALSE_CALL) {
+        const etr_evalue_t *condition =
+            &method->values[instruction->operands[0]];
+        if (condition->tag != ETR_TAG_BOOL &&
+            !(condition->tag == ETR_TAG_TENSOR &&
+              condition->u.as_tensor->dtype == ETR_BOOL)) {
+          status = ETR_FAIL(&diag, ETR_ERR_INVALID_PROGRAM,
+                            "JumpFalseCall condition is %s, not a Bool or a "
+                            "Bool tensor",
+                            etr_tag_name(condition->tag));
+        }
+      } else if (instruction->kind == ETR_INSTRUCTION_FREE_CALL &&
+                 method->values[instruction->operands[0]].tag !=
+                     ETR_TAG_TENSOR) {
+        status = ETR_FAIL(&diag, ETR_ERR_INVALID_PROGRAM,
+                          "FreeCall target is %s, not a Tensor",
+                          etr_tag_name(
+                              method->values[instruction->operands[0]].tag));
+      }
+      if (status != ETR_OK) {
+        ++reported;
+        if (report != NULL) {
+          report(user, method, c, i, status, &diag);
+        }
+      }
+    }
+  }
+  return reported;
 }

@@ -121,19 +121,16 @@ static etr_error_t setup_planned_buffers(etr_method_t *method,
             total, config->max_planned_bytes);
   method->owns_planned_buffers = true;
   for (uint32_t i = 0; i < count; ++i) {
-    size_t rounded = 0;
-    if (!etr_size_align_up(method->planned_sizes[i] + 1, 64, &rounded)) {
-      return ETR_FAIL(diag, ETR_ERR_INVALID_PROGRAM,
-                      "planned buffer %u size overflows", i + 1);
-    }
-    method->planned_buffers[i] = (uint8_t *)aligned_alloc(64, rounded);
+    // Zeroed so that runs are deterministic even where a program reads a
+    // planned buffer before writing it (uninitialized mutable state).
+    // calloc's alignment (max_align_t) covers every element type, and large
+    // blocks come as untouched zero pages, so an unused pool costs nothing.
+    method->planned_buffers[i] =
+        (uint8_t *)calloc(method->planned_sizes[i] + 1, 1);
     ETR_CHECK(diag, method->planned_buffers[i] != NULL,
               ETR_ERR_MEMORY_ALLOCATION_FAILED,
               "out of memory for planned buffer %u (%zu bytes)", i + 1,
               method->planned_sizes[i]);
-    // Zeroed so that runs are deterministic even where a program reads a
-    // planned buffer before writing it (uninitialized mutable state).
-    memset(method->planned_buffers[i], 0, rounded);
   }
   return ETR_OK;
 }
@@ -394,20 +391,8 @@ static etr_error_t init_delegate(etr_method_t *method,
   ETR_CHECK(diag, present && id.length > 0, ETR_ERR_INVALID_PROGRAM,
             "delegate has no backend id");
   instance->backend_id = id.chars;
-  const etr_backend_t *backend =
-      etr_backend_registry_find(method->config.backends, id.chars);
-  if (backend == NULL && method->config.allow_missing) {
-    return ETR_OK;  // left uninitialized; DelegateCall fails with NotFound
-  }
-  ETR_CHECK(diag, backend != NULL, ETR_ERR_NOT_FOUND,
-            "backend '%s' is not registered in etref (the program delegates "
-            "part of its graph to it; re-export without that partitioner or "
-            "link a backend with this id)",
-            id.chars);
-  ETR_CHECK(diag,
-            backend->is_available == NULL || backend->is_available(backend),
-            ETR_ERR_NOT_FOUND, "backend '%s' is not available on this machine",
-            id.chars);
+  // The blob and compile specs are checked whether or not the backend is
+  // linked in, so a verifier sees bad references in any program.
   etr_fb_table_t reference;
   ETR_TRY(etr_fb_table_field(serialized, DELEGATE_PROCESSED, &reference,
                              &present, diag));
@@ -421,7 +406,6 @@ static etr_error_t init_delegate(etr_method_t *method,
   size_t processed_size = 0;
   ETR_TRY(etr_program_delegate_data(method->program, location, index,
                                     &processed, &processed_size, diag));
-
   etr_fb_vector_t specs;
   ETR_TRY(etr_fb_vector_field(serialized, DELEGATE_COMPILE_SPECS, 4, &specs,
                               &present, diag));
@@ -441,6 +425,21 @@ static etr_error_t init_delegate(etr_method_t *method,
     compile_specs[i].value = etr_fb_vector_bytes(&value);
     compile_specs[i].value_size = value.length;
   }
+
+  const etr_backend_t *backend =
+      etr_backend_registry_find(method->config.backends, id.chars);
+  if (backend == NULL && method->config.allow_missing) {
+    return ETR_OK;  // left uninitialized; DelegateCall fails with NotFound
+  }
+  ETR_CHECK(diag, backend != NULL, ETR_ERR_NOT_FOUND,
+            "backend '%s' is not registered in etref (the program delegates "
+            "part of its graph to it; re-export without that partitioner or "
+            "link a backend with this id)",
+            id.chars);
+  ETR_CHECK(diag,
+            backend->is_available == NULL || backend->is_available(backend),
+            ETR_ERR_NOT_FOUND, "backend '%s' is not available on this machine",
+            id.chars);
   etr_backend_init_context_t context = {
       .method_name = method->name,
       .program = method->program,

@@ -142,9 +142,21 @@ static etr_error_t local_scalar_dense(etr_kernel_context_t *ctx,
   ETR_TRY(etr_check_num_args(ctx, num_args, 2));
   etr_tensor_t *self = NULL;
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
-  ETR_CHECK(ctx->diag, etr_tensor_numel(self) >= 1 && self->data != NULL,
-            ETR_ERR_INVALID_ARGUMENT,
+  ETR_CHECK(ctx->diag, etr_tensor_numel(self) >= 1, ETR_ERR_INVALID_ARGUMENT,
             "%s: expected a tensor with at least one element", ctx->op_name);
+  if (ctx->dry_run) {
+    // The value is data-dependent: produce a placeholder of the right tag.
+    if (self->dtype == ETR_BOOL) {
+      set_bool(args[1], false);
+    } else if (etr_scalar_type_is_floating(self->dtype)) {
+      set_double(args[1], 0.0);
+    } else {
+      set_int(args[1], 0);
+    }
+    return ETR_OK;
+  }
+  ETR_CHECK(ctx->diag, self->data != NULL, ETR_ERR_INVALID_ARGUMENT,
+            "%s: the tensor has no memory", ctx->op_name);
   const void *data = self->data;
   switch (self->dtype) {
     case ETR_BOOL:
@@ -651,6 +663,9 @@ static etr_error_t et_copy_index(etr_kernel_context_t *ctx,
     sizes[i + 1] = copy_from->sizes[i];
   }
   ETR_TRY(etr_tensor_resize(copy_to, copy_to->dim, sizes, ctx->diag));
+  if (ctx->dry_run) {
+    return ETR_OK;
+  }
   size_t slice = etr_tensor_nbytes(copy_from);
   size_t offset = 0;
   ETR_CHECK(ctx->diag,

@@ -8,7 +8,8 @@
 // memory) and et_copy_index.tensor (used by lowered map/scan loops).
 // Semantics follow ExecuTorch's kernels/prim_ops, except that integer
 // division and modulo by zero (or INT64_MIN / -1), which crash ExecuTorch,
-// are errors here.
+// are errors here. Under ctx->dry_run they check and resize but touch no
+// tensor data (_local_scalar_dense then yields a placeholder value).
 #ifndef ETR_CORE_PRIM_OPS_H
 #define ETR_CORE_PRIM_OPS_H
 

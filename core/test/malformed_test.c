@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Malformed programs through the whole pipeline (load, method
-// instantiation, execution): targeted corruptions of real programs (absurd
+// Malformed programs through the whole pipeline (load, verification,
+// method instantiation, execution): targeted corruptions of real programs (absurd
 // buffer and tensor sizes, out-of-range indices, a jump loop), then every
 // byte of several real programs' FlatBuffer replaced by a few seeded
 // values. Each must end in a clean error or a successful run, never a crash,
 // a hang or an out-of-bounds access (ASan and UBSan watch under
 // --config=asan).
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@
 #include "core/test/test_files.h"
 #include "delegates/demo_backend.h"
 #include "ops_reference/ops_reference.h"
+#include "verifier/verify.h"
 
 static etr_kernel_registry_t g_kernels;
 static etr_backend_registry_t g_backends;
@@ -47,19 +49,34 @@ static etr_error_t run_image(const uint8_t *image, size_t size) {
   etr_diag_reset(&diag);
   etr_error_t status = etr_program_load(copy, size, &program, &diag);
   if (status == ETR_OK) {
+    // As `etref run` does: nothing executes unless the verifier accepts it.
+    static etr_verify_report_t report;
+    etr_verify_config_t verify = {.kernels = &g_kernels,
+                                  .backends = &g_backends,
+                                  .method = "forward"};
+    status = etr_verify_program(&program, &verify, &report);
+    if (status != ETR_OK) {
+      cr_assert_gt(report.count, 0, "rejected without a diagnostic");
+      snprintf(diag.message, sizeof(diag.message), "%s",
+               report.items[0].message);
+      status = report.items[0].code;
+    }
+  }
+  if (status == ETR_OK) {
     etr_method_config_t config;
     etr_method_config_init(&config, &g_kernels);
     config.backends = &g_backends;
     config.max_planned_bytes = 64 << 20;
     config.max_method_bytes = 64 << 20;
     config.max_instructions = 100000;
+    etr_diag_reset(&diag);
     status = etr_method_load(&program, "forward", &config, &method, &diag);
     if (status == ETR_OK) {
       status = etr_method_execute(&method, &diag);
       etr_method_release(&method);
     }
-    etr_program_release(&program);
   }
+  etr_program_release(&program);
   if (status != ETR_OK) {
     cr_assert_neq(diag.message[0], '\0', "error 0x%x without a message",
                   (unsigned)status);
