@@ -11,6 +11,10 @@
 // to the out dtype, summed in double (double pairs for complex), and the
 // mean is rounded once to the out dtype. An empty reduction gives NaN.
 // Bad or repeated dims and an out too small are InvalidArgument.
+//
+// aten::mean.dtype_out(self, *, dtype, out): the mean of every element
+// (a 0-dim out), with exactly mean.out's rules: it is mean.out with
+// dim=None and keepdim=False.
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/dtype.h"
 #include "ops_reference/support/element.h"
@@ -83,4 +87,16 @@ etr_error_t etr_ref_mean_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
     etr_store_complex(out->dtype, target, mean);
   }
   return ETR_OK;
+}
+
+// aten::mean.dtype_out
+etr_error_t etr_ref_mean_dtype_out(etr_kernel_context_t *ctx,
+                                   etr_evalue_t **args, size_t num_args) {
+  ETR_TRY(etr_check_num_args(ctx, num_args, 4));
+  // Forward as mean.out(self, dim=None, keepdim=False, dtype, out, out).
+  etr_evalue_t no_dims = {.tag = ETR_TAG_NONE};
+  etr_evalue_t no_keepdim = {.tag = ETR_TAG_BOOL, .u.as_bool = false};
+  etr_evalue_t *forwarded[6] = {args[0], &no_dims, &no_keepdim,
+                                args[1], args[2], args[3]};
+  return etr_ref_mean_out(ctx, forwarded, 6);
 }

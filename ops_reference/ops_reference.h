@@ -59,8 +59,18 @@ ETR_REFERENCE_KERNEL(etr_ref_add_out);  // aten::add.out
 ETR_REFERENCE_KERNEL(etr_ref_add_scalar_out);  // aten::add.Scalar_out
 // op_addmm.c
 ETR_REFERENCE_KERNEL(etr_ref_addmm_out);  // aten::addmm.out
+// op_amax.c
+ETR_REFERENCE_KERNEL(etr_ref_amax_out);  // aten::amax.out
+// op_amin.c
+ETR_REFERENCE_KERNEL(etr_ref_amin_out);  // aten::amin.out
 // op_any.c
 ETR_REFERENCE_KERNEL(etr_ref_any_all_out);  // aten::any.all_out
+ETR_REFERENCE_KERNEL(etr_ref_any_dims_out);  // aten::any.dims_out
+ETR_REFERENCE_KERNEL(etr_ref_any_out);  // aten::any.out
+// op_argmax.c
+ETR_REFERENCE_KERNEL(etr_ref_argmax_out);  // aten::argmax.out
+// op_argmin.c
+ETR_REFERENCE_KERNEL(etr_ref_argmin_out);  // aten::argmin.out
 // op_asin.c
 ETR_REFERENCE_KERNEL(etr_ref_asin_out);  // aten::asin.out
 // op_asinh.c
@@ -113,6 +123,8 @@ ETR_REFERENCE_KERNEL(etr_ref_copy_inplace);  // aten::copy_
 ETR_REFERENCE_KERNEL(etr_ref_cos_out);  // aten::cos.out
 // op_cosh.c
 ETR_REFERENCE_KERNEL(etr_ref_cosh_out);  // aten::cosh.out
+// op_cumsum.c
+ETR_REFERENCE_KERNEL(etr_ref_cumsum_out);  // aten::cumsum.out
 // op_div.c
 ETR_REFERENCE_KERNEL(etr_ref_div_out);  // aten::div.out
 ETR_REFERENCE_KERNEL(etr_ref_div_scalar_out);  // aten::div.Scalar_out
@@ -186,6 +198,8 @@ ETR_REFERENCE_KERNEL(etr_ref_lt_tensor_out);  // aten::lt.Tensor_out
 ETR_REFERENCE_KERNEL(etr_ref_lt_scalar_out);  // aten::lt.Scalar_out
 // op_masked_scatter.c
 ETR_REFERENCE_KERNEL(etr_ref_masked_scatter_out);  // aten::masked_scatter.out
+// op_max.c
+ETR_REFERENCE_KERNEL(etr_ref_max_dim_max);  // aten::max.dim_max
 // op_max_pool2d_with_indices.c
 // aten::max_pool2d_with_indices.out
 ETR_REFERENCE_KERNEL(etr_ref_max_pool2d_with_indices_out);
@@ -193,6 +207,9 @@ ETR_REFERENCE_KERNEL(etr_ref_max_pool2d_with_indices_out);
 ETR_REFERENCE_KERNEL(etr_ref_maximum_out);  // aten::maximum.out
 // op_mean.c
 ETR_REFERENCE_KERNEL(etr_ref_mean_out);  // aten::mean.out
+ETR_REFERENCE_KERNEL(etr_ref_mean_dtype_out);  // aten::mean.dtype_out
+// op_min.c
+ETR_REFERENCE_KERNEL(etr_ref_min_dim_min);  // aten::min.dim_min
 // op_minimum.c
 ETR_REFERENCE_KERNEL(etr_ref_minimum_out);  // aten::minimum.out
 // op_mm.c
@@ -220,6 +237,9 @@ ETR_REFERENCE_KERNEL(etr_ref_pow_tensor_scalar_out);
 // aten::pow.Tensor_Tensor_out
 ETR_REFERENCE_KERNEL(etr_ref_pow_tensor_tensor_out);
 ETR_REFERENCE_KERNEL(etr_ref_pow_scalar_out);  // aten::pow.Scalar_out
+// op_prod.c
+ETR_REFERENCE_KERNEL(etr_ref_prod_int_out);  // aten::prod.int_out
+ETR_REFERENCE_KERNEL(etr_ref_prod_out);  // aten::prod.out
 // op_reciprocal.c
 ETR_REFERENCE_KERNEL(etr_ref_reciprocal_out);  // aten::reciprocal.out
 // op_relu.c
@@ -276,6 +296,9 @@ ETR_REFERENCE_KERNEL(etr_ref_to_dim_order_copy_out);
 ETR_REFERENCE_KERNEL(etr_ref_trunc_out);  // aten::trunc.out
 // op_unsqueeze_copy.c
 ETR_REFERENCE_KERNEL(etr_ref_unsqueeze_copy_out);  // aten::unsqueeze_copy.out
+// op_var.c
+ETR_REFERENCE_KERNEL(etr_ref_var_correction_out);  // aten::var.correction_out
+ETR_REFERENCE_KERNEL(etr_ref_var_out);  // aten::var.out
 // op_view_copy.c
 ETR_REFERENCE_KERNEL(etr_ref_view_copy_out);  // aten::view_copy.out
 // op_where.c
