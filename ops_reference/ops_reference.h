@@ -104,6 +104,8 @@ ETR_REFERENCE_KERNEL(etr_ref_bitwise_xor_scalar_out);
 ETR_REFERENCE_KERNEL(etr_ref_bmm_out);  // aten::bmm.out
 // op_cat.c
 ETR_REFERENCE_KERNEL(etr_ref_cat_out);  // aten::cat.out
+// op_cdist_forward.c
+ETR_REFERENCE_KERNEL(etr_ref_cdist_forward_out);  // aten::_cdist_forward.out
 // op_ceil.c
 ETR_REFERENCE_KERNEL(etr_ref_ceil_out);  // aten::ceil.out
 // op_clamp.c
@@ -228,6 +230,10 @@ ETR_REFERENCE_KERNEL(etr_ref_ne_tensor_out);  // aten::ne.Tensor_out
 ETR_REFERENCE_KERNEL(etr_ref_ne_scalar_out);  // aten::ne.Scalar_out
 // op_neg.c
 ETR_REFERENCE_KERNEL(etr_ref_neg_out);  // aten::neg.out
+// op_nonzero.c
+ETR_REFERENCE_KERNEL(etr_ref_nonzero_out);  // aten::nonzero.out
+// op_pdist_forward.c
+ETR_REFERENCE_KERNEL(etr_ref_pdist_forward_out);  // aten::_pdist_forward.out
 // op_permute_copy.c
 ETR_REFERENCE_KERNEL(etr_ref_permute_copy_out);  // aten::permute_copy.out
 // op_pow.c
@@ -270,6 +276,8 @@ ETR_REFERENCE_KERNEL(etr_ref_slice_copy_tensor_out);
 ETR_REFERENCE_KERNEL(etr_ref_slice_scatter_out);  // aten::slice_scatter.out
 // op_softmax.c
 ETR_REFERENCE_KERNEL(etr_ref_softmax_out);  // aten::_softmax.out
+// op_sort.c
+ETR_REFERENCE_KERNEL(etr_ref_sort_values);  // aten::sort.values
 // op_split_with_sizes_copy.c
 // aten::split_with_sizes_copy.out
 ETR_REFERENCE_KERNEL(etr_ref_split_with_sizes_copy_out);
@@ -292,6 +300,8 @@ ETR_REFERENCE_KERNEL(etr_ref_to_copy_out);  // aten::_to_copy.out
 // op_to_dim_order_copy.c
 // dim_order_ops::_to_dim_order_copy.out
 ETR_REFERENCE_KERNEL(etr_ref_to_dim_order_copy_out);
+// op_topk.c
+ETR_REFERENCE_KERNEL(etr_ref_topk_values);  // aten::topk.values
 // op_trunc.c
 ETR_REFERENCE_KERNEL(etr_ref_trunc_out);  // aten::trunc.out
 // op_unsqueeze_copy.c
