@@ -222,6 +222,8 @@ ETR_REFERENCE_KERNEL(etr_ref_mul_scalar_out);  // aten::mul.Scalar_out
 // op_native_batch_norm.c
 // aten::_native_batch_norm_legit_no_training.out
 ETR_REFERENCE_KERNEL(etr_ref_native_batch_norm_legit_no_training_out);
+// op_native_dropout.c
+ETR_REFERENCE_KERNEL(etr_ref_native_dropout_out);  // aten::native_dropout.out
 // op_native_layer_norm.c
 // aten::native_layer_norm.out
 ETR_REFERENCE_KERNEL(etr_ref_native_layer_norm_out);
@@ -246,6 +248,12 @@ ETR_REFERENCE_KERNEL(etr_ref_pow_scalar_out);  // aten::pow.Scalar_out
 // op_prod.c
 ETR_REFERENCE_KERNEL(etr_ref_prod_int_out);  // aten::prod.int_out
 ETR_REFERENCE_KERNEL(etr_ref_prod_out);  // aten::prod.out
+// op_rand.c
+ETR_REFERENCE_KERNEL(etr_ref_rand_out);  // aten::rand.out
+// op_randn.c
+ETR_REFERENCE_KERNEL(etr_ref_randn_out);  // aten::randn.out
+// op_randperm.c
+ETR_REFERENCE_KERNEL(etr_ref_randperm_out);  // aten::randperm.out
 // op_reciprocal.c
 ETR_REFERENCE_KERNEL(etr_ref_reciprocal_out);  // aten::reciprocal.out
 // op_relu.c

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// aten::rand.out: out (resized to `size`) = values drawn uniformly from
+// [0, 1).
+//
+// Values come from the seeded generator of support/reduce_random.h
+// (SplitMix64 on ctx->rng_state, or the default seed when it is NULL):
+// elements are filled in row-major logical order, each from one draw whose
+// top b bits (Float 24, Double 53, Half 11, BFloat16 8) give k / 2^b, a
+// value exact in the dtype and never 1.0. Complex dtypes draw the real and
+// then the imaginary part, each uniform in [0, 1) of the value dtype, as
+// PyTorch does. PyTorch's own stream (mt19937) is not reproduced: the
+// values are deterministic for a seed and uniform, not PyTorch's. A dry
+// run resizes out and draws nothing.
+//
+// Errors: a negative or overflowing size, an out too small:
+// InvalidArgument. Dtypes: Half, BFloat16, Float, Double and complex
+// (others NotSupported, as PyTorch's "check_uniform_bounds").
+#include "ops_reference/ops_reference.h"
+#include "ops_reference/support/dtype.h"
+#include "ops_reference/support/element.h"
+#include "ops_reference/support/iter.h"
+#include "ops_reference/support/reduce_random.h"
+#include "ops_reference/support/shape.h"
+
+// aten::rand.out
+etr_error_t etr_ref_rand_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                             size_t num_args) {
+  const int64_t *size = NULL;
+  size_t rank = 0;
+  etr_tensor_t *out = NULL;
+  ETR_TRY(etr_check_num_args(ctx, num_args, 3));
+  ETR_TRY(etr_arg_int_list(ctx, args, num_args, 0, "size", &size, &rank));
+  ETR_TRY(etr_arg_tensor(ctx, args, num_args, 1, "out", &out));
+  ETR_TRY(etr_check_dtype(ctx, "out", out->dtype,
+                          ETR_DTYPES_FLOATING | ETR_DTYPES_COMPLEX));
+  ETR_CHECK(ctx->diag, rank <= ETR_MAX_DIMS, ETR_ERR_INVALID_ARGUMENT,
+            "%s: size has %zu dims, more than %d", etr_op_name(ctx), rank,
+            ETR_MAX_DIMS);
+  ETR_TRY(etr_resize_out(ctx, out, (int32_t)rank, size));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
+  etr_reduce_rng_t rng;
+  etr_reduce_rng_init(&rng, ctx);
+  int bits = etr_reduce_rng_uniform_bits(out->dtype);
+  bool complex = etr_dtype_kind(out->dtype) == ETR_KIND_COMPLEX;
+  const etr_tensor_t *operands[1] = {out};
+  etr_strided_iter_t iter;
+  etr_strided_iter_init(&iter, out->dim, out->sizes, operands, 1);
+  for (; !etr_strided_iter_done(&iter); etr_strided_iter_next(&iter)) {
+    void *target = etr_element_at(out, iter.offsets[0]);
+    if (complex) {
+      etr_complex_t value;
+      value.real = etr_reduce_rng_uniform(&rng, bits);
+      value.imag = etr_reduce_rng_uniform(&rng, bits);
+      etr_store_complex(out->dtype, target, value);
+    } else {
+      etr_store_double(out->dtype, target,
+                       etr_reduce_rng_uniform(&rng, bits));
+    }
+  }
+  return ETR_OK;
+}
