@@ -70,5 +70,6 @@ int etr_cli_verify(const etr_cli_session_t *session, const char *method,
 int etr_cli_run(int argc, char **argv);
 int etr_cli_inspect(int argc, char **argv);
 int etr_cli_verify_command(int argc, char **argv);
+int etr_cli_plan(int argc, char **argv);
 
 #endif  // ETR_CLI_CLI_H

@@ -3,11 +3,15 @@
 // The `etref` command-line tool: one binary, one subcommand per job.
 //   etref run PROGRAM ...      load, run a .pte/.bpte and print outputs
 //   etref verify PROGRAM ...   prove a program safe, or list what is wrong
+//   etref plan PROGRAM...      compare memory plans (and write a report)
 //   etref inspect PROGRAM ...  print values and instructions
 // Later subcommands (verify, profile, compare) plug in here. See cli.h for
 // the exit codes.
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -18,6 +22,7 @@ static const char kUsage[] =
     "  run PROGRAM      run a .pte or .bpte program and print its outputs and\n"
     "                   a per-operator timing table (etref run --help)\n"
     "  verify PROGRAM   prove the program safe to run, or list what is wrong\n"
+    "  plan PROGRAM...  compare memory plans: ExecuTorch's, etref's, bound\n"
     "  inspect PROGRAM  print the program's values and instructions\n"
     "  help          print this message\n"
     "\n"
@@ -25,6 +30,13 @@ static const char kUsage[] =
     "input, 3 numerical check failed\n";
 
 int main(int argc, char **argv) {
+  // Under `bazel run` the tool starts in its runfiles tree; paths on the
+  // command line are meant relative to where the user typed it.
+  const char *invoked_from = getenv("BUILD_WORKING_DIRECTORY");
+  if (invoked_from != NULL && chdir(invoked_from) != 0) {
+    fprintf(stderr, "etref: cannot enter %s\n", invoked_from);
+    return ETR_EXIT_USAGE;
+  }
   if (argc < 2) {
     fputs(kUsage, stderr);
     return ETR_EXIT_USAGE;
@@ -35,6 +47,9 @@ int main(int argc, char **argv) {
   }
   if (strcmp(command, "verify") == 0) {
     return etr_cli_verify_command(argc - 1, argv + 1);
+  }
+  if (strcmp(command, "plan") == 0) {
+    return etr_cli_plan(argc - 1, argv + 1);
   }
   if (strcmp(command, "inspect") == 0) {
     return etr_cli_inspect(argc - 1, argv + 1);

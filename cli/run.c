@@ -24,6 +24,8 @@
 #include "core/npy.h"
 #include "core/program.h"
 #include "ops_reference/support/element.h"
+#include "planner/lifetime.h"
+#include "planner/plan.h"
 
 #define MAX_FILES 64
 
@@ -48,6 +50,9 @@ static const char kRunUsage[] =
     "  --runs N                timed executions (default 1)\n"
     "  --warmup W              untimed executions first (default 0)\n"
     "  --seed S                seed for random inputs and random ops (0)\n"
+    "  --plan program|greedy|best   memory plan: the program's own (default),\n"
+    "                          ExecuTorch's greedy or etref's best fit, as\n"
+    "                          re-planned by etref\n"
     "  --quiet                 print no output values or timing table\n";
 
 typedef struct {
@@ -65,6 +70,7 @@ typedef struct {
   long runs;
   long warmup;
   unsigned long long seed;
+  const char *plan;  // NULL/"program", "greedy" or "best"
   int quiet;
 } run_options_t;
 
@@ -168,6 +174,14 @@ static int parse_options(int argc, char **argv, run_options_t *options) {
                              "'%s'",
                              value);
         }
+      } else if (strcmp(arg, "--plan") == 0) {
+        if (strcmp(value, "program") != 0 && strcmp(value, "greedy") != 0 &&
+            strcmp(value, "best") != 0) {
+          return usage_error("--plan must be program, greedy or best, not "
+                             "'%s'",
+                             value);
+        }
+        options->plan = value;
       } else if (strcmp(arg, "--seed") == 0) {
         char *end = NULL;
         errno = 0;
@@ -331,6 +345,10 @@ typedef struct {
   etr_tensor_t input_tensors[MAX_FILES];
   uint32_t num_inputs;
   bool timing_started;  // warm-up done: the timer keeps what follows
+  // A replacement memory plan (--plan greedy|best).
+  etr_memory_plan_t memory_plan;
+  etr_planned_placement_t *placements;
+  size_t *pool_sizes;
 } run_state_t;
 
 // Sets every input, then executes; warm-up runs first, then timed ones.
@@ -364,6 +382,8 @@ static void release_state(run_state_t *state) {
     etr_npy_array_release(&state->arrays[i]);
     free(state->random_buffers[i]);
   }
+  free(state->placements);
+  free(state->pool_sizes);
   etr_cli_close(&state->session);
 }
 
@@ -386,8 +406,79 @@ static const char *choose_method(const run_options_t *options,
   return "forward";
 }
 
+// Re-plans method `name` with etref's planner (--plan greedy|best) into
+// state->plan; the method then loads with it instead of the program's.
+static int replan(const run_options_t *options, run_state_t *state,
+                  const char *name, etr_diag_t *diag) {
+  etr_method_config_t config;
+  etr_method_config_init(&config, &state->session.kernels);
+  config.backends = &state->session.backends;
+  config.external_data =
+      state->session.has_data ? &state->session.data : NULL;
+  config.allow_missing = true;
+  etr_method_t scratch;
+  etr_error_t status =
+      etr_method_load(&state->session.program, name, &config, &scratch, diag);
+  if (status != ETR_OK) {
+    return etr_cli_report(diag, status);
+  }
+  etr_lifetime_options_t lifetime_options = {
+      .granularity = ETR_UNITS_LOGICAL};
+  etr_lifetimes_t lifetimes;
+  etr_plan_t plan;
+  memset(&plan, 0, sizeof(plan));
+  status = etr_lifetimes_compute(&scratch, &lifetime_options, &lifetimes,
+                                 diag);
+  if (status == ETR_OK) {
+    status = strcmp(options->plan, "greedy") == 0
+                 ? etr_plan_executorch_greedy(&lifetimes,
+                                              ETR_PLAN_DEFAULT_ALIGNMENT, 0,
+                                              &plan, diag)
+                 : etr_plan_best_fit(&lifetimes, ETR_PLAN_DEFAULT_ALIGNMENT,
+                                     &plan, diag);
+  }
+  if (status == ETR_OK) {
+    status = etr_plan_check(&lifetimes, &plan, ETR_PLAN_DEFAULT_ALIGNMENT,
+                            diag);
+  }
+  if (status == ETR_OK) {
+    free(state->placements);
+    free(state->pool_sizes);
+    uint32_t pools = scratch.num_planned_buffers > plan.num_pools
+                         ? scratch.num_planned_buffers
+                         : plan.num_pools;
+    state->placements = (etr_planned_placement_t *)calloc(
+        lifetimes.num_values + 1, sizeof(etr_planned_placement_t));
+    state->pool_sizes = (size_t *)calloc(pools + 1, sizeof(size_t));
+    if (state->placements == NULL || state->pool_sizes == NULL) {
+      status = ETR_FAIL(diag, ETR_ERR_MEMORY_ALLOCATION_FAILED,
+                        "out of memory re-planning");
+    } else {
+      etr_plan_to_memory_plan(&lifetimes, &plan, pools, state->placements,
+                              state->pool_sizes, &state->memory_plan);
+      if (!options->quiet) {
+        printf("memory plan: etref %s, %llu bytes (the program's: %zu)\n",
+               options->plan, (unsigned long long)etr_plan_total(&plan),
+               etr_method_planned_bytes(&scratch));
+      }
+    }
+  }
+  etr_plan_release(&plan);
+  etr_lifetimes_release(&lifetimes);
+  etr_method_release(&scratch);
+  return status == ETR_OK ? ETR_EXIT_OK : etr_cli_report(diag, status);
+}
+
 static int load_method(const run_options_t *options, run_state_t *state,
                        const char *name, etr_diag_t *diag) {
+  bool replanned = options->plan != NULL &&
+                   strcmp(options->plan, "program") != 0;
+  if (replanned) {
+    int code = replan(options, state, name, diag);
+    if (code != ETR_EXIT_OK) {
+      return code;
+    }
+  }
   etr_method_config_t config;
   etr_method_config_init(&config, &state->session.kernels);
   config.variant = options->variant;
@@ -395,6 +486,7 @@ static int load_method(const run_options_t *options, run_state_t *state,
   config.external_data = options->data_path != NULL ? &state->session.data : NULL;
   config.tracer = &state->timer.tracer;
   config.seed = options->seed;
+  config.memory_plan = replanned ? &state->memory_plan : NULL;
   etr_error_t status =
       etr_method_load(&state->session.program, name, &config, &state->method, diag);
   if (status != ETR_OK) {

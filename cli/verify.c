@@ -65,11 +65,12 @@ int etr_cli_verify_command(int argc, char **argv) {
     }
     if (strcmp(argv[i], "--quiet") == 0) {
       quiet = true;
-    } else if ((strcmp(argv[i], "--method") == 0 ||
-                strcmp(argv[i], "--data") == 0) &&
-               i + 1 < argc) {
-      *(strcmp(argv[i], "--method") == 0 ? &method : &data_path) =
-          argv[++i];
+    } else if (strcmp(argv[i], "--method") == 0 && i + 1 < argc) {
+      method = argv[i + 1];
+      ++i;
+    } else if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) {
+      data_path = argv[i + 1];
+      ++i;
     } else if (argv[i][0] == '-' || path != NULL) {
       fprintf(stderr, "etref verify: unexpected argument '%s'\n\n%s", argv[i],
               kVerifyUsage);

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 scripts/install_deps.sh
 model=datasets/models/cnn
 bazel build //:etref >&2
-exec bazel-bin/cli/etref run "$model/model.pte" \
+exec "$(bazel info bazel-bin 2>/dev/null)/cli/etref" run "$model/model.pte" \
   --input "$model/input_0.npy" \
   --expected "$model/eager_output_0.npy" --rtol 1e-4 --atol 1e-5 \
   --runs 20 --warmup 3 "$@"

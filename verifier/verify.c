@@ -94,12 +94,25 @@ static void on_dry_run_failure(void *user, const etr_method_t *method,
   set_message(d, "%s (arguments %s)", diag->message, args);
 }
 
-// Operators without a kernel and delegates without a backend.
+// Operators without a kernel, delegates without a backend, and MoveCalls
+// that change a value's type.
 static void check_bindings(context_t *c, const etr_method_t *method) {
   for (uint32_t ch = 0; ch < method->num_chains; ++ch) {
     const etr_chain_t *chain = &method->chains[ch];
     for (uint32_t i = 0; i < chain->num_instructions; ++i) {
       const etr_instruction_t *instruction = &chain->instructions[i];
+      if (instruction->kind == ETR_INSTRUCTION_MOVE_CALL) {
+        etr_tag_t from = method->values[instruction->operands[0]].tag;
+        etr_tag_t to = method->values[instruction->operands[1]].tag;
+        if (from != to && to != ETR_TAG_NONE) {
+          etr_diagnostic_t *d =
+              add(c, ETR_SEVERITY_ERROR, ETR_ERR_INVALID_PROGRAM);
+          set_instruction(d, method, ch, i);
+          set_message(d, "MoveCall puts a %s (v%u) into a %s value (v%u)",
+                      etr_tag_name(from), instruction->operands[0],
+                      etr_tag_name(to), instruction->operands[1]);
+        }
+      }
       if (instruction->kind == ETR_INSTRUCTION_KERNEL_CALL &&
           instruction->kernel == NULL) {
         etr_diagnostic_t *d = add(c, ETR_SEVERITY_ERROR,
