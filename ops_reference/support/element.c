@@ -225,6 +225,15 @@ void etr_store_double(etr_scalar_type_t dtype, void *element, double value) {
       etr_store_complex(dtype, element, complex_value);
       return;
     }
+    case ETR_UINT64:
+      // Through int64 values from 2^63 up would saturate; c10 converts
+      // those directly (1e19 stays 1e19).
+      if (value >= 9223372036854775808.0 && value < 18446744073709551616.0) {
+        STORE(uint64_t, element, (uint64_t)value);
+        return;
+      }
+      etr_store_int64(dtype, element, etr_double_to_int64(value));
+      return;
     default:
       etr_store_int64(dtype, element, etr_double_to_int64(value));
       return;

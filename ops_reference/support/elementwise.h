@@ -78,7 +78,9 @@ etr_error_t etr_floating_unary_kernel(etr_kernel_context_t *ctx,
 
 // Converts between etr_complex_t and C99 complex numbers for the complex
 // callbacks, which use <complex.h> functions (cexp, ctanh, csqrt).
-#define ETR_TO_C99_COMPLEX(value) ((value).real + (value).imag * _Complex_I)
+// CMPLX, not re + im * I: the multiplication turns an infinite imaginary
+// part into a NaN real part (exp(-inf + inf i) must be 0, not NaN).
+#define ETR_TO_C99_COMPLEX(value) CMPLX((value).real, (value).imag)
 
 // Two's-complement wrapping int64 arithmetic for the on_int callbacks
 // (PyTorch's integer ops wrap; signed overflow in C would be undefined).

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// ISA detection (see isa.h): CPUID through the compiler's
+// __builtin_cpu_supports on x86-64 (which also checks that the OS saves the
+// AVX/AVX-512 register state), NEON by architecture on aarch64.
+#include "ops_optimized/isa.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kNames[ETR_NUM_ISAS] = {"scalar", "avx2", "avx512",
+                                                 "neon"};
+
+const char *etr_isa_name(etr_isa_t isa) {
+  return (unsigned)isa < ETR_NUM_ISAS ? kNames[isa] : "unknown";
+}
+
+static bool detect(etr_isa_t isa) {
+  switch (isa) {
+    case ETR_ISA_SCALAR:
+      return true;
+#if defined(__x86_64__)
+    case ETR_ISA_AVX2:
+      __builtin_cpu_init();
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case ETR_ISA_AVX512:
+      __builtin_cpu_init();
+      return __builtin_cpu_supports("avx512f") &&
+             __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512dq") &&
+             __builtin_cpu_supports("avx512vl") &&
+             __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+#if defined(__aarch64__)
+    case ETR_ISA_NEON:
+      return true;
+#endif
+    default:
+      return false;
+  }
+}
+
+// -1: not yet detected.
+static int g_available[ETR_NUM_ISAS] = {-1, -1, -1, -1};
+static int g_active = -1;
+
+bool etr_isa_available(etr_isa_t isa) {
+  if ((unsigned)isa >= ETR_NUM_ISAS) {
+    return false;
+  }
+  if (g_available[isa] < 0) {
+    g_available[isa] = detect(isa) ? 1 : 0;
+  }
+  return g_available[isa] == 1;
+}
+
+static etr_isa_t best_available(void) {
+  if (etr_isa_available(ETR_ISA_AVX512)) {
+    return ETR_ISA_AVX512;
+  }
+  if (etr_isa_available(ETR_ISA_AVX2)) {
+    return ETR_ISA_AVX2;
+  }
+  if (etr_isa_available(ETR_ISA_NEON)) {
+    return ETR_ISA_NEON;
+  }
+  return ETR_ISA_SCALAR;
+}
+
+static etr_isa_t choose(etr_isa_t wanted) {
+  return etr_isa_available(wanted) ? wanted : best_available();
+}
+
+void etr_isa_reset(void) {
+  etr_isa_t isa = best_available();
+  const char *requested = getenv("ETREF_ISA");
+  for (int i = 0; requested != NULL && i < ETR_NUM_ISAS; ++i) {
+    if (strcmp(requested, kNames[i]) == 0) {
+      isa = choose((etr_isa_t)i);
+    }
+  }
+  g_active = (int)isa;
+}
+
+etr_isa_t etr_isa_active(void) {
+  if (g_active < 0) {
+    etr_isa_reset();
+  }
+  return (etr_isa_t)g_active;
+}
+
+etr_isa_t etr_isa_force(etr_isa_t isa) {
+  g_active = (int)choose(isa);
+  return (etr_isa_t)g_active;
+}

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Instruction sets the optimized kernels can use, detected once.
+//
+// Each SIMD microkernel lives in a file of its own compiled for one ISA
+// (`*_avx2.c` with -mavx2 -mfma, `*_avx512.c` with -mavx512f/bw/dq/vl,
+// `*_neon.c` on aarch64); a kernel picks the table of its family for
+// etr_isa_active() at each call, so one binary holds every path and tests
+// can run them side by side. ETR_ISA_SCALAR is portable C with no
+// intrinsics, the baseline every machine has.
+//
+// etr_isa_active() is the best ISA this CPU supports, or a lower one when
+// the environment variable ETREF_ISA (scalar, avx2, avx512, neon) asks for
+// it, or when a test forces one with etr_isa_force. Asking for an ISA the
+// CPU lacks falls back to the best available (never a SIGILL).
+#ifndef ETR_OPS_OPTIMIZED_ISA_H
+#define ETR_OPS_OPTIMIZED_ISA_H
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum etr_isa {
+  ETR_ISA_SCALAR = 0,
+  ETR_ISA_AVX2 = 1,    // x86-64: AVX2 + FMA3 (+ F16C)
+  ETR_ISA_AVX512 = 2,  // x86-64: AVX-512 F, BW, DQ, VL
+  ETR_ISA_NEON = 3,    // aarch64: Advanced SIMD (always present)
+  ETR_NUM_ISAS = 4,
+} etr_isa_t;
+
+// "scalar", "avx2", "avx512", "neon".
+const char *etr_isa_name(etr_isa_t isa);
+
+// True when this CPU (and this build) can run `isa`.
+bool etr_isa_available(etr_isa_t isa);
+
+// The ISA kernels use now.
+etr_isa_t etr_isa_active(void);
+
+// Makes kernels use `isa` (when available; otherwise the best available) —
+// for tests and benchmarks that compare paths. Not thread-safe. Returns the
+// ISA now active.
+etr_isa_t etr_isa_force(etr_isa_t isa);
+
+// Returns to the detected (or ETREF_ISA) choice.
+void etr_isa_reset(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ETR_OPS_OPTIMIZED_ISA_H
