@@ -57,18 +57,19 @@ etr_error_t etr_ref_masked_scatter_out(etr_kernel_context_t *ctx,
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 1, "mask", &mask));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 2, "source", &source));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 3, "out", &out));
-  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
-  ETR_CHECK(ctx->diag, mask->dtype == ETR_BOOL, ETR_ERR_INVALID_ARGUMENT,
-            "%s: masked_scatter only supports boolean masks, but got mask "
-            "with dtype %s",
-            etr_op_name(ctx), etr_scalar_type_name(mask->dtype));
-  ETR_TRY(etr_check_dtype_equal(ctx, "source", source->dtype, self->dtype));
-  ETR_TRY(etr_check_dtype_equal(ctx, "out", out->dtype, self->dtype));
-
+  // PyTorch's order: broadcast, source dtype, mask dtype, self dtype (even
+  // for empty tensors), then the out wrapper's dtype check.
   int32_t dim = 0;
   int64_t sizes[ETR_MAX_DIMS];
   ETR_TRY(etr_broadcast_shapes(ctx, self->dim, self->sizes, mask->dim,
                                mask->sizes, &dim, sizes));
+  ETR_TRY(etr_check_dtype_equal(ctx, "source", source->dtype, self->dtype));
+  ETR_CHECK(ctx->diag, mask->dtype == ETR_BOOL, ETR_ERR_INVALID_ARGUMENT,
+            "%s: masked_scatter only supports boolean masks, but got mask "
+            "with dtype %s",
+            etr_op_name(ctx), etr_scalar_type_name(mask->dtype));
+  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_ALL));
+  ETR_TRY(etr_check_dtype_equal(ctx, "out", out->dtype, self->dtype));
   ETR_TRY(etr_resize_out(ctx, out, dim, sizes));
   if (ctx->dry_run) {
     return ETR_OK;  // shapes checked and outs resized; no data touched

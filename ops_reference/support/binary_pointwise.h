@@ -7,7 +7,9 @@
 // result is Bool, and in their per-element callbacks, so each op file
 // describes its op with an etr_binary_pointwise_op_t and calls one function.
 //
-// Semantics (PyTorch's TensorIterator binary ops, checked against 2.13):
+// Semantics (PyTorch's TensorIterator binary ops, checked against 2.13),
+// in PyTorch's order, which decides the code when a call has two faults:
+//   0. the shapes broadcast (InvalidArgument otherwise);
 //   1. the operands promote to torch.result_type(self, other), a Scalar
 //      `other` taking part as a Python number (int8[2] & 1000 stays Int8;
 //      int8[2] fmod 2.5 is Float); a refused promotion (uint16 with int32)
@@ -20,7 +22,8 @@
 //      int8 & 1000 is int8 & -24, exactly as PyTorch casts the wrapped
 //      number) and the callback runs elementwise with broadcasting;
 //   4. the result is the compute dtype, written into any out dtype it can
-//      be cast to (InvalidArgument otherwise); ops with a Bool result
+//      be cast to (InvalidArgument otherwise, checked before step 2's
+//      NotSupported, as TensorIterator does); ops with a Bool result
 //      (logical_*) accept every out dtype.
 // Integral division ops (fmod) refuse a divisor that is 0 after the
 // conversion of step 3 with InvalidArgument (PyTorch's ZeroDivisionError),
@@ -65,8 +68,8 @@ typedef struct etr_binary_pointwise_call {
   etr_scalar_type_t compute;
 } etr_binary_pointwise_call_t;
 
-// Steps 2-4 above for operands already read: `common` is their
-// torch.result_type. `a` and `b` may be 0-dim tensors standing for
+// Steps 0 and 2-4 above for operands already read: `common` is their
+// torch.result_type (the caller promotes after checking the shapes). `a` and `b` may be 0-dim tensors standing for
 // Scalars (etr_scalar_to_tensor). Resizes `out` to the broadcast shape.
 // `state` reaches the callbacks as etr_binary_pointwise_call_t.op_state.
 etr_error_t etr_binary_pointwise_run(etr_kernel_context_t *ctx,

@@ -30,12 +30,21 @@ static etr_evalue_t *binary_case_arg(const sweep_arg_t *arg,
   }
 }
 
-// The out: 1-D with spare room (the kernel must resize it), or, in the
-// channels-last layout, a rank-4 channels-last tensor of the result shape
-// (the kernel must write it in its own layout).
-static etr_tensor_t *binary_case_out(const tt_case_tensor_t *expected,
+// The out: 1-D with spare room (the kernel must resize it); or, when the
+// call succeeds, a strided view of the result shape in the non-contiguous
+// layout and a channels-last tensor of a rank-4 result in the
+// channels-last layout (the kernel must write them in their own layout).
+static etr_tensor_t *binary_case_out(const binary_case_t *c,
                                      tt_layout_t layout) {
   static const uint8_t kChannelsLast[4] = {0, 2, 3, 1};
+  const tt_case_tensor_t *expected = &c->out;
+  if (c->status != ETR_OK) {
+    return tt_case_out(expected);
+  }
+  if (layout == TT_NONCONTIGUOUS) {
+    return tt_noncontiguous(
+        tt_tensor(expected->dtype, expected->dim, expected->sizes, NULL));
+  }
   if (layout == TT_CHANNELS_LAST && expected->dim == 4) {
     return tt_out_dim_order(expected->dtype, 4, expected->sizes,
                             kChannelsLast);
@@ -50,7 +59,7 @@ static void binary_run_case(const binary_case_t *c, tt_layout_t layout) {
   for (size_t k = 0; k < c->num_args; ++k) {
     args[n++] = binary_case_arg(&c->args[k], layout);
   }
-  etr_tensor_t *out = binary_case_out(&c->out, layout);
+  etr_tensor_t *out = binary_case_out(c, layout);
   args[n++] = tt_ev_tensor(out);
   args[n++] = tt_ev_tensor(out);  // the return slot
   etr_error_t status = tt_call(c->op, args, n);

@@ -172,20 +172,20 @@ def add_case(w, label, op, args, out_dtype=None):
     status = "ETR_OK"
     first_tensor = next(a[1] for a in args if a[0] == "t")
     if out_dtype is None:
+        # The functional's result dtype; when it fails, self's dtype (the
+        # out variant then decides the status, whichever check fires first).
         try:
             out_dtype = call(getattr(packet, FUNCTIONAL[overload_name]), values).dtype
-        except (RuntimeError, NotImplementedError) as error:
-            status = status_of(error)
+        except (RuntimeError, NotImplementedError):
             out_dtype = first_tensor.dtype
     out = torch.empty(0, dtype=out_dtype)
-    if status == "ETR_OK":
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                result = call(out_overload, values, out)
-            assert result is out
-        except (RuntimeError, NotImplementedError) as error:
-            status = status_of(error)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = call(out_overload, values, out)
+        assert result is out
+    except (RuntimeError, NotImplementedError) as error:
+        status = status_of(error)
     if status != "ETR_OK":
         # A refused call still passes an out: self's shape, the named dtype.
         out = torch.zeros(first_tensor.shape, dtype=out_dtype)
@@ -389,6 +389,11 @@ def value_specs(gen):
             a = rand(gen, d, 3, 5, specials=True) if d.is_floating_point else rand(gen, d, 3, 5)
             for scalar in (("i", -7), ("i", 1000), ("f", 2.5), ("b", True)):
                 add(f"{op[6:]}_{d}_{scalar[0]}{scalar[1]}", op, [("t", a), scalar])
+    # fmod rounds a Scalar divisor to Half/BFloat16 first (no op-math path):
+    # Half [1, 3] fmod 0.1 is [0.0002, 0.0007].
+    for d in (torch.float16, torch.bfloat16):
+        add(f"fmod_{d}_scalar_0.1", "aten::fmod.Scalar_out",
+            [("t", torch.tensor([1.0, 3.0, -7.0, 0.25], dtype=d)), ("f", 0.1)])
     # pow.Scalar: bases of every kind, exponents of several dtypes.
     for d in (torch.int8, torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32,
               torch.float64, torch.bool, torch.complex64):
@@ -498,13 +503,29 @@ def value_specs(gen):
                                                            ("s", "floor")])
     add("div_trunc_bool", "aten::div.Scalar_mode_out", [("t", rand(gen, torch.bool, 3)), ("b", True),
                                                         ("s", "trunc")])
+    # Two faults at once: PyTorch reports the shape, then the promotion,
+    # then the cast to out, then the dtype dispatch.
+    f32 = torch.float32
+    f3, f2 = rand(gen, f32, 3), rand(gen, f32, 2)
+    b3, b2 = rand(gen, torch.bool, 3), rand(gen, torch.bool, 2)
+    u16_3, u8_2 = torch.tensor([1, 2, 3], dtype=torch.uint16), torch.tensor([1, 2], dtype=torch.uint8)
+    add("order_bitwise_shape_before_dtype", "aten::bitwise_and.Tensor_out", [("t", f3), ("t", f2)])
+    add("order_bitwise_cast_before_dtype", "aten::bitwise_and.Tensor_out", [("t", f3), ("t", f3)], torch.int64)
+    add("order_fmod_shape_before_dtype", "aten::fmod.Tensor_out", [("t", b3), ("t", b2)], torch.bool)
+    add("order_atan2_shape_before_promotion", "aten::atan2.out", [("t", u16_3), ("t", u8_2)])
+    add("order_maximum_complex_before_shape", "aten::maximum.out",
+        [("t", rand(gen, torch.complex64, 3)), ("t", f2)])
+    add("order_pow_dtype_after_cast", "aten::pow.Tensor_Tensor_out", [("t", b3), ("t", b3)], torch.bool)
+    add("order_logical_shape_before_dtype", "aten::logical_and.out",
+        [("t", u16_3), ("t", torch.tensor([1, 2], dtype=torch.uint16))], torch.bool)
+    add("order_fmod_cast_before_zero_divisor", "aten::fmod.Scalar_out",
+        [("t", rand(gen, torch.int32, 3)), ("i", 0)], torch.bool)
     # masked_scatter: broadcasting both ways, 0-dim, empty, errors.
     for d in (torch.float32, torch.int16, torch.bool, torch.complex128, torch.bfloat16):
         self = rand(gen, d, 2, 3, 2, 2)
         mask = rand(gen, torch.bool, 3, 1, 2)
         source = rand(gen, d, 30)
         add(f"masked_scatter_{d}", "aten::masked_scatter.out", [("t", self), ("t", mask), ("t", source)])
-    f32 = torch.float32
     add("masked_scatter_self_broadcast", "aten::masked_scatter.out",
         [("t", rand(gen, f32, 3)), ("t", torch.tensor([[True], [False], [True]])), ("t", rand(gen, f32, 2, 5))])
     add("masked_scatter_0dim_self", "aten::masked_scatter.out",
@@ -527,6 +548,15 @@ def value_specs(gen):
         torch.float64)
     add("masked_scatter_no_broadcast", "aten::masked_scatter.out",
         [("t", rand(gen, f32, 3)), ("t", torch.tensor([True, False])), ("t", rand(gen, f32, 3))])
+    add("masked_scatter_dtype_before_mask", "aten::masked_scatter.out",
+        [("t", rand(gen, f32, 0)), ("t", torch.zeros(0, dtype=torch.uint8)),
+         ("t", rand(gen, torch.float64, 0))])
+    add("masked_scatter_mask_before_self_dtype", "aten::masked_scatter.out",
+        [("t", torch.tensor([1, 2], dtype=torch.uint16)), ("t", torch.tensor([1, 0], dtype=torch.uint8)),
+         ("t", torch.tensor([5], dtype=torch.uint16))])
+    add("masked_scatter_uint16_empty", "aten::masked_scatter.out",
+        [("t", torch.zeros(0, dtype=torch.uint16)), ("t", torch.zeros(0, dtype=torch.bool)),
+         ("t", torch.zeros(0, dtype=torch.uint16))])
     add("masked_scatter_uint16", "aten::masked_scatter.out",
         [("t", torch.tensor([1, 2], dtype=torch.uint16)), ("t", torch.tensor([True, False])),
          ("t", torch.tensor([5], dtype=torch.uint16))])

@@ -4,9 +4,10 @@
 // gen_binary_cases.py): seeded random values with NaN, infinities, signed
 // zeros and integer extremes, broadcasting, zero-dim and empty tensors,
 // Scalars of every kind, outs of other dtypes, and the failures PyTorch
-// raises. Every case runs three times: contiguous, with every tensor
-// argument a non-contiguous strided view, and with rank-4 tensors (inputs
-// and the out) channels-last.
+// raises. Every case runs three times: contiguous (the out starts 1-D and
+// is resized), with every tensor, the out included, a non-contiguous
+// strided view, and with rank-4 tensors (inputs and the out)
+// channels-last.
 // The cases first: the runner works on their binary_case_t.
 #include "ops_reference/test/generated/binary_value_cases.h"
 #include "ops_reference/test/binary_case_runner.h"
