@@ -1,21 +1,37 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Ordering and in-place heaps for sort and topk.
+// The orderings of sort and topk, reproduced exactly.
 //
-// Elements are ordered by (value, original index) so every order is total
-// and the result is what a stable sort gives: ascending puts smaller values
-// first, descending larger ones, NaN counts as larger than everything
-// (last ascending, first descending), and equal values (0.0 and -0.0
-// included) keep their original order in both directions. PyTorch's
-// stable=True sort is exactly this; its default (unstable) sort gives the
-// same values but may order the indices of equal values differently on
-// slices longer than 16, and its topk takes tied elements in an order set
-// by std::nth_element; etref always uses the stable order.
+// PyTorch's CPU sort and topk give every value its defined place (NaN
+// counts as larger than everything), but equal values (and 0.0 versus
+// -0.0, and NaNs among themselves) end up in whatever order their
+// algorithms leave them, and the indices out shows that order. To match
+// PyTorch's indices as well as its values, etref runs the same algorithms
+// on the same (value, index) pairs with the same comparisons:
+//   * sort (ATen's sort_kernel, non-stable): libstdc++'s std::sort, an
+//     introsort (median-of-three quicksort down to slices of 16, heapsort
+//     past a depth of 2 floor(log2 n), then insertion sort), comparing
+//     values only with ATen's KeyValueCompAsc/Desc:
+//       ascending  a < b or (b is NaN and a is not);
+//       descending a > b or (a is NaN and b is not);
+//   * topk (ATen's topk_impl_loop): std::partial_sort of the (value,
+//     index) queue when k * 64 <= n, else std::nth_element at k - 1
+//     followed, when `sorted`, by std::sort of the first k - 1;
+//   * a stable order (ties keep their original order) where ATen's sort
+//     takes FBGEMM's radix sort: a rank-1 integer (not Bool) tensor of at
+//     least 32768 elements sorted ascending.
+// The ports follow GCC's <bits/stl_algo.h> and <bits/stl_heap.h>
+// step for step (same pivots, same hole-based heap moves); the test
+// generator checked them against PyTorch 2.13 on thousands of tie-heavy
+// random inputs. A different C++ library would order ties differently;
+// values never differ.
 //
-// A slot array is one slice of a values tensor (self's dtype) and the
-// matching slice of an indices tensor (Long), both read and written
-// through their strides. Sorting happens in place in those out tensors
-// with a heap, so nothing is allocated and the cost is O(n log n).
+// Pairs live in an etr_sort_array_t: writable slots [0, stored) in the out
+// tensors (a values slice of the input's dtype and a Long indices slice,
+// strided) or in scratch, and read-only slots [stored, ...) read from the
+// input slice (the value of input element i with index i; writes to them
+// are dropped, which is exact for std::partial_sort, whose heap selection
+// only ever writes a tail slot after reading it for the last time).
 #ifndef ETR_OPS_REFERENCE_SUPPORT_REDUCE_SORT_H
 #define ETR_OPS_REFERENCE_SUPPORT_REDUCE_SORT_H
 
@@ -29,45 +45,48 @@
 extern "C" {
 #endif
 
-// A value with its original index, in the form its dtype compares in.
-typedef struct etr_sort_key {
-  double floating;   // Half, BFloat16, Float, Double
-  int64_t integer;   // Bool and integers up to uint32
-  uint64_t unsigned64;  // UInt64
+// An element's bytes (dtypes of at most 8 bytes) with its index.
+typedef struct etr_sort_pair {
+  uint8_t raw[8];
   int64_t index;
-} etr_sort_key_t;
+} etr_sort_pair_t;
 
-typedef struct etr_sort_slots {
-  etr_scalar_type_t dtype;
-  bool descending;
-  char *values;           // first element of the values slice
-  int64_t value_stride;   // in elements
-  char *indices;          // first element of the indices slice (Long)
-  int64_t index_stride;   // in elements
-} etr_sort_slots_t;
+typedef struct etr_sort_array {
+  etr_scalar_type_t dtype;  // of every value (real, Bool or uint16/32/64)
+  bool descending;          // ATen's KeyValueCompDesc instead of Asc
+  int64_t stored;           // slots [0, stored) are writable
+  // Writable slots in tensors (when scratch is NULL): strides in elements.
+  char *values;
+  int64_t value_stride;
+  char *indices;  // Long
+  int64_t index_stride;
+  // Writable slots in scratch instead (stored entries).
+  etr_sort_pair_t *scratch;
+  // Read-only slots [stored, ...): input element `slot`, index `slot`.
+  const char *source;
+  int64_t source_stride;
+} etr_sort_array_t;
 
-// The key of the element at `element` (dtype `dtype`) with index `index`.
-etr_sort_key_t etr_sort_load_key(etr_scalar_type_t dtype, const void *element,
-                                 int64_t index);
+etr_sort_pair_t etr_sort_get(const etr_sort_array_t *array, int64_t slot);
+void etr_sort_set(const etr_sort_array_t *array, int64_t slot,
+                  const etr_sort_pair_t *pair);
 
-// True when `a` comes before `b` in the order described above.
-bool etr_sort_key_before(etr_scalar_type_t dtype, bool descending,
-                         const etr_sort_key_t *a, const etr_sort_key_t *b);
+// ATen's comparison of two values (see above); indices are ignored.
+bool etr_sort_compare(const etr_sort_array_t *array,
+                      const etr_sort_pair_t *a, const etr_sort_pair_t *b);
 
-// Key of slot `slot` (its value and the index stored beside it).
-etr_sort_key_t etr_sort_slot_key(const etr_sort_slots_t *slots, int64_t slot);
+// libstdc++'s std::sort, std::partial_sort and std::nth_element on slots
+// [first, last) (middle and nth inside them).
+void etr_sort_std_sort(const etr_sort_array_t *array, int64_t first,
+                       int64_t last);
+void etr_sort_partial_sort(const etr_sort_array_t *array, int64_t first,
+                           int64_t middle, int64_t last);
+void etr_sort_nth_element(const etr_sort_array_t *array, int64_t first,
+                          int64_t nth, int64_t last);
 
-// Writes `element` (of the slots' dtype) and `index` into slot `slot`.
-void etr_sort_slot_set(const etr_sort_slots_t *slots, int64_t slot,
-                       const void *element, int64_t index);
-
-// Restores the heap below `slot` among the first `count` slots; the heap
-// keeps the element that comes last in the order at its root.
-void etr_sort_sift_down(const etr_sort_slots_t *slots, int64_t slot,
-                        int64_t count);
-
-// Sorts the first `count` slots into the order (heapsort).
-void etr_sort_slots(const etr_sort_slots_t *slots, int64_t count);
+// A stable sort of slots [0, count) (equal values keep their order), in
+// place and without scratch: a heapsort ordered by (value, index).
+void etr_sort_stable(const etr_sort_array_t *array, int64_t count);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 // values use test_util.h's tolerances (integers, Bool and indices exact).
 #include <string.h>
 
+#include "core/arena.h"
 #include "ops_reference/test/generated/reduce_family_cases.h"
 #include "ops_reference/test/test_util.h"
 
@@ -33,22 +34,78 @@ static etr_evalue_t *make_arg(const sweep_arg_t *arg, tt_layout_t layout) {
   }
 }
 
-// nonzero's out shape depends on the data, which a dry run cannot see
-// (op_nonzero.c), so its cases call the kernel directly instead of through
-// tt_call's dry-run comparison.
-static etr_error_t call_case(const char *op, etr_evalue_t **args, size_t n) {
-  if (strcmp(op, "aten::nonzero.out") != 0) {
-    return tt_call(op, args, n);
+// The tensors an argument list refers to (Tensor and Tensor[] EValues),
+// each once.
+static size_t collect_tensors(etr_evalue_t **args, size_t n,
+                              etr_tensor_t **tensors, size_t capacity) {
+  size_t count = 0;
+  for (size_t i = 0; i < n; ++i) {
+    size_t items = args[i]->tag == ETR_TAG_LIST_TENSOR
+                       ? args[i]->u.as_tensor_list.length
+                       : (args[i]->tag == ETR_TAG_TENSOR ? 1 : 0);
+    for (size_t j = 0; j < items; ++j) {
+      etr_tensor_t *tensor = args[i]->tag == ETR_TAG_TENSOR
+                                 ? args[i]->u.as_tensor
+                                 : etr_tensor_list_get(args[i], j);
+      bool seen = tensor == NULL;
+      for (size_t k = 0; k < count && !seen; ++k) {
+        seen = tensors[k] == tensor;
+      }
+      if (!seen && count < capacity) {
+        tensors[count++] = tensor;
+      }
+    }
   }
+  return count;
+}
+
+// tt_call's protocol (a dry run with every data pointer NULL, then the
+// real call; same status unless the failure depends on values, same out
+// shapes) with a scratch arena in ctx->temp, which topk's nth_element
+// route needs. nonzero's out shape depends on the data, which a dry run
+// cannot see (op_nonzero.c), so its shapes are not compared.
+static etr_error_t call_case(const char *op, etr_evalue_t **args, size_t n) {
+  static uint8_t scratch[1 << 16];
+  etr_arena_t temp;
+  etr_arena_init(&temp, scratch, sizeof(scratch));
   etr_diag_t diag;
-  etr_diag_reset(&diag);
   etr_kernel_context_t ctx;
   memset(&ctx, 0, sizeof(ctx));
   ctx.diag = &diag;
   ctx.op_name = op;
-  etr_error_t status = tt_find_kernel(op)(&ctx, args, n);
+  ctx.temp = &temp;
+  etr_kernel_fn fn = tt_find_kernel(op);
+  cr_assert_not_null(fn, "%s is not registered", op);
+  etr_tensor_t *tensors[8];
+  etr_tensor_t saved[8];
+  etr_tensor_t dry[8];
+  size_t count = collect_tensors(args, n, tensors, 8);
+  for (size_t i = 0; i < count; ++i) {
+    saved[i] = *tensors[i];
+    tensors[i]->data = NULL;
+  }
+  etr_diag_reset(&diag);
+  ctx.dry_run = true;
+  etr_error_t dry_status = fn(&ctx, args, n);
+  for (size_t i = 0; i < count; ++i) {
+    dry[i] = *tensors[i];
+    *tensors[i] = saved[i];
+  }
+  etr_diag_reset(&diag);
+  ctx.dry_run = false;
+  etr_error_t status = fn(&ctx, args, n);
   if (status != ETR_OK) {
     cr_log_info("%s -> %s: %s", op, etr_error_name(status), diag.message);
+    cr_expect_eq(diag.code, status, "%s: the diag holds the failure", op);
+  }
+  cr_expect(dry_status == status || dry_status == ETR_OK,
+            "%s: dry run %s, call %s", op, etr_error_name(dry_status),
+            etr_error_name(status));
+  if (status == ETR_OK && strcmp(op, "aten::nonzero.out") != 0) {
+    for (size_t i = 0; i < count; ++i) {
+      cr_expect(etr_tensor_same_shape(&dry[i], tensors[i]),
+                "%s: tensor %zu has another shape after the dry run", op, i);
+    }
   }
   return status;
 }
