@@ -6,6 +6,7 @@
 #include "ops_optimized/ops_optimized.h"
 
 const etr_kernel_registration_t etr_optimized_kernels[] = {
+    {"aten::relu.out", etr_opt_relu_out},
 };
 
 const size_t etr_optimized_kernel_count =
