@@ -93,7 +93,17 @@ etr_error_t etr_ref_mean_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
 etr_error_t etr_ref_mean_dtype_out(etr_kernel_context_t *ctx,
                                    etr_evalue_t **args, size_t num_args) {
   ETR_TRY(etr_check_num_args(ctx, num_args, 4));
-  // Forward as mean.out(self, dim=None, keepdim=False, dtype, out, out).
+  // Read with this schema's positions first, so a bad argument is named by
+  // its own index; then forward as mean.out(self, dim=None,
+  // keepdim=False, dtype, out, out).
+  etr_tensor_t *self = NULL;
+  bool has_dtype = false;
+  etr_scalar_type_t dtype = ETR_FLOAT;
+  etr_tensor_t *out = NULL;
+  ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
+  ETR_TRY(etr_arg_optional_scalar_type(ctx, args, num_args, 1, "dtype",
+                                       &has_dtype, &dtype));
+  ETR_TRY(etr_arg_tensor(ctx, args, num_args, 2, "out", &out));
   etr_evalue_t no_dims = {.tag = ETR_TAG_NONE};
   etr_evalue_t no_keepdim = {.tag = ETR_TAG_BOOL, .u.as_bool = false};
   etr_evalue_t *forwarded[6] = {args[0], &no_dims, &no_keepdim,
