@@ -59,6 +59,8 @@ ETR_REFERENCE_KERNEL(etr_ref_add_out);  // aten::add.out
 ETR_REFERENCE_KERNEL(etr_ref_add_scalar_out);  // aten::add.Scalar_out
 // op_addmm.c
 ETR_REFERENCE_KERNEL(etr_ref_addmm_out);  // aten::addmm.out
+// op_alias_copy.c
+ETR_REFERENCE_KERNEL(etr_ref_alias_copy_out);  // aten::alias_copy.out
 // op_amax.c
 ETR_REFERENCE_KERNEL(etr_ref_amax_out);  // aten::amax.out
 // op_amin.c
@@ -67,10 +69,14 @@ ETR_REFERENCE_KERNEL(etr_ref_amin_out);  // aten::amin.out
 ETR_REFERENCE_KERNEL(etr_ref_any_all_out);  // aten::any.all_out
 ETR_REFERENCE_KERNEL(etr_ref_any_dims_out);  // aten::any.dims_out
 ETR_REFERENCE_KERNEL(etr_ref_any_out);  // aten::any.out
+// op_arange.c
+ETR_REFERENCE_KERNEL(etr_ref_arange_start_out);  // aten::arange.start_out
 // op_argmax.c
 ETR_REFERENCE_KERNEL(etr_ref_argmax_out);  // aten::argmax.out
 // op_argmin.c
 ETR_REFERENCE_KERNEL(etr_ref_argmin_out);  // aten::argmin.out
+// op_as_strided_copy.c
+ETR_REFERENCE_KERNEL(etr_ref_as_strided_copy_out);  // aten::as_strided_copy.out
 // op_asin.c
 ETR_REFERENCE_KERNEL(etr_ref_asin_out);  // aten::asin.out
 // op_asinh.c
@@ -116,6 +122,8 @@ ETR_REFERENCE_KERNEL(etr_ref_clone_out);  // aten::clone.out
 // op_clone_dim_order.c
 // dim_order_ops::_clone_dim_order.out
 ETR_REFERENCE_KERNEL(etr_ref_clone_dim_order_out);
+// op_constant_pad_nd.c
+ETR_REFERENCE_KERNEL(etr_ref_constant_pad_nd_out);  // aten::constant_pad_nd.out
 // op_convolution.c
 ETR_REFERENCE_KERNEL(etr_ref_convolution_out);  // aten::convolution.out
 // op_copy.c
@@ -127,6 +135,8 @@ ETR_REFERENCE_KERNEL(etr_ref_cos_out);  // aten::cos.out
 ETR_REFERENCE_KERNEL(etr_ref_cosh_out);  // aten::cosh.out
 // op_cumsum.c
 ETR_REFERENCE_KERNEL(etr_ref_cumsum_out);  // aten::cumsum.out
+// op_diagonal_copy.c
+ETR_REFERENCE_KERNEL(etr_ref_diagonal_copy_out);  // aten::diagonal_copy.out
 // op_div.c
 ETR_REFERENCE_KERNEL(etr_ref_div_out);  // aten::div.out
 ETR_REFERENCE_KERNEL(etr_ref_div_scalar_out);  // aten::div.Scalar_out
@@ -135,6 +145,17 @@ ETR_REFERENCE_KERNEL(etr_ref_div_out_mode);  // aten::div.out_mode
 ETR_REFERENCE_KERNEL(etr_ref_div_scalar_mode_out);  // aten::div.Scalar_mode_out
 // op_elu.c
 ETR_REFERENCE_KERNEL(etr_ref_elu_out);  // aten::elu.out
+// op_embedding.c
+ETR_REFERENCE_KERNEL(etr_ref_embedding_out);  // aten::embedding.out
+// op_embedding_bag.c
+ETR_REFERENCE_KERNEL(etr_ref_embedding_bag_out);  // aten::_embedding_bag.out
+// op_empty.c
+ETR_REFERENCE_KERNEL(etr_ref_empty_out);  // aten::empty.out
+// op_empty_dim_order.c
+// dim_order_ops::_empty_dim_order.out
+ETR_REFERENCE_KERNEL(etr_ref_empty_dim_order_out);
+// op_empty_strided.c
+ETR_REFERENCE_KERNEL(etr_ref_empty_strided_out);  // aten::empty_strided.out
 // op_eq.c
 ETR_REFERENCE_KERNEL(etr_ref_eq_tensor_out);  // aten::eq.Tensor_out
 ETR_REFERENCE_KERNEL(etr_ref_eq_scalar_out);  // aten::eq.Scalar_out
@@ -146,6 +167,10 @@ ETR_REFERENCE_KERNEL(etr_ref_exp_out);  // aten::exp.out
 ETR_REFERENCE_KERNEL(etr_ref_expand_copy_out);  // aten::expand_copy.out
 // op_expm1.c
 ETR_REFERENCE_KERNEL(etr_ref_expm1_out);  // aten::expm1.out
+// op_fill.c
+ETR_REFERENCE_KERNEL(etr_ref_fill_scalar_out);  // aten::fill.Scalar_out
+// op_flip.c
+ETR_REFERENCE_KERNEL(etr_ref_flip_out);  // aten::flip.out
 // op_floor.c
 ETR_REFERENCE_KERNEL(etr_ref_floor_out);  // aten::floor.out
 // op_fmod.c
@@ -154,6 +179,8 @@ ETR_REFERENCE_KERNEL(etr_ref_fmod_scalar_out);  // aten::fmod.Scalar_out
 // op_full.c
 ETR_REFERENCE_KERNEL(etr_ref_full_out);  // aten::full.out
 ETR_REFERENCE_KERNEL(etr_ref_full_like_out);  // aten::full_like.out
+// op_gather.c
+ETR_REFERENCE_KERNEL(etr_ref_gather_out);  // aten::gather.out
 // op_ge.c
 ETR_REFERENCE_KERNEL(etr_ref_ge_tensor_out);  // aten::ge.Tensor_out
 ETR_REFERENCE_KERNEL(etr_ref_ge_scalar_out);  // aten::ge.Scalar_out
@@ -164,8 +191,12 @@ ETR_REFERENCE_KERNEL(etr_ref_gt_tensor_out);  // aten::gt.Tensor_out
 ETR_REFERENCE_KERNEL(etr_ref_gt_scalar_out);  // aten::gt.Scalar_out
 // op_hardtanh.c
 ETR_REFERENCE_KERNEL(etr_ref_hardtanh_out);  // aten::hardtanh.out
+// op_index.c
+ETR_REFERENCE_KERNEL(etr_ref_index_tensor_out);  // aten::index.Tensor_out
 // op_index_put.c
 ETR_REFERENCE_KERNEL(etr_ref_index_put_out);  // aten::index_put.out
+// op_index_select.c
+ETR_REFERENCE_KERNEL(etr_ref_index_select_out);  // aten::index_select.out
 // op_isinf.c
 ETR_REFERENCE_KERNEL(etr_ref_isinf_out);  // aten::isinf.out
 // op_isnan.c
@@ -256,6 +287,15 @@ ETR_REFERENCE_KERNEL(etr_ref_randn_out);  // aten::randn.out
 ETR_REFERENCE_KERNEL(etr_ref_randperm_out);  // aten::randperm.out
 // op_reciprocal.c
 ETR_REFERENCE_KERNEL(etr_ref_reciprocal_out);  // aten::reciprocal.out
+// op_reflection_pad1d.c
+// aten::reflection_pad1d.out
+ETR_REFERENCE_KERNEL(etr_ref_reflection_pad1d_out);
+// op_reflection_pad2d.c
+// aten::reflection_pad2d.out
+ETR_REFERENCE_KERNEL(etr_ref_reflection_pad2d_out);
+// op_reflection_pad3d.c
+// aten::reflection_pad3d.out
+ETR_REFERENCE_KERNEL(etr_ref_reflection_pad3d_out);
 // op_relu.c
 ETR_REFERENCE_KERNEL(etr_ref_relu_out);  // aten::relu.out
 // op_remainder.c
@@ -263,12 +303,34 @@ ETR_REFERENCE_KERNEL(etr_ref_relu_out);  // aten::relu.out
 ETR_REFERENCE_KERNEL(etr_ref_remainder_tensor_out);
 // aten::remainder.Scalar_out
 ETR_REFERENCE_KERNEL(etr_ref_remainder_scalar_out);
+// op_repeat.c
+ETR_REFERENCE_KERNEL(etr_ref_repeat_out);  // aten::repeat.out
+// op_replication_pad2d.c
+// aten::replication_pad2d.out
+ETR_REFERENCE_KERNEL(etr_ref_replication_pad2d_out);
+// op_replication_pad3d.c
+// aten::replication_pad3d.out
+ETR_REFERENCE_KERNEL(etr_ref_replication_pad3d_out);
+// op_resize.c
+ETR_REFERENCE_KERNEL(etr_ref_resize_inplace);  // aten::resize_
 // op_round.c
 ETR_REFERENCE_KERNEL(etr_ref_round_out);  // aten::round.out
 // op_rsqrt.c
 ETR_REFERENCE_KERNEL(etr_ref_rsqrt_out);  // aten::rsqrt.out
+// op_scalar_tensor.c
+ETR_REFERENCE_KERNEL(etr_ref_scalar_tensor_out);  // aten::scalar_tensor.out
+// op_scatter.c
+ETR_REFERENCE_KERNEL(etr_ref_scatter_src_out);  // aten::scatter.src_out
+ETR_REFERENCE_KERNEL(etr_ref_scatter_value_out);  // aten::scatter.value_out
+// op_scatter_add.c
+ETR_REFERENCE_KERNEL(etr_ref_scatter_add_out);  // aten::scatter_add.out
+// op_scatter_reduce.c
+// aten::scatter_reduce.two_out
+ETR_REFERENCE_KERNEL(etr_ref_scatter_reduce_two_out);
 // op_select_copy.c
 ETR_REFERENCE_KERNEL(etr_ref_select_copy_int_out);  // aten::select_copy.int_out
+// op_select_scatter.c
+ETR_REFERENCE_KERNEL(etr_ref_select_scatter_out);  // aten::select_scatter.out
 // op_sigmoid.c
 ETR_REFERENCE_KERNEL(etr_ref_sigmoid_out);  // aten::sigmoid.out
 // op_sign.c
@@ -294,6 +356,8 @@ ETR_REFERENCE_KERNEL(etr_ref_sqrt_out);  // aten::sqrt.out
 // op_squeeze_copy.c
 // aten::squeeze_copy.dims_out
 ETR_REFERENCE_KERNEL(etr_ref_squeeze_copy_dims_out);
+// aten::squeeze_copy.dim_out
+ETR_REFERENCE_KERNEL(etr_ref_squeeze_copy_dim_out);
 // op_sub.c
 ETR_REFERENCE_KERNEL(etr_ref_sub_out);  // aten::sub.out
 ETR_REFERENCE_KERNEL(etr_ref_sub_scalar_out);  // aten::sub.Scalar_out

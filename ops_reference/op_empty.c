@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// aten::empty.out: resizes out to `size`. PyTorch leaves the contents
+// uninitialized; this kernel zero-fills them (every byte 0, so a Float out
+// holds +0.0) so runs are deterministic.
+//
+// A negative size or more than ETR_MAX_DIMS of them is InvalidArgument, as
+// is a memory_format: PyTorch refuses any memory_format together with an
+// out tensor ("'memory_format' argument is incompatible with 'out' tensor
+// argument"). The out keeps its dtype (any) and dim order.
+#include <string.h>
+
+#include "ops_reference/ops_reference.h"
+#include "ops_reference/support/dtype.h"
+#include "ops_reference/support/movement_util.h"
+#include "ops_reference/support/shape.h"
+
+// aten::empty.out
+etr_error_t etr_ref_empty_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                              size_t num_args) {
+  const int64_t *sizes = NULL;
+  size_t dim = 0;
+  bool has_format = false;
+  int64_t memory_format = 0;
+  etr_tensor_t *out = NULL;
+  ETR_TRY(etr_check_num_args(ctx, num_args, 4));
+  ETR_TRY(etr_arg_int_list(ctx, args, num_args, 0, "size", &sizes, &dim));
+  ETR_TRY(etr_arg_optional_int(ctx, args, num_args, 1, "memory_format",
+                               &has_format, &memory_format));
+  ETR_TRY(etr_arg_tensor(ctx, args, num_args, 2, "out", &out));
+  ETR_CHECK(ctx->diag, !has_format, ETR_ERR_INVALID_ARGUMENT,
+            "%s: 'memory_format' argument is incompatible with 'out' tensor "
+            "argument",
+            etr_op_name(ctx));
+  ETR_TRY(etr_movement_check_sizes(ctx, "size", sizes, dim));
+  ETR_TRY(etr_resize_out(ctx, out, (int32_t)dim, sizes));
+  if (ctx->dry_run) {
+    return ETR_OK;  // shapes checked and outs resized; no data touched
+  }
+  uint8_t zero[16];
+  memset(zero, 0, sizeof(zero));
+  etr_movement_fill(out, zero);
+  return ETR_OK;
+}
