@@ -56,29 +56,54 @@ static etr_complex_t div_true_complex(etr_complex_t x, etr_complex_t y,
 static const etr_binary_fns_t kTrueDivFns = {NULL, div_true_double,
                                              div_true_complex};
 
-// Integer quotients; the caller has ruled out b == 0. INT64_MIN / -1 wraps.
+// Integer quotients; the caller has ruled out b == 0 (the guard only keeps
+// a bug from becoming a trap). INT64_MIN / -1 wraps.
 static int64_t div_trunc_int(int64_t a, int64_t b, const void *state) {
   (void)state;
   if (b == -1) {
     return etr_wrapping_sub(0, a);
   }
-  return a / b;
+  return b != 0 ? a / b : 0;
 }
 
 static int64_t div_floor_int(int64_t a, int64_t b, const void *state) {
   int64_t quotient = div_trunc_int(a, b, state);
-  int64_t remainder = b == -1 ? 0 : a % b;
+  int64_t remainder = b == -1 || b == 0 ? 0 : a % b;
   return remainder != 0 && ((a < 0) != (b < 0)) ? quotient - 1 : quotient;
 }
 
+// Float, Half and BFloat16 results are computed in float, as ATen does
+// (its op-math type): in double, trunc(1.0f / 0.1f) would be 9, not 10.
+// `state` points to a bool: compute in float.
 static double div_trunc_double(double a, double b, const void *state) {
-  (void)state;
+  if (*(const bool *)state) {
+    return truncf((float)a / (float)b);
+  }
   return trunc(a / b);
+}
+
+// ATen's div_floor_floating, in float.
+static float div_floor_float(float a, float b) {
+  if (b == 0.0f) {
+    return a / b;
+  }
+  float mod = fmodf(a, b);
+  float quotient = (a - mod) / b;
+  if (mod != 0.0f && (b < 0.0f) != (mod < 0.0f)) {
+    quotient -= 1.0f;
+  }
+  if (quotient == 0.0f) {
+    return copysignf(0.0f, a / b);
+  }
+  float floored = floorf(quotient);
+  return quotient - floored > 0.5f ? floored + 1.0f : floored;
 }
 
 // ATen's div_floor_floating.
 static double div_floor_double(double a, double b, const void *state) {
-  (void)state;
+  if (*(const bool *)state) {
+    return div_floor_float((float)a, (float)b);
+  }
   if (b == 0.0) {
     return a / b;
   }
@@ -110,16 +135,21 @@ static etr_error_t div_true(etr_kernel_context_t *ctx, const etr_tensor_t *self,
                                 NULL);
 }
 
-// InvalidArgument (ZeroDivisionError) when an integral divisor has a zero.
+// InvalidArgument (ZeroDivisionError) when an integral divisor has a zero
+// once converted to the result dtype (a Long 256 divides an int8 as 0).
 static etr_error_t check_no_zero_divisor(etr_kernel_context_t *ctx,
-                                         const etr_tensor_t *other) {
+                                         const etr_tensor_t *other,
+                                         etr_scalar_type_t result) {
   const etr_tensor_t *operands[1] = {other};
   etr_strided_iter_t iter;
   etr_strided_iter_init(&iter, other->dim, other->sizes, operands, 1);
   for (; !etr_strided_iter_done(&iter); etr_strided_iter_next(&iter)) {
     ETR_CHECK(ctx->diag,
-              etr_load_int64(other->dtype,
-                             etr_element_at(other, iter.offsets[0])) != 0,
+              etr_wrap_int64(result,
+                             etr_load_int64(other->dtype,
+                                            etr_element_at(
+                                                other, iter.offsets[0]))) !=
+                  0,
               ETR_ERR_INVALID_ARGUMENT,
               "%s: ZeroDivisionError (integer division by zero)",
               etr_op_name(ctx));
@@ -140,12 +170,14 @@ static etr_error_t div_rounding(etr_kernel_context_t *ctx,
   ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_ALL));
   ETR_TRY(etr_check_can_cast(ctx, result, out->dtype));
   if (etr_dtype_kind(result) == ETR_KIND_INTEGRAL && !ctx->dry_run) {
-    ETR_TRY(check_no_zero_divisor(ctx, other));
+    ETR_TRY(check_no_zero_divisor(ctx, other, result));
   }
   etr_elementwise_spec_t spec = {result, result, false};
+  bool in_float = result == ETR_FLOAT || result == ETR_HALF ||
+                  result == ETR_BFLOAT16;
   return etr_binary_elementwise(ctx, self, other, out, &spec,
                                 floor_mode ? &kFloorDivFns : &kTruncDivFns,
-                                NULL);
+                                &in_float);
 }
 
 // aten::div.out

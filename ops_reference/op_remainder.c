@@ -20,8 +20,10 @@
 
 static int64_t remainder_int(int64_t a, int64_t b, const void *state) {
   (void)state;
-  if (b == -1) {
-    return 0;  // also avoids INT64_MIN % -1, which traps
+  if (b == -1 || b == 0) {
+    // -1 also avoids INT64_MIN % -1, which traps; 0 is ruled out by the
+    // caller (the guard keeps a bug from becoming a trap).
+    return 0;
   }
   int64_t r = a % b;
   return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
@@ -51,9 +53,13 @@ static etr_error_t remainder_tensors(etr_kernel_context_t *ctx,
     etr_strided_iter_t iter;
     etr_strided_iter_init(&iter, other->dim, other->sizes, operands, 1);
     for (; !etr_strided_iter_done(&iter); etr_strided_iter_next(&iter)) {
+      // Checked in the result dtype: a Long 256 divides an int8 as 0.
       ETR_CHECK(ctx->diag,
-                etr_load_int64(other->dtype,
-                               etr_element_at(other, iter.offsets[0])) != 0,
+                etr_wrap_int64(result,
+                               etr_load_int64(other->dtype,
+                                              etr_element_at(
+                                                  other, iter.offsets[0]))) !=
+                    0,
                 ETR_ERR_INVALID_ARGUMENT,
                 "%s: ZeroDivisionError (integer remainder by zero)",
                 etr_op_name(ctx));
