@@ -496,7 +496,13 @@ int etr_diff_run(etr_diff_case_t *c) {
   build_run(c, expected);
   etr_diag_t diag;
   etr_diag_reset(&diag);
-  etr_kernel_context_t context = {.diag = &diag, .op_name = c->op};
+  // A scratch arena as a method gives its kernels (1 MiB by default),
+  // reset before every call.
+  static _Alignas(64) uint8_t temp_buffer[1 << 20];
+  static etr_arena_t temp;
+  etr_arena_init(&temp, temp_buffer, sizeof(temp_buffer));
+  etr_kernel_context_t context = {.diag = &diag, .op_name = c->op,
+                                  .temp = &temp};
   uint64_t rng = 42;
   context.rng_state = &rng;
   etr_error_t expected_status = reference(&context, expected, c->num_args);
@@ -511,6 +517,7 @@ int etr_diff_run(etr_diff_case_t *c) {
     etr_diag_t run_diag;
     etr_diag_reset(&run_diag);
     context.diag = &run_diag;
+    etr_arena_reset(&temp);
     rng = 42;
     uint64_t fallbacks = etr_opt_fallback_calls;
     etr_error_t status = optimized(&context, actual, c->num_args);

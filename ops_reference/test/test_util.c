@@ -353,6 +353,11 @@ etr_error_t tt_call(const char *op_name, etr_evalue_t **args,
   memset(&ctx, 0, sizeof(ctx));
   ctx.diag = &g_diag;
   ctx.op_name = op_name;
+  // A scratch arena as a method gives its kernels (1 MiB by default).
+  static _Alignas(64) uint8_t temp_buffer[1 << 20];
+  static etr_arena_t temp;
+  etr_arena_init(&temp, temp_buffer, sizeof(temp_buffer));
+  ctx.temp = &temp;
 
   etr_tensor_t *tensors[TT_MAX_CALL_TENSORS];
   size_t count = collect_tensors(args, num_args, tensors, TT_MAX_CALL_TENSORS);
@@ -371,6 +376,7 @@ etr_error_t tt_call(const char *op_name, etr_evalue_t **args,
   }
 
   etr_diag_reset(&g_diag);
+  etr_arena_reset(&temp);
   ctx.dry_run = false;
   etr_error_t status = fn(&ctx, args, num_args);
   if (status != ETR_OK) {
