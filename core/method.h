@@ -87,6 +87,10 @@ typedef struct etr_method_config {
   size_t max_method_bytes;  // load-time structures; 0 = 256 MiB
   size_t temp_bytes;        // kernel scratch arena; 0 = 1 MiB
   uint64_t max_instructions;  // per execute; 0 = 10,000,000 (ExecuTorch's)
+  // Wall-time budget per execute in nanoseconds, checked between
+  // instructions (a single kernel is not interrupted); 0 = none. Fuzzers
+  // and services running untrusted programs set it with small memory caps.
+  uint64_t max_execute_ns;
   const etr_event_tracer_t *tracer;  // may be NULL
   uint64_t seed;  // seeds the generator random ops draw from
 

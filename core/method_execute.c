@@ -340,6 +340,7 @@ etr_error_t etr_method_execute(etr_method_t *method, etr_diag_t *diag) {
     tracer->begin_execute(tracer->user, method);
   }
   uint64_t steps = 0;
+  uint64_t started = method->config.max_execute_ns != 0 ? etr_now_ns() : 0;
   etr_error_t status = ETR_OK;
   for (uint32_t c = 0; c < method->num_chains && status == ETR_OK; ++c) {
     const etr_chain_t *chain = &method->chains[c];
@@ -351,6 +352,14 @@ etr_error_t etr_method_execute(etr_method_t *method, etr_diag_t *diag) {
                           "execution (a loop in the program?)",
                           method->name,
                           (unsigned long long)method->config.max_instructions);
+        break;
+      }
+      if (started != 0 &&
+          etr_now_ns() - started > method->config.max_execute_ns) {
+        status = ETR_FAIL(diag, ETR_ERR_OUT_OF_RESOURCES,
+                          "method '%s' ran past its %llu ns time budget",
+                          method->name,
+                          (unsigned long long)method->config.max_execute_ns);
         break;
       }
       ++steps;
