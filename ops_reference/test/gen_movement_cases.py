@@ -412,9 +412,15 @@ def gen_empty():
     for d in ALL_DTYPES:
         case(f"empty_{d}", "aten::empty.out", [("ints", [3, 2]), ("none",)], lambda: torch.zeros(3, 2, dtype=d),
              out_dtypes=[d])
+    # Programs reach empty.out from empty.memory_format, whose rules apply
+    # (PyTorch's own empty.out refuses any memory_format with an out).
     for fmt, number in MEMORY_FORMATS.items():
-        case(f"empty_memory_format_{number}", "aten::empty.out", [("ints", [1, 2, 1, 1]), ("i", number)],
-             lambda: A.empty.out([1, 2, 1, 1], memory_format=fmt, out=torch.empty(0)), out_dtypes=[F32])
+        for size in ([1, 2, 1, 1], [2, 3], [1, 2, 1, 1, 3], []):
+            def run():
+                A.empty.memory_format(size, memory_format=fmt)
+                return torch.zeros(size)
+            case(f"empty_memory_format_{number}_{len(size)}", "aten::empty.out", [("ints", size), ("i", number)],
+                 run, out_dtypes=[F32])
     specs = [([2, 3], [1, 2]), ([2, 3], [3, 1]), ([2, 3], [-1, 2]), ([2, 3], [1]), ([-2, 3], [1, 1]), ([], []),
              ([0, 4], [0, 0]), ([3], [2**62]), ([3, 3], [2**62, 2**62])]
     for k, (size, stride) in enumerate(specs):
