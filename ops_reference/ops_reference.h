@@ -51,9 +51,18 @@ ETR_REFERENCE_KERNEL(etr_ref_abs_out);  // aten::abs.out
 ETR_REFERENCE_KERNEL(etr_ref_acos_out);  // aten::acos.out
 // op_acosh.c
 ETR_REFERENCE_KERNEL(etr_ref_acosh_out);  // aten::acosh.out
+// op_adaptive_avg_pool1d.c
+// aten::adaptive_avg_pool1d.out
+ETR_REFERENCE_KERNEL(etr_ref_adaptive_avg_pool1d_out);
 // op_adaptive_avg_pool2d.c
 // aten::_adaptive_avg_pool2d.out
 ETR_REFERENCE_KERNEL(etr_ref_adaptive_avg_pool2d_out);
+// op_adaptive_avg_pool2d_backward.c
+// aten::_adaptive_avg_pool2d_backward.out
+ETR_REFERENCE_KERNEL(etr_ref_adaptive_avg_pool2d_backward_out);
+// op_adaptive_avg_pool3d.c
+// aten::_adaptive_avg_pool3d.out
+ETR_REFERENCE_KERNEL(etr_ref_adaptive_avg_pool3d_out);
 // op_add.c
 ETR_REFERENCE_KERNEL(etr_ref_add_out);  // aten::add.out
 ETR_REFERENCE_KERNEL(etr_ref_add_scalar_out);  // aten::add.Scalar_out
@@ -87,8 +96,15 @@ ETR_REFERENCE_KERNEL(etr_ref_atan_out);  // aten::atan.out
 ETR_REFERENCE_KERNEL(etr_ref_atan2_out);  // aten::atan2.out
 // op_atanh.c
 ETR_REFERENCE_KERNEL(etr_ref_atanh_out);  // aten::atanh.out
+// op_avg_pool1d.c
+ETR_REFERENCE_KERNEL(etr_ref_avg_pool1d_out);  // aten::avg_pool1d.out
 // op_avg_pool2d.c
 ETR_REFERENCE_KERNEL(etr_ref_avg_pool2d_out);  // aten::avg_pool2d.out
+// op_avg_pool2d_backward.c
+// aten::avg_pool2d_backward.grad_input
+ETR_REFERENCE_KERNEL(etr_ref_avg_pool2d_backward_grad_input);
+// op_avg_pool3d.c
+ETR_REFERENCE_KERNEL(etr_ref_avg_pool3d_out);  // aten::avg_pool3d.out
 // op_bitwise_and.c
 // aten::bitwise_and.Tensor_out
 ETR_REFERENCE_KERNEL(etr_ref_bitwise_and_tensor_out);
@@ -122,10 +138,15 @@ ETR_REFERENCE_KERNEL(etr_ref_clone_out);  // aten::clone.out
 // op_clone_dim_order.c
 // dim_order_ops::_clone_dim_order.out
 ETR_REFERENCE_KERNEL(etr_ref_clone_dim_order_out);
+// op_col2im.c
+ETR_REFERENCE_KERNEL(etr_ref_col2im_out);  // aten::col2im.out
 // op_constant_pad_nd.c
 ETR_REFERENCE_KERNEL(etr_ref_constant_pad_nd_out);  // aten::constant_pad_nd.out
 // op_convolution.c
 ETR_REFERENCE_KERNEL(etr_ref_convolution_out);  // aten::convolution.out
+// op_convolution_backward.c
+// aten::convolution_backward.out
+ETR_REFERENCE_KERNEL(etr_ref_convolution_backward_out);
 // op_copy.c
 ETR_REFERENCE_KERNEL(etr_ref_copy_out);  // aten::copy.out
 ETR_REFERENCE_KERNEL(etr_ref_copy_inplace);  // aten::copy_
@@ -149,6 +170,9 @@ ETR_REFERENCE_KERNEL(etr_ref_elu_out);  // aten::elu.out
 ETR_REFERENCE_KERNEL(etr_ref_embedding_out);  // aten::embedding.out
 // op_embedding_bag.c
 ETR_REFERENCE_KERNEL(etr_ref_embedding_bag_out);  // aten::_embedding_bag.out
+// op_embedding_dense_backward.c
+// aten::embedding_dense_backward.out
+ETR_REFERENCE_KERNEL(etr_ref_embedding_dense_backward_out);
 // op_empty.c
 ETR_REFERENCE_KERNEL(etr_ref_empty_out);  // aten::empty.out
 // op_empty_dim_order.c
@@ -167,6 +191,10 @@ ETR_REFERENCE_KERNEL(etr_ref_exp_out);  // aten::exp.out
 ETR_REFERENCE_KERNEL(etr_ref_expand_copy_out);  // aten::expand_copy.out
 // op_expm1.c
 ETR_REFERENCE_KERNEL(etr_ref_expm1_out);  // aten::expm1.out
+// op_fft_c2r.c
+ETR_REFERENCE_KERNEL(etr_ref_fft_c2r_out);  // aten::_fft_c2r.out
+// op_fft_r2c.c
+ETR_REFERENCE_KERNEL(etr_ref_fft_r2c_out);  // aten::_fft_r2c.out
 // op_fill.c
 ETR_REFERENCE_KERNEL(etr_ref_fill_scalar_out);  // aten::fill.Scalar_out
 // op_flip.c
@@ -186,6 +214,8 @@ ETR_REFERENCE_KERNEL(etr_ref_ge_tensor_out);  // aten::ge.Tensor_out
 ETR_REFERENCE_KERNEL(etr_ref_ge_scalar_out);  // aten::ge.Scalar_out
 // op_gelu.c
 ETR_REFERENCE_KERNEL(etr_ref_gelu_out);  // aten::gelu.out
+// op_grid_sampler_2d.c
+ETR_REFERENCE_KERNEL(etr_ref_grid_sampler_2d_out);  // aten::grid_sampler_2d.out
 // op_gt.c
 ETR_REFERENCE_KERNEL(etr_ref_gt_tensor_out);  // aten::gt.Tensor_out
 ETR_REFERENCE_KERNEL(etr_ref_gt_scalar_out);  // aten::gt.Scalar_out
@@ -236,6 +266,12 @@ ETR_REFERENCE_KERNEL(etr_ref_max_dim_max);  // aten::max.dim_max
 // op_max_pool2d_with_indices.c
 // aten::max_pool2d_with_indices.out
 ETR_REFERENCE_KERNEL(etr_ref_max_pool2d_with_indices_out);
+// op_max_pool2d_with_indices_backward.c
+// aten::max_pool2d_with_indices_backward.grad_input
+ETR_REFERENCE_KERNEL(etr_ref_max_pool2d_with_indices_backward_grad_input);
+// op_max_pool3d_with_indices.c
+// aten::max_pool3d_with_indices.out
+ETR_REFERENCE_KERNEL(etr_ref_max_pool3d_with_indices_out);
 // op_maximum.c
 ETR_REFERENCE_KERNEL(etr_ref_maximum_out);  // aten::maximum.out
 // op_mean.c
@@ -253,11 +289,25 @@ ETR_REFERENCE_KERNEL(etr_ref_mul_scalar_out);  // aten::mul.Scalar_out
 // op_native_batch_norm.c
 // aten::_native_batch_norm_legit_no_training.out
 ETR_REFERENCE_KERNEL(etr_ref_native_batch_norm_legit_no_training_out);
+// op_native_batch_norm_legit.c
+// aten::_native_batch_norm_legit.out
+ETR_REFERENCE_KERNEL(etr_ref_native_batch_norm_legit_out);
+// aten::_native_batch_norm_legit.no_stats_out
+ETR_REFERENCE_KERNEL(etr_ref_native_batch_norm_legit_no_stats_out);
 // op_native_dropout.c
 ETR_REFERENCE_KERNEL(etr_ref_native_dropout_out);  // aten::native_dropout.out
+// op_native_group_norm.c
+// aten::native_group_norm.out
+ETR_REFERENCE_KERNEL(etr_ref_native_group_norm_out);
+// op_native_group_norm_backward.c
+// aten::native_group_norm_backward.out
+ETR_REFERENCE_KERNEL(etr_ref_native_group_norm_backward_out);
 // op_native_layer_norm.c
 // aten::native_layer_norm.out
 ETR_REFERENCE_KERNEL(etr_ref_native_layer_norm_out);
+// op_native_layer_norm_backward.c
+// aten::native_layer_norm_backward.out
+ETR_REFERENCE_KERNEL(etr_ref_native_layer_norm_backward_out);
 // op_ne.c
 ETR_REFERENCE_KERNEL(etr_ref_ne_tensor_out);  // aten::ne.Tensor_out
 ETR_REFERENCE_KERNEL(etr_ref_ne_scalar_out);  // aten::ne.Scalar_out
@@ -378,6 +428,12 @@ ETR_REFERENCE_KERNEL(etr_ref_topk_values);  // aten::topk.values
 ETR_REFERENCE_KERNEL(etr_ref_trunc_out);  // aten::trunc.out
 // op_unsqueeze_copy.c
 ETR_REFERENCE_KERNEL(etr_ref_unsqueeze_copy_out);  // aten::unsqueeze_copy.out
+// op_upsample_bilinear2d.c
+// aten::upsample_bilinear2d.vec_out
+ETR_REFERENCE_KERNEL(etr_ref_upsample_bilinear2d_vec_out);
+// op_upsample_nearest2d.c
+// aten::upsample_nearest2d.vec_out
+ETR_REFERENCE_KERNEL(etr_ref_upsample_nearest2d_vec_out);
 // op_var.c
 ETR_REFERENCE_KERNEL(etr_ref_var_correction_out);  // aten::var.correction_out
 ETR_REFERENCE_KERNEL(etr_ref_var_out);  // aten::var.out
