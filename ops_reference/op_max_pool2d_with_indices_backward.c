@@ -14,7 +14,11 @@
 // (support/pool.h); grad_output and indices must have exactly the pooled
 // shape and indices must be Long (InvalidArgument). An index outside
 // [0, H * W) other than -1 is InvalidArgument, found before anything is
-// written (PyTorch writes out of bounds there).
+// written: PyTorch writes outside the plane there (into the next plane's
+// gradient, or out of bounds). The forward op itself produces such an
+// index for a dilated window that misses the input entirely (see
+// op_max_pool3d_with_indices.c); an in-plane index is used as the flat
+// position it names, whatever window it came from, as in PyTorch.
 //
 // Dtypes: Half, BFloat16, Float, Double (PyTorch's CPU set; NotSupported
 // otherwise); grad_output and grad_input have self's dtype

@@ -16,7 +16,12 @@
 // LAST NaN of a window wins (PyTorch 2.13: [1, nan, 3, nan] pooled whole
 // gives nan at index 3, checked for the contiguous and channels-last
 // layouts alike). Padding never wins; a window of -inf (or of an integer
-// type's lowest value) gives its first in-bounds position.
+// type's lowest value) gives its first in-bounds position. With dilation a
+// window can miss the input entirely (kernel 2, dilation 3, padding 1 on
+// 2 elements): ATen then leaves its initial values, the dtype's lowest
+// value (-inf, or INT_MIN, or 0 for Byte) and the flat index of the
+// window's first tap at or after 0 in each dim, which lies outside the
+// input (14 for a 2x2x2 input there), and so does this kernel.
 //
 // Dtypes: every real dtype but Bool, uint16/32/64 (as PyTorch's CPU
 // kernel; NotSupported otherwise); out has self's dtype and indices is
@@ -29,6 +34,22 @@
 #include "ops_reference/support/iter.h"
 #include "ops_reference/support/nn_pool.h"
 #include "ops_reference/support/shape.h"
+
+// The lowest value of an integer dtype (ATen's initial maximum).
+static int64_t lowest(etr_scalar_type_t dtype) {
+  switch (dtype) {
+    case ETR_CHAR:
+      return INT8_MIN;
+    case ETR_SHORT:
+      return INT16_MIN;
+    case ETR_INT:
+      return INT32_MIN;
+    case ETR_LONG:
+      return INT64_MIN;
+    default:
+      return 0;  // Byte
+  }
+}
 
 // The maximum of the window of batched out position `index` (n, c, od,
 // oh, ow) into out and indices.
@@ -71,7 +92,11 @@ static void pool_one(const etr_tensor_t *in, const etr_nn_pool_t *pool,
       }
     }
   }
-  // The shape checks guarantee every window holds an input position.
+  if (!found) {  // a dilated window that misses the input
+    best = -INFINITY;
+    best_int = lowest(in->dtype);
+    best_index = (first[0] * in->sizes[3] + first[1]) * in->sizes[4] + first[2];
+  }
   void *target = etr_element_at(out, out_offset);
   if (floating) {
     etr_store_double(out->dtype, target, best);

@@ -31,7 +31,10 @@
 // each pass computes clamp((2^(p-1) + sum w16_j x_j) >> p, 0, 255). A dim
 // whose output size equals its input size is not resampled. Every output
 // element is computed directly (the <= 2 intermediate values it needs are
-// recomputed), so no scratch is used.
+// recomputed), so no scratch is used. (PyTorch 2.13's generic kernel, used
+// for a contiguous input with more than 4 channels, has a bug when the
+// output width is 1 and the height changes: every output row repeats row
+// 0. This kernel gives what the AVX2 and channels-last paths give there.)
 //
 // Arguments: (input, output_size?, align_corners, scale_factors?, out,
 // return slot). Dtypes: Byte, Half, BFloat16, Float, Double (PyTorch's

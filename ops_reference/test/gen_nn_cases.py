@@ -27,10 +27,15 @@ so the two can only differ by PyTorch's own rounding.
 Usage (from the repository root):
     .venv/bin/python ops_reference/test/gen_nn_cases.py          # rewrite
     .venv/bin/python ops_reference/test/gen_nn_cases.py --check  # compare
+    .venv/bin/python ops_reference/test/gen_nn_cases.py --stress 200
+        # adds 200 random calls per op (random shapes, parameters and
+        # dtypes, PyTorch-rejected draws skipped) for a local soak run of
+        # the same tests; rerun without it before checking in.
 """
 
 import math
 import os
+import random
 import sys
 
 import torch
@@ -345,6 +350,13 @@ def gen_pool():
     y, idx = A.max_pool3d_with_indices(x, [2, 2, 2], [2, 2, 2], [0], [1], False)
     w.case("aten::max_pool3d_with_indices.out", "nan_and_inf",
            [T(x), IL([2]), IL([2]), IL([0]), IL([1]), B(False), OUT(y), OUT(idx)])
+    # Dilated windows that miss the input: the dtype's lowest value and the
+    # index of the first tap past the padding (outside the input).
+    for dtype in (torch.float32, torch.int8, torch.uint8, torch.int64):
+        x = (torch.arange(8).reshape(1, 1, 2, 2, 2) + 1).to(dtype)
+        y, idx = A.max_pool3d_with_indices(x, [2], [1], [1], [3], False)
+        w.case("aten::max_pool3d_with_indices.out", f"window_misses_input_{str(dtype)[6:]}",
+               [T(x), IL([2]), IL([1]), IL([1]), IL([3]), B(False), OUT(y), OUT(idx)])
 
     # adaptive_avg_pool1d(self, output_size, *, out)
     specs = [("down", (2, 3, 10), [4], torch.float32), ("up", (1, 2, 3), [7], torch.float32),
@@ -858,6 +870,303 @@ def gen_fft():
     return w
 
 
+# ---------------------------------------------------------------------------
+# --stress: random calls for a local soak run.
+
+
+def stress(group, w, count):
+    rng = random.Random(9000 + sum(map(ord, group)))
+    gen = torch.Generator().manual_seed(rng.randrange(1 << 30))
+    fns = STRESS.get(group, [])
+    for fn in fns:
+        made = 0
+        for attempt in range(count * 20):
+            if made >= count:
+                break
+            try:
+                call = fn(rng, gen)
+            except (RuntimeError, IndexError, ValueError):
+                continue  # PyTorch rejects the draw
+            if call is None:
+                continue
+            op, args = call
+            w.case(op, f"stress_{made}", args)
+            made += 1
+
+
+def pick(rng, items):
+    return items[rng.randrange(len(items))]
+
+
+def values_for(gen, shape, dtype):
+    if dtype.is_floating_point:
+        return randn(gen, *shape, dtype=dtype)
+    if dtype == torch.uint8:
+        return randint(gen, 0, 256, *shape, dtype=dtype)
+    return randint(gen, -30, 30, *shape, dtype=dtype)
+
+
+def stress_avg_pool(rng, gen):
+    spatial = pick(rng, [1, 3])
+    batched = rng.random() < 0.7
+    shape = ([rng.randint(1, 2)] if batched else []) + [rng.randint(1, 3)] + \
+        [rng.randint(1, 7) for _ in range(spatial)]
+    k = [rng.randint(1, 4) for _ in range(spatial)]
+    s = [rng.randint(1, 3) for _ in range(spatial)] if rng.random() < 0.8 else []
+    p = [rng.randint(0, kk // 2) for kk in k]
+    ceil, inc = rng.random() < 0.5, rng.random() < 0.5
+    if spatial == 1:
+        dtype = pick(rng, [torch.float32, torch.float64, torch.int64, torch.float16])
+        x = values_for(gen, shape, dtype)
+        (y,), _ = oracle(lambda a: A.avg_pool1d(a, k, s, p, ceil, inc), [x], dtype)
+        return "aten::avg_pool1d.out", [T(x), IL(k), IL(s), IL(p), B(ceil), B(inc), OUT(y)]
+    dtype = pick(rng, [torch.float32, torch.float64, torch.int64])
+    div = pick(rng, [None, None, rng.randint(1, 9), -rng.randint(1, 9)])
+    x = values_for(gen, shape, dtype)
+    (y,), _ = oracle(lambda a: A.avg_pool3d(a, k, s, p, ceil, inc, div), [x], dtype)
+    return "aten::avg_pool3d.out", [T(x), IL(k), IL(s), IL(p), B(ceil), B(inc), NONE if div is None else I(div),
+                                    OUT(y)]
+
+
+def stress_max_pool3d(rng, gen):
+    shape = [rng.randint(1, 2), rng.randint(1, 2)] + [rng.randint(1, 7) for _ in range(3)]
+    k = [rng.randint(1, 3) for _ in range(3)]
+    s = [rng.randint(1, 3) for _ in range(3)]
+    p = [rng.randint(0, kk // 2) for kk in k]
+    d = [rng.randint(1, 3) for _ in range(3)]
+    ceil = rng.random() < 0.5
+    dtype = pick(rng, [torch.float32, torch.float64, torch.int8, torch.uint8, torch.int64])
+    x = values_for(gen, shape, dtype) if dtype.is_floating_point else randint(gen, -3, 3, *shape).to(dtype)
+    y, idx = A.max_pool3d_with_indices(x, k, s, p, d, ceil)
+    return "aten::max_pool3d_with_indices.out", [T(x), IL(k), IL(s), IL(p), IL(d), B(ceil), OUT(y), OUT(idx)]
+
+
+def stress_adaptive(rng, gen):
+    dtype = pick(rng, [torch.float32, torch.float64, torch.float16])
+    if rng.random() < 0.5:
+        shape = [rng.randint(1, 3), rng.randint(1, 13)]
+        if rng.random() < 0.5:
+            shape = [rng.randint(1, 2)] + shape
+        size = [rng.randint(0, 15)]
+        x = randn(gen, *shape, dtype=dtype)
+        (y,), _ = oracle(lambda a: A.adaptive_avg_pool1d(a, size), [x], dtype)
+        return "aten::adaptive_avg_pool1d.out", [T(x), IL(size), OUT(y)]
+    shape = [rng.randint(1, 2), rng.randint(1, 2)] + [rng.randint(1, 7) for _ in range(3)]
+    size = [rng.randint(0, 9) for _ in range(3)]
+    x = randn(gen, *shape, dtype=dtype)
+    (y,), _ = oracle(lambda a: A._adaptive_avg_pool3d(a, size), [x], dtype)
+    return "aten::_adaptive_avg_pool3d.out", [T(x), IL(size), OUT(y)]
+
+
+def stress_pool_backward(rng, gen):
+    dtype = pick(rng, [torch.float32, torch.float64])
+    shape = [rng.randint(1, 2), rng.randint(1, 2), rng.randint(1, 8), rng.randint(1, 8)]
+    which = rng.randrange(3)
+    x = randn(gen, *shape, dtype=dtype)
+    if which == 0:
+        size = [rng.randint(1, 10), rng.randint(1, 10)]
+        go = randn(gen, *shape[:2], *size, dtype=dtype)
+        (y,), _ = oracle(lambda g, a: A._adaptive_avg_pool2d_backward(g, a), [go, x], dtype)
+        return "aten::_adaptive_avg_pool2d_backward.out", [T(go), T(x), OUT(y)]
+    k = [rng.randint(1, 4), rng.randint(1, 4)]
+    s = [rng.randint(1, 3), rng.randint(1, 3)]
+    p = [rng.randint(0, kk // 2) for kk in k]
+    ceil = rng.random() < 0.5
+    if which == 1:
+        inc = rng.random() < 0.5
+        div = pick(rng, [None, None, rng.randint(1, 7)])
+        if rng.random() < 0.3:
+            dtype = torch.int64
+            x = randint(gen, -9, 9, *shape)
+        go = values_for(gen, A.avg_pool2d(x.double(), k, s, p, ceil, inc, div).shape, dtype)
+        (y,), _ = oracle(lambda g, a: A.avg_pool2d_backward(g, a, k, s, p, ceil, inc, div), [go, x], dtype)
+        return "aten::avg_pool2d_backward.grad_input", [T(go), T(x), IL(k), IL(s), IL(p), B(ceil), B(inc),
+                                                         NONE if div is None else I(div), OUT(y)]
+    d = [rng.randint(1, 3), rng.randint(1, 3)]
+    _, idx = A.max_pool2d_with_indices(x, k, s, p, d, ceil)
+    if (idx >= shape[2] * shape[3]).any():
+        return None  # a dilated window missed the input: PyTorch's backward
+        # writes outside the plane, the kernel rejects the index
+    go = randn(gen, *idx.shape, dtype=dtype)
+    y = A.max_pool2d_with_indices_backward(go, x, k, s, p, d, ceil, idx)
+    return "aten::max_pool2d_with_indices_backward.grad_input", [T(go), T(x), IL(k), IL(s), IL(p), IL(d), B(ceil),
+                                                                  T(idx), OUT(y)]
+
+
+def stress_conv_backward(rng, gen):
+    spatial = rng.randint(1, 3)
+    groups = rng.randint(1, 2)
+    tr = rng.random() < 0.4
+    cin = groups * rng.randint(1, 2)
+    cout = groups * rng.randint(1, 2)
+    ishape = [rng.randint(1, 2), cin] + [rng.randint(1, 5) for _ in range(spatial)]
+    kernel = [rng.randint(1, 3) for _ in range(spatial)]
+    wshape = ([cin, cout // groups] if tr else [cout, cin // groups]) + kernel
+    stride = [rng.randint(1, 3) for _ in range(spatial)]
+    padding = [rng.randint(0, 2) for _ in range(spatial)]
+    dilation = [rng.randint(1, 2) for _ in range(spatial)]
+    op = [rng.randint(0, max(stride[i], dilation[i]) - 1) if tr else 0 for i in range(spatial)]
+    mask = [rng.random() < 0.8 for _ in range(3)]
+    dtype = pick(rng, [torch.float32, torch.float64])
+    x = randn(gen, *ishape, dtype=dtype)
+    weight = randn(gen, *wshape, dtype=dtype)
+    y = A.convolution(x.double(), weight.double(), None, stride, padding, dilation, tr, op, groups)
+    go = randn(gen, *y.shape, dtype=dtype)
+    outs, _ = oracle(lambda g, a, wt: A.convolution_backward(g, a, wt, [cout], stride, padding, dilation, tr, op,
+                                                             groups, mask), [go, x, weight], dtype, loose=True)
+    outs = [o if m else None for o, m in zip(outs, mask)]
+    return "aten::convolution_backward.out", [T(go), T(x), T(weight), IL([cout]), IL(stride), IL(padding),
+                                              IL(dilation), B(tr), IL(op), I(groups), BL(mask), OUT(outs[0]),
+                                              OUT(outs[1]), OUT(outs[2])]
+
+
+def stress_col2im(rng, gen):
+    k = [rng.randint(1, 3), rng.randint(1, 3)]
+    d = [rng.randint(1, 2), rng.randint(1, 2)]
+    p = [rng.randint(0, 2), rng.randint(0, 2)]
+    s = [rng.randint(1, 3), rng.randint(1, 3)]
+    size = [rng.randint(1, 7), rng.randint(1, 7)]
+    blocks = [(size[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i in range(2)]
+    if min(blocks) < 1:
+        return None
+    c = rng.randint(1, 2)
+    shape = ([rng.randint(1, 2)] if rng.random() < 0.7 else []) + [c * k[0] * k[1], blocks[0] * blocks[1]]
+    dtype = pick(rng, [torch.float32, torch.float64])
+    x = randn(gen, *shape, dtype=dtype)
+    (y,), _ = oracle(lambda a: A.col2im(a, size, k, d, p, s), [x], dtype)
+    return "aten::col2im.out", [T(x), IL(size), IL(k), IL(d), IL(p), IL(s), OUT(y)]
+
+
+def stress_grid_sampler(rng, gen):
+    dtype = pick(rng, [torch.float32, torch.float64])
+    n, c, h, wd = rng.randint(1, 2), rng.randint(1, 2), rng.randint(1, 5), rng.randint(1, 5)
+    ho, wo = rng.randint(1, 4), rng.randint(1, 4)
+    x = randn(gen, n, c, h, wd, dtype=dtype)
+    # Lattice values hit exact ties and pixel centres; some are random.
+    lattice = torch.randint(-24, 25, (n, ho, wo, 2), generator=gen).double() / 16
+    noise = randn(gen, n, ho, wo, 2, dtype=torch.float64, scale=1.2)
+    grid = torch.where(torch.rand(n, ho, wo, 2, generator=gen) < 0.5, lattice, noise).to(dtype)
+    mode, padding, align = rng.randrange(3), rng.randrange(3), rng.random() < 0.5
+    y = A.grid_sampler_2d(x, grid, mode, padding, align)
+    return "aten::grid_sampler_2d.out", [T(x), T(grid), I(mode), I(padding), B(align), OUT(y)]
+
+
+def stress_upsample(rng, gen):
+    dtype = pick(rng, [torch.float32, torch.float64, torch.uint8, torch.uint8, torch.float16])
+    shape = [rng.randint(1, 2), rng.randint(1, 6), rng.randint(1, 7), rng.randint(1, 7)]
+    x = values_for(gen, shape, dtype)
+    if rng.random() < 0.5:
+        size, scales = [rng.randint(1, 15), rng.randint(1, 15)], None
+    else:
+        size, scales = None, [round(rng.uniform(0.3, 3.5), rng.randint(1, 3)) for _ in range(2)]
+    native = dtype in (torch.uint8, torch.float32)
+    if rng.random() < 0.5:
+        align = rng.random() < 0.5
+        out_w = size[1] if size is not None else int(shape[3] * scales[1])
+        out_h = size[0] if size is not None else int(shape[2] * scales[0])
+        if dtype == torch.uint8 and shape[1] > 4 and out_w == 1 and out_h != shape[2]:
+            return None  # PyTorch's generic uint8 kernel repeats row 0 there
+        (y,), _ = oracle(lambda a: A.upsample_bilinear2d.vec(a, size, align, scales), [x], dtype, native_only=native)
+        return "aten::upsample_bilinear2d.vec_out", [T(x), NONE if size is None else IL(size), B(align),
+                                                      NONE if scales is None else DL(scales), OUT(y)]
+    y = A.upsample_nearest2d.vec(x, size, scales)
+    return "aten::upsample_nearest2d.vec_out", [T(x), NONE if size is None else IL(size),
+                                                 NONE if scales is None else DL(scales), OUT(y)]
+
+
+def stress_fft(rng, gen):
+    rank = rng.randint(1, 4)
+    shape = [rng.randint(1, 6) for _ in range(rank)]
+    dims = rng.sample(range(rank), rng.randint(1, rank))
+    norm = rng.randrange(3)
+    if rng.random() < 0.5:
+        dtype = pick(rng, [torch.float32, torch.float64])
+        onesided = rng.random() < 0.6
+        x = randn(gen, *shape, dtype=dtype)
+        (y,), _ = oracle(lambda a: A._fft_r2c(a, dims, norm, onesided), [x], dtype)
+        return "aten::_fft_r2c.out", [T(x), IL(dims), I(norm), B(onesided), OUT(y)]
+    dtype = pick(rng, [torch.complex64, torch.complex128])
+    n = rng.randint(1, 9)
+    shape[dims[-1]] = n // 2 + 1 if rng.random() < 0.8 else n
+    x = torch.complex(randn(gen, *shape, dtype=torch.float64), randn(gen, *shape, dtype=torch.float64)).to(dtype)
+    (y,), _ = oracle(lambda a: A._fft_c2r(a, dims, norm, n), [x], dtype)
+    return "aten::_fft_c2r.out", [T(x), IL(dims), I(norm), I(n), OUT(y)]
+
+
+def stress_norm(rng, gen):
+    dtype = pick(rng, [torch.float32, torch.float64, torch.float16])
+    pdtype = torch.float32 if dtype == torch.float16 and rng.random() < 0.5 else dtype
+    n, c = rng.randint(1, 3), rng.randint(1, 4)
+    spatial = [rng.randint(1, 4) for _ in range(rng.randint(0, 2))]
+    shape = [n, c] + spatial
+    which = rng.randrange(4)
+    x = randn(gen, *shape, dtype=dtype, scale=2.0) + 0.3
+    weight = randn(gen, c, dtype=pdtype) if rng.random() < 0.7 else None
+    bias = randn(gen, c, dtype=pdtype) if rng.random() < 0.7 else None
+    if which == 0:
+        training, momentum = rng.random() < 0.7, rng.uniform(0, 1)
+        rm = randn(gen, c, dtype=pdtype)
+        rv = (torch.rand(c, generator=gen, dtype=torch.float64) + 0.2).to(pdtype)
+        outs, after = oracle(lambda a, wt, b, m, v: A._native_batch_norm_legit(a, wt, b, m, v, training, momentum,
+                                                                               1e-5),
+                             [x, weight, bias, rm, rv], dtype, inplace=(3, 4), loose=True)
+        return "aten::_native_batch_norm_legit.out", [T(x), T(weight), T(bias), INOUT(rm, after[0]),
+                                                      INOUT(rv, after[1]), B(training), D(momentum), D(1e-5),
+                                                      OUT(outs[0]), OUT(outs[1]), OUT(outs[2])]
+    hxw = int(torch.tensor(spatial).prod().item()) if spatial else 1
+    g = pick(rng, [d for d in range(1, c + 1) if c % d == 0])
+    if which == 1:
+        outs, _ = oracle(lambda a, wt, b: A.native_group_norm(a, wt, b, n, c, hxw, g, 1e-5), [x, weight, bias],
+                         dtype, loose=True)
+        return "aten::native_group_norm.out", [T(x), T(weight), T(bias), I(n), I(c), I(hxw), I(g), D(1e-5),
+                                               OUT(outs[0]), OUT(outs[1]), OUT(outs[2])]
+    go = randn(gen, *shape, dtype=dtype)
+    if which == 2:
+        mask = [rng.random() < 0.7, weight is not None and rng.random() < 0.7, weight is not None and rng.random() < 0.7]
+        x_p = x.to(pdtype)
+        _, mean, rstd = A.native_group_norm(x_p, weight, None, n, c, hxw, g, 1e-5)
+        outs, _ = oracle(lambda gg, a, m, r, wt: A.native_group_norm_backward(gg, a, m, r, wt, n, c, hxw, g, mask),
+                         [go, x, mean.to(pdtype), rstd.to(pdtype), weight], dtype, loose=True)
+        outs = [o if k else None for o, k in zip(outs, mask)]
+        return "aten::native_group_norm_backward.out", [T(go), T(x), T(mean.to(pdtype)), T(rstd.to(pdtype)),
+                                                        T(weight), I(n), I(c), I(hxw), I(g), BL(mask),
+                                                        OUT(outs[0]), OUT(outs[1]), OUT(outs[2])]
+    ns = shape[rng.randint(1, len(shape) - 1):] if len(shape) > 1 else shape
+    w_ln = randn(gen, *ns, dtype=pdtype) if rng.random() < 0.7 else None
+    b_ln = randn(gen, *ns, dtype=pdtype) if rng.random() < 0.7 else None
+    if w_ln is None and b_ln is None:
+        pdtype = dtype
+    _, mean, rstd = A.native_layer_norm(x, ns, w_ln, b_ln, 1e-5)
+    mask = [rng.random() < 0.7, w_ln is not None and rng.random() < 0.7, b_ln is not None and rng.random() < 0.7]
+    outs, _ = oracle(lambda gg, a, m, r, wt, b: A.native_layer_norm_backward(gg, a, ns, m, r, wt, b, mask),
+                     [go, x, mean, rstd, w_ln, b_ln], dtype, loose=True)
+    outs = [o if k else None for o, k in zip(outs, mask)]
+    return "aten::native_layer_norm_backward.out", [T(go), T(x), IL(ns), T(mean), T(rstd), T(w_ln), T(b_ln),
+                                                     BL(mask), OUT(outs[0]), OUT(outs[1]), OUT(outs[2])]
+
+
+def stress_embedding(rng, gen):
+    dtype = pick(rng, [torch.float32, torch.float64, torch.int64, torch.int32, torch.bool, torch.complex64])
+    count, width, num = rng.randint(0, 6), rng.randint(0, 3), rng.randint(0, 5)
+    idx = torch.randint(-1, num + 2, (count,), generator=gen)
+    if rng.random() < 0.3:
+        idx = idx.int()
+    g = values_for(gen, (count, width), dtype) if not dtype.is_complex and dtype != torch.bool else (
+        randint(gen, 0, 2, count, width, dtype=torch.bool) if dtype == torch.bool else
+        torch.complex(randn(gen, count, width, dtype=torch.float64),
+                      randn(gen, count, width, dtype=torch.float64)).to(dtype))
+    pad, freq = rng.randint(-2, num), rng.random() < 0.5
+    if freq and ((idx < 0) | (idx >= num)).any():
+        return None  # PyTorch's frequency count writes out of bounds there
+    (y,), _ = oracle(lambda gg: A.embedding_dense_backward(gg, idx, num, pad, freq), [g], dtype, loose=True)
+    return "aten::embedding_dense_backward.out", [T(g), T(idx), I(num), I(pad), B(freq), OUT(y)]
+
+
+STRESS = {"pool": [stress_avg_pool, stress_max_pool3d, stress_adaptive], "norm": [stress_norm],
+          "pool_backward": [stress_pool_backward], "grad": [stress_conv_backward, stress_col2im, stress_embedding],
+          "sample": [stress_grid_sampler, stress_upsample], "fft": [stress_fft]}
+
+
 GROUPS = [("pool", gen_pool, "seed 201"), ("pool_backward", gen_pool_backward, "seed 202"),
           ("norm", gen_norm, "seed 203"), ("grad", gen_grad, "seed 204"),
           ("sample", gen_sample, "seed 205"), ("fft", gen_fft, "seed 206")]
@@ -865,10 +1174,15 @@ GROUPS = [("pool", gen_pool, "seed 201"), ("pool_backward", gen_pool_backward, "
 
 def main():
     check = "--check" in sys.argv[1:]
+    count = int(sys.argv[sys.argv.index("--stress") + 1]) if "--stress" in sys.argv else 0
     torch.set_num_threads(1)
     stale = []
     for group, fn, seed in GROUPS:
-        text = fn().text(seed)
+        w = fn()
+        if count:
+            stress(group, w, count)
+            seed += f", stress {count}"
+        text = w.text(seed)
         path = os.path.join(OUT_DIR, f"nn_{group}_cases.h")
         old = open(path).read() if os.path.exists(path) else None
         if old != text:

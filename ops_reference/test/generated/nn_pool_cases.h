@@ -2199,6 +2199,86 @@ static const nn_arg_t k_nn_pool_args_233[] = {
     {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 5, {1, 1, 1, 1, 2}, 2, k_nn_pool_values_239}},
     {.kind = NN_OUT, .tensor = {true, ETR_LONG, 5, {1, 1, 1, 1, 2}, 2, k_nn_pool_values_240}}};
 static const double k_nn_pool_values_242[] = {
+    1.0, 2.0, 3.0, 4.0,
+    5.0, 6.0, 7.0, 8.0};
+static const int64_t k_nn_pool_list_243[] = {2};
+static const int64_t k_nn_pool_list_244[] = {1};
+static const int64_t k_nn_pool_list_245[] = {1};
+static const int64_t k_nn_pool_list_246[] = {3};
+static const double k_nn_pool_values_247[] = {
+    -INFINITY};
+static const double k_nn_pool_values_248[] = {
+    14.0};
+static const nn_arg_t k_nn_pool_args_241[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 5, {1, 1, 2, 2, 2}, 8, k_nn_pool_values_242}},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_243},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_244},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_245},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_246},
+    {.kind = NN_BOOL, .int_value = 0},
+    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 5, {1, 1, 1, 1, 1}, 1, k_nn_pool_values_247}},
+    {.kind = NN_OUT, .tensor = {true, ETR_LONG, 5, {1, 1, 1, 1, 1}, 1, k_nn_pool_values_248}}};
+static const double k_nn_pool_values_250[] = {
+    1.0, 2.0, 3.0, 4.0,
+    5.0, 6.0, 7.0, 8.0};
+static const int64_t k_nn_pool_list_251[] = {2};
+static const int64_t k_nn_pool_list_252[] = {1};
+static const int64_t k_nn_pool_list_253[] = {1};
+static const int64_t k_nn_pool_list_254[] = {3};
+static const double k_nn_pool_values_255[] = {
+    -128.0};
+static const double k_nn_pool_values_256[] = {
+    14.0};
+static const nn_arg_t k_nn_pool_args_249[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_CHAR, 5, {1, 1, 2, 2, 2}, 8, k_nn_pool_values_250}},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_251},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_252},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_253},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_254},
+    {.kind = NN_BOOL, .int_value = 0},
+    {.kind = NN_OUT, .tensor = {true, ETR_CHAR, 5, {1, 1, 1, 1, 1}, 1, k_nn_pool_values_255}},
+    {.kind = NN_OUT, .tensor = {true, ETR_LONG, 5, {1, 1, 1, 1, 1}, 1, k_nn_pool_values_256}}};
+static const double k_nn_pool_values_258[] = {
+    1.0, 2.0, 3.0, 4.0,
+    5.0, 6.0, 7.0, 8.0};
+static const int64_t k_nn_pool_list_259[] = {2};
+static const int64_t k_nn_pool_list_260[] = {1};
+static const int64_t k_nn_pool_list_261[] = {1};
+static const int64_t k_nn_pool_list_262[] = {3};
+static const double k_nn_pool_values_263[] = {
+    0.0};
+static const double k_nn_pool_values_264[] = {
+    14.0};
+static const nn_arg_t k_nn_pool_args_257[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_BYTE, 5, {1, 1, 2, 2, 2}, 8, k_nn_pool_values_258}},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_259},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_260},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_261},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_262},
+    {.kind = NN_BOOL, .int_value = 0},
+    {.kind = NN_OUT, .tensor = {true, ETR_BYTE, 5, {1, 1, 1, 1, 1}, 1, k_nn_pool_values_263}},
+    {.kind = NN_OUT, .tensor = {true, ETR_LONG, 5, {1, 1, 1, 1, 1}, 1, k_nn_pool_values_264}}};
+static const double k_nn_pool_values_266[] = {
+    1.0, 2.0, 3.0, 4.0,
+    5.0, 6.0, 7.0, 8.0};
+static const int64_t k_nn_pool_list_267[] = {2};
+static const int64_t k_nn_pool_list_268[] = {1};
+static const int64_t k_nn_pool_list_269[] = {1};
+static const int64_t k_nn_pool_list_270[] = {3};
+static const double k_nn_pool_values_271[] = {
+    -9.223372036854776e+18};
+static const double k_nn_pool_values_272[] = {
+    14.0};
+static const nn_arg_t k_nn_pool_args_265[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_LONG, 5, {1, 1, 2, 2, 2}, 8, k_nn_pool_values_266}},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_267},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_268},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_269},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_270},
+    {.kind = NN_BOOL, .int_value = 0},
+    {.kind = NN_OUT, .tensor = {true, ETR_LONG, 5, {1, 1, 1, 1, 1}, 1, k_nn_pool_values_271}},
+    {.kind = NN_OUT, .tensor = {true, ETR_LONG, 5, {1, 1, 1, 1, 1}, 1, k_nn_pool_values_272}}};
+static const double k_nn_pool_values_274[] = {
     -0.8825423717498779, -0.27247822284698486, 0.8384430408477783, -1.2060860395431519,
     0.44792553782463074, 0.6147404313087463, -0.2543131411075592, -1.7067854404449463,
     0.8196999430656433, 0.12965458631515503, 0.6843329071998596, 0.6909768581390381,
@@ -2214,65 +2294,65 @@ static const double k_nn_pool_values_242[] = {
     -0.2045208364725113, -0.4470529556274414, 0.6516830325126648, -0.16242119669914246,
     -0.8823125958442688, 0.46267035603523254, 1.3753583431243896, 0.037204764783382416,
     2.172116756439209, 0.1836184710264206, -1.6040970087051392, -1.0170960426330566};
-static const int64_t k_nn_pool_list_243[] = {4};
-static const double k_nn_pool_values_244[] = {
+static const int64_t k_nn_pool_list_275[] = {4};
+static const double k_nn_pool_values_276[] = {
     -0.10552585124969482, 0.026760846376419067, -0.44878605008125305, -0.2524769604206085,
     0.1385871171951294, -0.26185929775238037, 1.1302509307861328, 1.159988522529602,
     -0.6069385409355164, -1.0840611457824707, -0.7484363913536072, 0.37069496512413025,
     -0.814018189907074, -0.011199896223843098, -0.5943567752838135, -0.2121545374393463,
     0.5960336327552795, 0.4872654974460602, 0.3350367844104767, 0.0077482410706579685,
     -0.13101692497730255, 0.3185720443725586, 0.7976466417312622, -0.8125248551368713};
-static const nn_arg_t k_nn_pool_args_241[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 3, {2, 3, 10}, 60, k_nn_pool_values_242}},
-    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_243},
-    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 3, {2, 3, 4}, 24, k_nn_pool_values_244}}};
-static const double k_nn_pool_values_246[] = {
+static const nn_arg_t k_nn_pool_args_273[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 3, {2, 3, 10}, 60, k_nn_pool_values_274}},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_275},
+    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 3, {2, 3, 4}, 24, k_nn_pool_values_276}}};
+static const double k_nn_pool_values_278[] = {
     -1.0006349086761475, 0.37235012650489807, 0.5770689249038696, -0.5176230072975159,
     1.7145750522613525, -0.09078682959079742};
-static const int64_t k_nn_pool_list_247[] = {7};
-static const double k_nn_pool_values_248[] = {
+static const int64_t k_nn_pool_list_279[] = {7};
+static const double k_nn_pool_values_280[] = {
     -1.0006349086761475, -1.0006349086761475, -0.3141424059867859, 0.37235012650489807,
     0.47470951080322266, 0.5770689249038696, 0.5770689249038696, -0.5176230072975159,
     -0.5176230072975159, 0.5984760522842407, 1.7145750522613525, 0.8118941187858582,
     -0.09078682959079742, -0.09078682959079742};
-static const nn_arg_t k_nn_pool_args_245[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 3, {1, 2, 3}, 6, k_nn_pool_values_246}},
-    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_247},
-    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 3, {1, 2, 7}, 14, k_nn_pool_values_248}}};
-static const double k_nn_pool_values_250[] = {
+static const nn_arg_t k_nn_pool_args_277[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 3, {1, 2, 3}, 6, k_nn_pool_values_278}},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_279},
+    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 3, {1, 2, 7}, 14, k_nn_pool_values_280}}};
+static const double k_nn_pool_values_282[] = {
     0.2664429545402527, 0.3820455074310303, 1.379572868347168, 2.261521577835083,
     0.49425873160362244, 0.6147211194038391, -0.40232565999031067, 1.748238205909729,
     -1.4421993494033813, -2.442277193069458};
-static const int64_t k_nn_pool_list_251[] = {1};
-static const double k_nn_pool_values_252[] = {
+static const int64_t k_nn_pool_list_283[] = {1};
+static const double k_nn_pool_values_284[] = {
     0.9567683339118958, -0.3847685754299164};
-static const nn_arg_t k_nn_pool_args_249[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 2, {2, 5}, 10, k_nn_pool_values_250}},
-    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_251},
-    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 2, {2, 1}, 2, k_nn_pool_values_252}}};
-static const double k_nn_pool_values_254[] = {
+static const nn_arg_t k_nn_pool_args_281[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 2, {2, 5}, 10, k_nn_pool_values_282}},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_283},
+    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 2, {2, 1}, 2, k_nn_pool_values_284}}};
+static const double k_nn_pool_values_286[] = {
     0.0};
-static const int64_t k_nn_pool_list_255[] = {3};
-static const double k_nn_pool_values_256[] = {
+static const int64_t k_nn_pool_list_287[] = {3};
+static const double k_nn_pool_values_288[] = {
     0.0};
-static const nn_arg_t k_nn_pool_args_253[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 2, {0, 6}, 0, k_nn_pool_values_254}},
-    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_255},
-    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 2, {0, 3}, 0, k_nn_pool_values_256}}};
-static const double k_nn_pool_values_258[] = {
+static const nn_arg_t k_nn_pool_args_285[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 2, {0, 6}, 0, k_nn_pool_values_286}},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_287},
+    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 2, {0, 3}, 0, k_nn_pool_values_288}}};
+static const double k_nn_pool_values_290[] = {
     -0.6567102670669556, 0.6841364502906799, -1.216097354888916, -0.8675059080123901,
     0.3770318031311035, 0.32731837034225464, -0.4193815290927887, 0.6295973658561707,
     -0.04488826170563698, -0.22200118005275726, -0.6770761013031006, -0.5499429702758789,
     0.4638303816318512, -0.13858382403850555, -0.14728990197181702, 0.26676955819129944,
     0.6356468796730042, -0.18957366049289703, 0.40558913350105286, -0.07822753489017487};
-static const int64_t k_nn_pool_list_259[] = {0};
-static const double k_nn_pool_values_260[] = {
+static const int64_t k_nn_pool_list_291[] = {0};
+static const double k_nn_pool_values_292[] = {
     0.0};
-static const nn_arg_t k_nn_pool_args_257[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 3, {2, 2, 5}, 20, k_nn_pool_values_258}},
-    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_259},
-    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 3, {2, 2, 0}, 0, k_nn_pool_values_260}}};
-static const double k_nn_pool_values_262[] = {
+static const nn_arg_t k_nn_pool_args_289[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 3, {2, 2, 5}, 20, k_nn_pool_values_290}},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_291},
+    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 3, {2, 2, 0}, 0, k_nn_pool_values_292}}};
+static const double k_nn_pool_values_294[] = {
     0.03705498492807646, -1.078769525355135, -1.7081479241991158, -0.4063074702208897,
     1.3937416849296986, 1.2095271298962036, 0.2981713477512728, -1.2134929790826887,
     1.8471782314979912, 1.094324743364273, 0.06725746906426887, -0.5506921709315564,
@@ -2280,16 +2360,16 @@ static const double k_nn_pool_values_262[] = {
     0.4016175209768197, -1.5930787364729064, 0.13647137266397738, -2.4995174400124447,
     -1.6830575184214067, -0.7466104300514547, 0.14362288484944855, 0.7054835362627789,
     0.8131090850634403, -0.81574919984286, -0.5115369321873113, 0.9614508146799697};
-static const int64_t k_nn_pool_list_263[] = {3};
-static const double k_nn_pool_values_264[] = {
+static const int64_t k_nn_pool_list_295[] = {3};
+static const double k_nn_pool_values_296[] = {
     -0.916620821542058, -0.24023790316343563, 0.9671467208590583, 0.5760033319265252,
     0.2036300138323285, -0.08840218791848747, -0.6265793696804983, -0.35166328094403637,
     -1.3487011952566246, 0.03416533035359093, 0.23428114049445312, -0.1219451057834005};
-static const nn_arg_t k_nn_pool_args_261[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_DOUBLE, 3, {2, 2, 7}, 28, k_nn_pool_values_262}},
-    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_263},
-    {.kind = NN_OUT, .tensor = {true, ETR_DOUBLE, 3, {2, 2, 3}, 12, k_nn_pool_values_264}}};
-static const double k_nn_pool_values_266[] = {
+static const nn_arg_t k_nn_pool_args_293[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_DOUBLE, 3, {2, 2, 7}, 28, k_nn_pool_values_294}},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_295},
+    {.kind = NN_OUT, .tensor = {true, ETR_DOUBLE, 3, {2, 2, 3}, 12, k_nn_pool_values_296}}};
+static const double k_nn_pool_values_298[] = {
     1.2548828125, -0.28125, 0.66943359375, 0.216796875,
     0.392822265625, -0.9921875, -0.59423828125, -0.28271484375,
     -0.1680908203125, 1.373046875, 1.1435546875, 1.2216796875,
@@ -2297,30 +2377,30 @@ static const double k_nn_pool_values_266[] = {
     -1.2119140625, -0.34130859375, -0.357421875, 0.755859375,
     1.7724609375, -0.482666015625, 0.29345703125, -1.171875,
     -0.302734375, -1.3671875, 0.888671875};
-static const int64_t k_nn_pool_list_267[] = {4};
-static const double k_nn_pool_values_268[] = {
+static const int64_t k_nn_pool_list_299[] = {4};
+static const double k_nn_pool_values_300[] = {
     0.5478515625, 0.42626953125, -0.39794921875, -0.348388671875,
     1.24609375, 0.55712890625, -0.7724609375, -0.759765625,
     0.7236328125, 0.52783203125, -0.393798828125, -0.260498046875};
-static const nn_arg_t k_nn_pool_args_265[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_HALF, 3, {1, 3, 9}, 27, k_nn_pool_values_266}},
-    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_267},
-    {.kind = NN_OUT, .tensor = {true, ETR_HALF, 3, {1, 3, 4}, 12, k_nn_pool_values_268}}};
-static const double k_nn_pool_values_270[] = {
+static const nn_arg_t k_nn_pool_args_297[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_HALF, 3, {1, 3, 9}, 27, k_nn_pool_values_298}},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_299},
+    {.kind = NN_OUT, .tensor = {true, ETR_HALF, 3, {1, 3, 4}, 12, k_nn_pool_values_300}}};
+static const double k_nn_pool_values_302[] = {
     1.625, -0.043701171875, -0.482421875, 0.7734375,
     -0.51171875, 1.1953125, 0.59765625, 1.515625,
     0.201171875, 0.5859375, -0.044921875, 1.4296875,
     -0.578125, -0.28515625, -0.076171875, -0.177734375};
-static const int64_t k_nn_pool_list_271[] = {5};
-static const double k_nn_pool_values_272[] = {
+static const int64_t k_nn_pool_list_303[] = {5};
+static const double k_nn_pool_values_304[] = {
     0.7890625, 0.08251953125, 0.130859375, 0.427734375,
     1.0546875, 0.39453125, 0.65625, 0.42578125,
     -0.3125, -0.126953125};
-static const nn_arg_t k_nn_pool_args_269[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_BFLOAT16, 2, {2, 8}, 16, k_nn_pool_values_270}},
-    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_271},
-    {.kind = NN_OUT, .tensor = {true, ETR_BFLOAT16, 2, {2, 5}, 10, k_nn_pool_values_272}}};
-static const double k_nn_pool_values_274[] = {
+static const nn_arg_t k_nn_pool_args_301[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_BFLOAT16, 2, {2, 8}, 16, k_nn_pool_values_302}},
+    {.kind = NN_INTS, .count = 1, .ints = k_nn_pool_list_303},
+    {.kind = NN_OUT, .tensor = {true, ETR_BFLOAT16, 2, {2, 5}, 10, k_nn_pool_values_304}}};
+static const double k_nn_pool_values_306[] = {
     -0.4677427411079407, -0.4920072853565216, -1.0208970308303833, 0.7135991454124451,
     -0.2849927842617035, -1.2519539594650269, -0.45745110511779785, 1.6880394220352173,
     -1.8147367238998413, -0.09487608820199966, -0.13459044694900513, 0.05941823124885559,
@@ -2426,8 +2506,8 @@ static const double k_nn_pool_values_274[] = {
     -0.22831562161445618, -0.2017393559217453, -0.7126907110214233, 0.44766557216644287,
     -0.4680265784263611, 1.2279846668243408, 0.6101438999176025, -0.02920064516365528,
     -0.17366375029087067, -1.0464937686920166, -0.8269873857498169, 0.22980666160583496};
-static const int64_t k_nn_pool_list_275[] = {2, 3, 4};
-static const double k_nn_pool_values_276[] = {
+static const int64_t k_nn_pool_list_307[] = {2, 3, 4};
+static const double k_nn_pool_values_308[] = {
     0.5026215314865112, -0.08939503133296967, 0.07580342888832092, 0.145460307598114,
     0.07004664093255997, -0.20234911143779755, -0.0029254937544465065, 0.25046464800834656,
     -0.18627209961414337, -0.3747575581073761, -0.2541618347167969, -0.2128075808286667,
@@ -2440,16 +2520,16 @@ static const double k_nn_pool_values_276[] = {
     -0.026670247316360474, -0.04893479868769646, -0.04345397651195526, -0.1097034215927124,
     -0.13958868384361267, -0.19073234498500824, 0.0348120778799057, -0.26210859417915344,
     -0.5244046449661255, -0.3271717131137848, -0.17594629526138306, 0.18488168716430664};
-static const nn_arg_t k_nn_pool_args_273[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 5, {1, 2, 5, 7, 6}, 420, k_nn_pool_values_274}},
-    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_275},
-    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 5, {1, 2, 2, 3, 4}, 48, k_nn_pool_values_276}}};
-static const double k_nn_pool_values_278[] = {
+static const nn_arg_t k_nn_pool_args_305[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 5, {1, 2, 5, 7, 6}, 420, k_nn_pool_values_306}},
+    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_307},
+    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 5, {1, 2, 2, 3, 4}, 48, k_nn_pool_values_308}}};
+static const double k_nn_pool_values_310[] = {
     0.4233062267303467, 1.5428428649902344, -1.5124691724777222, -0.4357764422893524,
     1.2423763275146484, 0.7729373574256897, 0.18055972456932068, 0.9974061846733093,
     -0.46187496185302734, -0.2882336378097534, -0.10773240029811859, 0.828407347202301};
-static const int64_t k_nn_pool_list_279[] = {3, 5, 4};
-static const double k_nn_pool_values_280[] = {
+static const int64_t k_nn_pool_list_311[] = {3, 5, 4};
+static const double k_nn_pool_values_312[] = {
     0.4233062267303467, 0.4233062267303467, 1.5428428649902344, 1.5428428649902344,
     -0.5445814728736877, -0.5445814728736877, 0.5535331964492798, 0.5535331964492798,
     -1.5124691724777222, -1.5124691724777222, -0.4357764422893524, -0.4357764422893524,
@@ -2465,11 +2545,11 @@ static const double k_nn_pool_values_280[] = {
     -0.46187496185302734, -0.46187496185302734, -0.2882336378097534, -0.2882336378097534,
     -0.28480368852615356, -0.28480368852615356, 0.2700868546962738, 0.2700868546962738,
     -0.10773240029811859, -0.10773240029811859, 0.828407347202301, 0.828407347202301};
-static const nn_arg_t k_nn_pool_args_277[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 5, {1, 1, 2, 3, 2}, 12, k_nn_pool_values_278}},
-    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_279},
-    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 5, {1, 1, 3, 5, 4}, 60, k_nn_pool_values_280}}};
-static const double k_nn_pool_values_282[] = {
+static const nn_arg_t k_nn_pool_args_309[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 5, {1, 1, 2, 3, 2}, 12, k_nn_pool_values_310}},
+    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_311},
+    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 5, {1, 1, 3, 5, 4}, 60, k_nn_pool_values_312}}};
+static const double k_nn_pool_values_314[] = {
     0.15646839141845703, -1.418818712234497, 0.644440770149231, -1.0581198930740356,
     0.610875129699707, -0.8296067118644714, -0.9459118247032166, -0.06466788053512573,
     1.5451023578643799, -0.3233811855316162, 0.3845307528972626, 0.01044955663383007,
@@ -2560,15 +2640,15 @@ static const double k_nn_pool_values_282[] = {
     0.4259915053844452, -0.936028778553009, 0.0965820848941803, -0.672973096370697,
     -0.010708186775445938, 0.4767208695411682, -1.318851351737976, -0.6428107023239136,
     -1.1493198871612549, 0.7189671993255615, -1.1348787546157837, 1.478331446647644};
-static const int64_t k_nn_pool_list_283[] = {1, 1, 1};
-static const double k_nn_pool_values_284[] = {
+static const int64_t k_nn_pool_list_315[] = {1, 1, 1};
+static const double k_nn_pool_values_316[] = {
     -0.028052721172571182, 0.20751842856407166, 0.02966088056564331, 0.12757806479930878,
     0.2653059661388397, -0.09203217178583145};
-static const nn_arg_t k_nn_pool_args_281[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 5, {2, 3, 3, 4, 5}, 360, k_nn_pool_values_282}},
-    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_283},
-    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 5, {2, 3, 1, 1, 1}, 6, k_nn_pool_values_284}}};
-static const double k_nn_pool_values_286[] = {
+static const nn_arg_t k_nn_pool_args_313[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 5, {2, 3, 3, 4, 5}, 360, k_nn_pool_values_314}},
+    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_315},
+    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 5, {2, 3, 1, 1, 1}, 6, k_nn_pool_values_316}}};
+static const double k_nn_pool_values_318[] = {
     0.44615069031715393, -1.4252636432647705, 0.06858790665864944, -0.7845920920372009,
     -1.0341904163360596, -1.3242716789245605, -0.35882410407066345, 0.924829363822937,
     0.44721803069114685, -0.961407482624054, -1.1721882820129395, 1.1071650981903076,
@@ -2617,8 +2697,8 @@ static const double k_nn_pool_values_286[] = {
     -1.3550879955291748, 0.8352450132369995, -0.8868386149406433, 1.2288674116134644,
     1.3913795948028564, 0.9482681751251221, -0.20821906626224518, -0.1709023267030716,
     1.1467472314834595, 0.831580400466919, 0.8587076663970947, -0.5280332565307617};
-static const int64_t k_nn_pool_list_287[] = {3, 2, 4};
-static const double k_nn_pool_values_288[] = {
+static const int64_t k_nn_pool_list_319[] = {3, 2, 4};
+static const double k_nn_pool_values_320[] = {
     -0.4121805727481842, -0.2730379104614258, -0.4388633370399475, -0.5076392889022827,
     -0.14146147668361664, 0.3978511691093445, -0.5140615701675415, -0.39597100019454956,
     -0.435890793800354, -0.3055669665336609, -0.04359552636742592, -0.17897917330265045,
@@ -2631,20 +2711,20 @@ static const double k_nn_pool_values_288[] = {
     0.5899702906608582, 0.8338680267333984, -0.0915258377790451, -0.1721593141555786,
     -0.5795143842697144, -0.4538583755493164, -0.2573811411857605, -0.3341691493988037,
     -0.040005505084991455, 0.304534375667572, 0.7785959243774414, 0.3452818691730499};
-static const nn_arg_t k_nn_pool_args_285[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 4, {2, 4, 4, 6}, 192, k_nn_pool_values_286}},
-    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_287},
-    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 4, {2, 3, 2, 4}, 48, k_nn_pool_values_288}}};
-static const double k_nn_pool_values_290[] = {
+static const nn_arg_t k_nn_pool_args_317[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 4, {2, 4, 4, 6}, 192, k_nn_pool_values_318}},
+    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_319},
+    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 4, {2, 3, 2, 4}, 48, k_nn_pool_values_320}}};
+static const double k_nn_pool_values_322[] = {
     0.0};
-static const int64_t k_nn_pool_list_291[] = {2, 2, 1};
-static const double k_nn_pool_values_292[] = {
+static const int64_t k_nn_pool_list_323[] = {2, 2, 1};
+static const double k_nn_pool_values_324[] = {
     0.0};
-static const nn_arg_t k_nn_pool_args_289[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 4, {0, 3, 4, 2}, 0, k_nn_pool_values_290}},
-    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_291},
-    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 4, {0, 2, 2, 1}, 0, k_nn_pool_values_292}}};
-static const double k_nn_pool_values_294[] = {
+static const nn_arg_t k_nn_pool_args_321[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 4, {0, 3, 4, 2}, 0, k_nn_pool_values_322}},
+    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_323},
+    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 4, {0, 2, 2, 1}, 0, k_nn_pool_values_324}}};
+static const double k_nn_pool_values_326[] = {
     -0.8077479600906372, -0.6141892671585083, -0.33215081691741943, -1.1102349758148193,
     0.23028366267681122, -0.6012693643569946, -0.024619517847895622, -0.24791230261325836,
     -1.1125112771987915, 0.10835430771112442, -0.5836080312728882, -1.2053196430206299,
@@ -2652,14 +2732,14 @@ static const double k_nn_pool_values_294[] = {
     0.6390107274055481, 1.6505392789840698, 0.6803287863731384, -1.0554156303405762,
     -0.8995643854141235, -0.331845223903656, -0.13209490478038788, -1.4496943950653076,
     -1.833868145942688, 0.8793919682502747, -0.37458935379981995};
-static const int64_t k_nn_pool_list_295[] = {0, 2, 2};
-static const double k_nn_pool_values_296[] = {
+static const int64_t k_nn_pool_list_327[] = {0, 2, 2};
+static const double k_nn_pool_values_328[] = {
     0.0};
-static const nn_arg_t k_nn_pool_args_293[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 5, {1, 1, 3, 3, 3}, 27, k_nn_pool_values_294}},
-    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_295},
-    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 5, {1, 1, 0, 2, 2}, 0, k_nn_pool_values_296}}};
-static const double k_nn_pool_values_298[] = {
+static const nn_arg_t k_nn_pool_args_325[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_FLOAT, 5, {1, 1, 3, 3, 3}, 27, k_nn_pool_values_326}},
+    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_327},
+    {.kind = NN_OUT, .tensor = {true, ETR_FLOAT, 5, {1, 1, 0, 2, 2}, 0, k_nn_pool_values_328}}};
+static const double k_nn_pool_values_330[] = {
     1.1064175713899391, 0.5971948319206003, 0.6409345843080674, -1.5693100807665326,
     -1.6630516192050093, 1.1717200956399805, -0.707464621186765, 1.0764616761775936,
     0.21486019968137582, -0.8680016161959306, -0.8017333330392085, 0.39992804404512705,
@@ -2690,19 +2770,19 @@ static const double k_nn_pool_values_298[] = {
     -0.4123110757907159, 0.782259083928623, -1.3736496934365237, 0.2448920717129354,
     2.5674245178451005, 1.703683497501016, 0.48930318963126695, -1.3242101128010837,
     3.202824077714322, -1.4566110838344903, -1.0293080499707028, 1.010251002888702};
-static const int64_t k_nn_pool_list_299[] = {3, 2, 2};
-static const double k_nn_pool_values_300[] = {
+static const int64_t k_nn_pool_list_331[] = {3, 2, 2};
+static const double k_nn_pool_values_332[] = {
     -0.4796095965751867, 0.24569845142003274, -0.5433754002523136, -0.22751232478208325,
     -0.32248553550961795, 0.14742489099128248, -0.15591089591955323, -0.39698488660690834,
     0.18422648728213456, 0.052310490937158165, 0.1998898484115256, 0.07337599792094772,
     0.2204909076661147, 0.47148907884801966, -0.22455072958163283, -0.1964215248272977,
     0.04140971436213273, 0.2214131420026769, -0.5002838380219111, 0.05816374065972701,
     0.24836030441550927, 0.2887565923140798, -0.18409063845238527, 0.7516593322353803};
-static const nn_arg_t k_nn_pool_args_297[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_DOUBLE, 5, {1, 2, 4, 5, 3}, 120, k_nn_pool_values_298}},
-    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_299},
-    {.kind = NN_OUT, .tensor = {true, ETR_DOUBLE, 5, {1, 2, 3, 2, 2}, 24, k_nn_pool_values_300}}};
-static const double k_nn_pool_values_302[] = {
+static const nn_arg_t k_nn_pool_args_329[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_DOUBLE, 5, {1, 2, 4, 5, 3}, 120, k_nn_pool_values_330}},
+    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_331},
+    {.kind = NN_OUT, .tensor = {true, ETR_DOUBLE, 5, {1, 2, 3, 2, 2}, 24, k_nn_pool_values_332}}};
+static const double k_nn_pool_values_334[] = {
     0.11346435546875, 0.74072265625, 0.14794921875, 0.61083984375,
     -1.056640625, -0.244140625, -0.2154541015625, -0.62646484375,
     0.56689453125, 1.62890625, 0.43505859375, 1.8857421875,
@@ -2735,8 +2815,8 @@ static const double k_nn_pool_values_302[] = {
     1.80859375, -0.485595703125, 0.350830078125, 0.54931640625,
     0.14599609375, -0.0143585205078125, 1.7431640625, 0.1085205078125,
     -0.4228515625, -0.6689453125, -0.53466796875, -1.7763671875};
-static const int64_t k_nn_pool_list_303[] = {2, 3, 3};
-static const double k_nn_pool_values_304[] = {
+static const int64_t k_nn_pool_list_335[] = {2, 3, 3};
+static const double k_nn_pool_values_336[] = {
     -0.027984619140625, 0.302734375, 0.07110595703125, -0.00164794921875,
     0.359375, 0.352783203125, 0.325439453125, 0.41357421875,
     0.027984619140625, -0.0196533203125, 0.479736328125, 0.06610107421875,
@@ -2746,11 +2826,11 @@ static const double k_nn_pool_values_304[] = {
     -0.1787109375, -0.26513671875, -0.49462890625, -0.135009765625,
     -0.002498626708984375, 0.41796875, -0.033111572265625, 0.019073486328125,
     0.429931640625, -0.4365234375, 0.10205078125, -0.23583984375};
-static const nn_arg_t k_nn_pool_args_301[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_HALF, 5, {1, 2, 4, 4, 4}, 128, k_nn_pool_values_302}},
-    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_303},
-    {.kind = NN_OUT, .tensor = {true, ETR_HALF, 5, {1, 2, 2, 3, 3}, 36, k_nn_pool_values_304}}};
-static const double k_nn_pool_values_306[] = {
+static const nn_arg_t k_nn_pool_args_333[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_HALF, 5, {1, 2, 4, 4, 4}, 128, k_nn_pool_values_334}},
+    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_335},
+    {.kind = NN_OUT, .tensor = {true, ETR_HALF, 5, {1, 2, 2, 3, 3}, 36, k_nn_pool_values_336}}};
+static const double k_nn_pool_values_338[] = {
     0.796875, -0.65625, 1.359375, 1.21875,
     0.30078125, 1.9375, 1.421875, 0.62890625,
     2.390625, -0.25390625, -0.5, -1.6484375,
@@ -2781,18 +2861,18 @@ static const double k_nn_pool_values_306[] = {
     1.7421875, -1.140625, 1.8046875, 1.6796875,
     -0.765625, 0.37109375, 0.59765625, 0.21875,
     -2.453125, 0.6875, 0.306640625, -1.5};
-static const int64_t k_nn_pool_list_307[] = {2, 2, 3};
-static const double k_nn_pool_values_308[] = {
+static const int64_t k_nn_pool_list_339[] = {2, 2, 3};
+static const double k_nn_pool_values_340[] = {
     0.0032501220703125, -0.2353515625, -0.01531982421875, 0.265625,
     -0.05322265625, -0.224609375, -0.29296875, -0.5,
     -0.05712890625, -0.049072265625, -0.408203125, -0.55078125,
     -0.5390625, 0.007080078125, 0.06640625, 0.10205078125,
     -0.263671875, -0.283203125, 0.30078125, 0.3359375,
     0.28125, -0.263671875, -0.07958984375, 0.185546875};
-static const nn_arg_t k_nn_pool_args_305[] = {
-    {.kind = NN_TENSOR, .tensor = {true, ETR_BFLOAT16, 5, {1, 2, 3, 5, 4}, 120, k_nn_pool_values_306}},
-    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_307},
-    {.kind = NN_OUT, .tensor = {true, ETR_BFLOAT16, 5, {1, 2, 2, 2, 3}, 24, k_nn_pool_values_308}}};
+static const nn_arg_t k_nn_pool_args_337[] = {
+    {.kind = NN_TENSOR, .tensor = {true, ETR_BFLOAT16, 5, {1, 2, 3, 5, 4}, 120, k_nn_pool_values_338}},
+    {.kind = NN_INTS, .count = 3, .ints = k_nn_pool_list_339},
+    {.kind = NN_OUT, .tensor = {true, ETR_BFLOAT16, 5, {1, 2, 2, 2, 3}, 24, k_nn_pool_values_340}}};
 
 static const nn_case_t kNnPoolCases[] = {
     {"aten::avg_pool1d.out", "basic", 7, k_nn_pool_args_1},
@@ -2830,23 +2910,27 @@ static const nn_case_t kNnPoolCases[] = {
     {"aten::max_pool3d_with_indices.out", "int32", 8, k_nn_pool_args_217},
     {"aten::max_pool3d_with_indices.out", "int64", 8, k_nn_pool_args_225},
     {"aten::max_pool3d_with_indices.out", "nan_and_inf", 8, k_nn_pool_args_233},
-    {"aten::adaptive_avg_pool1d.out", "down", 3, k_nn_pool_args_241},
-    {"aten::adaptive_avg_pool1d.out", "up", 3, k_nn_pool_args_245},
-    {"aten::adaptive_avg_pool1d.out", "global", 3, k_nn_pool_args_249},
-    {"aten::adaptive_avg_pool1d.out", "empty_channels_2d", 3, k_nn_pool_args_253},
-    {"aten::adaptive_avg_pool1d.out", "empty_out", 3, k_nn_pool_args_257},
-    {"aten::adaptive_avg_pool1d.out", "double", 3, k_nn_pool_args_261},
-    {"aten::adaptive_avg_pool1d.out", "half", 3, k_nn_pool_args_265},
-    {"aten::adaptive_avg_pool1d.out", "bfloat16", 3, k_nn_pool_args_269},
-    {"aten::_adaptive_avg_pool3d.out", "down", 3, k_nn_pool_args_273},
-    {"aten::_adaptive_avg_pool3d.out", "up", 3, k_nn_pool_args_277},
-    {"aten::_adaptive_avg_pool3d.out", "global", 3, k_nn_pool_args_281},
-    {"aten::_adaptive_avg_pool3d.out", "unbatched", 3, k_nn_pool_args_285},
-    {"aten::_adaptive_avg_pool3d.out", "unbatched_no_channels", 3, k_nn_pool_args_289},
-    {"aten::_adaptive_avg_pool3d.out", "empty_out", 3, k_nn_pool_args_293},
-    {"aten::_adaptive_avg_pool3d.out", "double", 3, k_nn_pool_args_297},
-    {"aten::_adaptive_avg_pool3d.out", "half", 3, k_nn_pool_args_301},
-    {"aten::_adaptive_avg_pool3d.out", "bfloat16", 3, k_nn_pool_args_305},
+    {"aten::max_pool3d_with_indices.out", "window_misses_input_float32", 8, k_nn_pool_args_241},
+    {"aten::max_pool3d_with_indices.out", "window_misses_input_int8", 8, k_nn_pool_args_249},
+    {"aten::max_pool3d_with_indices.out", "window_misses_input_uint8", 8, k_nn_pool_args_257},
+    {"aten::max_pool3d_with_indices.out", "window_misses_input_int64", 8, k_nn_pool_args_265},
+    {"aten::adaptive_avg_pool1d.out", "down", 3, k_nn_pool_args_273},
+    {"aten::adaptive_avg_pool1d.out", "up", 3, k_nn_pool_args_277},
+    {"aten::adaptive_avg_pool1d.out", "global", 3, k_nn_pool_args_281},
+    {"aten::adaptive_avg_pool1d.out", "empty_channels_2d", 3, k_nn_pool_args_285},
+    {"aten::adaptive_avg_pool1d.out", "empty_out", 3, k_nn_pool_args_289},
+    {"aten::adaptive_avg_pool1d.out", "double", 3, k_nn_pool_args_293},
+    {"aten::adaptive_avg_pool1d.out", "half", 3, k_nn_pool_args_297},
+    {"aten::adaptive_avg_pool1d.out", "bfloat16", 3, k_nn_pool_args_301},
+    {"aten::_adaptive_avg_pool3d.out", "down", 3, k_nn_pool_args_305},
+    {"aten::_adaptive_avg_pool3d.out", "up", 3, k_nn_pool_args_309},
+    {"aten::_adaptive_avg_pool3d.out", "global", 3, k_nn_pool_args_313},
+    {"aten::_adaptive_avg_pool3d.out", "unbatched", 3, k_nn_pool_args_317},
+    {"aten::_adaptive_avg_pool3d.out", "unbatched_no_channels", 3, k_nn_pool_args_321},
+    {"aten::_adaptive_avg_pool3d.out", "empty_out", 3, k_nn_pool_args_325},
+    {"aten::_adaptive_avg_pool3d.out", "double", 3, k_nn_pool_args_329},
+    {"aten::_adaptive_avg_pool3d.out", "half", 3, k_nn_pool_args_333},
+    {"aten::_adaptive_avg_pool3d.out", "bfloat16", 3, k_nn_pool_args_337},
 };
 
 #endif  // ETR_OPS_REFERENCE_TEST_GENERATED_NN_POOL_CASES_H
