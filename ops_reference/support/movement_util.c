@@ -128,18 +128,11 @@ etr_error_t etr_movement_check_fill_value(etr_kernel_context_t *ctx,
 
 void etr_movement_store_scalar(etr_scalar_type_t dtype, void *element,
                                const etr_scalar_t *scalar) {
-  if (scalar->kind != ETR_SCALAR_DOUBLE) {
+  if (scalar->kind == ETR_SCALAR_DOUBLE) {
+    etr_store_double(dtype, element, scalar->as_double);
+  } else {
     etr_store_int64(dtype, element, scalar->as_int);
-    return;
   }
-  double value = scalar->as_double;
-  if (dtype == ETR_UINT64 && value >= 9223372036854775808.0 &&
-      value < 18446744073709551616.0) {
-    uint64_t converted = (uint64_t)value;
-    memcpy(element, &converted, sizeof(converted));
-    return;
-  }
-  etr_store_double(dtype, element, value);
 }
 
 void etr_movement_fill(etr_tensor_t *tensor, const void *element) {

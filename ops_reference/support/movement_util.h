@@ -49,9 +49,7 @@ etr_error_t etr_movement_check_fill_value(etr_kernel_context_t *ctx,
 
 // Writes `scalar` converted to `dtype` as c10::convert does (floating
 // values truncate toward zero into integral dtypes; Int values wrap into
-// narrower integral dtypes; Half/BFloat16 go through float). Unlike the
-// shared etr_store_double, a Double in [2^63, 2^64) stored into UInt64
-// keeps its value instead of becoming 2^63.
+// narrower integral dtypes; Half/BFloat16 go through float).
 void etr_movement_store_scalar(etr_scalar_type_t dtype, void *element,
                                const etr_scalar_t *scalar);
 
