@@ -73,8 +73,8 @@ static void gather_one(const etr_tensor_t *grad, const etr_tensor_t *in,
         int64_t count = 0;
         etr_nn_avg_window(&a->pool, s, cell[s], in->sizes[2 + s], &start,
                           &end, &count);
-        divisor *= end - start;
-        padded *= count;
+        divisor *= end - start;  // <= the input plane
+        padded = etr_saturating_mul(padded, count);
       }
       if (a->options.has_divisor) {
         divisor = a->options.divisor;

@@ -59,19 +59,22 @@ static void pool_one(const etr_tensor_t *in, const etr_nn_pool_t *pool,
                      int64_t index_offset) {
   bool floating = etr_dtype_kind(in->dtype) == ETR_KIND_FLOATING;
   int64_t first[3];
-  int64_t limit[3];
+  int64_t taps[3];
   for (int32_t s = 0; s < 3; ++s) {
     etr_nn_max_window(pool, s, index[2 + s], in->sizes[2 + s], &first[s],
-                      &limit[s]);
+                      &taps[s]);
   }
   int64_t base = index[0] * in->strides[0] + index[1] * in->strides[1];
   bool found = false;
   double best = 0.0;
   int64_t best_int = 0;
   int64_t best_index = 0;
-  for (int64_t d = first[0]; d < limit[0]; d += pool->dilation[0]) {
-    for (int64_t h = first[1]; h < limit[1]; h += pool->dilation[1]) {
-      for (int64_t w = first[2]; w < limit[2]; w += pool->dilation[2]) {
+  for (int64_t td = 0; td < taps[0]; ++td) {
+    int64_t d = first[0] + td * pool->dilation[0];
+    for (int64_t th = 0; th < taps[1]; ++th) {
+      int64_t h = first[1] + th * pool->dilation[1];
+      for (int64_t tw = 0; tw < taps[2]; ++tw) {
+        int64_t w = first[2] + tw * pool->dilation[2];
         const void *element = etr_element_at(
             in, base + d * in->strides[2] + h * in->strides[3] +
                     w * in->strides[4]);
@@ -95,7 +98,12 @@ static void pool_one(const etr_tensor_t *in, const etr_nn_pool_t *pool,
   if (!found) {  // a dilated window that misses the input
     best = -INFINITY;
     best_int = lowest(in->dtype);
-    best_index = (first[0] * in->sizes[3] + first[1]) * in->sizes[4] + first[2];
+    // ATen's int64 arithmetic; unsigned here so huge dilations wrap
+    // instead of overflowing.
+    best_index = (int64_t)(((uint64_t)first[0] * (uint64_t)in->sizes[3] +
+                            (uint64_t)first[1]) *
+                               (uint64_t)in->sizes[4] +
+                           (uint64_t)first[2]);
   }
   void *target = etr_element_at(out, out_offset);
   if (floating) {

@@ -81,15 +81,18 @@ void etr_nn_avg_window(const etr_nn_pool_t *pool, int32_t s, int64_t o,
 }
 
 void etr_nn_max_window(const etr_nn_pool_t *pool, int32_t s, int64_t o,
-                       int64_t in, int64_t *first, int64_t *limit) {
+                       int64_t in, int64_t *first, int64_t *count) {
   int64_t start = o * pool->stride[s] - pool->padding[s];
   int64_t dilation = pool->dilation[s];
   int64_t stop = start + (pool->kernel[s] - 1) * dilation + 1;
   if (start < 0) {
     start += ((-start + dilation - 1) / dilation) * dilation;
   }
+  int64_t limit = stop < in ? stop : in;
   *first = start;
-  *limit = stop < in ? stop : in;
+  // Counting taps keeps every position below `limit`: no `+= dilation`
+  // past it, which could overflow for a huge dilation.
+  *count = start < limit ? (limit - start - 1) / dilation + 1 : 0;
 }
 
 void etr_nn_avg_pool(const etr_tensor_t *in, const etr_nn_pool_t *pool,
@@ -109,7 +112,7 @@ void etr_nn_avg_pool(const etr_tensor_t *in, const etr_nn_pool_t *pool,
       int64_t count = 0;
       etr_nn_avg_window(pool, s, iter.index[2 + s], in->sizes[2 + s],
                         &start[s], &end[s], &count);
-      padded *= count;
+      padded = etr_saturating_mul(padded, count);
       empty = empty || start[s] >= end[s];
       inside *= end[s] - start[s];
     }

@@ -66,9 +66,11 @@ void etr_nn_avg_window(const etr_nn_pool_t *pool, int32_t s, int64_t o,
                        int64_t *padded_count);
 
 // The in-bounds taps of the max-pooling window of output coordinate `o`
-// along spatial dim s: input positions *first, *first + dil, ... < *limit.
+// along spatial dim s: *count input positions *first, *first + dil, ...
+// (all below `in`; *count may be 0, and *first is then the first tap at or
+// after 0, which ATen reports as the index of an empty window).
 void etr_nn_max_window(const etr_nn_pool_t *pool, int32_t s, int64_t o,
-                       int64_t in, int64_t *first, int64_t *limit);
+                       int64_t in, int64_t *first, int64_t *count);
 
 typedef struct etr_nn_avg_options {
   bool count_include_pad;
@@ -79,7 +81,8 @@ typedef struct etr_nn_avg_options {
 // Average pooling of `in` into `out`, both [N, C, *spatial] (batched views)
 // with out already of the pooled shape. The divisor is the override when
 // given, else the padded window count with count_include_pad, else the
-// number of input positions in the window. Floating dtypes sum in double;
+// number of input positions in the window (a padded count beyond int64,
+// possible only for absurd kernels, saturates). Floating dtypes sum in double;
 // Long sums with int64 wrap-around and divides truncating toward zero, as
 // ATen's integer kernels do.
 void etr_nn_avg_pool(const etr_tensor_t *in, const etr_nn_pool_t *pool,

@@ -363,6 +363,19 @@ TT_TEST(nn_pool, avg_pool2d_backward_rejects) {
                    kUnsupported);
 }
 
+// avg_pool2d_backward with a kernel of 2^40 (padded counts of 2^80).
+static etr_error_t avg_pool2d_backward_huge(void) {
+  int64_t big = (int64_t)1 << 40;
+  etr_tensor_t *self = tt_tensor(ETR_FLOAT, TT_SIZES(1, 1, 1, 1), NULL);
+  etr_tensor_t *grad = tt_tensor(ETR_FLOAT, TT_SIZES(1, 1, 1, 1),
+                                 TT_VALUES(1));
+  etr_tensor_t *out = tt_out(ETR_FLOAT, TT_SIZES(1), 0);
+  return TT_CALL("aten::avg_pool2d_backward.grad_input", tt_ev_tensor(grad),
+                 tt_ev_tensor(self), TT_EV_INTS(big), TT_EV_INTS(big),
+                 TT_EV_INTS(big / 2), tt_ev_bool(false), tt_ev_bool(true),
+                 tt_ev_none(), tt_ev_tensor(out), tt_ev_tensor(out));
+}
+
 static etr_error_t max_pool2d_backward(etr_tensor_t *grad, etr_tensor_t *self,
                                        etr_tensor_t *indices,
                                        etr_tensor_t *out) {
@@ -419,4 +432,39 @@ TT_TEST(nn_pool, max_pool2d_with_indices_backward_rejects) {
                                        tt_cast(self, ETR_LONG), indices,
                                        tt_out(ETR_LONG, TT_SIZES(16), 0)),
                    kUnsupported);
+}
+
+TT_TEST(nn_pool, hostile_windows_overflow_nothing) {
+  // Kernels of 2^40 with padding 2^39 pass the shape checks (one output
+  // per dim); their padded counts (2^120 in all) must not overflow.
+  int64_t big = (int64_t)1 << 40;
+  etr_tensor_t *x = tt_tensor(ETR_DOUBLE, TT_SIZES(1, 1, 1, 1, 1),
+                              TT_VALUES(3));
+  etr_tensor_t *out = tt_out(ETR_DOUBLE, TT_SIZES(1), 0);
+  tt_expect_status(avg_pool3d(x, TT_EV_INTS(big), TT_EV_INTS(big),
+                              TT_EV_INTS(big / 2), tt_ev_none(), out),
+                   ETR_OK);
+  cr_expect(tt_get(out, 0) >= 0.0 && tt_get(out, 0) < 1e-10);
+  etr_tensor_t *xl = tt_tensor(ETR_LONG, TT_SIZES(1, 1, 1, 1, 1),
+                               TT_VALUES(3));
+  etr_tensor_t *outl = tt_out(ETR_LONG, TT_SIZES(1), 0);
+  tt_expect_status(avg_pool3d(xl, TT_EV_INTS(big), TT_EV_INTS(big),
+                              TT_EV_INTS(big / 2), tt_ev_none(), outl),
+                   ETR_OK);
+  cr_expect_eq(tt_get_i64(outl, 0), 0);
+  // A dilation near INT64_MAX with a stride as large (ceil_mode keeps one
+  // window): the window misses the input and its index wraps like ATen's.
+  etr_tensor_t *x2 = tt_tensor(ETR_FLOAT, TT_SIZES(1, 1, 2, 2, 2), NULL);
+  etr_tensor_t *out2 = tt_out(ETR_FLOAT, TT_SIZES(8), 0);
+  etr_tensor_t *indices = tt_out(ETR_LONG, TT_SIZES(8), 0);
+  etr_tensor_t *outs[2] = {out2, indices};
+  tt_expect_status(
+      TT_CALL("aten::max_pool3d_with_indices.out", tt_ev_tensor(x2),
+              TT_EV_INTS(2), TT_EV_INTS(INT64_MAX), TT_EV_INTS(1),
+              TT_EV_INTS(INT64_MAX - 1), tt_ev_bool(true), tt_ev_tensor(out2),
+              tt_ev_tensor(indices), tt_ev_tensor_list(2, outs)),
+      ETR_OK);
+  tt_expect_shape(out2, TT_SIZES(1, 1, 1, 1, 1));
+  cr_expect(isinf(tt_get(out2, 0)) && tt_get(out2, 0) < 0);
+  tt_expect_status(avg_pool2d_backward_huge(), ETR_OK);
 }
