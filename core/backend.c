@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "core/event_tracer.h"
+
 void etr_backend_registry_init(etr_backend_registry_t *registry) {
   memset(registry, 0, sizeof(*registry));
 }
@@ -39,4 +41,15 @@ etr_error_t etr_backend_registry_add(etr_backend_registry_t *registry,
             backend->id, ETR_MAX_REGISTERED_BACKENDS);
   registry->backends[registry->count++] = backend;
   return ETR_OK;
+}
+
+void etr_backend_log_event(const etr_backend_execute_context_t *context,
+                           const char *name, int64_t debug_id,
+                           uint64_t start_ns, uint64_t end_ns) {
+  const etr_event_tracer_t *tracer = context->tracer;
+  if (tracer != NULL && tracer->delegate_event != NULL) {
+    tracer->delegate_event(tracer->user, context->method,
+                           context->delegate_index, name, debug_id, start_ns,
+                           end_ns);
+  }
 }

@@ -46,11 +46,25 @@ typedef struct etr_backend_init_context {
   etr_diag_t *diag;
 } etr_backend_init_context_t;
 
+struct etr_event_tracer;
+struct etr_method;
+
 typedef struct etr_backend_execute_context {
   const char *method_name;
   etr_arena_t *temp;  // scratch, reset after the instruction; may be NULL
   etr_diag_t *diag;
+  // For profiling: the method's tracer (may be NULL) and which delegate
+  // this is. Report sub-steps with etr_backend_log_event.
+  const struct etr_event_tracer *tracer;
+  const struct etr_method *method;
+  uint32_t delegate_index;
 } etr_backend_execute_context_t;
+
+// Reports a profiling event inside a delegate to the method's tracer (if
+// any and if it listens); times from etr_now_ns().
+void etr_backend_log_event(const etr_backend_execute_context_t *context,
+                           const char *name, int64_t debug_id,
+                           uint64_t start_ns, uint64_t end_ns);
 
 typedef struct etr_backend etr_backend_t;
 

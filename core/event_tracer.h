@@ -35,6 +35,13 @@ typedef struct etr_event_tracer {
   void (*end_instruction)(void *user, const struct etr_method *method,
                           uint32_t chain, uint32_t instruction,
                           etr_error_t status);
+  // An event inside a delegate (a backend reports its own sub-steps, as
+  // ExecuTorch's delegates do with log_profiling_delegate): `name` and
+  // `debug_id` identify it within the delegate; times are etr_now_ns().
+  void (*delegate_event)(void *user, const struct etr_method *method,
+                         uint32_t delegate_index, const char *name,
+                         int64_t debug_id, uint64_t start_ns,
+                         uint64_t end_ns);
 } etr_event_tracer_t;
 
 #ifdef __cplusplus

@@ -281,6 +281,9 @@ static etr_error_t run_instruction(etr_method_t *method,
           .method_name = method->name,
           .temp = &method->temp,
           .diag = diag,
+          .tracer = method->config.tracer,
+          .method = method,
+          .delegate_index = instruction->callee,
       };
       etr_error_t status = delegate->backend->execute(
           delegate->backend, &context, delegate->handle, instruction->args,

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/platform.h"
+
 #define MAX_DEMO_OPS 64
 #define MAX_SHAPE_SPEC 4
 
@@ -247,8 +249,12 @@ static etr_error_t demo_execute(const etr_backend_t *self,
   ETR_CHECK(context->diag, program != NULL && num_args >= 2,
             ETR_ERR_DELEGATE_INVALID_HANDLE,
             "demo backend: invalid handle or arguments");
+  static const char *const kNames[] = {"demo::aten.mm.default",
+                                       "demo::aten.add.Tensor",
+                                       "demo::aten.sin.default"};
   for (size_t i = 0; i < program->count; ++i) {
     etr_error_t status = ETR_OK;
+    uint64_t started = etr_now_ns();
     switch (program->ops[i].kind) {
       case DEMO_MM:
         status = run_mm(context, args, num_args);
@@ -265,6 +271,10 @@ static etr_error_t demo_execute(const etr_backend_t *self,
                       (long long)program->ops[i].debug_handle);
       return status;
     }
+    // One profiling event per delegated op, keyed by its debug handle.
+    etr_backend_log_event(context, kNames[program->ops[i].kind],
+                          program->ops[i].debug_handle, started,
+                          etr_now_ns());
   }
   return ETR_OK;
 }
