@@ -4,6 +4,10 @@
 normalization, convolution backward, sampling, FFT) with PyTorch eager as
 the oracle.
 
+Besides the per-op cases, nn_dtypes_cases.h calls every op on the 15
+dtypes etref tests with small exact inputs: PyTorch's result becomes the
+expected value, its refusal ("not implemented for ..."), NotSupported.
+
 Each case is one call of an out-variant kernel: its arguments in the
 out-variant schema order (torch.Generator-seeded inputs, one seed per op)
 and the values PyTorch gives every out tensor (and every in-place argument
@@ -50,6 +54,7 @@ DTYPE_NAMES = {
     torch.float16: "ETR_HALF", torch.bfloat16: "ETR_BFLOAT16",
     torch.float32: "ETR_FLOAT", torch.float64: "ETR_DOUBLE",
     torch.complex64: "ETR_COMPLEX_FLOAT", torch.complex128: "ETR_COMPLEX_DOUBLE",
+    torch.uint16: "ETR_UINT16", torch.uint32: "ETR_UINT32", torch.uint64: "ETR_UINT64",
 }
 F16 = (torch.float16, torch.bfloat16)
 
@@ -171,11 +176,11 @@ class Writer:
             return f"{{.kind = {k}, .count = {len(a.value)}, .bools = {arr}}}"
         raise ValueError(k)
 
-    def case(self, op, name, args):
+    def case(self, op, name, args, status="ETR_OK"):
         array = self._name("args")
         body = ",\n    ".join(self.arg(a) for a in args)
         self.arrays.append(f"static const nn_arg_t {array}[] = {{\n    {body}}};")
-        self.cases.append(f'    {{"{op}", "{name}", {len(args)}, {array}}},')
+        self.cases.append(f'    {{"{op}", "{name}", {len(args)}, {array}, {status}}},')
 
     def text(self, seed_note):
         guard = f"ETR_OPS_REFERENCE_TEST_GENERATED_NN_{self.group.upper()}_CASES_H"
@@ -871,6 +876,144 @@ def gen_fft():
 
 
 # ---------------------------------------------------------------------------
+# Dtype acceptance: every op on each of the 15 dtypes ETR tests, with small
+# exact inputs; PyTorch's verdict (a result, or "not implemented for" and
+# its kin) becomes the expected value or NotSupported.
+
+SWEEP_DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
+                torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128, torch.uint16,
+                torch.uint32, torch.uint64]
+
+
+def small(d, *shape):
+    n = 1
+    for x in shape:
+        n *= x
+    return (torch.arange(1, 1 + n).reshape(shape) % 3).to(d)
+
+
+def sweep_builders():
+    """op -> builder(d) -> (fn, inputs, args_fn, inplace): fn(*inputs) runs
+    PyTorch; args_fn(inputs, outs, after) gives the kernel's arguments."""
+    b = {}
+
+    def simple(op, fn, shapes, extra, out_count=1, index_arg=None):
+        def builder(d):
+            inputs = [small(d, *shape) for shape in shapes]
+
+            def args_fn(ins, outs, after):
+                head = [T(t) for t in ins]
+                if index_arg is not None:
+                    head.insert(index_arg[0], T(index_arg[1]))
+                return head + extra + [OUT(o) for o in outs[:out_count]]
+            return fn, inputs, args_fn, ()
+        b[op] = builder
+
+    simple("aten::avg_pool1d.out", lambda x: A.avg_pool1d(x, [2], [1], [0], False, True), [(1, 2, 5)],
+           [IL([2]), IL([1]), IL([0]), B(False), B(True)])
+    simple("aten::avg_pool3d.out", lambda x: A.avg_pool3d(x, [2], [1], [0], False, True, None), [(1, 2, 3, 3, 3)],
+           [IL([2]), IL([1]), IL([0]), B(False), B(True), NONE])
+    simple("aten::max_pool3d_with_indices.out", lambda x: A.max_pool3d_with_indices(x, [2], [1], [0], [1], False),
+           [(1, 2, 3, 3, 3)], [IL([2]), IL([1]), IL([0]), IL([1]), B(False)], out_count=2)
+    simple("aten::adaptive_avg_pool1d.out", lambda x: A.adaptive_avg_pool1d(x, [3]), [(1, 2, 5)], [IL([3])])
+    simple("aten::_adaptive_avg_pool3d.out", lambda x: A._adaptive_avg_pool3d(x, [2, 2, 2]), [(1, 2, 3, 3, 3)],
+           [IL([2, 2, 2])])
+    simple("aten::_adaptive_avg_pool2d_backward.out", lambda g, x: A._adaptive_avg_pool2d_backward(g, x),
+           [(1, 2, 2, 2), (1, 2, 3, 3)], [])
+    simple("aten::avg_pool2d_backward.grad_input",
+           lambda g, x: A.avg_pool2d_backward(g, x, [2, 2], [1, 1], [0, 0], False, True, None),
+           [(1, 2, 2, 2), (1, 2, 3, 3)], [IL([2, 2]), IL([1, 1]), IL([0, 0]), B(False), B(True), NONE])
+    idx = A.max_pool2d_with_indices(small(torch.float32, 1, 2, 3, 3), [2, 2], [1, 1])[1]
+    b_idx = [IL([2, 2]), IL([1, 1]), IL([0, 0]), IL([1, 1]), B(False), T(idx)]
+    simple("aten::max_pool2d_with_indices_backward.grad_input",
+           lambda g, x: A.max_pool2d_with_indices_backward(g, x, [2, 2], [1, 1], [0, 0], [1, 1], False, idx),
+           [(1, 2, 2, 2), (1, 2, 3, 3)], b_idx)
+    simple("aten::_native_batch_norm_legit.no_stats_out",
+           lambda x, w_: A._native_batch_norm_legit.no_stats(x, w_, None, True, 0.1, 1e-5), [(2, 2, 3), (2,)],
+           [NONE, B(True), D(0.1), D(1e-5)], out_count=3)
+    simple("aten::native_group_norm.out", lambda x, w_: A.native_group_norm(x, w_, None, 2, 4, 3, 2, 1e-5),
+           [(2, 4, 3), (4,)], [NONE, I(2), I(4), I(3), I(2), D(1e-5)], out_count=3)
+    mask = [True, True, True]
+    simple("aten::native_group_norm_backward.out",
+           lambda g, x, m, r, w_: A.native_group_norm_backward(g, x, m, r, w_, 2, 4, 3, 2, mask),
+           [(2, 4, 3), (2, 4, 3), (2, 2), (2, 2), (4,)], [I(2), I(4), I(3), I(2), BL(mask)], out_count=3)
+
+    def layer_norm_backward(d):
+        inputs = [small(d, 2, 3), small(d, 2, 3), small(d, 2, 1), small(d, 2, 1), small(d, 3), small(d, 3)]
+
+        def args_fn(ins, outs, after):
+            return [T(ins[0]), T(ins[1]), IL([3])] + [T(t) for t in ins[2:]] + [BL(mask)] + [OUT(o) for o in outs]
+        return (lambda g, x, m, r, w_, bb: A.native_layer_norm_backward(g, x, [3], m, r, w_, bb, mask), inputs,
+                args_fn, ())
+    b["aten::native_layer_norm_backward.out"] = layer_norm_backward
+
+    def batch_norm(d):
+        inputs = [small(d, 2, 2, 3), small(d, 2), small(d, 2), (small(torch.int64, 2) + 1).to(d)]
+
+        def args_fn(ins, outs, after):
+            return [T(ins[0]), T(ins[1]), NONE, INOUT(ins[2], after[0]), INOUT(ins[3], after[1]), B(True), D(0.1),
+                    D(1e-5)] + [OUT(o) for o in outs]
+        return (lambda x, w_, m, v: A._native_batch_norm_legit(x, w_, None, m, v, True, 0.1, 1e-5), inputs, args_fn,
+                (2, 3))
+    b["aten::_native_batch_norm_legit.out"] = batch_norm
+
+    def conv_backward(d):
+        inputs = [small(d, 1, 2, 2, 2), small(d, 1, 2, 3, 3), small(d, 2, 2, 2, 2)]
+
+        def args_fn(ins, outs, after):
+            return [T(t) for t in ins] + [IL([2]), IL([1]), IL([0]), IL([1]), B(False), IL([0]), I(1), BL(mask)] + \
+                [OUT(o) for o in outs]
+        return (lambda g, x, w_: A.convolution_backward(g, x, w_, [2], [1], [0], [1], False, [0], 1, mask), inputs,
+                args_fn, ())
+    b["aten::convolution_backward.out"] = conv_backward
+
+    emb_idx = torch.tensor([0, 2, 0])
+    simple("aten::embedding_dense_backward.out", lambda g: A.embedding_dense_backward(g, emb_idx, 3, -1, False),
+           [(3, 2)], [I(3), I(-1), B(False)], index_arg=(1, emb_idx))
+    simple("aten::col2im.out", lambda x: A.col2im(x, [3, 3], [2, 2], [1, 1], [0, 0], [1, 1]), [(1, 4, 4)],
+           [IL([3, 3]), IL([2, 2]), IL([1, 1]), IL([0, 0]), IL([1, 1])])
+
+    def grid_sampler(d):
+        grid = torch.tensor([[[[0.5, -0.25], [-1.0, 0.75]]]])
+        grid = grid.to(d) if d.is_floating_point else small(torch.int64, 1, 1, 2, 2).to(d)
+        inputs = [small(d, 1, 2, 3, 3), grid]
+
+        def args_fn(ins, outs, after):
+            return [T(ins[0]), T(ins[1]), I(0), I(0), B(False), OUT(outs[0])]
+        return lambda x, g: A.grid_sampler_2d(x, g, 0, 0, False), inputs, args_fn, ()
+    b["aten::grid_sampler_2d.out"] = grid_sampler
+
+    simple("aten::upsample_bilinear2d.vec_out", lambda x: A.upsample_bilinear2d.vec(x, [4, 5], False, None),
+           [(1, 2, 3, 3)], [IL([4, 5]), B(False), NONE])
+    simple("aten::upsample_nearest2d.vec_out", lambda x: A.upsample_nearest2d.vec(x, [4, 5], None), [(1, 2, 3, 3)],
+           [IL([4, 5]), NONE])
+    simple("aten::_fft_r2c.out", lambda x: A._fft_r2c(x, [1], 0, True), [(2, 4)], [IL([1]), I(0), B(True)])
+    simple("aten::_fft_c2r.out", lambda x: A._fft_c2r(x, [1], 0, 4), [(2, 3)], [IL([1]), I(0), I(4)])
+    return b
+
+
+def gen_dtypes():
+    w = Writer("dtypes")
+    for op, builder in sweep_builders().items():
+        for d in SWEEP_DTYPES:
+            try:
+                fn, inputs, args_fn, inplace = builder(d)
+                outs, after = oracle(fn, inputs, d, loose=True, inplace=inplace)
+            except (RuntimeError, NotImplementedError) as e:
+                message = str(e).splitlines()[0]
+                assert any(m in message for m in ("not implemented for", "Only supports", "doesn't support")), \
+                    (op, d, message)
+                # The kernel must refuse the dtype whatever its outs hold.
+                inputs = [small(torch.int64, *t.shape).to(d) if isinstance(t, torch.Tensor) else t
+                          for t in builder(torch.float32)[1]]
+                args = builder(torch.float32)[2](inputs, [torch.zeros(1, dtype=d)] * 3, inputs[-2:])
+                w.case(op, str(d)[6:], args, status="ETR_ERR_NOT_SUPPORTED")
+                continue
+            w.case(op, str(d)[6:], args_fn(inputs, outs, after))
+    return w
+
+
+# ---------------------------------------------------------------------------
 # --stress: random calls for a local soak run.
 
 
@@ -1169,7 +1312,8 @@ STRESS = {"pool": [stress_avg_pool, stress_max_pool3d, stress_adaptive], "norm":
 
 GROUPS = [("pool", gen_pool, "seed 201"), ("pool_backward", gen_pool_backward, "seed 202"),
           ("norm", gen_norm, "seed 203"), ("grad", gen_grad, "seed 204"),
-          ("sample", gen_sample, "seed 205"), ("fft", gen_fft, "seed 206")]
+          ("sample", gen_sample, "seed 205"), ("fft", gen_fft, "seed 206"),
+          ("dtypes", gen_dtypes, "fixed inputs")]
 
 
 def main():

@@ -81,8 +81,8 @@ void nn_run_case(const nn_case_t *c, tt_layout_t layout) {
   args[c->num_args] = num_outs == 1 ? tt_ev_tensor(outs[0])
                                     : tt_ev_tensor_list(num_outs, outs);
   etr_error_t status = tt_call(c->op, args, c->num_args + 1);
-  tt_expect_status(status, ETR_OK);
-  if (status != ETR_OK) {
+  tt_expect_status(status, c->status);
+  if (status != ETR_OK || c->status != ETR_OK) {
     return;
   }
   for (size_t i = 0; i < c->num_args; ++i) {

@@ -55,10 +55,13 @@ typedef struct nn_case {
   const char *name;
   size_t num_args;  // without the return slot
   const nn_arg_t *args;
+  // ETR_OK: the outs must take their expected values; otherwise the call
+  // must fail with this code (outs are then only placeholders).
+  etr_error_t status;
 } nn_case_t;
 
-// Runs `c` with its inputs in `layout` and checks every out and in-place
-// argument (criterion expectations).
+// Runs `c` with its inputs in `layout` and checks the status and, when it
+// is ETR_OK, every out and in-place argument (criterion expectations).
 void nn_run_case(const nn_case_t *c, tt_layout_t layout);
 
 // Runs every case of a table whose op is `op` (NULL: all) in every
