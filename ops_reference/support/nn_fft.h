@@ -36,8 +36,10 @@ typedef struct etr_nn_fft_dims {
 
 // Reads `int[] dim` for `self`: non-empty, every dim in [0, rank) (ATen's
 // kernels take dims already wrapped: a negative one is InvalidArgument, as
-// PyTorch fails on it), none twice; and requires every size of self to be
-// positive (PyTorch's MKL build fails on empty inputs).
+// PyTorch fails on it), none twice (torch.fft never passes a repeated dim;
+// the aten op given [1, 1] returns the [0, 1] transform); and requires
+// every size of self to be positive (PyTorch's MKL build fails on empty
+// inputs).
 etr_error_t etr_nn_fft_read_dims(etr_kernel_context_t *ctx,
                                  etr_evalue_t **args, size_t num_args,
                                  size_t index, const etr_tensor_t *self,
