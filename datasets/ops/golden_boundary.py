@@ -391,6 +391,18 @@ def _ops_without_opinfo() -> Iterator[Call]:
                torch.ones(2, 5), 0, -2, None, 1)
     yield call("scatter.slice_scatter_bad_shape_error", aten.slice_scatter.default, base,
                torch.ones(3, 5), 0, 0, 2, 1)
+    # (OpInfo's slice_scatter samples hold 10,000+ elements, beyond the
+    # generator's MAX_CALL_ELEMENTS, so these stand in for them.)
+    for dtype in (torch.int64, torch.float16, torch.bool, torch.uint8, torch.float64):
+        grid = (torch.arange(24).reshape(2, 3, 4) % 5).to(dtype)
+        patch = (torch.arange(12).reshape(2, 3, 2) % 2 == 0).to(dtype)
+        yield call(f"scatter.slice_scatter_step2_{dtype}", aten.slice_scatter.default, grid,
+                   patch, -1, 0, None, 2)
+    wide = torch.arange(30, dtype=f).reshape(5, 6)
+    yield call("scatter.slice_scatter_end_beyond_size", aten.slice_scatter.default, wide,
+               torch.full((2, 6), -1.0), 0, 3, 2**62, 1)
+    yield call("scatter.slice_scatter_noncontiguous_src", aten.slice_scatter.default, wide,
+               torch.arange(10, dtype=f).reshape(2, 5).t(), 1, 1, 3, 1)
     # Pooling and resampling overloads eager mode reaches only through
     # composite wrappers (the derived OpInfo calls cover more).
     seq = torch.arange(2 * 3 * 7, dtype=f).reshape(2, 3, 7) / 7
