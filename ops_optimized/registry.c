@@ -6,6 +6,11 @@
 #include "ops_optimized/ops_optimized.h"
 
 const etr_kernel_registration_t etr_optimized_kernels[] = {
+    {"aten::addmm.out", etr_opt_addmm_out},
+    {"aten::bmm.out", etr_opt_bmm_out},
+    {"aten::convolution.out", etr_opt_convolution_out},
+    {"aten::linear.out", etr_opt_linear_out},
+    {"aten::mm.out", etr_opt_mm_out},
     {"aten::relu.out", etr_opt_relu_out},
 };
 

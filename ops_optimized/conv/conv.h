@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// 2-D convolution (1-D runs as 2-D with a height of 1) for the optimized
+// aten::convolution.out:
+//   * general convolutions (stride, padding, dilation, groups) are a GEMM
+//     per (image, group) whose im2col operand is never materialized: the
+//     GEMM's packing reads the input through the sources below, so the only
+//     scratch is the GEMM's packed panels (gemm.h);
+//       NCHW: out[oc][pixel] = W[oc][k] x im2col[k][pixel], k = (c, kh, kw)
+//       NHWC: out[pixel][oc] = im2col[pixel][k] x W^T[k][oc], k = (kh, kw, c)
+//   * pointwise (1x1, stride 1, no padding) is the same GEMM reading the
+//     input in place as a matrix;
+//   * depthwise (groups == input channels, one or more out channels per
+//     group in NCHW, exactly one in NHWC) runs direct kernels per ISA.
+// Taps that fall in the padding are skipped, never multiplied (so an inf
+// weight does not turn a border output into NaN), except in the GEMM
+// path, where they are zeros in the packed panel — see op_convolution.c.
+#ifndef ETR_OPS_OPTIMIZED_CONV_CONV_H
+#define ETR_OPS_OPTIMIZED_CONV_CONV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/scalar_type.h"
+#include "ops_optimized/gemm/gemm.h"
+#include "ops_optimized/isa.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// One image's convolution geometry, strides in elements.
+typedef struct etr_conv2d_geometry {
+  int64_t channels;  // input channels of one group
+  int64_t in_h;
+  int64_t in_w;
+  int64_t out_h;
+  int64_t out_w;
+  int64_t kernel_h;
+  int64_t kernel_w;
+  int64_t stride_h;
+  int64_t stride_w;
+  int64_t pad_h;
+  int64_t pad_w;
+  int64_t dilation_h;
+  int64_t dilation_w;
+  int64_t in_stride_c;  // input strides within one image
+  int64_t in_stride_h;
+  int64_t in_stride_w;
+  int64_t w_stride_oc;  // weight strides
+  int64_t w_stride_c;
+  int64_t w_stride_h;
+  int64_t w_stride_w;
+  bool channels_last;   // k runs (kh, kw, c) instead of (c, kh, kw)
+} etr_conv2d_geometry_t;
+
+// GEMM sources over one image (data = the image's, or the group's, first
+// element; generator = the geometry):
+// K x pixels, k = (c, kh, kw): the NCHW GEMM's B.
+void etr_conv_pack_im2col(const etr_gemm_source_t *source, size_t k0,
+                          size_t kc, size_t x0, size_t xc, size_t width,
+                          float *dst);
+// K x pixels, k = (kh, kw, c): the NHWC GEMM's A (transposed).
+void etr_conv_pack_im2col_nhwc(const etr_gemm_source_t *source, size_t k0,
+                               size_t kc, size_t x0, size_t xc, size_t width,
+                               float *dst);
+// K x out channels: the weights in the geometry's k order.
+void etr_conv_pack_weights(const etr_gemm_source_t *source, size_t k0,
+                           size_t kc, size_t x0, size_t xc, size_t width,
+                           float *dst);
+
+// Depthwise convolution of one image, fp32.
+//   NCHW: out channel oc reads input channel oc / multiplier; input,
+//   weight and out planes are addressed through the geometry (weight
+//   plane of oc at weight + oc * w_stride_oc), out planes `out_stride_c`
+//   apart with rows `out_stride_h` apart and unit column stride.
+//   NHWC: one out channel per input channel, channels at unit stride in
+//   input and out; out pixels at out + oh * out_stride_h + ow *
+//   out_stride_w.
+// `channels` is the number of out channels; bias (may be NULL) has one
+// value per out channel at bias[oc * bias_stride].
+typedef struct etr_depthwise_args {
+  const etr_conv2d_geometry_t *geometry;
+  const float *input;
+  const float *weight;
+  const float *bias;
+  int64_t bias_stride;
+  float *out;
+  int64_t out_stride_c;
+  int64_t out_stride_h;
+  int64_t out_stride_w;
+  int64_t channels;
+  int64_t multiplier;  // out channels per input channel (NCHW)
+} etr_depthwise_args_t;
+
+typedef void (*etr_depthwise_fn)(const etr_depthwise_args_t *args);
+
+void etr_depthwise_nchw_scalar(const etr_depthwise_args_t *args);
+void etr_depthwise_nhwc_scalar(const etr_depthwise_args_t *args);
+void etr_depthwise_nchw_avx2(const etr_depthwise_args_t *args);
+void etr_depthwise_nhwc_avx2(const etr_depthwise_args_t *args);
+void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args);
+void etr_depthwise_nhwc_avx512(const etr_depthwise_args_t *args);
+void etr_depthwise_nchw_neon(const etr_depthwise_args_t *args);
+void etr_depthwise_nhwc_neon(const etr_depthwise_args_t *args);
+
+// The depthwise kernel of `isa` for the layout.
+etr_depthwise_fn etr_depthwise_for(etr_isa_t isa, bool channels_last);
+
+// The output positions [*first, *end) of a dim of `out_size` whose tap at
+// `offset` (kernel index * dilation) reads inside [0, in_size): position o
+// reads o * stride - pad + offset. Shared by the kernels' edge handling.
+void etr_conv_valid_range(int64_t out_size, int64_t in_size, int64_t stride,
+                          int64_t pad, int64_t offset, int64_t *first,
+                          int64_t *end);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ETR_OPS_OPTIMIZED_CONV_CONV_H

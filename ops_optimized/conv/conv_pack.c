@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The convolution's GEMM sources (conv.h): im2col rows and columns and the
+// weights, packed straight into GEMM panels from the input and weight
+// tensors (Float, or Half/BFloat16 converted here), so no im2col buffer
+// exists. Positions in the padding are zeros of the packed panel.
+#include <string.h>
+
+#include "ops_optimized/conv/conv.h"
+
+static inline float load_any(etr_scalar_type_t dtype, const void *data,
+                             int64_t index) {
+  switch (dtype) {
+    case ETR_HALF:
+      return etr_half_to_float(((const etr_half_t *)data)[index]);
+    case ETR_BFLOAT16:
+      return etr_bfloat16_to_float(((const etr_bfloat16_t *)data)[index]);
+    default:
+      return ((const float *)data)[index];
+  }
+}
+
+static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// Ceiling division for a positive divisor and any numerator.
+static inline int64_t div_ceil(int64_t a, int64_t b) {
+  return a >= 0 ? (a + b - 1) / b : -((-a) / b);
+}
+
+void etr_conv_valid_range(int64_t out_size, int64_t in_size, int64_t stride,
+                          int64_t pad, int64_t offset, int64_t *first,
+                          int64_t *end) {
+  // o * stride - pad + offset in [0, in_size)
+  int64_t lo = div_ceil(pad - offset, stride);
+  int64_t hi = div_ceil(in_size + pad - offset, stride);
+  *first = min64(max64(lo, 0), out_size);
+  *end = max64(min64(hi, out_size), *first);
+}
+
+// im2col row k = (c, kh, kw) for `count` pixels from `pixel` on, into out.
+static void im2col_row(const etr_conv2d_geometry_t *g, const void *data,
+                       etr_scalar_type_t dtype, int64_t c, int64_t kh,
+                       int64_t kw, int64_t pixel, size_t count, float *out) {
+  int64_t oh = pixel / g->out_w;
+  int64_t ow = pixel % g->out_w;
+  int64_t first = 0;
+  int64_t end = 0;
+  etr_conv_valid_range(g->out_w, g->in_w, g->stride_w, g->pad_w,
+                       kw * g->dilation_w, &first, &end);
+  bool contiguous = dtype == ETR_FLOAT && g->stride_w == 1 &&
+                    g->in_stride_w == 1;
+  while (count > 0) {
+    int64_t run = min64((int64_t)count, g->out_w - ow);
+    int64_t ih = oh * g->stride_h - g->pad_h + kh * g->dilation_h;
+    int64_t lo = min64(max64(first, ow), ow + run);
+    int64_t hi = max64(min64(end, ow + run), lo);
+    if (ih < 0 || ih >= g->in_h || lo == hi) {
+      memset(out, 0, (size_t)run * sizeof(float));
+    } else {
+      int64_t base = c * g->in_stride_c + ih * g->in_stride_h;
+      for (int64_t o = ow; o < lo; ++o) {
+        out[o - ow] = 0.0f;
+      }
+      int64_t iw = lo * g->stride_w - g->pad_w + kw * g->dilation_w;
+      if (contiguous) {
+        memcpy(out + (lo - ow), (const float *)data + base + iw,
+               (size_t)(hi - lo) * sizeof(float));
+      } else {
+        for (int64_t o = lo; o < hi; ++o, iw += g->stride_w) {
+          out[o - ow] = load_any(dtype, data, base + iw * g->in_stride_w);
+        }
+      }
+      for (int64_t o = hi; o < ow + run; ++o) {
+        out[o - ow] = 0.0f;
+      }
+    }
+    out += run;
+    count -= (size_t)run;
+    ow = 0;
+    ++oh;
+  }
+}
+
+void etr_conv_pack_im2col(const etr_gemm_source_t *source, size_t k0,
+                          size_t kc, size_t x0, size_t xc, size_t width,
+                          float *dst) {
+  const etr_conv2d_geometry_t *g =
+      (const etr_conv2d_geometry_t *)source->generator;
+  int64_t taps = g->kernel_h * g->kernel_w;
+  size_t panels = (xc + width - 1) / width;
+  for (size_t k = 0; k < kc; ++k) {
+    int64_t kk = (int64_t)(k0 + k);
+    int64_t c = kk / taps;
+    int64_t tap = kk % taps;
+    for (size_t p = 0; p < panels; ++p) {
+      size_t columns = xc - p * width < width ? xc - p * width : width;
+      float *out = dst + p * kc * width + k * width;
+      im2col_row(g, source->data, source->dtype, c, tap / g->kernel_w,
+                 tap % g->kernel_w, (int64_t)(x0 + p * width), columns, out);
+      memset(out + columns, 0, (width - columns) * sizeof(float));
+    }
+  }
+}
+
+void etr_conv_pack_im2col_nhwc(const etr_gemm_source_t *source, size_t k0,
+                               size_t kc, size_t x0, size_t xc, size_t width,
+                               float *dst) {
+  const etr_conv2d_geometry_t *g =
+      (const etr_conv2d_geometry_t *)source->generator;
+  int64_t channels = g->channels;
+  for (size_t p = 0; p * width < xc; ++p) {
+    size_t columns = xc - p * width < width ? xc - p * width : width;
+    float *panel = dst + p * kc * width;
+    for (size_t x = 0; x < columns; ++x) {
+      int64_t pixel = (int64_t)(x0 + p * width + x);
+      int64_t oh = pixel / g->out_w;
+      int64_t ow = pixel % g->out_w;
+      size_t k = 0;
+      while (k < kc) {  // one run of channels per tap
+        int64_t kk = (int64_t)(k0 + k);
+        int64_t tap = kk / channels;
+        int64_t c = kk % channels;
+        size_t run = (size_t)min64(channels - c, (int64_t)(kc - k));
+        int64_t ih = oh * g->stride_h - g->pad_h +
+                     tap / g->kernel_w * g->dilation_h;
+        int64_t iw = ow * g->stride_w - g->pad_w +
+                     tap % g->kernel_w * g->dilation_w;
+        float *out = panel + k * width + x;
+        if (ih < 0 || ih >= g->in_h || iw < 0 || iw >= g->in_w) {
+          for (size_t r = 0; r < run; ++r) {
+            out[r * width] = 0.0f;
+          }
+        } else {
+          int64_t base = ih * g->in_stride_h + iw * g->in_stride_w +
+                         c * g->in_stride_c;
+          for (size_t r = 0; r < run; ++r) {
+            out[r * width] = load_any(source->dtype, source->data,
+                                      base + (int64_t)r * g->in_stride_c);
+          }
+        }
+        k += run;
+      }
+    }
+    for (size_t k = 0; k < kc; ++k) {
+      memset(panel + k * width + columns, 0,
+             (width - columns) * sizeof(float));
+    }
+  }
+}
+
+void etr_conv_pack_weights(const etr_gemm_source_t *source, size_t k0,
+                           size_t kc, size_t x0, size_t xc, size_t width,
+                           float *dst) {
+  const etr_conv2d_geometry_t *g =
+      (const etr_conv2d_geometry_t *)source->generator;
+  int64_t taps = g->kernel_h * g->kernel_w;
+  for (size_t p = 0; p * width < xc; ++p) {
+    size_t columns = xc - p * width < width ? xc - p * width : width;
+    float *panel = dst + p * kc * width;
+    int64_t oc0 = (int64_t)(x0 + p * width);
+    for (size_t k = 0; k < kc; ++k) {
+      int64_t kk = (int64_t)(k0 + k);
+      int64_t c = g->channels_last ? kk % g->channels : kk / taps;
+      int64_t tap = g->channels_last ? kk / g->channels : kk % taps;
+      int64_t base = oc0 * g->w_stride_oc + c * g->w_stride_c +
+                     tap / g->kernel_w * g->w_stride_h +
+                     tap % g->kernel_w * g->w_stride_w;
+      float *out = panel + k * width;
+      for (size_t x = 0; x < columns; ++x) {
+        out[x] = load_any(source->dtype, source->data,
+                          base + (int64_t)x * g->w_stride_oc);
+      }
+      memset(out + columns, 0, (width - columns) * sizeof(float));
+    }
+  }
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Depthwise convolution, portable C (conv.h), and the per-ISA selection
+// of the depthwise kernels. Each output sums its in-bounds taps in (kh, kw)
+// order from +0.0 and adds the bias last, as the reference does, so taps
+// in the padding are skipped rather than multiplied by zero.
+#include "ops_optimized/conv/conv.h"
+
+void etr_depthwise_nchw_scalar(const etr_depthwise_args_t *args) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  for (int64_t oc = 0; oc < args->channels; ++oc) {
+    const float *in = args->input + oc / args->multiplier * g->in_stride_c;
+    const float *w = args->weight + oc * g->w_stride_oc;
+    float *plane = args->out + oc * args->out_stride_c;
+    for (int64_t oh = 0; oh < g->out_h; ++oh) {
+      for (int64_t ow = 0; ow < g->out_w; ++ow) {
+        float sum = 0.0f;
+        for (int64_t kh = 0; kh < g->kernel_h; ++kh) {
+          int64_t ih = oh * g->stride_h - g->pad_h + kh * g->dilation_h;
+          if (ih < 0 || ih >= g->in_h) {
+            continue;
+          }
+          for (int64_t kw = 0; kw < g->kernel_w; ++kw) {
+            int64_t iw = ow * g->stride_w - g->pad_w + kw * g->dilation_w;
+            if (iw >= 0 && iw < g->in_w) {
+              sum += w[kh * g->w_stride_h + kw * g->w_stride_w] *
+                     in[ih * g->in_stride_h + iw * g->in_stride_w];
+            }
+          }
+        }
+        if (args->bias != NULL) {
+          sum += args->bias[oc * args->bias_stride];
+        }
+        plane[oh * args->out_stride_h + ow] = sum;
+      }
+    }
+  }
+}
+
+void etr_depthwise_nhwc_scalar(const etr_depthwise_args_t *args) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  for (int64_t oh = 0; oh < g->out_h; ++oh) {
+    for (int64_t ow = 0; ow < g->out_w; ++ow) {
+      float *pixel = args->out + oh * args->out_stride_h +
+                     ow * args->out_stride_w;
+      for (int64_t c = 0; c < args->channels; ++c) {
+        const float *w = args->weight + c * g->w_stride_oc;
+        float sum = 0.0f;
+        for (int64_t kh = 0; kh < g->kernel_h; ++kh) {
+          int64_t ih = oh * g->stride_h - g->pad_h + kh * g->dilation_h;
+          if (ih < 0 || ih >= g->in_h) {
+            continue;
+          }
+          for (int64_t kw = 0; kw < g->kernel_w; ++kw) {
+            int64_t iw = ow * g->stride_w - g->pad_w + kw * g->dilation_w;
+            if (iw >= 0 && iw < g->in_w) {
+              sum += w[kh * g->w_stride_h + kw * g->w_stride_w] *
+                     args->input[ih * g->in_stride_h + iw * g->in_stride_w +
+                                 c];
+            }
+          }
+        }
+        if (args->bias != NULL) {
+          sum += args->bias[c * args->bias_stride];
+        }
+        pixel[c] = sum;
+      }
+    }
+  }
+}
+
+etr_depthwise_fn etr_depthwise_for(etr_isa_t isa, bool channels_last) {
+  switch (isa) {
+#if defined(__x86_64__)
+    case ETR_ISA_AVX512:
+      return channels_last ? etr_depthwise_nhwc_avx512
+                           : etr_depthwise_nchw_avx512;
+    case ETR_ISA_AVX2:
+      return channels_last ? etr_depthwise_nhwc_avx2
+                           : etr_depthwise_nchw_avx2;
+#endif
+#if defined(__aarch64__)
+    case ETR_ISA_NEON:
+      return channels_last ? etr_depthwise_nhwc_neon
+                           : etr_depthwise_nchw_neon;
+#endif
+    default:
+      return channels_last ? etr_depthwise_nhwc_scalar
+                           : etr_depthwise_nchw_scalar;
+  }
+}

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The GEMM driver (see gemm.h): scratch from the arena or the stack, the
+// choice of block sizes for what is available, and the loop nest around the
+// active ISA's microkernel. Portable C; the per-ISA work is in the
+// microkernels (gemm_<isa>.c).
+#include <string.h>
+
+#include "core/scalar_type.h"
+#include "ops_optimized/gemm/gemm.h"
+
+#define SCRATCH_ALIGNMENT 64
+
+typedef struct blocking {
+  size_t mc;
+  size_t nc;
+  size_t kc;
+  bool direct_b;   // B read in place, not packed
+  bool c_scratch;  // results accumulate in an fp32 block (Half/BFloat16)
+} blocking_t;
+
+static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
+static size_t round_up(size_t value, size_t step) {
+  return (value + step - 1) / step * step;
+}
+
+// Floats the blocking needs.
+static size_t needed_floats(const blocking_t *blocks) {
+  return blocks->mc * blocks->kc +
+         (blocks->direct_b ? 0 : blocks->kc * blocks->nc) +
+         (blocks->c_scratch ? blocks->mc * blocks->nc : 0);
+}
+
+// The largest blocking up to the kernel's preferred one that fits in
+// `available` floats: rows of A shrink first, then columns of B, then the
+// K depth (which stays at least 1, so a micro-panel of each always fits
+// the stack scratch).
+static void choose_blocking(const etr_gemm_kernel_t *kernel, size_t m,
+                            size_t n, size_t k, size_t available,
+                            blocking_t *blocks) {
+  size_t mr = kernel->mr;
+  size_t nr = kernel->nr;
+  blocks->kc = k == 0 ? 1 : min_size(k, kernel->kc);
+  if (k > blocks->kc) {  // equal K blocks: no thin last block
+    size_t count = (k + blocks->kc - 1) / blocks->kc;
+    blocks->kc = round_up((k + count - 1) / count, 4);
+  }
+  blocks->mc = min_size(round_up(m, mr), kernel->mc);
+  blocks->nc = min_size(round_up(n, nr), kernel->nc);
+  while (needed_floats(blocks) > available) {
+    if (blocks->mc > mr) {
+      blocks->mc = blocks->mc / 2 / mr * mr;
+      blocks->mc = blocks->mc < mr ? mr : blocks->mc;
+    } else if (blocks->nc > nr && !blocks->direct_b) {
+      blocks->nc = blocks->nc / 2 / nr * nr;
+      blocks->nc = blocks->nc < nr ? nr : blocks->nc;
+    } else if (blocks->kc > 1) {
+      size_t fixed = blocks->c_scratch ? blocks->mc * blocks->nc : 0;
+      size_t per_k = blocks->mc + (blocks->direct_b ? 0 : blocks->nc);
+      size_t fit = available > fixed ? (available - fixed) / per_k : 1;
+      blocks->kc = fit >= 1 && fit < blocks->kc ? fit : blocks->kc / 2;
+      blocks->kc = blocks->kc < 1 ? 1 : blocks->kc;
+    } else {
+      break;  // cannot happen with the stack scratch (checked by size)
+    }
+  }
+}
+
+// Bytes the arena can still give in one piece.
+static size_t arena_room(const etr_arena_t *arena) {
+  if (arena == NULL) {
+    return 0;
+  }
+  size_t room = arena->size > arena->used ? arena->size - arena->used : 0;
+  if (arena->block_size != 0) {  // growable: a new block can be taken
+    size_t left = SIZE_MAX;
+    if (arena->limit != 0) {
+      left = arena->limit > arena->reserved ? arena->limit - arena->reserved
+                                            : 0;
+    }
+    room = room > left ? room : left;
+  }
+  return room;
+}
+
+static float load_float(etr_scalar_type_t dtype, const void *data,
+                        ptrdiff_t index) {
+  switch (dtype) {
+    case ETR_HALF:
+      return etr_half_to_float(((const etr_half_t *)data)[index]);
+    case ETR_BFLOAT16:
+      return etr_bfloat16_to_float(((const etr_bfloat16_t *)data)[index]);
+    default:
+      return ((const float *)data)[index];
+  }
+}
+
+// Rounds an fp32 block of results into a Half or BFloat16 C with the
+// epilogue, once per element: alpha * sum + beta * bias computed in double
+// and rounded through float, as the reference stores a double result.
+static void store_converted(const etr_gemm_problem_t *p, const float *block,
+                            size_t block_stride, size_t row0, size_t rows,
+                            size_t col0, size_t cols) {
+  for (size_t i = 0; i < rows; ++i) {
+    for (size_t j = 0; j < cols; ++j) {
+      double value = (double)p->alpha * (double)block[i * block_stride + j];
+      if (p->bias != NULL) {
+        ptrdiff_t at = (ptrdiff_t)(row0 + i) * p->bias_row_stride +
+                       (ptrdiff_t)(col0 + j) * p->bias_col_stride;
+        value += (double)p->beta * (double)load_float(p->c_dtype, p->bias,
+                                                      at);
+      }
+      ptrdiff_t at = (ptrdiff_t)(row0 + i) * p->c_row_stride +
+                     (ptrdiff_t)(col0 + j);
+      if (p->c_dtype == ETR_HALF) {
+        ((etr_half_t *)p->c)[at] = etr_float_to_half((float)value);
+      } else {
+        ((etr_bfloat16_t *)p->c)[at] = etr_float_to_bfloat16((float)value);
+      }
+    }
+  }
+}
+
+// Packs a block of `source`: plain fp32 matrices with a unit stride use
+// the ISA's packers, everything else the source's own.
+static void pack_block(const etr_gemm_kernel_t *kernel,
+                       const etr_gemm_source_t *source, size_t k0, size_t kc,
+                       size_t x0, size_t xc, size_t width, float *dst) {
+  if (source->pack == etr_gemm_pack_strided && source->dtype == ETR_FLOAT) {
+    const float *origin = (const float *)source->data +
+                          (ptrdiff_t)k0 * source->k_stride +
+                          (ptrdiff_t)x0 * source->x_stride;
+    if (source->x_stride == 1) {
+      kernel->pack_rows(origin, source->k_stride, kc, xc, width, dst);
+      return;
+    }
+    if (source->k_stride == 1) {
+      kernel->pack_columns(origin, source->x_stride, kc, xc, width, dst);
+      return;
+    }
+  }
+  source->pack(source, k0, kc, x0, xc, width, dst);
+}
+
+// One (K block, column block) of the product for packed A rows
+// [row0, row0 + rows): packs B unless it is read in place and runs the
+// microkernel over the tiles. `c` is the block's C (row0, col0) with row
+// stride c_stride; `epilogue` the block's, its bias at (row0, col0).
+static void run_block(const etr_gemm_kernel_t *kernel,
+                      const etr_gemm_problem_t *p, const blocking_t *blocks,
+                      const float *a_packed, float *b_packed, size_t pc,
+                      size_t kc, size_t col0, size_t cols, size_t rows,
+                      float *c, ptrdiff_t c_stride, unsigned flags,
+                      const etr_gemm_epilogue_t *epilogue,
+                      ptrdiff_t bias_col_stride) {
+  size_t mr = kernel->mr;
+  size_t nr = kernel->nr;
+  const float *b = NULL;
+  ptrdiff_t b_stride = 0;
+  if (blocks->direct_b) {
+    b = (const float *)p->b.data + (ptrdiff_t)pc * p->b.k_stride +
+        (ptrdiff_t)col0;
+    b_stride = p->b.k_stride;
+  } else {
+    pack_block(kernel, &p->b, pc, kc, col0, cols, nr, b_packed);
+    b = b_packed;
+    b_stride = (ptrdiff_t)nr;
+    flags |= ETR_GEMM_B_PACKED;
+  }
+  for (size_t ir = 0; ir < rows; ir += mr) {
+    const float *a_panel = a_packed + ir * kc;
+    etr_gemm_epilogue_t tile = *epilogue;
+    for (size_t jr = 0; jr < cols; jr += nr) {
+      const float *b_panel = blocks->direct_b ? b + jr : b + jr * kc;
+      if (tile.bias != NULL) {
+        tile.bias = epilogue->bias + (ptrdiff_t)ir * epilogue->bias_row_stride +
+                    (ptrdiff_t)jr * bias_col_stride;
+      }
+      kernel->ukernel(kc, a_panel, b_panel, b_stride,
+                      c + (ptrdiff_t)ir * c_stride + (ptrdiff_t)jr, c_stride,
+                      min_size(mr, rows - ir), min_size(nr, cols - jr), flags,
+                      &tile);
+    }
+  }
+}
+
+// fp32 C: partial sums live in C between K blocks.
+static void gemm_direct(const etr_gemm_kernel_t *kernel,
+                        const etr_gemm_problem_t *p, const blocking_t *blocks,
+                        float *a_packed, float *b_packed) {
+  float *c = (float *)p->c;
+  etr_gemm_epilogue_t epilogue = {p->alpha, p->beta, NULL,
+                                  p->bias_row_stride,
+                                  p->bias_col_stride == 0};
+  for (size_t ic = 0; ic < p->m; ic += blocks->mc) {
+    size_t rows = min_size(blocks->mc, p->m - ic);
+    size_t pc = 0;
+    do {
+      size_t kc = min_size(blocks->kc, p->k - pc);
+      unsigned flags = (pc > 0 ? ETR_GEMM_ACCUMULATE : 0u) |
+                       (pc + kc >= p->k ? ETR_GEMM_EPILOGUE : 0u);
+      pack_block(kernel, &p->a, pc, kc, ic, rows, kernel->mr, a_packed);
+      for (size_t jc = 0; jc < p->n; jc += blocks->nc) {
+        size_t cols = min_size(blocks->nc, p->n - jc);
+        if (p->bias != NULL) {
+          epilogue.bias = (const float *)p->bias +
+                          (ptrdiff_t)ic * p->bias_row_stride +
+                          (ptrdiff_t)jc * p->bias_col_stride;
+        }
+        run_block(kernel, p, blocks, a_packed, b_packed, pc, kc, jc, cols,
+                  rows, c + (ptrdiff_t)ic * p->c_row_stride + (ptrdiff_t)jc,
+                  p->c_row_stride, flags, &epilogue, p->bias_col_stride);
+      }
+      pc += kc;
+    } while (pc < p->k);
+  }
+}
+
+// Half/BFloat16 C: each (row block, column block) accumulates over all of
+// K in an fp32 block, then is rounded into C once.
+static void gemm_converted(const etr_gemm_kernel_t *kernel,
+                           const etr_gemm_problem_t *p,
+                           const blocking_t *blocks, float *a_packed,
+                           float *b_packed, float *c_block) {
+  etr_gemm_epilogue_t plain = {1.0f, 0.0f, NULL, 0, false};
+  ptrdiff_t stride = (ptrdiff_t)blocks->nc;
+  for (size_t ic = 0; ic < p->m; ic += blocks->mc) {
+    size_t rows = min_size(blocks->mc, p->m - ic);
+    for (size_t jc = 0; jc < p->n; jc += blocks->nc) {
+      size_t cols = min_size(blocks->nc, p->n - jc);
+      size_t pc = 0;
+      do {
+        size_t kc = min_size(blocks->kc, p->k - pc);
+        unsigned flags = pc > 0 ? ETR_GEMM_ACCUMULATE : 0u;
+        pack_block(kernel, &p->a, pc, kc, ic, rows, kernel->mr, a_packed);
+        run_block(kernel, p, blocks, a_packed, b_packed, pc, kc, jc, cols,
+                  rows, c_block, stride, flags, &plain, 0);
+        pc += kc;
+      } while (pc < p->k);
+      store_converted(p, c_block, (size_t)stride, ic, rows, jc, cols);
+    }
+  }
+}
+
+static const void *offset_data(const void *data, etr_scalar_type_t dtype,
+                               ptrdiff_t elements) {
+  return data == NULL ? NULL
+                      : (const uint8_t *)data +
+                            elements * (ptrdiff_t)etr_scalar_type_size(dtype);
+}
+
+static void run_one(const etr_gemm_kernel_t *kernel,
+                    const etr_gemm_problem_t *p, const blocking_t *blocks,
+                    float *scratch) {
+  float *a_packed = scratch;
+  float *b_packed = a_packed + blocks->mc * blocks->kc;
+  if (blocks->c_scratch) {
+    float *c_block =
+        b_packed + (blocks->direct_b ? 0 : blocks->kc * blocks->nc);
+    gemm_converted(kernel, p, blocks, a_packed, b_packed, c_block);
+  } else {
+    gemm_direct(kernel, p, blocks, a_packed, b_packed);
+  }
+}
+
+void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
+              etr_arena_t *temp, etr_isa_t isa) {
+  if (p->m == 0 || p->n == 0 ||
+      (batch != NULL && (batch->count[0] == 0 || batch->count[1] == 0))) {
+    return;
+  }
+  const etr_gemm_kernel_t *kernel = etr_gemm_kernel_for(isa);
+  blocking_t blocks = {0, 0, 0, false, p->c_dtype != ETR_FLOAT};
+  blocks.direct_b = p->b.pack == etr_gemm_pack_strided &&
+                    p->b.dtype == ETR_FLOAT && p->b.x_stride == 1 &&
+                    p->m <= kernel->direct_b_max_m;
+
+  _Alignas(SCRATCH_ALIGNMENT) float stack[ETR_GEMM_STACK_SCRATCH_BYTES /
+                                          sizeof(float)];
+  float *scratch = stack;
+  size_t available = sizeof(stack) / sizeof(float);
+  blocking_t wanted = blocks;
+  choose_blocking(kernel, p->m, p->n, p->k, SIZE_MAX, &wanted);
+  size_t wanted_bytes = needed_floats(&wanted) * sizeof(float);
+  if (wanted_bytes > sizeof(stack)) {
+    size_t room = arena_room(temp);
+    room = room > SCRATCH_ALIGNMENT ? room - SCRATCH_ALIGNMENT : 0;
+    size_t bytes = min_size(room, wanted_bytes) / SCRATCH_ALIGNMENT *
+                   SCRATCH_ALIGNMENT;
+    float *taken = bytes > sizeof(stack)
+                       ? (float *)etr_arena_alloc(temp, bytes,
+                                                  SCRATCH_ALIGNMENT)
+                       : NULL;
+    if (taken != NULL) {
+      scratch = taken;
+      available = bytes / sizeof(float);
+    }
+  }
+  choose_blocking(kernel, p->m, p->n, p->k, available, &blocks);
+  if (batch == NULL) {
+    run_one(kernel, p, &blocks, scratch);
+    return;
+  }
+  for (size_t i = 0; i < batch->count[0]; ++i) {
+    for (size_t j = 0; j < batch->count[1]; ++j) {
+      ptrdiff_t bi = (ptrdiff_t)i;
+      ptrdiff_t bj = (ptrdiff_t)j;
+      etr_gemm_problem_t one = *p;
+      one.a.data = offset_data(p->a.data, p->a.dtype,
+                               bi * batch->a[0] + bj * batch->a[1]);
+      one.b.data = offset_data(p->b.data, p->b.dtype,
+                               bi * batch->b[0] + bj * batch->b[1]);
+      one.c = (void *)offset_data(p->c, p->c_dtype,
+                                  bi * batch->c[0] + bj * batch->c[1]);
+      one.bias = offset_data(p->bias, p->c_dtype,
+                             bi * batch->bias[0] + bj * batch->bias[1]);
+      run_one(kernel, &one, &blocks, scratch);
+    }
+  }
+}

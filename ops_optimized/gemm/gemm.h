@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The packed, cache-blocked fp32 GEMM behind mm, addmm, bmm, linear and
+// convolution (GotoBLAS/BLIS structure):
+//
+//   C[m][n] = alpha * sum_k A[m][k] * B[k][n] + beta * bias[m][n]
+//
+// Both operands are described as "sources" that know how to pack a block of
+// themselves into the microkernel's panel format, so a strided fp32 matrix,
+// a transposed weight, a Half/BFloat16 matrix (converted while packing) and
+// an implicit im2col matrix of a convolution input all run through the same
+// driver. A is seen as its K x M transpose (packed in panels of MR columns:
+// panel[k * MR + i] = A[i][k]); B as K x N (panels of NR: panel[k * NR + j]
+// = B[k][j]); the tails of the last panel are zero-filled.
+//
+// Loop nest (the transpose of BLIS's: the microkernel broadcasts A and
+// loads vectors of B, so the L1-resident micro-panel is A's and the
+// streamed one B's):
+//   for ic in M by MC:   for pc in K by KC:   pack A[ic.., pc..]  (~L3)
+//     for jc in N by NC:   pack B[pc.., jc..]                   (~L2)
+//       for ir by MR:  for jr by NR:  microkernel MR x NR, kc deep
+// The first K block stores its partial sums into C, later ones add to them
+// and the last applies alpha and beta * bias, so C is written in fp32 and
+// the epilogue runs once per element. When M is small and B is fp32 with
+// unit column stride, B is read in place (no packing; edges use masked
+// loads).
+//
+// Scratch: the packed blocks come from ctx->temp (etr_arena_t), sized to
+// what the arena has left (blocks shrink down to one micro-panel when it is
+// small); when there is no arena or too little of it, the driver uses
+// ETR_GEMM_STACK_SCRATCH_BYTES of stack with the smallest blocking. Half
+// and BFloat16 results accumulate in an fp32 block of that scratch and are
+// rounded once when the block is done. Nothing is allocated, and the
+// driver never fails: any M, N, K (0 included) completes.
+//
+// Exactness: accumulation is fp32 FMA in k order within a K block, so for
+// small-integer data (every partial sum exact) results are bit-identical to
+// the reference's double sums; otherwise they are within the usual
+// gamma_k bound. Accumulators start at +0.0 and the bias is added after the
+// sum, so signed zeros come out as the reference's (alpha*sum + beta*bias).
+#ifndef ETR_OPS_OPTIMIZED_GEMM_GEMM_H
+#define ETR_OPS_OPTIMIZED_GEMM_GEMM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "core/scalar_type.h"
+#include "ops_optimized/isa.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Stack scratch used when ctx->temp is missing or nearly full.
+#define ETR_GEMM_STACK_SCRATCH_BYTES 12288
+
+// Scratch the driver would like from ctx->temp for the fastest blocking
+// (packed A block + packed B block, plus an fp32 result block for Half and
+// BFloat16 results). Less works too, down to nothing.
+#define ETR_GEMM_PREFERRED_SCRATCH_BYTES (768 * 1024)
+
+// Microkernel flags.
+#define ETR_GEMM_ACCUMULATE 1u  // add C's current contents to the sums
+#define ETR_GEMM_EPILOGUE 2u    // last K block: apply alpha and beta * bias
+#define ETR_GEMM_B_PACKED 4u    // B is a zero-padded panel: full-width
+                                // loads past nr are allowed
+
+// The epilogue of one tile: out = alpha * sums + beta * bias, with bias at
+// bias[i * bias_row_stride + j * (bias_per_row ? 0 : 1)] for tile row i,
+// column j (bias_row_stride may be 0: one row broadcast to every row).
+typedef struct etr_gemm_epilogue {
+  float alpha;
+  float beta;
+  const float *bias;  // at the tile's origin; NULL: no bias
+  ptrdiff_t bias_row_stride;
+  bool bias_per_row;  // one value per row (column vector or scalar bias)
+} etr_gemm_epilogue_t;
+
+// Computes an mr x nr tile (mr <= MR, nr <= NR) of C at `c` (row stride
+// c_stride, unit column stride) from kc steps of a packed A micro-panel
+// (a[k * MR + i]) and B rows (b[k * b_stride + j], j < nr; when
+// ETR_GEMM_B_PACKED is set b_stride is NR and columns nr..NR-1 are zeros).
+// Writes exactly rows < mr and columns < nr of C and reads B only within
+// its nr columns unless B is packed.
+typedef void (*etr_gemm_ukernel_fn)(size_t kc, const float *a,
+                                    const float *b, ptrdiff_t b_stride,
+                                    float *c, ptrdiff_t c_stride, size_t mr,
+                                    size_t nr, unsigned flags,
+                                    const etr_gemm_epilogue_t *epilogue);
+
+// Packs a plain fp32 block into ceil(xc / width) panels (format as
+// etr_gemm_pack_fn): "rows" reads element (k, x) at src[k * stride + x]
+// (unit stride along X), "columns" at src[x * stride + k] (unit stride
+// along K: a transpose).
+typedef void (*etr_gemm_pack_f32_fn)(const float *src, ptrdiff_t stride,
+                                     size_t kc, size_t xc, size_t width,
+                                     float *dst);
+
+typedef struct etr_gemm_kernel {
+  etr_gemm_ukernel_fn ukernel;
+  etr_gemm_pack_f32_fn pack_rows;
+  etr_gemm_pack_f32_fn pack_columns;
+  size_t mr;
+  size_t nr;
+  size_t kc;  // preferred K block
+  size_t mc;  // preferred rows of A per packed block (multiple of mr)
+  size_t nc;  // preferred columns of B per packed block (multiple of nr)
+  size_t direct_b_max_m;  // read B in place when M is at most this
+} etr_gemm_kernel_t;
+
+// The microkernel and blocking of `isa` (the scalar one when the ISA has
+// none in this build).
+const etr_gemm_kernel_t *etr_gemm_kernel_for(etr_isa_t isa);
+
+// Per-ISA microkernels (only those of the build's architecture exist).
+void etr_gemm_f32_ukernel_scalar(size_t kc, const float *a, const float *b,
+                                 ptrdiff_t b_stride, float *c,
+                                 ptrdiff_t c_stride, size_t mr, size_t nr,
+                                 unsigned flags,
+                                 const etr_gemm_epilogue_t *epilogue);
+void etr_gemm_f32_ukernel_avx2(size_t kc, const float *a, const float *b,
+                               ptrdiff_t b_stride, float *c,
+                               ptrdiff_t c_stride, size_t mr, size_t nr,
+                               unsigned flags,
+                               const etr_gemm_epilogue_t *epilogue);
+void etr_gemm_f32_ukernel_avx512(size_t kc, const float *a, const float *b,
+                                 ptrdiff_t b_stride, float *c,
+                                 ptrdiff_t c_stride, size_t mr, size_t nr,
+                                 unsigned flags,
+                                 const etr_gemm_epilogue_t *epilogue);
+void etr_gemm_f32_ukernel_neon(size_t kc, const float *a, const float *b,
+                               ptrdiff_t b_stride, float *c,
+                               ptrdiff_t c_stride, size_t mr, size_t nr,
+                               unsigned flags,
+                               const etr_gemm_epilogue_t *epilogue);
+
+void etr_gemm_pack_rows_f32_scalar(const float *src, ptrdiff_t stride,
+                                   size_t kc, size_t xc, size_t width,
+                                   float *dst);
+void etr_gemm_pack_columns_f32_scalar(const float *src, ptrdiff_t stride,
+                                      size_t kc, size_t xc, size_t width,
+                                      float *dst);
+void etr_gemm_pack_rows_f32_avx512(const float *src, ptrdiff_t stride,
+                                   size_t kc, size_t xc, size_t width,
+                                   float *dst);
+void etr_gemm_pack_columns_f32_avx512(const float *src, ptrdiff_t stride,
+                                      size_t kc, size_t xc, size_t width,
+                                      float *dst);
+
+// ---------------------------------------------------------------------------
+// Sources: a K x X matrix (X = M for A, N for B) packed on demand.
+
+typedef struct etr_gemm_source etr_gemm_source_t;
+
+// Packs rows [k0, k0 + kc) and columns [x0, x0 + xc) of the source into
+// ceil(xc / width) panels of kc * width floats at `dst` (panel p, row k,
+// column x at dst[p * kc * width + k * width + x]); columns past xc in the
+// last panel are zeros.
+typedef void (*etr_gemm_pack_fn)(const etr_gemm_source_t *source, size_t k0,
+                                 size_t kc, size_t x0, size_t xc,
+                                 size_t width, float *dst);
+
+struct etr_gemm_source {
+  etr_gemm_pack_fn pack;
+  const void *data;           // element (k, x) at data[k * k_stride +
+  etr_scalar_type_t dtype;    //   x * x_stride] for plain matrices
+  ptrdiff_t k_stride;         // elements
+  ptrdiff_t x_stride;
+  const void *generator;      // parameters of generated sources (im2col)
+};
+
+// Packs a plain strided matrix of Float, Half or BFloat16.
+void etr_gemm_pack_strided(const etr_gemm_source_t *source, size_t k0,
+                           size_t kc, size_t x0, size_t xc, size_t width,
+                           float *dst);
+
+// A plain matrix source: element (k, x) at data[k * k_stride + x *
+// x_stride] of `dtype` (Float, Half or BFloat16).
+static inline etr_gemm_source_t etr_gemm_matrix(const void *data,
+                                                etr_scalar_type_t dtype,
+                                                ptrdiff_t k_stride,
+                                                ptrdiff_t x_stride) {
+  etr_gemm_source_t source = {etr_gemm_pack_strided, data, dtype,
+                              k_stride, x_stride, NULL};
+  return source;
+}
+
+// ---------------------------------------------------------------------------
+// The driver.
+
+typedef struct etr_gemm_problem {
+  size_t m;
+  size_t n;
+  size_t k;
+  etr_gemm_source_t a;  // K x M: A transposed (k_stride = A's column
+                        // stride, x_stride = A's row stride)
+  etr_gemm_source_t b;  // K x N
+  void *c;              // M x N, unit column stride
+  etr_scalar_type_t c_dtype;  // Float, Half or BFloat16
+  ptrdiff_t c_row_stride;
+  float alpha;
+  float beta;
+  const void *bias;     // NULL: none (also when beta == 0: not read);
+                        // of c_dtype
+  ptrdiff_t bias_row_stride;
+  ptrdiff_t bias_col_stride;  // 0 or 1
+} etr_gemm_problem_t;
+
+// Independent products over a 2-level batch (bmm: {B, 1}; grouped
+// convolution: {N, groups}): product (i, j) reads A, B and bias and writes
+// C at their origin plus i * stride[0] + j * stride[1] elements.
+typedef struct etr_gemm_batch {
+  size_t count[2];
+  ptrdiff_t a[2];
+  ptrdiff_t b[2];
+  ptrdiff_t c[2];
+  ptrdiff_t bias[2];
+} etr_gemm_batch_t;
+
+// Runs the product (or each product of `batch`, which may be NULL) with
+// `isa`'s microkernel, taking scratch once from `temp` (may be NULL) or the
+// stack. A, B and bias must not overlap C (partial sums are stored in C
+// before the last K block reads the bias): callers check with
+// etr_gemm_overlaps and fall back.
+void etr_gemm(const etr_gemm_problem_t *problem,
+              const etr_gemm_batch_t *batch, etr_arena_t *temp,
+              etr_isa_t isa);
+
+// True when memory [a, a + a_bytes) and [b, b + b_bytes) overlap.
+static inline bool etr_gemm_overlaps(const void *a, size_t a_bytes,
+                                     const void *b, size_t b_bytes) {
+  uintptr_t a0 = (uintptr_t)a;
+  uintptr_t b0 = (uintptr_t)b;
+  return a_bytes != 0 && b_bytes != 0 && a0 < b0 + b_bytes &&
+         b0 < a0 + a_bytes;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ETR_OPS_OPTIMIZED_GEMM_GEMM_H

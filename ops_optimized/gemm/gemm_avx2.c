@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// fp32 GEMM microkernel, AVX2 + FMA: a 6 x 16 tile of C in 12 ymm
+// accumulators; per k step two vectors of B (16 columns), 6 broadcasts of
+// packed A, 12 FMAs. Tiles with nr <= 8 run a half-width loop. A packed B
+// is zero-padded, so its loads are always full width; an unpacked B with
+// nr < 16 is read with lane masks (vmaskmovps never touches masked-out
+// lanes), and so are C and the bias at a column edge. Row edges compute on
+// the zero-padded packed A and store only rows < mr.
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "ops_optimized/gemm/gemm.h"
+
+#define MR 6
+
+#define ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5)
+
+#define DECLARE(i)                      \
+  __m256 c##i##a = _mm256_setzero_ps(); \
+  __m256 c##i##b = _mm256_setzero_ps();
+
+#define STEP_FULL(i)                                \
+  {                                                 \
+    const __m256 x = _mm256_broadcast_ss(a + (i));  \
+    c##i##a = _mm256_fmadd_ps(x, b0, c##i##a);      \
+    c##i##b = _mm256_fmadd_ps(x, b1, c##i##b);      \
+  }
+
+#define STEP_HALF(i) \
+  c##i##a = _mm256_fmadd_ps(_mm256_broadcast_ss(a + (i)), b0, c##i##a);
+
+// The k loop with the given loads of the two B vectors.
+#define K_LOOP(LOAD0, LOAD1, STEP)      \
+  for (size_t k = 0; k < kc; ++k) {     \
+    const __m256 b0 = LOAD0;            \
+    const __m256 b1 = LOAD1;            \
+    (void)b1;                           \
+    ROWS(STEP)                          \
+    a += MR;                            \
+    b += b_stride;                      \
+  }
+
+static inline __m256 load_masked(const float *p, __m256i mask, bool full) {
+  return full ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, mask);
+}
+
+static inline void store_masked(float *p, __m256i mask, bool full,
+                                __m256 v) {
+  if (full) {
+    _mm256_storeu_ps(p, v);
+  } else {
+    _mm256_maskstore_ps(p, mask, v);
+  }
+}
+
+#define STORE(i)                                                           \
+  if (i < mr) {                                                            \
+    float *row = c + (ptrdiff_t)(i) * c_stride;                            \
+    __m256 va = c##i##a;                                                   \
+    __m256 vb = c##i##b;                                                   \
+    if (accumulate) {                                                      \
+      va = _mm256_add_ps(load_masked(row, k0, full), va);                  \
+      vb = _mm256_add_ps(load_masked(row + 8, k1, full), vb);              \
+    }                                                                      \
+    if (finish) {                                                          \
+      va = _mm256_mul_ps(alpha, va);                                       \
+      vb = _mm256_mul_ps(alpha, vb);                                       \
+      if (bias != NULL) {                                                  \
+        const float *bias_row = bias + (ptrdiff_t)(i) * bias_row_stride;   \
+        __m256 ba;                                                         \
+        __m256 bb;                                                         \
+        if (bias_per_row) {                                                \
+          ba = bb = _mm256_broadcast_ss(bias_row);                         \
+        } else {                                                           \
+          ba = load_masked(bias_row, k0, full);                            \
+          bb = load_masked(bias_row + 8, k1, full);                        \
+        }                                                                  \
+        va = _mm256_fmadd_ps(beta, ba, va);                                \
+        vb = _mm256_fmadd_ps(beta, bb, vb);                                \
+      }                                                                    \
+    }                                                                      \
+    store_masked(row, k0, full, va);                                       \
+    store_masked(row + 8, k1, full, vb);                                   \
+  }
+
+void etr_gemm_f32_ukernel_avx2(size_t kc, const float *a, const float *b,
+                               ptrdiff_t b_stride, float *c,
+                               ptrdiff_t c_stride, size_t mr, size_t nr,
+                               unsigned flags,
+                               const etr_gemm_epilogue_t *epilogue) {
+  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i k0 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)nr),
+                                        lanes);
+  const __m256i k1 = _mm256_cmpgt_epi32(
+      _mm256_set1_epi32((int32_t)nr - 8), lanes);
+  const bool full = nr == 16;
+  ROWS(DECLARE)
+  if ((flags & ETR_GEMM_B_PACKED) || full) {
+    if (nr > 8) {
+      K_LOOP(_mm256_loadu_ps(b), _mm256_loadu_ps(b + 8), STEP_FULL)
+    } else {
+      K_LOOP(_mm256_loadu_ps(b), b0, STEP_HALF)
+    }
+  } else {
+    if (nr > 8) {
+      K_LOOP(_mm256_maskload_ps(b, k0), _mm256_maskload_ps(b + 8, k1),
+             STEP_FULL)
+    } else {
+      K_LOOP(_mm256_maskload_ps(b, k0), b0, STEP_HALF)
+    }
+  }
+  const bool accumulate = (flags & ETR_GEMM_ACCUMULATE) != 0;
+  const bool finish = (flags & ETR_GEMM_EPILOGUE) != 0;
+  const __m256 alpha = _mm256_set1_ps(epilogue->alpha);
+  const __m256 beta = _mm256_set1_ps(epilogue->beta);
+  const float *bias = epilogue->bias;
+  const ptrdiff_t bias_row_stride = epilogue->bias_row_stride;
+  const bool bias_per_row = epilogue->bias_per_row;
+  ROWS(STORE)
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Shared pieces of the matmul and convolution kernels (see gemm_ops.h).
+#include "ops_optimized/gemm/gemm_ops.h"
+
+etr_error_t etr_opt_check_with_reference(etr_kernel_fn reference,
+                                         etr_kernel_context_t *ctx,
+                                         etr_evalue_t **args,
+                                         size_t num_args) {
+  etr_kernel_context_t check = *ctx;
+  check.dry_run = true;
+  return reference(&check, args, num_args);
+}
+
+// First and one-past-last byte the tensor's elements occupy; false for a
+// negative stride.
+static bool byte_span(const etr_tensor_t *t, uintptr_t *first,
+                      uintptr_t *end) {
+  int64_t last = 0;
+  for (int32_t d = 0; d < t->dim; ++d) {
+    if (t->sizes[d] == 0) {
+      *first = *end = (uintptr_t)t->data;
+      return true;
+    }
+    if (t->strides[d] < 0) {
+      return false;
+    }
+    last += (t->sizes[d] - 1) * t->strides[d];
+  }
+  size_t element = etr_scalar_type_size(t->dtype);
+  *first = (uintptr_t)t->data;
+  *end = *first + (uintptr_t)(last + 1) * element;
+  return true;
+}
+
+bool etr_opt_tensors_overlap(const etr_tensor_t *a, const etr_tensor_t *b) {
+  uintptr_t a0 = 0;
+  uintptr_t a1 = 0;
+  uintptr_t b0 = 0;
+  uintptr_t b1 = 0;
+  if (!byte_span(a, &a0, &a1) || !byte_span(b, &b0, &b1)) {
+    return true;
+  }
+  return a0 < a1 && b0 < b1 && a0 < b1 && b0 < a1;
+}
+
+etr_opt_matrix_t etr_opt_matrix_of(const etr_tensor_t *tensor,
+                                   int64_t offset, int32_t d0, int32_t d1) {
+  size_t element = etr_scalar_type_size(tensor->dtype);
+  etr_opt_matrix_t m = {
+      (uint8_t *)tensor->data + offset * (int64_t)element,
+      tensor->dtype,
+      tensor->sizes[d0],
+      tensor->sizes[d1],
+      tensor->strides[d0],
+      tensor->strides[d1],
+  };
+  return m;
+}
+
+bool etr_opt_matmul_problem(const etr_opt_matrix_t *out,
+                            const etr_opt_matrix_t *a,
+                            const etr_opt_matrix_t *b,
+                            const etr_opt_matrix_t *bias, double alpha,
+                            double beta, etr_gemm_problem_t *problem) {
+  if (out->cols > 1 && out->col_stride != 1) {
+    return false;
+  }
+  etr_gemm_problem_t p = {
+      .m = (size_t)out->rows,
+      .n = (size_t)out->cols,
+      .k = (size_t)a->cols,
+      // A is seen transposed: K along its columns, M along its rows.
+      .a = etr_gemm_matrix(a->data, a->dtype, (ptrdiff_t)a->col_stride,
+                           (ptrdiff_t)a->row_stride),
+      .b = etr_gemm_matrix(b->data, b->dtype, (ptrdiff_t)b->row_stride,
+                           (ptrdiff_t)b->col_stride),
+      .c = out->data,
+      .c_dtype = out->dtype,
+      .c_row_stride = (ptrdiff_t)out->row_stride,
+      .alpha = (float)alpha,
+      .beta = (float)beta,
+  };
+  // A single column reads as contiguous whatever its stride.
+  if (p.n == 1) {
+    p.b.x_stride = 1;
+  }
+  if (bias != NULL && beta != 0.0) {
+    int64_t column_stride = out->cols > 1 ? bias->col_stride : 0;
+    if (column_stride != 0 && column_stride != 1) {
+      return false;
+    }
+    p.bias = bias->data;
+    p.bias_row_stride = out->rows > 1 ? (ptrdiff_t)bias->row_stride : 0;
+    p.bias_col_stride = (ptrdiff_t)column_stride;
+  }
+  *problem = p;
+  return true;
+}

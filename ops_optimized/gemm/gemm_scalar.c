@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The portable 4 x 8 fp32 GEMM microkernel (no intrinsics; what every
+// machine has; sums in double) and the per-ISA table of microkernels and block sizes.
+//
+// Block sizes: KC keeps an MR x KC micro-panel of A in L1 while KC x NR
+// panels of B stream from L2; MC x KC (packed A) is the block reused across
+// all of N, KC x NC (packed B) the one reused by every row panel; with the
+// AVX-512 numbers they take 336 KiB + 256 KiB of the 1 MiB scratch arena
+// (ETR_GEMM_PREFERRED_SCRATCH_BYTES), within L2 + L3 of the target.
+#include "ops_optimized/gemm/gemm.h"
+
+#define MR 4
+#define NR 8
+
+void etr_gemm_f32_ukernel_scalar(size_t kc, const float *a, const float *b,
+                                 ptrdiff_t b_stride, float *c,
+                                 ptrdiff_t c_stride, size_t mr, size_t nr,
+                                 unsigned flags,
+                                 const etr_gemm_epilogue_t *epilogue) {
+  // Double sums (products of floats are exact in double): without a
+  // hardware FMA this is what rounds like the SIMD kernels' fused
+  // multiply-adds, tiny products that underflow included.
+  double acc[MR][NR] = {{0.0}};
+  for (size_t k = 0; k < kc; ++k) {
+    const float *row = b + (ptrdiff_t)k * b_stride;
+    for (size_t i = 0; i < MR; ++i) {
+      double x = a[k * MR + i];
+      for (size_t j = 0; j < nr; ++j) {
+        acc[i][j] += x * row[j];
+      }
+    }
+  }
+  for (size_t i = 0; i < mr; ++i) {
+    float *out = c + (ptrdiff_t)i * c_stride;
+    for (size_t j = 0; j < nr; ++j) {
+      double value = acc[i][j];
+      if (flags & ETR_GEMM_ACCUMULATE) {
+        value = (double)out[j] + value;
+      }
+      if (flags & ETR_GEMM_EPILOGUE) {
+        value = (double)epilogue->alpha * value;
+        if (epilogue->bias != NULL) {
+          const float *bias =
+              epilogue->bias + (ptrdiff_t)i * epilogue->bias_row_stride;
+          value += (double)epilogue->beta *
+                   (double)bias[epilogue->bias_per_row ? 0 : j];
+        }
+      }
+      out[j] = (float)value;
+    }
+  }
+}
+
+static const etr_gemm_kernel_t kScalar = {
+    etr_gemm_f32_ukernel_scalar,
+    etr_gemm_pack_rows_f32_scalar,
+    etr_gemm_pack_columns_f32_scalar,
+    MR, NR, 256, 128, 256, MR,
+};
+
+#if defined(__x86_64__)
+static const etr_gemm_kernel_t kAvx2 = {
+    etr_gemm_f32_ukernel_avx2,
+    etr_gemm_pack_rows_f32_scalar,
+    etr_gemm_pack_columns_f32_scalar,
+    6, 16, 256, 6 * 48, 256, 12,
+};
+static const etr_gemm_kernel_t kAvx512 = {
+    etr_gemm_f32_ukernel_avx512,
+    etr_gemm_pack_rows_f32_avx512,
+    etr_gemm_pack_columns_f32_avx512,
+    14, 32, 256, 14 * 24, 256, 28,
+};
+#endif
+#if defined(__aarch64__)
+static const etr_gemm_kernel_t kNeon = {
+    etr_gemm_f32_ukernel_neon,
+    etr_gemm_pack_rows_f32_scalar,
+    etr_gemm_pack_columns_f32_scalar,
+    8, 12, 256, 8 * 40, 240, 16,
+};
+#endif
+
+const etr_gemm_kernel_t *etr_gemm_kernel_for(etr_isa_t isa) {
+  switch (isa) {
+#if defined(__x86_64__)
+    case ETR_ISA_AVX512:
+      return &kAvx512;
+    case ETR_ISA_AVX2:
+      return &kAvx2;
+#endif
+#if defined(__aarch64__)
+    case ETR_ISA_NEON:
+      return &kNeon;
+#endif
+    default:
+      return &kScalar;
+  }
+}

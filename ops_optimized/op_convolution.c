@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Optimized aten::convolution.out for 1-D and 2-D, non-transposed
+// convolutions of Float, Half and BFloat16 (ops_optimized/conv/conv.h):
+//   * input and out both contiguous (NCHW) or both channels-last (NHWC,
+//     2-D only); the weight may have any strides;
+//   * Float depthwise convolutions (groups == input channels > 1, at most
+//     64 taps; in NHWC one out channel per group) run the direct depthwise
+//     kernel of the active ISA;
+//   * everything else is one GEMM per (image, group): out = W x im2col in
+//     NCHW, im2col x W^T in NHWC, with the im2col operand generated while
+//     packing (pointwise convolutions read the input in place) and the bias
+//     added in the microkernel's store.
+// Arguments are checked by the reference kernel's dry run. Transposed and
+// 3-D convolutions, other dtypes, mixed layouts and outs overlapping an
+// input go to the reference kernel (ops_reference/op_convolution.c).
+//
+// Padding: the GEMM path multiplies taps in the padding by zeros of the
+// packed panel, as PyTorch's own im2col and oneDNN paths do (an inf weight
+// makes a border output NaN there); the reference and the depthwise
+// kernels skip those taps. Finite data gives the same results.
+#include <limits.h>
+
+#include "ops_optimized/common/args.h"
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/gemm/gemm_ops.h"
+#include "ops_optimized/ops_optimized.h"
+#include "ops_reference/ops_reference.h"
+
+// A stride/padding/dilation list (already checked by the reference: one
+// value or one per spatial dim) as (h, w); a 1-D convolution gets
+// `h_value` for h.
+static void read_pair(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                      size_t num_args, size_t index, int32_t spatial,
+                      int64_t h_value, int64_t *h, int64_t *w) {
+  const int64_t *items = NULL;
+  size_t count = 0;
+  if (etr_arg_int_list(ctx, args, num_args, index, "", &items, &count) !=
+          ETR_OK ||
+      count == 0) {
+    *h = h_value;
+    *w = h_value;
+    return;
+  }
+  *w = items[count - 1];
+  *h = spatial == 2 ? items[0] : h_value;
+}
+
+// The geometry of one image and group; false when a size does not fit the
+// kernels' 32-bit gather indices.
+static bool build_geometry(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                           size_t num_args, const etr_tensor_t *input,
+                           const etr_tensor_t *weight,
+                           const etr_tensor_t *out, int64_t groups,
+                           bool channels_last, etr_conv2d_geometry_t *g) {
+  int32_t spatial = input->dim - 2;
+  bool two = spatial == 2;
+  int32_t w_dim = input->dim - 1;
+  *g = (etr_conv2d_geometry_t){
+      .channels = input->sizes[1] / groups,
+      .in_h = two ? input->sizes[2] : 1,
+      .in_w = input->sizes[w_dim],
+      .out_h = two ? out->sizes[2] : 1,
+      .out_w = out->sizes[w_dim],
+      .kernel_h = two ? weight->sizes[2] : 1,
+      .kernel_w = weight->sizes[w_dim],
+      .in_stride_c = input->strides[1],
+      .in_stride_h = two ? input->strides[2] : 0,
+      .in_stride_w = input->strides[w_dim],
+      .w_stride_oc = weight->strides[0],
+      .w_stride_c = weight->strides[1],
+      .w_stride_h = two ? weight->strides[2] : 0,
+      .w_stride_w = weight->strides[w_dim],
+      .channels_last = channels_last,
+  };
+  read_pair(ctx, args, num_args, 3, spatial, 1, &g->stride_h, &g->stride_w);
+  read_pair(ctx, args, num_args, 4, spatial, 0, &g->pad_h, &g->pad_w);
+  read_pair(ctx, args, num_args, 5, spatial, 1, &g->dilation_h,
+            &g->dilation_w);
+  return g->in_w * (g->in_stride_w > 0 ? g->in_stride_w : 1) < INT32_MAX &&
+         g->stride_w * g->in_stride_w * 16 < INT32_MAX;
+}
+
+static bool depthwise_applies(const etr_tensor_t *input,
+                              const etr_tensor_t *out, int64_t groups,
+                              const etr_conv2d_geometry_t *g,
+                              bool channels_last) {
+  return input->dtype == ETR_FLOAT && groups > 1 &&
+         groups == input->sizes[1] &&
+         g->kernel_h * g->kernel_w <= 64 &&
+         (!channels_last || out->sizes[1] == groups);
+}
+
+static void run_depthwise(const etr_tensor_t *input,
+                          const etr_tensor_t *weight,
+                          const etr_tensor_t *bias, etr_tensor_t *out,
+                          const etr_conv2d_geometry_t *g,
+                          bool channels_last) {
+  etr_depthwise_fn kernel = etr_depthwise_for(etr_isa_active(),
+                                              channels_last);
+  int32_t last = out->dim - 1;
+  for (int64_t n = 0; n < input->sizes[0]; ++n) {
+    etr_depthwise_args_t a = {
+        .geometry = g,
+        .input = (const float *)input->data + n * input->strides[0],
+        .weight = (const float *)weight->data,
+        .bias = bias != NULL ? (const float *)bias->data : NULL,
+        .bias_stride = bias != NULL ? bias->strides[0] : 0,
+        .out = (float *)out->data + n * out->strides[0],
+        .out_stride_c = out->strides[1],
+        .out_stride_h = out->dim == 4 ? out->strides[2] : 0,
+        .out_stride_w = out->strides[last],
+        .channels = out->sizes[1],
+        .multiplier = out->sizes[1] / input->sizes[1],
+    };
+    kernel(&a);
+  }
+}
+
+// The GEMM per (image, group); false when the bias layout is not one the
+// GEMM takes.
+static bool run_gemm(etr_kernel_context_t *ctx, const etr_tensor_t *input,
+                     const etr_tensor_t *weight, const etr_tensor_t *bias,
+                     etr_tensor_t *out, int64_t groups,
+                     etr_conv2d_geometry_t *g, bool channels_last) {
+  int64_t cg = g->channels;
+  int64_t ocg = out->sizes[1] / groups;
+  int64_t taps = g->kernel_h * g->kernel_w;
+  int64_t pixels = g->out_h * g->out_w;
+  int64_t depth = cg * taps;
+  bool pointwise = taps == 1 && g->stride_h == 1 && g->stride_w == 1 &&
+                   g->pad_h == 0 && g->pad_w == 0;
+  int32_t last = out->dim - 1;
+  int64_t bias_stride = bias != NULL && bias->sizes[0] > 1 ? bias->strides[0]
+                                                           : 0;
+  etr_gemm_source_t image = {channels_last ? etr_conv_pack_im2col_nhwc
+                                           : etr_conv_pack_im2col,
+                             input->data, input->dtype, 0, 0, g};
+  etr_gemm_source_t weights = {etr_conv_pack_weights, weight->data,
+                               weight->dtype, 0, 0, g};
+  // Weights whose k run is one stride-1 row per out channel are plain.
+  int64_t kw = g->kernel_w;
+  bool plain_weights =
+      channels_last
+          ? (cg == 1 || g->w_stride_c == 1) &&
+                (kw == 1 || g->w_stride_w == cg) &&
+                (g->kernel_h == 1 || g->w_stride_h == kw * cg)
+          : (kw == 1 || g->w_stride_w == 1) &&
+                (g->kernel_h == 1 || g->w_stride_h == kw) &&
+                (cg == 1 || g->w_stride_c == taps);
+  if (plain_weights) {
+    weights = etr_gemm_matrix(weight->data, weight->dtype, 1,
+                              (ptrdiff_t)g->w_stride_oc);
+  }
+  etr_gemm_problem_t p = {
+      .k = (size_t)depth,
+      .c = out->data,
+      .c_dtype = out->dtype,
+      .alpha = 1.0f,
+      .beta = 1.0f,
+      .bias = bias != NULL ? bias->data : NULL,
+  };
+  etr_gemm_batch_t batch = {
+      .count = {(size_t)input->sizes[0], (size_t)groups},
+      .bias = {0, (ptrdiff_t)(ocg * bias_stride)},
+  };
+  if (channels_last) {
+    if (ocg > 1 && bias_stride != 1 && bias != NULL) {
+      return false;
+    }
+    p.m = (size_t)pixels;
+    p.n = (size_t)ocg;
+    p.a = pointwise ? etr_gemm_matrix(input->data, input->dtype, 1,
+                                      (ptrdiff_t)g->in_stride_w)
+                    : image;
+    p.b = weights;
+    p.c_row_stride = (ptrdiff_t)out->strides[last];
+    p.bias_col_stride = bias != NULL && ocg > 1 ? 1 : 0;
+    batch.a[0] = (ptrdiff_t)input->strides[0];
+    batch.a[1] = (ptrdiff_t)(cg * g->in_stride_c);
+    batch.b[1] = (ptrdiff_t)(ocg * g->w_stride_oc);
+    batch.c[0] = (ptrdiff_t)out->strides[0];
+    batch.c[1] = (ptrdiff_t)(ocg * out->strides[1]);
+  } else {
+    p.m = (size_t)ocg;
+    p.n = (size_t)pixels;
+    p.a = weights;
+    p.b = pointwise ? etr_gemm_matrix(input->data, input->dtype,
+                                      (ptrdiff_t)g->in_stride_c, 1)
+                    : image;
+    p.c_row_stride = (ptrdiff_t)out->strides[1];
+    p.bias_row_stride = (ptrdiff_t)bias_stride;
+    batch.a[1] = (ptrdiff_t)(ocg * g->w_stride_oc);
+    batch.b[0] = (ptrdiff_t)input->strides[0];
+    batch.b[1] = (ptrdiff_t)(cg * g->in_stride_c);
+    batch.c[0] = (ptrdiff_t)out->strides[0];
+    batch.c[1] = (ptrdiff_t)(ocg * out->strides[1]);
+  }
+  etr_gemm(&p, &batch, ctx->temp, etr_isa_active());
+  return true;
+}
+
+// aten::convolution.out
+etr_error_t etr_opt_convolution_out(etr_kernel_context_t *ctx,
+                                    etr_evalue_t **args, size_t num_args) {
+  etr_tensor_t *input = etr_opt_tensor_arg(args, num_args, 0);
+  etr_tensor_t *weight = etr_opt_tensor_arg(args, num_args, 1);
+  etr_tensor_t *bias = etr_opt_tensor_arg(args, num_args, 2);
+  etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 9);
+  bool transposed = true;
+  int64_t groups = 0;
+  if (num_args != 11 || input == NULL || weight == NULL || out == NULL ||
+      !etr_opt_gemm_dtype(input->dtype) || weight->dtype != input->dtype ||
+      out->dtype != input->dtype ||
+      (bias != NULL && (bias->dtype != input->dtype || bias->dim != 1)) ||
+      (input->dim != 3 && input->dim != 4) || weight->dim != input->dim ||
+      args[6]->tag != ETR_TAG_BOOL || args[8]->tag != ETR_TAG_INT) {
+    return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
+  }
+  transposed = args[6]->u.as_bool;
+  groups = args[8]->u.as_int;
+  if (transposed) {
+    return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
+  }
+  ETR_TRY(etr_opt_check_with_reference(etr_ref_convolution_out, ctx, args,
+                                       num_args));
+  if (ctx->dry_run) {
+    return ETR_OK;
+  }
+  bool nchw = etr_tensor_is_contiguous(input) &&
+              etr_tensor_is_contiguous(out);
+  bool nhwc = input->dim == 4 && etr_tensor_is_dense(input) &&
+              etr_tensor_is_dense(out) &&
+              etr_dim_order_is_channels_last(input->dim_order, 4) &&
+              etr_dim_order_is_channels_last(out->dim_order, 4);
+  etr_conv2d_geometry_t g;
+  if ((!nchw && !nhwc) || etr_opt_tensors_overlap(out, input) ||
+      etr_opt_tensors_overlap(out, weight) ||
+      (bias != NULL && etr_opt_tensors_overlap(out, bias)) ||
+      !build_geometry(ctx, args, num_args, input, weight, out, groups, !nchw,
+                      &g)) {
+    return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
+  }
+  if (depthwise_applies(input, out, groups, &g, !nchw)) {
+    run_depthwise(input, weight, bias, out, &g, !nchw);
+    return ETR_OK;
+  }
+  if (!run_gemm(ctx, input, weight, bias, out, groups, &g, !nchw)) {
+    return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
+  }
+  return ETR_OK;
+}

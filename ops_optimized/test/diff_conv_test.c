@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Differential tests of the optimized aten::convolution.out against the
+// reference kernel, on every ISA of this machine (diff.h): 1-D and 2-D,
+// NCHW and channels-last, stride, padding, dilation, groups, depthwise
+// (with and without a channel multiplier), pointwise, bias or none, the
+// mobilenet_v2 and cnn dataset shapes, Float/Half/BFloat16, and the cases
+// that fall back (transposed, 3-D, mixed layouts, non-contiguous inputs,
+// other dtypes).
+//
+// Tolerances:
+//   exact     ETR_FILL_EXACT_INT data (exact fp32 partial sums): bit for
+//             bit, whatever the summation order;
+//   bound     random floats in [-1, 1): gamma_k bound for k = C/groups *
+//             KH * KW products (etr_diff_accumulation_bound) plus 2 units
+//             of the out dtype's roundoff relative;
+//   special   NaN, +-inf, -0.0, denormals in the input with weights of
+//             small integers and a single input channel per group and a
+//             1-tap kernel (one product per output: exact). Inf weights
+//             against padding are not compared: the reference skips
+//             padded taps while the GEMM path (like PyTorch) multiplies
+//             them by zero (see op_convolution.c).
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ops_optimized/ops_optimized.h"
+#include "ops_optimized/test/diff.h"
+#include "ops_reference/ops_reference.h"
+
+static uint64_t g_seed = 5000;
+
+typedef struct conv_case {
+  int64_t n, c, h, w;   // input (h = 0: a 1-D convolution of width w)
+  int64_t oc, kh, kw;   // weight
+  int64_t stride, pad, dilation, groups;
+  bool bias;
+} conv_case_t;
+
+static int64_t out_size(int64_t in, int64_t k, int64_t stride, int64_t pad,
+                        int64_t dilation) {
+  return (in + 2 * pad - dilation * (k - 1) - 1) / stride + 1;
+}
+
+static int run_conv(const conv_case_t *p, etr_scalar_type_t dtype,
+                    etr_diff_layout_t layout, etr_diff_fill_t fill,
+                    etr_diff_fill_t weight_fill, bool transposed) {
+  bool one_d = p->h == 0;
+  int32_t dim = one_d ? 3 : 4;
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::convolution.out", g_seed++,
+                 "in [%lld,%lld,%lld,%lld] oc %lld k %lldx%lld s%lld p%lld "
+                 "d%lld g%lld%s l%d f%d%s",
+                 (long long)p->n, (long long)p->c, (long long)p->h,
+                 (long long)p->w, (long long)p->oc, (long long)p->kh,
+                 (long long)p->kw, (long long)p->stride, (long long)p->pad,
+                 (long long)p->dilation, (long long)p->groups,
+                 p->bias ? " bias" : "", (int)layout, (int)fill,
+                 transposed ? " transposed" : "");
+  int64_t in_sizes[4] = {p->n, p->c, one_d ? p->w : p->h, p->w};
+  int64_t w_sizes[4] = {p->oc, p->c / p->groups, one_d ? p->kw : p->kh,
+                        p->kw};
+  if (transposed) {
+    w_sizes[0] = p->c;
+    w_sizes[1] = p->oc / p->groups;
+  }
+  etr_diff_input(&c, dtype, dim, in_sizes, layout, fill);
+  etr_diff_input(&c, dtype, dim, w_sizes,
+                 layout == ETR_DIFF_NONCONTIGUOUS ? layout
+                                                  : ETR_DIFF_CONTIGUOUS,
+                 weight_fill);
+  if (p->bias) {
+    etr_diff_input(&c, dtype, 1, (const int64_t[]){p->oc},
+                   ETR_DIFF_CONTIGUOUS, weight_fill);
+  } else {
+    etr_diff_arg(&c, tt_ev_none());
+  }
+  c.layout = layout;  // the input's, for the coverage records
+  c.dtype = dtype;
+  int64_t spatial = one_d ? 1 : 2;
+  int64_t s[2] = {p->stride, p->stride};
+  int64_t pad[2] = {p->pad, p->pad};
+  int64_t d[2] = {p->dilation, p->dilation};
+  int64_t zero[2] = {0, 0};
+  etr_diff_arg(&c, tt_ev_int_list((size_t)spatial, s));
+  etr_diff_arg(&c, tt_ev_int_list((size_t)spatial, pad));
+  etr_diff_arg(&c, tt_ev_int_list((size_t)spatial, d));
+  etr_diff_arg(&c, tt_ev_bool(transposed));
+  etr_diff_arg(&c, tt_ev_int_list((size_t)spatial, zero));
+  etr_diff_arg(&c, tt_ev_int(p->groups));
+  int64_t oh = one_d ? 1 : out_size(p->h, p->kh, p->stride, p->pad,
+                                    p->dilation);
+  int64_t ow = out_size(p->w, p->kw, p->stride, p->pad, p->dilation);
+  int64_t o_sizes[4] = {p->n, p->oc, one_d ? ow : oh, ow};
+  if (transposed) {  // (in - 1) * stride - 2 * pad + dilation * (k - 1) + 1
+    o_sizes[2] = (p->h - 1) * p->stride - 2 * p->pad +
+                 p->dilation * (p->kh - 1) + 1;
+    o_sizes[3] = (p->w - 1) * p->stride - 2 * p->pad +
+                 p->dilation * (p->kw - 1) + 1;
+  }
+  etr_diff_out(&c, dtype, dim, o_sizes,
+               layout == ETR_DIFF_CHANNELS_LAST ? layout
+                                                : ETR_DIFF_CONTIGUOUS,
+               0);
+  etr_diff_return(&c, 9);
+  int64_t k = p->c / p->groups * p->kw * (one_d ? 1 : p->kh);
+  if (fill == ETR_FILL_RANDOM) {
+    double u = dtype == ETR_HALF       ? 0x1p-11
+               : dtype == ETR_BFLOAT16 ? 0x1p-8
+                                       : 0x1p-24;
+    etr_diff_tolerance_bound(
+        &c, etr_diff_accumulation_bound(ETR_FLOAT, k + 1, 1.0, 1.0) + 0x1p-24,
+        2.0 * u);
+  } else {
+    etr_diff_tolerance_exact(&c);
+  }
+  return etr_diff_run(&c);
+}
+
+static const conv_case_t kGeneral[] = {
+    // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
+    {1, 3, 32, 32, 16, 3, 3, 1, 1, 1, 1, true},   // cnn conv1
+    {1, 16, 16, 16, 32, 3, 3, 1, 1, 1, 1, true},  // cnn conv2
+    {1, 3, 64, 64, 16, 3, 3, 2, 1, 1, 1, false},  // mobilenet stem
+    {2, 5, 9, 11, 7, 3, 3, 1, 0, 1, 1, true},
+    {1, 4, 10, 13, 6, 5, 3, 2, 2, 1, 1, true},
+    {1, 6, 12, 12, 4, 3, 3, 1, 2, 2, 1, false},   // dilation
+    {2, 6, 7, 9, 9, 3, 3, 3, 1, 1, 3, true},      // groups, stride 3
+    {1, 8, 6, 6, 4, 2, 2, 2, 0, 1, 2, true},
+    {1, 1, 5, 5, 1, 1, 1, 1, 0, 1, 1, true},
+    {1, 17, 7, 5, 33, 1, 1, 1, 0, 1, 1, true},    // pointwise
+    {2, 16, 32, 32, 8, 1, 1, 1, 0, 1, 1, false},  // mobilenet pointwise
+    {1, 96, 8, 8, 16, 1, 1, 1, 0, 1, 1, false},
+    {1, 8, 9, 9, 12, 1, 1, 2, 1, 1, 1, true},     // 1x1 strided, padded
+    {1, 3, 0, 37, 5, 0, 4, 2, 1, 1, 1, true},     // 1-D
+    {2, 6, 0, 20, 4, 0, 3, 1, 2, 2, 2, false},    // 1-D, groups, dilation
+};
+
+static const conv_case_t kDepthwise[] = {
+    {1, 16, 32, 32, 16, 3, 3, 1, 1, 1, 16, false},  // mobilenet shapes
+    {1, 48, 32, 32, 48, 3, 3, 2, 1, 1, 48, false},
+    {1, 72, 16, 16, 72, 3, 3, 2, 1, 1, 72, true},
+    {1, 144, 4, 4, 144, 3, 3, 1, 1, 1, 144, true},
+    {2, 5, 17, 19, 5, 3, 3, 1, 1, 1, 5, true},
+    {1, 3, 9, 40, 6, 3, 5, 1, 2, 1, 3, true},       // multiplier 2
+    {1, 17, 11, 37, 17, 5, 5, 3, 2, 2, 17, false},
+    {1, 33, 6, 3, 33, 3, 3, 1, 1, 1, 33, true},     // rows narrower than pad
+    {1, 4, 0, 50, 4, 0, 7, 2, 3, 1, 4, true},       // 1-D depthwise
+};
+
+TT_TEST(diff_conv, general_and_pointwise) {
+  int failures = 0;
+  for (size_t i = 0; i < sizeof(kGeneral) / sizeof(kGeneral[0]); ++i) {
+    for (int layout = 0; layout < 3; ++layout) {
+      if (layout == ETR_DIFF_CHANNELS_LAST && kGeneral[i].h == 0) {
+        continue;
+      }
+      for (int fill = 0; fill < 2; ++fill) {
+        etr_diff_fill_t data = fill ? ETR_FILL_EXACT_INT : ETR_FILL_RANDOM;
+        failures += run_conv(&kGeneral[i], ETR_FLOAT,
+                             (etr_diff_layout_t)layout, data, data, false);
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d convolution cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+TT_TEST(diff_conv, depthwise) {
+  int failures = 0;
+  for (size_t i = 0; i < sizeof(kDepthwise) / sizeof(kDepthwise[0]); ++i) {
+    for (int layout = 0; layout < 3; ++layout) {
+      if (layout == ETR_DIFF_CHANNELS_LAST && kDepthwise[i].h == 0) {
+        continue;
+      }
+      for (int fill = 0; fill < 2; ++fill) {
+        etr_diff_fill_t data = fill ? ETR_FILL_EXACT_INT : ETR_FILL_RANDOM;
+        failures += run_conv(&kDepthwise[i], ETR_FLOAT,
+                             (etr_diff_layout_t)layout, data, data, false);
+      }
+    }
+  }
+  // The depthwise kernels skip padded taps: inf/NaN weights agree with the
+  // reference at the border (1-tap kernels, so one product per output).
+  static const conv_case_t padded[] = {
+      {1, 8, 5, 6, 8, 1, 1, 1, 1, 1, 8, false},
+      {2, 3, 4, 7, 6, 1, 1, 2, 2, 1, 3, false},
+      {1, 20, 3, 3, 20, 1, 1, 1, 1, 1, 20, false},
+  };
+  for (size_t i = 0; i < 3; ++i) {
+    for (int layout = 0; layout < 3; layout += 2) {
+      failures += run_conv(&padded[i], ETR_FLOAT, (etr_diff_layout_t)layout,
+                           ETR_FILL_EXACT_INT, ETR_FILL_SPECIAL, false);
+    }
+  }
+  cr_assert_eq(failures, 0, "%d depthwise cases disagree", failures);
+}
+
+TT_TEST(diff_conv, half_bfloat16_special_and_fallbacks) {
+  static const etr_scalar_type_t dtypes[] = {ETR_HALF, ETR_BFLOAT16};
+  int failures = 0;
+  for (size_t d = 0; d < 2; ++d) {
+    for (int fill = 0; fill < 2; ++fill) {
+      etr_diff_fill_t data = fill ? ETR_FILL_EXACT_INT : ETR_FILL_RANDOM;
+      for (int layout = 0; layout < 3; layout += 2) {
+        failures += run_conv(&kGeneral[3], dtypes[d],
+                             (etr_diff_layout_t)layout, data, data, false);
+        failures += run_conv(&kGeneral[6], dtypes[d],
+                             (etr_diff_layout_t)layout, data, data, false);
+        failures += run_conv(&kGeneral[9], dtypes[d],
+                             (etr_diff_layout_t)layout, data, data, false);
+        failures += run_conv(&kDepthwise[4], dtypes[d],
+                             (etr_diff_layout_t)layout, data, data, false);
+      }
+    }
+  }
+  // Special input values, one product per output.
+  static const conv_case_t special[] = {
+      {2, 3, 7, 9, 6, 1, 1, 1, 0, 1, 3, false},
+      {1, 4, 6, 6, 4, 1, 1, 2, 0, 1, 4, false},
+      {1, 1, 5, 5, 3, 1, 1, 1, 0, 1, 1, false},
+  };
+  for (size_t i = 0; i < 3; ++i) {
+    for (int layout = 0; layout < 3; layout += 2) {
+      failures += run_conv(&special[i], ETR_FLOAT, (etr_diff_layout_t)layout,
+                           ETR_FILL_SPECIAL, ETR_FILL_EXACT_INT, false);
+    }
+  }
+  // Cases that fall back: transposed, Double, Int.
+  const conv_case_t up = {1, 4, 5, 5, 6, 3, 3, 2, 1, 1, 2, true};
+  failures += run_conv(&up, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                       ETR_FILL_EXACT_INT, ETR_FILL_EXACT_INT, true);
+  failures += run_conv(&kGeneral[3], ETR_DOUBLE, ETR_DIFF_CONTIGUOUS,
+                       ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
+  failures += run_conv(&kGeneral[3], ETR_INT, ETR_DIFF_CONTIGUOUS,
+                       ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
+  cr_assert_eq(failures, 0, "%d convolution cases disagree", failures);
+}
+
+TT_TEST(diff_conv, errors_and_dry_run) {
+  // Input channels that do not match the weight: the reference's error.
+  etr_tensor_t *x = tt_tensor(ETR_FLOAT, 4, (const int64_t[]){1, 3, 5, 5},
+                              NULL);
+  etr_tensor_t *w = tt_tensor(ETR_FLOAT, 4, (const int64_t[]){4, 2, 3, 3},
+                              NULL);
+  etr_tensor_t *out = tt_out(ETR_FLOAT, 4, (const int64_t[]){1, 4, 3, 3},
+                             36);
+  etr_evalue_t *args[11] = {
+      tt_ev_tensor(x),      tt_ev_tensor(w),      tt_ev_none(),
+      TT_EV_INTS(1, 1),     TT_EV_INTS(0, 0),     TT_EV_INTS(1, 1),
+      tt_ev_bool(false),    TT_EV_INTS(0, 0),     tt_ev_int(1),
+      tt_ev_tensor(out),    NULL};
+  args[10] = args[9];
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  etr_kernel_context_t ctx = {.diag = &diag};
+  cr_assert_eq(etr_opt_convolution_out(&ctx, args, 11),
+               ETR_ERR_INVALID_ARGUMENT);
+  // Dry run: the out is resized, no data is touched (NULL data).
+  etr_tensor_t *w3 = tt_tensor(ETR_FLOAT, 4, (const int64_t[]){4, 3, 3, 3},
+                               NULL);
+  etr_tensor_t *o = tt_out(ETR_FLOAT, 4, (const int64_t[]){1, 1, 1, 1}, 64);
+  x->data = NULL;
+  w3->data = NULL;
+  o->data = NULL;
+  args[1] = tt_ev_tensor(w3);
+  args[9] = args[10] = tt_ev_tensor(o);
+  ctx.dry_run = true;
+  cr_assert_eq(etr_opt_convolution_out(&ctx, args, 11), ETR_OK);
+  cr_assert_eq(o->sizes[1], 4);
+  cr_assert_eq(o->sizes[2], 3);
+}

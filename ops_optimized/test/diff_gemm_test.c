@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Differential tests of the GEMM family (mm, addmm, bmm, linear) against
+// the reference kernels, on every ISA of this machine (diff.h).
+//
+// Sizes sweep the tile edges of every microkernel (scalar 4 x 8, AVX2
+// 6 x 16, AVX-512 14 x 32, NEON 8 x 12): M, N and K at 0, 1, tile - 1,
+// tile, tile + 1, multiples and larger, K past the stack blocking's K block
+// (the harness gives kernels no scratch arena, so these runs use the
+// smallest blocking: one micro-panel per block, several K blocks); the
+// arena tests at the end run the large blockings with 1 MiB, 96 KiB and
+// 20 KiB arenas.
+//
+// Tolerances per op class:
+//   exact     ETR_FILL_EXACT_INT data: every fp32 partial sum is exact, so
+//             results must match bit for bit whatever the order;
+//   bound     random floats in [-1, 1): |alpha| * gamma_k bound
+//             (etr_diff_accumulation_bound(Float, k, 1, 1)) plus 2 units
+//             of the out dtype's roundoff relative (the reference rounds a
+//             double once; Half/BFloat16 round an fp32 sum once);
+//   special   NaN, +-inf, -0.0, denormals with K = 1 (one product: exact);
+//             larger K would compare overflow orders, not kernels.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ops_optimized/ops_optimized.h"
+#include "ops_optimized/test/diff.h"
+#include "ops_reference/ops_reference.h"
+
+static uint64_t g_seed = 1000;
+
+static double unit_roundoff(etr_scalar_type_t dtype) {
+  return dtype == ETR_HALF ? 0x1p-11 : dtype == ETR_BFLOAT16 ? 0x1p-8
+                                                             : 0x1p-24;
+}
+
+static void gemm_tolerance(etr_diff_case_t *c, etr_scalar_type_t dtype,
+                           int64_t k, double alpha, double beta) {
+  double bound =
+      fabs(alpha) * etr_diff_accumulation_bound(ETR_FLOAT, k, 1.0, 1.0);
+  double atol = bound + fabs(beta) * 0x1p-24 + 0x1p-24;
+  etr_diff_tolerance_bound(c, atol, 2.0 * unit_roundoff(dtype));
+}
+
+// A [rows, cols] view of a freshly filled [cols, rows] tensor (unit stride
+// down the columns: the transposed fast paths of the packers).
+static etr_tensor_t *transposed_input(etr_diff_case_t *c,
+                                      etr_scalar_type_t dtype, int64_t rows,
+                                      int64_t cols, etr_diff_fill_t fill) {
+  etr_diff_case_t host;
+  etr_diff_begin(&host, c->op, etr_diff_next(c), "host");
+  etr_tensor_t *stored = etr_diff_input(&host, dtype, 2,
+                                        (const int64_t[]){cols, rows},
+                                        ETR_DIFF_CONTIGUOUS, fill);
+  etr_tensor_t *view = tt_alloc(sizeof(etr_tensor_t));
+  *view = *stored;
+  view->sizes[0] = rows;
+  view->sizes[1] = cols;
+  view->strides[0] = 1;
+  view->strides[1] = rows;
+  view->dim_order[0] = 1;
+  view->dim_order[1] = 0;
+  etr_diff_arg(c, tt_ev_tensor(view));
+  c->dtype = dtype;
+  return view;
+}
+
+// layout: 0 contiguous, 1 strided (generic packing), 2 transposed views.
+static void add_matrix(etr_diff_case_t *c, etr_scalar_type_t dtype,
+                       int64_t rows, int64_t cols, int layout,
+                       etr_diff_fill_t fill) {
+  if (layout == 2) {
+    transposed_input(c, dtype, rows, cols, fill);
+  } else {
+    etr_diff_input(c, dtype, 2, (const int64_t[]){rows, cols},
+                   layout == 1 ? ETR_DIFF_NONCONTIGUOUS : ETR_DIFF_CONTIGUOUS,
+                   fill);
+  }
+}
+
+static int run_mm(etr_scalar_type_t dtype, int64_t m, int64_t n, int64_t k,
+                  int layout, etr_diff_fill_t fill) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::mm.out", g_seed++, "m=%lld n=%lld k=%lld l%d f%d",
+                 (long long)m, (long long)n, (long long)k, layout, (int)fill);
+  add_matrix(&c, dtype, m, k, layout, fill);
+  add_matrix(&c, dtype, k, n, layout, fill);
+  etr_diff_out(&c, dtype, 2, (const int64_t[]){m, n}, ETR_DIFF_CONTIGUOUS, 8);
+  etr_diff_return(&c, 2);
+  if (fill == ETR_FILL_RANDOM) {
+    gemm_tolerance(&c, dtype, k, 1.0, 0.0);
+  } else {
+    etr_diff_tolerance_exact(&c);
+  }
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_gemm, mm_tile_edges_exact) {
+  static const int64_t ms[] = {0, 1, 3, 4, 5, 6, 7, 8, 9, 13, 14, 15, 28, 29,
+                               43};
+  static const int64_t ns[] = {0,  1,  7,  8,  9,  11, 12, 13,
+                               15, 16, 17, 31, 32, 33, 65};
+  static const int64_t ks[] = {0, 1, 3, 8, 17, 66, 67, 257};
+  int failures = 0;
+  for (size_t a = 0; a < sizeof(ms) / sizeof(ms[0]); ++a) {
+    for (size_t b = 0; b < sizeof(ns) / sizeof(ns[0]); ++b) {
+      for (size_t d = 0; d < sizeof(ks) / sizeof(ks[0]); ++d) {
+        failures += run_mm(ETR_FLOAT, ms[a], ns[b], ks[d], 0,
+                           ETR_FILL_EXACT_INT);
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d mm cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+TT_TEST(diff_gemm, mm_layouts_dtypes_and_values) {
+  static const etr_scalar_type_t dtypes[] = {ETR_FLOAT, ETR_HALF,
+                                             ETR_BFLOAT16};
+  static const int64_t shapes[][3] = {{1, 1, 1},    {5, 17, 9},
+                                      {14, 32, 64}, {15, 33, 67},
+                                      {29, 65, 3},  {43, 100, 130},
+                                      {100, 37, 300}, {3, 200, 70}};
+  int failures = 0;
+  for (size_t d = 0; d < 3; ++d) {
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
+      for (int layout = 0; layout < 3; ++layout) {
+        for (int fill = 0; fill < 2; ++fill) {
+          failures += run_mm(dtypes[d], shapes[s][0], shapes[s][1],
+                             shapes[s][2], layout,
+                             fill ? ETR_FILL_EXACT_INT : ETR_FILL_RANDOM);
+        }
+      }
+    }
+    // Special values through one product (exact).
+    failures += run_mm(dtypes[d], 17, 35, 1, 0, ETR_FILL_SPECIAL);
+    failures += run_mm(dtypes[d], 3, 9, 1, 2, ETR_FILL_SPECIAL);
+  }
+  // Dtypes the kernel does not specialize fall back and agree.
+  failures += run_mm(ETR_DOUBLE, 7, 9, 5, 0, ETR_FILL_RANDOM);
+  failures += run_mm(ETR_INT, 7, 9, 5, 1, ETR_FILL_RANDOM);
+  cr_assert_eq(failures, 0, "%d mm cases disagree", failures);
+}
+
+// addmm with bias shape `bias` (rank bias_dim), alpha and beta.
+static int run_addmm(etr_scalar_type_t dtype, int64_t m, int64_t n,
+                     int64_t k, int32_t bias_dim, const int64_t *bias,
+                     etr_evalue_t *beta, double beta_value,
+                     etr_evalue_t *alpha, double alpha_value, int layout,
+                     etr_diff_fill_t fill, etr_diff_fill_t bias_fill,
+                     bool in_place) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::addmm.out", g_seed++,
+                 "m=%lld n=%lld k=%lld bias rank %d alpha %g beta %g l%d f%d%s",
+                 (long long)m, (long long)n, (long long)k, (int)bias_dim,
+                 alpha_value, beta_value, layout, (int)fill,
+                 in_place ? " in place" : "");
+  etr_diff_input(&c, dtype, bias_dim, bias, ETR_DIFF_CONTIGUOUS, bias_fill);
+  add_matrix(&c, dtype, m, k, layout, fill);
+  add_matrix(&c, dtype, k, n, layout, fill);
+  etr_diff_arg(&c, beta);
+  etr_diff_arg(&c, alpha);
+  if (in_place) {
+    etr_diff_out_aliasing(&c, 0);
+  } else {
+    etr_diff_out(&c, dtype, 2, (const int64_t[]){m, n}, ETR_DIFF_CONTIGUOUS,
+                 0);
+  }
+  etr_diff_return(&c, 5);
+  if (fill == ETR_FILL_RANDOM) {
+    gemm_tolerance(&c, dtype, k, alpha_value, beta_value);
+  } else {
+    etr_diff_tolerance_exact(&c);
+  }
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_gemm, addmm_bias_patterns_alpha_beta) {
+  static const etr_scalar_type_t dtypes[] = {ETR_FLOAT, ETR_HALF,
+                                             ETR_BFLOAT16};
+  static const int64_t shapes[][3] = {{15, 33, 67}, {3, 1, 7},
+                                      {0, 5, 3},    {29, 31, 5},
+                                      {1, 10, 128}, {16, 64, 64},
+                                      {4, 6, 0},    {61, 130, 90}};
+  int failures = 0;
+  for (size_t d = 0; d < 3; ++d) {
+    // Half and BFloat16 share the Float path after packing: fewer shapes.
+    size_t shape_count = dtypes[d] == ETR_FLOAT
+                             ? sizeof(shapes) / sizeof(shapes[0])
+                             : 4;
+    for (size_t s = 0; s < shape_count; ++s) {
+      int64_t m = shapes[s][0];
+      int64_t n = shapes[s][1];
+      int64_t k = shapes[s][2];
+      const int64_t row[1] = {n};
+      const int64_t column[2] = {m, 1};
+      const int64_t full[2] = {m, n};
+      const int64_t one_row[2] = {1, n};
+      const int64_t single[1] = {1};
+      struct {
+        int32_t dim;
+        const int64_t *sizes;
+      } biases[] = {{1, row},     {2, column}, {2, full},
+                    {2, one_row}, {1, single}, {0, NULL}};
+      for (size_t b = 0; b < 6; ++b) {
+        for (int fill = 0; fill < 2; ++fill) {
+          etr_diff_fill_t data = fill ? ETR_FILL_EXACT_INT : ETR_FILL_RANDOM;
+          failures += run_addmm(dtypes[d], m, n, k, biases[b].dim,
+                                biases[b].sizes, tt_ev_int(1), 1,
+                                tt_ev_int(1), 1, (int)(b % 3), data, data,
+                                false);
+          failures += run_addmm(dtypes[d], m, n, k, biases[b].dim,
+                                biases[b].sizes, tt_ev_int(3), 3,
+                                tt_ev_double(-2.0), -2, 0, data, data,
+                                false);
+          failures += run_addmm(dtypes[d], m, n, k, biases[b].dim,
+                                biases[b].sizes, tt_ev_double(0.5), 0.5,
+                                tt_ev_double(0.25), 0.25, 1, data, data,
+                                false);
+        }
+        // beta == 0: NaN in the bias must not propagate; alpha == 0 keeps
+        // a special bias as is; special products (one each: exact).
+        failures += run_addmm(dtypes[d], m, n, k, biases[b].dim,
+                              biases[b].sizes, tt_ev_int(0), 0,
+                              tt_ev_int(1), 1, 0, ETR_FILL_EXACT_INT,
+                              ETR_FILL_SPECIAL, false);
+        failures += run_addmm(dtypes[d], m, n, k, biases[b].dim,
+                              biases[b].sizes, tt_ev_int(1), 1,
+                              tt_ev_int(0), 0, 0, ETR_FILL_EXACT_INT,
+                              ETR_FILL_SPECIAL, false);
+        failures += run_addmm(dtypes[d], m, n, 1, biases[b].dim,
+                              biases[b].sizes, tt_ev_int(0), 0,
+                              tt_ev_int(1), 1, (int)(b % 3),
+                              ETR_FILL_SPECIAL, ETR_FILL_SPECIAL, false);
+      }
+      // In place: out is self (falls back), then a full bias.
+      failures += run_addmm(dtypes[d], m, n, k, 2, full, tt_ev_int(1), 1,
+                            tt_ev_int(1), 1, 0, ETR_FILL_EXACT_INT,
+                            ETR_FILL_EXACT_INT, true);
+    }
+  }
+  failures += run_addmm(ETR_DOUBLE, 5, 7, 3, 1, (const int64_t[]){7},
+                        tt_ev_int(1), 1, tt_ev_int(1), 1, 0, ETR_FILL_RANDOM,
+                        ETR_FILL_RANDOM, false);
+  cr_assert_eq(failures, 0, "%d addmm cases disagree", failures);
+}
+
+static int run_bmm(etr_scalar_type_t dtype, int64_t batch, int64_t m,
+                   int64_t n, int64_t k, etr_diff_layout_t layout,
+                   etr_diff_fill_t fill) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::bmm.out", g_seed++,
+                 "b=%lld m=%lld n=%lld k=%lld l%d f%d", (long long)batch,
+                 (long long)m, (long long)n, (long long)k, (int)layout,
+                 (int)fill);
+  etr_diff_input(&c, dtype, 3, (const int64_t[]){batch, m, k}, layout, fill);
+  etr_diff_input(&c, dtype, 3, (const int64_t[]){batch, k, n}, layout, fill);
+  etr_diff_out(&c, dtype, 3, (const int64_t[]){batch, m, n},
+               ETR_DIFF_CONTIGUOUS, 0);
+  etr_diff_return(&c, 2);
+  if (fill == ETR_FILL_RANDOM) {
+    gemm_tolerance(&c, dtype, k, 1.0, 0.0);
+  } else {
+    etr_diff_tolerance_exact(&c);
+  }
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_gemm, bmm) {
+  static const etr_scalar_type_t dtypes[] = {ETR_FLOAT, ETR_HALF,
+                                             ETR_BFLOAT16};
+  static const int64_t shapes[][4] = {{4, 16, 16, 16}, {0, 3, 4, 5},
+                                      {3, 0, 4, 5},    {2, 15, 33, 0},
+                                      {3, 1, 1, 1},    {2, 29, 17, 67},
+                                      {5, 7, 65, 9}};
+  int failures = 0;
+  for (size_t d = 0; d < 3; ++d) {
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
+      for (int layout = 0; layout < 2; ++layout) {
+        for (int fill = 0; fill < 2; ++fill) {
+          failures += run_bmm(dtypes[d], shapes[s][0], shapes[s][1],
+                              shapes[s][2], shapes[s][3],
+                              (etr_diff_layout_t)layout,
+                              fill ? ETR_FILL_EXACT_INT : ETR_FILL_RANDOM);
+        }
+      }
+    }
+  }
+  failures += run_bmm(ETR_FLOAT, 3, 5, 6, 1, ETR_DIFF_CONTIGUOUS,
+                      ETR_FILL_SPECIAL);
+  failures += run_bmm(ETR_LONG, 2, 5, 6, 3, ETR_DIFF_CONTIGUOUS,
+                      ETR_FILL_RANDOM);
+  cr_assert_eq(failures, 0, "%d bmm cases disagree", failures);
+}
+
+static int run_linear(etr_scalar_type_t dtype, int32_t dim,
+                      const int64_t *input, int64_t features, int bias_kind,
+                      etr_diff_layout_t layout, etr_diff_fill_t fill) {
+  etr_diff_case_t c;
+  int64_t in_features = input[dim - 1];
+  etr_diff_begin(&c, "aten::linear.out", g_seed++,
+                 "rank %d in %lld out %lld bias %d l%d f%d", (int)dim,
+                 (long long)in_features, (long long)features, bias_kind,
+                 (int)layout, (int)fill);
+  etr_diff_input(&c, dtype, dim, input, layout, fill);
+  etr_diff_input(&c, dtype, 2, (const int64_t[]){features, in_features},
+                 layout, fill);
+  if (bias_kind == 0) {
+    etr_diff_arg(&c, tt_ev_none());
+  } else {
+    etr_diff_input(&c, dtype, 1,
+                   (const int64_t[]){bias_kind == 1 ? features : 1},
+                   ETR_DIFF_CONTIGUOUS, fill);
+  }
+  c.layout = layout;  // the input's, for the coverage records
+  int64_t sizes[ETR_MAX_DIMS];
+  for (int32_t d = 0; d + 1 < dim; ++d) {
+    sizes[d] = input[d];
+  }
+  sizes[dim - 1] = features;
+  etr_diff_out(&c, dtype, dim, sizes, ETR_DIFF_CONTIGUOUS, 0);
+  etr_diff_return(&c, 3);
+  if (fill == ETR_FILL_RANDOM) {
+    gemm_tolerance(&c, dtype, in_features, 1.0, 1.0);
+  } else {
+    etr_diff_tolerance_exact(&c);
+  }
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_gemm, linear) {
+  static const etr_scalar_type_t dtypes[] = {ETR_FLOAT, ETR_HALF,
+                                             ETR_BFLOAT16};
+  int failures = 0;
+  for (size_t d = 0; d < 3; ++d) {
+    for (int bias = 0; bias < 3; ++bias) {
+      for (int layout = 0; layout < 2; ++layout) {
+        for (int fill = 0; fill < 2; ++fill) {
+          etr_diff_fill_t data = fill ? ETR_FILL_EXACT_INT : ETR_FILL_RANDOM;
+          etr_diff_layout_t l = (etr_diff_layout_t)layout;
+          failures += run_linear(dtypes[d], 1, (const int64_t[]){37}, 15,
+                                 bias, l, data);
+          failures += run_linear(dtypes[d], 2, (const int64_t[]){16, 64}, 64,
+                                 bias, l, data);
+          failures += run_linear(dtypes[d], 3, (const int64_t[]){2, 15, 33},
+                                 29, bias, l, data);
+          failures += run_linear(dtypes[d], 2, (const int64_t[]){0, 8}, 5,
+                                 bias, l, data);
+          failures += run_linear(dtypes[d], 2, (const int64_t[]){3, 0}, 5,
+                                 bias, l, data);
+        }
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d linear cases disagree", failures);
+}
+
+// Runs `optimized` with a scratch arena of `arena_bytes` on `args` (out at
+// out_index, poisoned first) and expects `expected` bit for bit.
+static void expect_same_with_arena(etr_kernel_fn optimized,
+                                   etr_evalue_t **args, size_t num_args,
+                                   size_t out_index,
+                                   const etr_tensor_t *expected,
+                                   size_t arena_bytes, const char *label) {
+  void *buffer = tt_alloc(arena_bytes + 64);
+  etr_arena_t arena;
+  etr_arena_init(&arena, buffer, arena_bytes);
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  etr_kernel_context_t ctx = {.diag = &diag, .temp = &arena};
+  etr_tensor_t *actual = args[out_index]->u.as_tensor;
+  memset(actual->data, 0x5a, actual->capacity_bytes);
+  uint64_t fallbacks = etr_opt_fallback_calls;
+  cr_assert_eq(optimized(&ctx, args, num_args), ETR_OK, "%s", label);
+  cr_assert_eq(etr_opt_fallback_calls, fallbacks, "%s fell back", label);
+  cr_assert(etr_tensor_same_shape(expected, actual), "%s", label);
+  cr_assert_eq(memcmp(expected->data, actual->data,
+                      etr_tensor_nbytes(expected)),
+               0, "%s: results differ with a %zu-byte arena", label,
+               arena_bytes);
+}
+
+TT_TEST(diff_gemm, mm_with_arena_blockings) {
+  static const int64_t shapes[][3] = {
+      {150, 100, 520}, {64, 600, 40}, {1, 777, 300}, {28, 513, 260},
+      {337, 33, 257}};
+  static const size_t arenas[] = {1 << 20, 96 << 10, 20 << 10, 64};
+  for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
+    for (int layout = 0; layout < 3; ++layout) {
+      int64_t m = shapes[s][0];
+      int64_t n = shapes[s][1];
+      int64_t k = shapes[s][2];
+      etr_diff_case_t host;
+      etr_diff_begin(&host, "aten::mm.out", g_seed++, "host");
+      add_matrix(&host, ETR_FLOAT, m, k, layout, ETR_FILL_EXACT_INT);
+      add_matrix(&host, ETR_FLOAT, k, n, layout, ETR_FILL_EXACT_INT);
+      etr_tensor_t *expected = tt_out(ETR_FLOAT, 2, (const int64_t[]){m, n},
+                                      m * n);
+      etr_tensor_t *actual = tt_out(ETR_FLOAT, 2, (const int64_t[]){m, n},
+                                    m * n);
+      etr_evalue_t *ref_args[4] = {host.args[0], host.args[1],
+                                   tt_ev_tensor(expected), NULL};
+      etr_evalue_t *opt_args[4] = {host.args[0], host.args[1],
+                                   tt_ev_tensor(actual), NULL};
+      ref_args[3] = ref_args[2];
+      opt_args[3] = opt_args[2];
+      etr_diag_t diag;
+      etr_diag_reset(&diag);
+      etr_kernel_context_t ctx = {.diag = &diag};
+      cr_assert_eq(etr_ref_mm_out(&ctx, ref_args, 4), ETR_OK);
+      for (size_t a = 0; a < sizeof(arenas) / sizeof(arenas[0]); ++a) {
+        for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+          if (!etr_isa_available((etr_isa_t)isa)) {
+            continue;
+          }
+          etr_isa_force((etr_isa_t)isa);
+          char label[128];
+          snprintf(label, sizeof(label), "mm %lldx%lldx%lld layout %d %s",
+                   (long long)m, (long long)n, (long long)k, layout,
+                   etr_isa_name((etr_isa_t)isa));
+          expect_same_with_arena(etr_opt_mm_out, opt_args, 4, 2, expected,
+                                 arenas[a], label);
+        }
+        etr_isa_reset();
+      }
+    }
+  }
+}
+
+TT_TEST(diff_gemm, errors_and_dry_run) {
+  // Shapes that cannot be multiplied: the reference's own error code.
+  etr_tensor_t *a = tt_tensor(ETR_FLOAT, 2, (const int64_t[]){3, 4}, NULL);
+  etr_tensor_t *b = tt_tensor(ETR_FLOAT, 2, (const int64_t[]){5, 6}, NULL);
+  etr_tensor_t *out = tt_out(ETR_FLOAT, 2, (const int64_t[]){3, 6}, 18);
+  etr_evalue_t *args[4] = {tt_ev_tensor(a), tt_ev_tensor(b),
+                           tt_ev_tensor(out), NULL};
+  args[3] = args[2];
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  etr_kernel_context_t ctx = {.diag = &diag};
+  cr_assert_eq(etr_opt_mm_out(&ctx, args, 4), ETR_ERR_INVALID_ARGUMENT);
+  cr_assert_eq(etr_opt_mm_out(&ctx, args, 3), ETR_ERR_INVALID_PROGRAM);
+  // Dry run: out resized, no data read or written (data pointers NULL).
+  etr_tensor_t *x = tt_tensor(ETR_FLOAT, 2, (const int64_t[]){3, 4}, NULL);
+  etr_tensor_t *y = tt_tensor(ETR_FLOAT, 2, (const int64_t[]){4, 7}, NULL);
+  etr_tensor_t *z = tt_out(ETR_FLOAT, 2, (const int64_t[]){1, 1}, 64);
+  x->data = NULL;
+  y->data = NULL;
+  z->data = NULL;
+  etr_evalue_t *dry[4] = {tt_ev_tensor(x), tt_ev_tensor(y), tt_ev_tensor(z),
+                          NULL};
+  dry[3] = dry[2];
+  ctx.dry_run = true;
+  cr_assert_eq(etr_opt_mm_out(&ctx, dry, 4), ETR_OK);
+  cr_assert_eq(z->sizes[0], 3);
+  cr_assert_eq(z->sizes[1], 7);
+}
