@@ -35,5 +35,10 @@ run_suite() {
 run_suite plain
 run_suite "ASan+UBSan" --config=asan
 
+# The reference kernel coverage of the Core ATen op list (printed by
+# //ops_reference/test:core_op_coverage_test into its log).
+coverage_log="$(bazel info bazel-testlogs 2>/dev/null)/ops_reference/test/core_op_coverage_test/test.log"
+grep -h "reference coverage:" "$coverage_log" 2>/dev/null | tail -1
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
