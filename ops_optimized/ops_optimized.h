@@ -52,14 +52,73 @@ extern uint64_t etr_opt_fallback_calls;
 ETR_OPTIMIZED_KERNEL(etr_opt_addmm_out);  // aten::addmm.out
 // op_bmm.c
 ETR_OPTIMIZED_KERNEL(etr_opt_bmm_out);  // aten::bmm.out
+// op_cat.c
+ETR_OPTIMIZED_KERNEL(etr_opt_cat_out);  // aten::cat.out
+// op_clone.c
+ETR_OPTIMIZED_KERNEL(etr_opt_clone_out);  // aten::clone.out
+// op_clone_dim_order.c
+// dim_order_ops::_clone_dim_order.out
+ETR_OPTIMIZED_KERNEL(etr_opt_clone_dim_order_out);
+// op_constant_pad_nd.c
+ETR_OPTIMIZED_KERNEL(etr_opt_constant_pad_nd_out);  // aten::constant_pad_nd.out
 // op_convolution.c
 ETR_OPTIMIZED_KERNEL(etr_opt_convolution_out);  // aten::convolution.out
+// op_copy.c
+ETR_OPTIMIZED_KERNEL(etr_opt_copy_out);  // aten::copy.out
+ETR_OPTIMIZED_KERNEL(etr_opt_copy_inplace);  // aten::copy_
+// op_embedding.c
+ETR_OPTIMIZED_KERNEL(etr_opt_embedding_out);  // aten::embedding.out
+// op_expand_copy.c
+ETR_OPTIMIZED_KERNEL(etr_opt_expand_copy_out);  // aten::expand_copy.out
+// op_fill.c
+ETR_OPTIMIZED_KERNEL(etr_opt_fill_scalar_out);  // aten::fill.Scalar_out
+// op_full.c
+ETR_OPTIMIZED_KERNEL(etr_opt_full_out);  // aten::full.out
+ETR_OPTIMIZED_KERNEL(etr_opt_full_like_out);  // aten::full_like.out
+// op_gather.c
+ETR_OPTIMIZED_KERNEL(etr_opt_gather_out);  // aten::gather.out
+// op_index.c
+ETR_OPTIMIZED_KERNEL(etr_opt_index_tensor_out);  // aten::index.Tensor_out
+// op_index_put.c
+ETR_OPTIMIZED_KERNEL(etr_opt_index_put_out);  // aten::index_put.out
+// op_index_select.c
+ETR_OPTIMIZED_KERNEL(etr_opt_index_select_out);  // aten::index_select.out
 // op_linear.c
 ETR_OPTIMIZED_KERNEL(etr_opt_linear_out);  // aten::linear.out
 // op_mm.c
 ETR_OPTIMIZED_KERNEL(etr_opt_mm_out);  // aten::mm.out
+// op_permute_copy.c
+ETR_OPTIMIZED_KERNEL(etr_opt_permute_copy_out);  // aten::permute_copy.out
 // op_relu.c
 ETR_OPTIMIZED_KERNEL(etr_opt_relu_out);  // aten::relu.out
+// op_repeat.c
+ETR_OPTIMIZED_KERNEL(etr_opt_repeat_out);  // aten::repeat.out
+// op_select_copy.c
+ETR_OPTIMIZED_KERNEL(etr_opt_select_copy_int_out);  // aten::select_copy.int_out
+// op_select_scatter.c
+ETR_OPTIMIZED_KERNEL(etr_opt_select_scatter_out);  // aten::select_scatter.out
+// op_slice_copy.c
+// aten::slice_copy.Tensor_out
+ETR_OPTIMIZED_KERNEL(etr_opt_slice_copy_tensor_out);
+// op_slice_scatter.c
+ETR_OPTIMIZED_KERNEL(etr_opt_slice_scatter_out);  // aten::slice_scatter.out
+// op_split_with_sizes_copy.c
+// aten::split_with_sizes_copy.out
+ETR_OPTIMIZED_KERNEL(etr_opt_split_with_sizes_copy_out);
+// op_squeeze_copy.c
+// aten::squeeze_copy.dims_out
+ETR_OPTIMIZED_KERNEL(etr_opt_squeeze_copy_dims_out);
+// aten::squeeze_copy.dim_out
+ETR_OPTIMIZED_KERNEL(etr_opt_squeeze_copy_dim_out);
+// op_to_copy.c
+ETR_OPTIMIZED_KERNEL(etr_opt_to_copy_out);  // aten::_to_copy.out
+// op_to_dim_order_copy.c
+// dim_order_ops::_to_dim_order_copy.out
+ETR_OPTIMIZED_KERNEL(etr_opt_to_dim_order_copy_out);
+// op_unsqueeze_copy.c
+ETR_OPTIMIZED_KERNEL(etr_opt_unsqueeze_copy_out);  // aten::unsqueeze_copy.out
+// op_view_copy.c
+ETR_OPTIMIZED_KERNEL(etr_opt_view_copy_out);  // aten::view_copy.out
 // END GENERATED
 
 #ifdef __cplusplus

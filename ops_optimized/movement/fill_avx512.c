@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Fill, AVX-512: the element is repeated into a 16-byte pattern (element
+// sizes 1, 2, 4, 8, 16 divide it), broadcast to 64 bytes and stored four
+// registers per iteration; the tail is one masked byte store (AVX-512BW),
+// so nothing past the end is written. Other element sizes use the
+// portable kernel.
+#include <immintrin.h>
+#include <string.h>
+
+#include "ops_optimized/movement/movement.h"
+
+void etr_move_fill_avx512(void *dst, size_t count, size_t element_size,
+                          const void *element) {
+  if (element_size == 0 || element_size > 16 || 16 % element_size != 0) {
+    etr_move_fill_scalar(dst, count, element_size, element);
+    return;
+  }
+  uint8_t pattern[16];
+  for (size_t i = 0; i < 16; i += element_size) {
+    memcpy(pattern + i, element, element_size);
+  }
+  const __m512i value =
+      _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)pattern));
+  uint8_t *out = (uint8_t *)dst;
+  size_t total = count * element_size;
+  size_t i = 0;
+  for (; i + 256 <= total; i += 256) {
+    _mm512_storeu_si512(out + i, value);
+    _mm512_storeu_si512(out + i + 64, value);
+    _mm512_storeu_si512(out + i + 128, value);
+    _mm512_storeu_si512(out + i + 192, value);
+  }
+  for (; i + 64 <= total; i += 64) {
+    _mm512_storeu_si512(out + i, value);
+  }
+  if (i < total) {
+    // i is a multiple of 64, so the pattern starts over here.
+    __mmask64 lanes = (__mmask64)((1ull << (total - i)) - 1);  // < 64 bytes
+    _mm512_mask_storeu_epi8(out + i, lanes, value);
+  }
+}

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The data-movement family: a strided byte-move engine and its per-ISA
+// microkernels. Every movement kernel (permute, cat, clone, slice, select,
+// expand, repeat, pad, the scatters, the index-taking ops) is a view of
+// its input plus a move of elements that keep their bytes, so the engine
+// works by element size (1, 2, 4, 8 or 16 bytes), never by dtype.
+//
+// etr_move_strided() takes one logical shape and a byte layout for each
+// side, drops size-1 dims, orders the rest by the destination's strides,
+// merges dims that are contiguous on both sides and then runs one of:
+//   rows       both innermost strides are one element: memcpy per row
+//              (one memcpy for a dense copy);
+//   broadcast  the source's innermost stride is 0: the fill microkernel
+//              replicates one element along the row;
+//   transpose  one side is unit-stride on the innermost dim and the other
+//              on another dim (a 2-D transpose, NCHW <-> NHWC, the weight
+//              transpose `linear` exports as permute_copy): the transpose
+//              microkernel of the active ISA, tile by tile;
+//   strided    anything else: an element loop by element size.
+//
+// Microkernels, one ISA per file (movement/<kind>_<isa>.c), with the
+// selection in the *_scalar.c file:
+//   transpose: dst[c * dst_stride + r] = src[r * src_stride + c] for a
+//              rows x columns block of 1/2/4/8-byte elements (strides in
+//              bytes); tiles in registers, edges scalar or masked, nothing
+//              read or written outside the block;
+//   fill:      `count` copies of one element of 1..16 bytes.
+// No allocation, no scratch.
+#ifndef ETR_OPS_OPTIMIZED_MOVEMENT_MOVEMENT_H
+#define ETR_OPS_OPTIMIZED_MOVEMENT_MOVEMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/kernel.h"
+#include "core/tensor.h"
+#include "ops_optimized/isa.h"
+
+// ---------------------------------------------------------------------------
+// Microkernels.
+
+// Transposes a rows x columns block: element (r, c) of the source, at
+// src + r * src_stride + c * element_size, goes to dst + c * dst_stride +
+// r * element_size. Strides in bytes; rows and columns may be 0.
+typedef void (*etr_move_transpose_fn)(size_t rows, size_t columns,
+                                      const void *src, size_t src_stride,
+                                      void *dst, size_t dst_stride);
+
+#define ETR_MOVE_DECLARE_TRANSPOSE(isa)                                     \
+  void etr_move_transpose_x8_##isa(size_t rows, size_t columns,             \
+                                   const void *src, size_t src_stride,      \
+                                   void *dst, size_t dst_stride);           \
+  void etr_move_transpose_x16_##isa(size_t rows, size_t columns,            \
+                                    const void *src, size_t src_stride,     \
+                                    void *dst, size_t dst_stride);          \
+  void etr_move_transpose_x32_##isa(size_t rows, size_t columns,            \
+                                    const void *src, size_t src_stride,     \
+                                    void *dst, size_t dst_stride);          \
+  void etr_move_transpose_x64_##isa(size_t rows, size_t columns,            \
+                                    const void *src, size_t src_stride,     \
+                                    void *dst, size_t dst_stride);
+ETR_MOVE_DECLARE_TRANSPOSE(scalar)
+ETR_MOVE_DECLARE_TRANSPOSE(avx2)
+ETR_MOVE_DECLARE_TRANSPOSE(avx512)
+ETR_MOVE_DECLARE_TRANSPOSE(neon)
+
+// The transpose microkernel of `isa` for elements of `element_size` bytes
+// (1, 2, 4 or 8); NULL for other sizes (the engine then loops).
+etr_move_transpose_fn etr_move_transpose_for(etr_isa_t isa,
+                                             size_t element_size);
+
+// Writes `count` copies of the `element_size`-byte element at `element`
+// (1 <= element_size <= 16) to dst, contiguously.
+typedef void (*etr_move_fill_fn)(void *dst, size_t count,
+                                 size_t element_size, const void *element);
+void etr_move_fill_scalar(void *dst, size_t count, size_t element_size,
+                          const void *element);
+void etr_move_fill_avx2(void *dst, size_t count, size_t element_size,
+                        const void *element);
+void etr_move_fill_avx512(void *dst, size_t count, size_t element_size,
+                          const void *element);
+void etr_move_fill_neon(void *dst, size_t count, size_t element_size,
+                        const void *element);
+etr_move_fill_fn etr_move_fill_for(etr_isa_t isa);
+
+// ---------------------------------------------------------------------------
+// The engine (movement/move.c).
+
+// The most dims etr_move_strided takes (repeat reads each dim as two).
+#define ETR_MOVE_MAX_DIMS (2 * ETR_MAX_DIMS)
+
+// Moves the elements of a (dim, sizes) box, dim <= ETR_MOVE_MAX_DIMS:
+// element i of src (offset sum(i_d * src_strides[d]) elements) to the same
+// logical position of dst. Strides in elements (0 for a broadcast source
+// dim). dst must not overlap src unless both are the same memory with the
+// same strides (a no-op).
+void etr_move_strided(size_t element_size, int32_t dim, const int64_t *sizes,
+                      void *dst, const int64_t *dst_strides, const void *src,
+                      const int64_t *src_strides);
+
+// dst = src element by element (same shape, same element size; any
+// strides): etr_copy_strided without a dtype conversion.
+void etr_move_tensor(etr_tensor_t *dst, const etr_tensor_t *src);
+
+// Every element of `tensor` (any strides) = the element at `element`.
+void etr_move_fill_tensor(etr_tensor_t *tensor, const void *element);
+
+// Strides (in elements) that read `tensor` as shape (dim, sizes) in its
+// own row-major element order -- the semantics of view/reshape -- when
+// the two shapes differ only by dims of size 1 (squeeze, unsqueeze and
+// most view_copy calls) or `tensor` is contiguous. False otherwise.
+bool etr_move_reshape_strides(const etr_tensor_t *tensor, int32_t dim,
+                              const int64_t *sizes, int64_t *strides);
+
+// True when the bytes `a` and `b` span intersect without being the very
+// same elements (same data, strides and shape): such a move would depend
+// on the order elements are copied in, so kernels leave it to the
+// reference.
+bool etr_move_overlaps(const etr_tensor_t *a, const etr_tensor_t *b);
+
+// ---------------------------------------------------------------------------
+// Index-taking moves (movement/index.c). Index tensors are Long or Int,
+// any layout, read in row-major order.
+
+// Entry k (row-major) of the Long/Int tensor `index`.
+int64_t etr_move_index_at(const etr_tensor_t *index, int64_t k);
+
+// True when every entry of `index` lies in [0, size), or in [-size, size)
+// when `wrap` (negative entries count from the end).
+bool etr_move_indices_in_range(const etr_tensor_t *index, int64_t size,
+                               bool wrap);
+
+// out[..., k, ...] = self[..., index(k), ...] along `dim`, for k over the
+// entries of `index` in row-major order: `out` has self's shape with dim
+// `dim` of size numel(index) (a view of the real out when the index has
+// several dims). Entries must be in range (negative ones wrap when `wrap`).
+// Dense operands gather whole rows with memcpy (single elements with typed
+// loads); strided ones move one slice per entry.
+void etr_move_index_select(etr_tensor_t *out, const etr_tensor_t *self,
+                           int32_t dim, const etr_tensor_t *index, bool wrap);
+
+// ---------------------------------------------------------------------------
+// Kernel helpers.
+
+// Runs `reference` as a dry run (ctx->dry_run set on a copy of ctx): it
+// checks every argument and resizes the outs exactly as the reference
+// kernel does, touching no data. A movement kernel calls it first, so its
+// argument errors and out shapes are the reference's by construction, and
+// then reads its (now valid) arguments with the etr_arg_* readers.
+static inline etr_error_t etr_move_validate(etr_kernel_fn reference,
+                                            etr_kernel_context_t *ctx,
+                                            etr_evalue_t **args,
+                                            size_t num_args) {
+  etr_kernel_context_t dry = *ctx;
+  dry.dry_run = true;
+  return reference(&dry, args, num_args);
+}
+
+// True when `tensor` and `other` are tensors of the same element size and
+// dtype (a move keeps bytes, so the dtypes must be equal).
+static inline bool etr_move_same_dtype(const etr_tensor_t *tensor,
+                                       const etr_tensor_t *other) {
+  return tensor != NULL && other != NULL && tensor->dtype == other->dtype;
+}
+
+#endif  // ETR_OPS_OPTIMIZED_MOVEMENT_MOVEMENT_H

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Transposes of 1/2/4/8-byte elements, portable C (see movement.h), and
+// the per-ISA selection of the transpose microkernel. The block is walked
+// in 16 x 16 tiles so both sides stay in a few cache lines; inside a tile
+// the destination is written sequentially. The SIMD kernels call these for
+// the edges their register tiles do not cover.
+#include <string.h>
+
+#include "ops_optimized/movement/movement.h"
+
+#define TILE 16
+
+#define DEFINE_SCALAR_TRANSPOSE(name, type)                                \
+  void name(size_t rows, size_t columns, const void *src,                  \
+            size_t src_stride, void *dst, size_t dst_stride) {             \
+    const char *source = (const char *)src;                                \
+    char *target = (char *)dst;                                            \
+    for (size_t r0 = 0; r0 < rows; r0 += TILE) {                           \
+      size_t r1 = rows - r0 < TILE ? rows : r0 + TILE;                     \
+      for (size_t c0 = 0; c0 < columns; c0 += TILE) {                      \
+        size_t c1 = columns - c0 < TILE ? columns : c0 + TILE;             \
+        for (size_t c = c0; c < c1; ++c) {                                 \
+          char *out = target + c * dst_stride;                             \
+          const char *in = source + c * sizeof(type);                      \
+          for (size_t r = r0; r < r1; ++r) {                               \
+            type value;                                                    \
+            memcpy(&value, in + r * src_stride, sizeof(type));             \
+            memcpy(out + r * sizeof(type), &value, sizeof(type));          \
+          }                                                                \
+        }                                                                  \
+      }                                                                    \
+    }                                                                      \
+  }
+
+DEFINE_SCALAR_TRANSPOSE(etr_move_transpose_x8_scalar, uint8_t)
+DEFINE_SCALAR_TRANSPOSE(etr_move_transpose_x16_scalar, uint16_t)
+DEFINE_SCALAR_TRANSPOSE(etr_move_transpose_x32_scalar, uint32_t)
+DEFINE_SCALAR_TRANSPOSE(etr_move_transpose_x64_scalar, uint64_t)
+
+etr_move_transpose_fn etr_move_transpose_for(etr_isa_t isa,
+                                             size_t element_size) {
+  // [isa][log2 element size]
+  static const etr_move_transpose_fn kScalar[4] = {
+      etr_move_transpose_x8_scalar, etr_move_transpose_x16_scalar,
+      etr_move_transpose_x32_scalar, etr_move_transpose_x64_scalar};
+  const etr_move_transpose_fn *table = kScalar;
+#if defined(__x86_64__)
+  static const etr_move_transpose_fn kAvx2[4] = {
+      etr_move_transpose_x8_avx2, etr_move_transpose_x16_avx2,
+      etr_move_transpose_x32_avx2, etr_move_transpose_x64_avx2};
+  static const etr_move_transpose_fn kAvx512[4] = {
+      etr_move_transpose_x8_avx512, etr_move_transpose_x16_avx512,
+      etr_move_transpose_x32_avx512, etr_move_transpose_x64_avx512};
+  if (isa == ETR_ISA_AVX2) {
+    table = kAvx2;
+  } else if (isa == ETR_ISA_AVX512) {
+    table = kAvx512;
+  }
+#endif
+#if defined(__aarch64__)
+  static const etr_move_transpose_fn kNeon[4] = {
+      etr_move_transpose_x8_neon, etr_move_transpose_x16_neon,
+      etr_move_transpose_x32_neon, etr_move_transpose_x64_neon};
+  if (isa == ETR_ISA_NEON) {
+    table = kNeon;
+  }
+#endif
+  switch (element_size) {
+    case 1:
+      return table[0];
+    case 2:
+      return table[1];
+    case 4:
+      return table[2];
+    case 8:
+      return table[3];
+    default:
+      return NULL;
+  }
+}

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Optimized aten::unsqueeze_copy.out: out has self's elements with a
+// size-1 dim inserted, so self is read with out's shape (the size-1 dim
+// never steps) and moved by the movement engine (one memcpy when both are
+// dense). Every dtype; arguments are checked by the reference kernel's dry
+// run (ops_reference/op_unsqueeze_copy.c), and an out overlapping self goes
+// to it.
+#include "ops_optimized/common/args.h"
+#include "ops_optimized/movement/movement.h"
+#include "ops_optimized/ops_optimized.h"
+#include "ops_reference/ops_reference.h"
+
+// aten::unsqueeze_copy.out
+etr_error_t etr_opt_unsqueeze_copy_out(etr_kernel_context_t *ctx,
+                                       etr_evalue_t **args,
+                                       size_t num_args) {
+  etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
+  etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 2);
+  int64_t strides[ETR_MAX_DIMS];
+  if (!etr_move_same_dtype(self, out) ||
+      etr_move_validate(etr_ref_unsqueeze_copy_out, ctx, args, num_args) !=
+          ETR_OK ||
+      etr_move_overlaps(out, self) ||
+      !etr_move_reshape_strides(self, out->dim, out->sizes, strides)) {
+    return etr_opt_fallback(etr_ref_unsqueeze_copy_out, ctx, args,
+                            num_args);
+  }
+  if (!ctx->dry_run) {
+    etr_move_strided(etr_scalar_type_size(out->dtype), out->dim, out->sizes,
+                     out->data, out->strides, self->data, strides);
+  }
+  return ETR_OK;
+}

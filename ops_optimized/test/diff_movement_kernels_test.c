@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The movement microkernels and engine (ops_optimized/movement/) against
+// plain loops, on every ISA this machine has:
+//   transpose  every element size, rows and columns around each tile edge
+//              (0, 1, t-1, t, t+1, 2t+1 for the 2/4/8/16/32/64 tiles),
+//              padded strides; the destination's padding and the bytes
+//              after it must stay untouched, and the source buffer ends
+//              exactly at the block (ASan sees any read past it);
+//   fill       element sizes 1..16 (3 and 5 take the portable path),
+//              counts 0..300 and a large one, uniform and mixed bytes,
+//              a guard after the end;
+//   engine     random boxes (rank 1-6, permuted, sliced, broadcast,
+//              size-1 dims) moved with etr_move_strided, compared with an
+//              element-by-element copy.
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ops_optimized/movement/movement.h"
+#include "ops_optimized/test/diff.h"
+
+static uint64_t g_rng = 12345;
+
+static uint64_t next_random(void) {
+  uint64_t z = (g_rng += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static void random_bytes(uint8_t *bytes, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    bytes[i] = (uint8_t)next_random();
+  }
+}
+
+static const size_t kEdges[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17,
+                                31, 32, 33, 63, 64, 65, 129};
+#define NUM_EDGES (sizeof(kEdges) / sizeof(kEdges[0]))
+#define GUARD 64
+
+// One transpose case on one ISA; returns 1 on a mismatch.
+static int check_transpose(etr_isa_t isa, size_t size, size_t rows,
+                           size_t columns, size_t src_pad, size_t dst_pad) {
+  size_t src_stride = (columns + src_pad) * size;
+  size_t dst_stride = (rows + dst_pad) * size;
+  // The source ends where the block's last element does.
+  size_t src_bytes = rows == 0 || columns == 0
+                         ? 1
+                         : (rows - 1) * src_stride + columns * size;
+  size_t dst_bytes = columns * dst_stride + GUARD;
+  uint8_t *src = (uint8_t *)tt_alloc(src_bytes);
+  uint8_t *expected = (uint8_t *)tt_alloc(dst_bytes);
+  uint8_t *actual = (uint8_t *)tt_alloc(dst_bytes);
+  random_bytes(src, src_bytes);
+  memset(expected, 0xa5, dst_bytes);
+  memset(actual, 0xa5, dst_bytes);
+  for (size_t r = 0; r < rows; ++r) {
+    for (size_t c = 0; c < columns; ++c) {
+      memcpy(expected + c * dst_stride + r * size,
+             src + r * src_stride + c * size, size);
+    }
+  }
+  etr_move_transpose_fn transpose = etr_move_transpose_for(isa, size);
+  cr_assert_not_null(transpose);
+  transpose(rows, columns, src, src_stride, actual, dst_stride);
+  if (memcmp(expected, actual, dst_bytes) != 0) {
+    fprintf(stderr,
+            "transpose x%zu %s: %zu x %zu (pads %zu, %zu) disagrees\n",
+            size * 8, etr_isa_name(isa), rows, columns, src_pad, dst_pad);
+    return 1;
+  }
+  return 0;
+}
+
+TT_TEST(diff_movement_kernels, transpose) {
+  int failures = 0;
+  int checked = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    for (size_t size = 1; size <= 8; size *= 2) {
+      for (size_t i = 0; i < NUM_EDGES; ++i) {
+        for (size_t j = 0; j < NUM_EDGES; ++j) {
+          size_t pads = next_random() % 4;
+          failures += check_transpose((etr_isa_t)isa, size, kEdges[i],
+                                      kEdges[j], pads, (pads * 7) % 3);
+          ++checked;
+        }
+      }
+    }
+    tt_free_all();
+  }
+  cr_assert_eq(failures, 0, "%d of %d transposes disagree", failures,
+               checked);
+  cr_assert_null(etr_move_transpose_for(ETR_ISA_SCALAR, 16));
+}
+
+TT_TEST(diff_movement_kernels, fill) {
+  static const size_t kSizes[] = {1, 2, 3, 4, 5, 8, 16};
+  int failures = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    etr_move_fill_fn fill = etr_move_fill_for((etr_isa_t)isa);
+    for (size_t s = 0; s < sizeof(kSizes) / sizeof(kSizes[0]); ++s) {
+      size_t size = kSizes[s];
+      for (size_t count = 0; count <= 301; count += count < 40 ? 1 : 29) {
+        for (int uniform = 0; uniform < 2; ++uniform) {
+          size_t total = count == 301 ? 5003 : count;
+          uint8_t element[16];
+          random_bytes(element, size);
+          if (uniform) {
+            memset(element, element[0], size);
+          }
+          uint8_t *expected = (uint8_t *)tt_alloc(total * size + GUARD);
+          uint8_t *actual = (uint8_t *)tt_alloc(total * size + GUARD);
+          memset(expected, 0x3c, total * size + GUARD);
+          memset(actual, 0x3c, total * size + GUARD);
+          for (size_t i = 0; i < total; ++i) {
+            memcpy(expected + i * size, element, size);
+          }
+          fill(actual, total, size, element);
+          if (memcmp(expected, actual, total * size + GUARD) != 0) {
+            fprintf(stderr, "fill %s: %zu x %zu bytes disagrees\n",
+                    etr_isa_name((etr_isa_t)isa), total, size);
+            ++failures;
+          }
+        }
+      }
+      tt_free_all();
+    }
+  }
+  cr_assert_eq(failures, 0, "%d fills disagree", failures);
+}
+
+// A random box: src is a (permuted, sliced, broadcast) view of a buffer,
+// dst a dense buffer in a random dim order; checks etr_move_strided
+// against an element loop.
+static int check_engine(etr_isa_t isa, int trial) {
+  static const size_t kElementSizes[] = {1, 2, 4, 8, 16};
+  size_t size = kElementSizes[next_random() % 5];
+  int32_t dim = 1 + (int32_t)(next_random() % 6);
+  int64_t sizes[ETR_MAX_DIMS];
+  int64_t numel = 1;
+  for (int32_t d = 0; d < dim; ++d) {
+    sizes[d] = (int64_t)(next_random() % 6);  // 0..5 (0 now and then)
+    sizes[d] = sizes[d] == 0 && next_random() % 4 != 0 ? 1 : sizes[d];
+    numel *= sizes[d];
+  }
+  // Source: a dense buffer with random per-dim extents >= sizes (a slice
+  // at a random step), its dims in a random order; some dims broadcast.
+  int64_t extent[ETR_MAX_DIMS];
+  int64_t step[ETR_MAX_DIMS];
+  int32_t order[ETR_MAX_DIMS];
+  for (int32_t d = 0; d < dim; ++d) {
+    step[d] = 1 + (int64_t)(next_random() % 2);
+    extent[d] = sizes[d] * step[d] + (int64_t)(next_random() % 2);
+    order[d] = d;
+  }
+  for (int32_t d = dim - 1; d > 0; --d) {
+    int32_t other = (int32_t)(next_random() % (uint64_t)(d + 1));
+    int32_t swap = order[d];
+    order[d] = order[other];
+    order[other] = swap;
+  }
+  int64_t src_strides[ETR_MAX_DIMS];
+  int64_t stride = 1;
+  for (int32_t k = dim - 1; k >= 0; --k) {
+    int32_t d = order[k];
+    src_strides[d] = stride * step[d];
+    stride *= extent[d] > 0 ? extent[d] : 1;
+    if (next_random() % 5 == 0) {
+      src_strides[d] = 0;  // broadcast
+    }
+  }
+  int64_t src_elements = stride;
+  // Destination: dense in another random order.
+  for (int32_t d = dim - 1; d > 0; --d) {
+    int32_t other = (int32_t)(next_random() % (uint64_t)(d + 1));
+    int32_t swap = order[d];
+    order[d] = order[other];
+    order[other] = swap;
+  }
+  int64_t dst_strides[ETR_MAX_DIMS];
+  stride = 1;
+  for (int32_t k = dim - 1; k >= 0; --k) {
+    dst_strides[order[k]] = stride;
+    stride *= sizes[order[k]] > 0 ? sizes[order[k]] : 1;
+  }
+  size_t dst_bytes = (size_t)stride * size + GUARD;
+  uint8_t *src = (uint8_t *)tt_alloc((size_t)src_elements * size);
+  uint8_t *expected = (uint8_t *)tt_alloc(dst_bytes);
+  uint8_t *actual = (uint8_t *)tt_alloc(dst_bytes);
+  random_bytes(src, (size_t)src_elements * size);
+  memset(expected, 0x77, dst_bytes);
+  memset(actual, 0x77, dst_bytes);
+  int64_t index[ETR_MAX_DIMS] = {0};
+  for (int64_t i = 0; i < numel; ++i) {
+    int64_t s = 0;
+    int64_t t = 0;
+    for (int32_t d = 0; d < dim; ++d) {
+      s += index[d] * src_strides[d];
+      t += index[d] * dst_strides[d];
+    }
+    memcpy(expected + t * (int64_t)size, src + s * (int64_t)size, size);
+    etr_index_next(index, sizes, dim);
+  }
+  etr_isa_force(isa);
+  etr_move_strided(size, dim, sizes, actual, dst_strides, src, src_strides);
+  etr_isa_reset();
+  if (memcmp(expected, actual, dst_bytes) != 0) {
+    fprintf(stderr, "engine %s: trial %d (rank %d, %zu-byte) disagrees\n",
+            etr_isa_name(isa), trial, (int)dim, size);
+    return 1;
+  }
+  return 0;
+}
+
+TT_TEST(diff_movement_kernels, engine) {
+  int failures = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    for (int trial = 0; trial < 1500; ++trial) {
+      failures += check_engine((etr_isa_t)isa, trial);
+      if (trial % 100 == 99) {
+        tt_free_all();
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d engine moves disagree", failures);
+}
+
+// Big 2-D transposes through the engine (the permute_copy of a linear
+// weight), fp32 and fp16, odd sizes.
+TT_TEST(diff_movement_kernels, engine_large_transpose) {
+  static const int64_t kShapes[][2] = {{257, 131}, {64, 1000}, {3, 1025}};
+  int failures = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    for (size_t s = 0; s < 3; ++s) {
+      for (size_t size = 2; size <= 4; size += 2) {
+        int64_t rows = kShapes[s][0];
+        int64_t columns = kShapes[s][1];
+        size_t bytes = (size_t)(rows * columns) * size;
+        uint8_t *src = (uint8_t *)tt_alloc(bytes);
+        uint8_t *actual = (uint8_t *)tt_alloc(bytes);
+        random_bytes(src, bytes);
+        // out[c][r] = src[r][c]: out shape [columns, rows].
+        int64_t sizes[2] = {columns, rows};
+        int64_t dst_strides[2] = {rows, 1};
+        int64_t src_strides[2] = {1, columns};
+        etr_isa_force((etr_isa_t)isa);
+        etr_move_strided(size, 2, sizes, actual, dst_strides, src,
+                         src_strides);
+        etr_isa_reset();
+        for (int64_t r = 0; r < rows; ++r) {
+          for (int64_t c = 0; c < columns; ++c) {
+            failures += memcmp(actual + (size_t)(c * rows + r) * size,
+                               src + (size_t)(r * columns + c) * size,
+                               size) != 0;
+          }
+        }
+        tt_free_all();
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d transposed elements disagree", failures);
+}
