@@ -3,7 +3,10 @@
 #
 # Installs the Debian packages etref needs to build and test: Bazel
 # (Debian's bazel-bootstrap, which works offline with this repository's
-# WORKSPACE), gcc, clang with its sanitizer runtimes, Criterion.
+# WORKSPACE), gcc, clang with its sanitizer runtimes, Criterion, and the
+# aarch64 cross compiler, C library and qemu-user that
+# //ops_optimized/test/aarch64:aarch64_diff_test builds and runs NEON code
+# with.
 # Idempotent: packages already present are not touched and apt is not run
 # at all when nothing is missing.
 set -euo pipefail
@@ -12,9 +15,12 @@ packages=(
   bazel-bootstrap
   build-essential
   clang
+  gcc-aarch64-linux-gnu
+  libc6-dev-arm64-cross
   libclang-rt-14-dev
   libcriterion-dev
   python3
+  qemu-user
 )
 
 missing=()

@@ -5,8 +5,12 @@ ops_reference/ops_reference.h, the kernel table in ops_reference/registry.c
 and the source lists in ops_reference/BUILD (or, with --library
 ops_optimized, the same files of ops_optimized/, whose BUILD also gets the
 per-ISA source lists: `*_avx2.c` and `*_avx512.c` under its subfolders go
-to the avx2/avx512 libraries, `*_neon.c` to none (the aarch64 build takes
-them), other subfolder sources and headers to its support library).
+to the avx2/avx512 libraries, `*_neon.c` to the `neon_sources` filegroup
+(Bazel on x86 does not compile them; the aarch64 cross build does), other
+subfolder sources and headers to its support library; and
+ops_optimized/test/BUILD gets the `aarch64_test_sources` filegroup: the
+harness, the diff_*_test.c files and the test headers, which
+//ops_optimized/test/aarch64:aarch64_diff_test cross-compiles).
 
 A kernel is a definition `etr_error_t etr_ref_<name>(` in an op_*.c file
 whose line above is a comment naming its operator (`// aten::add.out`).
@@ -115,7 +119,18 @@ def optimized_lists(build):
     build = replace_list(build, 'name = "support",', "hdrs", headers)
     build = replace_list(build, 'name = "avx2",', "srcs", avx2)
     build = replace_list(build, 'name = "avx512",', "srcs", avx512)
+    neon = sources_under_subfolders(lambda p: isa_of(p) == "neon")
+    build = replace_list(build, 'name = "neon_sources",', "srcs", neon)
     return build
+
+
+def aarch64_test_sources():
+    """The files of ops_optimized/test the aarch64 diff-test build needs."""
+    test = os.path.join(HERE, "test")
+    names = sorted(os.listdir(test))
+    return [n for n in names
+            if (n.startswith("diff") and n.endswith(".c")) or n.endswith(".h")
+            or n == "optimized_kernel_table.c"]
 
 
 def main():
@@ -157,6 +172,12 @@ def main():
 
     pending = [(header_path, header, new_header), (registry_path, registry, new_registry),
                (build_path, build, new_build)]
+    if LIBRARY == "ops_optimized":
+        test_build_path = os.path.join(HERE, "test", "BUILD")
+        test_build = open(test_build_path).read()
+        new_test_build = replace_list(test_build, 'name = "aarch64_test_sources",', "srcs",
+                                      aarch64_test_sources())
+        pending.append((test_build_path, test_build, new_test_build))
     stale = [path for path, old, new in pending if old != new]
     if check:
         for path in stale:
