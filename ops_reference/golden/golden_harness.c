@@ -260,6 +260,9 @@ static etr_error_t build_arg(builder_t *b, const etr_golden_value_t *value,
       [ETR_GOLDEN_LAYOUT] = ETR_TAG_INT,
       [ETR_GOLDEN_OUT_TENSOR_LIST] = ETR_TAG_LIST_TENSOR,
   };
+  if ((size_t)value->tag >= sizeof(kTags) / sizeof(kTags[0])) {
+    return inconsistent(b->diag, b->golden, "argument with an unknown tag");
+  }
   v = new_value(b, kTags[value->tag]);
   if (v == NULL) {
     return no_memory(b->diag, b->golden);
