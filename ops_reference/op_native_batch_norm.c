@@ -19,6 +19,12 @@
 // parameters). InvalidArgument for an input of rank < 2, parameters that
 // are not 1-D of C elements, and other dtypes. Works for any rank (1-D,
 // 2-D, 3-D batch norm) and any layout (channels-last included).
+//
+// An input without elements is accepted whatever its rank (a 1-D Half[0]
+// input, as OpInfo's batch_norm samples have) and whatever the
+// parameters' shapes, as in PyTorch, which returns before checking them
+// (support/norm.h, etr_batch_norm_check_params); a 1-D input with
+// elements is InvalidArgument, as PyTorch's "Dimension out of range".
 #include <math.h>
 
 #include "ops_reference/ops_reference.h"
@@ -65,24 +71,11 @@ etr_error_t etr_ref_native_batch_norm_legit_no_training_out(
 
   const etr_tensor_t *params[4] = {weight, bias, running_mean, running_var};
   etr_scalar_type_t param_dtype;
-  ETR_TRY(etr_norm_param_dtype(ctx, input, params, 4, &param_dtype));
+  ETR_TRY(etr_batch_norm_check_params(ctx, input, params, false,
+                                      &param_dtype));
   ETR_TRY(etr_check_dtype_equal(ctx, "out0", outs[0]->dtype, input->dtype));
   ETR_TRY(etr_check_dtype_equal(ctx, "out1", outs[1]->dtype, param_dtype));
   ETR_TRY(etr_check_dtype_equal(ctx, "out2", outs[2]->dtype, param_dtype));
-  ETR_CHECK(ctx->diag, input->dim >= 2, ETR_ERR_INVALID_ARGUMENT,
-            "%s: input must have at least 2 dims (N, C, ...), has %d",
-            etr_op_name(ctx), (int)input->dim);
-  int64_t channels = input->sizes[1];
-  static const char *const kNames[4] = {"weight", "bias", "running_mean",
-                                        "running_var"};
-  for (int i = 0; i < 4; ++i) {
-    ETR_CHECK(ctx->diag,
-              params[i] == NULL ||
-                  (params[i]->dim == 1 && params[i]->sizes[0] == channels),
-              ETR_ERR_INVALID_ARGUMENT,
-              "%s: %s should contain %lld elements", etr_op_name(ctx),
-              kNames[i], (long long)channels);
-  }
   ETR_TRY(etr_resize_out_like(ctx, outs[0], input));
   int64_t empty = 0;
   ETR_TRY(etr_resize_out(ctx, outs[1], 1, &empty));

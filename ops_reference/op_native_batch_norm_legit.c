@@ -77,26 +77,14 @@ static etr_error_t check_args(etr_kernel_context_t *ctx,
   const etr_tensor_t *params[4] = {a->weight, a->bias, a->running_mean,
                                    a->running_var};
   etr_scalar_type_t param_dtype;
-  ETR_TRY(etr_norm_param_dtype(ctx, a->input, params, 4, &param_dtype));
+  ETR_TRY(etr_batch_norm_check_params(ctx, a->input, params, a->training,
+                                      &param_dtype));
   ETR_TRY(etr_check_dtype_equal(ctx, "out", a->outs[0]->dtype,
                                 a->input->dtype));
   ETR_TRY(etr_check_dtype_equal(ctx, "save_mean", a->outs[1]->dtype,
                                 param_dtype));
   ETR_TRY(etr_check_dtype_equal(ctx, "save_invstd", a->outs[2]->dtype,
                                 param_dtype));
-  ETR_CHECK(ctx->diag, a->input->dim >= 2, ETR_ERR_INVALID_ARGUMENT,
-            "%s: input must have at least 2 dims (N, C, ...), has %d",
-            etr_op_name(ctx), (int)a->input->dim);
-  int64_t channels = a->input->sizes[1];
-  static const char *const kNames[4] = {"weight", "bias", "running_mean",
-                                        "running_var"};
-  for (int i = 0; i < 4; ++i) {
-    ETR_CHECK(ctx->diag,
-              params[i] == NULL ||
-                  (params[i]->dim == 1 && params[i]->sizes[0] == channels),
-              ETR_ERR_INVALID_ARGUMENT, "%s: %s should contain %lld elements",
-              etr_op_name(ctx), kNames[i], (long long)channels);
-  }
   ETR_CHECK(ctx->diag, !a->training || etr_numel(a->input) > 0,
             ETR_ERR_INVALID_ARGUMENT,
             "%s: input tensor must have at least one element in training",
@@ -123,13 +111,16 @@ static void apply(const etr_dim_split_t *split, const etr_tensor_t *input,
 static etr_error_t batch_norm(etr_kernel_context_t *ctx,
                               const batch_norm_args_t *a) {
   ETR_TRY(check_args(ctx, a));
-  int64_t channels = a->input->sizes[1];
+  // Training checked rank >= 2; evaluation may see a rank-1 empty input.
+  int64_t channels = a->input->dim >= 2 ? a->input->sizes[1] : 0;
   int64_t stat_size = a->training ? channels : 0;
   ETR_TRY(etr_resize_out_like(ctx, a->outs[0], a->input));
   ETR_TRY(etr_resize_out(ctx, a->outs[1], 1, &stat_size));
   ETR_TRY(etr_resize_out(ctx, a->outs[2], 1, &stat_size));
-  if (ctx->dry_run) {
-    return ETR_OK;  // shapes checked and outs resized; no data touched
+  if (ctx->dry_run || etr_numel(a->input) == 0) {
+    // Nothing more to do; an empty input in evaluation may come with
+    // parameters of any size, which must not be read.
+    return ETR_OK;
   }
 
   // Outer dim: the channel; inner dims: everything else.

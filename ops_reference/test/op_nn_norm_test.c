@@ -157,6 +157,34 @@ TT_TEST(nn_norm, batch_norm_legit_rejects) {
   tt_expect_status(batch_norm(&c), ETR_ERR_NOT_SUPPORTED);
 }
 
+// Review fix: evaluation of an input without elements accepts any rank
+// and parameters of any size, as PyTorch 2.13 does (it returns before
+// looking at them); training still needs rank >= 2 and elements.
+TT_TEST(nn_norm, batch_norm_legit_empty_input_in_evaluation) {
+  bn_call_t c = bn_defaults(ETR_HALF, ETR_HALF);
+  c.input = tt_tensor(ETR_HALF, TT_SIZES(0), NULL);
+  c.weight = NULL;
+  c.bias = NULL;
+  c.running_mean = tt_tensor(ETR_HALF, TT_SIZES(5), NULL);
+  c.running_var = tt_tensor(ETR_HALF, TT_SIZES(5), NULL);
+  c.training = false;
+  tt_expect_status(batch_norm(&c), ETR_OK);
+  tt_expect_shape(c.outs[0], TT_SIZES(0));
+  tt_expect_shape(c.outs[1], TT_SIZES(0));
+  tt_expect_shape(c.outs[2], TT_SIZES(0));
+  // Rank 3 without elements and statistics of another size: fine too
+  // (and never read).
+  c.input = tt_tensor(ETR_HALF, TT_SIZES(0, 3, 2), NULL);
+  c.running_mean = tt_tensor(ETR_HALF, TT_SIZES(1), NULL);
+  c.running_var = tt_tensor(ETR_HALF, TT_SIZES(1), NULL);
+  tt_expect_status(batch_norm(&c), ETR_OK);
+  tt_expect_shape(c.outs[0], TT_SIZES(0, 3, 2));
+  c.input = tt_tensor(ETR_HALF, TT_SIZES(0), NULL);
+  c.training = true;
+  tt_expect_status(batch_norm(&c), kBad);
+  tt_expect_status(batch_norm_no_stats(&c), kBad);
+}
+
 TT_TEST(nn_norm, batch_norm_legit_updates_running_stats_in_place) {
   // One channel of 4 values: mean 2.5, biased var 1.25, unbiased 5/3.
   bn_call_t c = bn_defaults(ETR_DOUBLE, ETR_DOUBLE);

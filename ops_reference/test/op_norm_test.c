@@ -185,3 +185,87 @@ TT_TEST(batch_norm, rejects) {
                            tt_ev_tensor(s2), tt_ev_none()),
                    ETR_ERR_INVALID_TYPE);
 }
+
+// Review fix: PyTorch 2.13 evaluates an input without elements whatever
+// its rank and its parameters' shapes (OpInfo's batch_norm samples have a
+// 1-D Half[0] input with Half[0] running statistics); a 1-D input with
+// elements is refused ("Dimension out of range"). Only the mixed-dtype
+// check of the first present parameter applies then.
+TT_TEST(batch_norm, empty_input_any_rank_as_pytorch) {
+  static const etr_scalar_type_t kDtypes[] = {ETR_HALF, ETR_DOUBLE,
+                                              ETR_BFLOAT16, ETR_FLOAT};
+  for (size_t i = 0; i < COUNT(kDtypes); ++i) {
+    etr_scalar_type_t dtype = kDtypes[i];
+    etr_tensor_t *x = tt_tensor(dtype, TT_SIZES(0), NULL);
+    etr_tensor_t *stats = tt_tensor(dtype, TT_SIZES(0), NULL);
+    etr_tensor_t *out = tt_out(dtype, TT_SIZES(3), 0);
+    etr_tensor_t *s1 = tt_out(dtype, TT_SIZES(4), 0);
+    etr_tensor_t *s2 = tt_out(dtype, TT_SIZES(5), 0);
+    tt_expect_status(batch_norm(x, NULL, NULL, stats, stats, 1e-5, out, s1,
+                                s2),
+                     ETR_OK);
+    tt_expect_shape(out, TT_SIZES(0));
+    tt_expect_shape(s1, TT_SIZES(0));
+    tt_expect_shape(s2, TT_SIZES(0));
+  }
+  etr_tensor_t *out = tt_out(ETR_FLOAT, TT_SIZES(3), 0);
+  etr_tensor_t *s1 = tt_out(ETR_FLOAT, TT_SIZES(0), 0);
+  etr_tensor_t *s2 = tt_out(ETR_FLOAT, TT_SIZES(0), 0);
+  // Parameters of any shape: never read.
+  etr_tensor_t *seven = tt_tensor(ETR_FLOAT, TT_SIZES(7), NULL);
+  etr_tensor_t *matrix = tt_tensor(ETR_FLOAT, TT_SIZES(2, 3), NULL);
+  tt_expect_status(batch_norm(tt_tensor(ETR_FLOAT, TT_SIZES(0), NULL), seven,
+                              NULL, matrix, matrix, 1e-5, out, s1, s2),
+                   ETR_OK);
+  tt_expect_status(batch_norm(tt_tensor(ETR_FLOAT, TT_SIZES(0, 3, 2), NULL),
+                              NULL, NULL, seven, seven, 1e-5, out, s1, s2),
+                   ETR_OK);
+  tt_expect_shape(out, TT_SIZES(0, 3, 2));
+  // The same with elements: rank 1 and size mismatches are refused.
+  tt_expect_status(batch_norm(tt_tensor(ETR_FLOAT, TT_SIZES(4), NULL), NULL,
+                              NULL, tt_tensor(ETR_FLOAT, TT_SIZES(4), NULL),
+                              tt_tensor(ETR_FLOAT, TT_SIZES(4), NULL), 1e-5,
+                              out, s1, s2),
+                   ETR_ERR_INVALID_ARGUMENT);
+  tt_expect_status(batch_norm(tt_tensor(ETR_FLOAT, TT_SIZES(2, 3, 2), NULL),
+                              NULL, NULL, seven, seven, 1e-5, out, s1, s2),
+                   ETR_ERR_INVALID_ARGUMENT);
+  // Empty Half input, Half weight, Float statistics: not mixed (the first
+  // parameter is Half), so accepted with Half saved stats; with elements
+  // the Float statistics are refused.
+  etr_tensor_t *half_out = tt_out(ETR_HALF, TT_SIZES(0), 0);
+  etr_tensor_t *h1 = tt_out(ETR_HALF, TT_SIZES(0), 0);
+  etr_tensor_t *h2 = tt_out(ETR_HALF, TT_SIZES(0), 0);
+  etr_tensor_t *float_stats = tt_tensor(ETR_FLOAT, TT_SIZES(0), NULL);
+  tt_expect_status(batch_norm(tt_tensor(ETR_HALF, TT_SIZES(0), NULL),
+                              tt_tensor(ETR_HALF, TT_SIZES(0), NULL), NULL,
+                              float_stats, float_stats, 1e-5, half_out, h1,
+                              h2),
+                   ETR_OK);
+  etr_tensor_t *float3 = tt_tensor(ETR_FLOAT, TT_SIZES(3), NULL);
+  tt_expect_status(batch_norm(tt_tensor(ETR_HALF, TT_SIZES(2, 3), NULL),
+                              tt_tensor(ETR_HALF, TT_SIZES(3), NULL), NULL,
+                              float3, float3, 1e-5,
+                              tt_out(ETR_HALF, TT_SIZES(2, 3), 0), h1, h2),
+                   ETR_ERR_INVALID_ARGUMENT);
+  // Mixed (first parameter Float on a Half input): every parameter must
+  // be Float even without elements; a Double input with Float statistics
+  // is refused too.
+  tt_expect_status(batch_norm(tt_tensor(ETR_HALF, TT_SIZES(0), NULL),
+                              float_stats, NULL,
+                              tt_tensor(ETR_HALF, TT_SIZES(0), NULL),
+                              float_stats, 1e-5, half_out, s1, s2),
+                   ETR_ERR_INVALID_ARGUMENT);
+  tt_expect_status(batch_norm(tt_tensor(ETR_DOUBLE, TT_SIZES(0), NULL), NULL,
+                              NULL, float_stats, float_stats, 1e-5,
+                              tt_out(ETR_DOUBLE, TT_SIZES(0), 0), s1, s2),
+                   ETR_ERR_INVALID_ARGUMENT);
+  // Integral inputs stay NotSupported.
+  tt_expect_status(batch_norm(tt_tensor(ETR_LONG, TT_SIZES(0), NULL), NULL,
+                              NULL, tt_tensor(ETR_LONG, TT_SIZES(0), NULL),
+                              tt_tensor(ETR_LONG, TT_SIZES(0), NULL), 1e-5,
+                              tt_out(ETR_LONG, TT_SIZES(0), 0),
+                              tt_out(ETR_LONG, TT_SIZES(0), 0),
+                              tt_out(ETR_LONG, TT_SIZES(0), 0)),
+                   ETR_ERR_NOT_SUPPORTED);
+}
