@@ -7,10 +7,21 @@
 // Arguments: (self, kernel_size, stride, padding, dilation, ceil_mode,
 // out, indices, return slot: a TensorList [out, indices]). Lists take one
 // or two values; an empty stride means the kernel size. Padding acts as
-// -inf: padded positions never win. NaN wins over everything (the first
-// NaN of a window is kept), as in ATen's kernel; ties keep the first
-// position in row-major window order. Output sizes follow
+// -inf: padded positions never win. Output sizes follow
 // pooling_output_shape, ceil_mode included (support/pool.h).
+//
+// Which element wins is ATen's cpu_max_pool rule: walking the in-bounds
+// window positions in row-major order, a value replaces the current one
+// when it is greater or is NaN. So ties keep the first maximum and the
+// LAST NaN of a window wins: [[1, nan], [3, nan]] pooled whole gives nan
+// at index 3 (PyTorch 2.13, the same for Float, Double, Half and BFloat16
+// in the contiguous and channels-last layouts, whose vectorized kernel
+// uses the same "greater or NaN" mask; checked on random inputs with 30%
+// NaN). A dilated window can miss the input entirely (kernel 2, dilation
+// 3, padding 1 on a 2x2 input): ATen then leaves its initial values, the
+// dtype's lowest value (-inf, INT8_MIN.., 0 for Byte) and the flat index
+// of the window's first tap at or after 0 in each dim (6 there, outside
+// the plane), and so does this kernel.
 //
 // Dtypes: every real dtype except Bool (as PyTorch's CPU kernel); out has
 // self's dtype and indices is Long (InvalidArgument otherwise). Shape
@@ -21,38 +32,44 @@
 #include "ops_reference/support/dtype.h"
 #include "ops_reference/support/element.h"
 #include "ops_reference/support/iter.h"
+#include "ops_reference/support/nn_pool.h"
 #include "ops_reference/support/pool.h"
 #include "ops_reference/support/shape.h"
 
-// Max of the window of out position (n, c, oh, ow) into out and indices.
-static void pool_one(const etr_tensor_t *in, const etr_pool2d_params_t *p,
+// Max of the window of batched out position (n, c, oh, ow) into out and
+// indices.
+static void pool_one(const etr_tensor_t *in, const etr_nn_pool_t *pool,
                      const int64_t *index, etr_tensor_t *out,
                      int64_t out_offset, etr_tensor_t *indices,
                      int64_t index_offset) {
   bool floating = etr_dtype_kind(in->dtype) == ETR_KIND_FLOATING;
   int64_t height = in->sizes[2];
   int64_t width = in->sizes[3];
+  int64_t first[2];
+  int64_t taps[2];
+  etr_nn_max_window(pool, 0, index[2], height, &first[0], &taps[0]);
+  etr_nn_max_window(pool, 1, index[3], width, &first[1], &taps[1]);
   int64_t base = index[0] * in->strides[0] + index[1] * in->strides[1];
-  int64_t h0 = index[2] * p->stride[0] - p->padding[0];
-  int64_t w0 = index[3] * p->stride[1] - p->padding[1];
-  bool found = false;
+  // ATen's initial values: the lowest value and the first tap at or after
+  // 0 in each dim, kept when the window misses the input.
   double best = -INFINITY;
-  int64_t best_int = 0;
-  int64_t best_index = 0;
-  for (int64_t kh = 0; kh < p->kernel[0]; ++kh) {
-    int64_t h = h0 + kh * p->dilation[0];
-    for (int64_t kw = 0; h >= 0 && h < height && kw < p->kernel[1]; ++kw) {
-      int64_t w = w0 + kw * p->dilation[1];
-      if (w < 0 || w >= width) {
-        continue;
-      }
+  int64_t best_int = etr_nn_integer_lowest(in->dtype);
+  // ATen's int64 arithmetic; unsigned here so that huge dilations wrap
+  // instead of overflowing.
+  int64_t best_index =
+      (int64_t)((uint64_t)first[0] * (uint64_t)width + (uint64_t)first[1]);
+  bool found = false;
+  for (int64_t th = 0; th < taps[0]; ++th) {
+    int64_t h = first[0] + th * pool->dilation[0];
+    for (int64_t tw = 0; tw < taps[1]; ++tw) {
+      int64_t w = first[1] + tw * pool->dilation[1];
       const void *element =
           etr_element_at(in, base + h * in->strides[2] + w * in->strides[3]);
       bool better = false;
       if (floating) {
+        // Every NaN replaces the current value: the last NaN wins.
         double value = etr_load_double(in->dtype, element);
-        // Once a NaN is held nothing replaces it (NaN > x is false).
-        better = !found || (!isnan(best) && (value > best || isnan(value)));
+        better = !found || value > best || isnan(value);
         best = better ? value : best;
       } else {
         int64_t value = etr_load_int64(in->dtype, element);
@@ -65,7 +82,6 @@ static void pool_one(const etr_tensor_t *in, const etr_pool2d_params_t *p,
       }
     }
   }
-  // pool2d_shape_check guarantees every window holds an input position.
   void *target = etr_element_at(out, out_offset);
   if (floating) {
     etr_store_double(out->dtype, target, best);
@@ -113,11 +129,18 @@ etr_error_t etr_ref_max_pool2d_with_indices_out(etr_kernel_context_t *ctx,
   etr_pool2d_batched_view(self, &in_view);
   etr_pool2d_batched_view(out, &out_view);
   etr_pool2d_batched_view(indices, &indices_view);
+  etr_nn_pool_t pool = {.spatial = 2, .ceil_mode = p.ceil_mode};
+  for (int32_t s = 0; s < 2; ++s) {
+    pool.kernel[s] = p.kernel[s];
+    pool.stride[s] = p.stride[s];
+    pool.padding[s] = p.padding[s];
+    pool.dilation[s] = p.dilation[s];
+  }
   const etr_tensor_t *operands[2] = {&out_view, &indices_view};
   etr_strided_iter_t iter;
   etr_strided_iter_init(&iter, 4, out_view.sizes, operands, 2);
   for (; !etr_strided_iter_done(&iter); etr_strided_iter_next(&iter)) {
-    pool_one(&in_view, &p, iter.index, &out_view, iter.offsets[0],
+    pool_one(&in_view, &pool, iter.index, &out_view, iter.offsets[0],
              &indices_view, iter.offsets[1]);
   }
   return ETR_OK;

@@ -35,22 +35,6 @@
 #include "ops_reference/support/nn_pool.h"
 #include "ops_reference/support/shape.h"
 
-// The lowest value of an integer dtype (ATen's initial maximum).
-static int64_t lowest(etr_scalar_type_t dtype) {
-  switch (dtype) {
-    case ETR_CHAR:
-      return INT8_MIN;
-    case ETR_SHORT:
-      return INT16_MIN;
-    case ETR_INT:
-      return INT32_MIN;
-    case ETR_LONG:
-      return INT64_MIN;
-    default:
-      return 0;  // Byte
-  }
-}
-
 // The maximum of the window of batched out position `index` (n, c, od,
 // oh, ow) into out and indices.
 static void pool_one(const etr_tensor_t *in, const etr_nn_pool_t *pool,
@@ -97,7 +81,7 @@ static void pool_one(const etr_tensor_t *in, const etr_nn_pool_t *pool,
   }
   if (!found) {  // a dilated window that misses the input
     best = -INFINITY;
-    best_int = lowest(in->dtype);
+    best_int = etr_nn_integer_lowest(in->dtype);
     // ATen's int64 arithmetic; unsigned here so huge dilations wrap
     // instead of overflowing.
     best_index = (int64_t)(((uint64_t)first[0] * (uint64_t)in->sizes[3] +

@@ -95,6 +95,21 @@ void etr_nn_max_window(const etr_nn_pool_t *pool, int32_t s, int64_t o,
   *count = start < limit ? (limit - start - 1) / dilation + 1 : 0;
 }
 
+int64_t etr_nn_integer_lowest(etr_scalar_type_t dtype) {
+  switch (dtype) {
+    case ETR_CHAR:
+      return INT8_MIN;
+    case ETR_SHORT:
+      return INT16_MIN;
+    case ETR_INT:
+      return INT32_MIN;
+    case ETR_LONG:
+      return INT64_MIN;
+    default:
+      return 0;  // Byte and the wider unsigned types
+  }
+}
+
 void etr_nn_avg_pool(const etr_tensor_t *in, const etr_nn_pool_t *pool,
                      const etr_nn_avg_options_t *options, etr_tensor_t *out) {
   int32_t spatial = pool->spatial;

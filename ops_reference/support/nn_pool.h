@@ -72,6 +72,10 @@ void etr_nn_avg_window(const etr_nn_pool_t *pool, int32_t s, int64_t o,
 void etr_nn_max_window(const etr_nn_pool_t *pool, int32_t s, int64_t o,
                        int64_t in, int64_t *first, int64_t *count);
 
+// The lowest value of an integral dtype (INT8_MIN .. INT64_MIN, 0 for the
+// unsigned ones): ATen's initial maximum of a max-pooling window.
+int64_t etr_nn_integer_lowest(etr_scalar_type_t dtype);
+
 typedef struct etr_nn_avg_options {
   bool count_include_pad;
   bool has_divisor;  // divisor_override given (never 0: callers check)

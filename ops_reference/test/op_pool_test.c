@@ -53,17 +53,105 @@ TT_TEST(max_pool2d, generated_cases_every_layout) {
   }
 }
 
-TT_TEST(max_pool2d, nan_wins) {
-  // PyTorch: tensor([[[[1, nan], [3, nan]]]]) -> max nan at index 1.
-  etr_tensor_t *x = tt_tensor(ETR_FLOAT, TT_SIZES(1, 1, 2, 2),
-                              TT_VALUES(1, NAN, 3, NAN));
+// Review fix: ATen replaces the current maximum with every NaN it meets,
+// so the LAST NaN of a window wins. PyTorch 2.13:
+// max_pool2d_with_indices([[[[1, nan], [3, nan]]]], 2) gives nan at index
+// 3, for Float, Double, Half and BFloat16, contiguous and channels-last.
+TT_TEST(max_pool2d, last_nan_wins_in_every_layout) {
+  static const etr_scalar_type_t kDtypes[] = {ETR_FLOAT, ETR_DOUBLE, ETR_HALF,
+                                              ETR_BFLOAT16};
+  for (size_t i = 0; i < COUNT(kDtypes); ++i) {
+    for (int layout = 0; layout < TT_NUM_LAYOUTS; ++layout) {
+      etr_tensor_t *x = tt_tensor(kDtypes[i], TT_SIZES(1, 1, 2, 2),
+                                  TT_VALUES(1, NAN, 3, NAN));
+      etr_tensor_t *out = tt_out(kDtypes[i], TT_SIZES(1, 1, 1, 1), 0);
+      etr_tensor_t *indices = tt_out(ETR_LONG, TT_SIZES(1, 1, 1, 1), 0);
+      tt_expect_status(max_pool(tt_relayout(x, layout), TT_EV_INTS(2),
+                                TT_EV_NO_INTS, TT_EV_INTS(0), TT_EV_INTS(1),
+                                false, out, indices),
+                       ETR_OK);
+      cr_expect(isnan(tt_get(out, 0)));
+      cr_expect_eq(tt_get_i64(indices, 0), 3, "%s, %s: index %lld",
+                   etr_scalar_type_name(kDtypes[i]), tt_layout_name(layout),
+                   (long long)tt_get_i64(indices, 0));
+    }
+  }
+  // PyTorch: a row [nan, 5, nan, 7] pooled whole (1x4) gives index 2;
+  // [[1, nan], [3, nan]] with kernel 2, stride 1, padding 1 gives indices
+  // [[0, 1, 1], [2, 3, 3], [2, 3, 3]].
+  etr_tensor_t *row = tt_tensor(ETR_FLOAT, TT_SIZES(1, 1, 1, 4),
+                                TT_VALUES(NAN, 5, NAN, 7));
   etr_tensor_t *out = tt_out(ETR_FLOAT, TT_SIZES(1, 1, 1, 1), 0);
   etr_tensor_t *indices = tt_out(ETR_LONG, TT_SIZES(1, 1, 1, 1), 0);
-  tt_expect_status(max_pool(x, TT_EV_INTS(2), TT_EV_NO_INTS, TT_EV_INTS(0),
+  tt_expect_status(max_pool(row, TT_EV_INTS(1, 4), TT_EV_NO_INTS,
+                            TT_EV_INTS(0), TT_EV_INTS(1), false, out, indices),
+                   ETR_OK);
+  cr_expect_eq(tt_get_i64(indices, 0), 2);
+  etr_tensor_t *x = tt_tensor(ETR_FLOAT, TT_SIZES(1, 1, 2, 2),
+                              TT_VALUES(1, NAN, 3, NAN));
+  out = tt_out(ETR_FLOAT, TT_SIZES(1, 1, 3, 3), 0);
+  indices = tt_out(ETR_LONG, TT_SIZES(1, 1, 3, 3), 0);
+  tt_expect_status(max_pool(x, TT_EV_INTS(2), TT_EV_INTS(1), TT_EV_INTS(1),
                             TT_EV_INTS(1), false, out, indices),
                    ETR_OK);
-  cr_expect(isnan(tt_get(out, 0)));
-  cr_expect_eq(tt_get_i64(indices, 0), 1);
+  tt_expect_values_i64(indices, (const int64_t[]){0, 1, 1, 2, 3, 3, 2, 3, 3},
+                       9);
+}
+
+// Review fix: a dilated window that misses the input (kernel 2, dilation
+// 3, padding 1 on a 2x2 plane: taps at -1 and 2) keeps ATen's initial
+// values: the dtype's lowest value and the index of the first tap at or
+// after 0 (2 * 2 + 2 = 6). PyTorch 2.13 gives -inf / INT8_MIN / ... / 0
+// for uint8, and index 6, in both layouts.
+TT_TEST(max_pool2d, window_missing_the_input) {
+  static const struct {
+    etr_scalar_type_t dtype;
+    double lowest;
+  } kCases[] = {
+      {ETR_BYTE, 0},          {ETR_CHAR, -128},
+      {ETR_SHORT, -32768},    {ETR_INT, -2147483648.0},
+      {ETR_FLOAT, -INFINITY}, {ETR_DOUBLE, -INFINITY},
+      {ETR_HALF, -INFINITY},  {ETR_BFLOAT16, -INFINITY},
+  };
+  for (size_t i = 0; i < COUNT(kCases); ++i) {
+    for (int layout = 0; layout < TT_NUM_LAYOUTS; ++layout) {
+      etr_tensor_t *x = tt_tensor(kCases[i].dtype, TT_SIZES(1, 1, 2, 2),
+                                  TT_VALUES(5, 7, 6, 8));
+      etr_tensor_t *out = tt_out(kCases[i].dtype, TT_SIZES(1, 1, 1, 1), 0);
+      etr_tensor_t *indices = tt_out(ETR_LONG, TT_SIZES(1, 1, 1, 1), 0);
+      tt_expect_status(max_pool(tt_relayout(x, layout), TT_EV_INTS(2),
+                                TT_EV_INTS(1), TT_EV_INTS(1), TT_EV_INTS(3),
+                                false, out, indices),
+                       ETR_OK);
+      tt_expect_shape(out, TT_SIZES(1, 1, 1, 1));
+      cr_expect_eq(tt_get(out, 0), kCases[i].lowest, "%s: %g",
+                   etr_scalar_type_name(kCases[i].dtype), tt_get(out, 0));
+      cr_expect_eq(tt_get_i64(indices, 0), 6, "%s: index %lld",
+                   etr_scalar_type_name(kCases[i].dtype),
+                   (long long)tt_get_i64(indices, 0));
+    }
+  }
+  etr_tensor_t *x = tt_tensor(ETR_LONG, TT_SIZES(1, 1, 2, 2),
+                              TT_VALUES(5, 7, 6, 8));
+  etr_tensor_t *out = tt_out(ETR_LONG, TT_SIZES(1, 1, 1, 1), 0);
+  etr_tensor_t *indices = tt_out(ETR_LONG, TT_SIZES(1, 1, 1, 1), 0);
+  tt_expect_status(max_pool(x, TT_EV_INTS(2), TT_EV_INTS(1), TT_EV_INTS(1),
+                            TT_EV_INTS(3), false, out, indices),
+                   ETR_OK);
+  cr_expect_eq(tt_get_i64(out, 0), INT64_MIN);
+  // Only some windows miss: a 3x4 Int plane of -12..-1, kernel 2,
+  // dilation 3, padding 1 (PyTorch: values [[-2, -1, -3], [-10, -9, -11]],
+  // indices [[10, 11, 9], [2, 3, 1]]).
+  etr_tensor_t *plane = tt_tensor(
+      ETR_INT, TT_SIZES(1, 1, 3, 4),
+      TT_VALUES(-12, -11, -10, -9, -8, -7, -6, -5, -4, -3, -2, -1));
+  out = tt_out(ETR_INT, TT_SIZES(1, 1, 2, 3), 0);
+  indices = tt_out(ETR_LONG, TT_SIZES(1, 1, 2, 3), 0);
+  tt_expect_status(max_pool(plane, TT_EV_INTS(2), TT_EV_INTS(1), TT_EV_INTS(1),
+                            TT_EV_INTS(3), false, out, indices),
+                   ETR_OK);
+  tt_expect_values(out, TT_VALUES(-2, -1, -3, -10, -9, -11), 6);
+  tt_expect_values_i64(indices, (const int64_t[]){10, 11, 9, 2, 3, 1}, 6);
 }
 
 TT_TEST(max_pool2d, rejects) {
