@@ -11,8 +11,10 @@
 // out, return slot); output_size holds exactly one non-negative size and
 // self is 2-D or 3-D (InvalidArgument otherwise).
 //
-// Dtypes: Half, BFloat16, Float, Double (NotSupported otherwise); out has
-// self's dtype (InvalidArgument).
+// Dtypes: Half, BFloat16, Float, Double (NotSupported otherwise), checked
+// only when the out has elements (ATen's 2-D kernel dispatches on the
+// dtype only then: an Int input with C = 0 or output_size 0 is fine in
+// PyTorch 2.13); out has self's dtype (InvalidArgument), checked after.
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/dtype.h"
 #include "ops_reference/support/nn_pool.h"
@@ -30,8 +32,6 @@ etr_error_t etr_ref_adaptive_avg_pool1d_out(etr_kernel_context_t *ctx,
   ETR_TRY(etr_nn_read_ints(ctx, args, num_args, 1, "output_size", 1, false,
                            NULL, &output_size));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 2, "out", &out));
-  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_FLOATING));
-  ETR_TRY(etr_check_dtype_equal(ctx, "out", out->dtype, self->dtype));
   ETR_CHECK(ctx->diag,
             (self->dim == 2 || self->dim == 3) &&
                 self->sizes[self->dim - 1] > 0,
@@ -47,8 +47,16 @@ etr_error_t etr_ref_adaptive_avg_pool1d_out(etr_kernel_context_t *ctx,
     sizes[d] = self->sizes[d];
   }
   sizes[self->dim - 1] = output_size;
+  int64_t out_numel = 1;
+  for (int32_t d = 0; d < self->dim; ++d) {
+    out_numel = etr_saturating_mul(out_numel, sizes[d]);
+  }
+  if (out_numel > 0) {
+    ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_FLOATING));
+  }
+  ETR_TRY(etr_check_dtype_equal(ctx, "out", out->dtype, self->dtype));
   ETR_TRY(etr_resize_out(ctx, out, self->dim, sizes));
-  if (ctx->dry_run) {
+  if (ctx->dry_run || out_numel == 0) {
     return ETR_OK;  // shapes checked and outs resized; no data touched
   }
 

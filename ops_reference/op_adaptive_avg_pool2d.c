@@ -5,24 +5,22 @@
 // rows floor(oh * H / OH) .. ceil((oh + 1) * H / OH) - 1 (and likewise for
 // columns), ATen's start_index/end_index.
 //
-// Dtypes: Half, BFloat16, Float, Double (NotSupported otherwise); out has
-// self's dtype. output_size must hold two non-negative sizes, and self
-// must be 3-D or 4-D with non-zero C, H, W (InvalidArgument). Sums
-// accumulate in double.
+// Checks in PyTorch 2.13's order: output_size must hold two sizes; self
+// must be 3-D or 4-D with non-zero H and W (the batch and the channels
+// may be 0: a [2, 0, 4, 4] input gives a [2, 0, OH, OW] out); the sizes
+// must not be negative (all InvalidArgument; PyTorch fails on most
+// negative sizes and makes tensors with a negative size from the others).
+// Then the dtype: Half, BFloat16, Float, Double (NotSupported otherwise),
+// but only when the out has elements, since ATen dispatches on the dtype
+// only then (an Int, Bool or complex input with C = 0 is fine); out must
+// have self's dtype (InvalidArgument). Sums accumulate in double.
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/dtype.h"
 #include "ops_reference/support/element.h"
 #include "ops_reference/support/iter.h"
+#include "ops_reference/support/nn_pool.h"
 #include "ops_reference/support/pool.h"
 #include "ops_reference/support/shape.h"
-
-static int64_t start_index(int64_t o, int64_t out_size, int64_t in_size) {
-  return (o * in_size) / out_size;
-}
-
-static int64_t end_index(int64_t o, int64_t out_size, int64_t in_size) {
-  return ((o + 1) * in_size + out_size - 1) / out_size;
-}
 
 // aten::_adaptive_avg_pool2d.out
 etr_error_t etr_ref_adaptive_avg_pool2d_out(etr_kernel_context_t *ctx,
@@ -37,21 +35,35 @@ etr_error_t etr_ref_adaptive_avg_pool2d_out(etr_kernel_context_t *ctx,
   ETR_TRY(etr_arg_int_list(ctx, args, num_args, 1, "output_size",
                            &output_size, &count));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 2, "out", &out));
-  ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_FLOATING));
-  ETR_TRY(etr_check_dtype_equal(ctx, "out", out->dtype, self->dtype));
-  ETR_CHECK(ctx->diag,
-            count == 2 && output_size[0] >= 0 && output_size[1] >= 0,
-            ETR_ERR_INVALID_ARGUMENT,
-            "%s: output_size must be 2 non-negative sizes", etr_op_name(ctx));
-  ETR_TRY(etr_pool2d_check_input(ctx, self));
+  ETR_CHECK(ctx->diag, count == 2, ETR_ERR_INVALID_ARGUMENT,
+            "%s: output_size must be 2", etr_op_name(ctx));
+  bool spatial_ok = self->dim == 3 || self->dim == 4;
+  for (int32_t d = self->dim - 2; spatial_ok && d < self->dim; ++d) {
+    spatial_ok = self->sizes[d] > 0;
+  }
+  ETR_CHECK(ctx->diag, spatial_ok, ETR_ERR_INVALID_ARGUMENT,
+            "%s: expected a 3-D or 4-D input with non-zero H and W, got "
+            "rank %d",
+            etr_op_name(ctx), (int)self->dim);
+  ETR_CHECK(ctx->diag, output_size[0] >= 0 && output_size[1] >= 0,
+            ETR_ERR_INVALID_ARGUMENT, "%s: output_size must not be negative",
+            etr_op_name(ctx));
   int64_t sizes[4];
+  int64_t out_numel = 1;
   for (int32_t d = 0; d < self->dim - 2; ++d) {
     sizes[d] = self->sizes[d];
+    out_numel = etr_saturating_mul(out_numel, sizes[d]);
   }
   sizes[self->dim - 2] = output_size[0];
   sizes[self->dim - 1] = output_size[1];
+  out_numel = etr_saturating_mul(
+      out_numel, etr_saturating_mul(output_size[0], output_size[1]));
+  if (out_numel > 0) {
+    ETR_TRY(etr_check_dtype(ctx, "self", self->dtype, ETR_DTYPES_FLOATING));
+  }
+  ETR_TRY(etr_check_dtype_equal(ctx, "out", out->dtype, self->dtype));
   ETR_TRY(etr_resize_out(ctx, out, self->dim, sizes));
-  if (ctx->dry_run) {
+  if (ctx->dry_run || out_numel == 0) {
     return ETR_OK;  // shapes checked and outs resized; no data touched
   }
 
@@ -64,10 +76,10 @@ etr_error_t etr_ref_adaptive_avg_pool2d_out(etr_kernel_context_t *ctx,
   etr_strided_iter_init(&iter, 4, out_view.sizes, operands, 1);
   for (; !etr_strided_iter_done(&iter); etr_strided_iter_next(&iter)) {
     const int64_t *index = iter.index;
-    int64_t h0 = start_index(index[2], output_size[0], in.sizes[2]);
-    int64_t h1 = end_index(index[2], output_size[0], in.sizes[2]);
-    int64_t w0 = start_index(index[3], output_size[1], in.sizes[3]);
-    int64_t w1 = end_index(index[3], output_size[1], in.sizes[3]);
+    int64_t h0 = etr_nn_adaptive_start(index[2], output_size[0], in.sizes[2]);
+    int64_t h1 = etr_nn_adaptive_end(index[2], output_size[0], in.sizes[2]);
+    int64_t w0 = etr_nn_adaptive_start(index[3], output_size[1], in.sizes[3]);
+    int64_t w1 = etr_nn_adaptive_end(index[3], output_size[1], in.sizes[3]);
     int64_t base = index[0] * in.strides[0] + index[1] * in.strides[1];
     double sum = 0.0;
     for (int64_t h = h0; h < h1; ++h) {

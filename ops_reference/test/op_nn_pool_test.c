@@ -294,6 +294,37 @@ TT_TEST(nn_pool, adaptive_rejects) {
                    kBad);
 }
 
+// Found while fixing _adaptive_avg_pool2d: adaptive_avg_pool1d is ATen's
+// 2-D kernel over a [.., 1, L] view, which dispatches on the dtype only
+// when the out has elements: PyTorch 2.13 accepts an Int or complex input
+// with C = 0 or output_size 0, and refuses an Int input with elements
+// (NotSupported) before an out of the wrong dtype.
+TT_TEST(nn_pool, adaptive_avg_pool1d_empty_out_any_dtype) {
+  const char *op1 = "aten::adaptive_avg_pool1d.out";
+  etr_tensor_t *out = tt_out(ETR_INT, TT_SIZES(8), 0);
+  tt_expect_status(adaptive(op1, zeros(ETR_INT, TT_SIZES(1, 0, 4)),
+                            TT_EV_INTS(2), out),
+                   ETR_OK);
+  tt_expect_shape(out, TT_SIZES(1, 0, 2));
+  tt_expect_status(adaptive(op1, zeros(ETR_INT, TT_SIZES(1, 3, 4)),
+                            TT_EV_INTS(0), out),
+                   ETR_OK);
+  tt_expect_shape(out, TT_SIZES(1, 3, 0));
+  etr_tensor_t *complex_out = tt_out(ETR_COMPLEX_FLOAT, TT_SIZES(8), 0);
+  tt_expect_status(adaptive(op1, zeros(ETR_COMPLEX_FLOAT, TT_SIZES(1, 0, 4)),
+                            TT_EV_INTS(2), complex_out),
+                   ETR_OK);
+  tt_expect_status(adaptive(op1, zeros(ETR_INT, TT_SIZES(1, 3, 4)),
+                            TT_EV_INTS(2), tt_out(ETR_DOUBLE, TT_SIZES(8), 0)),
+                   kUnsupported);
+  tt_expect_status(adaptive(op1, zeros(ETR_FLOAT, TT_SIZES(1, 0, 4)),
+                            TT_EV_INTS(2), tt_out(ETR_DOUBLE, TT_SIZES(8), 0)),
+                   kBad);
+  tt_expect_status(adaptive(op1, zeros(ETR_INT, TT_SIZES(4)), TT_EV_INTS(2),
+                            out),
+                   kBad);
+}
+
 TT_TEST(nn_pool, adaptive_avg_pool2d_backward_rejects) {
   const char *op = "aten::_adaptive_avg_pool2d_backward.out";
   etr_tensor_t *self = zeros(ETR_FLOAT, TT_SIZES(1, 2, 4, 4));

@@ -280,3 +280,72 @@ TT_TEST(adaptive_avg_pool2d, rejects) {
                            tt_ev_tensor(small)),
                    ETR_ERR_INVALID_ARGUMENT);
 }
+
+static etr_error_t adaptive(etr_tensor_t *x, etr_evalue_t *output_size,
+                            etr_tensor_t *out) {
+  return TT_CALL("aten::_adaptive_avg_pool2d.out", tt_ev_tensor(x),
+                 output_size, tt_ev_tensor(out), tt_ev_tensor(out));
+}
+
+// Review fix: PyTorch 2.13 requires only H and W to be non-zero; the
+// batch and the channels may be 0, and then (like an output_size with a
+// 0) the out has no elements and ATen never dispatches on the dtype, so
+// integral, Bool and complex inputs pass too.
+TT_TEST(adaptive_avg_pool2d, empty_channels_as_pytorch) {
+  etr_tensor_t *out = tt_out(ETR_FLOAT, TT_SIZES(1), 8);
+  tt_expect_status(adaptive(tt_tensor(ETR_FLOAT, TT_SIZES(2, 0, 4, 4), NULL),
+                            TT_EV_INTS(2, 2), out),
+                   ETR_OK);
+  tt_expect_shape(out, TT_SIZES(2, 0, 2, 2));
+  tt_expect_status(adaptive(tt_channels_last(tt_tensor(
+                                ETR_FLOAT, TT_SIZES(2, 0, 4, 4), NULL)),
+                            TT_EV_INTS(3, 1), out),
+                   ETR_OK);
+  tt_expect_shape(out, TT_SIZES(2, 0, 3, 1));
+  tt_expect_status(adaptive(tt_tensor(ETR_FLOAT, TT_SIZES(0, 4, 4), NULL),
+                            TT_EV_INTS(2, 2), out),
+                   ETR_OK);
+  tt_expect_shape(out, TT_SIZES(0, 2, 2));
+  static const etr_scalar_type_t kAnyDtype[] = {ETR_INT, ETR_BOOL,
+                                                ETR_COMPLEX_FLOAT, ETR_UINT16};
+  for (size_t i = 0; i < COUNT(kAnyDtype); ++i) {
+    etr_tensor_t *any_out = tt_out(kAnyDtype[i], TT_SIZES(1), 8);
+    tt_expect_status(adaptive(tt_tensor(kAnyDtype[i], TT_SIZES(1, 0, 4, 4),
+                                        NULL),
+                              TT_EV_INTS(2, 2), any_out),
+                     ETR_OK);
+    tt_expect_shape(any_out, TT_SIZES(1, 0, 2, 2));
+    tt_expect_status(adaptive(tt_tensor(kAnyDtype[i], TT_SIZES(1, 3, 4, 4),
+                                        NULL),
+                              TT_EV_INTS(0, 2), any_out),
+                     ETR_OK);
+    tt_expect_shape(any_out, TT_SIZES(1, 3, 0, 2));
+  }
+  // With elements the dtype is checked (NotSupported) before the out's
+  // dtype; the out dtype must match even without elements; H or W of 0,
+  // a rank-2 input (before the dtype) and a one-value output_size are
+  // refused.
+  etr_tensor_t *int_out = tt_out(ETR_INT, TT_SIZES(1), 8);
+  etr_tensor_t *double_out = tt_out(ETR_DOUBLE, TT_SIZES(1), 8);
+  tt_expect_status(adaptive(tt_tensor(ETR_INT, TT_SIZES(1, 3, 4, 4), NULL),
+                            TT_EV_INTS(2, 2), double_out),
+                   ETR_ERR_NOT_SUPPORTED);
+  tt_expect_status(adaptive(tt_tensor(ETR_INT, TT_SIZES(1, 0, 4, 4), NULL),
+                            TT_EV_INTS(2, 2), out),
+                   ETR_ERR_INVALID_ARGUMENT);
+  tt_expect_status(adaptive(tt_tensor(ETR_FLOAT, TT_SIZES(1, 0, 4, 4), NULL),
+                            TT_EV_INTS(2, 2), double_out),
+                   ETR_ERR_INVALID_ARGUMENT);
+  tt_expect_status(adaptive(tt_tensor(ETR_FLOAT, TT_SIZES(1, 3, 0, 4), NULL),
+                            TT_EV_INTS(2, 2), out),
+                   ETR_ERR_INVALID_ARGUMENT);
+  tt_expect_status(adaptive(tt_tensor(ETR_FLOAT, TT_SIZES(3, 4, 0), NULL),
+                            TT_EV_INTS(2, 2), out),
+                   ETR_ERR_INVALID_ARGUMENT);
+  tt_expect_status(adaptive(tt_tensor(ETR_INT, TT_SIZES(4, 4), NULL),
+                            TT_EV_INTS(2, 2), int_out),
+                   ETR_ERR_INVALID_ARGUMENT);
+  tt_expect_status(adaptive(tt_tensor(ETR_INT, TT_SIZES(1, 3, 4, 4), NULL),
+                            TT_EV_INTS(2), int_out),
+                   ETR_ERR_INVALID_ARGUMENT);
+}
