@@ -7,20 +7,25 @@
 // non-negative); full_like.out(self, fill_value, memory_format, out) to
 // self's shape. The dtype is the out tensor's (any real, Bool, complex or
 // uint16/32/64 dtype). fill_value is converted with c10's checked conversion: a value
-// the dtype cannot hold is InvalidArgument (300 into uint8, 1e40 into
-// Float, inf into Int), a float into an integral dtype truncates, and any
-// value is fine for Bool.
+// the dtype cannot hold is InvalidArgument (300 or -2.5 into uint8, 1e40
+// into Float, inf into Int; -1 wraps to 255), a float into an integral
+// dtype truncates, and any value is fine for Bool. ATen's full is empty +
+// fill_, so a one-element Half or BFloat16 out takes fill_'s unchecked
+// scalar path (PyTorch 2.13: full([1], 1e40) in Half is inf; full([2],
+// 1e40) is refused): support/movement_util.h.
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/dtype.h"
 #include "ops_reference/support/element.h"
 #include "ops_reference/support/iter.h"
+#include "ops_reference/support/movement_util.h"
 #include "ops_reference/support/shape.h"
 
 // Fills every element of `out` (already resized) with `value`.
 static etr_error_t fill(etr_kernel_context_t *ctx, const etr_scalar_t *value,
                         etr_tensor_t *out) {
   ETR_TRY(etr_check_dtype(ctx, "out", out->dtype, ETR_DTYPES_NUMERIC));
-  ETR_TRY(etr_check_scalar_fits(ctx, "fill_value", value, out->dtype));
+  ETR_TRY(etr_movement_check_fill_value(ctx, "fill_value", value, out->dtype,
+                                        etr_numel(out)));
   if (ctx->dry_run) {
     return ETR_OK;  // shapes checked and outs resized; no data touched
   }

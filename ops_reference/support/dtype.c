@@ -387,13 +387,19 @@ etr_error_t etr_check_scalar_fits(etr_kernel_context_t *ctx, const char *what,
     fits = isinf(value) || isnan(value) || fabs(value) <= limit;
   } else if (kind == ETR_KIND_INTEGRAL) {
     bool is_unsigned = etr_scalar_type_is_unsigned(type);
-    double lowest = is_unsigned ? -limit : -limit - 1.0;
     if (scalar->kind == ETR_SCALAR_DOUBLE) {
+      // c10's overflows<To, double>: value < lowest() || value > max(),
+      // with an unsigned type's lowest() 0, so -0.5 and -2.5 do not fit
+      // uint8 (-0.0 does).
       double value = scalar->as_double;
+      double lowest = is_unsigned ? 0.0 : -limit - 1.0;
       fits = !isnan(value) && value >= lowest && value <= limit;
     } else if (type != ETR_LONG && type != ETR_UINT64) {
-      // Narrower than int64: the int64 value converts to double exactly
-      // enough to compare with these small limits.
+      // c10's overflows<To, int64_t> lets a negative integer wrap into an
+      // unsigned type when -value <= max (-1 into uint8 is 255). Narrower
+      // than int64: the int64 value converts to double exactly enough to
+      // compare with these small limits.
+      double lowest = is_unsigned ? -limit : -limit - 1.0;
       double value = (double)scalar->as_int;
       fits = value >= lowest && value <= limit;
     }

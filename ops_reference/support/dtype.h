@@ -150,12 +150,14 @@ etr_scalar_type_t etr_to_floating(etr_scalar_type_t type);
 // maps to itself.
 etr_scalar_type_t etr_complex_value_type(etr_scalar_type_t type);
 
-// c10's checked Scalar conversion (Scalar::to<T>): InvalidArgument "value
-// cannot be converted to type Char without overflow" when `scalar` lies
-// outside the range of `type`. Unsigned targets also accept negatives down
-// to -max (they wrap, as c10 allows); floating targets accept inf and nan
-// but not finite values beyond their largest finite value; Bool accepts
-// anything.
+// c10's checked Scalar conversion (Scalar::to<T>, c10::overflows):
+// InvalidArgument "value cannot be converted to type Char without
+// overflow" when `scalar` lies outside the range of `type`. Unsigned
+// targets also accept Int scalars down to -max (they wrap, as c10 allows:
+// -1 into uint8 is 255, -256 is refused) but no negative Double (-2.5 or
+// -0.5 into uint8 is refused, -0.0 fits); integral targets refuse NaN and
+// inf; floating targets accept inf and nan but not finite values beyond
+// their largest finite value; Bool accepts anything.
 etr_error_t etr_check_scalar_fits(etr_kernel_context_t *ctx, const char *what,
                                   const etr_scalar_t *scalar,
                                   etr_scalar_type_t type);

@@ -3,127 +3,21 @@
 // Shared pieces of the data-movement kernels (see movement_util.h).
 #include "ops_reference/support/movement_util.h"
 
-#include <float.h>
-#include <math.h>
 #include <string.h>
 
 #include "ops_reference/support/dtype.h"
 #include "ops_reference/support/element.h"
 #include "ops_reference/support/iter.h"
 
-// Range of an integral dtype as int64 (UInt64's max does not fit: it is
-// handled by the callers, where every int64 fits).
-static void integral_range(etr_scalar_type_t dtype, int64_t *lowest,
-                           int64_t *highest) {
-  switch (dtype) {
-    case ETR_BYTE:
-      *lowest = 0;
-      *highest = UINT8_MAX;
-      return;
-    case ETR_CHAR:
-      *lowest = INT8_MIN;
-      *highest = INT8_MAX;
-      return;
-    case ETR_SHORT:
-      *lowest = INT16_MIN;
-      *highest = INT16_MAX;
-      return;
-    case ETR_INT:
-      *lowest = INT32_MIN;
-      *highest = INT32_MAX;
-      return;
-    case ETR_UINT16:
-      *lowest = 0;
-      *highest = UINT16_MAX;
-      return;
-    case ETR_UINT32:
-      *lowest = 0;
-      *highest = UINT32_MAX;
-      return;
-    case ETR_LONG:
-    case ETR_UINT64:
-    default:
-      *lowest = INT64_MIN;
-      *highest = INT64_MAX;
-      return;
-  }
-}
-
-// Largest finite value of a floating (or complex) dtype.
-static double floating_max(etr_scalar_type_t dtype) {
-  switch (etr_complex_value_type(dtype)) {
-    case ETR_HALF:
-      return 65504.0;
-    case ETR_BFLOAT16:
-      return 3.3895313892515355e38;
-    case ETR_FLOAT:
-      return FLT_MAX;
-    default:
-      return DBL_MAX;
-  }
-}
-
-static bool int_fits(int64_t value, etr_scalar_type_t dtype) {
-  etr_dtype_kind_t kind = etr_dtype_kind(dtype);
-  if (kind == ETR_KIND_FLOATING || kind == ETR_KIND_COMPLEX) {
-    // Only Half's range is narrower than int64's.
-    return etr_complex_value_type(dtype) != ETR_HALF ||
-           (value >= -65504 && value <= 65504);
-  }
-  if (kind != ETR_KIND_INTEGRAL || dtype == ETR_LONG || dtype == ETR_UINT64) {
-    return true;
-  }
-  int64_t lowest = 0;
-  int64_t highest = 0;
-  integral_range(dtype, &lowest, &highest);
-  if (etr_scalar_type_is_unsigned(dtype)) {
-    lowest = -highest;  // c10 lets negative integers wrap into unsigned types
-  }
-  return value >= lowest && value <= highest;
-}
-
-static bool double_fits(double value, etr_scalar_type_t dtype) {
-  etr_dtype_kind_t kind = etr_dtype_kind(dtype);
-  if (kind == ETR_KIND_FLOATING || kind == ETR_KIND_COMPLEX) {
-    double limit = floating_max(dtype);
-    return isinf(value) || isnan(value) || (value >= -limit && value <= limit);
-  }
-  if (kind != ETR_KIND_INTEGRAL) {
-    return true;
-  }
-  // c10 compares the double with the limits converted to double, so 2^63
-  // still "fits" int64 (and then converts to INT64_MIN, as on x86).
-  double lowest = 0.0;
-  double highest = 0.0;
-  if (dtype == ETR_UINT64) {
-    highest = 18446744073709551616.0;
-  } else {
-    int64_t low = 0;
-    int64_t high = 0;
-    integral_range(dtype, &low, &high);
-    lowest = (double)low;
-    highest = (double)high;
-  }
-  return !isnan(value) && value >= lowest && value <= highest;
-}
-
 etr_error_t etr_movement_check_fill_value(etr_kernel_context_t *ctx,
                                           const char *what,
                                           const etr_scalar_t *scalar,
                                           etr_scalar_type_t dtype,
                                           int64_t numel) {
-  bool fits = true;
   if (numel == 1 && (dtype == ETR_HALF || dtype == ETR_BFLOAT16)) {
-    fits = true;  // ATen's one-element fill does not check
-  } else if (scalar->kind == ETR_SCALAR_INT) {
-    fits = int_fits(scalar->as_int, dtype);
-  } else if (scalar->kind == ETR_SCALAR_DOUBLE) {
-    fits = double_fits(scalar->as_double, dtype);
+    return ETR_OK;  // ATen's one-element fill does not check
   }
-  ETR_CHECK(ctx->diag, fits, ETR_ERR_INVALID_ARGUMENT,
-            "%s: %s cannot be converted to type %s without overflow",
-            etr_op_name(ctx), what, etr_scalar_type_name(dtype));
-  return ETR_OK;
+  return etr_check_scalar_fits(ctx, what, scalar, dtype);
 }
 
 void etr_movement_store_scalar(etr_scalar_type_t dtype, void *element,

@@ -6,7 +6,8 @@
 // a strided tensor with one value, and reading Long/Int index tensors.
 //
 // The checked conversion is c10's `overflows<To, From>` as Tensor.fill_
-// applies it (verified against PyTorch 2.13 by gen_movement_cases.py):
+// applies it (verified against PyTorch 2.13 by gen_movement_cases.py),
+// which is the shared etr_check_scalar_fits (support/dtype.h):
 //   * Bool targets accept anything ("!= 0");
 //   * an Int scalar fits an integral dtype when it lies in its range, or,
 //     for unsigned dtypes, down to -max (c10 lets negatives wrap: -1 into
@@ -20,10 +21,8 @@
 //     65504);
 //   * exception: filling a tensor of exactly one Half or BFloat16 element
 //     goes through ATen's scalar fast path, which does not check (1e40 into
-//     a one-element Half tensor is inf). scalar_tensor always takes it.
-// The shared etr_check_scalar_fits differs for negative Double scalars into
-// unsigned dtypes (it accepts -2.5 into uint8; PyTorch refuses), which is
-// why these kernels use this one.
+//     a one-element Half tensor is inf). scalar_tensor always takes it,
+//     and so does full.out (ATen's full is empty + fill_).
 #ifndef ETR_OPS_REFERENCE_SUPPORT_MOVEMENT_UTIL_H
 #define ETR_OPS_REFERENCE_SUPPORT_MOVEMENT_UTIL_H
 

@@ -192,3 +192,75 @@ TT_TEST(full, values_and_checked_conversion) {
                            tt_ev_tensor(out_f), tt_ev_tensor(out_f)),
                    bad);  // out holds 2 elements
 }
+
+// Review fix: fill_value goes through c10's checked conversion, which
+// refuses every negative Double into an unsigned dtype (PyTorch 2.13:
+// full([2], -2.5, uint8) "cannot be converted to type uint8_t without
+// overflow") while a negative Int wraps (-255 into uint8 is 1); and since
+// ATen's full is empty + fill_, a one-element Half/BFloat16 out takes
+// fill_'s unchecked path (full([1], 1e40) in Half is inf, full([2], 1e40)
+// is refused).
+TT_TEST(full, fill_value_checked_as_pytorch) {
+  etr_error_t bad = ETR_ERR_INVALID_ARGUMENT;
+  static const etr_scalar_type_t kUnsigned[] = {ETR_BYTE, ETR_UINT16,
+                                                ETR_UINT32, ETR_UINT64};
+  for (size_t i = 0; i < sizeof(kUnsigned) / sizeof(kUnsigned[0]); ++i) {
+    etr_tensor_t *out = tt_out(kUnsigned[i], TT_SIZES(2), 0);
+    tt_expect_status(TT_CALL("aten::full.out", TT_EV_INTS(2),
+                             tt_ev_double(-2.5), tt_ev_tensor(out),
+                             tt_ev_tensor(out)),
+                     bad);
+    tt_expect_status(TT_CALL("aten::full.out", TT_EV_INTS(1),
+                             tt_ev_double(-0.5), tt_ev_tensor(out),
+                             tt_ev_tensor(out)),
+                     bad);
+    tt_expect_status(TT_CALL("aten::full.out", TT_EV_INTS(0),
+                             tt_ev_double(-1.0), tt_ev_tensor(out),
+                             tt_ev_tensor(out)),
+                     bad);
+    tt_expect_status(TT_CALL("aten::full.out", TT_EV_INTS(2),
+                             tt_ev_double(-0.0), tt_ev_tensor(out),
+                             tt_ev_tensor(out)),
+                     ETR_OK);
+    tt_expect_values(out, TT_VALUES(0, 0), 2);
+  }
+  etr_tensor_t *u8 = tt_out(ETR_BYTE, TT_SIZES(2), 0);
+  tt_expect_status(TT_CALL("aten::full.out", TT_EV_INTS(2), tt_ev_int(-255),
+                           tt_ev_tensor(u8), tt_ev_tensor(u8)),
+                   ETR_OK);
+  tt_expect_values(u8, TT_VALUES(1, 1), 2);
+  tt_expect_status(TT_CALL("aten::full_like.out", tt_ev_tensor(u8),
+                           tt_ev_double(-2.5), tt_ev_none(), tt_ev_tensor(u8),
+                           tt_ev_tensor(u8)),
+                   bad);
+  etr_tensor_t *i8 = tt_out(ETR_CHAR, TT_SIZES(2), 0);
+  tt_expect_status(TT_CALL("aten::full.out", TT_EV_INTS(2), tt_ev_double(-2.5),
+                           tt_ev_tensor(i8), tt_ev_tensor(i8)),
+                   ETR_OK);
+  tt_expect_values(i8, TT_VALUES(-2, -2), 2);
+  etr_tensor_t *half = tt_out(ETR_HALF, TT_SIZES(2), 0);
+  tt_expect_status(TT_CALL("aten::full.out", TT_EV_INTS(1, 1),
+                           tt_ev_double(1e40), tt_ev_tensor(half),
+                           tt_ev_tensor(half)),
+                   ETR_OK);
+  tt_expect_values(half, TT_VALUES(INFINITY), 1);
+  tt_expect_status(TT_CALL("aten::full.out", TT_EV_INTS(2),
+                           tt_ev_double(70000.0), tt_ev_tensor(half),
+                           tt_ev_tensor(half)),
+                   bad);
+  etr_tensor_t *bf16 = tt_out(ETR_BFLOAT16, TT_SIZES(2), 0);
+  tt_expect_status(TT_CALL("aten::full.out", TT_EV_NO_INTS,
+                           tt_ev_double(1e40), tt_ev_tensor(bf16),
+                           tt_ev_tensor(bf16)),
+                   ETR_OK);
+  tt_expect_values(bf16, TT_VALUES(INFINITY), 1);
+  tt_expect_status(TT_CALL("aten::full.out", TT_EV_INTS(2),
+                           tt_ev_double(1e40), tt_ev_tensor(bf16),
+                           tt_ev_tensor(bf16)),
+                   bad);
+  etr_tensor_t *f32 = tt_out(ETR_FLOAT, TT_SIZES(2), 0);
+  tt_expect_status(TT_CALL("aten::full.out", TT_EV_INTS(1),
+                           tt_ev_double(1e40), tt_ev_tensor(f32),
+                           tt_ev_tensor(f32)),
+                   bad);
+}

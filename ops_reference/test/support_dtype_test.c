@@ -133,6 +133,23 @@ TT_TEST(dtype, scalar_fits) {
       {{ETR_SCALAR_DOUBLE, 0, 70000.0}, ETR_HALF, false},
       {{ETR_SCALAR_INT, 2, 2.0}, ETR_BOOL, true},
       {{ETR_SCALAR_INT, INT64_MAX, 9.2e18}, ETR_LONG, true},
+      // Review fix (c10::overflows, PyTorch 2.13's full.out): a negative
+      // Double never fits an unsigned dtype (its lowest() is 0), while a
+      // negative Int wraps down to -max.
+      {{ETR_SCALAR_DOUBLE, 0, -2.5}, ETR_BYTE, false},
+      {{ETR_SCALAR_DOUBLE, 0, -0.5}, ETR_BYTE, false},
+      {{ETR_SCALAR_DOUBLE, 0, -1.0}, ETR_UINT16, false},
+      {{ETR_SCALAR_DOUBLE, 0, -1.0}, ETR_UINT64, false},
+      {{ETR_SCALAR_DOUBLE, 0, -0.0}, ETR_BYTE, true},
+      {{ETR_SCALAR_DOUBLE, 0, 255.0}, ETR_BYTE, true},
+      {{ETR_SCALAR_DOUBLE, 0, 255.5}, ETR_BYTE, false},
+      {{ETR_SCALAR_DOUBLE, 0, -2.5}, ETR_CHAR, true},
+      {{ETR_SCALAR_DOUBLE, 0, -128.5}, ETR_CHAR, false},
+      {{ETR_SCALAR_DOUBLE, 0, NAN}, ETR_BYTE, false},
+      {{ETR_SCALAR_INT, -255, -255.0}, ETR_BYTE, true},
+      {{ETR_SCALAR_INT, -256, -256.0}, ETR_BYTE, false},
+      {{ETR_SCALAR_INT, -256, -256.0}, ETR_UINT16, true},
+      {{ETR_SCALAR_INT, INT64_MIN, -9.2e18}, ETR_UINT64, true},
   };
   for (size_t i = 0; i < COUNT(cases); ++i) {
     etr_kernel_context_t ctx = context();
