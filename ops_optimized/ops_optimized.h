@@ -50,6 +50,18 @@ extern uint64_t etr_opt_fallback_calls;
 // "// <operator name>" comment above each kernel definition in op_*.c.
 // op_addmm.c
 ETR_OPTIMIZED_KERNEL(etr_opt_addmm_out);  // aten::addmm.out
+// op_amax.c
+ETR_OPTIMIZED_KERNEL(etr_opt_amax_out);  // aten::amax.out
+// op_amin.c
+ETR_OPTIMIZED_KERNEL(etr_opt_amin_out);  // aten::amin.out
+// op_any.c
+ETR_OPTIMIZED_KERNEL(etr_opt_any_all_out);  // aten::any.all_out
+ETR_OPTIMIZED_KERNEL(etr_opt_any_dims_out);  // aten::any.dims_out
+ETR_OPTIMIZED_KERNEL(etr_opt_any_out);  // aten::any.out
+// op_argmax.c
+ETR_OPTIMIZED_KERNEL(etr_opt_argmax_out);  // aten::argmax.out
+// op_argmin.c
+ETR_OPTIMIZED_KERNEL(etr_opt_argmin_out);  // aten::argmin.out
 // op_bmm.c
 ETR_OPTIMIZED_KERNEL(etr_opt_bmm_out);  // aten::bmm.out
 // op_cat.c
@@ -85,6 +97,13 @@ ETR_OPTIMIZED_KERNEL(etr_opt_index_put_out);  // aten::index_put.out
 ETR_OPTIMIZED_KERNEL(etr_opt_index_select_out);  // aten::index_select.out
 // op_linear.c
 ETR_OPTIMIZED_KERNEL(etr_opt_linear_out);  // aten::linear.out
+// op_max.c
+ETR_OPTIMIZED_KERNEL(etr_opt_max_dim_max);  // aten::max.dim_max
+// op_mean.c
+ETR_OPTIMIZED_KERNEL(etr_opt_mean_out);  // aten::mean.out
+ETR_OPTIMIZED_KERNEL(etr_opt_mean_dtype_out);  // aten::mean.dtype_out
+// op_min.c
+ETR_OPTIMIZED_KERNEL(etr_opt_min_dim_min);  // aten::min.dim_min
 // op_mm.c
 ETR_OPTIMIZED_KERNEL(etr_opt_mm_out);  // aten::mm.out
 // op_permute_copy.c
@@ -110,6 +129,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_split_with_sizes_copy_out);
 ETR_OPTIMIZED_KERNEL(etr_opt_squeeze_copy_dims_out);
 // aten::squeeze_copy.dim_out
 ETR_OPTIMIZED_KERNEL(etr_opt_squeeze_copy_dim_out);
+// op_sum.c
+ETR_OPTIMIZED_KERNEL(etr_opt_sum_intlist_out);  // aten::sum.IntList_out
 // op_to_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_to_copy_out);  // aten::_to_copy.out
 // op_to_dim_order_copy.c
@@ -117,6 +138,9 @@ ETR_OPTIMIZED_KERNEL(etr_opt_to_copy_out);  // aten::_to_copy.out
 ETR_OPTIMIZED_KERNEL(etr_opt_to_dim_order_copy_out);
 // op_unsqueeze_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_unsqueeze_copy_out);  // aten::unsqueeze_copy.out
+// op_var.c
+ETR_OPTIMIZED_KERNEL(etr_opt_var_correction_out);  // aten::var.correction_out
+ETR_OPTIMIZED_KERNEL(etr_opt_var_out);  // aten::var.out
 // op_view_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_view_copy_out);  // aten::view_copy.out
 // END GENERATED

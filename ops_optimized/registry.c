@@ -7,6 +7,13 @@
 
 const etr_kernel_registration_t etr_optimized_kernels[] = {
     {"aten::addmm.out", etr_opt_addmm_out},
+    {"aten::amax.out", etr_opt_amax_out},
+    {"aten::amin.out", etr_opt_amin_out},
+    {"aten::any.all_out", etr_opt_any_all_out},
+    {"aten::any.dims_out", etr_opt_any_dims_out},
+    {"aten::any.out", etr_opt_any_out},
+    {"aten::argmax.out", etr_opt_argmax_out},
+    {"aten::argmin.out", etr_opt_argmin_out},
     {"aten::bmm.out", etr_opt_bmm_out},
     {"aten::cat.out", etr_opt_cat_out},
     {"aten::clone.out", etr_opt_clone_out},
@@ -25,6 +32,10 @@ const etr_kernel_registration_t etr_optimized_kernels[] = {
     {"aten::index_put.out", etr_opt_index_put_out},
     {"aten::index_select.out", etr_opt_index_select_out},
     {"aten::linear.out", etr_opt_linear_out},
+    {"aten::max.dim_max", etr_opt_max_dim_max},
+    {"aten::mean.out", etr_opt_mean_out},
+    {"aten::mean.dtype_out", etr_opt_mean_dtype_out},
+    {"aten::min.dim_min", etr_opt_min_dim_min},
     {"aten::mm.out", etr_opt_mm_out},
     {"aten::permute_copy.out", etr_opt_permute_copy_out},
     {"aten::relu.out", etr_opt_relu_out},
@@ -36,9 +47,12 @@ const etr_kernel_registration_t etr_optimized_kernels[] = {
     {"aten::split_with_sizes_copy.out", etr_opt_split_with_sizes_copy_out},
     {"aten::squeeze_copy.dims_out", etr_opt_squeeze_copy_dims_out},
     {"aten::squeeze_copy.dim_out", etr_opt_squeeze_copy_dim_out},
+    {"aten::sum.IntList_out", etr_opt_sum_intlist_out},
     {"aten::_to_copy.out", etr_opt_to_copy_out},
     {"dim_order_ops::_to_dim_order_copy.out", etr_opt_to_dim_order_copy_out},
     {"aten::unsqueeze_copy.out", etr_opt_unsqueeze_copy_out},
+    {"aten::var.correction_out", etr_opt_var_correction_out},
+    {"aten::var.out", etr_opt_var_out},
     {"aten::view_copy.out", etr_opt_view_copy_out},
 };
 

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Reduction microkernels (sum, mean, var, max/min with their indices, any)
+// and the driver the optimized reduction kernels share.
+//
+// Every reduction the models use, once the size-1 dims are dropped and
+// adjacent dims of the same kind are merged in memory order, is one of two
+// shapes over a dense input seen as [outer, r, inner] (r reduced):
+//   rows    inner == 1: each output reduces r contiguous floats
+//           (mean over H,W of NCHW, softmax/layer-norm rows, dim=None);
+//   columns inner > 1: each outer slab [r, inner] reduces its r rows into
+//           inner outputs, vectorized across the kept inner dim (sum over
+//           dim 1 of [B, T, C], mean over H,W of channels-last).
+// Other patterns (reduced dims separated by a kept one in memory) go to the
+// reference kernel.
+//
+// Numerics, per kernel below:
+//   * sums and sums of squared deviations accumulate fp32 inputs in double
+//     (several vector accumulators), so the result differs from the
+//     reference's sequential double sum by at most gamma_n(double) * sum|x|
+//     before the single rounding to the out dtype: the same value, or one
+//     float ulp apart when the two doubles straddle a rounding boundary;
+//     fp32 overflow of partial sums cannot happen;
+//   * max/min and their indices are exact and follow PyTorch's CPU rules
+//     (support/reduce_extrema.h): NaN wins and the first NaN is reported,
+//     ties keep the first element in row-major order (so the sign of a zero
+//     result is that of the first zero), the value is the element itself.
+// Tails use masked loads or scalar loops: nothing past a row or column
+// block is read. Index kernels need r < 2^31 (the driver checks).
+#ifndef ETR_OPS_OPTIMIZED_REDUCE_REDUCE_H
+#define ETR_OPS_OPTIMIZED_REDUCE_REDUCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/kernel.h"
+#include "core/tensor.h"
+#include "ops_optimized/isa.h"
+
+// One ISA's reduction microkernels. `rows` kernels read `rows` rows of n
+// contiguous floats (row o at x + o * n) and write one result per row;
+// `cols` kernels read one slab of r rows of n floats, `stride` floats
+// apart, and write n results (column i reduces x[j * stride + i], j < r).
+typedef struct etr_reduce_kernels {
+  // y[o] = sum of row o, in double.
+  void (*sum_rows)(size_t rows, size_t n, const float *x, double *y);
+  void (*sum_cols)(size_t r, size_t n, size_t stride, const float *x,
+                   double *y);
+  // y[o] = sum of (x - mean[o])^2 over row o, in double.
+  void (*sumsq_rows)(size_t rows, size_t n, const float *x,
+                     const double *mean, double *y);
+  void (*sumsq_cols)(size_t r, size_t n, size_t stride, const float *x,
+                     const double *mean, double *y);
+  // Maximum (is_max) or minimum of each row (n >= 1) into values and/or its
+  // index into indices (either may be NULL, not both).
+  void (*extremum_rows)(size_t rows, size_t n, const float *x, bool is_max,
+                        float *values, int64_t *indices);
+  // Same down the columns of a slab (r >= 1).
+  void (*extremum_cols)(size_t r, size_t n, size_t stride, const float *x,
+                        bool is_max, float *values, int64_t *indices);
+  // y = any element != 0 (NaN counts), for fp32 and for Bool bytes.
+  void (*any_rows)(size_t rows, size_t n, const float *x, bool *y);
+  void (*any_cols)(size_t r, size_t n, size_t stride, const float *x,
+                   bool *y);
+  void (*any_rows_u8)(size_t rows, size_t n, const uint8_t *x, bool *y);
+  void (*any_cols_u8)(size_t r, size_t n, size_t stride, const uint8_t *x,
+                      bool *y);
+} etr_reduce_kernels_t;
+
+extern const etr_reduce_kernels_t etr_reduce_kernels_scalar;
+extern const etr_reduce_kernels_t etr_reduce_kernels_avx2;
+extern const etr_reduce_kernels_t etr_reduce_kernels_avx512;
+extern const etr_reduce_kernels_t etr_reduce_kernels_neon;
+
+// The table for `isa` (scalar when that ISA is not built in).
+const etr_reduce_kernels_t *etr_reduce_kernels_for(etr_isa_t isa);
+
+// Shared by the SIMD extremum kernels: the winner of row x[0..n) once the
+// vector pass found `result` (and whether it saw a NaN): the first NaN
+// when there is one, the first zero when the result is a zero (its sign),
+// else `result`.
+float etr_reduce_extremum_fixup(size_t n, const float *x, float result,
+                                bool saw_nan);
+
+// Merges candidate (value, index) pairs of one row, each the first
+// occurrence of its lane's winner, into the row's winner by the rules
+// above. count >= 1.
+void etr_reduce_merge_candidates(size_t count, const float *values,
+                                 const int32_t *indices, bool is_max,
+                                 float *value_out, int64_t *index_out);
+
+// fp32 <-> Half/BFloat16 conversion microkernels (round to nearest even,
+// NaN kept quiet, exactly as core/scalar_type.h's etr_float_to_half and
+// etr_float_to_bfloat16).
+typedef struct etr_convert_kernels {
+  void (*f16_to_f32)(size_t n, const uint16_t *x, float *y);
+  void (*bf16_to_f32)(size_t n, const uint16_t *x, float *y);
+  void (*f32_to_f16)(size_t n, const float *x, uint16_t *y);
+  void (*f32_to_bf16)(size_t n, const float *x, uint16_t *y);
+} etr_convert_kernels_t;
+
+extern const etr_convert_kernels_t etr_convert_kernels_scalar;
+extern const etr_convert_kernels_t etr_convert_kernels_avx2;
+extern const etr_convert_kernels_t etr_convert_kernels_avx512;
+extern const etr_convert_kernels_t etr_convert_kernels_neon;
+const etr_convert_kernels_t *etr_convert_kernels_for(etr_isa_t isa);
+
+// n elements of a Float, Half or BFloat16 buffer as fp32 into y (Float is
+// copied); and back, rounding once.
+void etr_convert_to_f32(etr_scalar_type_t dtype, size_t n, const void *x,
+                        float *y);
+void etr_convert_from_f32(etr_scalar_type_t dtype, size_t n, const float *x,
+                          void *y);
+
+// True for Float, Half and BFloat16.
+static inline bool etr_reduce_is_f32_like(etr_scalar_type_t dtype) {
+  return dtype == ETR_FLOAT || dtype == ETR_HALF || dtype == ETR_BFLOAT16;
+}
+
+// ---------------------------------------------------------------------------
+// The [outer, r, inner] view of a reduction.
+
+typedef struct etr_reduce_plan {
+  int64_t outer;
+  int64_t r;
+  int64_t inner;
+} etr_reduce_plan_t;
+
+// Plans reducing dense `self` over the dims in `mask` into `outs` (already
+// resized to the reduced shape with `keepdim`; NULL entries skipped).
+// False when self is not dense or empty, when the reduced dims are not one
+// run in memory order between the kept ones, when `ordered` is asked and
+// the reduced dims do not appear in memory in their logical order (max/min
+// ties and flat indices follow the logical order), or when an out is not
+// laid out as [outer, inner] in self's memory order.
+bool etr_reduce_plan_init(const etr_tensor_t *self, uint32_t mask,
+                          bool keepdim, etr_tensor_t *const *outs,
+                          size_t num_outs, bool ordered,
+                          etr_reduce_plan_t *plan);
+
+// ---------------------------------------------------------------------------
+// The driver.
+
+typedef enum etr_reduce_op {
+  ETR_REDUCE_SUM = 0,
+  ETR_REDUCE_MEAN = 1,
+  ETR_REDUCE_VAR = 2,
+  ETR_REDUCE_MAX = 3,
+  ETR_REDUCE_MIN = 4,
+  ETR_REDUCE_ANY = 5,
+} etr_reduce_op_t;
+
+typedef struct etr_reduce_request {
+  etr_reduce_op_t op;
+  const etr_tensor_t *self;  // Float, Half or BFloat16 (Bool for any)
+  uint32_t mask;             // reduced dims
+  bool keepdim;
+  etr_tensor_t *values;   // Float/Half/BFloat16 (Bool for any), or NULL
+  etr_tensor_t *indices;  // Long (max/min only), or NULL
+  double correction;      // var: divisor max(N - correction, 0)
+} etr_reduce_request_t;
+
+// Computes an already checked reduction (the reference kernel's dry run
+// validated the arguments and resized the outs). Half/BFloat16 inputs are
+// converted to fp32 a slab at a time in ctx->temp (scratch: r * inner * 4
+// bytes per outer slab). Returns false, touching nothing, when the case is
+// not one it handles (layout, scratch, sizes); the caller then falls back.
+bool etr_reduce_run(etr_kernel_context_t *ctx,
+                    const etr_reduce_request_t *request);
+
+// Runs `reference` as a dry run: the reference's argument checks and out
+// resizing, no data touched. Optimized kernels call it before computing.
+etr_error_t etr_reduce_check_reference(etr_kernel_fn reference,
+                                         etr_kernel_context_t *ctx,
+                                         etr_evalue_t **args,
+                                         size_t num_args);
+
+#endif  // ETR_OPS_OPTIMIZED_REDUCE_REDUCE_H

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Reduction microkernels, AVX-512 (F, BW, DQ, VL): 16 fp32 lanes, sums in
+// 8-lane double accumulators, every tail a lane mask (nothing past a row
+// or a column block is touched). Semantics in reduce.h.
+#include <immintrin.h>
+#include <math.h>
+
+#include "ops_optimized/reduce/reduce.h"
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+ALWAYS_INLINE __mmask16 mask16(size_t count) {
+  return count >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << count) - 1u);
+}
+
+ALWAYS_INLINE __mmask8 mask8(size_t count) {
+  return count >= 8 ? (__mmask8)0xff : (__mmask8)((1u << count) - 1u);
+}
+
+// --- sums in double -------------------------------------------------------
+
+ALWAYS_INLINE __m512d widen(__mmask8 m, const float *p) {
+  return _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, p));
+}
+
+static void sum_rows_avx512(size_t rows, size_t n, const float *x,
+                            double *y) {
+  for (size_t o = 0; o < rows; ++o, x += n) {
+    __m512d a0 = _mm512_setzero_pd();
+    __m512d a1 = _mm512_setzero_pd();
+    __m512d a2 = _mm512_setzero_pd();
+    __m512d a3 = _mm512_setzero_pd();
+    size_t j = 0;
+    for (; j + 32 <= n; j += 32) {
+      a0 = _mm512_add_pd(a0, _mm512_cvtps_pd(_mm256_loadu_ps(x + j)));
+      a1 = _mm512_add_pd(a1, _mm512_cvtps_pd(_mm256_loadu_ps(x + j + 8)));
+      a2 = _mm512_add_pd(a2, _mm512_cvtps_pd(_mm256_loadu_ps(x + j + 16)));
+      a3 = _mm512_add_pd(a3, _mm512_cvtps_pd(_mm256_loadu_ps(x + j + 24)));
+    }
+    for (; j < n; j += 8) {
+      a0 = _mm512_add_pd(a0, widen(mask8(n - j), x + j));
+    }
+    y[o] = _mm512_reduce_add_pd(
+        _mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
+  }
+}
+
+static void sum_cols_avx512(size_t r, size_t n, size_t stride,
+                            const float *x, double *y) {
+  for (size_t i = 0; i < n; i += 32) {
+    size_t left = n - i;
+    __mmask8 m0 = mask8(left);
+    __mmask8 m1 = left > 8 ? mask8(left - 8) : 0;
+    __mmask8 m2 = left > 16 ? mask8(left - 16) : 0;
+    __mmask8 m3 = left > 24 ? mask8(left - 24) : 0;
+    __m512d a0 = _mm512_setzero_pd();
+    __m512d a1 = _mm512_setzero_pd();
+    __m512d a2 = _mm512_setzero_pd();
+    __m512d a3 = _mm512_setzero_pd();
+    const float *p = x + i;
+    for (size_t j = 0; j < r; ++j, p += stride) {
+      a0 = _mm512_add_pd(a0, widen(m0, p));
+      a1 = _mm512_add_pd(a1, widen(m1, p + 8));
+      a2 = _mm512_add_pd(a2, widen(m2, p + 16));
+      a3 = _mm512_add_pd(a3, widen(m3, p + 24));
+    }
+    _mm512_mask_storeu_pd(y + i, m0, a0);
+    _mm512_mask_storeu_pd(y + i + 8, m1, a1);
+    _mm512_mask_storeu_pd(y + i + 16, m2, a2);
+    _mm512_mask_storeu_pd(y + i + 24, m3, a3);
+  }
+}
+
+ALWAYS_INLINE __m512d square_dev(__m512d acc, __mmask8 m, const float *p,
+                                 __m512d mean) {
+  __m512d d = _mm512_maskz_sub_pd(m, widen(m, p), mean);
+  return _mm512_fmadd_pd(d, d, acc);
+}
+
+static void sumsq_rows_avx512(size_t rows, size_t n, const float *x,
+                              const double *mean, double *y) {
+  for (size_t o = 0; o < rows; ++o, x += n) {
+    __m512d mu = _mm512_set1_pd(mean[o]);
+    __m512d a0 = _mm512_setzero_pd();
+    __m512d a1 = _mm512_setzero_pd();
+    __m512d a2 = _mm512_setzero_pd();
+    __m512d a3 = _mm512_setzero_pd();
+    size_t j = 0;
+    for (; j + 32 <= n; j += 32) {
+      a0 = square_dev(a0, 0xff, x + j, mu);
+      a1 = square_dev(a1, 0xff, x + j + 8, mu);
+      a2 = square_dev(a2, 0xff, x + j + 16, mu);
+      a3 = square_dev(a3, 0xff, x + j + 24, mu);
+    }
+    for (; j < n; j += 8) {
+      a0 = square_dev(a0, mask8(n - j), x + j, mu);
+    }
+    y[o] = _mm512_reduce_add_pd(
+        _mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
+  }
+}
+
+static void sumsq_cols_avx512(size_t r, size_t n, size_t stride,
+                              const float *x, const double *mean,
+                              double *y) {
+  for (size_t i = 0; i < n; i += 32) {
+    size_t left = n - i;
+    __mmask8 m0 = mask8(left);
+    __mmask8 m1 = left > 8 ? mask8(left - 8) : 0;
+    __mmask8 m2 = left > 16 ? mask8(left - 16) : 0;
+    __mmask8 m3 = left > 24 ? mask8(left - 24) : 0;
+    __m512d mu0 = _mm512_maskz_loadu_pd(m0, mean + i);
+    __m512d mu1 = _mm512_maskz_loadu_pd(m1, mean + i + 8);
+    __m512d mu2 = _mm512_maskz_loadu_pd(m2, mean + i + 16);
+    __m512d mu3 = _mm512_maskz_loadu_pd(m3, mean + i + 24);
+    __m512d a0 = _mm512_setzero_pd();
+    __m512d a1 = _mm512_setzero_pd();
+    __m512d a2 = _mm512_setzero_pd();
+    __m512d a3 = _mm512_setzero_pd();
+    const float *p = x + i;
+    for (size_t j = 0; j < r; ++j, p += stride) {
+      a0 = square_dev(a0, m0, p, mu0);
+      a1 = square_dev(a1, m1, p + 8, mu1);
+      a2 = square_dev(a2, m2, p + 16, mu2);
+      a3 = square_dev(a3, m3, p + 24, mu3);
+    }
+    _mm512_mask_storeu_pd(y + i, m0, a0);
+    _mm512_mask_storeu_pd(y + i + 8, m1, a1);
+    _mm512_mask_storeu_pd(y + i + 16, m2, a2);
+    _mm512_mask_storeu_pd(y + i + 24, m3, a3);
+  }
+}
+
+// --- max / min --------------------------------------------------------------
+
+// Lanes where `v` replaces `best` in a sequential scan (within `active`):
+// best is not NaN and v is better or NaN (NLE_UQ / NGE_UQ hold for NaN).
+ALWAYS_INLINE __mmask16 replaces(__mmask16 active, __m512 v, __m512 best,
+                                 bool is_max) {
+  __mmask16 ordered =
+      _mm512_mask_cmp_ps_mask(active, best, best, _CMP_ORD_Q);
+  return is_max ? _mm512_mask_cmp_ps_mask(ordered, v, best, _CMP_NLE_UQ)
+                : _mm512_mask_cmp_ps_mask(ordered, v, best, _CMP_NGE_UQ);
+}
+
+ALWAYS_INLINE __m512 pick(__m512 a, __m512 b, bool is_max) {
+  return is_max ? _mm512_max_ps(a, b) : _mm512_min_ps(a, b);
+}
+
+// The value only: vector max/min, NaNs noted on the side; NaN and zero
+// results are settled by a scalar rescan (see etr_reduce_extremum_fixup).
+ALWAYS_INLINE float extremum_value(size_t n, const float *x, bool is_max) {
+  __m512 init = _mm512_set1_ps(is_max ? -INFINITY : INFINITY);
+  __m512 a0 = init;
+  __m512 a1 = init;
+  __m512 a2 = init;
+  __m512 a3 = init;
+  __mmask16 nan = 0;
+  size_t j = 0;
+  for (; j + 64 <= n; j += 64) {
+    __m512 v0 = _mm512_loadu_ps(x + j);
+    __m512 v1 = _mm512_loadu_ps(x + j + 16);
+    __m512 v2 = _mm512_loadu_ps(x + j + 32);
+    __m512 v3 = _mm512_loadu_ps(x + j + 48);
+    nan |= _mm512_cmp_ps_mask(v0, v1, _CMP_UNORD_Q) |
+           _mm512_cmp_ps_mask(v2, v3, _CMP_UNORD_Q);
+    a0 = pick(a0, v0, is_max);
+    a1 = pick(a1, v1, is_max);
+    a2 = pick(a2, v2, is_max);
+    a3 = pick(a3, v3, is_max);
+  }
+  for (; j < n; j += 16) {
+    __mmask16 m = mask16(n - j);
+    __m512 v = _mm512_mask_loadu_ps(init, m, x + j);
+    nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    a0 = pick(a0, v, is_max);
+  }
+  __m512 a = pick(pick(a0, a1, is_max), pick(a2, a3, is_max), is_max);
+  float result = is_max ? _mm512_reduce_max_ps(a) : _mm512_reduce_min_ps(a);
+  if (nan != 0 || result == 0.0f) {
+    return etr_reduce_extremum_fixup(n, x, result, nan != 0);
+  }
+  return result;
+}
+
+// Value and index: two sets of 16 lanes, each keeping the first occurrence
+// of its best (strict comparisons), merged by etr_reduce_merge_candidates.
+// Every lane starts at (x[0], 0), which is where a sequential scan starts.
+ALWAYS_INLINE void extremum_index(size_t n, const float *x, bool is_max,
+                                  float *value, int64_t *index) {
+  __m512 b0 = _mm512_set1_ps(x[0]);
+  __m512 b1 = b0;
+  __m512i i0 = _mm512_setzero_si512();
+  __m512i i1 = i0;
+  __m512i cur = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                  13, 14, 15);
+  const __m512i sixteen = _mm512_set1_epi32(16);
+  size_t j = 0;
+  for (; j + 32 <= n; j += 32) {
+    __m512 v0 = _mm512_loadu_ps(x + j);
+    __m512 v1 = _mm512_loadu_ps(x + j + 16);
+    __mmask16 m0 = replaces(0xffff, v0, b0, is_max);
+    __mmask16 m1 = replaces(0xffff, v1, b1, is_max);
+    b0 = _mm512_mask_mov_ps(b0, m0, v0);
+    i0 = _mm512_mask_mov_epi32(i0, m0, cur);
+    cur = _mm512_add_epi32(cur, sixteen);
+    b1 = _mm512_mask_mov_ps(b1, m1, v1);
+    i1 = _mm512_mask_mov_epi32(i1, m1, cur);
+    cur = _mm512_add_epi32(cur, sixteen);
+  }
+  for (; j < n; j += 16) {
+    __mmask16 active = mask16(n - j);
+    __m512 v = _mm512_maskz_loadu_ps(active, x + j);
+    __mmask16 m = replaces(active, v, b0, is_max);
+    b0 = _mm512_mask_mov_ps(b0, m, v);
+    i0 = _mm512_mask_mov_epi32(i0, m, cur);
+    cur = _mm512_add_epi32(cur, sixteen);
+  }
+  float values[32];
+  int32_t indices[32];
+  _mm512_storeu_ps(values, b0);
+  _mm512_storeu_ps(values + 16, b1);
+  _mm512_storeu_si512((void *)indices, i0);
+  _mm512_storeu_si512((void *)(indices + 16), i1);
+  etr_reduce_merge_candidates(32, values, indices, is_max, value, index);
+}
+
+static void extremum_rows_avx512(size_t rows, size_t n, const float *x,
+                                 bool is_max, float *values,
+                                 int64_t *indices) {
+  for (size_t o = 0; o < rows; ++o, x += n) {
+    if (indices == NULL) {
+      values[o] = is_max ? extremum_value(n, x, true)
+                         : extremum_value(n, x, false);
+      continue;
+    }
+    float value;
+    if (is_max) {
+      extremum_index(n, x, true, &value, &indices[o]);
+    } else {
+      extremum_index(n, x, false, &value, &indices[o]);
+    }
+    if (values != NULL) {
+      values[o] = value;
+    }
+  }
+}
+
+ALWAYS_INLINE void store_indices(int64_t *p, __mmask16 m, __m512i index) {
+  _mm512_mask_storeu_epi64(
+      p, (__mmask8)(m & 0xff),
+      _mm512_cvtepi32_epi64(_mm512_castsi512_si256(index)));
+  _mm512_mask_storeu_epi64(
+      p + 8, (__mmask8)(m >> 8),
+      _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(index, 1)));
+}
+
+// Columns: each lane scans its column in order (first occurrence kept).
+ALWAYS_INLINE void extremum_cols_body(size_t r, size_t n, size_t stride,
+                                      const float *x, bool is_max,
+                                      float *values, int64_t *indices) {
+  for (size_t i = 0; i < n; i += 32) {
+    size_t left = n - i;
+    __mmask16 m0 = mask16(left);
+    __mmask16 m1 = left > 16 ? mask16(left - 16) : 0;
+    __m512 b0 = _mm512_maskz_loadu_ps(m0, x + i);
+    __m512 b1 = _mm512_maskz_loadu_ps(m1, x + i + 16);
+    __m512i i0 = _mm512_setzero_si512();
+    __m512i i1 = i0;
+    const float *p = x + i + stride;
+    for (size_t j = 1; j < r; ++j, p += stride) {
+      __m512 v0 = _mm512_maskz_loadu_ps(m0, p);
+      __m512 v1 = _mm512_maskz_loadu_ps(m1, p + 16);
+      __m512i row = _mm512_set1_epi32((int32_t)j);
+      __mmask16 u0 = replaces(m0, v0, b0, is_max);
+      __mmask16 u1 = replaces(m1, v1, b1, is_max);
+      b0 = _mm512_mask_mov_ps(b0, u0, v0);
+      i0 = _mm512_mask_mov_epi32(i0, u0, row);
+      b1 = _mm512_mask_mov_ps(b1, u1, v1);
+      i1 = _mm512_mask_mov_epi32(i1, u1, row);
+    }
+    if (values != NULL) {
+      _mm512_mask_storeu_ps(values + i, m0, b0);
+      _mm512_mask_storeu_ps(values + i + 16, m1, b1);
+    }
+    if (indices != NULL) {
+      store_indices(indices + i, m0, i0);
+      store_indices(indices + i + 16, m1, i1);
+    }
+  }
+}
+
+static void extremum_cols_avx512(size_t r, size_t n, size_t stride,
+                                 const float *x, bool is_max, float *values,
+                                 int64_t *indices) {
+  if (is_max) {
+    extremum_cols_body(r, n, stride, x, true, values, indices);
+  } else {
+    extremum_cols_body(r, n, stride, x, false, values, indices);
+  }
+}
+
+// --- any ---------------------------------------------------------------------
+
+static void any_rows_avx512(size_t rows, size_t n, const float *x, bool *y) {
+  const __m512 zero = _mm512_setzero_ps();
+  for (size_t o = 0; o < rows; ++o, x += n) {
+    __mmask16 any = 0;
+    for (size_t j = 0; j < n && any == 0; j += 16) {
+      __mmask16 m = mask16(n - j);
+      any = _mm512_mask_cmp_ps_mask(m, _mm512_maskz_loadu_ps(m, x + j), zero,
+                                    _CMP_NEQ_UQ);
+    }
+    y[o] = any != 0;
+  }
+}
+
+static void any_cols_avx512(size_t r, size_t n, size_t stride,
+                            const float *x, bool *y) {
+  const __m512 zero = _mm512_setzero_ps();
+  for (size_t i = 0; i < n; i += 16) {
+    __mmask16 m = mask16(n - i);
+    __mmask16 any = 0;
+    for (size_t j = 0; j < r && any != m; ++j) {
+      any |= _mm512_mask_cmp_ps_mask(
+          m, _mm512_maskz_loadu_ps(m, x + j * stride + i), zero, _CMP_NEQ_UQ);
+    }
+    for (size_t k = 0; k < 16 && i + k < n; ++k) {
+      y[i + k] = (any >> k) & 1u;
+    }
+  }
+}
+
+ALWAYS_INLINE __mmask64 mask64(size_t count) {
+  return count >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << count) - 1u);
+}
+
+static void any_rows_u8_avx512(size_t rows, size_t n, const uint8_t *x,
+                               bool *y) {
+  for (size_t o = 0; o < rows; ++o, x += n) {
+    __mmask64 any = 0;
+    for (size_t j = 0; j < n && any == 0; j += 64) {
+      __m512i v = _mm512_maskz_loadu_epi8(mask64(n - j), x + j);
+      any = _mm512_test_epi8_mask(v, v);
+    }
+    y[o] = any != 0;
+  }
+}
+
+static void any_cols_u8_avx512(size_t r, size_t n, size_t stride,
+                               const uint8_t *x, bool *y) {
+  for (size_t i = 0; i < n; i += 64) {
+    __mmask64 m = mask64(n - i);
+    __m512i acc = _mm512_setzero_si512();
+    for (size_t j = 0; j < r; ++j) {
+      acc = _mm512_or_si512(acc,
+                            _mm512_maskz_loadu_epi8(m, x + j * stride + i));
+    }
+    __mmask64 any = _mm512_test_epi8_mask(acc, acc);
+    _mm512_mask_storeu_epi8(y + i, m,
+                            _mm512_maskz_mov_epi8(any, _mm512_set1_epi8(1)));
+  }
+}
+
+const etr_reduce_kernels_t etr_reduce_kernels_avx512 = {
+    .sum_rows = sum_rows_avx512,
+    .sum_cols = sum_cols_avx512,
+    .sumsq_rows = sumsq_rows_avx512,
+    .sumsq_cols = sumsq_cols_avx512,
+    .extremum_rows = extremum_rows_avx512,
+    .extremum_cols = extremum_cols_avx512,
+    .any_rows = any_rows_avx512,
+    .any_cols = any_cols_avx512,
+    .any_rows_u8 = any_rows_u8_avx512,
+    .any_cols_u8 = any_cols_u8_avx512,
+};
