@@ -9,9 +9,13 @@
 // so int > 2.5 compares in Float and a Half tensor == 1.0001 compares
 // 1.0001 rounded to Half), compared, and the Bool result is stored in the
 // out tensor's dtype (any dtype; False/True become 0/1). Every real dtype
-// and Bool; complex and uint16/32/64 only for eq and ne (NotSupported
-// otherwise, as in PyTorch).
-// Broadcasting as usual.
+// and Bool; complex (ComplexHalf included: a Half tensor next to a complex
+// zero-dim tensor compares in ComplexHalf) and uint16/32/64 only for eq
+// and ne (NotSupported otherwise, as in PyTorch).
+// Broadcasting as usual. Errors in TensorIterator's order: shapes that do
+// not broadcast (InvalidArgument), then a refused promotion
+// (InvalidArgument), then a dtype the op does not implement
+// (NotSupported).
 #ifndef ETR_OPS_REFERENCE_SUPPORT_COMPARE_H
 #define ETR_OPS_REFERENCE_SUPPORT_COMPARE_H
 

@@ -5,6 +5,7 @@
 // rounds the Scalar), NaN, broadcasting of two and three operands, strided
 // inputs, any out dtype for comparisons, and the exact error codes.
 #include <math.h>
+#include <string.h>
 
 #include "ops_reference/test/test_util.h"
 
@@ -140,4 +141,85 @@ TT_TEST(where, rejects) {
   tt_expect_status(where(c, f, f, out_d), ETR_ERR_INVALID_ARGUMENT);
   etr_tensor_t *three = tt_tensor(ETR_FLOAT, TT_SIZES(3), NULL);
   tt_expect_status(where(c, f, three, out), ETR_ERR_INVALID_ARGUMENT);
+}
+
+// Review fix: a Half tensor next to a complex zero-dim tensor promotes to
+// ComplexHalf, which PyTorch 2.13's eq and ne compute (and lt refuses:
+// "lt_cpu" not implemented for 'ComplexHalf'). PyTorch:
+// eq([1, 2, nan] half, tensor(1+0j)) = [True, False, False]; against
+// 2049+0j (complex128) a Half 2049 (stored as 2048) compares equal since
+// both round to Half. ComplexHalf tensors themselves compare too.
+TT_TEST(compare, complex_half_equality) {
+  etr_tensor_t *h =
+      tt_tensor(ETR_HALF, TT_SIZES(3), TT_VALUES(1, 2, NAN));
+  etr_tensor_t *one = tt_scalar_tensor(ETR_COMPLEX_FLOAT, 1.0);
+  etr_tensor_t *out = tt_out(ETR_BOOL, TT_SIZES(3), 0);
+  tt_expect_status(compare("aten::eq.Tensor_out", h, tt_ev_tensor(one), out),
+                   ETR_OK);
+  tt_expect_values(out, TT_VALUES(1, 0, 0), 3);
+  tt_expect_status(compare("aten::ne.Tensor_out", h, tt_ev_tensor(one), out),
+                   ETR_OK);
+  tt_expect_values(out, TT_VALUES(0, 1, 1), 3);
+  // The zero-dim complex first; an imaginary part makes every element
+  // differ; any out dtype (Float) is fine.
+  etr_tensor_t *out_f = tt_out(ETR_FLOAT, TT_SIZES(3), 0);
+  tt_expect_status(TT_CALL("aten::eq.Tensor_out", tt_ev_tensor(one),
+                           tt_ev_tensor(h), tt_ev_tensor(out_f),
+                           tt_ev_tensor(out_f)),
+                   ETR_OK);
+  tt_expect_values(out_f, TT_VALUES(1, 0, 0), 3);
+  etr_tensor_t *one_i = tt_tensor(ETR_COMPLEX_FLOAT, 0, NULL,
+                                  TT_VALUES(1, 1));
+  tt_expect_status(compare("aten::eq.Tensor_out", h, tt_ev_tensor(one_i),
+                           out),
+                   ETR_OK);
+  tt_expect_values(out, TT_VALUES(0, 0, 0), 3);
+  etr_tensor_t *big = tt_tensor(ETR_HALF, TT_SIZES(1), TT_VALUES(2049));
+  etr_tensor_t *out1 = tt_out(ETR_BOOL, TT_SIZES(1), 0);
+  tt_expect_status(compare("aten::eq.Tensor_out", big,
+                           tt_ev_tensor(tt_scalar_tensor(ETR_COMPLEX_DOUBLE,
+                                                         2049.0)),
+                           out1),
+                   ETR_OK);
+  tt_expect_values(out1, TT_VALUES(1), 1);
+  etr_tensor_t *ch = tt_cast(h, ETR_COMPLEX_HALF);
+  tt_expect_status(compare("aten::eq.Tensor_out", ch, tt_ev_tensor(ch), out),
+                   ETR_OK);
+  tt_expect_values(out, TT_VALUES(1, 1, 0), 3);
+  tt_expect_status(compare("aten::eq.Scalar_out", ch, tt_ev_int(1), out),
+                   ETR_OK);
+  tt_expect_values(out, TT_VALUES(1, 0, 0), 3);
+  etr_tensor_t *out_ch = tt_out(ETR_COMPLEX_HALF, TT_SIZES(3), 0);
+  tt_expect_status(compare("aten::lt.Tensor_out", h, tt_ev_tensor(h), out_ch),
+                   ETR_OK);
+  tt_expect_status(compare("aten::lt.Tensor_out", h, tt_ev_tensor(one), out),
+                   ETR_ERR_NOT_SUPPORTED);
+  tt_expect_status(compare("aten::lt.Scalar_out", ch, tt_ev_int(1), out),
+                   ETR_ERR_NOT_SUPPORTED);
+}
+
+// Review fix: shapes are checked before dtypes, as TensorIterator does:
+// PyTorch 2.13 reports "The size of tensor a (3) must match the size of
+// tensor b (4)" for lt on complex tensors and for uint16 with int32, and
+// only with matching shapes the refused promotion (InvalidArgument) or
+// the missing kernel (NotSupported).
+TT_TEST(compare, shape_mismatch_reported_before_dtype) {
+  etr_tensor_t *out = tt_out(ETR_BOOL, TT_SIZES(4), 0);
+  etr_tensor_t *c3 = tt_tensor(ETR_COMPLEX_FLOAT, TT_SIZES(3), NULL);
+  etr_tensor_t *c4 = tt_tensor(ETR_COMPLEX_FLOAT, TT_SIZES(4), NULL);
+  tt_expect_status(compare("aten::lt.Tensor_out", c3, tt_ev_tensor(c4), out),
+                   ETR_ERR_INVALID_ARGUMENT);
+  tt_expect_status(compare("aten::lt.Tensor_out", c3, tt_ev_tensor(c3), out),
+                   ETR_ERR_NOT_SUPPORTED);
+  etr_tensor_t *u3 = tt_tensor(ETR_UINT16, TT_SIZES(3), NULL);
+  etr_tensor_t *u4 = tt_tensor(ETR_UINT16, TT_SIZES(4), NULL);
+  tt_expect_status(compare("aten::lt.Tensor_out", u3, tt_ev_tensor(u4), out),
+                   ETR_ERR_INVALID_ARGUMENT);
+  tt_expect_status(compare("aten::lt.Tensor_out", u3, tt_ev_tensor(u3), out),
+                   ETR_ERR_NOT_SUPPORTED);
+  etr_tensor_t *i4 = tt_tensor(ETR_INT, TT_SIZES(4), NULL);
+  tt_expect_status(compare("aten::eq.Tensor_out", u3, tt_ev_tensor(i4), out),
+                   ETR_ERR_INVALID_ARGUMENT);
+  cr_expect(strstr(tt_last_diag()->message, "must match") != NULL, "%s",
+            tt_last_diag()->message);
 }
