@@ -19,10 +19,17 @@
 // Floating values: C's fmod, which is exact, so computing in double and
 // rounding to Half/BFloat16/Float gives PyTorch's values bit for bit;
 // x fmod 0 and inf fmod y are NaN, x fmod inf is x, signed zeros kept.
-// One PyTorch artifact is not reproduced: its vectorized Double loop
-// (Sleef, contiguous runs of 4+) returns NaN for a subnormal divisor such
-// as 4.9e-324 (1.0 fmod 4.9e-324), where its scalar and strided loops, and
-// this kernel, return the exact 0.
+// One PyTorch artifact is deliberately not reproduced: on x86 AVX2 and
+// AVX-512 builds its contiguous and scalar-broadcast loops run blocks of
+// 8 doubles (16 floats) through Sleef's fmod, which returns NaN whenever
+// |self / other| overflows the dtype (1.0 fmod 4.9e-324, 1e30f fmod
+// 1e-30f), while its scalar tails and strided loops, and
+// ATEN_CPU_CAPABILITY=default, return the exact value, as this kernel
+// does. Which elements PyTorch computes vectorized depends on the CPU
+// capability, the layout, the inner length and (from 32768 elements) the
+// thread count, so there is no deterministic PyTorch answer to copy;
+// ops_reference/golden/golden_artifacts.h documents the measurements and
+// lists the golden cases that record the NaN.
 #include <math.h>
 
 #include "ops_reference/ops_reference.h"

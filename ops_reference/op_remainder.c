@@ -10,7 +10,10 @@
 // be cast to (InvalidArgument otherwise). An integral remainder by zero is
 // PyTorch's ZeroDivisionError (InvalidArgument). Floating values use
 // ATen's formula: m = fmod(a, b), plus b when m is non-zero and its sign
-// differs from b's (so a zero divisor gives NaN).
+// differs from b's (so a zero divisor gives NaN). PyTorch's vectorized
+// fmod returns NaN where |a / b| overflows the dtype on some machines and
+// element positions; the exact value is kept here, as in op_fmod.c
+// (ops_reference/golden/golden_artifacts.h).
 #include <math.h>
 
 #include "ops_reference/ops_reference.h"
