@@ -47,7 +47,7 @@ step() {
     local name="$1"
     shift
     local start=$SECONDS
-    if ! "$@" 2>&1 | awk '!/^Failed to load .*torchao|_pytree\.py|Enum subclass|^\[cpuinfo_utils|^\[threadpool|copyreg\.py|return cls\.__new__/'; then
+    if ! "$@" 2>&1 | awk '!/^Failed to load .*torchao|_pytree\.py|Enum subclass|^\[cpuinfo_utils|^\[threadpool|copyreg\.py|return cls\.__new__|^\[W[0-9][0-9][0-9][0-9] /'; then
         echo "regenerate.sh: $name failed" >&2
         exit 1
     fi
