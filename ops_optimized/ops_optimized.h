@@ -97,6 +97,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_index_put_out);  // aten::index_put.out
 ETR_OPTIMIZED_KERNEL(etr_opt_index_select_out);  // aten::index_select.out
 // op_linear.c
 ETR_OPTIMIZED_KERNEL(etr_opt_linear_out);  // aten::linear.out
+// op_log_softmax.c
+ETR_OPTIMIZED_KERNEL(etr_opt_log_softmax_out);  // aten::_log_softmax.out
 // op_max.c
 ETR_OPTIMIZED_KERNEL(etr_opt_max_dim_max);  // aten::max.dim_max
 // op_mean.c
@@ -106,6 +108,15 @@ ETR_OPTIMIZED_KERNEL(etr_opt_mean_dtype_out);  // aten::mean.dtype_out
 ETR_OPTIMIZED_KERNEL(etr_opt_min_dim_min);  // aten::min.dim_min
 // op_mm.c
 ETR_OPTIMIZED_KERNEL(etr_opt_mm_out);  // aten::mm.out
+// op_native_batch_norm.c
+// aten::_native_batch_norm_legit_no_training.out
+ETR_OPTIMIZED_KERNEL(etr_opt_native_batch_norm_legit_no_training_out);
+// op_native_group_norm.c
+// aten::native_group_norm.out
+ETR_OPTIMIZED_KERNEL(etr_opt_native_group_norm_out);
+// op_native_layer_norm.c
+// aten::native_layer_norm.out
+ETR_OPTIMIZED_KERNEL(etr_opt_native_layer_norm_out);
 // op_permute_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_permute_copy_out);  // aten::permute_copy.out
 // op_relu.c
@@ -121,6 +132,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_select_scatter_out);  // aten::select_scatter.out
 ETR_OPTIMIZED_KERNEL(etr_opt_slice_copy_tensor_out);
 // op_slice_scatter.c
 ETR_OPTIMIZED_KERNEL(etr_opt_slice_scatter_out);  // aten::slice_scatter.out
+// op_softmax.c
+ETR_OPTIMIZED_KERNEL(etr_opt_softmax_out);  // aten::_softmax.out
 // op_split_with_sizes_copy.c
 // aten::split_with_sizes_copy.out
 ETR_OPTIMIZED_KERNEL(etr_opt_split_with_sizes_copy_out);

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Softmax and normalization microkernels (fp32, one table per ISA) and the
+// drivers of the optimized _softmax, _log_softmax, native_layer_norm,
+// _native_batch_norm_legit_no_training and native_group_norm kernels.
+//
+// Numerics (the reference evaluates everything in double and rounds once):
+//   softmax      m = max (NaN if any NaN); e = exp(x - m) in fp32 (a
+//                Cephes-style polynomial, <= 2 ulp; results below 2^-126
+//                flush to 0); s = sum e in fp32 vector accumulators;
+//                y = e * (1/s). Each output is within a few ulp of the
+//                largest output of its row (the tests state the bound);
+//   log_softmax  y = (x - m) - log(s), same s;
+//   layer/group  statistics in double (reduce/ kernels), y = ((x - m_hi) -
+//   norm         m_lo) * rstd * w + b in fp32 with the mean split into two
+//                floats, so cancellation against the mean costs nothing;
+//                rows whose statistics are non-finite or extreme
+//                (var > 2^200, rstd > 2^100) are computed in double
+//                exactly like the reference;
+//   batch norm   alpha = w / sqrt(var + eps), beta = b - mean * alpha in
+//                double, rounded to fp32; y = fma(x, alpha, beta).
+// All kernels accept y == x (in place). Tails are masked or scalar:
+// nothing past n (or a column block) is touched.
+#ifndef ETR_OPS_OPTIMIZED_NORM_NORM_H
+#define ETR_OPS_OPTIMIZED_NORM_NORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/kernel.h"
+#include "core/tensor.h"
+#include "ops_optimized/isa.h"
+
+typedef struct etr_norm_kernels {
+  // max of x[0..n) (n >= 1), NaN when any element is NaN.
+  float (*max)(size_t n, const float *x);
+  // y = exp(x - m); returns the fp32 sum of y.
+  float (*exp_sum)(size_t n, const float *x, float m, float *y);
+  // sum of exp(x - m), nothing stored.
+  float (*exp_sum_only)(size_t n, const float *x, float m);
+  // y *= s.
+  void (*scale)(size_t n, float *y, float s);
+  // y = (x - a) - b.
+  void (*sub2)(size_t n, const float *x, float a, float b, float *y);
+  // Softmax (or log-softmax) of each of n columns of an [r, n] slab whose
+  // rows are `stride` floats apart, down the column (r >= 1).
+  void (*softmax_cols)(size_t r, size_t n, size_t stride, const float *x,
+                       float *y, bool log);
+  // y = fma((x - mean_hi) - mean_lo, scale, shift).
+  void (*normalize)(size_t n, const float *x, float mean_hi, float mean_lo,
+                    float scale, float shift, float *y);
+  // y = ((x - mean_hi) - mean_lo) * rstd * w[i] + b[i] (w, b may be NULL:
+  // 1 and 0).
+  void (*normalize_affine)(size_t n, const float *x, float mean_hi,
+                           float mean_lo, float rstd, const float *w,
+                           const float *b, float *y);
+  // y = fma(x, alpha, beta).
+  void (*affine)(size_t n, const float *x, float alpha, float beta,
+                 float *y);
+  // y[p * c + k] = fma(x[p * c + k], alpha[k], beta[k]) for p < pixels.
+  void (*affine_channels)(size_t pixels, size_t c, const float *x,
+                          const float *alpha, const float *beta, float *y);
+} etr_norm_kernels_t;
+
+extern const etr_norm_kernels_t etr_norm_kernels_scalar;
+extern const etr_norm_kernels_t etr_norm_kernels_avx2;
+extern const etr_norm_kernels_t etr_norm_kernels_avx512;
+extern const etr_norm_kernels_t etr_norm_kernels_neon;
+
+// The table for `isa` (scalar when that ISA is not built in).
+const etr_norm_kernels_t *etr_norm_kernels_for(etr_isa_t isa);
+
+// ---------------------------------------------------------------------------
+// Drivers. Each computes an already checked call (the reference's dry run
+// validated the arguments and resized the outs) and returns false, having
+// written nothing, when the case is not one it handles; the caller then
+// falls back to the reference kernel. Half and BFloat16 tensors are
+// converted to fp32 in ctx->temp, a block at a time (scratch noted per
+// driver).
+
+// Softmax or log-softmax of dense Float/Half/BFloat16 self along `dim`
+// into out (same dtype, same dim order; may be self). Scratch for
+// Half/BFloat16: one [r, inner] slab of fp32 (r = size along dim).
+bool etr_softmax_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
+                     int32_t dim, bool log, etr_tensor_t *out);
+
+// Layer norm of contiguous input over its last dims from `axis` on; weight
+// and bias (either may be NULL) contiguous of the normalized shape; outs
+// contiguous. Scratch for Half/BFloat16: one row plus the parameters, in
+// fp32.
+bool etr_layer_norm_run(etr_kernel_context_t *ctx, const etr_tensor_t *input,
+                        int32_t axis, const etr_tensor_t *weight,
+                        const etr_tensor_t *bias, double eps,
+                        etr_tensor_t *out, etr_tensor_t *mean,
+                        etr_tensor_t *rstd);
+
+// Inference batch norm of a dense input (contiguous or channels-last; out
+// laid out the same) with 1-D parameters (weight, bias may be NULL).
+// Scratch: 2 * C floats (on the stack up to 1024 channels), plus one
+// [C, inner] fp32 slab for Half/BFloat16.
+bool etr_batch_norm_run(etr_kernel_context_t *ctx, const etr_tensor_t *input,
+                        const etr_tensor_t *weight, const etr_tensor_t *bias,
+                        const etr_tensor_t *running_mean,
+                        const etr_tensor_t *running_var, double eps,
+                        etr_tensor_t *out);
+
+// Group norm of a contiguous input seen as [N, C, HxW] (weight, bias may be
+// NULL), contiguous outs. Scratch for Half/BFloat16: one group block of
+// fp32.
+bool etr_group_norm_run(etr_kernel_context_t *ctx, const etr_tensor_t *input,
+                        const etr_tensor_t *weight, const etr_tensor_t *bias,
+                        int64_t n, int64_t c, int64_t hxw, int64_t group,
+                        double eps, etr_tensor_t *out, etr_tensor_t *mean,
+                        etr_tensor_t *rstd);
+
+#endif  // ETR_OPS_OPTIMIZED_NORM_NORM_H

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Softmax and normalization microkernels, AVX-512 (F, BW, DQ, VL): 16
+// lanes, tails under lane masks (nothing past n or a column block is
+// touched). exp is Cephes' expf polynomial after reducing by n ln 2
+// (ln 2 split in two), scaled with vscalefps; NaN propagates and inputs
+// below ln(2^-126) give 0. Semantics in norm.h.
+#include <immintrin.h>
+#include <math.h>
+
+#include "ops_optimized/norm/norm.h"
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+ALWAYS_INLINE __mmask16 mask16(size_t count) {
+  return count >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << count) - 1u);
+}
+
+ALWAYS_INLINE __m512 exp16(__m512 x) {
+  const __m512 low = _mm512_set1_ps(-87.3365402f);  // ln(2^-126)
+  __mmask16 underflow = _mm512_cmp_ps_mask(x, low, _CMP_LT_OQ);
+  // min/max return their second operand when one is NaN: NaN passes.
+  x = _mm512_min_ps(_mm512_set1_ps(88.3762626f), x);
+  x = _mm512_max_ps(low, x);
+  __m512 n = _mm512_roundscale_ps(
+      _mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
+  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+  p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r),
+                      _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
+  __m512 y = _mm512_scalef_ps(p, n);
+  return _mm512_mask_mov_ps(y, underflow, _mm512_setzero_ps());
+}
+
+static float max_avx512(size_t n, const float *x) {
+  __m512 m0 = _mm512_set1_ps(x[0]);
+  __m512 m1 = m0;
+  __mmask16 nan = 0;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m512 a = _mm512_loadu_ps(x + i);
+    __m512 b = _mm512_loadu_ps(x + i + 16);
+    nan |= _mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q);
+    m0 = _mm512_max_ps(m0, a);
+    m1 = _mm512_max_ps(m1, b);
+  }
+  for (; i < n; i += 16) {
+    __mmask16 m = mask16(n - i);
+    __m512 a = _mm512_mask_loadu_ps(m0, m, x + i);
+    nan |= _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q);
+    m0 = _mm512_max_ps(m0, a);
+  }
+  if (nan != 0) {
+    return NAN;
+  }
+  return _mm512_reduce_max_ps(_mm512_max_ps(m0, m1));
+}
+
+static float exp_sum_avx512(size_t n, const float *x, float m, float *y) {
+  __m512 mv = _mm512_set1_ps(m);
+  __m512 s0 = _mm512_setzero_ps();
+  __m512 s1 = _mm512_setzero_ps();
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m512 e0 = exp16(_mm512_sub_ps(_mm512_loadu_ps(x + i), mv));
+    __m512 e1 = exp16(_mm512_sub_ps(_mm512_loadu_ps(x + i + 16), mv));
+    _mm512_storeu_ps(y + i, e0);
+    _mm512_storeu_ps(y + i + 16, e1);
+    s0 = _mm512_add_ps(s0, e0);
+    s1 = _mm512_add_ps(s1, e1);
+  }
+  for (; i < n; i += 16) {
+    __mmask16 k = mask16(n - i);
+    __m512 e = exp16(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), mv));
+    _mm512_mask_storeu_ps(y + i, k, e);
+    s0 = _mm512_mask_add_ps(s0, k, s0, e);
+  }
+  return _mm512_reduce_add_ps(_mm512_add_ps(s0, s1));
+}
+
+static float exp_sum_only_avx512(size_t n, const float *x, float m) {
+  __m512 mv = _mm512_set1_ps(m);
+  __m512 s0 = _mm512_setzero_ps();
+  __m512 s1 = _mm512_setzero_ps();
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    s0 = _mm512_add_ps(s0, exp16(_mm512_sub_ps(_mm512_loadu_ps(x + i), mv)));
+    s1 = _mm512_add_ps(
+        s1, exp16(_mm512_sub_ps(_mm512_loadu_ps(x + i + 16), mv)));
+  }
+  for (; i < n; i += 16) {
+    __mmask16 k = mask16(n - i);
+    __m512 e = exp16(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), mv));
+    s0 = _mm512_mask_add_ps(s0, k, s0, e);
+  }
+  return _mm512_reduce_add_ps(_mm512_add_ps(s0, s1));
+}
+
+static void scale_avx512(size_t n, float *y, float s) {
+  __m512 sv = _mm512_set1_ps(s);
+  for (size_t i = 0; i < n; i += 16) {
+    __mmask16 k = mask16(n - i);
+    _mm512_mask_storeu_ps(y + i, k,
+                          _mm512_mul_ps(_mm512_maskz_loadu_ps(k, y + i), sv));
+  }
+}
+
+static void sub2_avx512(size_t n, const float *x, float a, float b,
+                        float *y) {
+  __m512 av = _mm512_set1_ps(a);
+  __m512 bv = _mm512_set1_ps(b);
+  for (size_t i = 0; i < n; i += 16) {
+    __mmask16 k = mask16(n - i);
+    __m512 v = _mm512_maskz_loadu_ps(k, x + i);
+    _mm512_mask_storeu_ps(y + i, k,
+                          _mm512_sub_ps(_mm512_sub_ps(v, av), bv));
+  }
+}
+
+// One block of up to 16 columns: max, then exp and its sum (stored for
+// softmax), then the scaling or the log-softmax subtraction. Reads of a
+// row happen before its writes, so y may be x.
+static void softmax_cols_avx512(size_t r, size_t n, size_t stride,
+                                const float *x, float *y, bool log) {
+  for (size_t i = 0; i < n; i += 16) {
+    __mmask16 k = mask16(n - i);
+    __m512 m = _mm512_maskz_loadu_ps(k, x + i);
+    __mmask16 nan = _mm512_cmp_ps_mask(m, m, _CMP_UNORD_Q);
+    for (size_t j = 1; j < r; ++j) {
+      __m512 v = _mm512_maskz_loadu_ps(k, x + j * stride + i);
+      nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+      m = _mm512_max_ps(m, v);
+    }
+    m = _mm512_mask_mov_ps(m, nan, _mm512_set1_ps(NAN));
+    __m512 sum = _mm512_setzero_ps();
+    for (size_t j = 0; j < r; ++j) {
+      __m512 e =
+          exp16(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + j * stride + i), m));
+      if (!log) {
+        _mm512_mask_storeu_ps(y + j * stride + i, k, e);
+      }
+      sum = _mm512_add_ps(sum, e);
+    }
+    if (log) {
+      float sums[16];
+      _mm512_storeu_ps(sums, sum);
+      for (int lane = 0; lane < 16; ++lane) {
+        sums[lane] = logf(sums[lane]);
+      }
+      __m512 log_sum = _mm512_loadu_ps(sums);
+      for (size_t j = 0; j < r; ++j) {
+        __m512 v = _mm512_maskz_loadu_ps(k, x + j * stride + i);
+        _mm512_mask_storeu_ps(y + j * stride + i, k,
+                              _mm512_sub_ps(_mm512_sub_ps(v, m), log_sum));
+      }
+    } else {
+      __m512 inverse = _mm512_div_ps(_mm512_set1_ps(1.0f), sum);
+      for (size_t j = 0; j < r; ++j) {
+        float *p = y + j * stride + i;
+        _mm512_mask_storeu_ps(
+            p, k, _mm512_mul_ps(_mm512_maskz_loadu_ps(k, p), inverse));
+      }
+    }
+  }
+}
+
+static void normalize_avx512(size_t n, const float *x, float mean_hi,
+                             float mean_lo, float scale, float shift,
+                             float *y) {
+  __m512 hi = _mm512_set1_ps(mean_hi);
+  __m512 lo = _mm512_set1_ps(mean_lo);
+  __m512 sv = _mm512_set1_ps(scale);
+  __m512 tv = _mm512_set1_ps(shift);
+  for (size_t i = 0; i < n; i += 16) {
+    __mmask16 k = mask16(n - i);
+    __m512 d = _mm512_sub_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), hi),
+                             lo);
+    _mm512_mask_storeu_ps(y + i, k, _mm512_fmadd_ps(d, sv, tv));
+  }
+}
+
+static void normalize_affine_avx512(size_t n, const float *x, float mean_hi,
+                                    float mean_lo, float rstd,
+                                    const float *w, const float *b,
+                                    float *y) {
+  __m512 hi = _mm512_set1_ps(mean_hi);
+  __m512 lo = _mm512_set1_ps(mean_lo);
+  __m512 rv = _mm512_set1_ps(rstd);
+  __m512 one = _mm512_set1_ps(1.0f);
+  __m512 zero = _mm512_setzero_ps();
+  for (size_t i = 0; i < n; i += 16) {
+    __mmask16 k = mask16(n - i);
+    __m512 d = _mm512_sub_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), hi),
+                             lo);
+    __m512 t = _mm512_mul_ps(d, rv);
+    __m512 wv = w != NULL ? _mm512_maskz_loadu_ps(k, w + i) : one;
+    __m512 bv = b != NULL ? _mm512_maskz_loadu_ps(k, b + i) : zero;
+    _mm512_mask_storeu_ps(y + i, k, _mm512_fmadd_ps(t, wv, bv));
+  }
+}
+
+static void affine_avx512(size_t n, const float *x, float alpha, float beta,
+                          float *y) {
+  __m512 av = _mm512_set1_ps(alpha);
+  __m512 bv = _mm512_set1_ps(beta);
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m512 a = _mm512_loadu_ps(x + i);
+    __m512 b = _mm512_loadu_ps(x + i + 16);
+    _mm512_storeu_ps(y + i, _mm512_fmadd_ps(a, av, bv));
+    _mm512_storeu_ps(y + i + 16, _mm512_fmadd_ps(b, av, bv));
+  }
+  for (; i < n; i += 16) {
+    __mmask16 k = mask16(n - i);
+    _mm512_mask_storeu_ps(
+        y + i, k, _mm512_fmadd_ps(_mm512_maskz_loadu_ps(k, x + i), av, bv));
+  }
+}
+
+static void affine_channels_avx512(size_t pixels, size_t c, const float *x,
+                                   const float *alpha, const float *beta,
+                                   float *y) {
+  if (c <= 16) {  // one vector of parameters, kept in registers
+    __mmask16 k = mask16(c);
+    __m512 av = _mm512_maskz_loadu_ps(k, alpha);
+    __m512 bv = _mm512_maskz_loadu_ps(k, beta);
+    for (size_t p = 0; p < pixels; ++p, x += c, y += c) {
+      _mm512_mask_storeu_ps(
+          y, k, _mm512_fmadd_ps(_mm512_maskz_loadu_ps(k, x), av, bv));
+    }
+    return;
+  }
+  for (size_t p = 0; p < pixels; ++p, x += c, y += c) {
+    for (size_t i = 0; i < c; i += 16) {
+      __mmask16 k = mask16(c - i);
+      __m512 v = _mm512_maskz_loadu_ps(k, x + i);
+      _mm512_mask_storeu_ps(
+          y + i, k,
+          _mm512_fmadd_ps(v, _mm512_maskz_loadu_ps(k, alpha + i),
+                          _mm512_maskz_loadu_ps(k, beta + i)));
+    }
+  }
+}
+
+const etr_norm_kernels_t etr_norm_kernels_avx512 = {
+    .max = max_avx512,
+    .exp_sum = exp_sum_avx512,
+    .exp_sum_only = exp_sum_only_avx512,
+    .scale = scale_avx512,
+    .sub2 = sub2_avx512,
+    .softmax_cols = softmax_cols_avx512,
+    .normalize = normalize_avx512,
+    .normalize_affine = normalize_affine_avx512,
+    .affine = affine_avx512,
+    .affine_channels = affine_channels_avx512,
+};

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Drivers of the optimized layer norm, inference batch norm and group
+// norm (see norm.h). Statistics come from the reduce/ double-accumulating
+// kernels; the normalization runs in fp32 with the mean split in two
+// floats; rows whose statistics are non-finite or extreme are normalized
+// in double exactly like the reference (norm_row_double). Half/BFloat16
+// data is converted to fp32 in ctx->temp and rounded once on the way out.
+#include <math.h>
+#include <string.h>
+
+#include "ops_optimized/norm/norm.h"
+#include "ops_optimized/reduce/reduce.h"
+#include "ops_reference/support/element.h"
+#include "ops_reference/support/shape.h"
+
+enum { kStackChannels = 1024 };
+
+// True when fp32 normalization is safe for these statistics: finite, and
+// (x - mean) * rstd cannot overflow or lose precision in a subnormal rstd.
+static bool fast_statistics(double mean, double variance, double rstd) {
+  return isfinite(mean) && variance <= 0x1p200 && rstd <= 0x1p100 &&
+         rstd >= 0x1p-100;
+}
+
+// y = ((x - mean) * rstd) * w + b in double, rounded once to fp32: the
+// reference's evaluation, for rows the fp32 path must not take.
+static void norm_row_double(size_t n, const float *x, double mean,
+                            double rstd, const float *w, const float *b,
+                            double w_scalar, double b_scalar, float *y) {
+  for (size_t i = 0; i < n; ++i) {
+    double v = ((double)x[i] - mean) * rstd;
+    v *= w != NULL ? (double)w[i] : w_scalar;
+    v += b != NULL ? (double)b[i] : b_scalar;
+    y[i] = (float)v;
+  }
+}
+
+// fp32 copies of optional parameters (NULL stays NULL), from the arena.
+static bool stage_param(etr_kernel_context_t *ctx, const etr_tensor_t *param,
+                        size_t n, const float **out) {
+  *out = NULL;
+  if (param == NULL) {
+    return true;
+  }
+  if (param->dtype == ETR_FLOAT) {
+    *out = (const float *)param->data;
+    return true;
+  }
+  if (ctx->temp == NULL) {
+    return false;
+  }
+  float *copy = etr_arena_alloc(ctx->temp, n * sizeof(float), 64);
+  if (copy == NULL) {
+    return false;
+  }
+  etr_convert_to_f32(param->dtype, n, param->data, copy);
+  *out = copy;
+  return true;
+}
+
+static bool contiguous_of(const etr_tensor_t *t, int64_t numel) {
+  return t == NULL ||
+         (etr_tensor_is_contiguous(t) && etr_numel(t) == numel &&
+          etr_reduce_is_f32_like(t->dtype));
+}
+
+bool etr_layer_norm_run(etr_kernel_context_t *ctx, const etr_tensor_t *input,
+                        int32_t axis, const etr_tensor_t *weight,
+                        const etr_tensor_t *bias, double eps,
+                        etr_tensor_t *out, etr_tensor_t *mean,
+                        etr_tensor_t *rstd) {
+  int64_t numel = etr_numel(input);
+  int64_t n = 1;
+  for (int32_t d = axis; d < input->dim; ++d) {
+    n *= input->sizes[d];
+  }
+  if (numel == 0 || !etr_reduce_is_f32_like(input->dtype) ||
+      !etr_tensor_is_contiguous(input) || !contiguous_of(out, numel) ||
+      !contiguous_of(weight, n) || !contiguous_of(bias, n) ||
+      !contiguous_of(mean, numel / n) || !contiguous_of(rstd, numel / n)) {
+    return false;
+  }
+  const float *w = NULL;
+  const float *b = NULL;
+  if (!stage_param(ctx, weight, (size_t)n, &w) ||
+      !stage_param(ctx, bias, (size_t)n, &b)) {
+    return false;
+  }
+  bool staged = input->dtype != ETR_FLOAT;
+  float *row = NULL;
+  if (staged) {
+    row = ctx->temp != NULL
+              ? etr_arena_alloc(ctx->temp, (size_t)n * sizeof(float), 64)
+              : NULL;
+    if (row == NULL) {
+      return false;
+    }
+  }
+  const etr_norm_kernels_t *k = etr_norm_kernels_for(etr_isa_active());
+  const etr_reduce_kernels_t *r = etr_reduce_kernels_for(etr_isa_active());
+  size_t rows = (size_t)(numel / n);
+  size_t element = etr_scalar_type_size(input->dtype);
+  for (size_t o = 0; o < rows; ++o) {
+    const float *x = (const float *)input->data + o * (size_t)n;
+    float *y = (float *)out->data + o * (size_t)n;
+    if (staged) {
+      etr_convert_to_f32(input->dtype, (size_t)n,
+                         (const uint8_t *)input->data + o * n * element, row);
+      x = row;
+      y = row;
+    }
+    double sum = 0.0;
+    double squares = 0.0;
+    r->sum_rows(1, (size_t)n, x, &sum);
+    double mu = sum / (double)n;
+    r->sumsq_rows(1, (size_t)n, x, &mu, &squares);
+    double variance = squares / (double)n;
+    double inverse = 1.0 / sqrt(variance + eps);
+    if (fast_statistics(mu, variance, inverse)) {
+      float hi = (float)mu;
+      k->normalize_affine((size_t)n, x, hi, (float)(mu - (double)hi),
+                          (float)inverse, w, b, y);
+    } else {
+      norm_row_double((size_t)n, x, mu, inverse, w, b, 1.0, 0.0, y);
+    }
+    if (staged) {
+      etr_convert_from_f32(out->dtype, (size_t)n, row,
+                           (uint8_t *)out->data + o * n * element);
+    }
+    etr_store_double(mean->dtype, etr_element_at(mean, (int64_t)o), mu);
+    etr_store_double(rstd->dtype, etr_element_at(rstd, (int64_t)o), inverse);
+  }
+  return true;
+}
+
+// Element c of an optional 1-D parameter, or `fallback`.
+static double param_at(const etr_tensor_t *param, int64_t c,
+                       double fallback) {
+  if (param == NULL) {
+    return fallback;
+  }
+  return etr_load_double(param->dtype,
+                         etr_element_at(param, c * param->strides[0]));
+}
+
+bool etr_batch_norm_run(etr_kernel_context_t *ctx, const etr_tensor_t *input,
+                        const etr_tensor_t *weight, const etr_tensor_t *bias,
+                        const etr_tensor_t *running_mean,
+                        const etr_tensor_t *running_var, double eps,
+                        etr_tensor_t *out) {
+  // Memory order [outer, C, inner]: contiguous gives (N, C, spatial),
+  // channels-last (N * H * W, C, 1).
+  if (input->dim < 2 || etr_numel(input) == 0 ||
+      !etr_reduce_is_f32_like(input->dtype) || out->dtype != input->dtype ||
+      !etr_tensor_is_dense(input) || !etr_tensor_is_dense(out) ||
+      memcmp(out->dim_order, input->dim_order, (size_t)input->dim) != 0) {
+    return false;
+  }
+  bool channels_last = etr_dim_order_is_channels_last(input->dim_order,
+                                                      input->dim);
+  if (!channels_last &&
+      !etr_dim_order_is_contiguous(input->dim_order, input->dim)) {
+    return false;
+  }
+  size_t channels = (size_t)input->sizes[1];
+  size_t spatial = (size_t)(etr_numel(input) / input->sizes[0]) / channels;
+  size_t outer = channels_last ? (size_t)input->sizes[0] * spatial
+                               : (size_t)input->sizes[0];
+  size_t inner = channels_last ? 1 : spatial;
+  float stack_params[2 * kStackChannels];
+  float *alpha = stack_params;
+  if (channels > kStackChannels) {
+    alpha = ctx->temp != NULL ? etr_arena_alloc(ctx->temp,
+                                                2 * channels * sizeof(float),
+                                                64)
+                              : NULL;
+    if (alpha == NULL) {
+      return false;
+    }
+  }
+  float *beta = alpha + channels;
+  for (size_t c = 0; c < channels; ++c) {
+    double invstd = 1.0 / sqrt(param_at(running_var, (int64_t)c, 1.0) + eps);
+    double a = param_at(weight, (int64_t)c, 1.0) * invstd;
+    alpha[c] = (float)a;
+    beta[c] = (float)(param_at(bias, (int64_t)c, 0.0) -
+                      param_at(running_mean, (int64_t)c, 0.0) * a);
+  }
+  size_t slab = channels * inner;
+  size_t block = outer;
+  float *scratch = NULL;
+  bool staged = input->dtype != ETR_FLOAT;
+  if (staged) {
+    if (ctx->temp == NULL) {
+      return false;
+    }
+    scratch = etr_arena_alloc(ctx->temp, outer * slab * sizeof(float), 64);
+    if (scratch == NULL) {
+      block = 1;
+      scratch = etr_arena_alloc(ctx->temp, slab * sizeof(float), 64);
+    }
+    if (scratch == NULL) {
+      return false;
+    }
+  }
+  const etr_norm_kernels_t *k = etr_norm_kernels_for(etr_isa_active());
+  size_t element = etr_scalar_type_size(input->dtype);
+  for (size_t o0 = 0; o0 < outer; o0 += block) {
+    size_t count = outer - o0 < block ? outer - o0 : block;
+    const float *x = (const float *)input->data + o0 * slab;
+    float *y = (float *)out->data + o0 * slab;
+    if (staged) {
+      etr_convert_to_f32(input->dtype, count * slab,
+                         (const uint8_t *)input->data + o0 * slab * element,
+                         scratch);
+      x = scratch;
+      y = scratch;
+    }
+    if (inner == 1) {
+      k->affine_channels(count, channels, x, alpha, beta, y);
+    } else {
+      for (size_t o = 0; o < count; ++o) {
+        for (size_t c = 0; c < channels; ++c) {
+          size_t at = (o * channels + c) * inner;
+          k->affine(inner, x + at, alpha[c], beta[c], y + at);
+        }
+      }
+    }
+    if (staged) {
+      etr_convert_from_f32(out->dtype, count * slab, scratch,
+                           (uint8_t *)out->data + o0 * slab * element);
+    }
+  }
+  return true;
+}
+
+bool etr_group_norm_run(etr_kernel_context_t *ctx, const etr_tensor_t *input,
+                        const etr_tensor_t *weight, const etr_tensor_t *bias,
+                        int64_t n, int64_t c, int64_t hxw, int64_t group,
+                        double eps, etr_tensor_t *out, etr_tensor_t *mean,
+                        etr_tensor_t *rstd) {
+  int64_t numel = etr_numel(input);
+  if (numel == 0 || hxw == 0 || !etr_reduce_is_f32_like(input->dtype) ||
+      !etr_tensor_is_contiguous(input) || !contiguous_of(out, numel) ||
+      !contiguous_of(mean, n * group) || !contiguous_of(rstd, n * group) ||
+      (weight != NULL && (weight->dim != 1 || !contiguous_of(weight, c))) ||
+      (bias != NULL && (bias->dim != 1 || !contiguous_of(bias, c)))) {
+    return false;
+  }
+  const float *w = NULL;
+  const float *b = NULL;
+  if (!stage_param(ctx, weight, (size_t)c, &w) ||
+      !stage_param(ctx, bias, (size_t)c, &b)) {
+    return false;
+  }
+  size_t per_group = (size_t)(c / group);
+  size_t block = per_group * (size_t)hxw;
+  bool staged = input->dtype != ETR_FLOAT;
+  float *scratch = NULL;
+  if (staged) {
+    scratch = ctx->temp != NULL
+                  ? etr_arena_alloc(ctx->temp, block * sizeof(float), 64)
+                  : NULL;
+    if (scratch == NULL) {
+      return false;
+    }
+  }
+  const etr_norm_kernels_t *k = etr_norm_kernels_for(etr_isa_active());
+  const etr_reduce_kernels_t *r = etr_reduce_kernels_for(etr_isa_active());
+  size_t element = etr_scalar_type_size(input->dtype);
+  for (size_t s = 0; s < (size_t)(n * group); ++s) {
+    size_t first = s * block;
+    const float *x = (const float *)input->data + first;
+    float *y = (float *)out->data + first;
+    if (staged) {
+      etr_convert_to_f32(input->dtype, block,
+                         (const uint8_t *)input->data + first * element,
+                         scratch);
+      x = scratch;
+      y = scratch;
+    }
+    double sum = 0.0;
+    double squares = 0.0;
+    r->sum_rows(1, block, x, &sum);
+    double mu = sum / (double)block;
+    r->sumsq_rows(1, block, x, &mu, &squares);
+    double variance = squares / (double)block;
+    double inverse = 1.0 / sqrt(variance + eps);
+    bool fast = fast_statistics(mu, variance, inverse);
+    float hi = (float)mu;
+    float lo = (float)(mu - (double)hi);
+    size_t first_channel = (s % (size_t)group) * per_group;
+    for (size_t ch = 0; ch < per_group; ++ch) {
+      size_t channel = first_channel + ch;
+      double weight_value = w != NULL ? (double)w[channel] : 1.0;
+      double bias_value = b != NULL ? (double)b[channel] : 0.0;
+      size_t at = ch * (size_t)hxw;
+      if (fast) {
+        k->normalize((size_t)hxw, x + at, hi, lo,
+                     (float)(inverse * weight_value), (float)bias_value,
+                     y + at);
+      } else {
+        norm_row_double((size_t)hxw, x + at, mu, inverse, NULL, NULL,
+                        weight_value, bias_value, y + at);
+      }
+    }
+    if (staged) {
+      etr_convert_from_f32(out->dtype, block, scratch,
+                           (uint8_t *)out->data + first * element);
+    }
+    etr_store_double(mean->dtype, etr_element_at(mean, (int64_t)s), mu);
+    etr_store_double(rstd->dtype, etr_element_at(rstd, (int64_t)s), inverse);
+  }
+  return true;
+}

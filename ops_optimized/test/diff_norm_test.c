@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Differential tests of the optimized softmax, log-softmax, layer norm,
+// inference batch norm and group norm (ops_optimized/norm/) against the
+// reference kernels, on every ISA this machine has.
+//
+// Shapes: the softmax dim innermost (rows) and not (columns), lengths and
+// kept inner sizes over the tile edges of 8, 16, 32 and 64 lanes; the
+// models' shapes (attention [1, 4, 16, 16], layer norm [1, 16, 64],
+// MobileNetV2's batch norms); channels-last and non-contiguous inputs; in
+// place; Float, Half and BFloat16 (mixed Float parameters included),
+// Double (fallback); special values; argument errors (both must reject).
+//
+// Tolerances (u = 2^-24; n = softmax length; the out dtype's rounding,
+// ulp_out relative and its smallest subnormal absolute, is added when the
+// out is Half or BFloat16):
+//   softmax      |opt - ref| <= (16 + n/32) u |ref| + 2u/n: a few ulp of
+//                each output plus the fp32 sum of n exps, and 2u/n <= 2u
+//                times the largest output of the row;
+//   log_softmax  |opt - ref| <= 2u |ref| + (16 + n/32 + 2 ln(n + 1)) u;
+//   layer/group  |opt - ref| <= 4u |ref| + 64u (normalized values are
+//   norm         O(1) for these fills; mean and rstd within 4u relative);
+//   batch norm   |opt - ref| <= 4u (max|x| max|alpha| + max|beta|), and
+//                exact with integer data and parameters (var = 1, eps = 0).
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "ops_optimized/test/diff.h"
+
+static const double kU = 0x1p-24;
+
+static void add_out_rounding(etr_diff_case_t *c, etr_scalar_type_t dtype) {
+  if (dtype == ETR_HALF) {
+    c->tolerance.rtol += 0x1p-10;
+    c->tolerance.atol += 0x1p-24;
+  } else if (dtype == ETR_BFLOAT16) {
+    c->tolerance.rtol += 0x1p-7;
+    c->tolerance.atol += 0x1p-133;
+  }
+}
+
+static size_t edge_sizes(int64_t *sizes) {
+  size_t count = 0;
+  static const int64_t widths[] = {8, 16, 32, 64};
+  for (size_t w = 0; w < 4; ++w) {
+    int64_t some[10];
+    size_t k = etr_diff_edge_sizes(widths[w], some);
+    for (size_t i = 0; i < k; ++i) {
+      bool seen = false;
+      for (size_t j = 0; j < count && !seen; ++j) {
+        seen = sizes[j] == some[i];
+      }
+      if (!seen) {
+        sizes[count++] = some[i];
+      }
+    }
+  }
+  return count;
+}
+
+// --- softmax ---------------------------------------------------------------
+
+static int softmax_case(bool log, etr_scalar_type_t dtype, int32_t rank,
+                        const int64_t *sizes, int64_t dim,
+                        etr_diff_layout_t layout, etr_diff_fill_t fill,
+                        bool in_place, bool half_to_float, uint64_t seed) {
+  const char *op = log ? "aten::_log_softmax.out" : "aten::_softmax.out";
+  etr_diff_case_t c;
+  int64_t length = rank > 0 ? sizes[(dim + rank) % rank] : 1;
+  etr_diff_begin(&c, op, seed, "rank %d dim %lld n %lld%s", (int)rank,
+                 (long long)dim, (long long)length,
+                 in_place ? " in place" : "");
+  etr_tensor_t *self = etr_diff_input(&c, dtype, rank, sizes, layout, fill);
+  etr_diff_arg(&c, tt_ev_int(dim));
+  etr_diff_arg(&c, tt_ev_bool(half_to_float));
+  if (in_place) {
+    etr_diff_out_aliasing(&c, 0);
+  } else if (layout == ETR_DIFF_CHANNELS_LAST) {
+    etr_diff_out(&c, dtype, rank, sizes, ETR_DIFF_CHANNELS_LAST, 0);
+  } else {
+    etr_diff_out(&c, dtype, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
+                 etr_tensor_numel(self) + 8);
+  }
+  etr_diff_return(&c, 3);
+  double n = (double)length;
+  if (log) {
+    etr_diff_tolerance_bound(&c, (16 + n / 32 + 2 * log1p(n)) * kU, 2 * kU);
+  } else {
+    etr_diff_tolerance_bound(&c, 2 * kU / (n > 0 ? n : 1),
+                             (16 + n / 32) * kU);
+  }
+  add_out_rounding(&c, dtype);
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_norm, softmax) {
+  int failures = 0;
+  uint64_t seed = 1;
+  int64_t sizes[40];
+  size_t count = edge_sizes(sizes);
+  static const etr_diff_fill_t kFills[] = {ETR_FILL_RANDOM, ETR_FILL_SPECIAL,
+                                           ETR_FILL_POSITIVE};
+  for (int log = 0; log < 2; ++log) {
+    for (size_t k = 0; k < count; ++k) {
+      int64_t n = sizes[k];
+      for (size_t f = 0; f < 3; ++f) {
+        int64_t rows[2] = {3, n};
+        failures += softmax_case(log, ETR_FLOAT, 2, rows, -1, 0, kFills[f],
+                                 f == 2, false, seed++);
+        int64_t cols[3] = {2, 7, n};
+        failures += softmax_case(log, ETR_FLOAT, 3, cols, 1, 0, kFills[f],
+                                 f == 1, false, seed++);
+        int64_t tall[2] = {n, 5};
+        failures += softmax_case(log, ETR_FLOAT, 2, tall, 0, 0, kFills[f],
+                                 false, false, seed++);
+      }
+    }
+    // The transformer's attention, channels-last, non-contiguous, dtypes.
+    int64_t attention[4] = {1, 4, 16, 16};
+    failures += softmax_case(log, ETR_FLOAT, 4, attention, -1, 0,
+                             ETR_FILL_RANDOM, false, false, seed++);
+    failures += softmax_case(log, ETR_FLOAT, 4, attention, -1, 0,
+                             ETR_FILL_RANDOM, true, false, seed++);
+    int64_t image[4] = {2, 5, 3, 19};
+    for (int64_t dim = 0; dim < 4; ++dim) {
+      for (int layout = 0; layout < 3; ++layout) {
+        static const etr_scalar_type_t kDtypes[] = {
+            ETR_FLOAT, ETR_HALF, ETR_BFLOAT16, ETR_DOUBLE};
+        for (size_t t = 0; t < 4; ++t) {
+          failures += softmax_case(log, kDtypes[t], 4, image, dim,
+                                   (etr_diff_layout_t)layout,
+                                   t == 3 ? ETR_FILL_RANDOM : ETR_FILL_SPECIAL,
+                                   false, false, seed++);
+        }
+      }
+    }
+    int64_t long_rows[2] = {2, 5000};
+    failures += softmax_case(log, ETR_HALF, 2, long_rows, 1, 0,
+                             ETR_FILL_RANDOM, true, false, seed++);
+    failures += softmax_case(log, ETR_FLOAT, 2, long_rows, 1, 0,
+                             ETR_FILL_RANDOM, false, false, seed++);
+    int64_t scalar[1] = {1};
+    failures += softmax_case(log, ETR_FLOAT, 0, scalar, 0, 0,
+                             ETR_FILL_RANDOM, false, false, seed++);
+    // Errors: half_to_float, a bad dim, a wrong out dtype.
+    int64_t small[2] = {3, 4};
+    failures += softmax_case(log, ETR_FLOAT, 2, small, 1, 0, ETR_FILL_RANDOM,
+                             false, true, seed++);
+    failures += softmax_case(log, ETR_FLOAT, 2, small, 2, 0, ETR_FILL_RANDOM,
+                             false, false, seed++);
+    failures += softmax_case(log, ETR_INT, 2, small, 1, 0, ETR_FILL_RANDOM,
+                             false, false, seed++);
+  }
+  cr_assert_eq(failures, 0, "%d softmax cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// --- layer norm -------------------------------------------------------------
+
+// Shifts every element of a contiguous Float tensor by `offset` (data far
+// from zero with a small spread: the fp32 mean split must hold).
+static void shift_values(etr_tensor_t *t, float offset) {
+  float *data = (float *)t->data;
+  for (int64_t i = 0; i < etr_tensor_numel(t); ++i) {
+    data[i] = offset + data[i] * 0.01f;
+  }
+}
+
+static int layer_norm_case(etr_scalar_type_t dtype,
+                           etr_scalar_type_t param_dtype, int32_t rank,
+                           const int64_t *sizes, size_t normalized,
+                           bool affine, etr_diff_layout_t layout,
+                           etr_diff_fill_t fill, float offset,
+                           uint64_t seed) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::native_layer_norm.out", seed,
+                 "rank %d last %zu n %lld%s", (int)rank, normalized,
+                 (long long)sizes[rank - 1], affine ? " affine" : "");
+  etr_tensor_t *input = etr_diff_input(&c, dtype, rank, sizes, layout, fill);
+  if (offset != 0.0f) {
+    shift_values(input, offset);
+  }
+  const int64_t *shape = sizes + rank - (int32_t)normalized;
+  etr_diff_arg(&c, tt_ev_int_list(normalized, shape));
+  if (affine) {
+    etr_diff_input(&c, param_dtype, (int32_t)normalized, shape,
+                   ETR_DIFF_CONTIGUOUS, ETR_FILL_RANDOM);
+    etr_diff_input(&c, param_dtype, (int32_t)normalized, shape,
+                   ETR_DIFF_CONTIGUOUS, ETR_FILL_RANDOM);
+  } else {
+    etr_diff_arg(&c, tt_ev_none());
+    etr_diff_arg(&c, tt_ev_none());
+  }
+  c.dtype = dtype;
+  c.layout = layout;
+  etr_diff_arg(&c, tt_ev_double(1e-5));
+  int64_t spare = etr_tensor_numel(input) + 8;
+  etr_diff_out(&c, dtype, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS, spare);
+  etr_diff_out(&c, param_dtype, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
+               spare);
+  etr_diff_out(&c, param_dtype, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
+               spare);
+  size_t outs[3] = {5, 6, 7};
+  etr_diff_out_list(&c, 3, outs);
+  etr_diff_tolerance_bound(&c, 64 * kU, 4 * kU);
+  add_out_rounding(&c, dtype);
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_norm, layer_norm) {
+  int failures = 0;
+  uint64_t seed = 5000;
+  int64_t sizes[40];
+  size_t count = edge_sizes(sizes);
+  for (size_t k = 0; k < count; ++k) {
+    int64_t rows[2] = {5, sizes[k]};
+    int64_t wide[3] = {2, 3, sizes[k]};
+    failures += layer_norm_case(ETR_FLOAT, ETR_FLOAT, 2, rows, 1, true, 0,
+                                ETR_FILL_RANDOM, 0, seed++);
+    failures += layer_norm_case(ETR_FLOAT, ETR_FLOAT, 2, rows, 1, false, 0,
+                                ETR_FILL_SPECIAL, 0, seed++);
+    failures += layer_norm_case(ETR_FLOAT, ETR_FLOAT, 3, wide, 2, true, 0,
+                                ETR_FILL_POSITIVE, 0, seed++);
+    failures += layer_norm_case(ETR_FLOAT, ETR_FLOAT, 2, rows, 1, true, 0,
+                                ETR_FILL_RANDOM, 1000.0f, seed++);
+  }
+  int64_t transformer[3] = {1, 16, 64};
+  failures += layer_norm_case(ETR_FLOAT, ETR_FLOAT, 3, transformer, 1, true,
+                              0, ETR_FILL_RANDOM, 0, seed++);
+  static const etr_scalar_type_t kDtypes[] = {ETR_HALF, ETR_BFLOAT16};
+  for (size_t t = 0; t < 2; ++t) {
+    for (int layout = 0; layout < 3; ++layout) {
+      int64_t image[4] = {2, 3, 5, 17};
+      failures += layer_norm_case(kDtypes[t], ETR_FLOAT, 4, image, 2, true,
+                                  (etr_diff_layout_t)layout, ETR_FILL_RANDOM,
+                                  0, seed++);
+      failures += layer_norm_case(kDtypes[t], kDtypes[t], 4, image, 1, true,
+                                  (etr_diff_layout_t)layout, ETR_FILL_SPECIAL,
+                                  0, seed++);
+      failures += layer_norm_case(ETR_FLOAT, ETR_FLOAT, 4, image, 3, false,
+                                  (etr_diff_layout_t)layout, ETR_FILL_RANDOM,
+                                  0, seed++);
+    }
+  }
+  int64_t small[2] = {3, 4};
+  failures += layer_norm_case(ETR_DOUBLE, ETR_DOUBLE, 2, small, 1, true, 0,
+                              ETR_FILL_RANDOM, 0, seed++);
+  // Errors: Float input with Half parameters; a normalized shape that does
+  // not match (built by asking for more dims than the input has).
+  failures += layer_norm_case(ETR_FLOAT, ETR_HALF, 2, small, 1, true, 0,
+                              ETR_FILL_RANDOM, 0, seed++);
+  cr_assert_eq(failures, 0, "%d layer norm cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// --- batch norm -----------------------------------------------------------
+
+static void fill_constant(etr_tensor_t *t, double value) {
+  for (int64_t i = 0; i < etr_tensor_numel(t); ++i) {
+    if (t->dtype == ETR_FLOAT) {
+      ((float *)t->data)[i] = (float)value;
+    }
+  }
+}
+
+static int batch_norm_case(etr_scalar_type_t dtype,
+                           etr_scalar_type_t param_dtype, int32_t rank,
+                           const int64_t *sizes, etr_diff_layout_t layout,
+                           etr_diff_fill_t fill, bool affine, bool exact,
+                           uint64_t seed) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::_native_batch_norm_legit_no_training.out", seed,
+                 "rank %d C %lld inner %lld%s%s", (int)rank,
+                 (long long)sizes[1], (long long)sizes[rank - 1],
+                 affine ? " affine" : "", exact ? " exact" : "");
+  etr_diff_input(&c, dtype, rank, sizes, layout, fill);
+  const int64_t channels[1] = {sizes[1]};
+  etr_diff_fill_t param_fill = exact ? ETR_FILL_EXACT_INT : ETR_FILL_RANDOM;
+  if (affine) {
+    etr_diff_input(&c, param_dtype, 1, channels, 0, param_fill);
+    etr_diff_input(&c, param_dtype, 1, channels, 0, param_fill);
+  } else {
+    etr_diff_arg(&c, tt_ev_none());
+    etr_diff_arg(&c, tt_ev_none());
+  }
+  etr_diff_input(&c, param_dtype, 1, channels, 0, param_fill);
+  etr_tensor_t *var = etr_diff_input(&c, param_dtype, 1, channels, 0,
+                                     ETR_FILL_POSITIVE);
+  if (exact) {
+    fill_constant(var, 1.0);
+  }
+  c.dtype = dtype;
+  c.layout = layout;
+  etr_diff_arg(&c, tt_ev_double(0.1));
+  etr_diff_arg(&c, tt_ev_double(exact ? 0.0 : 1e-5));
+  if (rank == 4 && layout == ETR_DIFF_CHANNELS_LAST) {
+    etr_diff_out(&c, dtype, 4, sizes, ETR_DIFF_CHANNELS_LAST, 0);
+  } else {
+    etr_diff_out(&c, dtype, rank, sizes, ETR_DIFF_CONTIGUOUS, 0);
+  }
+  etr_diff_out(&c, param_dtype, 1, (const int64_t[]){0}, 0, 4);
+  etr_diff_out(&c, param_dtype, 1, (const int64_t[]){0}, 0, 4);
+  size_t outs[3] = {7, 8, 9};
+  etr_diff_out_list(&c, 3, outs);
+  if (exact) {
+    etr_diff_tolerance_exact(&c);
+  } else {
+    // var in [0.1, 2): |alpha| <= 1/sqrt(0.1) < 3.2, |beta| < 4.2.
+    double max_x = fill == ETR_FILL_SPECIAL ? 3.0e38 : 2.0;
+    etr_diff_tolerance_bound(&c, 4 * kU * (max_x * 3.2 + 4.2), 0);
+    add_out_rounding(&c, dtype);
+  }
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_norm, batch_norm) {
+  int failures = 0;
+  uint64_t seed = 9000;
+  int64_t sizes[40];
+  size_t count = edge_sizes(sizes);
+  for (size_t k = 0; k < count; ++k) {
+    int64_t n = sizes[k];
+    int64_t nchw[4] = {2, 3, 1, n};
+    int64_t nhwc[4] = {2, n > 0 ? n : 1, 2, 3};  // C over the edges
+    int64_t flat[2] = {3, n > 0 ? n : 1};
+    for (int exact = 0; exact < 2; ++exact) {
+      etr_diff_fill_t fill = exact ? ETR_FILL_EXACT_INT : ETR_FILL_RANDOM;
+      failures += batch_norm_case(ETR_FLOAT, ETR_FLOAT, 4, nchw, 0, fill,
+                                  true, exact, seed++);
+      failures += batch_norm_case(ETR_FLOAT, ETR_FLOAT, 4, nhwc,
+                                  ETR_DIFF_CHANNELS_LAST, fill, exact == 0,
+                                  exact, seed++);
+      failures += batch_norm_case(ETR_FLOAT, ETR_FLOAT, 2, flat, 0, fill,
+                                  true, exact, seed++);
+    }
+  }
+  // MobileNetV2's and the CNN's shapes, NCHW and channels-last.
+  static const int64_t kModel[][4] = {
+      {1, 16, 32, 32}, {1, 48, 16, 16}, {1, 72, 8, 8}, {1, 144, 4, 4},
+      {1, 192, 4, 4},  {1, 32, 16, 16},
+  };
+  for (size_t m = 0; m < sizeof(kModel) / sizeof(kModel[0]); ++m) {
+    for (int layout = 0; layout < 3; layout += 2) {
+      failures += batch_norm_case(ETR_FLOAT, ETR_FLOAT, 4, kModel[m],
+                                  (etr_diff_layout_t)layout, ETR_FILL_SPECIAL,
+                                  true, false, seed++);
+    }
+  }
+  static const etr_scalar_type_t kDtypes[] = {ETR_HALF, ETR_BFLOAT16};
+  int64_t image[4] = {2, 5, 3, 7};
+  int64_t sequence[3] = {2, 5, 9};
+  for (size_t t = 0; t < 2; ++t) {
+    for (int layout = 0; layout < 3; ++layout) {
+      failures += batch_norm_case(kDtypes[t], ETR_FLOAT, 4, image,
+                                  (etr_diff_layout_t)layout, ETR_FILL_RANDOM,
+                                  true, false, seed++);
+      failures += batch_norm_case(kDtypes[t], kDtypes[t], 4, image,
+                                  (etr_diff_layout_t)layout, ETR_FILL_RANDOM,
+                                  false, false, seed++);
+    }
+    failures += batch_norm_case(kDtypes[t], ETR_FLOAT, 3, sequence, 0,
+                                ETR_FILL_RANDOM, true, false, seed++);
+  }
+  failures += batch_norm_case(ETR_DOUBLE, ETR_DOUBLE, 4, image, 0,
+                              ETR_FILL_RANDOM, true, false, seed++);
+  // Errors: parameters of another dtype, an input of rank 1.
+  failures += batch_norm_case(ETR_FLOAT, ETR_HALF, 4, image, 0,
+                              ETR_FILL_RANDOM, true, false, seed++);
+  int64_t one[2] = {5, 5};  // rank 1 (sizes[1] read for the label)
+  failures += batch_norm_case(ETR_FLOAT, ETR_FLOAT, 1, one, 0,
+                              ETR_FILL_RANDOM, true, false, seed++);
+  cr_assert_eq(failures, 0, "%d batch norm cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// --- group norm -----------------------------------------------------------
+
+static int group_norm_case(etr_scalar_type_t dtype,
+                           etr_scalar_type_t param_dtype,
+                           const int64_t *sizes, int64_t group,
+                           etr_diff_layout_t layout, etr_diff_fill_t fill,
+                           bool affine, float offset, uint64_t seed) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::native_group_norm.out", seed,
+                 "[%lld %lld %lld %lld] groups %lld%s", (long long)sizes[0],
+                 (long long)sizes[1], (long long)sizes[2],
+                 (long long)sizes[3], (long long)group,
+                 affine ? " affine" : "");
+  etr_tensor_t *input = etr_diff_input(&c, dtype, 4, sizes, layout, fill);
+  if (offset != 0.0f && layout == ETR_DIFF_CONTIGUOUS) {
+    shift_values(input, offset);
+  }
+  const int64_t channels[1] = {sizes[1]};
+  if (affine) {
+    etr_diff_input(&c, param_dtype, 1, channels, 0, ETR_FILL_RANDOM);
+    etr_diff_input(&c, param_dtype, 1, channels, 0, ETR_FILL_RANDOM);
+  } else {
+    etr_diff_arg(&c, tt_ev_none());
+    etr_diff_arg(&c, tt_ev_none());
+  }
+  c.dtype = dtype;
+  c.layout = layout;
+  etr_diff_arg(&c, tt_ev_int(sizes[0]));
+  etr_diff_arg(&c, tt_ev_int(sizes[1]));
+  etr_diff_arg(&c, tt_ev_int(sizes[2] * sizes[3]));
+  etr_diff_arg(&c, tt_ev_int(group));
+  etr_diff_arg(&c, tt_ev_double(1e-5));
+  if (layout == ETR_DIFF_CHANNELS_LAST) {
+    etr_diff_out(&c, dtype, 4, sizes, ETR_DIFF_CHANNELS_LAST, 0);
+  } else {
+    etr_diff_out(&c, dtype, 4, sizes, ETR_DIFF_CONTIGUOUS, 0);
+  }
+  etr_diff_out(&c, param_dtype, 1, (const int64_t[]){0}, 0, 4096);
+  etr_diff_out(&c, param_dtype, 1, (const int64_t[]){0}, 0, 4096);
+  size_t outs[3] = {8, 9, 10};
+  etr_diff_out_list(&c, 3, outs);
+  etr_diff_tolerance_bound(&c, 64 * kU, 4 * kU);
+  add_out_rounding(&c, dtype);
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_norm, group_norm) {
+  int failures = 0;
+  uint64_t seed = 13000;
+  int64_t sizes[40];
+  size_t count = edge_sizes(sizes);
+  for (size_t k = 0; k < count; ++k) {
+    int64_t shape[4] = {2, 6, 1, sizes[k]};
+    failures += group_norm_case(ETR_FLOAT, ETR_FLOAT, shape, 3, 0,
+                                ETR_FILL_RANDOM, true, 0, seed++);
+    failures += group_norm_case(ETR_FLOAT, ETR_FLOAT, shape, 2, 0,
+                                ETR_FILL_SPECIAL, false, 0, seed++);
+    failures += group_norm_case(ETR_FLOAT, ETR_FLOAT, shape, 6, 0,
+                                ETR_FILL_RANDOM, true, 500.0f, seed++);
+  }
+  int64_t image[4] = {2, 8, 5, 7};
+  static const etr_scalar_type_t kDtypes[] = {ETR_HALF, ETR_BFLOAT16};
+  for (int layout = 0; layout < 3; ++layout) {
+    failures += group_norm_case(ETR_FLOAT, ETR_FLOAT, image, 4,
+                                (etr_diff_layout_t)layout, ETR_FILL_RANDOM,
+                                true, 0, seed++);
+    for (size_t t = 0; t < 2; ++t) {
+      failures += group_norm_case(kDtypes[t], ETR_FLOAT, image, 2,
+                                  (etr_diff_layout_t)layout, ETR_FILL_RANDOM,
+                                  true, 0, seed++);
+      failures += group_norm_case(kDtypes[t], kDtypes[t], image, 8,
+                                  (etr_diff_layout_t)layout, ETR_FILL_RANDOM,
+                                  true, 0, seed++);
+    }
+  }
+  failures += group_norm_case(ETR_DOUBLE, ETR_DOUBLE, image, 4, 0,
+                              ETR_FILL_RANDOM, true, 0, seed++);
+  // Errors: C not divisible by the groups; parameters of another dtype.
+  failures += group_norm_case(ETR_FLOAT, ETR_FLOAT, image, 3, 0,
+                              ETR_FILL_RANDOM, true, 0, seed++);
+  failures += group_norm_case(ETR_FLOAT, ETR_HALF, image, 4, 0,
+                              ETR_FILL_RANDOM, true, 0, seed++);
+  cr_assert_eq(failures, 0, "%d group norm cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
