@@ -6,6 +6,7 @@
 #include "ops_optimized/ops_optimized.h"
 
 const etr_kernel_registration_t etr_optimized_kernels[] = {
+    {"aten::_adaptive_avg_pool2d.out", etr_opt_adaptive_avg_pool2d_out},
     {"aten::addmm.out", etr_opt_addmm_out},
     {"aten::amax.out", etr_opt_amax_out},
     {"aten::amin.out", etr_opt_amin_out},
@@ -14,6 +15,7 @@ const etr_kernel_registration_t etr_optimized_kernels[] = {
     {"aten::any.out", etr_opt_any_out},
     {"aten::argmax.out", etr_opt_argmax_out},
     {"aten::argmin.out", etr_opt_argmin_out},
+    {"aten::avg_pool2d.out", etr_opt_avg_pool2d_out},
     {"aten::bmm.out", etr_opt_bmm_out},
     {"aten::cat.out", etr_opt_cat_out},
     {"aten::clone.out", etr_opt_clone_out},
@@ -34,6 +36,7 @@ const etr_kernel_registration_t etr_optimized_kernels[] = {
     {"aten::linear.out", etr_opt_linear_out},
     {"aten::_log_softmax.out", etr_opt_log_softmax_out},
     {"aten::max.dim_max", etr_opt_max_dim_max},
+    {"aten::max_pool2d_with_indices.out", etr_opt_max_pool2d_with_indices_out},
     {"aten::mean.out", etr_opt_mean_out},
     {"aten::mean.dtype_out", etr_opt_mean_dtype_out},
     {"aten::min.dim_min", etr_opt_min_dim_min},

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// 2-D pooling microkernels (fp32, one table per ISA) and the drivers of
+// the optimized max_pool2d_with_indices, avg_pool2d and
+// _adaptive_avg_pool2d kernels.
+//
+// Contiguous (NCHW) inputs are vectorized across output columns: a row
+// segment whose windows lie entirely inside the input (no padding, no
+// ceil_mode overhang) runs `max_row`/`avg_row` (column stride 1 and 2
+// vectorized, others in a scalar loop); the border outputs around it run
+// the reference's per-window rules in portable C (pool_driver.c).
+// Channels-last (NHWC) inputs are vectorized across channels: each output
+// pixel reduces the valid window pixels (clipped windows need no special
+// case) with `max_pixel`/`avg_pixel`.
+//
+// Numerics: max is exact with ATen's cpu_max_pool rules (padding never
+// wins; walking the window in row-major order a value replaces the current
+// one when it is greater or NaN, so ties keep the first position and the
+// last NaN wins; the index is h * W + w in the input plane; a dilated
+// window that misses the input gives -inf and the index of its first tap
+// at or after 0, as the reference). Averages sum
+// the window in fp32 in row-major order and divide once by the divisor
+// (ATen's: the override, or the padded or the valid window size): exact
+// whenever the sums are (integer data), otherwise within gamma_{kh*kw}
+// of the reference's double sum. Tails are masked: nothing past a row
+// segment or a channel vector is touched.
+#ifndef ETR_OPS_OPTIMIZED_POOL_POOL_H
+#define ETR_OPS_OPTIMIZED_POOL_POOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/kernel.h"
+#include "core/tensor.h"
+#include "ops_optimized/isa.h"
+
+// A pooling window: kernel size, column stride and dilations.
+typedef struct etr_pool_window {
+  size_t kernel_h;
+  size_t kernel_w;
+  size_t stride_w;
+  size_t dilation_h;
+  size_t dilation_w;
+} etr_pool_window_t;
+
+typedef struct etr_pool_kernels {
+  // `count` outputs of one row of an NCHW plane (row width `width`): the
+  // window of output k covers rows h0 + i * dilation_h and columns
+  // w0 + k * stride_w + j * dilation_w, all inside the plane.
+  // indices may be NULL.
+  void (*max_row)(const float *plane, size_t width, size_t h0, size_t w0,
+                  size_t count, const etr_pool_window_t *window, float *out,
+                  int64_t *indices);
+  // Same window (dilation 1), the fp32 sum divided by `divisor`.
+  void (*avg_row)(const float *plane, size_t width, size_t h0, size_t w0,
+                  size_t count, const etr_pool_window_t *window,
+                  float divisor, float *out);
+  // One NHWC output pixel from the `count` window pixels at element
+  // offsets[k] of `in` (row-major window order), plane positions
+  // positions[k] for the indices (may be NULL).
+  void (*max_pixel)(const float *in, size_t channels, const size_t *offsets,
+                    const int32_t *positions, size_t count, float *out,
+                    int64_t *indices);
+  void (*avg_pixel)(const float *in, size_t channels, const size_t *offsets,
+                    size_t count, float divisor, float *out);
+} etr_pool_kernels_t;
+
+extern const etr_pool_kernels_t etr_pool_kernels_scalar;
+extern const etr_pool_kernels_t etr_pool_kernels_avx2;
+extern const etr_pool_kernels_t etr_pool_kernels_avx512;
+extern const etr_pool_kernels_t etr_pool_kernels_neon;
+
+// The table for `isa` (scalar when that ISA is not built in).
+const etr_pool_kernels_t *etr_pool_kernels_for(etr_isa_t isa);
+
+// The portable row kernels (the SIMD files call them for strides > 2).
+void etr_pool_max_row_scalar(const float *plane, size_t width, size_t h0,
+                             size_t w0, size_t count,
+                             const etr_pool_window_t *window, float *out,
+                             int64_t *indices);
+void etr_pool_avg_row_scalar(const float *plane, size_t width, size_t h0,
+                             size_t w0, size_t count,
+                             const etr_pool_window_t *window, float divisor,
+                             float *out);
+
+// ---------------------------------------------------------------------------
+// Drivers: compute an already checked call (the reference's dry run
+// validated the arguments and resized the outs); false, with nothing
+// written, for a case they do not handle (the caller falls back). Float
+// only; NCHW (3-D or 4-D contiguous) or 4-D channels-last, outs laid out
+// like the input. No scratch.
+
+typedef struct etr_pool_params {
+  int64_t kernel[2];
+  int64_t stride[2];
+  int64_t padding[2];
+  int64_t dilation[2];
+  bool ceil_mode;
+  // avg_pool2d only
+  bool count_include_pad;
+  bool has_divisor;
+  int64_t divisor;
+} etr_pool_params_t;
+
+bool etr_max_pool2d_run(const etr_tensor_t *self, const etr_pool_params_t *p,
+                        etr_tensor_t *out, etr_tensor_t *indices);
+bool etr_avg_pool2d_run(const etr_tensor_t *self, const etr_pool_params_t *p,
+                        etr_tensor_t *out);
+// Global (1x1) and evenly dividing output sizes.
+bool etr_adaptive_avg_pool2d_run(const etr_tensor_t *self, int64_t out_h,
+                                 int64_t out_w, etr_tensor_t *out);
+
+#endif  // ETR_OPS_OPTIMIZED_POOL_POOL_H
