@@ -159,6 +159,12 @@ ETR_OPTIMIZED_KERNEL(etr_opt_to_copy_out);  // aten::_to_copy.out
 ETR_OPTIMIZED_KERNEL(etr_opt_to_dim_order_copy_out);
 // op_unsqueeze_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_unsqueeze_copy_out);  // aten::unsqueeze_copy.out
+// op_upsample_bilinear2d.c
+// aten::upsample_bilinear2d.vec_out
+ETR_OPTIMIZED_KERNEL(etr_opt_upsample_bilinear2d_vec_out);
+// op_upsample_nearest2d.c
+// aten::upsample_nearest2d.vec_out
+ETR_OPTIMIZED_KERNEL(etr_opt_upsample_nearest2d_vec_out);
 // op_var.c
 ETR_OPTIMIZED_KERNEL(etr_opt_var_correction_out);  // aten::var.correction_out
 ETR_OPTIMIZED_KERNEL(etr_opt_var_out);  // aten::var.out

@@ -60,6 +60,8 @@ const etr_kernel_registration_t etr_optimized_kernels[] = {
     {"aten::_to_copy.out", etr_opt_to_copy_out},
     {"dim_order_ops::_to_dim_order_copy.out", etr_opt_to_dim_order_copy_out},
     {"aten::unsqueeze_copy.out", etr_opt_unsqueeze_copy_out},
+    {"aten::upsample_bilinear2d.vec_out", etr_opt_upsample_bilinear2d_vec_out},
+    {"aten::upsample_nearest2d.vec_out", etr_opt_upsample_nearest2d_vec_out},
     {"aten::var.correction_out", etr_opt_var_correction_out},
     {"aten::var.out", etr_opt_var_out},
     {"aten::view_copy.out", etr_opt_view_copy_out},

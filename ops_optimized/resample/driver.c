@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Source indices and taps (the reference's arithmetic) and the drivers of
+// the optimized upsampling kernels (see resample.h).
+#include <math.h>
+#include <string.h>
+
+#include "ops_optimized/resample/resample.h"
+#include "ops_reference/support/nn_util.h"
+#include "ops_reference/support/shape.h"
+
+enum { kStackColumns = 1024 };
+
+int64_t etr_resample_nearest_index(const etr_resample_axis_t *axis,
+                                   int64_t o) {
+  if (axis->out == axis->in) {
+    return o;
+  }
+  if (axis->out % 2 == 0 && axis->out / 2 == axis->in) {
+    return o >> 1;
+  }
+  float scale = axis->scale > 0.0 ? (float)(1.0 / axis->scale)
+                                  : (float)axis->in / (float)axis->out;
+  float source = floorf((float)o * scale);
+  int64_t index = source < 9.2e18f ? (int64_t)source : INT64_MAX;
+  return index < axis->in - 1 ? index : axis->in - 1;
+}
+
+etr_resample_tap_t etr_resample_linear_tap(const etr_resample_axis_t *axis,
+                                           bool align_corners, int64_t o) {
+  etr_resample_tap_t tap = {o, o, 1.0f, 0.0f};
+  int64_t in = axis->in;
+  int64_t out = axis->out;
+  if (out == in) {
+    return tap;
+  }
+  double scale = 0.0;
+  if (align_corners) {
+    scale = out > 1 ? etr_nn_opmath(true, etr_nn_opmath(true, in - 1) /
+                                              etr_nn_opmath(true, out - 1))
+                    : 0.0;
+  } else if (axis->scale > 0.0) {
+    scale = etr_nn_opmath(true, 1.0 / axis->scale);
+  } else {
+    scale = etr_nn_opmath(true, etr_nn_opmath(true, in) /
+                                    etr_nn_opmath(true, out));
+  }
+  double source = 0.0;
+  if (align_corners) {
+    source = etr_nn_opmath(true, scale * etr_nn_opmath(true, o));
+  } else {
+    double shifted = etr_nn_opmath(true, etr_nn_opmath(true, o) + 0.5);
+    source = etr_nn_opmath(true, etr_nn_opmath(true, scale * shifted) - 0.5);
+    source = source < 0.0 ? 0.0 : source;
+  }
+  int64_t floor_source = (int64_t)floor(source);
+  tap.i0 = floor_source < in - 1 ? floor_source : in - 1;
+  double l1 = etr_nn_opmath(true, source - (double)tap.i0);
+  l1 = l1 < 0.0 ? 0.0 : l1 > 1.0 ? 1.0 : l1;
+  tap.l1 = (float)l1;
+  tap.l0 = (float)(1.0 - l1);
+  tap.i1 = tap.i0 + (tap.i0 < in - 1 ? 1 : 0);
+  return tap;
+}
+
+typedef struct layout {
+  size_t n, c, h, w, oh, ow;
+  bool channels_last;
+} layout_t;
+
+static bool layout_of(const etr_tensor_t *input, const etr_tensor_t *out,
+                      layout_t *l) {
+  if (input->dtype != ETR_FLOAT || out->dtype != ETR_FLOAT ||
+      input->dim != 4 || etr_numel(input) == 0 || etr_numel(out) == 0 ||
+      !etr_tensor_is_dense(input) || !etr_tensor_is_dense(out) ||
+      memcmp(input->dim_order, out->dim_order, 4) != 0 ||
+      input->sizes[2] * input->sizes[3] >= INT32_MAX) {
+    return false;
+  }
+  bool contiguous = etr_dim_order_is_contiguous(input->dim_order, 4);
+  if (!contiguous && !etr_dim_order_is_channels_last(input->dim_order, 4)) {
+    return false;
+  }
+  *l = (layout_t){(size_t)input->sizes[0], (size_t)input->sizes[1],
+                  (size_t)input->sizes[2], (size_t)input->sizes[3],
+                  (size_t)out->sizes[2],   (size_t)out->sizes[3],
+                  !contiguous};
+  return true;
+}
+
+// `bytes` of column tables from the arena, or the stack buffer when they
+// fit there; NULL when neither can hold them.
+static void *tables(etr_kernel_context_t *ctx, size_t bytes, void *stack,
+                    size_t stack_bytes) {
+  if (bytes <= stack_bytes) {
+    return stack;
+  }
+  return ctx->temp != NULL ? etr_arena_alloc(ctx->temp, bytes, 64) : NULL;
+}
+
+bool etr_upsample_nearest2d_run(etr_kernel_context_t *ctx,
+                                const etr_tensor_t *input,
+                                const etr_resample_axis_t *axes,
+                                etr_tensor_t *out) {
+  layout_t l;
+  int32_t stack[kStackColumns];
+  if (!layout_of(input, out, &l)) {
+    return false;
+  }
+  int32_t *columns = tables(ctx, l.ow * sizeof(int32_t), stack,
+                            sizeof(stack));
+  if (columns == NULL) {
+    return false;
+  }
+  for (size_t ow = 0; ow < l.ow; ++ow) {
+    columns[ow] = (int32_t)etr_resample_nearest_index(&axes[1], (int64_t)ow);
+  }
+  const etr_resample_kernels_t *k = etr_resample_kernels_for(etr_isa_active());
+  const float *x = (const float *)input->data;
+  float *y = (float *)out->data;
+  size_t images = l.channels_last ? l.n : l.n * l.c;
+  size_t pixel = l.channels_last ? l.c : 1;  // floats per position
+  size_t row = l.ow * pixel;                 // floats per output row
+  for (size_t image = 0; image < images; ++image) {
+    const float *plane = x + image * l.h * l.w * pixel;
+    float *target = y + image * l.oh * row;
+    int64_t previous = -1;
+    for (size_t oh = 0; oh < l.oh; ++oh, target += row) {
+      int64_t ih = etr_resample_nearest_index(&axes[0], (int64_t)oh);
+      const float *source = plane + (size_t)ih * l.w * pixel;
+      if (ih == previous) {
+        memcpy(target, target - row, row * sizeof(float));
+      } else if (l.channels_last) {
+        for (size_t ow = 0; ow < l.ow; ++ow) {
+          memcpy(target + ow * pixel, source + (size_t)columns[ow] * pixel,
+                 pixel * sizeof(float));
+        }
+      } else if (l.ow == l.w) {
+        memcpy(target, source, l.w * sizeof(float));
+      } else if (l.ow == 2 * l.w) {
+        k->duplicate_row(source, l.w, target);
+      } else {
+        k->gather_row(source, columns, l.ow, target);
+      }
+      previous = ih;
+    }
+  }
+  return true;
+}
+
+bool etr_upsample_bilinear2d_run(etr_kernel_context_t *ctx,
+                                 const etr_tensor_t *input,
+                                 const etr_resample_axis_t *axes,
+                                 bool align_corners, etr_tensor_t *out) {
+  layout_t l;
+  uint8_t stack[kStackColumns * 16];
+  if (!layout_of(input, out, &l)) {
+    return false;
+  }
+  uint8_t *buffer = tables(ctx, l.ow * 16, stack, sizeof(stack));
+  if (buffer == NULL) {
+    return false;
+  }
+  int32_t *i0 = (int32_t *)buffer;
+  int32_t *i1 = i0 + l.ow;
+  float *l0 = (float *)(i1 + l.ow);
+  float *l1 = l0 + l.ow;
+  for (size_t ow = 0; ow < l.ow; ++ow) {
+    etr_resample_tap_t t =
+        etr_resample_linear_tap(&axes[1], align_corners, (int64_t)ow);
+    i0[ow] = (int32_t)t.i0;
+    i1[ow] = (int32_t)t.i1;
+    l0[ow] = t.l0;
+    l1[ow] = t.l1;
+  }
+  const etr_resample_kernels_t *k = etr_resample_kernels_for(etr_isa_active());
+  const float *x = (const float *)input->data;
+  float *y = (float *)out->data;
+  size_t images = l.channels_last ? l.n : l.n * l.c;
+  size_t pixel = l.channels_last ? l.c : 1;
+  size_t row = l.ow * pixel;
+  for (size_t image = 0; image < images; ++image) {
+    const float *plane = x + image * l.h * l.w * pixel;
+    float *target = y + image * l.oh * row;
+    for (size_t oh = 0; oh < l.oh; ++oh, target += row) {
+      etr_resample_tap_t t =
+          etr_resample_linear_tap(&axes[0], align_corners, (int64_t)oh);
+      const float *r0 = plane + (size_t)t.i0 * l.w * pixel;
+      const float *r1 = plane + (size_t)t.i1 * l.w * pixel;
+      if (!l.channels_last) {
+        k->bilinear_row(r0, r1, t.l0, t.l1, i0, i1, l0, l1, l.ow, target);
+        continue;
+      }
+      for (size_t ow = 0; ow < l.ow; ++ow) {
+        size_t a = (size_t)i0[ow] * pixel;
+        size_t b = (size_t)i1[ow] * pixel;
+        k->bilinear_pixel(r0 + a, r0 + b, r1 + a, r1 + b, t.l0, t.l1,
+                          l0[ow], l1[ow], pixel, target + ow * pixel);
+      }
+    }
+  }
+  return true;
+}

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Resampling microkernels, AVX-512 (F, BW, DQ, VL): 16 outputs per step
+// with masked gathers (vgatherdps reads only active lanes), duplication by
+// a lane permutation of 8 inputs, masked tails, so nothing past a row or
+// channel vector is touched. Semantics in resample.h.
+#include <immintrin.h>
+
+#include "ops_optimized/resample/resample.h"
+
+static inline __mmask16 mask16(size_t count) {
+  return count >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << count) - 1u);
+}
+
+static inline __m512 gather(__mmask16 m, const float *base, __m512i index) {
+  return _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, index, base, 4);
+}
+
+static void gather_row_avx512(const float *src, const int32_t *index,
+                              size_t count, float *dst) {
+  for (size_t k = 0; k < count; k += 16) {
+    __mmask16 m = mask16(count - k);
+    __m512i i = _mm512_maskz_loadu_epi32(m, index + k);
+    _mm512_mask_storeu_ps(dst + k, m, gather(m, src, i));
+  }
+}
+
+static void duplicate_row_avx512(const float *src, size_t count,
+                                 float *dst) {
+  const __m512i pairs = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5,
+                                          6, 6, 7, 7);
+  for (size_t k = 0; k < count; k += 8) {
+    size_t lanes = count - k < 8 ? count - k : 8;
+    __m256 v = _mm256_maskz_loadu_ps((__mmask8)((1u << lanes) - 1u), src + k);
+    _mm512_mask_storeu_ps(
+        dst + 2 * k, mask16(2 * lanes),
+        _mm512_permutexvar_ps(pairs, _mm512_castps256_ps512(v)));
+  }
+}
+
+static void bilinear_row_avx512(const float *r0, const float *r1, float h0,
+                                float h1, const int32_t *i0,
+                                const int32_t *i1, const float *l0,
+                                const float *l1, size_t count, float *dst) {
+  __m512 hv0 = _mm512_set1_ps(h0);
+  __m512 hv1 = _mm512_set1_ps(h1);
+  for (size_t k = 0; k < count; k += 16) {
+    __mmask16 m = mask16(count - k);
+    __m512i a = _mm512_maskz_loadu_epi32(m, i0 + k);
+    __m512i b = _mm512_maskz_loadu_epi32(m, i1 + k);
+    __m512 w0 = _mm512_maskz_loadu_ps(m, l0 + k);
+    __m512 w1 = _mm512_maskz_loadu_ps(m, l1 + k);
+    __m512 top = _mm512_fmadd_ps(w0, gather(m, r0, a),
+                                 _mm512_mul_ps(w1, gather(m, r0, b)));
+    __m512 bottom = _mm512_fmadd_ps(w0, gather(m, r1, a),
+                                    _mm512_mul_ps(w1, gather(m, r1, b)));
+    __m512 blend = _mm512_fmadd_ps(hv0, top, _mm512_mul_ps(hv1, bottom));
+    _mm512_mask_storeu_ps(dst + k, m, blend);
+  }
+}
+
+static void bilinear_pixel_avx512(const float *a, const float *b,
+                                  const float *c, const float *d, float h0,
+                                  float h1, float w0, float w1, size_t count,
+                                  float *dst) {
+  __m512 hv0 = _mm512_set1_ps(h0);
+  __m512 hv1 = _mm512_set1_ps(h1);
+  __m512 wv0 = _mm512_set1_ps(w0);
+  __m512 wv1 = _mm512_set1_ps(w1);
+  for (size_t k = 0; k < count; k += 16) {
+    __mmask16 m = mask16(count - k);
+    __m512 top = _mm512_fmadd_ps(
+        wv0, _mm512_maskz_loadu_ps(m, a + k),
+        _mm512_mul_ps(wv1, _mm512_maskz_loadu_ps(m, b + k)));
+    __m512 bottom = _mm512_fmadd_ps(
+        wv0, _mm512_maskz_loadu_ps(m, c + k),
+        _mm512_mul_ps(wv1, _mm512_maskz_loadu_ps(m, d + k)));
+    __m512 blend = _mm512_fmadd_ps(hv0, top, _mm512_mul_ps(hv1, bottom));
+    _mm512_mask_storeu_ps(dst + k, m, blend);
+  }
+}
+
+const etr_resample_kernels_t etr_resample_kernels_avx512 = {
+    .gather_row = gather_row_avx512,
+    .duplicate_row = duplicate_row_avx512,
+    .bilinear_row = bilinear_row_avx512,
+    .bilinear_pixel = bilinear_pixel_avx512,
+};

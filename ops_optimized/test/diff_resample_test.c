@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Differential tests of the optimized upsample_nearest2d.vec and
+// upsample_bilinear2d.vec (ops_optimized/resample/) against the reference
+// kernels, on every ISA this machine has.
+//
+// Sweeps: input widths over the tile edges of 8 and 16 lanes; output sizes
+// the same (copy), 2x (duplication), 3x, non-integer up and down ratios,
+// given as output_size or as scale_factors (whose factor, not the size
+// ratio, sets the source coordinates); align_corners both ways; contiguous
+// and channels-last inputs (outs laid out alike; channel counts over the
+// lane edges), non-contiguous inputs and Half/Double/Byte (fallback);
+// random and special values (NaN, +-inf: 0 * inf must give NaN as in the
+// reference); argument errors.
+//
+// Tolerances: nearest exact; bilinear |opt - ref| <= 8u max|x| (a convex
+// blend of four neighbours in fp32, u = 2^-24).
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "ops_optimized/test/diff.h"
+
+typedef struct resample_spec {
+  bool bilinear;
+  etr_scalar_type_t dtype;
+  int64_t sizes[4];
+  etr_diff_layout_t layout;
+  etr_diff_fill_t fill;
+  bool by_scale;      // scale_factors instead of output_size
+  double scale[2];    // by_scale
+  int64_t out_hw[2];  // !by_scale
+  bool align_corners;
+} resample_spec_t;
+
+static int run_resample(const resample_spec_t *s, uint64_t seed) {
+  const char *op = s->bilinear ? "aten::upsample_bilinear2d.vec_out"
+                               : "aten::upsample_nearest2d.vec_out";
+  etr_diff_case_t c;
+  etr_diff_begin(&c, op, seed,
+                 "[%lld %lld %lld %lld] -> %s %g,%g / %lldx%lld%s",
+                 (long long)s->sizes[0], (long long)s->sizes[1],
+                 (long long)s->sizes[2], (long long)s->sizes[3],
+                 s->by_scale ? "scale" : "size", s->scale[0], s->scale[1],
+                 (long long)s->out_hw[0], (long long)s->out_hw[1],
+                 s->align_corners ? " align_corners" : "");
+  etr_tensor_t *input = etr_diff_input(&c, s->dtype, 4, s->sizes, s->layout,
+                                       s->fill);
+  etr_evalue_t *size_arg = s->by_scale ? tt_ev_none()
+                                       : tt_ev_int_list(2, s->out_hw);
+  etr_evalue_t *scale_arg = s->by_scale ? tt_ev_double_list(2, s->scale)
+                                        : tt_ev_none();
+  etr_diff_arg(&c, size_arg);
+  if (s->bilinear) {
+    etr_diff_arg(&c, tt_ev_bool(s->align_corners));
+  }
+  etr_diff_arg(&c, scale_arg);
+  size_t out_index = c.num_args;
+  int64_t out_sizes[4] = {s->sizes[0], s->sizes[1], s->out_hw[0],
+                          s->out_hw[1]};
+  if (s->by_scale) {
+    out_sizes[2] = (int64_t)((double)s->sizes[2] * s->scale[0]);
+    out_sizes[3] = (int64_t)((double)s->sizes[3] * s->scale[1]);
+  }
+  if (s->layout == ETR_DIFF_CHANNELS_LAST && out_sizes[2] > 0 &&
+      out_sizes[3] > 0) {
+    etr_diff_out(&c, s->dtype, 4, out_sizes, ETR_DIFF_CHANNELS_LAST, 0);
+  } else {
+    int64_t capacity = 64;
+    if (out_sizes[2] > 0 && out_sizes[3] > 0) {
+      capacity += s->sizes[0] * s->sizes[1] * out_sizes[2] * out_sizes[3];
+    }
+    (void)input;
+    etr_diff_out(&c, s->dtype, 1, (const int64_t[]){0}, 0, capacity);
+  }
+  etr_diff_return(&c, out_index);
+  if (s->bilinear) {
+    double max_abs = s->fill == ETR_FILL_SPECIAL ? 3.0e38 : 1.0;
+    etr_diff_tolerance_bound(&c, 8 * 0x1p-24 * max_abs, 0);
+  } else {
+    etr_diff_tolerance_exact(&c);
+  }
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_resample, widths_and_ratios) {
+  int failures = 0;
+  uint64_t seed = 1;
+  int64_t widths[16];
+  size_t count = etr_diff_edge_sizes(16, widths);
+  // Output size ratios (numerator/denominator of the input size).
+  static const int64_t kRatios[][2] = {{1, 1}, {2, 1}, {3, 1}, {3, 2},
+                                       {2, 3}, {5, 7}};
+  for (int bilinear = 0; bilinear < 2; ++bilinear) {
+    for (size_t k = 0; k < count; ++k) {
+      int64_t w = widths[k] > 0 ? widths[k] : 1;
+      if (w > 300) {
+        w = 300;
+      }
+      for (size_t r = 0; r < sizeof(kRatios) / sizeof(kRatios[0]); ++r) {
+        int64_t out_w = w * kRatios[r][0] / kRatios[r][1];
+        resample_spec_t s = {
+            bilinear == 1, ETR_FLOAT, {2, 3, 5, w}, 0,
+            (k + r) % 3 == 0 ? ETR_FILL_SPECIAL : ETR_FILL_RANDOM, false,
+            {0, 0}, {5 * kRatios[r][0] / kRatios[r][1], out_w > 0 ? out_w : 1},
+            (k + r) % 2 == 0};
+        failures += run_resample(&s, seed++);
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d resampling cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+TT_TEST(diff_resample, scales_layouts_dtypes) {
+  int failures = 0;
+  uint64_t seed = 5000;
+  static const double kScales[][2] = {{2.0, 2.0}, {1.7, 2.3}, {0.5, 0.75},
+                                      {3.0, 1.0}, {1.0, 1.0}};
+  int64_t channels[16];
+  size_t count = etr_diff_edge_sizes(16, channels);
+  for (int bilinear = 0; bilinear < 2; ++bilinear) {
+    for (size_t sc = 0; sc < sizeof(kScales) / sizeof(kScales[0]); ++sc) {
+      for (int layout = 0; layout < 3; ++layout) {
+        for (int align = 0; align < 2; ++align) {
+          resample_spec_t s = {bilinear == 1, ETR_FLOAT, {2, 5, 6, 9},
+                               (etr_diff_layout_t)layout,
+                               align ? ETR_FILL_SPECIAL : ETR_FILL_RANDOM,
+                               true, {kScales[sc][0], kScales[sc][1]}, {0, 0},
+                               align == 1};
+          failures += run_resample(&s, seed++);
+        }
+      }
+    }
+    // Channels-last with channel counts over the lane edges.
+    for (size_t k = 0; k < count; ++k) {
+      int64_t c = channels[k] > 0 ? channels[k] : 1;
+      if (c > 100) {
+        c = 100;
+      }
+      resample_spec_t s = {bilinear == 1, ETR_FLOAT, {1, c, 3, 4},
+                           ETR_DIFF_CHANNELS_LAST, ETR_FILL_RANDOM, false,
+                           {0, 0}, {7, 9}, k % 2 == 0};
+      failures += run_resample(&s, seed++);
+    }
+    // Other dtypes (fallback), a wide row (arena tables), errors.
+    static const etr_scalar_type_t kDtypes[] = {ETR_HALF, ETR_DOUBLE,
+                                                ETR_BYTE};
+    for (size_t t = 0; t < 3; ++t) {
+      resample_spec_t s = {bilinear == 1, kDtypes[t], {1, 2, 4, 5}, 0,
+                           ETR_FILL_RANDOM, false, {0, 0}, {8, 10}, false};
+      failures += run_resample(&s, seed++);
+    }
+    resample_spec_t wide = {bilinear == 1, ETR_FLOAT, {1, 1, 2, 1500}, 0,
+                            ETR_FILL_RANDOM, false, {0, 0}, {3, 2999}, false};
+    failures += run_resample(&wide, seed++);
+    resample_spec_t zero_size = {bilinear == 1, ETR_FLOAT, {1, 2, 4, 5}, 0,
+                                 ETR_FILL_RANDOM, false, {0, 0}, {0, 3},
+                                 false};
+    failures += run_resample(&zero_size, seed++);
+  }
+  cr_assert_eq(failures, 0, "%d resampling cases disagree", failures);
+}
