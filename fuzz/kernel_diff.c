@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Fuzz target kernel_diff: one kernel call decoded from the input
+// (fuzz/kernel/call_decode.h: op name, then arguments in the golden-vector
+// value encoding), run as
+//   1. a dry run (ctx->dry_run, every tensor's data pointer NULL, as the
+//      verifier's shape check may pass them) of the reference kernel;
+//   2. the reference kernel on real data, outs poisoned with 0xA5;
+//   3. the optimized kernel (etr_registry_select, so the reference again
+//      for ops without an optimized twin) on fresh copies of the same
+//      arguments, outs poisoned with 0x5A, once per ISA this CPU has.
+// An unknown op name picks a registered kernel by the name's hash, so every
+// input reaches some kernel; seeds use exact names.
+//
+// Faults, beyond crashes and sanitizer reports:
+//   - reference and optimized disagree: one succeeds and the other fails,
+//     or their results differ (every tensor argument is compared after the
+//     call, outs and anything a kernel writes in place, and the return
+//     slot): bit for bit when both are the same function (so an output
+//     element a kernel leaves unwritten shows up as the two poisons),
+//     within a tolerance otherwise (below);
+//   - the dry run rejects a call the real kernel accepts, or accepts it
+//     with other output shapes (except ops whose output shape depends on
+//     values: the dry run sizes them for the worst case);
+//   - a failure without a message in ctx->diag, or a result tensor that
+//     reaches past its own capacity.
+// Tolerance between different functions: integers and Bool exactly; NaN
+// only NaN; otherwise |a - b| <= rtol * (|b| + max|reference|) with rtol
+// 1e-2 for Half and BFloat16, 1e-4 for Float and 1e-9 for Double: loose on
+// purpose, looking for gross disagreements (the differential tests in
+// ops_optimized/test hold the tight per-op tolerances).
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/kernel.h"
+#include "fuzz/common/fuzz_common.h"
+#include "fuzz/kernel/call_decode.h"
+#include "ops_optimized/isa.h"
+#include "ops_reference/support/element.h"
+
+#define TARGET "kernel_diff"
+#define TEMP_BYTES ((size_t)1 << 20)
+#define RNG_SEED 0x5eedull
+
+// Ops whose output values are unspecified (only shapes and dtypes are
+// compared).
+static bool values_unspecified(const char *op) {
+  return strstr(op, "empty") != NULL || strcmp(op, "aten::resize_") == 0;
+}
+
+// Ops whose output shape depends on input values.
+static bool shape_depends_on_values(const char *op) {
+  return strcmp(op, "aten::nonzero.out") == 0 ||
+         strcmp(op, "aten::masked_select.out") == 0 ||
+         strcmp(op, "executorch_prim::et_copy_index.tensor") == 0;
+}
+
+typedef struct {
+  etr_error_t status;
+  etr_diag_t diag;
+  etr_fuzz_pool_t pool;
+  etr_fuzz_call_t call;
+} run_t;
+
+static uint8_t g_temp_buffer[TEMP_BYTES];
+
+// Decodes a fresh copy of the call and runs `kernel` on it.
+static void run(const uint8_t *data, size_t size, etr_kernel_fn kernel,
+                const char *op, uint8_t poison, bool dry_run, run_t *out) {
+  memset(out, 0, sizeof(*out));
+  if (!etr_fuzz_decode_call(data, size, poison, dry_run, &out->pool,
+                            &out->call)) {
+    etr_fuzz_fault(TARGET, "a call that decoded once no longer decodes");
+  }
+  etr_arena_t temp;
+  etr_arena_init(&temp, g_temp_buffer, sizeof(g_temp_buffer));
+  uint64_t rng = RNG_SEED;
+  etr_diag_reset(&out->diag);
+  etr_kernel_context_t ctx = {.diag = &out->diag,
+                              .temp = &temp,
+                              .op_name = op,
+                              .rng_state = &rng,
+                              .dry_run = dry_run};
+  out->status = kernel(&ctx, out->call.args, out->call.num_args);
+  etr_fuzz_check_rejection(TARGET, op, out->status, &out->diag);
+}
+
+// Fails when a tensor the kernel returned describes bytes past its
+// capacity.
+static void check_extent(const char *op, const etr_tensor_t *t, size_t arg) {
+  int64_t numel = etr_tensor_numel(t);
+  if (numel == 0) {
+    return;
+  }
+  uint64_t last = 0;
+  for (int32_t d = 0; d < t->dim; ++d) {
+    if (t->strides[d] < 0) {
+      etr_fuzz_fault(TARGET, "%s: argument %zu has a negative stride", op,
+                     arg);
+    }
+    last += (uint64_t)(t->sizes[d] - 1) * (uint64_t)t->strides[d];
+  }
+  uint64_t need = (last + 1) * etr_scalar_type_size(t->dtype);
+  if (t->data == NULL || need > t->capacity_bytes) {
+    etr_fuzz_fault(TARGET, "%s: argument %zu (%lld elements) reaches %llu "
+                   "bytes past a %zu-byte buffer", op, arg,
+                   (long long)numel, (unsigned long long)need,
+                   t->capacity_bytes);
+  }
+}
+
+static double tolerance_of(etr_scalar_type_t dtype) {
+  switch (dtype) {
+    case ETR_HALF:
+    case ETR_BFLOAT16:
+    case ETR_COMPLEX_HALF:
+      return 1e-2;
+    case ETR_FLOAT:
+    case ETR_COMPLEX_FLOAT:
+      return 1e-4;
+    default:
+      return 1e-9;
+  }
+}
+
+static bool close_enough(double a, double b, double rtol, double scale) {
+  if (isnan(a) || isnan(b)) {
+    return isnan(a) && isnan(b);
+  }
+  if (a == b) {
+    return true;
+  }
+  if (isinf(a) || isinf(b)) {
+    return false;
+  }
+  return fabs(a - b) <= rtol * (fabs(b) + scale);
+}
+
+// Compares one tensor of the reference run (ref) with the same tensor of an
+// optimized run (got).
+static void compare_tensor(const char *op, const char *isa, size_t arg,
+                           const etr_tensor_t *ref, const etr_tensor_t *got,
+                           bool exact) {
+  if (ref->dtype != got->dtype || !etr_tensor_same_shape(ref, got)) {
+    char a[256];
+    char b[256];
+    etr_tensor_describe(ref, a, sizeof(a));
+    etr_tensor_describe(got, b, sizeof(b));
+    etr_fuzz_fault(TARGET, "%s (%s): argument %zu is %s in the reference "
+                   "run and %s in the optimized run", op, isa, arg, a, b);
+  }
+  if (values_unspecified(op)) {
+    return;
+  }
+  etr_scalar_type_t dtype = ref->dtype;
+  size_t element_size = etr_scalar_type_size(dtype);
+  bool floating = etr_scalar_type_is_floating(dtype);
+  bool complex = etr_scalar_type_is_complex(dtype);
+  int64_t numel = etr_tensor_numel(ref);
+  double scale = 0.0;
+  int64_t index[ETR_MAX_DIMS] = {0};
+  for (int pass = 0; pass < 2; ++pass) {
+    memset(index, 0, sizeof(index));
+    for (int64_t k = 0; k < numel; ++k) {
+      const uint8_t *x = (const uint8_t *)ref->data +
+                         (size_t)etr_tensor_offset(ref, index) * element_size;
+      const uint8_t *y = (const uint8_t *)got->data +
+                         (size_t)etr_tensor_offset(got, index) * element_size;
+      etr_index_next(index, ref->sizes, ref->dim);
+      if (pass == 0) {  // the reference's largest finite magnitude
+        double v = complex ? fabs(etr_load_complex(dtype, x).real)
+                           : (floating ? fabs(etr_load_double(dtype, x)) : 0);
+        scale = isfinite(v) && v > scale ? v : scale;
+        continue;
+      }
+      bool same = memcmp(x, y, element_size) == 0;
+      if (same) {
+        continue;
+      }
+      if (!exact && floating) {
+        same = close_enough(etr_load_double(dtype, y),
+                            etr_load_double(dtype, x), tolerance_of(dtype),
+                            scale);
+      } else if (!exact && complex) {
+        etr_complex_t cx = etr_load_complex(dtype, x);
+        etr_complex_t cy = etr_load_complex(dtype, y);
+        same = close_enough(cy.real, cx.real, tolerance_of(dtype), scale) &&
+               close_enough(cy.imag, cx.imag, tolerance_of(dtype), scale);
+      }
+      if (!same) {
+        etr_fuzz_fault(TARGET, "%s (%s): argument %zu element %lld differs: "
+                       "reference %.17g, optimized %.17g (%s)", op, isa, arg,
+                       (long long)k,
+                       floating ? etr_load_double(dtype, x)
+                                : (double)etr_load_int64(dtype, x),
+                       floating ? etr_load_double(dtype, y)
+                                : (double)etr_load_int64(dtype, y),
+                       exact ? "same kernel: bit for bit" : "tolerance");
+      }
+    }
+  }
+}
+
+static void compare_value(const char *op, const char *isa, size_t arg,
+                          const etr_evalue_t *ref, const etr_evalue_t *got,
+                          bool exact) {
+  if (ref->tag != got->tag) {
+    etr_fuzz_fault(TARGET, "%s (%s): argument %zu became %s vs %s", op, isa,
+                   arg, etr_tag_name(ref->tag), etr_tag_name(got->tag));
+  }
+  switch (ref->tag) {
+    case ETR_TAG_TENSOR:
+      check_extent(op, ref->u.as_tensor, arg);
+      check_extent(op, got->u.as_tensor, arg);
+      compare_tensor(op, isa, arg, ref->u.as_tensor, got->u.as_tensor, exact);
+      return;
+    case ETR_TAG_LIST_TENSOR:
+    case ETR_TAG_LIST_OPTIONAL_TENSOR:
+      for (size_t i = 0; i < ref->u.as_tensor_list.length; ++i) {
+        const etr_evalue_t *a = ref->u.as_tensor_list.items[i];
+        const etr_evalue_t *b = got->u.as_tensor_list.items[i];
+        if (a != NULL && b != NULL) {
+          compare_value(op, isa, arg, a, b, exact);
+        }
+      }
+      return;
+    case ETR_TAG_INT:
+      if (ref->u.as_int != got->u.as_int) {
+        etr_fuzz_fault(TARGET, "%s (%s): argument %zu is %lld vs %lld", op,
+                       isa, arg, (long long)ref->u.as_int,
+                       (long long)got->u.as_int);
+      }
+      return;
+    case ETR_TAG_DOUBLE:
+      if (!close_enough(got->u.as_double, ref->u.as_double,
+                        exact ? 0.0 : 1e-9, 0.0)) {
+        etr_fuzz_fault(TARGET, "%s (%s): argument %zu is %.17g vs %.17g", op,
+                       isa, arg, ref->u.as_double, got->u.as_double);
+      }
+      return;
+    case ETR_TAG_BOOL:
+      if (ref->u.as_bool != got->u.as_bool) {
+        etr_fuzz_fault(TARGET, "%s (%s): argument %zu differs (Bool)", op,
+                       isa, arg);
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+// The dry run must agree with the real call: same verdict, same out
+// shapes (values aside).
+static void check_dry_run(const char *op, const run_t *dry, const run_t *real) {
+  if (dry->status != ETR_OK && real->status == ETR_OK) {
+    etr_fuzz_fault(TARGET, "%s: the dry run rejects a call the kernel "
+                   "accepts: %s", op, dry->diag.message);
+  }
+  if (dry->status != ETR_OK || real->status != ETR_OK ||
+      shape_depends_on_values(op)) {
+    return;
+  }
+  for (size_t i = 0; i < real->call.num_args; ++i) {
+    const etr_evalue_t *a = dry->call.args[i];
+    const etr_evalue_t *b = real->call.args[i];
+    if (a->tag == ETR_TAG_TENSOR && b->tag == ETR_TAG_TENSOR &&
+        !etr_tensor_same_shape(a->u.as_tensor, b->u.as_tensor)) {
+      char x[256];
+      char y[256];
+      etr_tensor_describe(a->u.as_tensor, x, sizeof(x));
+      etr_tensor_describe(b->u.as_tensor, y, sizeof(y));
+      etr_fuzz_fault(TARGET, "%s: argument %zu is %s after the dry run, %s "
+                     "after the real call", op, i, x, y);
+    }
+  }
+}
+
+// The registry entry for `name`, or one chosen by the name's hash.
+static const etr_kernel_entry_t *find_entry(const char *name) {
+  const etr_kernel_registry_t *kernels = etr_fuzz_kernels();
+  const etr_kernel_entry_t *entry = etr_registry_find(kernels, name);
+  if (entry == NULL && kernels->count > 0) {
+    uint64_t hash = etr_fuzz_hash((const uint8_t *)name, strlen(name));
+    entry = &kernels->entries[hash % kernels->count];
+  }
+  return entry;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  etr_fuzz_pool_t probe_pool = {0};
+  etr_fuzz_call_t probe;
+  bool decoded =
+      etr_fuzz_decode_call(data, size, 0, true, &probe_pool, &probe);
+  etr_fuzz_pool_free(&probe_pool);
+  if (!decoded) {
+    return 0;
+  }
+  const etr_kernel_entry_t *entry = find_entry(probe.op);
+  if (entry == NULL) {
+    return 0;
+  }
+  const char *op = entry->name;
+  etr_kernel_fn reference = etr_registry_select(entry, ETR_KERNELS_REFERENCE);
+  etr_kernel_fn optimized = etr_registry_select(entry, ETR_KERNELS_OPTIMIZED);
+  static run_t dry;
+  static run_t ref;
+  static run_t opt;
+  run(data, size, reference, op, 0xA5, true, &dry);
+  run(data, size, reference, op, 0xA5, false, &ref);
+  check_dry_run(op, &dry, &ref);
+  etr_fuzz_pool_free(&dry.pool);
+  bool same = optimized == reference;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa) || (same && isa > 0)) {
+      continue;
+    }
+    etr_isa_force((etr_isa_t)isa);
+    const char *isa_name = same ? "same kernel" : etr_isa_name((etr_isa_t)isa);
+    run(data, size, optimized, op, 0x5A, false, &opt);
+    if ((ref.status == ETR_OK) != (opt.status == ETR_OK)) {
+      etr_fuzz_fault(TARGET, "%s (%s): reference %s, optimized %s: %s", op,
+                     isa_name, etr_error_name(ref.status),
+                     etr_error_name(opt.status),
+                     ref.status != ETR_OK ? ref.diag.message
+                                          : opt.diag.message);
+    }
+    if (ref.status == ETR_OK) {
+      for (size_t i = 0; i < ref.call.num_args; ++i) {
+        compare_value(op, isa_name, i, ref.call.args[i], opt.call.args[i],
+                      same);
+      }
+    }
+    etr_fuzz_pool_free(&opt.pool);
+  }
+  etr_isa_reset();
+  etr_fuzz_pool_free(&ref.pool);
+  return 0;
+}

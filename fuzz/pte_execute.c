@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Fuzz target pte_execute: the `etref run` pipeline on a .pte. Load, verify
+// (nothing runs unless the verifier accepts it), then instantiate each
+// method (at most two) with small caps and execute it once with the
+// reference kernels and once with the optimized ones (on an ISA chosen
+// from the input's hash, so every ISA gets inputs), inputs set through
+// etr_method_set_input and filled with zeros or a small pattern (chosen
+// likewise).
+//
+// Caps: 16 MiB planned, 32 MiB of method structures, 100k instructions and
+// 2 s per execute (fuzz_common.h), so a valid-but-huge program is rejected
+// or stopped, not run for an hour.
+//
+// Faults, beyond crashes and sanitizer reports: a rejection without a
+// message; a method the verifier accepted that etr_method_load then refuses
+// for any reason but a cap (the verifier must see everything the loader
+// checks: TFLite's lesson is that the dangerous files are the structurally
+// valid, semantically inconsistent ones); outputs whose bytes lie outside
+// memory (ASan sees the reads).
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/method.h"
+#include "core/program.h"
+#include "fuzz/common/fuzz_common.h"
+#include "ops_optimized/isa.h"
+#include "ops_reference/support/element.h"
+#include "verifier/verify.h"
+
+#define TARGET "pte_execute"
+#define MAX_METHODS 2
+#define MAX_INPUTS 64
+#define MAX_INPUT_BYTES ((size_t)16 << 20)
+
+// A small deterministic value for element i: exercises index-taking ops
+// with valid small indices and float ops with ordinary numbers.
+static void fill_pattern(etr_tensor_t *tensor, bool zero) {
+  size_t element_size = etr_scalar_type_size(tensor->dtype);
+  int64_t numel = etr_tensor_numel(tensor);
+  if (zero || element_size == 0) {
+    return;  // calloc'ed
+  }
+  bool floating = etr_scalar_type_is_floating(tensor->dtype);
+  bool integral = etr_scalar_type_is_integral(tensor->dtype, true);
+  for (int64_t i = 0; i < numel; ++i) {
+    void *element = (uint8_t *)tensor->data + (size_t)i * element_size;
+    if (floating) {
+      etr_store_double(tensor->dtype, element, (double)(i % 7 - 3) * 0.25);
+    } else if (tensor->dtype == ETR_BOOL) {
+      *(uint8_t *)element = (uint8_t)(i & 1);
+    } else if (integral) {
+      etr_store_int64(tensor->dtype, element, i % 3);
+    }
+  }
+}
+
+// Binds every tensor input to a fresh buffer through etr_method_set_input.
+// Returns false (a clean rejection) when an input cannot be set.
+static bool set_inputs(etr_method_t *method, bool zero, void **buffers,
+                       size_t *num_buffers) {
+  size_t total = 0;
+  for (uint32_t i = 0; i < method->num_inputs && i < MAX_INPUTS; ++i) {
+    const etr_evalue_t *input = etr_method_input(method, i);
+    if (input == NULL || input->tag != ETR_TAG_TENSOR) {
+      continue;
+    }
+    const etr_tensor_t *declared = input->u.as_tensor;
+    etr_tensor_t tensor = *declared;
+    size_t nbytes = etr_tensor_nbytes(declared);
+    if (nbytes > MAX_INPUT_BYTES - total) {
+      return false;
+    }
+    total += nbytes;
+    void *buffer = calloc(nbytes > 0 ? nbytes : 1, 1);
+    if (buffer == NULL) {
+      return false;
+    }
+    buffers[(*num_buffers)++] = buffer;
+    tensor.data = buffer;
+    tensor.capacity_bytes = nbytes;
+    etr_strides_from_dim_order(tensor.sizes, tensor.dim_order, tensor.dim,
+                               tensor.strides);
+    fill_pattern(&tensor, zero);
+    etr_diag_t diag;
+    etr_diag_reset(&diag);
+    etr_error_t status = etr_method_set_input_tensor(method, i, &tensor,
+                                                     &diag);
+    etr_fuzz_check_rejection(TARGET, "etr_method_set_input", status, &diag);
+    if (status != ETR_OK) {
+      return false;
+    }
+  }
+  return true;
+}
+
+static void touch_outputs(const etr_method_t *method) {
+  uint64_t sum = 0;
+  for (uint32_t i = 0; i < method->num_outputs; ++i) {
+    const etr_evalue_t *output = etr_method_output(method, i);
+    if (output != NULL && output->tag == ETR_TAG_TENSOR &&
+        output->u.as_tensor->data != NULL) {
+      sum += etr_fuzz_touch(output->u.as_tensor->data,
+                            etr_tensor_nbytes(output->u.as_tensor));
+    }
+  }
+  if (sum == 1) {
+    fputc(' ', stderr);
+  }
+}
+
+static void run_method(const etr_program_t *program, const char *name,
+                       etr_kernel_variant_t variant, bool zero) {
+  etr_method_config_t config;
+  etr_method_config_init(&config, etr_fuzz_kernels());
+  config.variant = variant;
+  config.backends = etr_fuzz_backends();
+  config.max_planned_bytes = ETR_FUZZ_MAX_PLANNED_BYTES;
+  config.max_method_bytes = ETR_FUZZ_MAX_METHOD_BYTES;
+  config.max_instructions = ETR_FUZZ_MAX_INSTRUCTIONS;
+  config.max_execute_ns = ETR_FUZZ_MAX_EXECUTE_NS;
+  config.seed = 1;
+  etr_method_t method;
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  etr_error_t status = etr_method_load(program, name, &config, &method, &diag);
+  etr_fuzz_check_rejection(TARGET, "etr_method_load", status, &diag);
+  if (status != ETR_OK) {
+    if (status != ETR_ERR_MEMORY_ALLOCATION_FAILED &&
+        status != ETR_ERR_OUT_OF_RESOURCES) {
+      etr_fuzz_fault(TARGET,
+                     "the verifier accepted method '%s' but etr_method_load "
+                     "rejects it: %s [%s]",
+                     name, diag.message, etr_error_name(status));
+    }
+    return;
+  }
+  void *buffers[MAX_INPUTS];
+  size_t num_buffers = 0;
+  if (set_inputs(&method, zero, buffers, &num_buffers)) {
+    etr_diag_reset(&diag);
+    status = etr_method_execute(&method, &diag);
+    etr_fuzz_check_rejection(TARGET, "etr_method_execute", status, &diag);
+    if (status == ETR_OK) {
+      touch_outputs(&method);
+    }
+  }
+  etr_method_release(&method);
+  for (size_t i = 0; i < num_buffers; ++i) {
+    free(buffers[i]);
+  }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size > ETR_FUZZ_MAX_INPUT_BYTES) {
+    return 0;
+  }
+  const etr_kernel_registry_t *kernels = etr_fuzz_kernels();
+  uint64_t hash = etr_fuzz_hash(data, size);
+  uint8_t *copy = etr_fuzz_copy(data, size);
+  etr_program_t program;
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  etr_error_t status = etr_program_load(copy, size, &program, &diag);
+  etr_fuzz_check_rejection(TARGET, "etr_program_load", status, &diag);
+  if (status == ETR_OK) {
+    static etr_verify_report_t report;
+    etr_verify_config_t verify = {.kernels = kernels,
+                                  .backends = etr_fuzz_backends()};
+    status = etr_verify_program(&program, &verify, &report);
+  }
+  if (status == ETR_OK) {
+    uint32_t methods = etr_program_method_count(&program);
+    for (uint32_t m = 0; m < methods && m < MAX_METHODS; ++m) {
+      etr_fb_string_t name;
+      etr_diag_reset(&diag);
+      if (etr_program_method_name(&program, m, &name, &diag) != ETR_OK) {
+        etr_fuzz_fault(TARGET, "verified program lost method %u's name", m);
+      }
+      bool zero = (hash & 1) != 0;
+      run_method(&program, name.chars, ETR_KERNELS_REFERENCE, zero);
+      etr_isa_force((etr_isa_t)((hash >> 1) % ETR_NUM_ISAS));
+      run_method(&program, name.chars, ETR_KERNELS_OPTIMIZED, zero);
+      etr_isa_reset();
+    }
+  }
+  etr_program_release(&program);
+  free(copy);
+  return 0;
+}

@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+#
+# Writes the generated part of the seed corpora (fuzz/corpus/<target>/gen_*):
+#   kernel_diff  golden cases (datasets/golden/*.bin, FORMAT.md) converted to
+#                kernel_diff's input (u8 name length, name, u8 arg count, the
+#                arguments' bytes copied verbatim): per kernel with a
+#                registered kernel, up to 2 value cases of different dtypes
+#                and 1 error case, each at most 8 KiB;
+#   planner      lifetime sets in the planner target's encoding from a seeded
+#                generator (chains, everything live at once, disjoint,
+#                several pools, large and empty units, each alignment);
+#   npy_parse    .npy files in every dtype the reader knows, format versions
+#                1.0-3.0, Fortran order, 0-d and empty arrays.
+# The .pte, .bpte, .ptd and dataset .npy seeds are read from datasets/models
+# directly (by the replay tests, fuzz/campaign and oss_fuzz_build.sh) and
+# are not copied.
+#
+# Deterministic (seeded): `make_seeds.py --check` fails when regenerating
+# would change a checked-in seed. Only the standard library is needed.
+import argparse
+import os
+import random
+import re
+import struct
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MAX_CASE_BYTES = 8192
+
+
+class Reader:
+    def __init__(self, data, position=0):
+        self.data = data
+        self.position = position
+
+    def take(self, n):
+        if self.position + n > len(self.data):
+            raise ValueError("truncated")
+        chunk = self.data[self.position:self.position + n]
+        self.position += n
+        return chunk
+
+    def u8(self):
+        return self.take(1)[0]
+
+    def u32(self):
+        return struct.unpack("<I", self.take(4))[0]
+
+    def u64(self):
+        return struct.unpack("<Q", self.take(8))[0]
+
+    def string(self):
+        return self.take(self.u32()).decode("utf-8")
+
+
+def skip_tensor(r):
+    dtype, dim, flags, _ = r.take(4)
+    r.take(8 * dim)
+    if flags & 1:
+        r.take(8 * dim + 8)
+    r.take(r.u64())
+    return dtype
+
+
+def skip_out_spec(r):
+    dtype, dim, flags, _ = r.take(4)
+    r.take(8 * dim)
+    if flags & 1:
+        r.take(dim)
+    return dtype
+
+
+def skip_value(r):
+    """Skips one value; returns the dtype of a tensor input, else None."""
+    tag = r.u8()
+    if tag == 0:
+        return None
+    if tag == 1:
+        return skip_tensor(r)
+    if tag == 2:
+        r.string()
+    elif tag in (3, 4, 12, 13, 14):
+        r.take(8)
+    elif tag == 5:
+        r.take(1)
+    elif tag == 6:
+        r.take(r.u32())
+    elif tag in (7, 8):
+        r.take(8 * r.u32())
+    elif tag == 9:
+        for _ in range(r.u32()):
+            skip_tensor(r)
+    elif tag == 11:
+        for _ in range(r.u32()):
+            if r.u8():
+                skip_tensor(r)
+    elif tag == 32:
+        skip_out_spec(r)
+    elif tag == 33:
+        for _ in range(r.u32()):
+            skip_out_spec(r)
+    else:
+        raise ValueError("unknown tag %d" % tag)
+    return None
+
+
+def golden_cases(path):
+    """Yields (kernel, expect, dtype, arg_count, arg_bytes) per case."""
+    data = open(path, "rb").read()
+    r = Reader(data)
+    if r.take(8) != b"ETRGOLD\0" or r.u32() != 1:
+        raise ValueError("%s: not a version 1 golden file" % path)
+    r.u32()  # flags
+    r.string()  # generator
+    r.string()  # provenance
+    kernel = r.string()
+    r.string()  # schema
+    for _ in range(r.u32()):
+        case_bytes = r.u32()
+        end = r.position + case_bytes
+        expect, _tolerance, _source, dtype = r.take(4)
+        r.take(8)  # sample index, flags
+        r.string()  # source
+        r.string()  # note
+        arg_count = r.u32()
+        start = r.position
+        for _ in range(arg_count):
+            skip_value(r)
+        args = data[start:r.position]
+        r.position = end
+        yield kernel, expect, dtype, arg_count, args
+
+
+def registered_kernels():
+    names = set()
+    for path in ("ops_reference/registry.c", "core/prim_ops.c"):
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            names.update(re.findall(r'\{"([a-z_]+::[A-Za-z0-9_.]+)"', f.read()))
+    return names
+
+
+def kernel_diff_seeds():
+    golden = os.path.join(ROOT, "datasets", "golden")
+    if not os.path.isdir(golden):
+        sys.stderr.write("make_seeds.py: no datasets/golden; kernel_diff seeds "
+                         "left as they are\n")
+        return None
+    registered = registered_kernels()
+    seeds = {}
+    for name in sorted(os.listdir(golden)):
+        if not name.endswith(".bin"):
+            continue
+        picked_dtypes = set()
+        errors = 0
+        for kernel, expect, dtype, count, args in golden_cases(os.path.join(golden, name)):
+            if kernel not in registered or count > 24 or len(args) > MAX_CASE_BYTES:
+                continue
+            if expect == 1:
+                if errors >= 1:
+                    continue
+                errors += 1
+                label = "error"
+            else:
+                if dtype in picked_dtypes or len(picked_dtypes) >= 2:
+                    continue
+                picked_dtypes.add(dtype)
+                label = "dtype%d" % dtype
+            encoded = kernel.encode()
+            blob = bytes([len(encoded)]) + encoded + bytes([count]) + args
+            safe = re.sub(r"[^A-Za-z0-9_.]", "_", kernel)
+            seeds["gen_%s_%s" % (safe, label)] = blob
+    return seeds
+
+
+def planner_seeds():
+    rng = random.Random(20240611)
+    seeds = {}
+
+    def unit(pool, size, shift, start, length, kind=0):
+        return struct.pack("<BBIHH", pool, (shift << 2) | kind, size, start, length)
+
+    def lifetime_set(name, flags, positions, units):
+        seeds["gen_" + name] = bytes([flags]) + struct.pack("<H", positions - 1) + b"".join(units)
+
+    lifetime_set("chain", 1, 32, [unit(0, 64 * (i + 1), 0, i, 1) for i in range(30)])
+    lifetime_set("all_live", 1, 8, [unit(0, rng.randrange(1, 5000), 0, 0, 7) for _ in range(20)])
+    lifetime_set("disjoint", 2, 64, [unit(0, rng.randrange(1, 5000), 0, 2 * i, 0) for i in range(30)])
+    lifetime_set("pools", 5, 100, [unit(i % 3, rng.randrange(0, 1 << 16), 0,
+                                        rng.randrange(0, 90), rng.randrange(0, 10))
+                                   for i in range(60)])
+    lifetime_set("large", 3, 50, [unit(0, rng.randrange(1, 1 << 20), 20, rng.randrange(0, 40),
+                                       rng.randrange(0, 10)) for _ in range(16)])
+    lifetime_set("empty_units", 0, 10, [unit(0, 0, 0, i, 2) for i in range(8)] +
+                 [unit(0, 100, 0, 0, 9)])
+    lifetime_set("random", 1, 300, [unit(rng.randrange(0, 3), rng.randrange(0, 1 << 14),
+                                         rng.randrange(0, 4), rng.randrange(0, 300),
+                                         rng.randrange(0, 40), rng.randrange(0, 4))
+                                    for _ in range(200)])
+    return seeds
+
+
+def npy(descr, shape, data, version=(1, 0), fortran=False):
+    shape_text = "(" + "".join("%d, " % s for s in shape).rstrip(" ") + ")"
+    if len(shape) > 1:
+        shape_text = shape_text.rstrip(",)") + ")"
+    header = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (
+        descr, "True" if fortran else "False", shape_text)
+    length_bytes = 2 if version[0] == 1 else 4
+    unpadded = 6 + 2 + length_bytes + len(header) + 1
+    header += " " * ((64 - unpadded % 64) % 64) + "\n"
+    fmt = "<H" if length_bytes == 2 else "<I"
+    return (b"\x93NUMPY" + bytes(version) + struct.pack(fmt, len(header)) +
+            header.encode("latin1") + data)
+
+
+def npy_seeds():
+    seeds = {}
+    for descr, size in (("<f4", 4), ("<f8", 8), ("<f2", 2), ("|u1", 1), ("|i1", 1),
+                        ("<i2", 2), ("<i4", 4), ("<i8", 8), ("|b1", 1), ("<c8", 8),
+                        ("<c16", 16), ("<u2", 2), ("<u4", 4), ("<u8", 8)):
+        name = descr.strip("<|")
+        seeds["gen_%s_2x3" % name] = npy(descr, (2, 3), bytes(range(6 * size)))
+    seeds["gen_f4_scalar"] = npy("<f4", (), b"\x00\x00\x80\x3f")
+    seeds["gen_f4_empty"] = npy("<f4", (0, 4), b"")
+    seeds["gen_f4_fortran"] = npy("<f4", (2, 3), bytes(24), fortran=True)
+    seeds["gen_f4_v2"] = npy("<f4", (3,), bytes(12), version=(2, 0))
+    seeds["gen_f4_v3"] = npy("<f4", (3,), bytes(12), version=(3, 0))
+    seeds["gen_f4_rank5"] = npy("<f4", (1, 2, 1, 2, 1), bytes(16))
+    return seeds
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Writes the generated seed corpora (see the header comment).")
+    parser.add_argument("--check", action="store_true",
+                        help="fail when regeneration would change fuzz/corpus")
+    args = parser.parse_args()
+    stale = []
+    for target, seeds in (("kernel_diff", kernel_diff_seeds()),
+                          ("planner", planner_seeds()), ("npy_parse", npy_seeds())):
+        if seeds is None:
+            continue
+        directory = os.path.join(ROOT, "fuzz", "corpus", target)
+        os.makedirs(directory, exist_ok=True)
+        existing = {n for n in os.listdir(directory) if n.startswith("gen_")}
+        for name, blob in sorted(seeds.items()):
+            path = os.path.join(directory, name)
+            old = open(path, "rb").read() if os.path.exists(path) else None
+            if old != blob:
+                stale.append(path)
+                if not args.check:
+                    with open(path, "wb") as f:
+                        f.write(blob)
+        for name in sorted(existing - set(seeds)):
+            stale.append(os.path.join(directory, name))
+            if not args.check:
+                os.remove(os.path.join(directory, name))
+        print("%s: %d generated seeds" % (target, len(seeds)))
+    if args.check and stale:
+        sys.stderr.write("make_seeds.py --check: %d seeds would change, e.g. %s\n"
+                         % (len(stale), stale[0]))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
