@@ -221,7 +221,15 @@ etr_error_t etr_data_map_find(const etr_data_map_t *map, const char *key,
     ETR_TRY(external(etr_fb_u64(&segment, SEGMENT_OFFSET, 0, &offset, diag)));
     ETR_TRY(external(etr_fb_u64(&segment, SEGMENT_SIZE, 0, &size, diag)));
     // Load proved segment_base_offset + segment_data_size <= file size and
-    // offset + size <= segment_data_size.
+    // offset + size <= segment_data_size. The layout must also fit in the
+    // segment, or a caller trusting it would read past the segment.
+    size_t nbytes = 0;
+    ETR_TRY(external(etr_checked_nbytes(layout->dtype, layout->sizes,
+                                        layout->dim, &nbytes, diag)));
+    ETR_CHECK(diag, nbytes <= size, ETR_ERR_INVALID_EXTERNAL_DATA,
+              "'%s' has a %zu-byte layout but its data segment %u holds "
+              "%llu bytes",
+              key, nbytes, segment_index, (unsigned long long)size);
     *data_out = map->data + map->segment_base_offset + offset;
     *size_out = (size_t)size;
     return ETR_OK;

@@ -9,8 +9,9 @@
 // flatbuffer_size, uint64 segment_base_offset, uint64 segment_data_size.
 // The FlatBuffer spans [0, flatbuffer_offset + flatbuffer_size) (its root
 // offset is at byte 0, as in a .pte). The root FlatTensor lists DataSegments and NamedData entries (key, segment
-// index, TensorLayout: dtype, sizes, dim order). Loading checks the header,
-// every segment's bounds and every layout; lookups are by exact key.
+// index, TensorLayout: dtype, sizes, dim order). Loading checks the header
+// and every segment's bounds; a lookup (by exact key) checks its entry's
+// layout, including that the layout's bytes fit in its segment.
 #ifndef ETR_CORE_DATA_MAP_H
 #define ETR_CORE_DATA_MAP_H
 
@@ -61,8 +62,10 @@ uint32_t etr_data_map_count(const etr_data_map_t *map);
 etr_error_t etr_data_map_key(const etr_data_map_t *map, uint32_t index,
                              const char **key_out, etr_diag_t *diag);
 
-// Finds `key`: its layout and bytes. NotFound when absent;
-// InvalidExternalData when its entry is malformed.
+// Finds `key`: its layout and bytes (at least as many as the layout needs).
+// NotFound when absent; InvalidExternalData when its entry is malformed
+// (bad dtype, rank or dim order, negative sizes, a segment smaller than the
+// layout).
 etr_error_t etr_data_map_find(const etr_data_map_t *map, const char *key,
                               etr_tensor_layout_t *layout,
                               const uint8_t **data_out, size_t *size_out,

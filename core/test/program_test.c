@@ -249,6 +249,61 @@ Test(data_map, loads_the_external_weights) {
   etr_data_map_release(&map);
 }
 
+// Where field `id` of table `t` lives in the buffer (0 when absent).
+static size_t field_position(const etr_fb_table_t *t, unsigned id) {
+  size_t entry = 4 + 2 * (size_t)id;
+  if (entry + 2 > t->vtable_size) {
+    return 0;
+  }
+  uint16_t offset = etr_load_u16(t->data + t->vtable_position + entry);
+  return offset == 0 ? 0 : t->position + offset;
+}
+
+// Found by fuzz/ptd_load (fuzz/regression/ptd_load/): an entry whose data
+// segment is smaller than its layout was handed out as if it were whole.
+Test(data_map, layout_larger_than_its_segment_is_malformed) {
+  size_t size = 0;
+  uint8_t *data =
+      etr_test_read_file("datasets/models/mlp_external/model.ptd", &size);
+  etr_data_map_t map;
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  cr_assert_eq(etr_data_map_load(data, size, &map, &diag), ETR_OK, "%s",
+               diag.message);
+  // Shrink fc3.bias's segment by 4 bytes (it stays inside the file).
+  uint32_t segment_index = UINT32_MAX;
+  for (uint32_t i = 0; i < etr_data_map_count(&map); ++i) {
+    const char *key = NULL;
+    etr_fb_table_t entry;
+    cr_assert_eq(etr_data_map_key(&map, i, &key, NULL), ETR_OK);
+    cr_assert_eq(etr_fb_vector_table(&map.named_data, i, &entry, NULL),
+                 ETR_OK);
+    if (strcmp(key, "fc3.bias") == 0) {
+      cr_assert_eq(etr_fb_u32(&entry, 1, 0, &segment_index, NULL), ETR_OK);
+    }
+  }
+  cr_assert_lt(segment_index, map.segments.length);
+  etr_fb_table_t segment;
+  cr_assert_eq(etr_fb_vector_table(&map.segments, segment_index, &segment,
+                                   NULL),
+               ETR_OK);
+  size_t at = field_position(&segment, 1);  // DataSegment.size
+  cr_assert_neq(at, 0);
+  uint64_t segment_size = etr_load_u64(data + at);
+  cr_assert_geq(segment_size, 4);
+  segment_size -= 4;
+  memcpy(data + at, &segment_size, sizeof(segment_size));
+  etr_tensor_layout_t layout;
+  const uint8_t *bytes = NULL;
+  size_t found = 0;
+  etr_diag_reset(&diag);
+  cr_assert_eq(etr_data_map_find(&map, "fc3.bias", &layout, &bytes, &found,
+                                 &diag),
+               ETR_ERR_INVALID_EXTERNAL_DATA);
+  cr_assert(strstr(diag.message, "layout") != NULL, "%s", diag.message);
+  free(data);
+}
+
 Test(data_map, every_truncation_fails_cleanly) {
   size_t size = 0;
   uint8_t *data =
