@@ -5,8 +5,8 @@
 //   etref verify PROGRAM ...   prove a program safe, or list what is wrong
 //   etref plan PROGRAM...      compare memory plans (and write a report)
 //   etref inspect PROGRAM ...  print values and instructions
-// Later subcommands (verify, profile, compare) plug in here. See cli.h for
-// the exit codes.
+//   etref profile PROGRAM ...  per-op profile, report, ETDump
+// Later subcommands (compare) plug in here. See cli.h for the exit codes.
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +24,10 @@ static const char kUsage[] =
     "  verify PROGRAM   prove the program safe to run, or list what is wrong\n"
     "  plan PROGRAM...  compare memory plans: ExecuTorch's, etref's, bound\n"
     "  inspect PROGRAM  print the program's values and instructions\n"
+    "  profile PROGRAM  per-op profile: timings with noise, roofline,\n"
+    "                   counters, memory, reference vs optimized vs\n"
+    "                   ExecuTorch; HTML/Markdown report, ETDump, CSV, JSON\n"
+    "                   (etref profile --help)\n"
     "  help          print this message\n"
     "\n"
     "exit codes: 0 ok, 1 usage error, 2 invalid or unsupported program or\n"
@@ -53,6 +57,9 @@ int main(int argc, char **argv) {
   }
   if (strcmp(command, "inspect") == 0) {
     return etr_cli_inspect(argc - 1, argv + 1);
+  }
+  if (strcmp(command, "profile") == 0) {
+    return etr_cli_profile(argc - 1, argv + 1);
   }
   if (strcmp(command, "help") == 0 || strcmp(command, "--help") == 0 ||
       strcmp(command, "-h") == 0) {

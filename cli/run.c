@@ -17,7 +17,7 @@
 
 #include "cli/cli.h"
 #include "cli/compare.h"
-#include "cli/op_timer.h"
+#include "cli/inputs.h"
 #include "core/bundled_program.h"
 #include "core/file.h"
 #include "core/method.h"
@@ -26,6 +26,9 @@
 #include "ops_reference/support/element.h"
 #include "planner/lifetime.h"
 #include "planner/plan.h"
+#include "prof/report.h"
+#include "prof/stats.h"
+#include "prof/tracer.h"
 
 #define MAX_FILES 64
 
@@ -206,34 +209,6 @@ static int parse_options(int argc, char **argv, run_options_t *options) {
   return 0;
 }
 
-// SplitMix64: a small, well-mixed, seedable generator for random inputs.
-static uint64_t next_random(uint64_t *state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-// Fills a dense tensor: floats uniform in [-1, 1), integers in [0, 10),
-// bools 0/1.
-static void fill_random(etr_tensor_t *tensor, uint64_t *state) {
-  int64_t numel = etr_tensor_numel(tensor);
-  size_t element_size = etr_scalar_type_size(tensor->dtype);
-  for (int64_t i = 0; i < numel; ++i) {
-    void *element = (uint8_t *)tensor->data + (size_t)i * element_size;
-    uint64_t bits = next_random(state);
-    if (etr_scalar_type_is_floating(tensor->dtype) ||
-        etr_scalar_type_is_complex(tensor->dtype)) {
-      double value = (double)(bits >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-      etr_store_double(tensor->dtype, element, value);
-    } else if (tensor->dtype == ETR_BOOL) {
-      etr_store_int64(tensor->dtype, element, (int64_t)(bits & 1));
-    } else {
-      etr_store_int64(tensor->dtype, element, (int64_t)(bits % 10));
-    }
-  }
-}
-
 static void print_value(const etr_evalue_t *value, const char *label,
                         uint32_t index) {
   switch (value->tag) {
@@ -335,16 +310,15 @@ static void report_comparison(const char *what,
 typedef struct {
   etr_cli_session_t session;
   etr_method_t method;
-  etr_op_timer_t timer;
-  etr_npy_array_t arrays[MAX_FILES];
-  void *random_buffers[MAX_FILES];
+  // The per-operator table comes from the profiler's tracer (prof/), which
+  // records every timed run into buffers sized when the method loads.
+  etr_prof_t prof;
+  uint32_t timed_runs;  // runs the tracer must hold (runs x test cases)
   // The inputs, set again before every execution: a memory plan may reuse
   // an input's bytes once the input is dead, so a second execution without
   // fresh inputs would read whatever the last kernel left there.
-  etr_evalue_t inputs[MAX_FILES];
-  etr_tensor_t input_tensors[MAX_FILES];
-  uint32_t num_inputs;
-  bool timing_started;  // warm-up done: the timer keeps what follows
+  etr_cli_inputs_t inputs;
+  bool timing_started;  // warm-up done: the tracer keeps what follows
   // A replacement memory plan (--plan greedy|best).
   etr_memory_plan_t memory_plan;
   etr_planned_placement_t *placements;
@@ -356,18 +330,15 @@ static int execute_runs(const run_options_t *options, run_state_t *state) {
   etr_diag_t diag;
   for (long i = 0; i < options->warmup + options->runs; ++i) {
     if (i == options->warmup && !state->timing_started) {
-      etr_op_timer_reset(&state->timer);  // forget the warm-up runs
+      etr_prof_reset(&state->prof);  // forget the warm-up runs
       state->timing_started = true;
     }
     etr_diag_reset(&diag);
-    etr_error_t status = ETR_OK;
-    for (uint32_t k = 0; k < state->num_inputs && status == ETR_OK; ++k) {
-      status = etr_method_set_input(&state->method, k, &state->inputs[k],
-                                    &diag);
+    int code = etr_cli_inputs_set(&state->inputs, &state->method);
+    if (code != ETR_EXIT_OK) {
+      return code;
     }
-    if (status == ETR_OK) {
-      status = etr_method_execute(&state->method, &diag);
-    }
+    etr_error_t status = etr_method_execute(&state->method, &diag);
     if (status != ETR_OK) {
       return etr_cli_report(&diag, status);
     }
@@ -377,11 +348,8 @@ static int execute_runs(const run_options_t *options, run_state_t *state) {
 
 static void release_state(run_state_t *state) {
   etr_method_release(&state->method);
-  etr_op_timer_release(&state->timer);
-  for (size_t i = 0; i < MAX_FILES; ++i) {
-    etr_npy_array_release(&state->arrays[i]);
-    free(state->random_buffers[i]);
-  }
+  etr_prof_release(&state->prof);
+  etr_cli_inputs_release(&state->inputs);
   free(state->placements);
   free(state->pool_sizes);
   etr_cli_close(&state->session);
@@ -479,12 +447,17 @@ static int load_method(const run_options_t *options, run_state_t *state,
       return code;
     }
   }
+  etr_prof_config_t prof_config;
+  etr_prof_config_init(&prof_config);
+  prof_config.max_runs = state->timed_runs;
+  etr_prof_release(&state->prof);
+  etr_prof_init(&state->prof, &prof_config);
   etr_method_config_t config;
   etr_method_config_init(&config, &state->session.kernels);
   config.variant = options->variant;
   config.backends = &state->session.backends;
   config.external_data = options->data_path != NULL ? &state->session.data : NULL;
-  config.tracer = &state->timer.tracer;
+  config.tracer = &state->prof.tracer;
   config.seed = options->seed;
   config.memory_plan = replanned ? &state->memory_plan : NULL;
   etr_error_t status =
@@ -492,69 +465,24 @@ static int load_method(const run_options_t *options, run_state_t *state,
   if (status != ETR_OK) {
     return etr_cli_report(diag, status);
   }
-  etr_op_timer_bind(&state->timer, &state->method);
-  return ETR_EXIT_OK;
+  status = etr_prof_bind(&state->prof, &state->method, diag);
+  return status == ETR_OK ? ETR_EXIT_OK : etr_cli_report(diag, status);
 }
 
 // Inputs from --input files, or seeded random tensors.
-static int set_inputs(const run_options_t *options, run_state_t *state,
-                      etr_diag_t *diag) {
-  etr_method_t *method = &state->method;
+static int set_inputs(const run_options_t *options, run_state_t *state) {
   if (options->num_inputs > 0) {
-    if (options->num_inputs != method->num_inputs) {
-      fprintf(stderr,
-              "etref: error: method '%s' takes %u inputs but %zu --input "
-              "files were given\n",
-              method->name, method->num_inputs, options->num_inputs);
-      return ETR_EXIT_INVALID;
-    }
-    for (uint32_t i = 0; i < method->num_inputs; ++i) {
-      etr_error_t status = etr_npy_load_file(options->inputs[i], 0,
-                                             &state->arrays[i], diag);
-      if (status != ETR_OK) {
-        return etr_cli_report(diag, status);
-      }
-      state->inputs[i].tag = ETR_TAG_TENSOR;
-      state->inputs[i].u.as_tensor = &state->arrays[i].tensor;
-    }
-    state->num_inputs = method->num_inputs;
-    return ETR_EXIT_OK;
+    return etr_cli_inputs_from_files(&state->inputs, &state->method,
+                                     options->inputs, options->num_inputs);
   }
-  uint64_t state_bits = options->seed;
-  bool any_random = false;
-  if (method->num_inputs > MAX_FILES) {
-    fprintf(stderr, "etref: error: method '%s' has %u inputs (at most %d)\n",
-            method->name, method->num_inputs, MAX_FILES);
-    return ETR_EXIT_INVALID;
-  }
-  state->num_inputs = method->num_inputs;
-  for (uint32_t i = 0; i < method->num_inputs; ++i) {
-    const etr_evalue_t *input = etr_method_input(method, i);
-    state->inputs[i] = *input;  // scalar inputs keep the program's values
-    if (input->tag != ETR_TAG_TENSOR) {
-      continue;
-    }
-    etr_tensor_t *tensor = &state->input_tensors[i];
-    *tensor = *input->u.as_tensor;
-    size_t nbytes = etr_tensor_nbytes(tensor);
-    state->random_buffers[i] = aligned_alloc(64, (nbytes + 64) / 64 * 64);
-    if (state->random_buffers[i] == NULL) {
-      fprintf(stderr, "etref: error: out of memory for input %u\n", i);
-      return ETR_EXIT_INVALID;
-    }
-    etr_tensor_init_with_dim_order(tensor, tensor->dtype, tensor->dim,
-                                   tensor->sizes, tensor->dim_order,
-                                   state->random_buffers[i], nbytes, NULL);
-    fill_random(tensor, &state_bits);
-    state->inputs[i].u.as_tensor = tensor;
-    any_random = true;
-  }
-  if (any_random && !options->quiet) {
+  int code = etr_cli_inputs_random(&state->inputs, &state->method,
+                                   options->seed);
+  if (code == ETR_EXIT_OK && state->inputs.random && !options->quiet) {
     printf("no --input given: using seeded random inputs (seed %llu; floats "
            "uniform in [-1, 1), integers in [0, 10))\n",
            options->seed);
   }
-  return ETR_EXIT_OK;
+  return code;
 }
 
 static int check_expected(const run_options_t *options, run_state_t *state,
@@ -623,6 +551,8 @@ static int run_bundle(const run_options_t *options, run_state_t *state,
       continue;
     }
     etr_method_release(&state->method);
+    // The tracer holds every timed run of this suite's cases.
+    state->timed_runs = (uint32_t)options->runs * suite.test_cases.length;
     int code = load_method(options, state, suite.method_name, diag);
     if (code != ETR_EXIT_OK) {
       return code;
@@ -632,24 +562,13 @@ static int run_bundle(const run_options_t *options, run_state_t *state,
       uint32_t num_expected = 0;
       status = etr_bundled_case_counts(&suite, c, &num_inputs, &num_expected,
                                        diag);
-      if (status == ETR_OK && num_inputs > MAX_FILES) {
-        status = ETR_FAIL(diag, ETR_ERR_NOT_SUPPORTED,
-                          "test case has %u inputs (at most %d)", num_inputs,
-                          MAX_FILES);
-      }
-      state->num_inputs = num_inputs;
-      for (uint32_t i = 0; status == ETR_OK && i < num_inputs; ++i) {
-        etr_bundled_value_t value;
-        status = etr_bundled_case_value(&suite, c, false, i, &value, diag);
-        state->input_tensors[i] = value.tensor;
-        state->inputs[i] = value.value;
-        if (value.value.tag == ETR_TAG_TENSOR) {
-          state->inputs[i].u.as_tensor = &state->input_tensors[i];
-        }
-      }
       if (status != ETR_OK) {
         etr_diag_prefix(diag, "test set %u case %u", s, c);
         return etr_cli_report(diag, status);
+      }
+      code = etr_cli_inputs_from_bundle(&state->inputs, &suite, c);
+      if (code != ETR_EXIT_OK) {
+        return code;
       }
       code = execute_runs(options, state);
       if (code != ETR_EXIT_OK) {
@@ -703,6 +622,25 @@ static int run_bundle(const run_options_t *options, run_state_t *state,
   return result;
 }
 
+// The per-operator table from the tracer's timed runs.
+static void print_timing(const run_options_t *options, run_state_t *state) {
+  etr_prof_stats_t stats;
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  if (etr_prof_stats_compute(&state->prof, NULL, &stats, &diag) != ETR_OK) {
+    printf("no timing recorded\n");
+    return;
+  }
+  etr_profile_print_table(&stats, etr_kernel_variant_name(options->variant),
+                          stdout);
+  etr_prof_stats_release(&stats);
+  char drops[256];
+  etr_prof_describe_drops(&state->prof, drops, sizeof(drops));
+  if (strcmp(drops, "nothing dropped") != 0) {
+    printf("(%s)\n", drops);
+  }
+}
+
 int etr_cli_run(int argc, char **argv) {
   run_options_t options;
   int code = parse_options(argc, argv, &options);
@@ -713,7 +651,7 @@ int etr_cli_run(int argc, char **argv) {
   memset(&state, 0, sizeof(state));
   etr_diag_t diag;
   etr_diag_reset(&diag);
-  etr_op_timer_init(&state.timer);
+  state.timed_runs = (uint32_t)options.runs;
   code = etr_cli_open(&state.session, options.program_path, options.data_path,
                       &diag);
   if (code == ETR_EXIT_OK) {
@@ -728,7 +666,7 @@ int etr_cli_run(int argc, char **argv) {
                                                        &state.session.program),
                        &diag);
     if (code == ETR_EXIT_OK) {
-      code = set_inputs(&options, &state, &diag);
+      code = set_inputs(&options, &state);
     }
     if (code == ETR_EXIT_OK) {
       code = execute_runs(&options, &state);
@@ -742,9 +680,8 @@ int etr_cli_run(int argc, char **argv) {
     }
   }
   if ((code == ETR_EXIT_OK || code == ETR_EXIT_MISMATCH) && !options.quiet) {
-    printf("\nper-operator time (%s kernels):\n",
-           etr_kernel_variant_name(options.variant));
-    etr_op_timer_print(&state.timer, stdout);
+    printf("\n");
+    print_timing(&options, &state);
   }
   release_state(&state);
   return code;

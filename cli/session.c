@@ -10,6 +10,7 @@
 #include "core/file.h"
 #include "core/prim_ops.h"
 #include "delegates/demo_backend.h"
+#include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
 
 etr_error_t etr_cli_build_kernels(etr_kernel_registry_t *registry,
@@ -18,9 +19,14 @@ etr_error_t etr_cli_build_kernels(etr_kernel_registry_t *registry,
   ETR_TRY(etr_registry_register_table(registry, etr_prim_kernels,
                                       etr_prim_kernel_count,
                                       ETR_KERNELS_REFERENCE, diag));
-  return etr_registry_register_table(registry, etr_reference_kernels,
-                                     etr_reference_kernel_count,
-                                     ETR_KERNELS_REFERENCE, diag);
+  ETR_TRY(etr_registry_register_table(registry, etr_reference_kernels,
+                                      etr_reference_kernel_count,
+                                      ETR_KERNELS_REFERENCE, diag));
+  // The optimized twins; operators without one run their reference kernel
+  // under --kernels optimized (etr_registry_select).
+  return etr_registry_register_table(registry, etr_optimized_kernels,
+                                     etr_optimized_kernel_count,
+                                     ETR_KERNELS_OPTIMIZED, diag);
 }
 
 etr_error_t etr_cli_build_backends(etr_backend_registry_t *registry,

@@ -11,6 +11,20 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 
+# Tests that cross-check etref with ExecuTorch's own Python tools (the
+# devtools Inspector reading etref's ETDump: //prof/test:inspector_test)
+# get the interpreter through ETREF_PYTHON: the caller's, else the project's
+# .venv, which datasets/install.sh creates (and only checks when it is
+# already there). Without it those tests fail, saying why.
+if [ -z "${ETREF_PYTHON:-}" ]; then
+  if datasets/install.sh >&2; then
+    ETREF_PYTHON="$PWD/.venv/bin/python"
+  else
+    echo "test.sh: datasets/install.sh failed: the Python cross-checks will fail" >&2
+  fi
+fi
+python_env=(--test_env=ETREF_PYTHON="${ETREF_PYTHON:-}")
+
 passed=0
 failed=0
 log=$(mktemp)
@@ -32,8 +46,8 @@ run_suite() {
   failed=$((failed + f))
 }
 
-run_suite plain
-run_suite "ASan+UBSan" --config=asan
+run_suite plain "${python_env[@]}"
+run_suite "ASan+UBSan" --config=asan "${python_env[@]}"
 
 # The reference kernel coverage of the Core ATen op list (printed by
 # //ops_reference/test:core_op_coverage_test into its log).
