@@ -77,8 +77,12 @@ static bool build_geometry(etr_kernel_context_t *ctx, etr_evalue_t **args,
   read_pair(ctx, args, num_args, 4, spatial, 0, &g->pad_h, &g->pad_w);
   read_pair(ctx, args, num_args, 5, spatial, 1, &g->dilation_h,
             &g->dilation_w);
-  return g->in_w * (g->in_stride_w > 0 ? g->in_stride_w : 1) < INT32_MAX &&
-         g->stride_w * g->in_stride_w * 16 < INT32_MAX;
+  if (!two) {  // one row: as if rows were packed back to back
+    g->in_stride_h = g->in_w * g->in_stride_w;
+  }
+  // The depthwise kernels index an input plane with 32-bit lanes.
+  return g->in_h * g->in_stride_h + g->in_w * g->in_stride_w < INT32_MAX &&
+         g->out_h * g->out_w < INT32_MAX;
 }
 
 static bool depthwise_applies(const etr_tensor_t *input,
@@ -133,9 +137,9 @@ static bool run_gemm(etr_kernel_context_t *ctx, const etr_tensor_t *input,
   int32_t last = out->dim - 1;
   int64_t bias_stride = bias != NULL && bias->sizes[0] > 1 ? bias->strides[0]
                                                            : 0;
-  etr_gemm_source_t image = {channels_last ? etr_conv_pack_im2col_nhwc
-                                           : etr_conv_pack_im2col,
-                             input->data, input->dtype, 0, 0, g};
+  etr_gemm_source_t image = {
+      etr_conv_im2col_for(etr_isa_active(), channels_last), input->data,
+      input->dtype, 0, 0, g};
   etr_gemm_source_t weights = {etr_conv_pack_weights, weight->data,
                                weight->dtype, 0, 0, g};
   // Weights whose k run is one stride-1 row per out channel are plain.

@@ -65,6 +65,15 @@ void etr_conv_pack_im2col(const etr_gemm_source_t *source, size_t k0,
 void etr_conv_pack_im2col_nhwc(const etr_gemm_source_t *source, size_t k0,
                                size_t kc, size_t x0, size_t xc, size_t width,
                                float *dst);
+// The same two, AVX-512 (fp32; other dtypes go to the portable ones).
+void etr_conv_pack_im2col_avx512(const etr_gemm_source_t *source, size_t k0,
+                                 size_t kc, size_t x0, size_t xc,
+                                 size_t width, float *dst);
+void etr_conv_pack_im2col_nhwc_avx512(const etr_gemm_source_t *source,
+                                      size_t k0, size_t kc, size_t x0,
+                                      size_t xc, size_t width, float *dst);
+// The im2col packer of `isa` for the layout.
+etr_gemm_pack_fn etr_conv_im2col_for(etr_isa_t isa, bool channels_last);
 // K x out channels: the weights in the geometry's k order.
 void etr_conv_pack_weights(const etr_gemm_source_t *source, size_t k0,
                            size_t kc, size_t x0, size_t xc, size_t width,

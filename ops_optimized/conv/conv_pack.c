@@ -3,7 +3,8 @@
 // The convolution's GEMM sources (conv.h): im2col rows and columns and the
 // weights, packed straight into GEMM panels from the input and weight
 // tensors (Float, or Half/BFloat16 converted here), so no im2col buffer
-// exists. Positions in the padding are zeros of the packed panel.
+// exists. Positions in the padding are zeros of the packed panel. Also the
+// per-ISA choice of the im2col packers (im2col_<isa>.c).
 #include <string.h>
 
 #include "ops_optimized/conv/conv.h"
@@ -173,5 +174,18 @@ void etr_conv_pack_weights(const etr_gemm_source_t *source, size_t k0,
       }
       memset(out + columns, 0, (width - columns) * sizeof(float));
     }
+  }
+}
+
+etr_gemm_pack_fn etr_conv_im2col_for(etr_isa_t isa, bool channels_last) {
+  switch (isa) {
+#if defined(__x86_64__)
+    case ETR_ISA_AVX512:
+      return channels_last ? etr_conv_pack_im2col_nhwc_avx512
+                           : etr_conv_pack_im2col_avx512;
+#endif
+    default:
+      return channels_last ? etr_conv_pack_im2col_nhwc
+                           : etr_conv_pack_im2col;
   }
 }

@@ -2,20 +2,32 @@
 //
 // Depthwise convolution, AVX-512 (conv.h).
 //
-// NCHW: 16 output columns of one row at a time; each tap (kh, kw) covers
-// the lanes whose input column is inside the row (a lane mask from the
-// tap's valid range), and the FMA is masked to those lanes, so taps in the
-// padding are skipped as in the reference. Stride-1 rows are read with
-// masked loads (an expand-load when the first lanes fall in the left
-// padding, so no address before the row is formed); other strides gather.
-// NHWC: 16 channels of one pixel at a time, taps outside the image skipped
-// whole; the 16 channels' weights for every tap are gathered once per
-// channel block into a small stack table (at most 64 taps: the op checks).
+// NCHW: the output plane is taken flat, 16 pixels per vector whatever the
+// row width (4 x 4 planes fill a whole vector), four channels at a time
+// (four independent FMA chains sharing the lane masks). Each tap's lanes
+// are those whose input pixel is inside the image, and the FMA is masked
+// to them, so taps in the padding are skipped as in the reference. With
+// stride 1 and rows as wide as the output's, a tap is a constant shift of
+// the flat input plane: one masked load per channel (when the shift would
+// start before the plane, a load of the plane's start moved up into its
+// lanes by a permute); stride 2 (unit column stride) loads each row
+// segment of the block with two masked loads and a permute picking every
+// other element; other geometries gather. The out
+// plane must be dense (the op checks), indices fit 32 bits (checked too).
+// NHWC: 16 channels of four pixels at a time (four chains sharing each
+// weight vector), taps outside the image skipped per pixel; the channels'
+// weights for every tap are gathered once per channel block into a stack
+// table (at most 64 taps: the op checks).
 #include <immintrin.h>
 
 #include "ops_optimized/conv/conv.h"
 
 #define MAX_TAPS 64
+
+static inline __mmask16 first_lanes(int64_t count) {
+  return count >= 16 ? (__mmask16)0xffff
+                     : (__mmask16)((1u << (count > 0 ? count : 0)) - 1u);
+}
 
 static inline __mmask16 lanes_between(int64_t lo, int64_t hi) {
   lo = lo < 0 ? 0 : lo;
@@ -26,64 +38,191 @@ static inline __mmask16 lanes_between(int64_t lo, int64_t hi) {
   return (__mmask16)(((1u << (hi - lo)) - 1u) << lo);
 }
 
+// Lane coordinates (row, column) of output pixels p0 .. p0 + 15 of a plane
+// `width` columns wide.
+static inline void lane_coordinates(int64_t p0, int64_t width, __m512i *row,
+                                    __m512i *column) {
+  const __m512i iota =
+      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512i w = _mm512_set1_epi32((int32_t)width);
+  const __m512i one = _mm512_set1_epi32(1);
+  __m512i r = _mm512_set1_epi32((int32_t)(p0 / width));
+  __m512i c = _mm512_add_epi32(_mm512_set1_epi32((int32_t)(p0 % width)), iota);
+  __mmask16 wrap = _mm512_cmpge_epi32_mask(c, w);
+  while (wrap != 0) {
+    c = _mm512_mask_sub_epi32(c, wrap, c, w);
+    r = _mm512_mask_add_epi32(r, wrap, r, one);
+    wrap = _mm512_cmpge_epi32_mask(c, w);
+  }
+  *row = r;
+  *column = c;
+}
+
+// Lanes whose coordinate v satisfies 0 <= v < size.
+static inline __mmask16 inside(__mmask16 lanes, __m512i v, int64_t size) {
+  return _mm512_mask_cmpge_epi32_mask(lanes, v, _mm512_setzero_si512()) &
+         _mm512_cmplt_epi32_mask(v, _mm512_set1_epi32((int32_t)size));
+}
+
+#define CHANNELS(X) X(0) X(1) X(2) X(3)
+
+// Channel c (of the four) at channel oc0 + c, or the last one past the end.
+#define SETUP(c)                                                           \
+  const int64_t channel##c =                                               \
+      oc0 + (c) < args->channels ? oc0 + (c) : args->channels - 1;         \
+  const float *in##c = args->input + channel##c / args->multiplier *       \
+                                         g->in_stride_c;                   \
+  const float *w##c = args->weight + channel##c * g->w_stride_oc;
+
+#define ZERO(c) __m512 acc##c = _mm512_setzero_ps();
+
+#define TAP_LOAD(c)                                                        \
+  acc##c = _mm512_mask3_fmadd_ps(                                          \
+      _mm512_set1_ps(w##c[tap]),                                           \
+      _mm512_maskz_loadu_ps(valid, in##c + p0 + shift), acc##c, valid);
+
+// The start of the shifted window lies before the plane: load the plane's
+// first 16 pixels and move them up into their lanes.
+#define TAP_RAISE(c)                                                       \
+  acc##c = _mm512_mask3_fmadd_ps(                                          \
+      _mm512_set1_ps(w##c[tap]),                                           \
+      _mm512_maskz_permutexvar_ps(valid, raise,                            \
+                                  _mm512_maskz_loadu_ps(source, in##c)),   \
+      acc##c, valid);
+
+// Stride 2: each row segment of the block is two loads of the input row
+// and a permute of their even (or odd) elements into the segment's lanes.
+#define SEGMENT_LOAD(c)                                                    \
+  {                                                                        \
+    const float *from = in##c + offset;                                    \
+    __m512 high = count > 16 ? _mm512_maskz_loadu_ps(                      \
+                                   first_lanes(count - 16), from + 16)     \
+                             : _mm512_setzero_ps();                        \
+    x##c = _mm512_mask_mov_ps(                                             \
+        x##c, part,                                                        \
+        _mm512_permutex2var_ps(                                            \
+            _mm512_maskz_loadu_ps(first_lanes(count), from), pick, high)); \
+  }
+
+#define ZERO_X(c) __m512 x##c = _mm512_setzero_ps();
+
+#define TAP_X(c)                                                           \
+  acc##c = _mm512_mask3_fmadd_ps(_mm512_set1_ps(w##c[tap]), x##c, acc##c,  \
+                                 valid);
+
+#define TAP_GATHER(c)                                                      \
+  acc##c = _mm512_mask3_fmadd_ps(                                          \
+      _mm512_set1_ps(w##c[tap]),                                           \
+      _mm512_mask_i32gather_ps(_mm512_setzero_ps(), valid, index, in##c,   \
+                               4),                                         \
+      acc##c, valid);
+
+#define STORE(c)                                                           \
+  if (oc0 + (c) < args->channels) {                                        \
+    __m512 v = acc##c;                                                     \
+    if (args->bias != NULL) {                                              \
+      v = _mm512_add_ps(                                                   \
+          v, _mm512_set1_ps(args->bias[channel##c * args->bias_stride]));  \
+    }                                                                      \
+    _mm512_mask_storeu_ps(                                                 \
+        args->out + channel##c * args->out_stride_c + p0, lanes, v);       \
+  }
+
 void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
-  int64_t first[MAX_TAPS];
-  int64_t end[MAX_TAPS];
-  for (int64_t kw = 0; kw < g->kernel_w && kw < MAX_TAPS; ++kw) {
-    etr_conv_valid_range(g->out_w, g->in_w, g->stride_w, g->pad_w,
-                         kw * g->dilation_w, &first[kw], &end[kw]);
-  }
-  const bool unit = g->stride_w == 1 && g->in_stride_w == 1;
-  const __m512i step = _mm512_mullo_epi32(
-      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-      _mm512_set1_epi32((int32_t)(g->stride_w * g->in_stride_w)));
-  for (int64_t oc = 0; oc < args->channels; ++oc) {
-    const float *in = args->input + oc / args->multiplier * g->in_stride_c;
-    const float *w = args->weight + oc * g->w_stride_oc;
-    float *plane = args->out + oc * args->out_stride_c;
-    const __m512 bias = _mm512_set1_ps(
-        args->bias != NULL ? args->bias[oc * args->bias_stride] : 0.0f);
-    for (int64_t oh = 0; oh < g->out_h; ++oh) {
-      for (int64_t ow0 = 0; ow0 < g->out_w; ow0 += 16) {
-        __mmask16 lanes = lanes_between(0, g->out_w - ow0);
-        __m512 acc = _mm512_setzero_ps();
-        for (int64_t kh = 0; kh < g->kernel_h; ++kh) {
-          int64_t ih = oh * g->stride_h - g->pad_h + kh * g->dilation_h;
-          if (ih < 0 || ih >= g->in_h) {
+  const int64_t pixels = g->out_h * g->out_w;
+  // Stride 1 with out and in rows of one width: every tap is one constant
+  // shift of the flattened plane.
+  const bool shifted = g->stride_h == 1 && g->stride_w == 1 &&
+                       g->in_w == g->out_w && g->in_stride_w == 1 &&
+                       g->in_stride_h == g->in_w;
+  const __m512i stride_h = _mm512_set1_epi32((int32_t)g->stride_h);
+  const __m512i stride_w = _mm512_set1_epi32((int32_t)g->stride_w);
+  const __m512i in_stride_h = _mm512_set1_epi32((int32_t)g->in_stride_h);
+  const __m512i in_stride_w = _mm512_set1_epi32((int32_t)g->in_stride_w);
+  // Stride 2 along rows of unit stride: permutes of row loads, by segment.
+  const bool paired = g->stride_w == 2 && g->in_stride_w == 1;
+  const __m512i twice_iota = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16,
+                                               18, 20, 22, 24, 26, 28, 30);
+  for (int64_t oc0 = 0; oc0 < args->channels; oc0 += 4) {
+    CHANNELS(SETUP)
+    for (int64_t p0 = 0; p0 < pixels; p0 += 16) {
+      __mmask16 lanes = lanes_between(0, pixels - p0);
+      __m512i oh;
+      __m512i ow;
+      lane_coordinates(p0, g->out_w, &oh, &ow);
+      // The block's row segments: lanes, output row, column of lane 0.
+      __mmask16 segment_lanes[16];
+      int64_t segment_row[16];
+      int64_t segment_column[16];
+      int segments = 0;
+      for (int64_t lane = 0, p = p0; paired && p < pixels && lane < 16;) {
+        int64_t column = p % g->out_w;
+        int64_t run = g->out_w - column < 16 - lane ? g->out_w - column
+                                                    : 16 - lane;
+        segment_lanes[segments] = lanes & lanes_between(lane, lane + run);
+        segment_row[segments] = p / g->out_w;
+        segment_column[segments] = column - lane;
+        ++segments;
+        lane += run;
+        p += run;
+      }
+      CHANNELS(ZERO)
+      for (int64_t kh = 0; kh < g->kernel_h; ++kh) {
+        int64_t dh = kh * g->dilation_h - g->pad_h;
+        __m512i ih = _mm512_add_epi32(_mm512_mullo_epi32(oh, stride_h),
+                                      _mm512_set1_epi32((int32_t)dh));
+        __mmask16 rows = inside(lanes, ih, g->in_h);
+        if (rows == 0) {
+          continue;
+        }
+        __m512i row_index = _mm512_mullo_epi32(ih, in_stride_h);
+        for (int64_t kw = 0; kw < g->kernel_w; ++kw) {
+          int64_t dw = kw * g->dilation_w - g->pad_w;
+          __m512i iw = _mm512_add_epi32(_mm512_mullo_epi32(ow, stride_w),
+                                        _mm512_set1_epi32((int32_t)dw));
+          __mmask16 valid = inside(rows, iw, g->in_w);
+          if (valid == 0) {
             continue;
           }
-          const float *row = in + ih * g->in_stride_h;
-          for (int64_t kw = 0; kw < g->kernel_w; ++kw) {
-            __mmask16 valid =
-                lanes & lanes_between(first[kw] - ow0, end[kw] - ow0);
-            if (valid == 0) {
-              continue;
+          int64_t tap = kh * g->w_stride_h + kw * g->w_stride_w;
+          int64_t shift = dh * g->in_w + dw;
+          if (shifted && p0 + shift >= 0) {
+            CHANNELS(TAP_LOAD)
+          } else if (shifted) {  // valid lanes j have p0 + shift + j >= 0
+            int64_t start = p0 + shift;
+            __mmask16 source = (__mmask16)(valid >> -start);
+            __m512i raise = _mm512_add_epi32(
+                _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                  13, 14, 15),
+                _mm512_set1_epi32((int32_t)start));
+            CHANNELS(TAP_RAISE)
+          } else if (paired) {
+            CHANNELS(ZERO_X)
+            for (int sg = 0; sg < segments; ++sg) {
+              __mmask16 part = valid & segment_lanes[sg];
+              if (part == 0) {
+                continue;
+              }
+              int lo = __builtin_ctz(part);
+              int hi = 32 - __builtin_clz((unsigned)part);
+              int64_t ih_row = segment_row[sg] * g->stride_h + dh;
+              int64_t offset = ih_row * g->in_stride_h +
+                               (segment_column[sg] + lo) * 2 + dw;
+              int64_t count = 2 * (hi - 1 - lo) + 1;
+              __m512i pick = _mm512_sub_epi32(twice_iota,
+                                              _mm512_set1_epi32(2 * lo));
+              CHANNELS(SEGMENT_LOAD)
             }
-            const __m512 wv =
-                _mm512_set1_ps(w[kh * g->w_stride_h + kw * g->w_stride_w]);
-            int64_t iw0 = ow0 * g->stride_w - g->pad_w + kw * g->dilation_w;
-            __m512 x;
-            if (unit && (valid & 1)) {
-              x = _mm512_maskz_loadu_ps(valid, row + iw0);
-            } else if (unit) {
-              int64_t skip = __builtin_ctz(valid);
-              x = _mm512_maskz_expandloadu_ps(valid, row + iw0 + skip);
-            } else {
-              __m512i index = _mm512_add_epi32(
-                  _mm512_set1_epi32((int32_t)(iw0 * g->in_stride_w)), step);
-              x = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), valid, index,
-                                           row, 4);
-            }
-            acc = _mm512_mask3_fmadd_ps(wv, x, acc, valid);
+            CHANNELS(TAP_X)
+          } else {
+            __m512i index = _mm512_add_epi32(
+                row_index, _mm512_mullo_epi32(iw, in_stride_w));
+            CHANNELS(TAP_GATHER)
           }
         }
-        if (args->bias != NULL) {
-          acc = _mm512_add_ps(acc, bias);
-        }
-        _mm512_mask_storeu_ps(plane + oh * args->out_stride_h + ow0, lanes,
-                              acc);
       }
+      CHANNELS(STORE)
     }
   }
 }
@@ -112,32 +251,38 @@ void etr_depthwise_nhwc_avx512(const etr_depthwise_args_t *args) {
     }
     const __m512 bias = _mm512_load_ps(biases);
     for (int64_t oh = 0; oh < g->out_h; ++oh) {
-      for (int64_t ow = 0; ow < g->out_w; ++ow) {
-        __m512 acc = _mm512_setzero_ps();
+      // Four pixels of the row at a time: four independent sums.
+      for (int64_t ow0 = 0; ow0 < g->out_w; ow0 += 4) {
+        int64_t n = g->out_w - ow0 < 4 ? g->out_w - ow0 : 4;
+        __m512 acc[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(),
+                         _mm512_setzero_ps(), _mm512_setzero_ps()};
         for (int64_t kh = 0; kh < g->kernel_h; ++kh) {
           int64_t ih = oh * g->stride_h - g->pad_h + kh * g->dilation_h;
           if (ih < 0 || ih >= g->in_h) {
             continue;
           }
+          const float *row = args->input + ih * g->in_stride_h + c0;
           for (int64_t kw = 0; kw < g->kernel_w; ++kw) {
-            int64_t iw = ow * g->stride_w - g->pad_w + kw * g->dilation_w;
-            if (iw < 0 || iw >= g->in_w) {
-              continue;
+            const __m512 wv =
+                _mm512_load_ps(weights + (kh * g->kernel_w + kw) * 16);
+            int64_t iw0 = ow0 * g->stride_w - g->pad_w + kw * g->dilation_w;
+#pragma GCC unroll 4
+            for (int64_t j = 0; j < 4; ++j) {
+              int64_t iw = iw0 + j * g->stride_w;
+              if (j < n && iw >= 0 && iw < g->in_w) {
+                acc[j] = _mm512_fmadd_ps(
+                    wv, _mm512_maskz_loadu_ps(lanes, row + iw * g->in_stride_w),
+                    acc[j]);
+              }
             }
-            const __m512 x = _mm512_maskz_loadu_ps(
-                lanes, args->input + ih * g->in_stride_h +
-                           iw * g->in_stride_w + c0);
-            acc = _mm512_fmadd_ps(
-                _mm512_load_ps(weights + (kh * g->kernel_w + kw) * 16), x,
-                acc);
           }
         }
-        if (args->bias != NULL) {
-          acc = _mm512_add_ps(acc, bias);
+        float *pixel = args->out + oh * args->out_stride_h + c0;
+        for (int64_t j = 0; j < n; ++j) {
+          __m512 v = args->bias != NULL ? _mm512_add_ps(acc[j], bias) : acc[j];
+          _mm512_mask_storeu_ps(pixel + (ow0 + j) * args->out_stride_w, lanes,
+                                v);
         }
-        _mm512_mask_storeu_ps(args->out + oh * args->out_stride_h +
-                                  ow * args->out_stride_w + c0,
-                              lanes, acc);
       }
     }
   }

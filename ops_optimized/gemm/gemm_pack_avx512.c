@@ -12,6 +12,7 @@
 #include <immintrin.h>
 
 #include "ops_optimized/gemm/gemm.h"
+#include "ops_optimized/gemm/transpose_avx512.h"
 
 static inline __mmask16 first_lanes(size_t count) {
   return count >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << count) - 1u);
@@ -33,36 +34,6 @@ void etr_gemm_pack_rows_f32_avx512(const float *src, ptrdiff_t k_stride,
         _mm512_mask_storeu_ps(out + offset, first_lanes(width - offset), v);
       }
     }
-  }
-}
-
-// Transposes r[0..15] in place: afterwards r[j][i] is the old r[i][j].
-static inline void transpose16(__m512 r[16]) {
-  __m512 t[16];
-#pragma GCC unroll 16
-  for (int i = 0; i < 16; i += 2) {
-    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
-    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
-  }
-#pragma GCC unroll 16
-  for (int i = 0; i < 16; i += 4) {
-    r[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
-    r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xee);
-    r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
-    r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xee);
-  }
-  // r[4q + c] lane L now holds column 4L + c of rows 4q..4q+3.
-#pragma GCC unroll 16
-  for (int c = 0; c < 4; ++c) {
-    t[c] = _mm512_shuffle_f32x4(r[c], r[4 + c], 0x88);
-    t[4 + c] = _mm512_shuffle_f32x4(r[c], r[4 + c], 0xdd);
-    t[8 + c] = _mm512_shuffle_f32x4(r[8 + c], r[12 + c], 0x88);
-    t[12 + c] = _mm512_shuffle_f32x4(r[8 + c], r[12 + c], 0xdd);
-  }
-#pragma GCC unroll 16
-  for (int c = 0; c < 8; ++c) {
-    r[c] = _mm512_shuffle_f32x4(t[c], t[8 + c], 0x88);
-    r[8 + c] = _mm512_shuffle_f32x4(t[c], t[8 + c], 0xdd);
   }
 }
 
@@ -90,7 +61,7 @@ void etr_gemm_pack_columns_f32_avx512(const float *src, ptrdiff_t x_stride,
                                           (ptrdiff_t)k)
                      : _mm512_setzero_ps();
         }
-        transpose16(r);
+        etr_transpose16x16_avx512(r);
         float *out = panel + k * width + offset;
         if (depth == 16) {  // constant indices keep r[] in registers
 #pragma GCC unroll 16

@@ -70,7 +70,7 @@ static const etr_gemm_kernel_t kAvx512 = {
     etr_gemm_f32_ukernel_avx512,
     etr_gemm_pack_rows_f32_avx512,
     etr_gemm_pack_columns_f32_avx512,
-    14, 32, 256, 14 * 24, 256, 28,
+    12, 32, 256, 12 * 28, 256, 24,
 };
 #endif
 #if defined(__aarch64__)

@@ -133,6 +133,10 @@ static const conv_case_t kGeneral[] = {
     {2, 16, 32, 32, 8, 1, 1, 1, 0, 1, 1, false},  // mobilenet pointwise
     {1, 96, 8, 8, 16, 1, 1, 1, 0, 1, 1, false},
     {1, 8, 9, 9, 12, 1, 1, 2, 1, 1, 1, true},     // 1x1 strided, padded
+    {1, 3, 23, 23, 8, 3, 3, 2, 1, 1, 1, true},    // 12-wide rows, stride 2
+    {1, 2, 5, 56, 4, 3, 3, 1, 1, 1, 1, false},    // 16-lane groups straddle
+    {1, 2, 4, 111, 3, 3, 3, 2, 0, 1, 1, true},    // rows, stride 1 and 2
+    {1, 2, 6, 20, 3, 2, 4, 3, 1, 1, 1, true},     // stride 3 gathers
     {1, 3, 0, 37, 5, 0, 4, 2, 1, 1, 1, true},     // 1-D
     {2, 6, 0, 20, 4, 0, 3, 1, 2, 2, 2, false},    // 1-D, groups, dilation
 };
@@ -146,6 +150,9 @@ static const conv_case_t kDepthwise[] = {
     {1, 3, 9, 40, 6, 3, 5, 1, 2, 1, 3, true},       // multiplier 2
     {1, 17, 11, 37, 17, 5, 5, 3, 2, 2, 17, false},
     {1, 33, 6, 3, 33, 3, 3, 1, 1, 1, 33, true},     // rows narrower than pad
+    {2, 7, 13, 11, 7, 3, 3, 2, 1, 1, 7, true},      // stride 2, odd rows
+    {1, 5, 12, 40, 5, 3, 3, 2, 0, 2, 5, false},     // stride 2, dilation 2
+    {1, 6, 9, 9, 6, 3, 3, 1, 1, 1, 6, true},        // planes of 81 pixels
     {1, 4, 0, 50, 4, 0, 7, 2, 3, 1, 4, true},       // 1-D depthwise
 };
 
