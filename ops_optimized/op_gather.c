@@ -1,42 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Optimized aten::gather.out: out[i][j][k] = self[i][index[i][j][k]][k]
-// (for dim 1; likewise for other dims), walked over index's shape with
-// running offsets into out, index and self (any strides) and a typed
-// element move per position, instead of the reference's per-element
-// offset arithmetic. Every dtype the reference accepts; arguments are
-// checked by the reference kernel's dry run (ops_reference/op_gather.c).
+// (for dim 1; likewise for other dims), walked over index's outer dims
+// with running offsets into out, index and self (any strides), the
+// innermost dim one typed loop (etr_move_gather_elements), instead of the
+// reference's per-element offset arithmetic. Every dtype the reference
+// accepts; arguments are checked by the reference kernel's dry run
+// (ops_reference/op_gather.c).
 // 0-dim self or index (ATen's "nonempty" views), entries out of range
 // (reported by the reference before anything is written) and an out
 // overlapping self go to the reference.
-#include <string.h>
-
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/movement/movement.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/shape.h"
-
-// One element of `size` bytes.
-static inline void move_element(char *dst, const char *src, size_t size) {
-  switch (size) {
-    case 1:
-      *dst = *src;
-      return;
-    case 2:
-      memcpy(dst, src, 2);
-      return;
-    case 4:
-      memcpy(dst, src, 4);
-      return;
-    case 8:
-      memcpy(dst, src, 8);
-      return;
-    default:
-      memcpy(dst, src, size);
-      return;
-  }
-}
 
 // Gathers along `dim`; every entry of index is in range.
 static void gather(etr_tensor_t *out, const etr_tensor_t *self, int32_t dim,
@@ -45,25 +23,20 @@ static void gather(etr_tensor_t *out, const etr_tensor_t *self, int32_t dim,
   int64_t bytes = (int64_t)element_size;
   int32_t last = index->dim - 1;
   int64_t inner = index->sizes[last];
-  // Byte steps along the innermost dim; self's dim `dim` moves by index.
-  int64_t out_step = out->strides[last] * bytes;
-  int64_t self_step = last == dim ? 0 : self->strides[last] * bytes;
-  int64_t self_dim_step = self->strides[dim] * bytes;
-  int64_t index_step = index->strides[last];
+  // Element steps along the innermost dim; self's dim `dim` moves by the
+  // index entry.
+  int64_t self_step = last == dim ? 0 : self->strides[last];
+  size_t index_size = etr_scalar_type_size(index->dtype);
   int64_t position[ETR_MAX_DIMS] = {0};
   char *out_row = (char *)out->data;
   const char *self_row = (const char *)self->data;
   int64_t index_row = 0;
   for (;;) {
-    for (int64_t i = 0; i < inner; ++i) {
-      int64_t offset = index_row + i * index_step;
-      int64_t entry = index->dtype == ETR_LONG
-                          ? ((const int64_t *)index->data)[offset]
-                          : ((const int32_t *)index->data)[offset];
-      move_element(out_row + i * out_step,
-                   self_row + i * self_step + entry * self_dim_step,
-                   element_size);
-    }
+    etr_move_gather_elements(
+        element_size, index->dtype, inner, out_row, out->strides[last],
+        self_row, self_step, self->strides[dim],
+        (const char *)index->data + (size_t)index_row * index_size,
+        index->strides[last], 0);
     int32_t d = last - 1;  // odometer over the outer dims
     for (; d >= 0; --d) {
       int64_t self_stride = d == dim ? 0 : self->strides[d] * bytes;

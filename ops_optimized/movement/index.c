@@ -41,37 +41,89 @@ bool etr_move_indices_in_range(const etr_tensor_t *index, int64_t size,
   return true;
 }
 
+// One typed loop per (element type, index type): the dtype and size
+// switches stay out of the per-element work.
+#define GATHER_LOOP(type, index_type)                                       \
+  do {                                                                      \
+    type *out = (type *)dst;                                                \
+    const type *in = (const type *)src;                                     \
+    const index_type *entries = (const index_type *)index;                  \
+    for (int64_t i = 0; i < count; ++i) {                                   \
+      int64_t position = (int64_t)entries[i * index_step];                  \
+      position += position < 0 ? wrap_size : 0;                             \
+      memcpy(&out[i * dst_step], &in[i * src_step + position * src_along], \
+             sizeof(type));                                                 \
+    }                                                                       \
+  } while (0)
+
+#define GATHER_BY_INDEX(type)                 \
+  do {                                        \
+    if (index_dtype == ETR_LONG) {            \
+      GATHER_LOOP(type, int64_t);             \
+    } else {                                  \
+      GATHER_LOOP(type, int32_t);             \
+    }                                         \
+  } while (0)
+
+void etr_move_gather_elements(size_t element_size,
+                              etr_scalar_type_t index_dtype, int64_t count,
+                              void *dst, int64_t dst_step, const void *src,
+                              int64_t src_step, int64_t src_along,
+                              const void *index, int64_t index_step,
+                              int64_t wrap_size) {
+  switch (element_size) {
+    case 1:
+      GATHER_BY_INDEX(uint8_t);
+      return;
+    case 2:
+      GATHER_BY_INDEX(uint16_t);
+      return;
+    case 4:
+      GATHER_BY_INDEX(uint32_t);
+      return;
+    case 8:
+      GATHER_BY_INDEX(uint64_t);
+      return;
+    default:
+      for (int64_t i = 0; i < count; ++i) {
+        int64_t position = index_dtype == ETR_LONG
+                               ? ((const int64_t *)index)[i * index_step]
+                               : ((const int32_t *)index)[i * index_step];
+        position += position < 0 ? wrap_size : 0;
+        memcpy((char *)dst + (size_t)(i * dst_step) * element_size,
+               (const char *)src +
+                   (size_t)(i * src_step + position * src_along) *
+                       element_size,
+               element_size);
+      }
+      return;
+  }
+}
+
 // Copies rows of `row_bytes`: dst row (o, k) = src row (o, index(k)) for
-// dense [outer, count, row] and [outer, size, row] arrays.
+// dense [outer, count, row] and [outer, size, row] arrays. Single-element
+// rows (a selection along the innermost dim) use the typed element loop.
 static void gather_rows(const etr_tensor_t *index, bool wrap, int64_t outer,
                         int64_t size, size_t row_bytes, char *dst,
                         const char *src) {
   int64_t count = etr_numel(index);
   bool contiguous = etr_tensor_is_contiguous(index);
+  int64_t wrap_size = wrap ? size : 0;
+  bool element = row_bytes == 1 || row_bytes == 2 || row_bytes == 4 ||
+                 row_bytes == 8;
   for (int64_t o = 0; o < outer; ++o) {
     const char *block = src + (size_t)(o * size) * row_bytes;
+    if (element && contiguous) {
+      etr_move_gather_elements(row_bytes, index->dtype, count, dst, 1, block,
+                               0, 1, index->data, 1, wrap_size);
+      dst += (size_t)count * row_bytes;
+      continue;
+    }
     for (int64_t k = 0; k < count; ++k) {
       int64_t position = contiguous ? load_index(index, k)
                                     : etr_move_index_at(index, k);
-      position += wrap && position < 0 ? size : 0;
-      const char *row = block + (size_t)position * row_bytes;
-      switch (row_bytes) {  // single elements: one typed move
-        case 1:
-          *dst = *row;
-          break;
-        case 2:
-          memcpy(dst, row, 2);
-          break;
-        case 4:
-          memcpy(dst, row, 4);
-          break;
-        case 8:
-          memcpy(dst, row, 8);
-          break;
-        default:
-          memcpy(dst, row, row_bytes);
-          break;
-      }
+      position += position < 0 ? wrap_size : 0;
+      memcpy(dst, block + (size_t)position * row_bytes, row_bytes);
       dst += row_bytes;
     }
   }

@@ -37,8 +37,9 @@ static bool simplify(size_t element_size, int32_t dim, const int64_t *sizes,
     int32_t at = shape->dim++;
     int64_t dst = dst_strides[d] * bytes;
     int64_t src = src_strides[d] * bytes;
-    while (at > 0 && (shape->dst[at - 1] < dst ||
-                      (shape->dst[at - 1] == dst && shape->src[at - 1] < src))) {
+    while (at > 0 &&
+           (shape->dst[at - 1] < dst ||
+            (shape->dst[at - 1] == dst && shape->src[at - 1] < src))) {
       shape->sizes[at] = shape->sizes[at - 1];
       shape->dst[at] = shape->dst[at - 1];
       shape->src[at] = shape->src[at - 1];

@@ -66,6 +66,15 @@ ETR_MOVE_DECLARE_TRANSPOSE(avx2)
 ETR_MOVE_DECLARE_TRANSPOSE(avx512)
 ETR_MOVE_DECLARE_TRANSPOSE(neon)
 
+// Runs `tiles` (a transpose of the same signature) over a rows x columns
+// transpose block by block (512 bytes' worth of elements each way), outer
+// loop over rows: the shared cache blocking of every ISA's transpose.
+void etr_move_transpose_blocks(etr_move_transpose_fn tiles,
+                               size_t element_size, size_t rows,
+                               size_t columns, const void *src,
+                               size_t src_stride, void *dst,
+                               size_t dst_stride);
+
 // The transpose microkernel of `isa` for elements of `element_size` bytes
 // (1, 2, 4 or 8); NULL for other sizes (the engine then loops).
 etr_move_transpose_fn etr_move_transpose_for(etr_isa_t isa,
@@ -131,6 +140,17 @@ int64_t etr_move_index_at(const etr_tensor_t *index, int64_t k);
 // when `wrap` (negative entries count from the end).
 bool etr_move_indices_in_range(const etr_tensor_t *index, int64_t size,
                                bool wrap);
+
+// dst[i * dst_step] = src[i * src_step + position(i) * src_along] for
+// i < count, where position(i) is the Long/Int entry index[i * index_step]
+// plus wrap_size when negative (pass 0 when entries are never negative).
+// Steps in elements of `element_size` bytes; entries must be in range.
+void etr_move_gather_elements(size_t element_size,
+                              etr_scalar_type_t index_dtype, int64_t count,
+                              void *dst, int64_t dst_step, const void *src,
+                              int64_t src_step, int64_t src_along,
+                              const void *index, int64_t index_step,
+                              int64_t wrap_size);
 
 // out[..., k, ...] = self[..., index(k), ...] along `dim`, for k over the
 // entries of `index` in row-major order: `out` has self's shape with dim

@@ -65,9 +65,9 @@ static inline void tile_8x8_x32(const void *src, size_t src_stride,
   }
 }
 
-void etr_move_transpose_x32_avx2(size_t rows, size_t columns,
-                                 const void *src, size_t src_stride,
-                                 void *dst, size_t dst_stride) {
+static void x32_tiles(size_t rows, size_t columns,
+                      const void *src, size_t src_stride,
+                      void *dst, size_t dst_stride) {
   size_t full_rows = rows / 8 * 8;
   size_t full_columns = columns / 8 * 8;
   for (size_t r = 0; r < full_rows; r += 16) {
@@ -109,9 +109,9 @@ static inline void tile_4x4_x64(const void *src, size_t src_stride,
   }
 }
 
-void etr_move_transpose_x64_avx2(size_t rows, size_t columns,
-                                 const void *src, size_t src_stride,
-                                 void *dst, size_t dst_stride) {
+static void x64_tiles(size_t rows, size_t columns,
+                      const void *src, size_t src_stride,
+                      void *dst, size_t dst_stride) {
   size_t full_rows = rows / 4 * 4;
   size_t full_columns = columns / 4 * 4;
   for (size_t r = 0; r < full_rows; r += 8) {
@@ -165,9 +165,9 @@ static inline void tile_8x16_x16(const void *src, size_t src_stride,
   }
 }
 
-void etr_move_transpose_x16_avx2(size_t rows, size_t columns,
-                                 const void *src, size_t src_stride,
-                                 void *dst, size_t dst_stride) {
+static void x16_tiles(size_t rows, size_t columns,
+                      const void *src, size_t src_stride,
+                      void *dst, size_t dst_stride) {
   size_t full_rows = rows / 8 * 8;
   size_t full_columns = columns / 16 * 16;
   for (size_t r = 0; r < full_rows; r += 8) {
@@ -226,9 +226,9 @@ static inline void tile_16x32_x8(const void *src, size_t src_stride,
   }
 }
 
-void etr_move_transpose_x8_avx2(size_t rows, size_t columns,
-                                const void *src, size_t src_stride,
-                                void *dst, size_t dst_stride) {
+static void x8_tiles(size_t rows, size_t columns,
+                     const void *src, size_t src_stride,
+                     void *dst, size_t dst_stride) {
   size_t full_rows = rows / 16 * 16;
   size_t full_columns = columns / 32 * 32;
   for (size_t r = 0; r < full_rows; r += 16) {
@@ -239,4 +239,32 @@ void etr_move_transpose_x8_avx2(size_t rows, size_t columns,
   }
   edges(etr_move_transpose_x8_scalar, 1, rows, columns, full_rows,
         full_columns, src, src_stride, dst, dst_stride);
+}
+
+void etr_move_transpose_x8_avx2(size_t rows, size_t columns,
+                                const void *src, size_t src_stride,
+                                void *dst, size_t dst_stride) {
+  etr_move_transpose_blocks(x8_tiles, 1, rows, columns, src, src_stride,
+                            dst, dst_stride);
+}
+
+void etr_move_transpose_x16_avx2(size_t rows, size_t columns,
+                                 const void *src, size_t src_stride,
+                                 void *dst, size_t dst_stride) {
+  etr_move_transpose_blocks(x16_tiles, 2, rows, columns, src, src_stride,
+                            dst, dst_stride);
+}
+
+void etr_move_transpose_x32_avx2(size_t rows, size_t columns,
+                                 const void *src, size_t src_stride,
+                                 void *dst, size_t dst_stride) {
+  etr_move_transpose_blocks(x32_tiles, 4, rows, columns, src, src_stride,
+                            dst, dst_stride);
+}
+
+void etr_move_transpose_x64_avx2(size_t rows, size_t columns,
+                                 const void *src, size_t src_stride,
+                                 void *dst, size_t dst_stride) {
+  etr_move_transpose_blocks(x64_tiles, 8, rows, columns, src, src_stride,
+                            dst, dst_stride);
 }

@@ -1,18 +1,46 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Transposes of 1/2/4/8-byte elements, portable C (see movement.h), and
-// the per-ISA selection of the transpose microkernel. The block is walked
-// in 16 x 16 tiles so both sides stay in a few cache lines; inside a tile
-// the destination is written sequentially. The SIMD kernels call these for
-// the edges their register tiles do not cover.
+// Transposes of 1/2/4/8-byte elements, portable C (see movement.h), the
+// blocked walk every ISA's transpose uses, and the per-ISA selection of
+// the transpose microkernel. Inside a block the portable kernels go in
+// 16 x 16 tiles, writing the destination sequentially; the SIMD kernels
+// call them for the edges their register tiles do not cover.
 #include <string.h>
 
 #include "ops_optimized/movement/movement.h"
 
 #define TILE 16
 
+// Blocks of BLOCK_BYTES x BLOCK_BYTES bytes' worth of elements: both sides
+// then touch runs of 8 consecutive cache lines per row instead of one,
+// which the hardware prefetchers follow, and a block pair (256 KiB at
+// most) stays in L2. Large transposes (a linear weight, a feature map
+// beyond L2) run near the DRAM roof this way; without blocking the
+// register-tiled kernels wrote one line per destination row per pass and
+// fell below the portable loop.
+#define BLOCK_BYTES 512
+
+void etr_move_transpose_blocks(etr_move_transpose_fn tiles,
+                               size_t element_size, size_t rows,
+                               size_t columns, const void *src,
+                               size_t src_stride, void *dst,
+                               size_t dst_stride) {
+  size_t block = BLOCK_BYTES / element_size;
+  const char *source = (const char *)src;
+  char *target = (char *)dst;
+  for (size_t r = 0; r < rows; r += block) {
+    size_t block_rows = rows - r < block ? rows - r : block;
+    for (size_t c = 0; c < columns; c += block) {
+      size_t block_columns = columns - c < block ? columns - c : block;
+      tiles(block_rows, block_columns,
+            source + r * src_stride + c * element_size, src_stride,
+            target + c * dst_stride + r * element_size, dst_stride);
+    }
+  }
+}
+
 #define DEFINE_SCALAR_TRANSPOSE(name, type)                                \
-  void name(size_t rows, size_t columns, const void *src,                  \
+  static void name##_tiles(size_t rows, size_t columns, const void *src,   \
             size_t src_stride, void *dst, size_t dst_stride) {             \
     const char *source = (const char *)src;                                \
     char *target = (char *)dst;                                            \
@@ -31,6 +59,11 @@
         }                                                                  \
       }                                                                    \
     }                                                                      \
+  }                                                                        \
+  void name(size_t rows, size_t columns, const void *src,                  \
+            size_t src_stride, void *dst, size_t dst_stride) {             \
+    etr_move_transpose_blocks(name##_tiles, sizeof(type), rows, columns,   \
+                              src, src_stride, dst, dst_stride);           \
   }
 
 DEFINE_SCALAR_TRANSPOSE(etr_move_transpose_x8_scalar, uint8_t)

@@ -58,6 +58,8 @@ elif [ -n "${AARCH64_DIFF_FILTER:-}" ]; then
   read -r -a filter <<< "$AARCH64_DIFF_FILTER"
 fi
 status=0
-ETREF_ISA=neon "$qemu" "$work/etref_diff_aarch64" "${filter[@]}" || status=$?
+# Tests run in parallel children (the shim's CRITERION_JOBS), one per core.
+ETREF_ISA=neon CRITERION_JOBS="$jobs" "$qemu" "$work/etref_diff_aarch64" \
+  "${filter[@]}" || status=$?
 echo "aarch64_diff_test: ran under qemu in $(( $(date +%s) - built ))s" >&2
 exit $status
