@@ -7,7 +7,9 @@ Every operator overload that the installed torch (2.13.0) tags
 program calls for it, derived the way ExecuTorch derives it:
 
   * view ops become their `*_copy` twins (exir's
-    ReplaceBrokenOpsWithFunctionalOpsPass: `aten.view` -> `aten.view_copy`);
+    ReplaceBrokenOpsWithFunctionalOpsPass: `aten.view` -> `aten.view_copy`;
+    a view_copy whose result is not a program output is further emitted as
+    the prim op executorch_prim::et_view);
   * the functional op maps to its out variant with
     `executorch.exir.operator.convert.to_out_variant`; when that helper
     fails (it asserts on `aten::pow`, whose overload set holds two functional
@@ -145,6 +147,10 @@ def describe(op: torch._ops.OpOverload, sym_ops: Set[str], dim_order: Dict[str, 
         edge_op = getattr(getattr(torch.ops.aten, base + "_copy"), op._overloadname)
         entry["edge_op"] = edge_op.name()
         entry["note"] = f"view op: ExecuTorch calls the copy twin {edge_op.name()}"
+        if edge_op.name() == "aten::view_copy":
+            entry["note"] += (" (exir's ReplaceViewCopyWithViewPass then emits "
+                              "executorch_prim::et_view for results that are not program "
+                              "outputs, when remove_view_copy is on, the default)")
     kind = FunctionSchema.parse(str(edge_op._schema)).kind()
     returns_no_tensor = not any("Tensor" in str(r.type) for r in op._schema.returns)
     if name in sym_ops or (kind == SchemaKind.functional and returns_no_tensor):
