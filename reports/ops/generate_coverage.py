@@ -139,7 +139,9 @@ def build(core: Dict[str, Any], stats: Dict[str, Any], findings: Dict[str, Any],
         f"* Golden cases ({sum(v['value_cases'] + v['error_cases'] for v in golden.values())} in "
         f"{len(golden)} files): value cases passed **{totals['passed']}** of the "
         f"{sum(by_kernel[k]['value_cases'] for k in totals['registered'] if k in by_kernel)} "
-        f"belonging to registered kernels ({totals['value']} in all); error cases rejected "
+        f"belonging to registered kernels ({totals['value']} in all), plus "
+        f"**{totals['artifacts']}** known PyTorch artifacts counted apart "
+        "(ops_reference/golden/golden_artifacts.h); error cases rejected "
         f"**{totals['rejected']}** of "
         f"{sum(by_kernel[k]['error_cases'] for k in totals['registered'] if k in by_kernel)} "
         f"({totals['errors']} in all).",
