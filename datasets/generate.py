@@ -357,7 +357,7 @@ def run_executorch(
         run = method.execute
     else:
         # executorch.runtime.Runtime.load_program() takes no data file in
-        # 1.4.1; the pybindings loader underneath it does.
+        # the pinned executorch; the pybindings loader underneath it does.
         from executorch.extension.pybindings import portable_lib
 
         module = portable_lib._load_for_executorch(str(program_path), data_path=str(data_path))
@@ -871,7 +871,7 @@ def gen_mlp_external(root: Path) -> Dict[str, Any]:
     out.record_cases(cases, eager, et)
     out.notes += [
         "write_tensor_data_to_file() names the file '_default_external_constant.ptd' (the default constant tag); it is renamed to model.ptd here. The .pte refers to tensors by key, not by file name.",
-        "executorch.runtime.Runtime.load_program() has no data-file argument in 1.4.1; the outputs were produced with executorch.extension.pybindings.portable_lib._load_for_executorch(model.pte, data_path=model.ptd).forward(inputs).",
+        "executorch.runtime.Runtime.load_program() has no data-file argument in the pinned executorch; the outputs were produced with executorch.extension.pybindings.portable_lib._load_for_executorch(model.pte, data_path=model.ptd).forward(inputs).",
     ]
     return out.finish()
 
@@ -906,7 +906,7 @@ def gen_mlp_inline_constants(root: Path) -> Dict[str, Any]:
     et, failure = try_run_executorch(out.dir / "model.pte", cases)
     out.record_cases(cases, eager, et)
     out.notes.append(
-        "No ExecutorchBackendConfig flag writes this layout in 1.4.1 (serialize_pte_binary always extracts "
+        "No ExecutorchBackendConfig flag writes this layout in the pinned executorch (serialize_pte_binary always extracts "
         "constant_buffer into the constant segment); the file is produced by the exir serializer's own "
         "flatbuffer layer as described in export.post_processing. Apart from the constants' location (and "
         "the missing extended header/segment table) the program is the same as mlp/model.pte."
