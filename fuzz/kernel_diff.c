@@ -8,7 +8,12 @@
 //   2. the reference kernel on real data, outs poisoned with 0xA5;
 //   3. the optimized kernel (etr_registry_select, so the reference again
 //      for ops without an optimized twin) on fresh copies of the same
-//      arguments, outs poisoned with 0x5A, once per ISA this CPU has.
+//      arguments, outs poisoned alike, once per ISA this CPU has. (One
+//      poison for every run: the fuzzer freely turns an input into an out
+//      spec, which a kernel then reads as data, so two poisons would make
+//      differences that are no kernel's fault. The scratch arena is not
+//      cleared between runs, so a kernel reading scratch it never wrote
+//      still shows.)
 // An unknown op name picks a registered kernel by the name's hash, so every
 // input reaches some kernel; seeds use exact names.
 //
@@ -16,12 +21,13 @@
 //   - reference and optimized disagree: one succeeds and the other fails,
 //     or their results differ (every tensor argument is compared after the
 //     call, outs and anything a kernel writes in place, and the return
-//     slot): bit for bit when both are the same function (so an output
-//     element a kernel leaves unwritten shows up as the two poisons),
-//     within a tolerance otherwise (below);
-//   - the dry run rejects a call the real kernel accepts, or accepts it
-//     with other output shapes (except ops whose output shape depends on
-//     values: the dry run sizes them for the worst case);
+//     slot): bit for bit when both are the same function (the kernel must
+//     be deterministic), within a tolerance otherwise (below);
+//   - the dry run rejects a call the real kernel accepts, accepts one the
+//     kernel refuses for a reason that does not depend on values (any code
+//     but InvalidArgument and the memory codes), or accepts it with other
+//     output shapes (except ops whose output shape depends on values: the
+//     dry run sizes them for the worst case);
 //   - a failure without a message in ctx->diag, or a result tensor that
 //     reaches past its own capacity.
 // Tolerance between different functions: integers and Bool exactly; NaN
@@ -29,6 +35,7 @@
 // 1e-2 for Half and BFloat16, 1e-4 for Float and 1e-9 for Double: loose on
 // purpose, looking for gross disagreements (the differential tests in
 // ops_optimized/test hold the tight per-op tolerances).
+// ETREF_FUZZ_VERBOSE=1 prints each input's op and verdicts (triage).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,6 +265,19 @@ static void check_dry_run(const char *op, const run_t *dry, const run_t *real) {
     etr_fuzz_fault(TARGET, "%s: the dry run rejects a call the kernel "
                    "accepts: %s", op, dry->diag.message);
   }
+  // Value checks (an index out of range, an integer division by zero) and
+  // scratch memory are InvalidArgument and MemoryAllocationFailed; a
+  // refusal for a wrong type, argument list or unsupported dtype never
+  // depends on values, so the dry run (what the verifier relies on) must
+  // have refused it too.
+  if (dry->status == ETR_OK && real->status != ETR_OK &&
+      real->status != ETR_ERR_INVALID_ARGUMENT &&
+      real->status != ETR_ERR_MEMORY_ALLOCATION_FAILED &&
+      real->status != ETR_ERR_OUT_OF_RESOURCES) {
+    etr_fuzz_fault(TARGET, "%s: the dry run accepts a call the kernel "
+                   "refuses with %s: %s", op, etr_error_name(real->status),
+                   real->diag.message);
+  }
   if (dry->status != ETR_OK || real->status != ETR_OK ||
       shape_depends_on_values(op)) {
     return;
@@ -309,6 +329,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static run_t opt;
   run(data, size, reference, op, 0xA5, true, &dry);
   run(data, size, reference, op, 0xA5, false, &ref);
+  static int verbose = -1;  // ETREF_FUZZ_VERBOSE=1: one line per input
+  if (verbose < 0) {
+    verbose = getenv("ETREF_FUZZ_VERBOSE") != NULL;
+  }
+  if (verbose) {
+    fprintf(stderr, "kernel_diff: %s dry run %s, reference %s%s%s\n", op,
+            etr_error_name(dry.status), etr_error_name(ref.status),
+            ref.status != ETR_OK ? ": " : "",
+            ref.status != ETR_OK ? ref.diag.message : "");
+  }
   check_dry_run(op, &dry, &ref);
   etr_fuzz_pool_free(&dry.pool);
   bool same = optimized == reference;
@@ -318,7 +348,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     etr_isa_force((etr_isa_t)isa);
     const char *isa_name = same ? "same kernel" : etr_isa_name((etr_isa_t)isa);
-    run(data, size, optimized, op, 0x5A, false, &opt);
+    run(data, size, optimized, op, 0xA5, false, &opt);
     if ((ref.status == ETR_OK) != (opt.status == ETR_OK)) {
       etr_fuzz_fault(TARGET, "%s (%s): reference %s, optimized %s: %s", op,
                      isa_name, etr_error_name(ref.status),
