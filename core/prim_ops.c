@@ -144,6 +144,25 @@ static etr_error_t local_scalar_dense(etr_kernel_context_t *ctx,
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
   ETR_CHECK(ctx->diag, etr_tensor_numel(self) >= 1, ETR_ERR_INVALID_ARGUMENT,
             "%s: expected a tensor with at least one element", ctx->op_name);
+  // Checked before the dry run returns: the verifier must refuse what the
+  // real call refuses for its type (the switch below lists the same types).
+  switch (self->dtype) {
+    case ETR_BOOL:
+    case ETR_BYTE:
+    case ETR_CHAR:
+    case ETR_SHORT:
+    case ETR_INT:
+    case ETR_LONG:
+    case ETR_HALF:
+    case ETR_BFLOAT16:
+    case ETR_FLOAT:
+    case ETR_DOUBLE:
+      break;
+    default:
+      return ETR_FAIL(ctx->diag, ETR_ERR_NOT_SUPPORTED,
+                      "%s: dtype %s is not supported", ctx->op_name,
+                      etr_scalar_type_name(self->dtype));
+  }
   if (ctx->dry_run) {
     // The value is data-dependent: produce a placeholder of the right tag.
     if (self->dtype == ETR_BOOL) {

@@ -216,6 +216,31 @@ Test(prim_ops, tensor_queries) {
   cr_assert_float_eq(r.u.as_double, 2.5, 0);
 }
 
+// Found by fuzz/kernel_diff (fuzz/regression/kernel_diff/): the dry run
+// accepted a dtype the real call refuses, so the verifier passed programs
+// that then failed at run time.
+Test(prim_ops, local_scalar_dense_dry_run_refuses_unsupported_dtypes) {
+  double data[2] = {1.0, 2.0};
+  int64_t sizes[1] = {1};
+  etr_tensor_t tensor;
+  cr_assert_eq(etr_tensor_init(&tensor, ETR_COMPLEX_DOUBLE, 1, sizes, data,
+                               sizeof(data), NULL),
+               ETR_OK);
+  etr_evalue_t self = {.tag = ETR_TAG_TENSOR};
+  self.u.as_tensor = &tensor;
+  etr_evalue_t result = {.tag = ETR_TAG_INT};
+  etr_evalue_t *args[2] = {&self, &result};
+  for (int dry_run = 0; dry_run < 2; ++dry_run) {
+    etr_diag_t diag;
+    etr_diag_reset(&diag);
+    etr_kernel_context_t ctx = {.diag = &diag,
+                                .op_name = "aten::_local_scalar_dense",
+                                .dry_run = dry_run != 0};
+    cr_assert_eq(find("aten::_local_scalar_dense")(&ctx, args, 2),
+                 ETR_ERR_NOT_SUPPORTED, "dry_run %d", dry_run);
+  }
+}
+
 Test(prim_ops, et_view_shares_memory_and_infers_one_size) {
   float data[12];
   int64_t sizes[2] = {3, 4};
