@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// fp32 binary microkernels (arithmetic and comparisons), one file per ISA,
+// and the driver the op files call.
+//
+// Microkernels take contiguous runs: vv (both operands vectors), vs
+// (second operand one value for the run), sv (first operand one value).
+// They are written once in binary_kernels.h over the primitives of
+// ../unary/simd_<isa>.h and instantiated by binary_<isa>.c. Nothing past
+// n is read or written; y may be a or b (in place).
+//
+// Each arithmetic op gives the bits the reference gives (it computes in
+// double and rounds once; for +, -, *, / of floats that double rounding
+// is innocuous, and ADD_SCALED computes in double itself):
+//   ADD, SUB, MUL, DIV  IEEE float ops (division by 0 gives +-inf or NaN);
+//   MAXIMUM, MINIMUM    NaN if either operand is NaN, else
+//                       maximum(a, b) = a < b ? b : a and
+//                       minimum(a, b) = b < a ? b : a (so on equal
+//                       operands, +0/-0 included, the first one);
+//   ADD_SCALED          a + alpha * b in double, rounded once (add/sub
+//                       with alpha != 1; sub passes -alpha).
+// Comparisons write 0/1 bytes; NaN compares false except for NE.
+#ifndef ETR_OPS_OPTIMIZED_BINARY_BINARY_H
+#define ETR_OPS_OPTIMIZED_BINARY_BINARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ops_optimized/isa.h"
+
+typedef enum etr_binary_op {
+  ETR_BINARY_ADD = 0,
+  ETR_BINARY_SUB,
+  ETR_BINARY_MUL,
+  ETR_BINARY_DIV,
+  ETR_BINARY_MAXIMUM,
+  ETR_BINARY_MINIMUM,
+  ETR_BINARY_ADD_SCALED,
+  ETR_BINARY_NUM_OPS,
+} etr_binary_op_t;
+
+typedef struct etr_binary_params {
+  double alpha;  // ADD_SCALED
+} etr_binary_params_t;
+
+typedef void (*etr_f32_binary_vv_fn)(size_t n, const float *a,
+                                     const float *b, float *y,
+                                     const etr_binary_params_t *params);
+typedef void (*etr_f32_binary_vs_fn)(size_t n, const float *a, float b,
+                                     float *y,
+                                     const etr_binary_params_t *params);
+typedef void (*etr_f32_binary_sv_fn)(size_t n, float a, const float *b,
+                                     float *y,
+                                     const etr_binary_params_t *params);
+
+typedef enum etr_compare_op {
+  ETR_COMPARE_OP_EQ = 0,
+  ETR_COMPARE_OP_NE,
+  ETR_COMPARE_OP_LT,
+  ETR_COMPARE_OP_LE,
+  ETR_COMPARE_OP_GT,
+  ETR_COMPARE_OP_GE,
+  ETR_COMPARE_NUM_OPS,
+} etr_compare_op_t;
+
+// a op b for the vectors a and b; a op b with one value b. (s op v is v
+// op' s with op' the mirrored predicate: etr_compare_mirror.)
+typedef void (*etr_f32_compare_vv_fn)(size_t n, const float *a,
+                                      const float *b, uint8_t *y);
+typedef void (*etr_f32_compare_vs_fn)(size_t n, const float *a, float b,
+                                      uint8_t *y);
+
+typedef struct etr_f32_binary_kernels {
+  etr_f32_binary_vv_fn vv[ETR_BINARY_NUM_OPS];
+  etr_f32_binary_vs_fn vs[ETR_BINARY_NUM_OPS];
+  etr_f32_binary_sv_fn sv[ETR_BINARY_NUM_OPS];
+  etr_f32_compare_vv_fn compare_vv[ETR_COMPARE_NUM_OPS];
+  etr_f32_compare_vs_fn compare_vs[ETR_COMPARE_NUM_OPS];
+} etr_f32_binary_kernels_t;
+
+extern const etr_f32_binary_kernels_t etr_f32_binary_scalar;
+extern const etr_f32_binary_kernels_t etr_f32_binary_avx2;
+extern const etr_f32_binary_kernels_t etr_f32_binary_avx512;
+extern const etr_f32_binary_kernels_t etr_f32_binary_neon;
+
+// The kernels for `isa` (scalar when this build has none for it).
+const etr_f32_binary_kernels_t *etr_f32_binary_for(etr_isa_t isa);
+
+// b op a for a op b: LT <-> GT, LE <-> GE, EQ and NE unchanged.
+etr_compare_op_t etr_compare_mirror(etr_compare_op_t op);
+
+#endif  // ETR_OPS_OPTIMIZED_BINARY_BINARY_H

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Elementwise operands, probes, fp32 staging and the binary driver (see
+// elementwise.h).
+#include "ops_optimized/binary/elementwise.h"
+
+#include <string.h>
+
+#include "core/scalar_type.h"
+#include "ops_optimized/unary/unary.h"
+#include "ops_reference/support/dtype.h"
+#include "ops_reference/support/element.h"
+#include "ops_reference/support/shape.h"
+
+bool etr_ew_is_float_like(etr_scalar_type_t dtype) {
+  return dtype == ETR_FLOAT || dtype == ETR_HALF || dtype == ETR_BFLOAT16;
+}
+
+// Real dtypes whose single value converts to float as a double would.
+static bool constant_dtype(etr_scalar_type_t dtype) {
+  switch (dtype) {
+    case ETR_BYTE:
+    case ETR_CHAR:
+    case ETR_SHORT:
+    case ETR_INT:
+    case ETR_LONG:
+    case ETR_HALF:
+    case ETR_FLOAT:
+    case ETR_DOUBLE:
+    case ETR_BFLOAT16:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool etr_ew_operand_tensor(etr_ew_operand_t *operand,
+                           const etr_tensor_t *tensor,
+                           etr_scalar_type_t dtype,
+                           etr_scalar_type_t round_to) {
+  memset(operand, 0, sizeof(*operand));
+  operand->tensor = tensor;
+  operand->round_to = round_to;
+  if (tensor == NULL) {
+    return false;
+  }
+  if (tensor->dtype == dtype) {
+    return true;
+  }
+  operand->constant = true;
+  return constant_dtype(tensor->dtype) && etr_tensor_numel(tensor) == 1;
+}
+
+bool etr_ew_operand_scalar(etr_ew_operand_t *operand,
+                           const etr_scalar_t *scalar,
+                           etr_scalar_type_t round_to) {
+  memset(operand, 0, sizeof(*operand));
+  operand->scalar_shape.dim = 0;
+  operand->scalar_shape.dtype =
+      scalar->kind == ETR_SCALAR_DOUBLE ? ETR_DOUBLE : ETR_LONG;
+  operand->tensor = &operand->scalar_shape;
+  operand->constant = true;
+  operand->round_to = round_to;
+  operand->value = (float)etr_round_double(round_to, scalar->as_double);
+  operand->value_ready = true;
+  return scalar->kind != ETR_SCALAR_BOOL;
+}
+
+void etr_ew_operand_prepare(etr_ew_operand_t *operand) {
+  if (operand->constant && !operand->value_ready) {
+    const etr_tensor_t *t = operand->tensor;
+    operand->value = (float)etr_round_double(
+        operand->round_to, etr_load_double(t->dtype, t->data));
+    operand->value_ready = true;
+  }
+}
+
+etr_kernel_context_t etr_ew_probe_context(const etr_kernel_context_t *ctx) {
+  etr_kernel_context_t probe = *ctx;
+  probe.diag = NULL;
+  return probe;
+}
+
+bool etr_ew_scalar_arg(const etr_kernel_context_t *ctx, etr_evalue_t **args,
+                       size_t num_args, size_t index, etr_scalar_t *out) {
+  etr_kernel_context_t probe = etr_ew_probe_context(ctx);
+  return etr_arg_scalar(&probe, args, num_args, index, "scalar", out) ==
+         ETR_OK;
+}
+
+void etr_ew_to_f32(etr_scalar_type_t dtype, size_t n, const void *x,
+                   float *y) {
+  const etr_f32_convert_kernels_t *k = etr_f32_convert_for(etr_isa_active());
+  if (dtype == ETR_HALF) {
+    k->from_f16(n, (const uint16_t *)x, y);
+  } else if (dtype == ETR_BFLOAT16) {
+    k->from_bf16(n, (const uint16_t *)x, y);
+  } else {
+    memcpy(y, x, n * sizeof(float));
+  }
+}
+
+void etr_ew_from_f32(etr_scalar_type_t dtype, size_t n, const float *x,
+                     void *y) {
+  const etr_f32_convert_kernels_t *k = etr_f32_convert_for(etr_isa_active());
+  if (dtype == ETR_HALF) {
+    k->to_f16(n, x, (uint16_t *)y);
+  } else if (dtype == ETR_BFLOAT16) {
+    k->to_bf16(n, x, (uint16_t *)y);
+  } else {
+    memcpy(y, x, n * sizeof(float));
+  }
+}
+
+float etr_ew_load_f32(const etr_tensor_t *tensor, int64_t offset) {
+  float value;
+  etr_ew_to_f32(tensor->dtype, 1, etr_element_at(tensor, offset), &value);
+  return value;
+}
+
+bool etr_binary_probe(const etr_kernel_context_t *ctx, etr_evalue_t **args,
+                      size_t num_args, bool scalar_other,
+                      bool other_in_opmath, bool compare, size_t out_index,
+                      etr_binary_call_t *call) {
+  memset(call, 0, sizeof(*call));
+  etr_kernel_context_t probe = etr_ew_probe_context(ctx);
+  etr_tensor_t *self = NULL;
+  etr_tensor_t *other = NULL;
+  etr_scalar_t scalar;
+  etr_scalar_type_t result;
+  if (etr_arg_tensor(&probe, args, num_args, 0, "self", &self) != ETR_OK ||
+      etr_arg_tensor(&probe, args, num_args, out_index, "out",
+                     &call->out) != ETR_OK) {
+    return false;
+  }
+  if (scalar_other) {
+    if (!etr_ew_scalar_arg(ctx, args, num_args, 1, &scalar) ||
+        etr_result_type_tensor_scalar(&probe, self, &scalar, &result) !=
+            ETR_OK) {
+      return false;
+    }
+  } else if (etr_arg_tensor(&probe, args, num_args, 1, "other", &other) !=
+                 ETR_OK ||
+             etr_result_type_tensors(&probe, self, other, &result) !=
+                 ETR_OK) {
+    return false;
+  }
+  if (!etr_ew_is_float_like(result) ||
+      call->out->dtype != (compare ? ETR_BOOL : result)) {
+    return false;
+  }
+  call->dtype = result;
+  call->compare = compare;
+  etr_scalar_type_t other_round = result;
+  if (other_in_opmath && result != ETR_FLOAT &&
+      (scalar_other || (other->dtype != result &&
+                        etr_tensor_numel(other) == 1))) {
+    other_round = ETR_FLOAT;
+  }
+  if (!etr_ew_operand_tensor(&call->a, self, result, result)) {
+    return false;
+  }
+  return scalar_other
+             ? etr_ew_operand_scalar(&call->b, &scalar, other_round)
+             : etr_ew_operand_tensor(&call->b, other, result, other_round);
+}
+
+bool etr_binary_alpha(const etr_kernel_context_t *ctx, etr_evalue_t **args,
+                      size_t num_args, bool subtract,
+                      etr_binary_call_t *call) {
+  etr_scalar_t alpha;
+  if (!etr_ew_scalar_arg(ctx, args, num_args, 2, &alpha) ||
+      alpha.kind == ETR_SCALAR_BOOL) {
+    return false;
+  }
+  // The reference rounds alpha to the op-math type, Float here.
+  double rounded = etr_round_double(ETR_FLOAT, alpha.as_double);
+  if (rounded == 1.0) {
+    call->op = subtract ? ETR_BINARY_SUB : ETR_BINARY_ADD;
+  } else if (rounded == -1.0) {
+    call->op = subtract ? ETR_BINARY_ADD : ETR_BINARY_SUB;
+  } else {
+    call->op = ETR_BINARY_ADD_SCALED;
+    call->params.alpha = subtract ? -rounded : rounded;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// The binary driver.
+
+// One run of n elements: each operand a vector (pointer) or one value.
+typedef struct binary_run {
+  const void *a;  // NULL: a_value
+  const void *b;  // NULL: b_value
+  float a_value;
+  float b_value;
+  void *y;
+} binary_run_t;
+
+// An fp32 run.
+static void run_f32(const etr_binary_call_t *call,
+                    const etr_f32_binary_kernels_t *k, size_t n,
+                    const float *a, float a_value, const float *b,
+                    float b_value, void *y) {
+  if (call->compare) {
+    uint8_t *bytes = (uint8_t *)y;
+    if (a != NULL && b != NULL) {
+      k->compare_vv[call->compare_op](n, a, b, bytes);
+    } else if (a != NULL) {
+      k->compare_vs[call->compare_op](n, a, b_value, bytes);
+    } else {
+      k->compare_vs[etr_compare_mirror(call->compare_op)](n, b, a_value,
+                                                          bytes);
+    }
+    return;
+  }
+  float *out = (float *)y;
+  if (a != NULL && b != NULL) {
+    k->vv[call->op](n, a, b, out, &call->params);
+  } else if (a != NULL) {
+    k->vs[call->op](n, a, b_value, out, &call->params);
+  } else {
+    k->sv[call->op](n, a_value, b, out, &call->params);
+  }
+}
+
+// A Half/BFloat16 run, a chunk at a time through fp32.
+static void run_staged(const etr_binary_call_t *call,
+                       const etr_f32_binary_kernels_t *k, size_t n,
+                       const binary_run_t *run) {
+  float a_buffer[ETR_EW_CHUNK];
+  float b_buffer[ETR_EW_CHUNK];
+  float y_buffer[ETR_EW_CHUNK];
+  const uint16_t *a = (const uint16_t *)run->a;
+  const uint16_t *b = (const uint16_t *)run->b;
+  for (size_t done = 0; done < n; done += ETR_EW_CHUNK) {
+    size_t m = n - done < ETR_EW_CHUNK ? n - done : ETR_EW_CHUNK;
+    if (a != NULL) {
+      etr_ew_to_f32(call->dtype, m, a + done, a_buffer);
+    }
+    if (b != NULL) {
+      etr_ew_to_f32(call->dtype, m, b + done, b_buffer);
+    }
+    if (call->compare) {
+      run_f32(call, k, m, a != NULL ? a_buffer : NULL, run->a_value,
+              b != NULL ? b_buffer : NULL, run->b_value,
+              (uint8_t *)run->y + done);
+    } else {
+      run_f32(call, k, m, a != NULL ? a_buffer : NULL, run->a_value,
+              b != NULL ? b_buffer : NULL, run->b_value, y_buffer);
+      etr_ew_from_f32(call->dtype, m, y_buffer, (uint16_t *)run->y + done);
+    }
+  }
+}
+
+etr_error_t etr_binary_execute(etr_kernel_context_t *ctx,
+                               etr_binary_call_t *call, bool *handled) {
+  const etr_tensor_t *a = call->a.tensor;
+  const etr_tensor_t *b = call->b.tensor;
+  etr_tensor_t *out = call->out;
+  int32_t dim = 0;
+  int64_t sizes[ETR_MAX_DIMS];
+  *handled = false;
+  if ((call->a.constant && call->b.constant) ||
+      !etr_plan_broadcast_shape(a->dim, a->sizes, b->dim, b->sizes, &dim,
+                                sizes)) {
+    return ETR_OK;
+  }
+  *handled = true;
+  ETR_TRY(etr_resize_out(ctx, out, dim, sizes));
+  if (ctx->dry_run || etr_tensor_numel(out) == 0) {
+    return ETR_OK;
+  }
+  // The planned inputs are the non-constant operands.
+  const etr_tensor_t *inputs[2];
+  size_t num_inputs = 0;
+  int a_slot = -1;
+  int b_slot = -1;
+  if (!call->a.constant) {
+    a_slot = (int)++num_inputs;
+    inputs[a_slot - 1] = a;
+  }
+  if (!call->b.constant) {
+    b_slot = (int)++num_inputs;
+    inputs[b_slot - 1] = b;
+  }
+  etr_plan_t plan;
+  if (!etr_plan_init(&plan, out, inputs, num_inputs)) {
+    *handled = false;
+    return ETR_OK;
+  }
+  etr_ew_operand_prepare(&call->a);
+  etr_ew_operand_prepare(&call->b);
+  const etr_f32_binary_kernels_t *k = etr_f32_binary_for(etr_isa_active());
+  size_t element = etr_scalar_type_size(call->dtype);
+  size_t out_element = etr_scalar_type_size(out->dtype);
+  etr_plan_cursor_t cursor;
+  etr_plan_cursor_init(&cursor);
+  for (int64_t r = 0; r < plan.runs; ++r) {
+    binary_run_t run = {NULL, NULL, call->a.value, call->b.value,
+                        (uint8_t *)out->data +
+                            (size_t)cursor.offsets[0] * out_element};
+    if (a_slot > 0) {
+      int64_t offset = cursor.offsets[a_slot];
+      if (plan.run_broadcast[a_slot]) {
+        run.a_value = etr_ew_load_f32(a, offset);
+      } else {
+        run.a = (const uint8_t *)a->data + (size_t)offset * element;
+      }
+    }
+    if (b_slot > 0) {
+      int64_t offset = cursor.offsets[b_slot];
+      if (plan.run_broadcast[b_slot]) {
+        run.b_value = etr_ew_load_f32(b, offset);
+      } else {
+        run.b = (const uint8_t *)b->data + (size_t)offset * element;
+      }
+    }
+    if (call->dtype == ETR_FLOAT) {
+      run_f32(call, k, (size_t)plan.run, run.a, run.a_value, run.b,
+              run.b_value, run.y);
+    } else {
+      run_staged(call, k, (size_t)plan.run, &run);
+    }
+    etr_plan_cursor_next(&cursor, &plan);
+  }
+  return ETR_OK;
+}

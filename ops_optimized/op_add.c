@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Optimized aten::add.out and aten::add.Scalar_out: out = self + alpha *
+// other for Float, Half and BFloat16 results (binary/elementwise.h: same
+// shape, a 0-dim or Scalar operand, bias-style and per-channel
+// broadcasts, contiguous or channels-last). alpha 1 (or -1) adds (or
+// subtracts) in float; any other alpha computes a + alpha * b in double
+// and rounds once, as the reference. Everything else, and argument
+// errors, go to the reference kernels (ops_reference/op_add.c).
+#include "ops_optimized/binary/elementwise.h"
+#include "ops_optimized/ops_optimized.h"
+#include "ops_reference/ops_reference.h"
+
+static etr_error_t add(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                       size_t num_args, bool scalar_other,
+                       etr_kernel_fn reference) {
+  etr_binary_call_t call;
+  if (num_args != 5 ||
+      !etr_binary_probe(ctx, args, num_args, scalar_other, false, false, 3,
+                        &call) ||
+      !etr_binary_alpha(ctx, args, num_args, false, &call)) {
+    return etr_opt_fallback(reference, ctx, args, num_args);
+  }
+  bool handled = false;
+  etr_error_t status = etr_binary_execute(ctx, &call, &handled);
+  return handled ? status : etr_opt_fallback(reference, ctx, args, num_args);
+}
+
+// aten::add.out
+etr_error_t etr_opt_add_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                            size_t num_args) {
+  return add(ctx, args, num_args, false, etr_ref_add_out);
+}
+
+// aten::add.Scalar_out
+etr_error_t etr_opt_add_scalar_out(etr_kernel_context_t *ctx,
+                                   etr_evalue_t **args, size_t num_args) {
+  return add(ctx, args, num_args, true, etr_ref_add_scalar_out);
+}

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Optimized aten::ne.Tensor_out and aten::ne.Scalar_out: out = (self !=
+// other) into a Bool out, comparing Float, Half or BFloat16 values (the
+// result dtype of the operands; a Scalar is rounded to it first) with the
+// layouts and broadcasts of binary/elementwise.h. IEEE comparisons: NaN
+// compares false except for !=. Other dtypes and outs, and argument
+// errors, go to the reference kernels (ops_reference/op_ne.c).
+#include "ops_optimized/binary/elementwise.h"
+#include "ops_optimized/ops_optimized.h"
+#include "ops_reference/ops_reference.h"
+
+static etr_error_t compare(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                           size_t num_args, bool scalar_other,
+                           etr_kernel_fn reference) {
+  etr_binary_call_t call;
+  if (num_args != 4 || !etr_binary_probe(ctx, args, num_args, scalar_other,
+                                         false, true, 2, &call)) {
+    return etr_opt_fallback(reference, ctx, args, num_args);
+  }
+  call.compare_op = ETR_COMPARE_OP_NE;
+  bool handled = false;
+  etr_error_t status = etr_binary_execute(ctx, &call, &handled);
+  return handled ? status : etr_opt_fallback(reference, ctx, args, num_args);
+}
+
+// aten::ne.Tensor_out
+etr_error_t etr_opt_ne_tensor_out(etr_kernel_context_t *ctx,
+                                  etr_evalue_t **args, size_t num_args) {
+  return compare(ctx, args, num_args, false, etr_ref_ne_tensor_out);
+}
+
+// aten::ne.Scalar_out
+etr_error_t etr_opt_ne_scalar_out(etr_kernel_context_t *ctx,
+                                  etr_evalue_t **args, size_t num_args) {
+  return compare(ctx, args, num_args, true, etr_ref_ne_scalar_out);
+}

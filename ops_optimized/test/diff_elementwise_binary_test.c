@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Differential tests of the elementwise family's binary ops (add, sub,
+// mul, div, maximum, minimum and the six comparisons, Tensor and Scalar
+// overloads) against the reference kernels, on every ISA of this machine.
+//
+// Bounds: every one of these ops is exact (the reference's double result
+// rounds to the float the optimized kernel computes, and Half/BFloat16
+// round that float once), so every case compares bit for bit, NaN
+// positions included, -0.0 distinct from +0.0 (ETR_DIFF_EXACT); add/sub
+// with alpha != 1 too (computed in double like the reference).
+//
+// Cases, per op and dtype (Float, Half, BFloat16 specialized; Double and
+// Int checked to fall back): the tile-edge sizes of 16 lanes (0, 1, 15, 16,
+// 17, 31, 32, 49, 67, 1008) in the patterns the kernels specialize (same
+// shape; a Scalar, a 0-dim tensor of the dtype and of Double on either
+// side; [N, C] op [C] and [C] op [N, C]; [N, C, H, W] op [1, C, 1, 1]
+// contiguous (runs of H * W) and channels-last (runs of C); [N, 1] op
+// [1, C]) and in ones they do not
+// (non-contiguous views), random and special values (NaN, +-inf, -0.0,
+// denormals, extremes), in place (out aliasing self). A dry run of each
+// kernel must give the reference's out shape without touching data.
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "ops_optimized/ops_optimized.h"
+#include "ops_optimized/test/diff.h"
+#include "ops_reference/ops_reference.h"
+
+typedef struct binary_op {
+  const char *tensor_name;  // the Tensor overload
+  const char *scalar_name;  // the Scalar overload
+  bool alpha;               // add/sub: alpha before out
+  bool compare;             // Bool out
+} binary_op_t;
+
+static const binary_op_t kOps[] = {
+    {"aten::add.out", "aten::add.Scalar_out", true, false},
+    {"aten::sub.out", "aten::sub.Scalar_out", true, false},
+    {"aten::mul.out", "aten::mul.Scalar_out", false, false},
+    {"aten::div.out", "aten::div.Scalar_out", false, false},
+    {"aten::maximum.out", NULL, false, false},
+    {"aten::minimum.out", NULL, false, false},
+    {"aten::eq.Tensor_out", "aten::eq.Scalar_out", false, true},
+    {"aten::ne.Tensor_out", "aten::ne.Scalar_out", false, true},
+    {"aten::lt.Tensor_out", "aten::lt.Scalar_out", false, true},
+    {"aten::le.Tensor_out", "aten::le.Scalar_out", false, true},
+    {"aten::gt.Tensor_out", "aten::gt.Scalar_out", false, true},
+    {"aten::ge.Tensor_out", "aten::ge.Scalar_out", false, true},
+};
+#define NUM_OPS (sizeof(kOps) / sizeof(kOps[0]))
+
+static const etr_scalar_type_t kFloatDtypes[] = {ETR_FLOAT, ETR_HALF,
+                                                 ETR_BFLOAT16};
+
+static uint64_t g_seed = 1;
+
+// Appends alpha (when the op has one), the out (resized by the kernel from
+// a 1-D out with room, or of exactly `out_sizes` in channels-last) and the
+// return slot, then runs the case.
+static int finish(etr_diff_case_t *c, const binary_op_t *op,
+                  etr_scalar_type_t dtype, double alpha, int32_t out_dim,
+                  const int64_t *out_sizes, bool channels_last_out) {
+  if (op->alpha) {
+    etr_diff_arg(c, alpha == 1.0 ? tt_ev_int(1) : tt_ev_double(alpha));
+  }
+  size_t out_index = c->num_args;
+  etr_scalar_type_t out_dtype = op->compare ? ETR_BOOL : dtype;
+  if (channels_last_out) {
+    etr_diff_out(c, out_dtype, out_dim, out_sizes, ETR_DIFF_CHANNELS_LAST,
+                 0);
+  } else {
+    int64_t numel = 1;
+    for (int32_t i = 0; i < out_dim; ++i) {
+      numel *= out_sizes[i];
+    }
+    etr_diff_out(c, out_dtype, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
+                 numel + 8);
+  }
+  etr_diff_return(c, out_index);
+  etr_diff_tolerance_exact(c);
+  return etr_diff_run(c);
+}
+
+// self (sizes_a) op other (sizes_b), both tensors of `dtype`.
+static int run_tensors(const binary_op_t *op, etr_scalar_type_t dtype,
+                       int32_t dim_a, const int64_t *sizes_a, int32_t dim_b,
+                       const int64_t *sizes_b, etr_diff_layout_t layout,
+                       etr_diff_fill_t fill, double alpha, const char *what) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, op->tensor_name, g_seed++, "%s %s alpha=%g", what,
+                 fill == ETR_FILL_SPECIAL ? "special" : "random", alpha);
+  etr_diff_input(&c, dtype, dim_a, sizes_a, layout, fill);
+  etr_diff_input(&c, dtype, dim_b, sizes_b, layout, fill);
+  int32_t dim = dim_a > dim_b ? dim_a : dim_b;
+  int64_t sizes[ETR_MAX_DIMS];
+  for (int32_t i = 0; i < dim; ++i) {
+    int32_t ia = i - (dim - dim_a);
+    int32_t ib = i - (dim - dim_b);
+    int64_t a = ia >= 0 ? sizes_a[ia] : 1;
+    int64_t b = ib >= 0 ? sizes_b[ib] : 1;
+    sizes[i] = a == 1 ? b : a;
+  }
+  bool channels_last_out = layout == ETR_DIFF_CHANNELS_LAST && dim == 4;
+  return finish(&c, op, dtype, alpha, dim, sizes, channels_last_out);
+}
+
+// Every broadcast pattern at one size n.
+static int run_patterns(const binary_op_t *op, etr_scalar_type_t dtype,
+                        int64_t n) {
+  int failures = 0;
+  for (int fill = 0; fill < 2; ++fill) {
+    etr_diff_fill_t data = fill ? ETR_FILL_SPECIAL : ETR_FILL_RANDOM;
+    for (int layout = 0; layout < 3; ++layout) {
+      etr_diff_layout_t l = (etr_diff_layout_t)layout;
+      // Same shape, rank 2 (rank 4 for channels-last).
+      if (l == ETR_DIFF_CHANNELS_LAST) {
+        int64_t s[4] = {2, n, 1, 2};
+        failures += run_tensors(op, dtype, 4, s, 4, s, l, data, 1.0,
+                                "same shape nhwc");
+      } else {
+        int64_t s[2] = {2, n};
+        failures += run_tensors(op, dtype, 2, s, 2, s, l, data, 1.0,
+                                "same shape");
+      }
+    }
+    // Bias add and its mirror.
+    int64_t rows[2] = {3, n};
+    int64_t row[1] = {n};
+    failures += run_tensors(op, dtype, 2, rows, 1, row, ETR_DIFF_CONTIGUOUS,
+                            data, 1.0, "[3,n] op [n]");
+    failures += run_tensors(op, dtype, 1, row, 2, rows, ETR_DIFF_CONTIGUOUS,
+                            data, 1.0, "[n] op [3,n]");
+    // Per channel, both orders: contiguous with runs of H * W = n, and
+    // channels-last with runs of C = n.
+    int64_t nchw[4] = {2, 3, 1, n};
+    int64_t channel[4] = {1, 3, 1, 1};
+    failures += run_tensors(op, dtype, 4, nchw, 4, channel,
+                            ETR_DIFF_CONTIGUOUS, data, 1.0,
+                            "[2,3,1,n] op [1,3,1,1]");
+    failures += run_tensors(op, dtype, 4, channel, 4, nchw,
+                            ETR_DIFF_CONTIGUOUS, data, 1.0,
+                            "[1,3,1,1] op [2,3,1,n]");
+    int64_t nhwc[4] = {2, n, 1, 2};
+    int64_t channels[4] = {1, n, 1, 1};
+    failures += run_tensors(op, dtype, 4, nhwc, 4, channels,
+                            ETR_DIFF_CHANNELS_LAST, data, 1.0,
+                            "[2,n,1,2] op [1,n,1,1] channels-last");
+    failures += run_tensors(op, dtype, 4, channels, 4, nhwc,
+                            ETR_DIFF_CHANNELS_LAST, data, 1.0,
+                            "[1,n,1,1] op [2,n,1,2] channels-last");
+    // Outer product shape.
+    int64_t column[2] = {4, 1};
+    int64_t line[2] = {1, n};
+    failures += run_tensors(op, dtype, 2, column, 2, line,
+                            ETR_DIFF_CONTIGUOUS, data, 1.0, "[4,1] op [1,n]");
+    if (op->alpha) {  // alpha != 1 (double path), and alpha -1
+      int64_t s[2] = {2, n};
+      failures += run_tensors(op, dtype, 2, s, 2, s, ETR_DIFF_CONTIGUOUS,
+                              data, 0.3, "same shape");
+      failures += run_tensors(op, dtype, 2, rows, 1, row,
+                              ETR_DIFF_CONTIGUOUS, data, -1.0,
+                              "[3,n] op [n]");
+      failures += run_tensors(op, dtype, 2, s, 2, s, ETR_DIFF_CONTIGUOUS,
+                              data, 1e30, "same shape");
+    }
+  }
+  return failures;
+}
+
+// self op a single value: a Scalar argument, a 0-dim tensor of `dtype` or
+// of Double, on either side; and in place.
+static int run_scalars(const binary_op_t *op, etr_scalar_type_t dtype,
+                       int64_t n) {
+  static const double kValues[] = {0.75, -0.0, 3.0, 1e-3, 70000.0};
+  int failures = 0;
+  int64_t sizes[2] = {2, n};
+  for (size_t v = 0; v < sizeof(kValues) / sizeof(kValues[0]); ++v) {
+    double value = kValues[v];
+    etr_diff_fill_t data = v % 2 ? ETR_FILL_SPECIAL : ETR_FILL_RANDOM;
+    if (op->scalar_name != NULL) {
+      etr_diff_case_t c;
+      etr_diff_begin(&c, op->scalar_name, g_seed++, "[2,%lld] op %g",
+                     (long long)n, value);
+      etr_diff_input(&c, dtype, 2, sizes, ETR_DIFF_CONTIGUOUS, data);
+      etr_diff_arg(&c, v == 2 ? tt_ev_int(3) : tt_ev_double(value));
+      failures += finish(&c, op, dtype, v == 1 ? 2.0 : 1.0, 2, sizes, false);
+    }
+    for (int side = 0; side < 2; ++side) {
+      for (int wide = 0; wide < 2; ++wide) {
+        etr_scalar_type_t zero_dim_dtype = wide ? ETR_DOUBLE : dtype;
+        etr_tensor_t *scalar = tt_scalar_tensor(zero_dim_dtype, value);
+        etr_diff_case_t c;
+        etr_diff_begin(&c, op->tensor_name, g_seed++,
+                       "%s0-dim %s %g, n=%lld", side ? "" : "x op ",
+                       etr_scalar_type_name(zero_dim_dtype), value,
+                       (long long)n);
+        if (side) {
+          etr_diff_arg(&c, tt_ev_tensor(scalar));
+        }
+        etr_diff_input(&c, dtype, 2, sizes, ETR_DIFF_CONTIGUOUS, data);
+        if (!side) {
+          etr_diff_arg(&c, tt_ev_tensor(scalar));
+        }
+        failures += finish(&c, op, dtype, 1.0, 2, sizes, false);
+      }
+    }
+  }
+  if (!op->compare) {  // in place: out is self
+    etr_diff_case_t c;
+    etr_diff_begin(&c, op->tensor_name, g_seed++, "in place, n=%lld",
+                   (long long)n);
+    etr_diff_input(&c, dtype, 2, sizes, ETR_DIFF_CONTIGUOUS,
+                   ETR_FILL_SPECIAL);
+    etr_diff_input(&c, dtype, 1, &sizes[1], ETR_DIFF_CONTIGUOUS,
+                   ETR_FILL_SPECIAL);
+    if (op->alpha) {
+      etr_diff_arg(&c, tt_ev_double(0.5));
+    }
+    size_t out_index = c.num_args;
+    etr_diff_out_aliasing(&c, 0);
+    etr_diff_return(&c, out_index);
+    etr_diff_tolerance_exact(&c);
+    failures += etr_diff_run(&c);
+  }
+  return failures;
+}
+
+static int run_op(const binary_op_t *op) {
+  int64_t sizes[16];
+  size_t count = etr_diff_edge_sizes(16, sizes);
+  int failures = 0;
+  for (size_t d = 0; d < sizeof(kFloatDtypes) / sizeof(kFloatDtypes[0]);
+       ++d) {
+    for (size_t s = 0; s < count; ++s) {
+      failures += run_patterns(op, kFloatDtypes[d], sizes[s]);
+      failures += run_scalars(op, kFloatDtypes[d], sizes[s]);
+    }
+  }
+  // Dtypes the kernels leave to the reference.
+  static const etr_scalar_type_t kOthers[] = {ETR_DOUBLE, ETR_INT};
+  for (size_t d = 0; d < 2; ++d) {
+    int64_t s[2] = {3, 17};
+    failures += run_tensors(op, kOthers[d], 2, s, 2, s, ETR_DIFF_CONTIGUOUS,
+                            ETR_FILL_RANDOM, 1.0, "fallback dtype");
+  }
+  // Mixed tensor dtypes (Float with Half) are not specialized either.
+  etr_diff_case_t c;
+  etr_diff_begin(&c, op->tensor_name, g_seed++, "Float op Half");
+  etr_diff_input(&c, ETR_FLOAT, 1, (const int64_t[]){33},
+                 ETR_DIFF_CONTIGUOUS, ETR_FILL_RANDOM);
+  etr_diff_input(&c, ETR_HALF, 1, (const int64_t[]){33}, ETR_DIFF_CONTIGUOUS,
+                 ETR_FILL_RANDOM);
+  failures += finish(&c, op, ETR_FLOAT, 1.0, 1, (const int64_t[]){33}, false);
+  return failures;
+}
+
+#define BINARY_TEST(index, name)                                       \
+  TT_TEST(diff_elementwise_binary, name) {                             \
+    uint64_t specialized = etr_diff_stats()->specialized;              \
+    cr_assert_eq(run_op(&kOps[index]), 0, "%s disagrees",              \
+                 kOps[index].tensor_name);                             \
+    cr_assert_gt(etr_diff_stats()->specialized, specialized,           \
+                 "%s never took its fast path", kOps[index].tensor_name); \
+  }
+
+BINARY_TEST(0, add)
+BINARY_TEST(1, sub)
+BINARY_TEST(2, mul)
+BINARY_TEST(3, div)
+BINARY_TEST(4, maximum)
+BINARY_TEST(5, minimum)
+BINARY_TEST(6, eq)
+BINARY_TEST(7, ne)
+BINARY_TEST(8, lt)
+BINARY_TEST(9, le)
+BINARY_TEST(10, gt)
+BINARY_TEST(11, ge)
+
+// ---------------------------------------------------------------------------
+// Dry runs: the optimized kernel must check, resize out to the reference's
+// shape and return OK without touching data (every data pointer is NULL).
+
+static etr_kernel_fn find_kernel(const etr_kernel_registration_t *table,
+                                 size_t count, const char *name) {
+  for (size_t i = 0; i < count; ++i) {
+    if (strcmp(table[i].name, name) == 0) {
+      return table[i].fn;
+    }
+  }
+  return NULL;
+}
+
+// An out-like tensor: 1-D, empty, room for 64 elements, no data.
+static etr_tensor_t *dry_out(etr_scalar_type_t dtype) {
+  etr_tensor_t *out = tt_out(dtype, 1, (const int64_t[]){0}, 64);
+  out->data = NULL;
+  return out;
+}
+
+static etr_tensor_t *dry_input(etr_scalar_type_t dtype, int32_t dim,
+                               const int64_t *sizes) {
+  etr_tensor_t *t = tt_tensor(dtype, dim, sizes, NULL);
+  t->data = NULL;
+  return t;
+}
+
+TT_TEST(diff_elementwise_binary, dry_run) {
+  for (size_t i = 0; i < NUM_OPS; ++i) {
+    const binary_op_t *op = &kOps[i];
+    etr_scalar_type_t out_dtype = op->compare ? ETR_BOOL : ETR_HALF;
+    etr_tensor_t *outs[2] = {dry_out(out_dtype), dry_out(out_dtype)};
+    etr_error_t status[2];
+    for (int variant = 0; variant < 2; ++variant) {
+      etr_kernel_fn kernel =
+          variant == 0
+              ? find_kernel(etr_reference_kernels, etr_reference_kernel_count,
+                            op->tensor_name)
+              : find_kernel(etr_optimized_kernels, etr_optimized_kernel_count,
+                            op->tensor_name);
+      cr_assert_not_null(kernel);
+      etr_evalue_t *args[6];
+      size_t n = 0;
+      args[n++] = tt_ev_tensor(dry_input(ETR_HALF, 2, (const int64_t[]){3, 5}));
+      args[n++] = tt_ev_tensor(dry_input(ETR_HALF, 1, (const int64_t[]){5}));
+      if (op->alpha) {
+        args[n++] = tt_ev_double(2.0);
+      }
+      args[n] = tt_ev_tensor(outs[variant]);
+      args[n + 1] = args[n];
+      n += 2;
+      etr_diag_t diag;
+      etr_diag_reset(&diag);
+      etr_kernel_context_t ctx = {.diag = &diag, .op_name = op->tensor_name,
+                                  .dry_run = true};
+      uint64_t fallbacks = etr_opt_fallback_calls;
+      status[variant] = kernel(&ctx, args, n);
+      if (variant == 1) {
+        cr_expect_eq(etr_opt_fallback_calls, fallbacks,
+                     "%s: the dry run fell back", op->tensor_name);
+      }
+    }
+    cr_expect_eq(status[0], ETR_OK, "%s", op->tensor_name);
+    cr_expect_eq(status[1], ETR_OK, "%s", op->tensor_name);
+    cr_expect(etr_tensor_same_shape(outs[0], outs[1]), "%s: out shape",
+              op->tensor_name);
+  }
+}

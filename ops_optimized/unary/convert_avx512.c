@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// fp32 <-> Half/BFloat16 conversions, AVX-512 (F, BW, VL): 16 elements a
+// step, the tail under a lane mask (nothing past n is touched). vcvtps2ph
+// rounds to nearest even and keeps NaNs quiet with their upper payload
+// bits, as etr_float_to_half; BFloat16 rounds with integer arithmetic
+// exactly as etr_float_to_bfloat16 (NaN -> its upper half | 0x40).
+#include <immintrin.h>
+
+#include "ops_optimized/unary/unary.h"
+
+static inline __mmask16 first_lanes(size_t n) {
+  return n >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << n) - 1u);
+}
+
+static void from_f16_avx512(size_t n, const uint16_t *x, float *y) {
+  for (size_t i = 0; i < n; i += 16) {
+    __mmask16 lanes = first_lanes(n - i);
+    __m256i h = _mm256_maskz_loadu_epi16(lanes, x + i);
+    _mm512_mask_storeu_ps(y + i, lanes, _mm512_cvtph_ps(h));
+  }
+}
+
+static void from_bf16_avx512(size_t n, const uint16_t *x, float *y) {
+  for (size_t i = 0; i < n; i += 16) {
+    __mmask16 lanes = first_lanes(n - i);
+    __m512i wide =
+        _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(lanes, x + i));
+    _mm512_mask_storeu_ps(y + i, lanes,
+                          _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16)));
+  }
+}
+
+static void to_f16_avx512(size_t n, const float *x, uint16_t *y) {
+  for (size_t i = 0; i < n; i += 16) {
+    __mmask16 lanes = first_lanes(n - i);
+    __m256i h = _mm512_cvtps_ph(_mm512_maskz_loadu_ps(lanes, x + i),
+                                _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    _mm256_mask_storeu_epi16(y + i, lanes, h);
+  }
+}
+
+static inline __m256i bf16_round(__m512 v) {
+  __m512i bits = _mm512_castps_si512(v);
+  __m512i upper = _mm512_srli_epi32(bits, 16);
+  __m512i bias = _mm512_add_epi32(
+      _mm512_and_si512(upper, _mm512_set1_epi32(1)), _mm512_set1_epi32(0x7fff));
+  __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(bits, bias), 16);
+  __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+  rounded = _mm512_mask_mov_epi32(
+      rounded, nan, _mm512_or_si512(upper, _mm512_set1_epi32(0x40)));
+  return _mm512_cvtepi32_epi16(rounded);
+}
+
+static void to_bf16_avx512(size_t n, const float *x, uint16_t *y) {
+  for (size_t i = 0; i < n; i += 16) {
+    __mmask16 lanes = first_lanes(n - i);
+    _mm256_mask_storeu_epi16(y + i, lanes,
+                             bf16_round(_mm512_maskz_loadu_ps(lanes, x + i)));
+  }
+}
+
+const etr_f32_convert_kernels_t etr_f32_convert_avx512 = {
+    from_f16_avx512, from_bf16_avx512, to_f16_avx512, to_bf16_avx512};

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The unary driver (see unary_driver.h).
+#include "ops_optimized/unary/unary_driver.h"
+
+#include "ops_optimized/binary/elementwise.h"
+#include "ops_optimized/binary/plan.h"
+#include "ops_optimized/common/args.h"
+#include "ops_reference/support/shape.h"
+
+bool etr_unary_case(const etr_tensor_t *self, const etr_tensor_t *out) {
+  return self != NULL && out != NULL && etr_ew_is_float_like(self->dtype) &&
+         out->dtype == self->dtype;
+}
+
+etr_error_t etr_unary_execute(etr_kernel_context_t *ctx, etr_unary_op_t op,
+                              const etr_unary_params_t *params,
+                              const etr_tensor_t *self, etr_tensor_t *out,
+                              bool *handled) {
+  *handled = true;
+  ETR_TRY(etr_resize_out_like(ctx, out, self));
+  if (ctx->dry_run || etr_tensor_numel(out) == 0) {
+    return ETR_OK;
+  }
+  etr_plan_t plan;
+  const etr_tensor_t *inputs[1] = {self};
+  if (!etr_plan_init(&plan, out, inputs, 1)) {
+    *handled = false;
+    return ETR_OK;
+  }
+  etr_f32_unary_op_fn kernel = etr_f32_unary_op_for(op, etr_isa_active());
+  size_t element = etr_scalar_type_size(self->dtype);
+  size_t n = (size_t)plan.run;
+  etr_plan_cursor_t cursor;
+  etr_plan_cursor_init(&cursor);
+  for (int64_t r = 0; r < plan.runs; ++r) {
+    const uint8_t *x = (const uint8_t *)self->data +
+                       (size_t)cursor.offsets[1] * element;
+    uint8_t *y = (uint8_t *)out->data + (size_t)cursor.offsets[0] * element;
+    if (self->dtype == ETR_FLOAT) {
+      kernel(n, (const float *)x, (float *)y, params);
+    } else {
+      float buffer[ETR_EW_CHUNK];
+      for (size_t done = 0; done < n; done += ETR_EW_CHUNK) {
+        size_t m = n - done < ETR_EW_CHUNK ? n - done : ETR_EW_CHUNK;
+        etr_ew_to_f32(self->dtype, m, x + done * element, buffer);
+        kernel(m, buffer, buffer, params);
+        etr_ew_from_f32(self->dtype, m, buffer, y + done * element);
+      }
+    }
+    etr_plan_cursor_next(&cursor, &plan);
+  }
+  return ETR_OK;
+}
+
+etr_error_t etr_unary_simple(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                             size_t num_args, etr_unary_op_t op,
+                             bool *handled) {
+  etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
+  etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 1);
+  *handled = false;
+  if (num_args != 3 || !etr_unary_case(self, out)) {
+    return ETR_OK;
+  }
+  return etr_unary_execute(ctx, op, NULL, self, out, handled);
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The table-driven unary microkernels (unary.h), written once: a
+// unary_<isa>.c file includes its simd_<isa>.h, defines ETR_UNARY_TABLE
+// as the name of its table and includes this file. Each op is an inline
+// function of one vector; ETR_DEFINE_UNARY wraps it in the loop: two
+// vectors per step, then whole vectors, then one partial vector (masked or
+// buffered by the primitives), so nothing past n is read or written and
+// x == y (in place) is fine.
+#ifndef ETR_UNARY_TABLE
+#error "define ETR_UNARY_TABLE and include a simd_<isa>.h first"
+#endif
+
+#include "ops_optimized/unary/unary.h"
+#include "ops_optimized/unary/vmath.h"
+
+// The parameters as vectors, built once per call.
+typedef struct unary_consts {
+  etr_vf low;
+  etr_vf high;
+  etr_vf slope;
+  etr_vf negcoef;
+  etr_vf poscoef;
+  etr_vf input_scale;
+} unary_consts_t;
+
+static inline unary_consts_t unary_consts(const etr_unary_params_t *p) {
+  unary_consts_t k;
+  k.low = vf_set1(p != NULL ? p->low : -INFINITY);
+  k.high = vf_set1(p != NULL ? p->high : INFINITY);
+  k.slope = vf_set1(p != NULL ? p->slope : 0.0f);
+  k.negcoef = vf_set1(p != NULL ? p->negcoef : 1.0f);
+  k.poscoef = vf_set1(p != NULL ? p->poscoef : 1.0f);
+  k.input_scale = vf_set1(p != NULL ? p->input_scale : 1.0f);
+  return k;
+}
+
+// 1 / sqrt(x) as the reference computes it: double sqrt, double division,
+// one rounding to float.
+static inline etr_vf unary_rsqrt_double(etr_vf v) {
+  return vd2_to_vf(vd2_div(vd2_set1(1.0), vd2_sqrt(vf_to_vd2(v))));
+}
+
+static inline etr_vf op_neg(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_neg(v);
+}
+static inline etr_vf op_abs(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_abs(v);
+}
+static inline etr_vf op_sqrt(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_sqrt(v);
+}
+static inline etr_vf op_rsqrt(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return unary_rsqrt_double(v);
+}
+static inline etr_vf op_exp(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_exp(v);
+}
+static inline etr_vf op_log(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_log(v);
+}
+static inline etr_vf op_sigmoid(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_sigmoid(v);
+}
+static inline etr_vf op_tanh(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_tanh(v);
+}
+static inline etr_vf op_gelu_erf(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_gelu_erf(v);
+}
+static inline etr_vf op_gelu_tanh(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_gelu_tanh(v);
+}
+// -0.0 and NaN take the positive branch, as the reference's x < 0 test.
+// The reference's x * input_scale is exact (double); here it is hi + lo,
+// and expm1(hi + lo) = expm1(hi) + lo e^hi, so large arguments keep
+// their accuracy when input_scale is not 1.
+static inline etr_vf op_elu(etr_vf v, const unary_consts_t *k) {
+  etr_vf hi = vf_mul(v, k->input_scale);
+  etr_vf lo = vf_fma_exact(v, k->input_scale, vf_neg(hi));
+  etr_vf em = vf_expm1(hi);
+  etr_vf corrected = vf_fma(lo, vf_add(em, vf_set1(1.0f)), em);
+  // NaN only when hi or em is infinite: em is then the answer.
+  em = vf_select(vf_isnan(corrected), em, corrected);
+  etr_vf negative = vf_mul(em, k->negcoef);
+  return vf_select(vf_lt(v, vf_zero()), negative, vf_mul(v, k->poscoef));
+}
+static inline etr_vf op_leaky_relu(etr_vf v, const unary_consts_t *k) {
+  return vf_select(vf_gt(v, vf_zero()), v, vf_mul(v, k->slope));
+}
+// Comparisons with NaN are false, so a NaN x or bound leaves x alone.
+static inline etr_vf op_clamp(etr_vf v, const unary_consts_t *k) {
+  v = vf_select(vf_lt(v, k->low), k->low, v);
+  return vf_select(vf_gt(v, k->high), k->high, v);
+}
+static inline etr_vf op_pow_0(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  (void)v;
+  return vf_set1(1.0f);
+}
+static inline etr_vf op_pow_1(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return v;
+}
+static inline etr_vf op_pow_2(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_mul(v, v);
+}
+// x * x is exact in double; one rounding there, one to float.
+static inline etr_vf op_pow_3(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  etr_vd2 d = vf_to_vd2(v);
+  return vd2_to_vf(vd2_mul(vd2_mul(d, d), d));
+}
+static inline etr_vf op_pow_minus_1(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_div(vf_set1(1.0f), v);
+}
+static inline etr_vf op_pow_minus_2(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  etr_vd2 d = vf_to_vd2(v);
+  return vd2_to_vf(vd2_div(vd2_set1(1.0), vd2_mul(d, d)));
+}
+static inline etr_vf op_pow_half(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  etr_vf y = vf_sqrt(v);
+  y = vf_select(vf_eq(v, vf_set1(-INFINITY)), vf_set1(INFINITY), y);
+  return vf_select(vf_eq(v, vf_zero()), vf_zero(), y);
+}
+static inline etr_vf op_pow_minus_half(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  etr_vf y = unary_rsqrt_double(v);
+  y = vf_select(vf_eq(v, vf_set1(-INFINITY)), vf_zero(), y);
+  return vf_select(vf_eq(v, vf_zero()), vf_set1(INFINITY), y);
+}
+
+#define ETR_DEFINE_UNARY(name)                                            \
+  static void unary_##name(size_t n, const float *x, float *y,            \
+                           const etr_unary_params_t *params) {            \
+    const unary_consts_t k = unary_consts(params);                        \
+    size_t i = 0;                                                         \
+    for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {            \
+      etr_vf a = op_##name(vf_load(x + i), &k);                           \
+      etr_vf b = op_##name(vf_load(x + i + ETR_VF_LANES), &k);            \
+      vf_store(y + i, a);                                                 \
+      vf_store(y + i + ETR_VF_LANES, b);                                  \
+    }                                                                     \
+    for (; i < n; i += ETR_VF_LANES) {                                    \
+      size_t left = n - i;                                                \
+      if (left >= ETR_VF_LANES) {                                         \
+        vf_store(y + i, op_##name(vf_load(x + i), &k));                   \
+      } else {                                                            \
+        vf_store_n(y + i, op_##name(vf_load_n(x + i, left), &k), left);   \
+      }                                                                   \
+    }                                                                     \
+  }
+
+ETR_DEFINE_UNARY(neg)
+ETR_DEFINE_UNARY(abs)
+ETR_DEFINE_UNARY(sqrt)
+ETR_DEFINE_UNARY(rsqrt)
+ETR_DEFINE_UNARY(exp)
+ETR_DEFINE_UNARY(log)
+ETR_DEFINE_UNARY(sigmoid)
+ETR_DEFINE_UNARY(tanh)
+ETR_DEFINE_UNARY(gelu_erf)
+ETR_DEFINE_UNARY(gelu_tanh)
+ETR_DEFINE_UNARY(elu)
+ETR_DEFINE_UNARY(leaky_relu)
+ETR_DEFINE_UNARY(clamp)
+ETR_DEFINE_UNARY(pow_0)
+ETR_DEFINE_UNARY(pow_1)
+ETR_DEFINE_UNARY(pow_2)
+ETR_DEFINE_UNARY(pow_3)
+ETR_DEFINE_UNARY(pow_minus_1)
+ETR_DEFINE_UNARY(pow_minus_2)
+ETR_DEFINE_UNARY(pow_half)
+ETR_DEFINE_UNARY(pow_minus_half)
+#undef ETR_DEFINE_UNARY
+
+const etr_f32_unary_op_fn ETR_UNARY_TABLE[ETR_UNARY_NUM_OPS] = {
+    [ETR_UNARY_NEG] = unary_neg,
+    [ETR_UNARY_ABS] = unary_abs,
+    [ETR_UNARY_SQRT] = unary_sqrt,
+    [ETR_UNARY_RSQRT] = unary_rsqrt,
+    [ETR_UNARY_EXP] = unary_exp,
+    [ETR_UNARY_LOG] = unary_log,
+    [ETR_UNARY_SIGMOID] = unary_sigmoid,
+    [ETR_UNARY_TANH] = unary_tanh,
+    [ETR_UNARY_GELU_ERF] = unary_gelu_erf,
+    [ETR_UNARY_GELU_TANH] = unary_gelu_tanh,
+    [ETR_UNARY_ELU] = unary_elu,
+    [ETR_UNARY_LEAKY_RELU] = unary_leaky_relu,
+    [ETR_UNARY_CLAMP] = unary_clamp,
+    [ETR_UNARY_POW_0] = unary_pow_0,
+    [ETR_UNARY_POW_1] = unary_pow_1,
+    [ETR_UNARY_POW_2] = unary_pow_2,
+    [ETR_UNARY_POW_3] = unary_pow_3,
+    [ETR_UNARY_POW_MINUS_1] = unary_pow_minus_1,
+    [ETR_UNARY_POW_MINUS_2] = unary_pow_minus_2,
+    [ETR_UNARY_POW_HALF] = unary_pow_half,
+    [ETR_UNARY_POW_MINUS_HALF] = unary_pow_minus_half,
+};

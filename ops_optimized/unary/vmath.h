@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Vectorized fp32 transcendental functions, written once against the
+// primitives of a simd_<isa>.h header (include that first): each *_<isa>.c
+// file that includes this one gets them for its ISA. No intrinsics here.
+//
+// Accuracy targets are stated in units in the last place (ULP) of the
+// float result against the correctly rounded value; the bounds actually
+// tested against the reference kernels (which evaluate in double and round
+// once) are measured and stated in ops_optimized/test/
+// diff_elementwise_unary_test.c. Polynomial and rational coefficients come
+// from ops_optimized/unary/fit_polynomials.py (the array names match its
+// output). Special values (NaN, +-inf, +-0, subnormals, overflow and
+// underflow) are handled explicitly and come out as the C library's.
+#ifndef ETR_OPS_OPTIMIZED_UNARY_VMATH_H
+#define ETR_OPS_OPTIMIZED_UNARY_VMATH_H
+
+#include <math.h>
+
+// Horner's rule with fused steps: c[0] + x (c[1] + x (... c[n-1])).
+static inline etr_vf vf_poly(etr_vf x, const float *c, int n) {
+  etr_vf y = vf_set1(c[n - 1]);
+  for (int i = n - 2; i >= 0; --i) {
+    y = vf_fma(y, x, vf_set1(c[i]));
+  }
+  return y;
+}
+
+// 2^n for integer lanes n in [-126, 127].
+static inline etr_vf vf_pow2i(etr_vi n) {
+  return vi_as_vf(vi_shl23(vi_add(n, vi_set1(127))));
+}
+
+static const float kLn2Hi = 0.693145751953125f;  // 11 significant bits
+static const float kLn2Lo = 1.42860677e-06f;     // ln 2 - kLn2Hi
+static const float kLog2e = 1.44269504f;
+
+// Q(r) with e^r = 1 + r + r^2 Q(r) and expm1(r) = r + r^2 Q(r) on
+// |r| <= ln2/2 (fit kExpQ, relative error 2.5e-10).
+static const float kExpQ[6] = {0.5f,           0.166666672f,
+                               0.0416663401f,  0.00833327137f,
+                               0.00139420596f, 0.000199150323f};
+
+// Splits x = n ln2 + r with |r| <= ln2/2 (Cody-Waite, exact for the |n|
+// these functions reach); returns r and writes n.
+static inline etr_vf vf_reduce_ln2(etr_vf x, etr_vf *n) {
+  *n = vf_round(vf_mul(x, vf_set1(kLog2e)));
+  etr_vf r = vf_fnma(*n, vf_set1(kLn2Hi), x);
+  return vf_fnma(*n, vf_set1(kLn2Lo), r);
+}
+
+// e^x, about 1 ULP; overflows to +inf above ln(FLT_MAX), rounds to
+// subnormals and 0 below ln(FLT_MIN), e^-inf = 0, NaN stays NaN.
+static inline etr_vf vf_exp(etr_vf x) {
+  etr_vf clamped = vf_min_num(vf_max_num(x, vf_set1(-104.0f)),
+                              vf_set1(89.0f));
+  etr_vf n;
+  etr_vf r = vf_reduce_ln2(clamped, &n);
+  etr_vf q = vf_poly(r, kExpQ, 6);
+  etr_vf p = vf_add(vf_fma(vf_mul(r, r), q, r), vf_set1(1.0f));
+  // 2^n in two factors so that n in [-150, 128] scales in range and a
+  // subnormal result is rounded once, by the last multiplication.
+  etr_vi ni = vf_to_vi(n);
+  etr_vi n1 = vi_sra1(ni);
+  etr_vf y = vf_mul(vf_mul(p, vf_pow2i(n1)), vf_pow2i(vi_sub(ni, n1)));
+  y = vf_select(vf_gt(x, vf_set1(88.8f)), vf_set1(INFINITY), y);
+  y = vf_select(vf_lt(x, vf_set1(-104.0f)), vf_zero(), y);
+  return vf_select(vf_isnan(x), x, y);
+}
+
+// e^x - 1, about 1 ULP; exact for |x| < 2^-25, -1 below -17.4, +inf
+// above ln(FLT_MAX), NaN stays NaN. expm1(n ln2 + r) = 2^n expm1(r) +
+// (2^n - 1) keeps the small results accurate (no cancellation in e^x - 1);
+// above x = 40, where the -1 no longer matters, 2^n (1 + expm1(r)) is
+// scaled in two steps like vf_exp so that n = 128 still overflows cleanly.
+static inline etr_vf vf_expm1(etr_vf x) {
+  const etr_vf one = vf_set1(1.0f);
+  etr_vf clamped = vf_min_num(vf_max_num(x, vf_set1(-30.0f)),
+                              vf_set1(89.0f));
+  etr_vf n;
+  etr_vf r = vf_reduce_ln2(clamped, &n);
+  etr_vf q = vf_fma(vf_mul(r, r), vf_poly(r, kExpQ, 6), r);
+  etr_vi ni = vf_to_vi(n);
+  etr_vi n1 = vi_sra1(ni);
+  etr_vf scale1 = vf_pow2i(n1);
+  etr_vf scale2 = vf_pow2i(vi_sub(ni, n1));
+  etr_vf scale = vf_mul(scale1, scale2);  // 2^n, exact while n <= 127
+  etr_vf small = vf_fma(scale, q, vf_sub(scale, one));
+  etr_vf large = vf_mul(vf_mul(vf_add(q, one), scale1), scale2);
+  etr_vf y = vf_select(vf_gt(x, vf_set1(40.0f)), large, small);
+  y = vf_select(vf_gt(x, vf_set1(88.8f)), vf_set1(INFINITY), y);
+  y = vf_select(vf_eq(x, vf_zero()), x, y);  // keeps -0.0
+  return vf_select(vf_isnan(x), x, y);
+}
+
+// P(f) with log(1 + f) = f - f^2/2 + f^3 P(f), f in [sqrt(1/2) - 1,
+// sqrt(2) - 1] (fit kLogP, relative error 5.9e-9).
+static const float kLogP[8] = {0.333333164f,  -0.250008106f, 0.200022951f,
+                               -0.166244984f, 0.141809613f,  -0.131291136f,
+                               0.12883471f,   -0.0786087364f};
+
+// ln x, about 1 ULP; subnormal x handled, ln(+-0) = -inf, ln(x < 0) = NaN,
+// ln(+inf) = +inf, NaN stays NaN.
+static inline etr_vf vf_log(etr_vf x) {
+  const etr_vf one = vf_set1(1.0f);
+  etr_vm subnormal = vf_lt(x, vf_set1(1.17549435e-38f));
+  etr_vf scaled = vf_select(subnormal, vf_mul(x, vf_set1(8388608.0f)), x);
+  etr_vi bits = vf_as_vi(scaled);
+  etr_vf exponent = vi_to_vf(vi_sub(vi_shr23(bits), vi_set1(127)));
+  exponent = vf_sub(exponent, vf_select(subnormal, vf_set1(23.0f),
+                                        vf_zero()));
+  etr_vf m = vi_as_vf(vi_or(vi_and(bits, vi_set1(0x007fffff)),
+                            vi_set1(0x3f800000)));  // [1, 2)
+  etr_vm big = vf_gt(m, vf_set1(1.41421354f));
+  m = vf_select(big, vf_mul(m, vf_set1(0.5f)), m);
+  exponent = vf_add(exponent, vf_select(big, one, vf_zero()));
+  etr_vf f = vf_sub(m, one);  // exact
+  etr_vf z = vf_mul(f, f);
+  etr_vf y = vf_mul(vf_mul(f, z), vf_poly(f, kLogP, 8));
+  y = vf_fma(exponent, vf_set1(-2.12194440e-4f), y);
+  y = vf_fnma(vf_set1(0.5f), z, y);
+  etr_vf result = vf_add(f, y);
+  // 0.693359375 has 9 significant bits: exponent * it is exact.
+  result = vf_fma(exponent, vf_set1(0.693359375f), result);
+  result = vf_select(vf_eq(x, vf_zero()), vf_set1(-INFINITY), result);
+  result = vf_select(vf_lt(x, vf_zero()), vf_set1(NAN), result);
+  result = vf_select(vf_eq(x, vf_set1(INFINITY)), x, result);
+  return vf_select(vf_isnan(x), x, result);
+}
+
+// P(u) with tanh(x) = x + x^3 P(x^2), |x| < 0.625 (fit kTanhP, relative
+// error 1.5e-10).
+static const float kTanhP[6] = {-0.333333313f,  0.133332103f,
+                                -0.0539472029f, 0.0217029676f,
+                                -0.00818267372f, 0.00214753696f};
+
+// tanh x, about 2 ULP: the odd polynomial below 0.625, above it
+// expm1(2|x|) / (expm1(2|x|) + 2) with x's sign; +-1 beyond 9.1, NaN stays.
+static inline etr_vf vf_tanh(etr_vf x) {
+  etr_vf a = vf_abs(x);
+  etr_vf u = vf_mul(x, x);
+  etr_vf small = vf_fma(vf_mul(x, u), vf_poly(u, kTanhP, 6), x);
+  etr_vf em = vf_expm1(vf_min_num(vf_add(a, a), vf_set1(20.0f)));
+  etr_vf large = vf_copysign(vf_div(em, vf_add(em, vf_set1(2.0f))), x);
+  etr_vf y = vf_select(vf_lt(a, vf_set1(0.625f)), small, large);
+  return vf_select(vf_isnan(x), x, y);
+}
+
+// 1 / (1 + e^-x), about 2 ULP: with e = e^-|x|, 1 / (1 + e) for x >= 0
+// and e / (1 + e) for x < 0, so large negative x keep their tiny (down to
+// subnormal) results. NaN stays NaN.
+static inline etr_vf vf_sigmoid(etr_vf x) {
+  etr_vf e = vf_exp(vf_neg(vf_abs(x)));
+  etr_vf numerator = vf_select(vf_lt(x, vf_zero()), e, vf_set1(1.0f));
+  return vf_div(numerator, vf_add(vf_set1(1.0f), e));
+}
+
+// P(u) with erf(z) = z P(z^2), |z| < 0.6 (fit kErfP, relative error
+// 9.7e-11).
+static const float kErfP[6] = {1.12837923f,     -0.376126379f,
+                               0.112837195f,    -0.0268575177f,
+                               0.00517689344f, -0.000735099486f};
+// erfc(a / sqrt 2) = e^(-a^2/2) P(a) / Q(a) for a >= 0.77 (fit
+// kErfcP/kErfcQ, relative error 7.0e-10; a is gelu's |x| itself, so no
+// rounded a / sqrt 2 enters). Evaluated in double: in float, Horner's
+// roundings alone cost 3-4 ULP here.
+static const double kErfcP[5] = {1.0000140350776561, 0.93667043464837052,
+                                 0.41529591018270018, 0.098982661517434053,
+                                 0.011346719914735126};
+static const double kErfcQ[6] = {1.0,
+                                 1.7346476191515514,
+                                 1.2990640183096858,
+                                 0.53464857415563838,
+                                 0.12405893445746305,
+                                 0.014220962726408937};
+
+static inline etr_vd2 vd2_poly(etr_vd2 x, const double *c, int n) {
+  etr_vd2 y = vd2_set1(c[n - 1]);
+  for (int i = n - 2; i >= 0; --i) {
+    y = vd2_fma(y, x, vd2_set1(c[i]));
+  }
+  return y;
+}
+
+// gelu(x) = x Phi(x) = x/2 (1 + erf(x / sqrt 2)), about 3 ULP. Below
+// |x| = 0.6 sqrt 2 through erf's polynomial; above, through erfc so that
+// the left tail (Phi tiny) keeps its relative accuracy: Phi = erfc(z)/2
+// for x < 0 and 1 - erfc(z)/2 for x > 0, z = |x|/sqrt 2, with e^(-z^2) =
+// e^(-x^2/2) from an exact split of x^2. gelu(+inf) = +inf, gelu(-inf) =
+// NaN (-inf * 0, as the formula gives), NaN stays NaN.
+static inline etr_vf vf_gelu_erf(etr_vf x) {
+  const etr_vf half = vf_set1(0.5f);
+  const etr_vf sqrt_half = vf_set1(0.707106769f);
+  etr_vf z = vf_mul(x, sqrt_half);
+  etr_vf erf_small = vf_mul(z, vf_poly(vf_mul(z, z), kErfP, 6));
+  etr_vf half_x = vf_mul(half, x);
+  etr_vf small = vf_fma(half_x, erf_small, half_x);
+  // |x| capped at 15 (Phi is 0 or 1 in float there); NaN becomes 15 and
+  // the final product with x restores it.
+  etr_vf a = vf_min_num(vf_abs(x), vf_set1(15.0f));
+  etr_vf square = vf_mul(a, a);
+  etr_vf square_error = vf_fma_exact(a, a, vf_neg(square));  // a^2 - it
+  etr_vf gauss = vf_exp(vf_mul(vf_set1(-0.5f), square));
+  gauss = vf_fnma(gauss, vf_mul(half, square_error), gauss);
+  etr_vd2 ad = vf_to_vd2(a);
+  etr_vf ratio = vd2_to_vf(vd2_div(vd2_poly(ad, kErfcP, 5),
+                                   vd2_poly(ad, kErfcQ, 6)));
+  etr_vf erfc = vf_mul(gauss, ratio);
+  etr_vf half_erfc = vf_mul(half, erfc);
+  etr_vf phi = vf_select(vf_lt(x, vf_zero()), half_erfc,
+                         vf_sub(vf_set1(1.0f), half_erfc));
+  etr_vf large = vf_mul(x, phi);
+  return vf_select(vf_lt(a, vf_set1(0.848528147f)), small, large);
+}
+
+// gelu with the tanh approximation, x/2 (1 + tanh(u)), u = sqrt(2/pi) (x +
+// 0.044715 x^3), about 3 ULP, evaluated as x sigmoid(2u): 2u in double (it
+// reaches hundreds, where a float u would cost many ULPs of sigmoid), then
+// split into float hi + lo for e^-|2u| = e^-|hi| (1 -+ lo).
+static inline etr_vf vf_gelu_tanh(etr_vf x) {
+  etr_vd2 xd = vf_to_vd2(x);
+  etr_vd2 cube = vd2_mul(vd2_mul(xd, xd), xd);
+  etr_vd2 inner = vd2_fma(vd2_set1(0.044715), cube, xd);
+  etr_vd2 v = vd2_mul(vd2_set1(2.0 * 0.79788456080286535588), inner);
+  v = vd2_min_num(vd2_max_num(v, vd2_set1(-200.0)), vd2_set1(200.0));
+  etr_vf hi = vd2_to_vf(v);
+  etr_vf lo = vd2_to_vf(vd2_sub(v, vf_to_vd2(hi)));
+  etr_vm negative = vf_lt(hi, vf_zero());
+  etr_vf e = vf_exp(vf_neg(vf_abs(hi)));
+  // e^-|v| = e^-|hi| * e^-(sign * lo), e^t ~ 1 + t for |t| <= 2^-24.
+  etr_vf signed_lo = vf_select(negative, vf_neg(lo), lo);
+  e = vf_fnma(e, signed_lo, e);
+  etr_vf numerator = vf_select(negative, e, vf_set1(1.0f));
+  etr_vf sigmoid = vf_div(numerator, vf_add(vf_set1(1.0f), e));
+  return vf_mul(x, sigmoid);
+}
+
+#endif  // ETR_OPS_OPTIMIZED_UNARY_VMATH_H
