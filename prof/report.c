@@ -220,7 +220,9 @@ static void notes(etr_doc_t *doc) {
                  "%% of roofline: achieved GFLOP/s over min(peak, intensity "
                  "x bandwidth), with the L2 bandwidth when the op's bytes "
                  "fit in L2 and DRAM's otherwise; ops with no arithmetic "
-                 "are placed against the bandwidth alone (GB/s over GB/s).");
+                 "are placed against the bandwidth alone (GB/s over GB/s). "
+                 "An op above a roof ran from L1, or on a machine with "
+                 "faster caches than the figures describe.");
   etr_doc_bullet(doc,
                  "The ETDump etref writes names each kernel "
                  "`native_call_<op>.<overload>` inside `OPERATOR_CALL` as "
@@ -238,13 +240,13 @@ etr_error_t etr_profile_report_write(const etr_profile_report_t *report,
   header(&doc, report);
   summary(&doc, report);
   for (uint32_t v = 0; v < report->num_variants; ++v) {
-    etr_report_timeline(&doc, &report->variants[v]);
+    etr_report_timeline(&doc, report, &report->variants[v]);
   }
   for (uint32_t v = 0; v < report->num_variants; ++v) {
     etr_report_op_table(&doc, report, &report->variants[v]);
     etr_report_top_ops(&doc, &report->variants[v]);
     etr_report_types(&doc, &report->variants[v]);
-    etr_report_noise(&doc, &report->variants[v]);
+    etr_report_noise(&doc, report, &report->variants[v]);
     etr_report_roofline(&doc, report, &report->variants[v]);
   }
   etr_report_memory(&doc, &report->variants[0]);

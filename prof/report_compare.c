@@ -73,7 +73,7 @@ void etr_report_speedup(etr_doc_t *doc, const etr_profile_report_t *report) {
       if (strcmp(other->name, type->name) == 0 && other->per_run_ns > 0) {
         bars[count].label = type->name;
         bars[count].value = type->per_run_ns / other->per_run_ns;
-        bars[count].color = t;
+        bars[count].color = etr_report_color(report, type->name);
         ++count;
       }
     }

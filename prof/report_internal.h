@@ -20,12 +20,14 @@ const char *etr_format_number(char *text, size_t capacity, double value,
                               bool known);
 
 // Sections (report_sections.c).
-void etr_report_timeline(etr_doc_t *doc, const etr_profile_variant_t *v);
+void etr_report_timeline(etr_doc_t *doc, const etr_profile_report_t *report,
+                         const etr_profile_variant_t *v);
 void etr_report_op_table(etr_doc_t *doc, const etr_profile_report_t *report,
                          const etr_profile_variant_t *v);
 void etr_report_top_ops(etr_doc_t *doc, const etr_profile_variant_t *v);
 void etr_report_types(etr_doc_t *doc, const etr_profile_variant_t *v);
-void etr_report_noise(etr_doc_t *doc, const etr_profile_variant_t *v);
+void etr_report_noise(etr_doc_t *doc, const etr_profile_report_t *report,
+                      const etr_profile_variant_t *v);
 void etr_report_roofline(etr_doc_t *doc, const etr_profile_report_t *report,
                          const etr_profile_variant_t *v);
 void etr_report_memory(etr_doc_t *doc, const etr_profile_variant_t *v);
@@ -36,6 +38,11 @@ void etr_report_executorch(etr_doc_t *doc,
                            const etr_profile_report_t *report);
 void etr_report_delegates(etr_doc_t *doc, const etr_profile_report_t *report);
 void etr_report_overhead(etr_doc_t *doc, const etr_profile_report_t *report);
+
+// One color per operator across the report: its rank in the first kernel
+// library's summary by type (slowest first).
+uint32_t etr_report_color(const etr_profile_report_t *report,
+                          const char *name);
 
 // The variant's name ("reference" / "optimized").
 const char *etr_report_variant_name(const etr_profile_variant_t *v);

@@ -10,7 +10,9 @@
 #include "prof/report_internal.h"
 #include "prof/svg.h"
 
-static uint32_t type_index(const etr_prof_stats_t *stats, const char *name) {
+uint32_t etr_report_color(const etr_profile_report_t *report,
+                          const char *name) {
+  const etr_prof_stats_t *stats = &report->variants[0].stats;
   for (uint32_t t = 0; t < stats->num_types; ++t) {
     if (strcmp(stats->types[t].name, name) == 0) {
       return t;
@@ -27,7 +29,8 @@ static void short_name(const char *name, char *text, size_t capacity) {
   snprintf(text, capacity, "%.*s", (int)length, start);
 }
 
-void etr_report_timeline(etr_doc_t *doc, const etr_profile_variant_t *v) {
+void etr_report_timeline(etr_doc_t *doc, const etr_profile_report_t *report,
+                         const etr_profile_variant_t *v) {
   const etr_prof_t *prof = v->timing;
   const etr_prof_stats_t *stats = &v->stats;
   if (prof->num_runs == 0) {
@@ -81,7 +84,7 @@ void etr_report_timeline(etr_doc_t *doc, const etr_profile_variant_t *v) {
              event->chain, event->instruction, name,
              (double)(event->end_ns - event->start_ns) / 1e3);
     etr_svg_rect(&svg, x, 30, w < 0.5 ? 0.5 : w, lane - 6,
-                 etr_svg_color(type_index(stats, name)), tooltip);
+                 etr_svg_color(etr_report_color(report, name)), tooltip);
     if (w > 70) {
       char label[64];
       short_name(name, label, sizeof(label));
@@ -105,7 +108,9 @@ void etr_report_timeline(etr_doc_t *doc, const etr_profile_variant_t *v) {
   for (uint32_t t = 0; t < legend; ++t) {
     double x = left + (t % 4) * (width / 4);
     double y = legend_y + 18.0 * (t / 4);
-    etr_svg_rect(&svg, x, y, 10, 10, etr_svg_color(t), NULL);
+    etr_svg_rect(&svg, x, y, 10, 10,
+                 etr_svg_color(etr_report_color(report, stats->types[t].name)),
+                 NULL);
     etr_svg_text(&svg, x + 14, y + 9, "start", 10, "#333",
                  stats->types[t].name);
   }
@@ -295,7 +300,8 @@ void etr_report_types(etr_doc_t *doc, const etr_profile_variant_t *v) {
   }
 }
 
-void etr_report_noise(etr_doc_t *doc, const etr_profile_variant_t *v) {
+void etr_report_noise(etr_doc_t *doc, const etr_profile_report_t *report,
+                      const etr_profile_variant_t *v) {
   const etr_prof_stats_t *stats = &v->stats;
   const etr_prof_row_t **sorted = sorted_rows(stats);
   if (sorted == NULL) {
@@ -314,7 +320,7 @@ void etr_report_noise(etr_doc_t *doc, const etr_profile_variant_t *v) {
     bars[r].has_range = true;
     bars[r].low = row->time.min / 1e3;
     bars[r].high = row->time.max / 1e3;
-    bars[r].color = type_index(stats, row->name);
+    bars[r].color = etr_report_color(report, row->name);
   }
   free(sorted);
   etr_doc_heading(doc, 3, "Noise over runs (%s kernels)",
@@ -364,7 +370,7 @@ void etr_report_roofline(etr_doc_t *doc, const etr_profile_report_t *report,
     points[count].group = row->name;
     points[count].intensity = row->cost.flops / row->cost.bytes;
     points[count].gflops = rates.gflops;
-    points[count].color = type_index(stats, row->name);
+    points[count].color = etr_report_color(report, row->name);
     ++count;
   }
   etr_doc_heading(doc, 3, "Roofline (%s kernels)",

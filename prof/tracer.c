@@ -15,6 +15,82 @@
 // (devtools/etdump/data_sinks/buffer_data_sink.h).
 #define CAPTURE_ALIGNMENT 64
 
+// ---- timestamps -----------------------------------------------------------
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+static inline uint64_t read_tick(void) { return __rdtsc(); }
+#else
+static inline uint64_t read_tick(void) { return 0; }
+#endif
+
+// True on x86-64 CPUs whose TSC runs at a constant rate in every state
+// (/proc/cpuinfo flags constant_tsc and nonstop_tsc).
+static bool invariant_tsc(void) {
+#if defined(__x86_64__)
+  FILE *file = fopen("/proc/cpuinfo", "r");
+  if (file == NULL) {
+    return false;
+  }
+  char line[4096];
+  bool constant = false;
+  bool nonstop = false;
+  while (fgets(line, sizeof(line), file) != NULL) {
+    if (strncmp(line, "flags", 5) == 0) {
+      constant = strstr(line, " constant_tsc") != NULL;
+      nonstop = strstr(line, " nonstop_tsc") != NULL;
+      break;
+    }
+  }
+  fclose(file);
+  return constant && nonstop;
+#else
+  return false;
+#endif
+}
+
+// The stamp hooks take: TSC ticks or etr_now_ns.
+static inline uint64_t stamp(const etr_prof_t *prof) {
+  return prof->use_tsc ? read_tick() : etr_now_ns();
+}
+
+// Takes the calibration point and a first rate over a ~200 us spin.
+static void calibrate(etr_prof_t *prof) {
+  prof->calibration_ns = etr_now_ns();
+  prof->calibration_tick = read_tick();
+  uint64_t ns = prof->calibration_ns;
+  while (ns - prof->calibration_ns < 200000) {
+    ns = etr_now_ns();
+  }
+  uint64_t ticks = read_tick() - prof->calibration_tick;
+  prof->ns_per_tick =
+      ticks > 0 ? (double)(ns - prof->calibration_ns) / (double)ticks : 0;
+  prof->use_tsc = prof->ns_per_tick > 0;
+}
+
+// Turns the run's tick stamps into ns: refines the rate over everything
+// since bind, then maps each tick through the run's own start.
+static void ticks_to_ns(etr_prof_t *prof, etr_prof_run_t *run,
+                        uint64_t end_tick, uint64_t end_ns) {
+  uint64_t ticks = end_tick - prof->calibration_tick;
+  if (ticks > 0 && end_ns > prof->calibration_ns) {
+    prof->ns_per_tick = (double)(end_ns - prof->calibration_ns) /
+                        (double)ticks;
+  }
+  double rate = prof->ns_per_tick;
+  uint64_t origin_tick = prof->run_start_tick;
+  uint64_t origin_ns = run->start_ns;
+  for (uint32_t e = run->first_event; e < run->first_event + run->num_events;
+       ++e) {
+    etr_prof_event_t *event = &prof->events[e];
+    event->start_ns =
+        origin_ns + (uint64_t)((double)(event->start_ns - origin_tick) * rate);
+    event->end_ns =
+        origin_ns + (uint64_t)((double)(event->end_ns - origin_tick) * rate);
+  }
+  run->end_ns = origin_ns + (uint64_t)((double)(end_tick - origin_tick) * rate);
+}
+
 void etr_prof_config_init(etr_prof_config_t *config) {
   memset(config, 0, sizeof(*config));
   config->max_runs = 1;
@@ -183,6 +259,7 @@ static void begin_execute(void *user, const etr_method_t *method) {
   run->first_delegate_event = prof->num_delegate_events;
   run->first_capture = prof->num_captures;
   run->start_ns = etr_now_ns();
+  prof->run_start_tick = prof->use_tsc ? read_tick() : 0;
 }
 
 static void end_execute(void *user, const etr_method_t *method,
@@ -191,9 +268,13 @@ static void end_execute(void *user, const etr_method_t *method,
   if (!prof->recording) {
     return;
   }
+  uint64_t end_tick = prof->use_tsc ? read_tick() : 0;
   uint64_t now = etr_now_ns();
   etr_prof_run_t *run = &prof->runs[prof->num_runs - 1];
   run->end_ns = now;
+  if (prof->use_tsc) {
+    ticks_to_ns(prof, run, end_tick, now);
+  }
   run->status = status;
   prof->recording = false;
   // Actual bytes of the planned tensors whose shape can change, at the
@@ -232,7 +313,7 @@ static void begin_instruction(void *user, const etr_method_t *method,
     prof->counter_start_ok =
         etr_counters_read(&prof->counters, prof->counter_start);
   }
-  prof->instruction_start_ns = etr_now_ns();
+  prof->instruction_start_ns = stamp(prof);
 }
 
 static void end_instruction(void *user, const etr_method_t *method,
@@ -242,7 +323,7 @@ static void end_instruction(void *user, const etr_method_t *method,
   if (!prof->recording) {
     return;
   }
-  uint64_t now = etr_now_ns();
+  uint64_t now = stamp(prof);
   uint32_t index = prof->num_events;
   if (index < prof->event_capacity) {
     const etr_instruction_t *current =
@@ -447,6 +528,12 @@ etr_error_t etr_prof_bind(etr_prof_t *prof, const etr_method_t *method,
   prof->capture_capacity = (uint32_t)captures;
   prof->temp_peak = 0;
   prof->temp_peak_seen = false;
+  // Delegates report etr_now_ns times: keep their instructions on that
+  // clock so a delegate's events always fall inside its DelegateCall.
+  prof->use_tsc = false;
+  if (!config->platform_clock && delegate_calls == 0 && invariant_tsc()) {
+    calibrate(prof);
+  }
   etr_prof_reset(prof);
   return ETR_OK;
 }

@@ -27,6 +27,9 @@
 // planned tensor occupied at the end of a run (its actual shape, which can
 // be below the planned upper bound for dynamic shapes).
 //
+// Timestamps come from the platform clock (etr_now_ns) or, where it is
+// invariant, the CPU's time-stamp counter calibrated to it (see use_tsc).
+//
 // When a buffer is full the tracer drops what does not fit and counts it;
 // every output prints those counts. Runs past `max_runs` are not recorded.
 #ifndef ETR_PROF_TRACER_H
@@ -52,6 +55,7 @@ typedef struct etr_prof_config {
   etr_counter_request_t counters;    // default ETR_COUNTERS_OFF
   size_t capture_bytes;      // intermediate-output buffer; 0 = no capture
   uint32_t capture_records;  // 0 = 4 per instruction + outputs, per run
+  bool platform_clock;       // always etr_now_ns, never the TSC
 } etr_prof_config_t;
 
 void etr_prof_config_init(etr_prof_config_t *config);
@@ -156,6 +160,18 @@ typedef struct etr_prof {
   uint64_t *value_used_bytes;  // per value; 0 for values never planned
   uint32_t *dynamic_values;    // planned tensors whose shape can change
   uint32_t num_dynamic_values;
+
+  // Timestamps. Where the CPU has an invariant TSC (x86-64 with
+  // constant_tsc and nonstop_tsc) and the method has no delegates (whose
+  // events arrive in etr_now_ns), instructions are stamped with the TSC (a
+  // few instructions instead of a clock_gettime) and converted to
+  // etr_now_ns nanoseconds when the run ends, at a rate calibrated against
+  // etr_now_ns since bind. Every recorded time is in etr_now_ns ns.
+  bool use_tsc;
+  uint64_t calibration_ns;
+  uint64_t calibration_tick;
+  double ns_per_tick;
+  uint64_t run_start_tick;
 
   // State of the run in progress.
   bool recording;

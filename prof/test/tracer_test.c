@@ -301,3 +301,42 @@ Test(tracer, memory_summary_agrees_with_the_planner) {
   fixture_close(&dynamic);
   etr_prof_release(&prof);
 }
+
+Test(tracer, times_agree_with_the_platform_clock_on_either_time_source) {
+  for (int platform = 0; platform < 2; ++platform) {
+    etr_prof_config_t config;
+    etr_prof_config_init(&config);
+    config.max_runs = 5;
+    config.platform_clock = platform == 1;
+    static etr_prof_t prof;
+    etr_prof_init(&prof, &config);
+    fixture_t cnn;
+    fixture_open(&cnn, "cnn", "", NULL, ETR_KERNELS_OPTIMIZED, &prof.tracer);
+    etr_diag_t diag;
+    cr_assert_eq(etr_prof_bind(&prof, &cnn.method, &diag), ETR_OK);
+    if (platform == 1) {
+      cr_assert(!prof.use_tsc);
+    }
+    for (int r = 0; r < 5; ++r) {
+      fixture_set_inputs(&cnn);
+      uint64_t before = etr_now_ns();
+      cr_assert_eq(etr_method_execute(&cnn.method, &diag), ETR_OK);
+      uint64_t after = etr_now_ns();
+      const etr_prof_run_t *run = &prof.runs[r];
+      // The run lies inside what the caller saw (a TSC conversion error
+      // of a few percent would show here), and its instructions inside it.
+      cr_assert_geq(run->start_ns, before);
+      double outer = (double)(after - before);
+      double inner = (double)(run->end_ns - run->start_ns);
+      cr_assert_leq(inner, outer * 1.02 + 2000, "run %d: %.0f ns inside %.0f",
+                    r, inner, outer);
+      cr_assert_geq(inner, outer * 0.5 - 20000, "run %d: %.0f ns inside %.0f",
+                    r, inner, outer);
+      const etr_prof_event_t *last =
+          &prof.events[run->first_event + run->num_events - 1];
+      cr_assert_leq(last->end_ns, run->end_ns);
+    }
+    fixture_close(&cnn);
+    etr_prof_release(&prof);
+  }
+}
