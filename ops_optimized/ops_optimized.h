@@ -58,6 +58,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_add_out);  // aten::add.out
 ETR_OPTIMIZED_KERNEL(etr_opt_add_scalar_out);  // aten::add.Scalar_out
 // op_addmm.c
 ETR_OPTIMIZED_KERNEL(etr_opt_addmm_out);  // aten::addmm.out
+// op_alias_copy.c
+ETR_OPTIMIZED_KERNEL(etr_opt_alias_copy_out);  // aten::alias_copy.out
 // op_amax.c
 ETR_OPTIMIZED_KERNEL(etr_opt_amax_out);  // aten::amax.out
 // op_amin.c
@@ -70,6 +72,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_any_out);  // aten::any.out
 ETR_OPTIMIZED_KERNEL(etr_opt_argmax_out);  // aten::argmax.out
 // op_argmin.c
 ETR_OPTIMIZED_KERNEL(etr_opt_argmin_out);  // aten::argmin.out
+// op_as_strided_copy.c
+ETR_OPTIMIZED_KERNEL(etr_opt_as_strided_copy_out);  // aten::as_strided_copy.out
 // op_avg_pool2d.c
 ETR_OPTIMIZED_KERNEL(etr_opt_avg_pool2d_out);  // aten::avg_pool2d.out
 // op_bmm.c
@@ -91,6 +95,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_convolution_out);  // aten::convolution.out
 // op_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_copy_out);  // aten::copy.out
 ETR_OPTIMIZED_KERNEL(etr_opt_copy_inplace);  // aten::copy_
+// op_diagonal_copy.c
+ETR_OPTIMIZED_KERNEL(etr_opt_diagonal_copy_out);  // aten::diagonal_copy.out
 // op_div.c
 ETR_OPTIMIZED_KERNEL(etr_opt_div_out);  // aten::div.out
 ETR_OPTIMIZED_KERNEL(etr_opt_div_scalar_out);  // aten::div.Scalar_out
@@ -107,6 +113,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_exp_out);  // aten::exp.out
 ETR_OPTIMIZED_KERNEL(etr_opt_expand_copy_out);  // aten::expand_copy.out
 // op_fill.c
 ETR_OPTIMIZED_KERNEL(etr_opt_fill_scalar_out);  // aten::fill.Scalar_out
+// op_flip.c
+ETR_OPTIMIZED_KERNEL(etr_opt_flip_out);  // aten::flip.out
 // op_full.c
 ETR_OPTIMIZED_KERNEL(etr_opt_full_out);  // aten::full.out
 ETR_OPTIMIZED_KERNEL(etr_opt_full_like_out);  // aten::full_like.out
