@@ -128,6 +128,162 @@ static inline __mmask16 inside(__mmask16 lanes, __m512i v, int64_t size) {
         args->out + channel##c * args->out_stride_c + p0, lanes, v);       \
   }
 
+#define CHANNELS8(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+
+// The stride-1 case whose taps are constant shifts of the flat plane
+// (rows of in and out equally wide, at most 16 kernel columns): eight
+// channels at a time, column masks per kw computed once per block, no
+// multiplications per tap.
+static void nchw_shifted(const etr_depthwise_args_t *args) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  const int64_t pixels = g->out_h * g->out_w;
+  for (int64_t oc0 = 0; oc0 < args->channels; oc0 += 8) {
+    CHANNELS8(SETUP)
+    for (int64_t p0 = 0; p0 < pixels; p0 += 16) {
+      __mmask16 lanes = lanes_between(0, pixels - p0);
+      __m512i oh;
+      __m512i ow;
+      lane_coordinates(p0, g->out_w, &oh, &ow);
+      __mmask16 columns[16];
+      for (int64_t kw = 0; kw < g->kernel_w; ++kw) {
+        int64_t dw = kw * g->dilation_w - g->pad_w;
+        columns[kw] = inside(
+            lanes, _mm512_add_epi32(ow, _mm512_set1_epi32((int32_t)dw)),
+            g->in_w);
+      }
+      CHANNELS8(ZERO)
+      for (int64_t kh = 0; kh < g->kernel_h; ++kh) {
+        int64_t dh = kh * g->dilation_h - g->pad_h;
+        __mmask16 rows = inside(
+            lanes, _mm512_add_epi32(oh, _mm512_set1_epi32((int32_t)dh)),
+            g->in_h);
+        if (rows == 0) {
+          continue;
+        }
+        for (int64_t kw = 0; kw < g->kernel_w; ++kw) {
+          __mmask16 valid = rows & columns[kw];
+          if (valid == 0) {
+            continue;
+          }
+          int64_t dw = kw * g->dilation_w - g->pad_w;
+          int64_t tap = kh * g->w_stride_h + kw * g->w_stride_w;
+          int64_t shift = dh * g->in_w + dw;
+          if (p0 + shift >= 0) {
+            CHANNELS8(TAP_LOAD)
+          } else {  // valid lanes j have p0 + shift + j >= 0
+            int64_t start = p0 + shift;
+            __mmask16 source = (__mmask16)(valid >> -start);
+            __m512i raise = _mm512_add_epi32(
+                _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                  13, 14, 15),
+                _mm512_set1_epi32((int32_t)start));
+            CHANNELS8(TAP_RAISE)
+          }
+        }
+      }
+      CHANNELS8(STORE)
+    }
+  }
+}
+
+// Stride-2 reads of one row segment for channel c (see nchw_paired).
+#define PAIR_LOAD(c)                                                       \
+  {                                                                        \
+    const float *from = in##c + offset;                                    \
+    __m512 high = r->high != 0 ? _mm512_maskz_loadu_ps(r->high, from + 16) \
+                               : _mm512_setzero_ps();                      \
+    x##c = _mm512_mask_mov_ps(                                             \
+        x##c, part,                                                        \
+        _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(r->low, from),        \
+                               r->pick, high));                            \
+  }
+
+// One kernel column's reads of one row segment: lanes `part` take every
+// other input from column offset `column` on (two masked loads, `pick`).
+typedef struct pair_read {
+  __mmask16 part;
+  __mmask16 low;
+  __mmask16 high;
+  int64_t column;
+  __m512i pick;
+} pair_read_t;
+
+// Stride 2 along rows of unit stride (at most 16 kernel columns; rows of at
+// least 4 outputs, so a 16-pixel block has at most 5 row segments): eight
+// channels at a time; per block the column reads of every kw and segment are
+// worked out once.
+static void nchw_paired(const etr_depthwise_args_t *args) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  const int64_t pixels = g->out_h * g->out_w;
+  const __m512i twice_iota = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16,
+                                               18, 20, 22, 24, 26, 28, 30);
+  int64_t first[16];
+  int64_t end[16];
+  for (int64_t kw = 0; kw < g->kernel_w; ++kw) {
+    etr_conv_valid_range(g->out_w, g->in_w, g->stride_w, g->pad_w,
+                         kw * g->dilation_w, &first[kw], &end[kw]);
+  }
+  for (int64_t oc0 = 0; oc0 < args->channels; oc0 += 8) {
+    CHANNELS8(SETUP)
+    for (int64_t p0 = 0; p0 < pixels; p0 += 16) {
+      __mmask16 lanes = lanes_between(0, pixels - p0);
+      int64_t segment_row[5];
+      pair_read_t reads[16][5];
+      int segments = 0;
+      for (int64_t lane = 0, q = p0; q < pixels && lane < 16; ++segments) {
+        int64_t column = q % g->out_w;  // of the segment's first lane
+        int64_t run = g->out_w - column < 16 - lane ? g->out_w - column
+                                                    : 16 - lane;
+        segment_row[segments] = q / g->out_w;
+        __mmask16 own = lanes & lanes_between(lane, lane + run);
+        for (int64_t kw = 0; kw < g->kernel_w; ++kw) {
+          pair_read_t *r = &reads[kw][segments];
+          // Lane j of the segment has output column column + j - lane.
+          r->part = own & lanes_between(first[kw] - column + lane,
+                                        end[kw] - column + lane);
+          if (r->part == 0) {
+            continue;
+          }
+          int lo = __builtin_ctz(r->part);
+          int hi = 32 - __builtin_clz((unsigned)r->part);
+          int64_t inputs = 2 * (hi - 1 - lo) + 1;
+          r->low = first_lanes(inputs);
+          r->high = first_lanes(inputs - 16);
+          r->column = (column + lo - lane) * 2 + kw * g->dilation_w -
+                      g->pad_w;
+          r->pick = _mm512_sub_epi32(twice_iota, _mm512_set1_epi32(2 * lo));
+        }
+        lane += run;
+        q += run;
+      }
+      CHANNELS8(ZERO)
+      for (int64_t kh = 0; kh < g->kernel_h; ++kh) {
+        int64_t dh = kh * g->dilation_h - g->pad_h;
+        for (int64_t kw = 0; kw < g->kernel_w; ++kw) {
+          int64_t tap = kh * g->w_stride_h + kw * g->w_stride_w;
+          __mmask16 valid = 0;
+          CHANNELS8(ZERO_X)
+          for (int sg = 0; sg < segments; ++sg) {
+            const pair_read_t *r = &reads[kw][sg];
+            int64_t ih = segment_row[sg] * g->stride_h + dh;
+            __mmask16 part = r->part;
+            if (part == 0 || ih < 0 || ih >= g->in_h) {
+              continue;
+            }
+            valid |= part;
+            int64_t offset = ih * g->in_stride_h + r->column;
+            CHANNELS8(PAIR_LOAD)
+          }
+          if (valid != 0) {
+            CHANNELS8(TAP_X)
+          }
+        }
+      }
+      CHANNELS8(STORE)
+    }
+  }
+}
+
 void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
   const int64_t pixels = g->out_h * g->out_w;
@@ -136,6 +292,16 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
   const bool shifted = g->stride_h == 1 && g->stride_w == 1 &&
                        g->in_w == g->out_w && g->in_stride_w == 1 &&
                        g->in_stride_h == g->in_w;
+  if (shifted && g->kernel_w <= 16) {
+    nchw_shifted(args);
+    return;
+  }
+  // Stride 2 by row segments: at most 5 per 16-pixel block.
+  if (g->stride_w == 2 && g->in_stride_w == 1 && g->kernel_w <= 16 &&
+      g->out_w >= 4) {
+    nchw_paired(args);
+    return;
+  }
   const __m512i stride_h = _mm512_set1_epi32((int32_t)g->stride_h);
   const __m512i stride_w = _mm512_set1_epi32((int32_t)g->stride_w);
   const __m512i in_stride_h = _mm512_set1_epi32((int32_t)g->in_stride_h);

@@ -15,8 +15,11 @@ typedef struct blocking {
   size_t mc;
   size_t nc;
   size_t kc;
+  bool direct_a;   // A read in place (row-major fp32), not packed
   bool direct_b;   // B read in place, not packed
   bool c_scratch;  // results accumulate in an fp32 block (Half/BFloat16)
+  bool b_resident; // all of B packed once (reused by every row block and,
+                   // when its data does not change, every batch item)
 } blocking_t;
 
 static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
@@ -26,7 +29,7 @@ static size_t round_up(size_t value, size_t step) {
 
 // Floats the blocking needs.
 static size_t needed_floats(const blocking_t *blocks) {
-  return blocks->mc * blocks->kc +
+  return (blocks->direct_a ? 0 : blocks->mc * blocks->kc) +
          (blocks->direct_b ? 0 : blocks->kc * blocks->nc) +
          (blocks->c_scratch ? blocks->mc * blocks->nc : 0);
 }
@@ -48,7 +51,7 @@ static void choose_blocking(const etr_gemm_kernel_t *kernel, size_t m,
   blocks->mc = min_size(round_up(m, mr), kernel->mc);
   blocks->nc = min_size(round_up(n, nr), kernel->nc);
   while (needed_floats(blocks) > available) {
-    if (blocks->mc > mr) {
+    if (blocks->mc > mr && !blocks->direct_a) {
       blocks->mc = blocks->mc / 2 / mr * mr;
       blocks->mc = blocks->mc < mr ? mr : blocks->mc;
     } else if (blocks->nc > nr && !blocks->direct_b) {
@@ -56,7 +59,9 @@ static void choose_blocking(const etr_gemm_kernel_t *kernel, size_t m,
       blocks->nc = blocks->nc < nr ? nr : blocks->nc;
     } else if (blocks->kc > 1) {
       size_t fixed = blocks->c_scratch ? blocks->mc * blocks->nc : 0;
-      size_t per_k = blocks->mc + (blocks->direct_b ? 0 : blocks->nc);
+      size_t per_k = (blocks->direct_a ? 0 : blocks->mc) +
+                     (blocks->direct_b ? 0 : blocks->nc);
+      per_k = per_k == 0 ? 1 : per_k;
       size_t fit = available > fixed ? (available - fixed) / per_k : 1;
       blocks->kc = fit >= 1 && fit < blocks->kc ? fit : blocks->kc / 2;
       blocks->kc = blocks->kc < 1 ? 1 : blocks->kc;
@@ -142,13 +147,28 @@ static void pack_block(const etr_gemm_kernel_t *kernel,
   source->pack(source, k0, kc, x0, xc, width, dst);
 }
 
+// The A block (rows [ic, ic + rows), K block [pc, pc + kc)) the
+// microkernels read: packed into a_packed, or A itself when read in place.
+static const float *prepare_a(const etr_gemm_kernel_t *kernel,
+                              const etr_gemm_problem_t *p,
+                              const blocking_t *blocks, size_t pc, size_t kc,
+                              size_t ic, size_t rows, float *a_packed) {
+  if (blocks->direct_a) {
+    return (const float *)p->a.data + (ptrdiff_t)pc +
+           (ptrdiff_t)ic * p->a.x_stride;
+  }
+  pack_block(kernel, &p->a, pc, kc, ic, rows, kernel->mr, a_packed);
+  return a_packed;
+}
+
 // One (K block, column block) of the product for packed A rows
 // [row0, row0 + rows): packs B unless it is read in place and runs the
 // microkernel over the tiles. `c` is the block's C (row0, col0) with row
 // stride c_stride; `epilogue` the block's, its bias at (row0, col0).
 static void run_block(const etr_gemm_kernel_t *kernel,
                       const etr_gemm_problem_t *p, const blocking_t *blocks,
-                      const float *a_packed, float *b_packed, size_t pc,
+                      const float *a_packed, float *b_packed,
+                      const float *b_ready, size_t pc,
                       size_t kc, size_t col0, size_t cols, size_t rows,
                       float *c, ptrdiff_t c_stride, unsigned flags,
                       const etr_gemm_epilogue_t *epilogue,
@@ -162,13 +182,20 @@ static void run_block(const etr_gemm_kernel_t *kernel,
         (ptrdiff_t)col0;
     b_stride = p->b.k_stride;
   } else {
-    pack_block(kernel, &p->b, pc, kc, col0, cols, nr, b_packed);
-    b = b_packed;
+    if (b_ready != NULL) {  // resident B: this K block's panels, col0 on
+      b = b_ready + pc * round_up(p->n, nr) + col0 * kc;
+    } else {
+      pack_block(kernel, &p->b, pc, kc, col0, cols, nr, b_packed);
+      b = b_packed;
+    }
     b_stride = (ptrdiff_t)nr;
     flags |= ETR_GEMM_B_PACKED;
   }
   for (size_t ir = 0; ir < rows; ir += mr) {
     const float *a_panel = a_packed + ir * kc;
+    if (blocks->direct_a) {  // a_packed is A's (row0, pc) element
+      a_panel = a_packed + (ptrdiff_t)ir * p->a.x_stride;
+    }
     etr_gemm_epilogue_t tile = *epilogue;
     for (size_t jr = 0; jr < cols; jr += nr) {
       const float *b_panel = blocks->direct_b ? b + jr : b + jr * kc;
@@ -176,10 +203,17 @@ static void run_block(const etr_gemm_kernel_t *kernel,
         tile.bias = epilogue->bias + (ptrdiff_t)ir * epilogue->bias_row_stride +
                     (ptrdiff_t)jr * bias_col_stride;
       }
-      kernel->ukernel(kc, a_panel, b_panel, b_stride,
-                      c + (ptrdiff_t)ir * c_stride + (ptrdiff_t)jr, c_stride,
-                      min_size(mr, rows - ir), min_size(nr, cols - jr), flags,
-                      &tile);
+      float *c_tile = c + (ptrdiff_t)ir * c_stride + (ptrdiff_t)jr;
+      if (blocks->direct_a) {
+        kernel->ukernel_direct_a(kc, a_panel, p->a.x_stride, b_panel,
+                                 b_stride, c_tile, c_stride,
+                                 min_size(mr, rows - ir),
+                                 min_size(nr, cols - jr), flags, &tile);
+      } else {
+        kernel->ukernel(kc, a_panel, b_panel, b_stride, c_tile, c_stride,
+                        min_size(mr, rows - ir), min_size(nr, cols - jr),
+                        flags, &tile);
+      }
     }
   }
 }
@@ -187,7 +221,8 @@ static void run_block(const etr_gemm_kernel_t *kernel,
 // fp32 C: partial sums live in C between K blocks.
 static void gemm_direct(const etr_gemm_kernel_t *kernel,
                         const etr_gemm_problem_t *p, const blocking_t *blocks,
-                        float *a_packed, float *b_packed) {
+                        float *a_packed, float *b_packed,
+                        const float *b_ready) {
   float *c = (float *)p->c;
   etr_gemm_epilogue_t epilogue = {p->alpha, p->beta, NULL,
                                   p->bias_row_stride,
@@ -199,7 +234,8 @@ static void gemm_direct(const etr_gemm_kernel_t *kernel,
       size_t kc = min_size(blocks->kc, p->k - pc);
       unsigned flags = (pc > 0 ? ETR_GEMM_ACCUMULATE : 0u) |
                        (pc + kc >= p->k ? ETR_GEMM_EPILOGUE : 0u);
-      pack_block(kernel, &p->a, pc, kc, ic, rows, kernel->mr, a_packed);
+      const float *a_block = prepare_a(kernel, p, blocks, pc, kc, ic, rows,
+                                      a_packed);
       for (size_t jc = 0; jc < p->n; jc += blocks->nc) {
         size_t cols = min_size(blocks->nc, p->n - jc);
         if (p->bias != NULL) {
@@ -207,8 +243,9 @@ static void gemm_direct(const etr_gemm_kernel_t *kernel,
                           (ptrdiff_t)ic * p->bias_row_stride +
                           (ptrdiff_t)jc * p->bias_col_stride;
         }
-        run_block(kernel, p, blocks, a_packed, b_packed, pc, kc, jc, cols,
-                  rows, c + (ptrdiff_t)ic * p->c_row_stride + (ptrdiff_t)jc,
+        run_block(kernel, p, blocks, a_block, b_packed, b_ready, pc, kc, jc,
+                  cols, rows,
+                  c + (ptrdiff_t)ic * p->c_row_stride + (ptrdiff_t)jc,
                   p->c_row_stride, flags, &epilogue, p->bias_col_stride);
       }
       pc += kc;
@@ -232,9 +269,10 @@ static void gemm_converted(const etr_gemm_kernel_t *kernel,
       do {
         size_t kc = min_size(blocks->kc, p->k - pc);
         unsigned flags = pc > 0 ? ETR_GEMM_ACCUMULATE : 0u;
-        pack_block(kernel, &p->a, pc, kc, ic, rows, kernel->mr, a_packed);
-        run_block(kernel, p, blocks, a_packed, b_packed, pc, kc, jc, cols,
-                  rows, c_block, stride, flags, &plain, 0);
+        const float *a_block = prepare_a(kernel, p, blocks, pc, kc, ic, rows,
+                                      a_packed);
+        run_block(kernel, p, blocks, a_block, b_packed, NULL, pc, kc, jc,
+                  cols, rows, c_block, stride, flags, &plain, 0);
         pc += kc;
       } while (pc < p->k);
       store_converted(p, c_block, (size_t)stride, ic, rows, jc, cols);
@@ -249,18 +287,53 @@ static const void *offset_data(const void *data, etr_scalar_type_t dtype,
                             elements * (ptrdiff_t)etr_scalar_type_size(dtype);
 }
 
+// Floats of all of B packed (resident): every K row of round_up(N, NR)
+// columns.
+static size_t resident_floats(const etr_gemm_kernel_t *kernel,
+                              const etr_gemm_problem_t *p) {
+  return round_up(p->n, kernel->nr) * p->k;
+}
+
+// One product. `packed_for` remembers whose B the resident panels hold, so
+// batch items sharing B (a convolution's weights) pack it once.
 static void run_one(const etr_gemm_kernel_t *kernel,
                     const etr_gemm_problem_t *p, const blocking_t *blocks,
-                    float *scratch) {
+                    float *scratch, const void **packed_for) {
+  if (p->m == 1 && kernel->gemv != NULL && blocks->direct_b &&
+      !blocks->c_scratch && p->a.pack == etr_gemm_pack_strided &&
+      p->a.dtype == ETR_FLOAT) {
+    etr_gemm_epilogue_t epilogue = {p->alpha, p->beta,
+                                    (const float *)p->bias, 0,
+                                    p->bias_col_stride == 0};
+    kernel->gemv(p->k, p->n, (const float *)p->a.data, p->a.k_stride,
+                 (const float *)p->b.data, p->b.k_stride, (float *)p->c,
+                 &epilogue);
+    return;
+  }
   float *a_packed = scratch;
-  float *b_packed = a_packed + blocks->mc * blocks->kc;
+  float *b_packed =
+      a_packed + (blocks->direct_a ? 0 : blocks->mc * blocks->kc);
   if (blocks->c_scratch) {
     float *c_block =
         b_packed + (blocks->direct_b ? 0 : blocks->kc * blocks->nc);
     gemm_converted(kernel, p, blocks, a_packed, b_packed, c_block);
-  } else {
-    gemm_direct(kernel, p, blocks, a_packed, b_packed);
+    return;
   }
+  const float *b_ready = NULL;
+  if (blocks->b_resident) {
+    if (*packed_for != p->b.data) {
+      size_t pc = 0;
+      do {
+        size_t kc = min_size(blocks->kc, p->k - pc);
+        pack_block(kernel, &p->b, pc, kc, 0, p->n, kernel->nr,
+                   b_packed + pc * round_up(p->n, kernel->nr));
+        pc += kc;
+      } while (pc < p->k);
+      *packed_for = p->b.data;
+    }
+    b_ready = b_packed;
+  }
+  gemm_direct(kernel, p, blocks, a_packed, b_packed, b_ready);
 }
 
 void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
@@ -270,7 +343,14 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
     return;
   }
   const etr_gemm_kernel_t *kernel = etr_gemm_kernel_for(isa);
-  blocking_t blocks = {0, 0, 0, false, p->c_dtype != ETR_FLOAT};
+  blocking_t blocks = {0, 0, 0, false, false, p->c_dtype != ETR_FLOAT,
+                       false};
+  // A row-major fp32 A is read in place where the kernel can (it reads as
+  // fast as a packed one, and small-N products would spend as long
+  // packing as multiplying).
+  blocks.direct_a = kernel->ukernel_direct_a != NULL &&
+                    p->a.pack == etr_gemm_pack_strided &&
+                    p->a.dtype == ETR_FLOAT && p->a.k_stride == 1;
   blocks.direct_b = p->b.pack == etr_gemm_pack_strided &&
                     p->b.dtype == ETR_FLOAT && p->b.x_stride == 1 &&
                     p->m <= kernel->direct_b_max_m;
@@ -281,7 +361,18 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
   size_t available = sizeof(stack) / sizeof(float);
   blocking_t wanted = blocks;
   choose_blocking(kernel, p->m, p->n, p->k, SIZE_MAX, &wanted);
-  size_t wanted_bytes = needed_floats(&wanted) * sizeof(float);
+  size_t wanted_floats = needed_floats(&wanted);
+  // Keep all of B packed when it is packed at all, goes to fp32 C, and
+  // fits the preferred scratch next to the A block.
+  bool resident_candidate = !blocks.direct_b && !blocks.c_scratch;
+  size_t a_floats = blocks.direct_a ? 0 : wanted.mc * wanted.kc;
+  if (resident_candidate &&
+      resident_floats(kernel, p) + a_floats <=
+          ETR_GEMM_PREFERRED_SCRATCH_BYTES / sizeof(float) &&
+      resident_floats(kernel, p) + a_floats > wanted_floats) {
+    wanted_floats = resident_floats(kernel, p) + a_floats;
+  }
+  size_t wanted_bytes = wanted_floats * sizeof(float);
   if (wanted_bytes > sizeof(stack)) {
     size_t room = arena_room(temp);
     room = room > SCRATCH_ALIGNMENT ? room - SCRATCH_ALIGNMENT : 0;
@@ -297,8 +388,14 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
     }
   }
   choose_blocking(kernel, p->m, p->n, p->k, available, &blocks);
+  blocks.b_resident =
+      resident_candidate &&
+      resident_floats(kernel, p) +
+              (blocks.direct_a ? 0 : blocks.mc * blocks.kc) <=
+          available;
+  const void *packed_for = NULL;
   if (batch == NULL) {
-    run_one(kernel, p, &blocks, scratch);
+    run_one(kernel, p, &blocks, scratch, &packed_for);
     return;
   }
   for (size_t i = 0; i < batch->count[0]; ++i) {
@@ -314,7 +411,7 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
                                   bi * batch->c[0] + bj * batch->c[1]);
       one.bias = offset_data(p->bias, p->c_dtype,
                              bi * batch->bias[0] + bj * batch->bias[1]);
-      run_one(kernel, &one, &blocks, scratch);
+      run_one(kernel, &one, &blocks, scratch, &packed_for);
     }
   }
 }

@@ -23,7 +23,8 @@
 // and the last applies alpha and beta * bias, so C is written in fp32 and
 // the epilogue runs once per element. When M is small and B is fp32 with
 // unit column stride, B is read in place (no packing; edges use masked
-// loads).
+// loads); a row-major fp32 A is read in place by kernels that can
+// (ukernel_direct_a).
 //
 // Scratch: the packed blocks come from ctx->temp (etr_arena_t), sized to
 // what the arena has left (blocks shrink down to one micro-panel when it is
@@ -98,8 +99,25 @@ typedef void (*etr_gemm_pack_f32_fn)(const float *src, ptrdiff_t stride,
                                      size_t kc, size_t xc, size_t width,
                                      float *dst);
 
+// The same microkernel reading A in place: A[i][k] at a[i * a_stride + k]
+// (a row-major A, not packed); rows >= mr are not read.
+typedef void (*etr_gemm_ukernel_direct_a_fn)(
+    size_t kc, const float *a, ptrdiff_t a_stride, const float *b,
+    ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr, size_t nr,
+    unsigned flags, const etr_gemm_epilogue_t *epilogue);
+
+// One row of C (M = 1) from a row of A (a[k * a_stride]) and an fp32 B
+// with unit column stride (B[k][j] at b[k * b_stride + j]), the whole K at
+// once, with the epilogue (bias at the row's origin).
+typedef void (*etr_gemm_gemv_fn)(size_t kc, size_t n, const float *a,
+                                 ptrdiff_t a_stride, const float *b,
+                                 ptrdiff_t b_stride, float *c,
+                                 const etr_gemm_epilogue_t *epilogue);
+
 typedef struct etr_gemm_kernel {
   etr_gemm_ukernel_fn ukernel;
+  etr_gemm_ukernel_direct_a_fn ukernel_direct_a;  // NULL: always pack A
+  etr_gemm_gemv_fn gemv;  // NULL: M = 1 runs the microkernel
   etr_gemm_pack_f32_fn pack_rows;
   etr_gemm_pack_f32_fn pack_columns;
   size_t mr;
@@ -130,6 +148,18 @@ void etr_gemm_f32_ukernel_avx512(size_t kc, const float *a, const float *b,
                                  ptrdiff_t c_stride, size_t mr, size_t nr,
                                  unsigned flags,
                                  const etr_gemm_epilogue_t *epilogue);
+void etr_gemm_f32_ukernel_direct_a_avx2(
+    size_t kc, const float *a, ptrdiff_t a_stride, const float *b,
+    ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr, size_t nr,
+    unsigned flags, const etr_gemm_epilogue_t *epilogue);
+void etr_gemm_f32_ukernel_direct_a_avx512(
+    size_t kc, const float *a, ptrdiff_t a_stride, const float *b,
+    ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr, size_t nr,
+    unsigned flags, const etr_gemm_epilogue_t *epilogue);
+void etr_gemm_f32_gemv_avx512(size_t kc, size_t n, const float *a,
+                              ptrdiff_t a_stride, const float *b,
+                              ptrdiff_t b_stride, float *c,
+                              const etr_gemm_epilogue_t *epilogue);
 void etr_gemm_f32_ukernel_neon(size_t kc, const float *a, const float *b,
                                ptrdiff_t b_stride, float *c,
                                ptrdiff_t c_stride, size_t mr, size_t nr,

@@ -6,7 +6,8 @@
 // is zero-padded, so its loads are always full width; an unpacked B with
 // nr < 16 is read with lane masks (vmaskmovps never touches masked-out
 // lanes), and so are C and the bias at a column edge. Row edges compute on
-// the zero-padded packed A and store only rows < mr.
+// the zero-padded packed A and store only rows < mr. A second entry reads
+// a row-major A in place (six row pointers).
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -22,13 +23,13 @@
 
 #define STEP_FULL(i)                                \
   {                                                 \
-    const __m256 x = _mm256_broadcast_ss(a + (i));  \
+    const __m256 x = _mm256_broadcast_ss(A_ROW(i)); \
     c##i##a = _mm256_fmadd_ps(x, b0, c##i##a);      \
     c##i##b = _mm256_fmadd_ps(x, b1, c##i##b);      \
   }
 
 #define STEP_HALF(i) \
-  c##i##a = _mm256_fmadd_ps(_mm256_broadcast_ss(a + (i)), b0, c##i##a);
+  c##i##a = _mm256_fmadd_ps(_mm256_broadcast_ss(A_ROW(i)), b0, c##i##a);
 
 // The k loop with the given loads of the two B vectors.
 #define K_LOOP(LOAD0, LOAD1, STEP)      \
@@ -37,7 +38,7 @@
     const __m256 b1 = LOAD1;            \
     (void)b1;                           \
     ROWS(STEP)                          \
-    a += MR;                            \
+    A_STEP;                             \
     b += b_stride;                      \
   }
 
@@ -84,38 +85,65 @@ static inline void store_masked(float *p, __m256i mask, bool full,
     store_masked(row + 8, k1, full, vb);                                   \
   }
 
+// The microkernel body: A_ROW(i) (defined around each use) is the address
+// of A[i][k] for the loop's k step, A_STEP (likewise) advances A one step.
+#define UKERNEL_BODY \
+  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);          \
+  const __m256i k0 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)nr),     \
+                                        lanes);                             \
+  const __m256i k1 = _mm256_cmpgt_epi32(                                    \
+      _mm256_set1_epi32((int32_t)nr - 8), lanes);                           \
+  const bool full = nr == 16;                                               \
+  ROWS(DECLARE)                                                             \
+  if ((flags & ETR_GEMM_B_PACKED) || full) {                                \
+    if (nr > 8) {                                                           \
+      K_LOOP(_mm256_loadu_ps(b), _mm256_loadu_ps(b + 8), STEP_FULL)         \
+    } else {                                                                \
+      K_LOOP(_mm256_loadu_ps(b), b0, STEP_HALF)                             \
+    }                                                                       \
+  } else {                                                                  \
+    if (nr > 8) {                                                           \
+      K_LOOP(_mm256_maskload_ps(b, k0), _mm256_maskload_ps(b + 8, k1),      \
+             STEP_FULL)                                                     \
+    } else {                                                                \
+      K_LOOP(_mm256_maskload_ps(b, k0), b0, STEP_HALF)                      \
+    }                                                                       \
+  }                                                                         \
+  const bool accumulate = (flags & ETR_GEMM_ACCUMULATE) != 0;               \
+  const bool finish = (flags & ETR_GEMM_EPILOGUE) != 0;                     \
+  const __m256 alpha = _mm256_set1_ps(epilogue->alpha);                     \
+  const __m256 beta = _mm256_set1_ps(epilogue->beta);                       \
+  const float *bias = epilogue->bias;                                       \
+  const ptrdiff_t bias_row_stride = epilogue->bias_row_stride;              \
+  const bool bias_per_row = epilogue->bias_per_row;                         \
+  ROWS(STORE)                                                               \
+
 void etr_gemm_f32_ukernel_avx2(size_t kc, const float *a, const float *b,
                                ptrdiff_t b_stride, float *c,
                                ptrdiff_t c_stride, size_t mr, size_t nr,
                                unsigned flags,
                                const etr_gemm_epilogue_t *epilogue) {
-  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  const __m256i k0 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)nr),
-                                        lanes);
-  const __m256i k1 = _mm256_cmpgt_epi32(
-      _mm256_set1_epi32((int32_t)nr - 8), lanes);
-  const bool full = nr == 16;
-  ROWS(DECLARE)
-  if ((flags & ETR_GEMM_B_PACKED) || full) {
-    if (nr > 8) {
-      K_LOOP(_mm256_loadu_ps(b), _mm256_loadu_ps(b + 8), STEP_FULL)
-    } else {
-      K_LOOP(_mm256_loadu_ps(b), b0, STEP_HALF)
-    }
-  } else {
-    if (nr > 8) {
-      K_LOOP(_mm256_maskload_ps(b, k0), _mm256_maskload_ps(b + 8, k1),
-             STEP_FULL)
-    } else {
-      K_LOOP(_mm256_maskload_ps(b, k0), b0, STEP_HALF)
-    }
-  }
-  const bool accumulate = (flags & ETR_GEMM_ACCUMULATE) != 0;
-  const bool finish = (flags & ETR_GEMM_EPILOGUE) != 0;
-  const __m256 alpha = _mm256_set1_ps(epilogue->alpha);
-  const __m256 beta = _mm256_set1_ps(epilogue->beta);
-  const float *bias = epilogue->bias;
-  const ptrdiff_t bias_row_stride = epilogue->bias_row_stride;
-  const bool bias_per_row = epilogue->bias_per_row;
-  ROWS(STORE)
+#define A_ROW(i) (a + (i))
+#define A_STEP a += MR
+  UKERNEL_BODY
+#undef A_STEP
+#undef A_ROW
+}
+
+// Row i of A read in place (rows past mr repeat row mr - 1, so nothing
+// outside A is read; their sums are not stored).
+#define ROW_POINTER(i)                                                      \
+  const float *a##i = a + (ptrdiff_t)((i) < mr ? (i) : mr - 1) * a_stride;
+
+void etr_gemm_f32_ukernel_direct_a_avx2(
+    size_t kc, const float *a, ptrdiff_t a_stride, const float *b,
+    ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr, size_t nr,
+    unsigned flags, const etr_gemm_epilogue_t *epilogue) {
+  ROWS(ROW_POINTER)
+  size_t step = 0;
+#define A_ROW(i) (a##i + step)
+#define A_STEP ++step
+  UKERNEL_BODY
+#undef A_STEP
+#undef A_ROW
 }

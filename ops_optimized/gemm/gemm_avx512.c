@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// fp32 GEMM microkernel, AVX-512: a 12 x 32 tile of C in 24 zmm
-// accumulators; per k step two vectors of B (32 columns) and 12 broadcasts
-// of packed A, 24 FMAs (2 per cycle on two FMA ports: 12 cycles, with the
-// 14 loads well within two load ports). 12 rows rather than 14 (which
-// runs as fast) because the models' row counts (16, 24, 48, 72, 96, 144,
-// 192 channels or tokens) waste fewer rows in the last panel. Tiles with nr <= 16 run a
-// half-width loop. Column edges use lane masks for B (so an unpacked B is
-// never read past its nr columns), C and the bias; row edges compute on
-// the zero-padded packed A and store only rows < mr.
+// fp32 GEMM microkernel, AVX-512: a 12 x 32 tile of C in 24 zmm accumulators;
+// per k step two vectors of B (32 columns) and 12 broadcasts of packed A, 24
+// FMAs (2 per cycle on two FMA ports: 12 cycles, with the 14 loads well within
+// two load ports). 12 rows rather than 14 (which runs as fast) because the
+// models' row counts (16, 24, 48, 72, 96, 144, 192 channels or tokens) waste
+// fewer rows in the last panel. Tiles with nr <= 16 run a half-width loop.
+// Column edges use lane masks for B (so an unpacked B is never read past its nr
+// columns), C and the bias; row edges compute on the zero-padded packed A and
+// store only rows < mr. A second entry reads a row-major A in place (twelve
+// row pointers, rows past mr repeating the last one): as fast as packed A,
+// and it saves the packing, which costs as much as the product when N is
+// small.
 #include <immintrin.h>
 
 #include "ops_optimized/gemm/gemm.h"
@@ -24,13 +27,13 @@
 
 #define STEP_FULL(i)                                \
   {                                                 \
-    const __m512 x = _mm512_set1_ps(a[i]);          \
+    const __m512 x = _mm512_set1_ps(*A_ROW(i));     \
     c##i##a = _mm512_fmadd_ps(x, b0, c##i##a);      \
     c##i##b = _mm512_fmadd_ps(x, b1, c##i##b);      \
   }
 
 #define STEP_HALF(i) \
-  c##i##a = _mm512_fmadd_ps(_mm512_set1_ps(a[i]), b0, c##i##a);
+  c##i##a = _mm512_fmadd_ps(_mm512_set1_ps(*A_ROW(i)), b0, c##i##a);
 
 // Stores row i: optional C accumulation, alpha, beta * bias, masked store.
 #define STORE(i)                                                           \
@@ -63,46 +66,140 @@
     _mm512_mask_storeu_ps(row + 16, m1, vb);                               \
   }
 
+// The microkernel body: A_ROW(i) (defined around each use) is the address
+// of A[i][k] for the loop's k step, A_STEP advances A by one k step.
+#define UKERNEL_BODY(A_STEP)                                          \
+  const __mmask16 m0 =                                                     \
+      nr >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nr) - 1u);         \
+  const __mmask16 m1 =                                                     \
+      nr >= 32 ? (__mmask16)0xffff                                         \
+               : nr > 16 ? (__mmask16)((1u << (nr - 16)) - 1u) : 0;        \
+  ROWS(DECLARE)                                                            \
+  if (flags & ETR_GEMM_ACCUMULATE) { /* C is read at the end */            \
+    for (size_t i = 0; i < mr; ++i) {                                      \
+      _mm_prefetch((const char *)(c + (ptrdiff_t)i * c_stride),            \
+                   _MM_HINT_T0);                                           \
+      _mm_prefetch((const char *)(c + (ptrdiff_t)i * c_stride + 16),       \
+                   _MM_HINT_T0);                                           \
+    }                                                                      \
+  }                                                                        \
+  if (nr > 16) {                                                           \
+    for (size_t k = 0; k < kc; ++k) {                                      \
+      const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);                      \
+      const __m512 b1 = _mm512_maskz_loadu_ps(m1, b + 16);                 \
+      ROWS(STEP_FULL)                                                      \
+      A_STEP;                                                              \
+      b += b_stride;                                                       \
+    }                                                                      \
+  } else {                                                                 \
+    for (size_t k = 0; k < kc; ++k) {                                      \
+      const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);                      \
+      ROWS(STEP_HALF)                                                      \
+      A_STEP;                                                              \
+      b += b_stride;                                                       \
+    }                                                                      \
+  }                                                                        \
+  const bool accumulate = (flags & ETR_GEMM_ACCUMULATE) != 0;              \
+  const bool finish = (flags & ETR_GEMM_EPILOGUE) != 0;                    \
+  const __m512 alpha = _mm512_set1_ps(epilogue->alpha);                    \
+  const __m512 beta = _mm512_set1_ps(epilogue->beta);                      \
+  const float *bias = epilogue->bias;                                      \
+  const ptrdiff_t bias_row_stride = epilogue->bias_row_stride;             \
+  const bool bias_per_row = epilogue->bias_per_row;                        \
+  ROWS(STORE)
+
 void etr_gemm_f32_ukernel_avx512(size_t kc, const float *a, const float *b,
                                  ptrdiff_t b_stride, float *c,
                                  ptrdiff_t c_stride, size_t mr, size_t nr,
                                  unsigned flags,
                                  const etr_gemm_epilogue_t *epilogue) {
-  const __mmask16 m0 =
-      nr >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nr) - 1u);
-  const __mmask16 m1 =
-      nr >= 32 ? (__mmask16)0xffff
-               : nr > 16 ? (__mmask16)((1u << (nr - 16)) - 1u) : 0;
-  ROWS(DECLARE)
-  if (flags & ETR_GEMM_ACCUMULATE) {  // C is read at the end: fetch it now
-    for (size_t i = 0; i < mr; ++i) {
-      _mm_prefetch((const char *)(c + (ptrdiff_t)i * c_stride), _MM_HINT_T0);
-      _mm_prefetch((const char *)(c + (ptrdiff_t)i * c_stride + 16),
-                   _MM_HINT_T0);
-    }
+#define A_ROW(i) (a + (i))
+  UKERNEL_BODY(a += MR)
+#undef A_ROW
+}
+
+// Row i of A read in place (rows past mr repeat row mr - 1, so nothing
+// outside A is read; their sums are not stored).
+#define ROW_POINTER(i)                                                      \
+  const float *a##i = a + (ptrdiff_t)((i) < mr ? (i) : mr - 1) * a_stride;
+
+void etr_gemm_f32_ukernel_direct_a_avx512(
+    size_t kc, const float *a, ptrdiff_t a_stride, const float *b,
+    ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr, size_t nr,
+    unsigned flags, const etr_gemm_epilogue_t *epilogue) {
+  ROWS(ROW_POINTER)
+  size_t step = 0;
+#define A_ROW(i) (a##i + step)
+  UKERNEL_BODY(++step)
+#undef A_ROW
+}
+
+// y = alpha * a^T B + beta * bias for one row a (M = 1): 32 columns at a
+// time, K split over four independent pairs of accumulators (an FMA chain
+// per k would wait on the FMA latency), summed at the end.
+void etr_gemm_f32_gemv_avx512(size_t kc, size_t n, const float *a,
+                              ptrdiff_t a_stride, const float *b,
+                              ptrdiff_t b_stride, float *c,
+                              const etr_gemm_epilogue_t *epilogue) {
+  for (size_t j = 0; j < n; j += 32) {
+    size_t nr = n - j < 32 ? n - j : 32;
+    const __mmask16 m0 =
+        nr >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nr) - 1u);
+    const __mmask16 m1 =
+        nr >= 32 ? (__mmask16)0xffff
+                 : nr > 16 ? (__mmask16)((1u << (nr - 16)) - 1u) : 0;
+    const float *column = b + j;
+    __m512 s0a = _mm512_setzero_ps();
+    __m512 s0b = _mm512_setzero_ps();
+    __m512 s1a = _mm512_setzero_ps();
+    __m512 s1b = _mm512_setzero_ps();
+    __m512 s2a = _mm512_setzero_ps();
+    __m512 s2b = _mm512_setzero_ps();
+    __m512 s3a = _mm512_setzero_ps();
+    __m512 s3b = _mm512_setzero_ps();
+#define GEMV_STEP(r)                                                        \
+  {                                                                         \
+    const __m512 x = _mm512_set1_ps(a[(ptrdiff_t)(k + (r)) * a_stride]);    \
+    const float *row = column + (ptrdiff_t)(k + (r)) * b_stride;            \
+    s##r##a = _mm512_fmadd_ps(x, _mm512_maskz_loadu_ps(m0, row), s##r##a);  \
+    if (m1 != 0) {                                                          \
+      s##r##b = _mm512_fmadd_ps(x, _mm512_maskz_loadu_ps(m1, row + 16),     \
+                                s##r##b);                                   \
+    }                                                                       \
   }
-  if (nr > 16) {
-    for (size_t k = 0; k < kc; ++k) {
-      const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);
-      const __m512 b1 = _mm512_maskz_loadu_ps(m1, b + 16);
-      ROWS(STEP_FULL)
-      a += MR;
-      b += b_stride;
+    size_t k = 0;
+    for (; k + 4 <= kc; k += 4) {
+      GEMV_STEP(0)
+      GEMV_STEP(1)
+      GEMV_STEP(2)
+      GEMV_STEP(3)
     }
-  } else {
-    for (size_t k = 0; k < kc; ++k) {
-      const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);
-      ROWS(STEP_HALF)
-      a += MR;
-      b += b_stride;
+    for (; k < kc; ++k) {
+      GEMV_STEP(0)
     }
+#undef GEMV_STEP
+    __m512 va = _mm512_add_ps(_mm512_add_ps(s0a, s1a),
+                              _mm512_add_ps(s2a, s3a));
+    __m512 vb = _mm512_add_ps(_mm512_add_ps(s0b, s1b),
+                              _mm512_add_ps(s2b, s3b));
+    const __m512 alpha = _mm512_set1_ps(epilogue->alpha);
+    va = _mm512_mul_ps(alpha, va);
+    vb = _mm512_mul_ps(alpha, vb);
+    if (epilogue->bias != NULL) {
+      const __m512 beta = _mm512_set1_ps(epilogue->beta);
+      __m512 ba;
+      __m512 bb;
+      if (epilogue->bias_per_row) {
+        ba = bb = _mm512_set1_ps(epilogue->bias[0]);
+      } else {
+        ba = _mm512_maskz_loadu_ps(m0, epilogue->bias + j);
+        bb = m1 != 0 ? _mm512_maskz_loadu_ps(m1, epilogue->bias + j + 16)
+                     : _mm512_setzero_ps();
+      }
+      va = _mm512_fmadd_ps(beta, ba, va);
+      vb = _mm512_fmadd_ps(beta, bb, vb);
+    }
+    _mm512_mask_storeu_ps(c + j, m0, va);
+    _mm512_mask_storeu_ps(c + j + 16, m1, vb);
   }
-  const bool accumulate = (flags & ETR_GEMM_ACCUMULATE) != 0;
-  const bool finish = (flags & ETR_GEMM_EPILOGUE) != 0;
-  const __m512 alpha = _mm512_set1_ps(epilogue->alpha);
-  const __m512 beta = _mm512_set1_ps(epilogue->beta);
-  const float *bias = epilogue->bias;
-  const ptrdiff_t bias_row_stride = epilogue->bias_row_stride;
-  const bool bias_per_row = epilogue->bias_per_row;
-  ROWS(STORE)
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The portable 4 x 8 fp32 GEMM microkernel (no intrinsics; what every
-// machine has; sums in double) and the per-ISA table of microkernels and block sizes.
+// The portable 4 x 8 fp32 GEMM microkernel (no intrinsics; what every machine
+// has; sums in double) and the per-ISA table of microkernels and block sizes.
 //
 // Block sizes: KC keeps an MR x KC micro-panel of A in L1 while KC x NR
 // panels of B stream from L2; MC x KC (packed A) is the block reused across
@@ -54,6 +54,8 @@ void etr_gemm_f32_ukernel_scalar(size_t kc, const float *a, const float *b,
 
 static const etr_gemm_kernel_t kScalar = {
     etr_gemm_f32_ukernel_scalar,
+    NULL,
+    NULL,
     etr_gemm_pack_rows_f32_scalar,
     etr_gemm_pack_columns_f32_scalar,
     MR, NR, 256, 128, 256, MR,
@@ -62,12 +64,16 @@ static const etr_gemm_kernel_t kScalar = {
 #if defined(__x86_64__)
 static const etr_gemm_kernel_t kAvx2 = {
     etr_gemm_f32_ukernel_avx2,
+    etr_gemm_f32_ukernel_direct_a_avx2,
+    NULL,
     etr_gemm_pack_rows_f32_scalar,
     etr_gemm_pack_columns_f32_scalar,
     6, 16, 256, 6 * 48, 256, 12,
 };
 static const etr_gemm_kernel_t kAvx512 = {
     etr_gemm_f32_ukernel_avx512,
+    etr_gemm_f32_ukernel_direct_a_avx512,
+    etr_gemm_f32_gemv_avx512,
     etr_gemm_pack_rows_f32_avx512,
     etr_gemm_pack_columns_f32_avx512,
     12, 32, 256, 12 * 28, 256, 24,
@@ -76,6 +82,8 @@ static const etr_gemm_kernel_t kAvx512 = {
 #if defined(__aarch64__)
 static const etr_gemm_kernel_t kNeon = {
     etr_gemm_f32_ukernel_neon,
+    NULL,
+    NULL,
     etr_gemm_pack_rows_f32_scalar,
     etr_gemm_pack_columns_f32_scalar,
     8, 12, 256, 8 * 40, 240, 16,

@@ -153,6 +153,8 @@ static const conv_case_t kDepthwise[] = {
     {2, 7, 13, 11, 7, 3, 3, 2, 1, 1, 7, true},      // stride 2, odd rows
     {1, 5, 12, 40, 5, 3, 3, 2, 0, 2, 5, false},     // stride 2, dilation 2
     {1, 6, 9, 9, 6, 3, 3, 1, 1, 1, 6, true},        // planes of 81 pixels
+    {1, 9, 8, 8, 9, 3, 3, 2, 1, 1, 9, true},        // stride 2 to 4 x 4
+    {1, 10, 9, 9, 10, 3, 3, 2, 1, 1, 10, false},    // stride 2 to 5 x 5
     {1, 4, 0, 50, 4, 0, 7, 2, 3, 1, 4, true},       // 1-D depthwise
 };
 
