@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Pooling microkernels, AVX-512 (F, BW, DQ, VL): NCHW rows 16 output
-// columns at a time (column stride 2 deinterleaved with vpermt2ps from two
+// Pooling microkernels, AVX-512 (F, BW, DQ, VL): NCHW rows 64 output
+// columns at a time (four independent 16-lane chains) (column stride 2 deinterleaved with vpermt2ps from two
 // loads whose masks stop at the last element a window needs), NHWC pixels
 // 16 channels at a time; every tail under a lane mask, so nothing past a
 // row segment or a channel vector is read or written. Column strides above
@@ -16,22 +16,38 @@ ALWAYS_INLINE __mmask16 mask16(size_t count) {
   return count >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << count) - 1u);
 }
 
-// p[k * stride] for the first `lanes` lanes (stride 1 or 2), others 0.
-ALWAYS_INLINE __m512 load_columns(const float *p, size_t stride,
-                                  size_t lanes) {
-  if (stride == 1) {
-    return _mm512_maskz_loadu_ps(mask16(lanes), p);
+// The masks of one block of `lanes` outputs (column stride 1 or 2): for
+// stride 2 the two loads stop at element 2 (lanes - 1), the last one a
+// window needs.
+typedef struct block_masks {
+  __mmask16 out;  // the lanes
+  __mmask16 lo;   // first load
+  __mmask16 hi;   // second load (stride 2)
+} block_masks_t;
+
+ALWAYS_INLINE block_masks_t block_masks(size_t lanes, size_t stride) {
+  block_masks_t m = {mask16(lanes), mask16(lanes), 0};
+  if (stride == 2 && lanes > 0) {
+    size_t needed = 2 * lanes - 1;
+    m.lo = mask16(needed);
+    m.hi = needed > 16 ? mask16(needed - 16) : 0;
   }
-  size_t needed = 2 * lanes - 1;  // elements p[0 .. 2 (lanes - 1)]
-  __m512 lo = _mm512_maskz_loadu_ps(mask16(needed), p);
-  __m512 hi = _mm512_maskz_loadu_ps(needed > 16 ? mask16(needed - 16) : 0,
-                                    p + 16);
+  return m;
+}
+
+// p[k * stride] for the block's lanes (stride 1 or 2), others 0.
+ALWAYS_INLINE __m512 load_columns(const float *p, size_t stride,
+                                  block_masks_t m) {
+  if (stride == 1) {
+    return _mm512_maskz_loadu_ps(m.lo, p);
+  }
+  __m512 lo = _mm512_maskz_loadu_ps(m.lo, p);
+  __m512 hi = _mm512_maskz_loadu_ps(m.hi, p + 16);
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
                                          20, 22, 24, 26, 28, 30);
   return _mm512_permutex2var_ps(lo, even, hi);
 }
 
-// ATen's rule: v > best, or v is NaN (the last NaN wins).
 ALWAYS_INLINE __mmask16 replaces(__mmask16 active, __m512 v, __m512 best) {
   return _mm512_mask_cmp_ps_mask(active, v, best, _CMP_GT_OQ) |
          _mm512_mask_cmp_ps_mask(active, v, v, _CMP_UNORD_Q);
@@ -46,42 +62,142 @@ ALWAYS_INLINE void store_indices(int64_t *p, __mmask16 m, __m512i index) {
       _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(index, 1)));
 }
 
+// Up to 64 outputs of a row as four 16-lane blocks with their own chains
+// (one chain alone is latency-bound), in named registers.
+ALWAYS_INLINE void max_block(const float *plane, size_t width, size_t h0,
+                             size_t column, size_t left,
+                             const etr_pool_window_t *window, size_t stride,
+                             bool wide, float *out, int64_t *indices) {
+  block_masks_t m0 = block_masks(left < 16 ? left : 16, stride);
+  block_masks_t m1 = block_masks(left > 16 ? (left < 32 ? left - 16 : 16) : 0,
+                                 stride);
+  block_masks_t m2 = block_masks(left > 32 ? (left < 48 ? left - 32 : 16) : 0,
+                                 stride);
+  block_masks_t m3 = block_masks(left > 48 ? (left < 64 ? left - 48 : 16) : 0,
+                                 stride);
+  size_t step = 16 * stride;
+  __m512 b0 = _mm512_setzero_ps(), b1 = b0, b2 = b0, b3 = b0;
+  __m512i o0 = _mm512_setzero_si512(), o1 = o0, o2 = o0, o3 = o0;
+  for (size_t i = 0; i < window->kernel_h; ++i) {
+    size_t row = (h0 + i * window->dilation_h) * width;
+    for (size_t j = 0; j < window->kernel_w; ++j) {
+      size_t at = row + column + j * window->dilation_w;
+      const float *p = plane + at;
+      bool first = i == 0 && j == 0;
+      __m512i offset = _mm512_set1_epi32((int32_t)at);
+      __m512 v0 = load_columns(p, stride, m0);
+      __mmask16 u0 = first ? m0.out : replaces(m0.out, v0, b0);
+      b0 = _mm512_mask_mov_ps(b0, u0, v0);
+      o0 = _mm512_mask_mov_epi32(o0, u0, offset);
+      if (wide) {
+        __m512 v1 = load_columns(p + step, stride, m1);
+        __m512 v2 = load_columns(p + 2 * step, stride, m2);
+        __m512 v3 = load_columns(p + 3 * step, stride, m3);
+        __mmask16 u1 = first ? m1.out : replaces(m1.out, v1, b1);
+        __mmask16 u2 = first ? m2.out : replaces(m2.out, v2, b2);
+        __mmask16 u3 = first ? m3.out : replaces(m3.out, v3, b3);
+        b1 = _mm512_mask_mov_ps(b1, u1, v1);
+        b2 = _mm512_mask_mov_ps(b2, u2, v2);
+        b3 = _mm512_mask_mov_ps(b3, u3, v3);
+        o1 = _mm512_mask_mov_epi32(o1, u1, offset);
+        o2 = _mm512_mask_mov_epi32(o2, u2, offset);
+        o3 = _mm512_mask_mov_epi32(o3, u3, offset);
+      }
+    }
+  }
+  // Lane l of block b sits b * 16 * stride + l * stride past its offset.
+  __m512i lane = _mm512_mullo_epi32(
+      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+      _mm512_set1_epi32((int32_t)stride));
+  _mm512_mask_storeu_ps(out, m0.out, b0);
+  if (indices != NULL) {
+    store_indices(indices, m0.out, _mm512_add_epi32(o0, lane));
+  }
+  if (!wide) {
+    return;
+  }
+  __m512i block = _mm512_set1_epi32((int32_t)step);
+  _mm512_mask_storeu_ps(out + 16, m1.out, b1);
+  _mm512_mask_storeu_ps(out + 32, m2.out, b2);
+  _mm512_mask_storeu_ps(out + 48, m3.out, b3);
+  if (indices != NULL) {
+    lane = _mm512_add_epi32(lane, block);
+    store_indices(indices + 16, m1.out, _mm512_add_epi32(o1, lane));
+    lane = _mm512_add_epi32(lane, block);
+    store_indices(indices + 32, m2.out, _mm512_add_epi32(o2, lane));
+    lane = _mm512_add_epi32(lane, block);
+    store_indices(indices + 48, m3.out, _mm512_add_epi32(o3, lane));
+  }
+}
+
+ALWAYS_INLINE void max_row_body(const float *plane, size_t width, size_t h0,
+                                size_t w0, size_t count,
+                                const etr_pool_window_t *window,
+                                size_t stride, float *out, int64_t *indices) {
+  // Four blocks at a time while they are full, then one at a time (short
+  // rows, like the CNN's 16 outputs, would waste three).
+  size_t k = 0;
+  for (; k + 64 <= count; k += 64) {
+    max_block(plane, width, h0, w0 + k * stride, count - k, window, stride,
+              true, out + k, indices != NULL ? indices + k : NULL);
+  }
+  for (; k < count; k += 16) {
+    max_block(plane, width, h0, w0 + k * stride,
+              count - k < 16 ? count - k : 16, window, stride, false, out + k,
+              indices != NULL ? indices + k : NULL);
+  }
+}
+
 static void max_row_avx512(const float *plane, size_t width, size_t h0,
                            size_t w0, size_t count,
                            const etr_pool_window_t *window, float *out,
                            int64_t *indices) {
-  size_t stride = window->stride_w;
-  if (stride > 2) {
+  if (window->stride_w == 1) {
+    max_row_body(plane, width, h0, w0, count, window, 1, out, indices);
+  } else if (window->stride_w == 2) {
+    max_row_body(plane, width, h0, w0, count, window, 2, out, indices);
+  } else {
     etr_pool_max_row_scalar(plane, width, h0, w0, count, window, out,
                             indices);
-    return;
   }
-  const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-                                         11, 12, 13, 14, 15);
-  for (size_t k = 0; k < count; k += 16) {
-    size_t lanes = count - k < 16 ? count - k : 16;
-    __mmask16 active = mask16(lanes);
-    size_t column = w0 + k * stride;
-    __m512 best = _mm512_setzero_ps();
-    __m512i best_offset = _mm512_setzero_si512();
-    for (size_t i = 0; i < window->kernel_h; ++i) {
-      size_t row = (h0 + i * window->dilation_h) * width;
+}
+
+// Full groups of 64 outputs as four independent 16-lane sums in named
+// registers (one chain alone is latency-bound), the rest 16 at a time.
+ALWAYS_INLINE void avg_row_body(const float *plane, size_t width, size_t h0,
+                                size_t w0, size_t count,
+                                const etr_pool_window_t *window,
+                                size_t stride, float divisor, float *out) {
+  __m512 d = _mm512_set1_ps(divisor);
+  size_t step = 16 * stride;
+  block_masks_t full = block_masks(16, stride);
+  size_t k = 0;
+  for (; k + 64 <= count; k += 64) {
+    __m512 s0 = _mm512_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+    const float *p = plane + h0 * width + w0 + k * stride;
+    for (size_t i = 0; i < window->kernel_h; ++i, p += width) {
       for (size_t j = 0; j < window->kernel_w; ++j) {
-        size_t offset = row + column + j * window->dilation_w;
-        __m512 v = load_columns(plane + offset, stride, lanes);
-        __mmask16 m = (i == 0 && j == 0) ? active : replaces(active, v, best);
-        best = _mm512_mask_mov_ps(best, m, v);
-        best_offset = _mm512_mask_mov_epi32(
-            best_offset, m, _mm512_set1_epi32((int32_t)offset));
+        s0 = _mm512_add_ps(s0, load_columns(p + j, stride, full));
+        s1 = _mm512_add_ps(s1, load_columns(p + j + step, stride, full));
+        s2 = _mm512_add_ps(s2, load_columns(p + j + 2 * step, stride, full));
+        s3 = _mm512_add_ps(s3, load_columns(p + j + 3 * step, stride, full));
       }
     }
-    _mm512_mask_storeu_ps(out + k, active, best);
-    if (indices != NULL) {
-      __m512i index = _mm512_add_epi32(
-          best_offset, _mm512_mullo_epi32(lane, _mm512_set1_epi32(
-                                                    (int32_t)stride)));
-      store_indices(indices + k, active, index);
+    _mm512_storeu_ps(out + k, _mm512_div_ps(s0, d));
+    _mm512_storeu_ps(out + k + 16, _mm512_div_ps(s1, d));
+    _mm512_storeu_ps(out + k + 32, _mm512_div_ps(s2, d));
+    _mm512_storeu_ps(out + k + 48, _mm512_div_ps(s3, d));
+  }
+  for (; k < count; k += 16) {
+    block_masks_t m = block_masks(count - k < 16 ? count - k : 16, stride);
+    __m512 sum = _mm512_setzero_ps();
+    const float *p = plane + h0 * width + w0 + k * stride;
+    for (size_t i = 0; i < window->kernel_h; ++i, p += width) {
+      for (size_t j = 0; j < window->kernel_w; ++j) {
+        sum = _mm512_add_ps(sum, load_columns(p + j, stride, m));
+      }
     }
+    _mm512_mask_storeu_ps(out + k, m.out, _mm512_div_ps(sum, d));
   }
 }
 
@@ -89,23 +205,13 @@ static void avg_row_avx512(const float *plane, size_t width, size_t h0,
                            size_t w0, size_t count,
                            const etr_pool_window_t *window, float divisor,
                            float *out) {
-  size_t stride = window->stride_w;
-  if (stride > 2) {
+  if (window->stride_w == 1) {
+    avg_row_body(plane, width, h0, w0, count, window, 1, divisor, out);
+  } else if (window->stride_w == 2) {
+    avg_row_body(plane, width, h0, w0, count, window, 2, divisor, out);
+  } else {
     etr_pool_avg_row_scalar(plane, width, h0, w0, count, window, divisor,
                             out);
-    return;
-  }
-  __m512 d = _mm512_set1_ps(divisor);
-  for (size_t k = 0; k < count; k += 16) {
-    size_t lanes = count - k < 16 ? count - k : 16;
-    const float *p = plane + h0 * width + w0 + k * stride;
-    __m512 sum = _mm512_setzero_ps();
-    for (size_t i = 0; i < window->kernel_h; ++i, p += width) {
-      for (size_t j = 0; j < window->kernel_w; ++j) {
-        sum = _mm512_add_ps(sum, load_columns(p + j, stride, lanes));
-      }
-    }
-    _mm512_mask_storeu_ps(out + k, mask16(lanes), _mm512_div_ps(sum, d));
   }
 }
 

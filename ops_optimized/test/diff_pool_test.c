@@ -192,7 +192,7 @@ TT_TEST(diff_pool, windows_and_widths) {
                            {op == 0 ? win->dilation[0] : 1,
                             op == 0 ? win->dilation[1] : 1},
                            ceil == 1, width % 2 == 0,
-                           (op == 1 && w == 1 && ceil == 1) ? 5 : 0};
+                           (op == 1 && w == 1 && ceil == 1) ? 5 : 0, false};
           failures += run_pool(&s, seed++);
         }
       }
@@ -224,7 +224,7 @@ TT_TEST(diff_pool, layouts_and_models) {
                          {win->padding[0], win->padding[1]},
                          {op == 0 ? win->dilation[0] : 1,
                           op == 0 ? win->dilation[1] : 1},
-                         w % 3 == 0, w % 2 == 1, 0};
+                         w % 3 == 0, w % 2 == 1, 0, false};
         failures += run_pool(&s, seed++);
       }
     }
@@ -235,11 +235,13 @@ TT_TEST(diff_pool, layouts_and_models) {
       for (int layout = 0; layout < 3; ++layout) {
         pool_spec_t cnn = {kOps[op], kDtypes[t], 4, {1, 16, 32, 32},
                            (etr_diff_layout_t)layout, ETR_FILL_RANDOM,
-                           {2, 2}, {2, 2}, {0, 0}, {1, 1}, false, true, 0};
+                           {2, 2}, {2, 2}, {0, 0}, {1, 1}, false, true, 0,
+                           false};
         failures += run_pool(&cnn, seed++);
         pool_spec_t padded = {kOps[op], kDtypes[t], 3, {4, 17, 19},
                               (etr_diff_layout_t)layout, ETR_FILL_SPECIAL,
-                              {3, 3}, {2, 2}, {1, 1}, {1, 1}, true, false, 0};
+                              {3, 3}, {2, 2}, {1, 1}, {1, 1}, true, false, 0,
+                              false};
         failures += run_pool(&padded, seed++);
       }
     }
@@ -263,11 +265,11 @@ TT_TEST(diff_pool, layouts_and_models) {
     // Errors: padding above half the kernel; a zero stride.
     pool_spec_t bad_padding = {kOps[op], ETR_FLOAT, 4, {1, 2, 5, 5}, 0,
                                ETR_FILL_RANDOM, {2, 2}, {1, 1}, {2, 2},
-                               {1, 1}, false, true, 0};
+                               {1, 1}, false, true, 0, false};
     failures += run_pool(&bad_padding, seed++);
     pool_spec_t bad_stride = {kOps[op], ETR_FLOAT, 4, {1, 2, 5, 5}, 0,
                               ETR_FILL_RANDOM, {2, 2}, {0, 1}, {0, 0},
-                              {1, 1}, false, true, 0};
+                              {1, 1}, false, true, 0, false};
     failures += run_pool(&bad_stride, seed++);
   }
   // Adaptive average: global (MobileNet's head), evenly dividing, uneven
