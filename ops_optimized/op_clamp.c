@@ -84,7 +84,9 @@ etr_error_t etr_opt_clamp_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
 etr_error_t etr_opt_clamp_tensor_out(etr_kernel_context_t *ctx,
                                      etr_evalue_t **args, size_t num_args) {
   bool handled = false;
-  etr_error_t status = etr_clamp_tensor_execute(ctx, args, num_args, &handled);
+  etr_error_t status =
+      etr_clamp_tensor_execute(ctx, args, num_args, &handled);
   return handled ? status
-                 : etr_opt_fallback(etr_ref_clamp_tensor_out, ctx, args, num_args);
+                 : etr_opt_fallback(etr_ref_clamp_tensor_out, ctx, args,
+                                    num_args);
 }

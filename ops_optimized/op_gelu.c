@@ -7,7 +7,7 @@
 //           so the left tail keeps its relative accuracy;
 //   "tanh": x sigmoid(2u) with u = sqrt(2/pi) (x + 0.044715 x^3) in
 //           double.
-// Both are within a few ULP of the exact function (3 and 4 measured). The
+// Both are within 4 ULP of the exact function (measured). The
 // reference evaluates x/2 (1 + erf(...)) and x/2 (1 + tanh(...)) in double,
 // whose 1 + erf / 1 + tanh cancel for x below about -5: there the
 // reference itself is only accurate to about |x| 2^-53 absolute (and gives

@@ -17,5 +17,6 @@ etr_error_t etr_opt_where_self_out(etr_kernel_context_t *ctx,
   bool handled = false;
   etr_error_t status = etr_where_execute(ctx, args, num_args, &handled);
   return handled ? status
-                 : etr_opt_fallback(etr_ref_where_self_out, ctx, args, num_args);
+                 : etr_opt_fallback(etr_ref_where_self_out, ctx, args,
+                                    num_args);
 }

@@ -100,6 +100,7 @@ ETR_OPTIMIZED_KERNEL(etr_opt_diagonal_copy_out);  // aten::diagonal_copy.out
 // op_div.c
 ETR_OPTIMIZED_KERNEL(etr_opt_div_out);  // aten::div.out
 ETR_OPTIMIZED_KERNEL(etr_opt_div_scalar_out);  // aten::div.Scalar_out
+ETR_OPTIMIZED_KERNEL(etr_opt_div_out_mode);  // aten::div.out_mode
 // op_elu.c
 ETR_OPTIMIZED_KERNEL(etr_opt_elu_out);  // aten::elu.out
 // op_embedding.c

@@ -34,6 +34,7 @@ const etr_kernel_registration_t etr_optimized_kernels[] = {
     {"aten::diagonal_copy.out", etr_opt_diagonal_copy_out},
     {"aten::div.out", etr_opt_div_out},
     {"aten::div.Scalar_out", etr_opt_div_scalar_out},
+    {"aten::div.out_mode", etr_opt_div_out_mode},
     {"aten::elu.out", etr_opt_elu_out},
     {"aten::embedding.out", etr_opt_embedding_out},
     {"aten::eq.Tensor_out", etr_opt_eq_tensor_out},

@@ -113,9 +113,15 @@ void etr_ew_from_f32(etr_scalar_type_t dtype, size_t n, const float *x,
 }
 
 float etr_ew_load_f32(const etr_tensor_t *tensor, int64_t offset) {
-  float value;
-  etr_ew_to_f32(tensor->dtype, 1, etr_element_at(tensor, offset), &value);
-  return value;
+  const void *element = etr_element_at(tensor, offset);
+  switch (tensor->dtype) {
+    case ETR_HALF:
+      return etr_half_to_float(*(const uint16_t *)element);
+    case ETR_BFLOAT16:
+      return etr_bfloat16_to_float(*(const uint16_t *)element);
+    default:
+      return *(const float *)element;
+  }
 }
 
 bool etr_binary_probe(const etr_kernel_context_t *ctx, etr_evalue_t **args,
@@ -254,6 +260,40 @@ static void run_staged(const etr_binary_call_t *call,
   }
 }
 
+// Element `offset` of a Float, Half or BFloat16 array as fp32.
+static inline float element_f32(etr_scalar_type_t dtype, const void *data,
+                                int64_t offset) {
+  if (dtype == ETR_FLOAT) {
+    return ((const float *)data)[offset];
+  }
+  uint16_t bits = ((const uint16_t *)data)[offset];
+  return dtype == ETR_HALF ? etr_half_to_float(bits)
+                           : etr_bfloat16_to_float(bits);
+}
+
+// One operand's place in a run: a vector at `base + offset`, or the value
+// there (or its constant) when it does not vary along the run.
+typedef struct run_operand {
+  const uint8_t *base;  // NULL for a constant
+  int slot;             // plan operand index
+  bool vector;
+} run_operand_t;
+
+static inline void operand_in_run(const run_operand_t *operand,
+                                  etr_scalar_type_t dtype, size_t element,
+                                  const etr_plan_cursor_t *cursor,
+                                  const void **pointer, float *value) {
+  if (operand->base == NULL) {
+    return;  // the constant already in *value
+  }
+  int64_t offset = cursor->offsets[operand->slot];
+  if (operand->vector) {
+    *pointer = operand->base + (size_t)offset * element;
+  } else {
+    *value = element_f32(dtype, operand->base, offset);
+  }
+}
+
 etr_error_t etr_binary_execute(etr_kernel_context_t *ctx,
                                etr_binary_call_t *call, bool *handled) {
   const etr_tensor_t *a = call->a.tensor;
@@ -295,28 +335,18 @@ etr_error_t etr_binary_execute(etr_kernel_context_t *ctx,
   const etr_f32_binary_kernels_t *k = etr_f32_binary_for(etr_isa_active());
   size_t element = etr_scalar_type_size(call->dtype);
   size_t out_element = etr_scalar_type_size(out->dtype);
+  run_operand_t ra = {a_slot > 0 ? (const uint8_t *)a->data : NULL, a_slot,
+                      a_slot > 0 && !plan.run_broadcast[a_slot]};
+  run_operand_t rb = {b_slot > 0 ? (const uint8_t *)b->data : NULL, b_slot,
+                      b_slot > 0 && !plan.run_broadcast[b_slot]};
   etr_plan_cursor_t cursor;
   etr_plan_cursor_init(&cursor);
   for (int64_t r = 0; r < plan.runs; ++r) {
     binary_run_t run = {NULL, NULL, call->a.value, call->b.value,
                         (uint8_t *)out->data +
                             (size_t)cursor.offsets[0] * out_element};
-    if (a_slot > 0) {
-      int64_t offset = cursor.offsets[a_slot];
-      if (plan.run_broadcast[a_slot]) {
-        run.a_value = etr_ew_load_f32(a, offset);
-      } else {
-        run.a = (const uint8_t *)a->data + (size_t)offset * element;
-      }
-    }
-    if (b_slot > 0) {
-      int64_t offset = cursor.offsets[b_slot];
-      if (plan.run_broadcast[b_slot]) {
-        run.b_value = etr_ew_load_f32(b, offset);
-      } else {
-        run.b = (const uint8_t *)b->data + (size_t)offset * element;
-      }
-    }
+    operand_in_run(&ra, call->dtype, element, &cursor, &run.a, &run.a_value);
+    operand_in_run(&rb, call->dtype, element, &cursor, &run.b, &run.b_value);
     if (call->dtype == ETR_FLOAT) {
       run_f32(call, k, (size_t)plan.run, run.a, run.a_value, run.b,
               run.b_value, run.y);

@@ -127,7 +127,8 @@ void etr_plan_cursor_init(etr_plan_cursor_t *cursor) {
   memset(cursor, 0, sizeof(*cursor));
 }
 
-void etr_plan_cursor_next(etr_plan_cursor_t *cursor, const etr_plan_t *plan) {
+void etr_plan_cursor_carry(etr_plan_cursor_t *cursor,
+                           const etr_plan_t *plan) {
   for (int32_t k = plan->outer_dim - 1; k >= 0; --k) {
     for (size_t j = 0; j < plan->num_operands; ++j) {
       cursor->offsets[j] += plan->outer_strides[j][k];

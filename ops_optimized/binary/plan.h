@@ -55,8 +55,23 @@ typedef struct etr_plan_cursor {
 
 // The first run.
 void etr_plan_cursor_init(etr_plan_cursor_t *cursor);
+// The carry of etr_plan_cursor_next into outer dims.
+void etr_plan_cursor_carry(etr_plan_cursor_t *cursor, const etr_plan_t *plan);
+
 // Moves to the next run (after the last one the cursor is meaningless).
-void etr_plan_cursor_next(etr_plan_cursor_t *cursor, const etr_plan_t *plan);
+// Inline: short runs (per-channel ops on small images) pay it per run.
+static inline void etr_plan_cursor_next(etr_plan_cursor_t *cursor,
+                                        const etr_plan_t *plan) {
+  int32_t k = plan->outer_dim - 1;
+  if (k >= 0 && cursor->index[k] + 1 < plan->outer_sizes[k]) {
+    ++cursor->index[k];
+    for (size_t j = 0; j < plan->num_operands; ++j) {
+      cursor->offsets[j] += plan->outer_strides[j][k];
+    }
+    return;
+  }
+  etr_plan_cursor_carry(cursor, plan);
+}
 
 // The broadcast shape of (dim_a, sizes_a) and (dim_b, sizes_b) as
 // PyTorch computes it; false (and nothing reported) when they do not

@@ -277,6 +277,40 @@ BINARY_TEST(9, le)
 BINARY_TEST(10, gt)
 BINARY_TEST(11, ge)
 
+// div.out_mode: rounding_mode None is true division (specialized); "trunc"
+// and "floor" go to the reference.
+TT_TEST(diff_elementwise_binary, div_out_mode) {
+  int64_t sizes[16];
+  size_t count = etr_diff_edge_sizes(16, sizes);
+  int failures = 0;
+  uint64_t specialized = etr_diff_stats()->specialized;
+  for (size_t d = 0; d < sizeof(kFloatDtypes) / sizeof(kFloatDtypes[0]);
+       ++d) {
+    for (size_t s = 0; s < count; ++s) {
+      for (int mode = 0; mode < 3; ++mode) {
+        int64_t shape[2] = {3, sizes[s]};
+        etr_diff_case_t c;
+        etr_diff_begin(&c, "aten::div.out_mode", g_seed++, "mode %d n=%lld",
+                       mode, (long long)sizes[s]);
+        etr_diff_input(&c, kFloatDtypes[d], 2, shape, ETR_DIFF_CONTIGUOUS,
+                       ETR_FILL_SPECIAL);
+        etr_diff_input(&c, kFloatDtypes[d], 1, &shape[1],
+                       ETR_DIFF_CONTIGUOUS, ETR_FILL_SPECIAL);
+        etr_diff_arg(&c, mode == 0   ? tt_ev_none()
+                         : mode == 1 ? tt_ev_string("trunc")
+                                     : tt_ev_string("floor"));
+        etr_diff_out(&c, kFloatDtypes[d], 1, (const int64_t[]){0},
+                     ETR_DIFF_CONTIGUOUS, 3 * sizes[s] + 8);
+        etr_diff_return(&c, 3);
+        etr_diff_tolerance_exact(&c);
+        failures += etr_diff_run(&c);
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d div.out_mode cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, specialized);
+}
+
 // ---------------------------------------------------------------------------
 // Dry runs: the optimized kernel must check, resize out to the reference's
 // shape and return OK without touching data (every data pointer is NULL).

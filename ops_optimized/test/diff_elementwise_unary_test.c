@@ -11,10 +11,11 @@
 //     clamp, pow with exponent 0, 1, 2, -1, 0.5;
 //   1 ULP: pow with exponent 3, -2, -0.5 (double evaluation; the
 //     reference's pow may differ from it in the last double bit);
-//   Float, measured maxima over every 101st float bit pattern (a sweep
-//     kept out of the suite for time; see unary/vmath.h): exp 1, log 1,
-//     tanh 1, sigmoid 2, elu 1 (2 allowed for non-unit input_scale),
-//     gelu none 3, gelu tanh 4;
+//   Float, the maxima measured over every float (exp, log, tanh, sigmoid)
+//     or every 5th float bit pattern (elu, gelu) on every x86 ISA, a
+//     sweep kept out of the suite for time: exp 1, log 1, tanh 1,
+//     sigmoid 2, elu 1 (2 allowed for non-unit input_scale), gelu none 4,
+//     gelu tanh 4;
 //   Half and BFloat16: 1 ULP for the transcendental ops (the fp32 value
 //     is within a few float ULP, then rounded once).
 // gelu's reference cancels in 1 + erf / 1 + tanh below about x = -5 and
@@ -25,7 +26,9 @@
 // checked to fall back): the tile-edge sizes of 16 lanes, contiguous,
 // non-contiguous (falls back) and channels-last, random values in [-1, 1)
 // and special values (NaN, +-inf, -0.0, denormals, extremes), in place;
-// plus wide-range random inputs covering each function's whole domain.
+// plus wide-range random inputs covering each function's whole domain,
+// and signed zeros, where every op is exact (ULP comparisons do not see a
+// zero's sign).
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -80,7 +83,7 @@ static const unary_case_t kCases[] = {
     {"aten::rsqrt.out", "", 0, 0, 0, {NULL}},
     {"aten::neg.out", "", 0, 0, 0, {NULL}},
     {"aten::abs.out", "", 0, 0, 0, {NULL}},
-    {"aten::gelu.out", "none", 3, 1, 1, {string_none}},
+    {"aten::gelu.out", "none", 4, 1, 1, {string_none}},
     {"aten::gelu.out", "tanh", 4, 1, 1, {string_tanh}},
     {"aten::elu.out", "1,1,1", 1, 1, 3, {int_1, int_1, int_1}},
     {"aten::elu.out", "0.3,2,-0.7", 2, 1, 3,
@@ -297,6 +300,38 @@ TT_TEST(diff_elementwise_unary, gelu_tail) {
     etr_diff_return(&c, 2);
     etr_diff_tolerance_bound(&c, 2e-15, 4 * 0x1p-23);
     failures += etr_diff_run(&c);
+  }
+  cr_assert_eq(failures, 0, "%d cases disagree", failures);
+}
+
+// +-0.0 in, every op (and parameter set) compared bit for bit: each is
+// exact there (tanh(-0) = -0, gelu(-0) = -0, exp(-0) = 1, log(-0) = -inf).
+TT_TEST(diff_elementwise_unary, signed_zeros) {
+  static const etr_scalar_type_t kDtypes[] = {ETR_FLOAT, ETR_HALF,
+                                              ETR_BFLOAT16};
+  int failures = 0;
+  for (size_t index = 0; index < NUM_CASES; ++index) {
+    for (size_t d = 0; d < 3; ++d) {
+      const unary_case_t *u = &kCases[index];
+      etr_diff_case_t c;
+      etr_diff_begin(&c, u->op, g_seed++, "%s signed zeros", u->label);
+      int64_t n = 35;
+      etr_tensor_t *t = etr_diff_input(&c, kDtypes[d], 1, &n,
+                                       ETR_DIFF_CONTIGUOUS, ETR_FILL_ZERO);
+      size_t size = etr_scalar_type_size(kDtypes[d]);
+      for (int64_t i = 0; i < n; ++i) {
+        etr_store_double(kDtypes[d], (uint8_t *)t->data + (size_t)i * size,
+                         i % 2 ? -0.0 : 0.0);
+      }
+      for (size_t i = 0; i < u->num_extra; ++i) {
+        etr_diff_arg(&c, u->extra[i]());
+      }
+      etr_diff_out(&c, kDtypes[d], 1, (const int64_t[]){0},
+                   ETR_DIFF_CONTIGUOUS, n + 8);
+      etr_diff_return(&c, c.num_args - 1);
+      etr_diff_tolerance_exact(&c);
+      failures += etr_diff_run(&c);
+    }
   }
   cr_assert_eq(failures, 0, "%d cases disagree", failures);
 }

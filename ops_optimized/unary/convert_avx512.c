@@ -13,34 +13,17 @@ static inline __mmask16 first_lanes(size_t n) {
   return n >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << n) - 1u);
 }
 
-static void from_f16_avx512(size_t n, const uint16_t *x, float *y) {
-  for (size_t i = 0; i < n; i += 16) {
-    __mmask16 lanes = first_lanes(n - i);
-    __m256i h = _mm256_maskz_loadu_epi16(lanes, x + i);
-    _mm512_mask_storeu_ps(y + i, lanes, _mm512_cvtph_ps(h));
-  }
+static inline __m512 from_f16_16(__m256i h) { return _mm512_cvtph_ps(h); }
+
+static inline __m512 from_bf16_16(__m256i h) {
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
 }
 
-static void from_bf16_avx512(size_t n, const uint16_t *x, float *y) {
-  for (size_t i = 0; i < n; i += 16) {
-    __mmask16 lanes = first_lanes(n - i);
-    __m512i wide =
-        _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(lanes, x + i));
-    _mm512_mask_storeu_ps(y + i, lanes,
-                          _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16)));
-  }
+static inline __m256i to_f16_16(__m512 v) {
+  return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 }
 
-static void to_f16_avx512(size_t n, const float *x, uint16_t *y) {
-  for (size_t i = 0; i < n; i += 16) {
-    __mmask16 lanes = first_lanes(n - i);
-    __m256i h = _mm512_cvtps_ph(_mm512_maskz_loadu_ps(lanes, x + i),
-                                _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    _mm256_mask_storeu_epi16(y + i, lanes, h);
-  }
-}
-
-static inline __m256i bf16_round(__m512 v) {
+static inline __m256i to_bf16_16(__m512 v) {
   __m512i bits = _mm512_castps_si512(v);
   __m512i upper = _mm512_srli_epi32(bits, 16);
   __m512i bias = _mm512_add_epi32(
@@ -52,13 +35,41 @@ static inline __m256i bf16_round(__m512 v) {
   return _mm512_cvtepi32_epi16(rounded);
 }
 
-static void to_bf16_avx512(size_t n, const float *x, uint16_t *y) {
-  for (size_t i = 0; i < n; i += 16) {
-    __mmask16 lanes = first_lanes(n - i);
-    _mm256_mask_storeu_epi16(y + i, lanes,
-                             bf16_round(_mm512_maskz_loadu_ps(lanes, x + i)));
+// Whole vectors with plain loads and stores (masked 16-bit moves are
+// slower on every step), then the tail under a mask.
+#define ETR_WIDEN_LOOP(name, CONVERT)                                      \
+  static void name(size_t n, const uint16_t *x, float *y) {               \
+    size_t i = 0;                                                         \
+    for (; i + 16 <= n; i += 16) {                                        \
+      __m256i h = _mm256_loadu_si256((const __m256i *)(x + i));           \
+      _mm512_storeu_ps(y + i, CONVERT(h));                                \
+    }                                                                     \
+    if (i < n) {                                                          \
+      __mmask16 lanes = first_lanes(n - i);                               \
+      _mm512_mask_storeu_ps(y + i, lanes,                                 \
+                            CONVERT(_mm256_maskz_loadu_epi16(lanes, x + i))); \
+    }                                                                     \
   }
-}
+#define ETR_NARROW_LOOP(name, CONVERT)                                     \
+  static void name(size_t n, const float *x, uint16_t *y) {               \
+    size_t i = 0;                                                         \
+    for (; i + 16 <= n; i += 16) {                                        \
+      __m256i h = CONVERT(_mm512_loadu_ps(x + i));                        \
+      _mm256_storeu_si256((__m256i *)(y + i), h);                         \
+    }                                                                     \
+    if (i < n) {                                                          \
+      __mmask16 lanes = first_lanes(n - i);                               \
+      _mm256_mask_storeu_epi16(y + i, lanes,                              \
+                               CONVERT(_mm512_maskz_loadu_ps(lanes, x + i))); \
+    }                                                                     \
+  }
+
+ETR_WIDEN_LOOP(from_f16_avx512, from_f16_16)
+ETR_WIDEN_LOOP(from_bf16_avx512, from_bf16_16)
+ETR_NARROW_LOOP(to_f16_avx512, to_f16_16)
+ETR_NARROW_LOOP(to_bf16_avx512, to_bf16_16)
+#undef ETR_WIDEN_LOOP
+#undef ETR_NARROW_LOOP
 
 const etr_f32_convert_kernels_t etr_f32_convert_avx512 = {
     from_f16_avx512, from_bf16_avx512, to_f16_avx512, to_bf16_avx512};
