@@ -732,7 +732,6 @@ static int write_outputs(const profile_options_t *options,
   const char *csv = options->csv_path;
   const char *json = options->json_path;
   if (options->report_dir != NULL) {
-    mkdir(options->report_dir, 0777);  // may exist; a failure shows below
     if (csv == NULL) {
       snprintf(state->paths[0], sizeof(state->paths[0]), "%s/profile.csv",
                options->report_dir);
@@ -813,6 +812,9 @@ int etr_cli_profile(int argc, char **argv) {
   int code = parse_options(argc, argv, &options);
   if (code != 0) {
     return code < 0 ? ETR_EXIT_OK : code;
+  }
+  if (options.report_dir != NULL) {
+    mkdir(options.report_dir, 0777);  // may exist; a failure shows on write
   }
   static profile_state_t state;
   memset(&state, 0, sizeof(state));

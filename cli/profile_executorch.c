@@ -207,9 +207,20 @@ void etr_cli_profile_executorch(const etr_cli_executorch_request_t *request,
   char line[512];
   last_line(log, line, sizeof(line));
   if (ok && status != 0) {
+    // ExecuTorch prints its Error code as "error: 0x:<hex>"; etref's codes
+    // are numbered as ExecuTorch's, so the name can be given.
+    const char *code = strstr(line, "0x:");
+    unsigned value = 0;
+    char meaning[96] = "";
+    if (code != NULL && sscanf(code + 3, "%x", &value) == 1 &&
+        etr_error_is_known((int)value)) {
+      snprintf(meaning, sizeof(meaning), " (ExecuTorch's Error::%s)",
+               etr_error_name((etr_error_t)value));
+    }
     snprintf(report->executorch_note, sizeof(report->executorch_note),
-             "not run: %.200s (executorch %s) failed with status %d: %.400s",
-             python, version, status, line);
+             "not run: %.200s (executorch %s) failed with status %d: "
+             "%.300s%s",
+             python, version, status, line, meaning);
     ok = false;
   }
   void *bytes = NULL;
