@@ -12,7 +12,8 @@
 #   ops_optimized/tools/coverage.sh [--no-aarch64] [--out FILE]
 #
 # ETREF_BAZEL_STARTUP adds Bazel startup options (e.g. a private
-# --output_base). Test failures do not stop the report (it reflects what
+# --output_base); ETREF_COVERAGE_KEEP=DIR keeps the raw records
+# (coverage.csv) and model inspections there. Test failures do not stop the report (it reflects what
 # ran) but make the script exit 1.
 set -uo pipefail
 
@@ -30,8 +31,13 @@ done
 
 # shellcheck disable=SC2206
 bazel=(bazel ${ETREF_BAZEL_STARTUP:-})
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+if [ -n "${ETREF_COVERAGE_KEEP:-}" ]; then
+  work=$ETREF_COVERAGE_KEEP
+  mkdir -p "$work"
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
 csv="$work/coverage.csv"
 : > "$csv"
 

@@ -76,8 +76,8 @@ def layout_of(dim, order):
 
 
 def model_combinations(inspect_dir):
-    """{(op, dtype, layout): {model: shape text}}; a converting call is keyed
-    by "In -> Out" as its dtype."""
+    """{(op, dtype, layout): {model: {shape text}}}; a converting call is
+    keyed by "In -> Out" as its dtype."""
     found = collections.defaultdict(dict)
     for path in sorted(glob.glob(os.path.join(inspect_dir, "*.txt"))):
         model = os.path.basename(path)[:-4]
@@ -113,7 +113,7 @@ def model_combinations(inspect_dir):
             dtype = first[0]
             if op in CONVERTING_OPS and out is not None and out[0] != dtype:
                 dtype = "%s -> %s" % (dtype, out[0])
-            found[(op, dtype, first[1])][model] = first[2]
+            found[(op, dtype, first[1])].setdefault(model, set()).add(first[2])
     return found
 
 
@@ -173,8 +173,7 @@ def main():
             unoptimized.append(key)
         elif "->" in dtype:
             status = ("**fallback**: a dtype conversion, left to the "
-                      "reference (the elementwise family's); shapes %s" %
-                      ", ".join(sorted(set(models.values()))))
+                      "reference (the elementwise family's)")
             fallback_only.append(key)
         elif key not in records:
             status = "optimized kernel; combination not in the diff tests"
@@ -186,8 +185,10 @@ def main():
             else:
                 status = "**fallback only**"
                 fallback_only.append(key)
-        rows.append("| `%s` | %s | %s | %s | %s |" % (
-            op, dtype, layout, ", ".join(sorted(models)), status))
+        shapes = sorted(set().union(*models.values()))
+        shown = ", ".join(shapes[:3]) + (", ..." if len(shapes) > 3 else "")
+        rows.append("| `%s` | %s | %s | %s | %s | %s |" % (
+            op, dtype, layout, ", ".join(sorted(models)), shown, status))
     total = len(combos)
     specialized_count = total - len(fallback_only) - len(unoptimized) - len(untested)
     out("**Headline:** %d op x dtype x layout combinations in the models; "
@@ -203,8 +204,8 @@ def main():
     if untested:
         out("Not in the diff tests: %s." % ", ".join("`%s` %s %s" % k for k in untested))
     out("")
-    out("| op | dtype | layout | models | optimized |")
-    out("|---|---|---|---|---|")
+    out("| op | dtype | layout | models | first input shapes | optimized |")
+    out("|---|---|---|---|---|---|")
     lines.extend(rows)
     out("")
 
@@ -233,7 +234,8 @@ def main():
     # --- The full matrix.
     out("## Specialized or fallback, per op x dtype x layout x ISA")
     out("")
-    out("From the differential tests: `s/n` = runs that took the optimized "
+    out("From the differential tests (`scalar` sums the x86 and aarch64 "
+        "builds' portable runs): `s/n` = runs that took the optimized "
         "kernel's specialized path out of runs recorded on that ISA; `-` = "
         "not run there. A case's dtype and layout are those of its data "
         "input as the test keyed it. Cases both kernels refuse (argument "
