@@ -130,6 +130,12 @@ ETR_REFERENCE_KERNEL(etr_ref_cat_out);  // aten::cat.out
 ETR_REFERENCE_KERNEL(etr_ref_cdist_forward_out);  // aten::_cdist_forward.out
 // op_ceil.c
 ETR_REFERENCE_KERNEL(etr_ref_ceil_out);  // aten::ceil.out
+// op_choose_qparams.c
+// quantized_decomposed::choose_qparams.Tensor_out
+ETR_REFERENCE_KERNEL(etr_ref_choose_qparams_tensor_out);
+// op_choose_qparams_per_token_asymmetric.c
+// quantized_decomposed::choose_qparams_per_token_asymmetric.out
+ETR_REFERENCE_KERNEL(etr_ref_choose_qparams_per_token_asymmetric_out);
 // op_clamp.c
 ETR_REFERENCE_KERNEL(etr_ref_clamp_out);  // aten::clamp.out
 ETR_REFERENCE_KERNEL(etr_ref_clamp_tensor_out);  // aten::clamp.Tensor_out
@@ -156,6 +162,17 @@ ETR_REFERENCE_KERNEL(etr_ref_cos_out);  // aten::cos.out
 ETR_REFERENCE_KERNEL(etr_ref_cosh_out);  // aten::cosh.out
 // op_cumsum.c
 ETR_REFERENCE_KERNEL(etr_ref_cumsum_out);  // aten::cumsum.out
+// op_dequantize_per_channel.c
+// quantized_decomposed::dequantize_per_channel.out
+ETR_REFERENCE_KERNEL(etr_ref_dequantize_per_channel_out);
+// op_dequantize_per_tensor.c
+// quantized_decomposed::dequantize_per_tensor.out
+ETR_REFERENCE_KERNEL(etr_ref_dequantize_per_tensor_out);
+// quantized_decomposed::dequantize_per_tensor.Tensor_out
+ETR_REFERENCE_KERNEL(etr_ref_dequantize_per_tensor_tensor_out);
+// op_dequantize_per_token.c
+// quantized_decomposed::dequantize_per_token.out
+ETR_REFERENCE_KERNEL(etr_ref_dequantize_per_token_out);
 // op_diagonal_copy.c
 ETR_REFERENCE_KERNEL(etr_ref_diagonal_copy_out);  // aten::diagonal_copy.out
 // op_div.c
@@ -329,6 +346,17 @@ ETR_REFERENCE_KERNEL(etr_ref_pow_scalar_out);  // aten::pow.Scalar_out
 // op_prod.c
 ETR_REFERENCE_KERNEL(etr_ref_prod_int_out);  // aten::prod.int_out
 ETR_REFERENCE_KERNEL(etr_ref_prod_out);  // aten::prod.out
+// op_quantize_per_channel.c
+// quantized_decomposed::quantize_per_channel.out
+ETR_REFERENCE_KERNEL(etr_ref_quantize_per_channel_out);
+// op_quantize_per_tensor.c
+// quantized_decomposed::quantize_per_tensor.out
+ETR_REFERENCE_KERNEL(etr_ref_quantize_per_tensor_out);
+// quantized_decomposed::quantize_per_tensor.Tensor_out
+ETR_REFERENCE_KERNEL(etr_ref_quantize_per_tensor_tensor_out);
+// op_quantize_per_token.c
+// quantized_decomposed::quantize_per_token.out
+ETR_REFERENCE_KERNEL(etr_ref_quantize_per_token_out);
 // op_rand.c
 ETR_REFERENCE_KERNEL(etr_ref_rand_out);  // aten::rand.out
 // op_randn.c

@@ -16,10 +16,17 @@
 // bounds of self's shape, [C] rows, 0-dim tensors (of the dtype and of
 // Double), per-channel [1, C, 1, 1] in both layouts; random and special
 // values, NaN bounds included; in place.
+//
+// Dry runs (ctx->dry_run, every data pointer NULL) of these and of the
+// parametrized unary ops must resize the out like the reference, return
+// OK and not fall back.
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
+#include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/test/diff.h"
+#include "ops_reference/ops_reference.h"
 
 static uint64_t g_seed = 5000;
 
@@ -223,4 +230,98 @@ TT_TEST(diff_elementwise_ternary, clamp_tensor) {
   }
   cr_assert_eq(failures, 0, "%d clamp.Tensor cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, specialized);
+}
+
+// ---------------------------------------------------------------------------
+// Dry runs of the unary and three-input kernels: the optimized kernel must
+// check, resize out to the reference's shape and return OK without
+// touching data (every data pointer is NULL), and must not fall back.
+
+static etr_tensor_t *no_data(etr_scalar_type_t dtype, int32_t dim,
+                             const int64_t *sizes) {
+  etr_tensor_t *t = tt_tensor(dtype, dim, sizes, NULL);
+  t->data = NULL;
+  return t;
+}
+
+// Runs `op` in a dry run with the reference and the optimized kernel;
+// `inputs` are the arguments before the out, given as a builder so each
+// variant gets fresh tensors.
+static void dry_run(const char *op, size_t num_inputs,
+                    etr_evalue_t *(*input)(size_t index)) {
+  etr_tensor_t *outs[2];
+  etr_error_t status[2];
+  for (int variant = 0; variant < 2; ++variant) {
+    etr_kernel_fn kernel = NULL;
+    const etr_kernel_registration_t *table =
+        variant == 0 ? etr_reference_kernels : etr_optimized_kernels;
+    size_t count =
+        variant == 0 ? etr_reference_kernel_count : etr_optimized_kernel_count;
+    for (size_t i = 0; i < count; ++i) {
+      if (strcmp(table[i].name, op) == 0) {
+        kernel = table[i].fn;
+      }
+    }
+    cr_assert_not_null(kernel, "%s", op);
+    etr_evalue_t *args[8];
+    for (size_t i = 0; i < num_inputs; ++i) {
+      args[i] = input(i);
+    }
+    outs[variant] = tt_out(ETR_HALF, 1, (const int64_t[]){0}, 64);
+    outs[variant]->data = NULL;
+    args[num_inputs] = tt_ev_tensor(outs[variant]);
+    args[num_inputs + 1] = args[num_inputs];
+    etr_diag_t diag;
+    etr_diag_reset(&diag);
+    etr_kernel_context_t ctx = {.diag = &diag, .op_name = op,
+                                .dry_run = true};
+    uint64_t fallbacks = etr_opt_fallback_calls;
+    status[variant] = kernel(&ctx, args, num_inputs + 2);
+    if (variant == 1) {
+      cr_expect_eq(etr_opt_fallback_calls, fallbacks, "%s fell back", op);
+    }
+  }
+  cr_expect_eq(status[0], ETR_OK, "%s", op);
+  cr_expect_eq(status[1], ETR_OK, "%s", op);
+  cr_expect(etr_tensor_same_shape(outs[0], outs[1]), "%s: out shape", op);
+}
+
+static etr_evalue_t *half_3x5(void) {
+  return tt_ev_tensor(no_data(ETR_HALF, 2, (const int64_t[]){3, 5}));
+}
+static etr_evalue_t *unary_input(size_t index) {
+  return index == 0 ? half_3x5() : tt_ev_string("tanh");
+}
+static etr_evalue_t *clamp_input(size_t index) {
+  return index == 0 ? half_3x5() : tt_ev_double(index == 1 ? -1.0 : 1.0);
+}
+static etr_evalue_t *pow_input(size_t index) {
+  return index == 0 ? half_3x5() : tt_ev_double(0.5);
+}
+static etr_evalue_t *where_input(size_t index) {
+  if (index == 0) {
+    return tt_ev_tensor(no_data(ETR_BOOL, 2, (const int64_t[]){3, 1}));
+  }
+  if (index == 2) {  // a 0-dim Double other, converted when running
+    etr_tensor_t *t = tt_scalar_tensor(ETR_DOUBLE, 1.0);
+    t->data = NULL;
+    return tt_ev_tensor(t);
+  }
+  return tt_ev_tensor(no_data(ETR_HALF, 1, (const int64_t[]){5}));
+}
+static etr_evalue_t *clamp_tensor_input(size_t index) {
+  return index == 0   ? half_3x5()
+         : index == 1 ? tt_ev_none()
+                      : tt_ev_tensor(no_data(ETR_HALF, 1,
+                                             (const int64_t[]){5}));
+}
+
+TT_TEST(diff_elementwise_ternary, dry_run) {
+  dry_run("aten::exp.out", 1, unary_input);
+  dry_run("aten::gelu.out", 2, unary_input);
+  dry_run("aten::clamp.out", 3, clamp_input);
+  dry_run("aten::hardtanh.out", 3, clamp_input);
+  dry_run("aten::pow.Tensor_Scalar_out", 2, pow_input);
+  dry_run("aten::where.self_out", 3, where_input);
+  dry_run("aten::clamp.Tensor_out", 3, clamp_tensor_input);
 }
