@@ -63,8 +63,11 @@ typedef void (*etr_move_transpose_fn)(size_t rows, size_t columns,
                                     void *dst, size_t dst_stride);
 ETR_MOVE_DECLARE_TRANSPOSE(scalar)
 ETR_MOVE_DECLARE_TRANSPOSE(avx2)
-ETR_MOVE_DECLARE_TRANSPOSE(avx512)
 ETR_MOVE_DECLARE_TRANSPOSE(neon)
+// AVX-512 has a 32-bit kernel only; its table uses AVX2's for the others.
+void etr_move_transpose_x32_avx512(size_t rows, size_t columns,
+                                   const void *src, size_t src_stride,
+                                   void *dst, size_t dst_stride);
 
 // Runs `tiles` (a transpose of the same signature) over a rows x columns
 // transpose block by block (512 bytes' worth of elements each way), outer

@@ -5,8 +5,10 @@
 //        destination row gets 64 contiguous bytes;
 //   x64  4 x 4 (unpack, permute2f128), two tiles stacked likewise;
 //   x16  8 rows x 16 columns: two 8 x 8 tiles side by side in the two
-//        128-bit lanes (unpack epi16/epi32/epi64 per lane);
-//   x8   16 rows x 32 columns: two 16 x 16 tiles side by side.
+//        128-bit lanes (unpack epi16/epi32/epi64 per lane); four row tiles
+//        run per column group, so each destination row gets 64 bytes;
+//   x8   16 rows x 32 columns: two 16 x 16 tiles side by side, four row
+//        tiles per column group likewise.
 // Shuffles move bits only, so NaN payloads and -0.0 are kept. The rows and
 // columns no tile covers go to the portable kernel, which touches nothing
 // outside the block.
@@ -170,10 +172,13 @@ static void x16_tiles(size_t rows, size_t columns,
                       void *dst, size_t dst_stride) {
   size_t full_rows = rows / 8 * 8;
   size_t full_columns = columns / 16 * 16;
-  for (size_t r = 0; r < full_rows; r += 8) {
+  for (size_t r0 = 0; r0 < full_rows; r0 += 32) {  // 64 bytes per dst row
+    size_t r1 = full_rows - r0 < 32 ? full_rows : r0 + 32;
     for (size_t c = 0; c < full_columns; c += 16) {
-      tile_8x16_x16(AT(src, r * src_stride + c * 2), src_stride,
-                    OUT(dst, c * dst_stride + r * 2), dst_stride);
+      for (size_t r = r0; r < r1; r += 8) {
+        tile_8x16_x16(AT(src, r * src_stride + c * 2), src_stride,
+                      OUT(dst, c * dst_stride + r * 2), dst_stride);
+      }
     }
   }
   edges(etr_move_transpose_x16_scalar, 2, rows, columns, full_rows,
@@ -231,10 +236,13 @@ static void x8_tiles(size_t rows, size_t columns,
                      void *dst, size_t dst_stride) {
   size_t full_rows = rows / 16 * 16;
   size_t full_columns = columns / 32 * 32;
-  for (size_t r = 0; r < full_rows; r += 16) {
+  for (size_t r0 = 0; r0 < full_rows; r0 += 64) {  // 64 bytes per dst row
+    size_t r1 = full_rows - r0 < 64 ? full_rows : r0 + 64;
     for (size_t c = 0; c < full_columns; c += 32) {
-      tile_16x32_x8(AT(src, r * src_stride + c), src_stride,
-                    OUT(dst, c * dst_stride + r), dst_stride);
+      for (size_t r = r0; r < r1; r += 16) {
+        tile_16x32_x8(AT(src, r * src_stride + c), src_stride,
+                      OUT(dst, c * dst_stride + r), dst_stride);
+      }
     }
   }
   edges(etr_move_transpose_x8_scalar, 1, rows, columns, full_rows,

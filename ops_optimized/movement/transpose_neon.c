@@ -9,8 +9,11 @@
 //   x64  2 x 2     (trn 64)
 //   x16  8 x 8     (trn 16, 32, 64)
 //   x8   16 x 16   (trn 8, 16, 32, 64)
-// The rows and columns no tile covers go to the portable kernel, so
-// nothing outside the block is touched. Permutes move bits only.
+// Each tile writes 16 bytes per destination row, so row tiles run in
+// groups of four per column group: every destination row gets a whole
+// 64-byte line at once. The rows and columns no tile covers go to the
+// portable kernel, so nothing outside the block is touched. Permutes move
+// bits only.
 #include <arm_neon.h>
 
 #include "ops_optimized/movement/movement.h"
@@ -59,10 +62,13 @@ static void x32_tiles(size_t rows, size_t columns,
                       void *dst, size_t dst_stride) {
   size_t full_rows = rows / 4 * 4;
   size_t full_columns = columns / 4 * 4;
-  for (size_t r = 0; r < full_rows; r += 4) {
+  for (size_t r0 = 0; r0 < full_rows; r0 += 16) {  // 64 B per dst row
+    size_t r1 = full_rows - r0 < 16 ? full_rows : r0 + 16;
     for (size_t c = 0; c < full_columns; c += 4) {
-      tile_x32(AT(src, r * src_stride + c * 4), src_stride,
-               OUT(dst, c * dst_stride + r * 4), dst_stride);
+      for (size_t r = r0; r < r1; r += 4) {
+        tile_x32(AT(src, r * src_stride + c * 4), src_stride,
+                 OUT(dst, c * dst_stride + r * 4), dst_stride);
+      }
     }
   }
   edges(etr_move_transpose_x32_scalar, 4, rows, columns, full_rows,
@@ -87,10 +93,13 @@ static void x64_tiles(size_t rows, size_t columns,
                       void *dst, size_t dst_stride) {
   size_t full_rows = rows / 2 * 2;
   size_t full_columns = columns / 2 * 2;
-  for (size_t r = 0; r < full_rows; r += 2) {
+  for (size_t r0 = 0; r0 < full_rows; r0 += 8) {  // 64 B per dst row
+    size_t r1 = full_rows - r0 < 8 ? full_rows : r0 + 8;
     for (size_t c = 0; c < full_columns; c += 2) {
-      tile_x64(AT(src, r * src_stride + c * 8), src_stride,
-               OUT(dst, c * dst_stride + r * 8), dst_stride);
+      for (size_t r = r0; r < r1; r += 2) {
+        tile_x64(AT(src, r * src_stride + c * 8), src_stride,
+                 OUT(dst, c * dst_stride + r * 8), dst_stride);
+      }
     }
   }
   edges(etr_move_transpose_x64_scalar, 8, rows, columns, full_rows,
@@ -119,10 +128,13 @@ static void x16_tiles(size_t rows, size_t columns,
                       void *dst, size_t dst_stride) {
   size_t full_rows = rows / 8 * 8;
   size_t full_columns = columns / 8 * 8;
-  for (size_t r = 0; r < full_rows; r += 8) {
+  for (size_t r0 = 0; r0 < full_rows; r0 += 32) {  // 64 B per dst row
+    size_t r1 = full_rows - r0 < 32 ? full_rows : r0 + 32;
     for (size_t c = 0; c < full_columns; c += 8) {
-      tile_x16(AT(src, r * src_stride + c * 2), src_stride,
-               OUT(dst, c * dst_stride + r * 2), dst_stride);
+      for (size_t r = r0; r < r1; r += 8) {
+        tile_x16(AT(src, r * src_stride + c * 2), src_stride,
+                 OUT(dst, c * dst_stride + r * 2), dst_stride);
+      }
     }
   }
   edges(etr_move_transpose_x16_scalar, 2, rows, columns, full_rows,
@@ -154,10 +166,13 @@ static void x8_tiles(size_t rows, size_t columns,
                      void *dst, size_t dst_stride) {
   size_t full_rows = rows / 16 * 16;
   size_t full_columns = columns / 16 * 16;
-  for (size_t r = 0; r < full_rows; r += 16) {
+  for (size_t r0 = 0; r0 < full_rows; r0 += 64) {  // 64 B per dst row
+    size_t r1 = full_rows - r0 < 64 ? full_rows : r0 + 64;
     for (size_t c = 0; c < full_columns; c += 16) {
-      tile_x8(AT(src, r * src_stride + c), src_stride,
-              OUT(dst, c * dst_stride + r), dst_stride);
+      for (size_t r = r0; r < r1; r += 16) {
+        tile_x8(AT(src, r * src_stride + c), src_stride,
+                OUT(dst, c * dst_stride + r), dst_stride);
+      }
     }
   }
   edges(etr_move_transpose_x8_scalar, 1, rows, columns, full_rows,

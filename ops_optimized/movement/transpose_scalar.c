@@ -82,9 +82,10 @@ etr_move_transpose_fn etr_move_transpose_for(etr_isa_t isa,
   static const etr_move_transpose_fn kAvx2[4] = {
       etr_move_transpose_x8_avx2, etr_move_transpose_x16_avx2,
       etr_move_transpose_x32_avx2, etr_move_transpose_x64_avx2};
+  // AVX2's 1/2/8-byte kernels are as fast (see transpose_avx512.c).
   static const etr_move_transpose_fn kAvx512[4] = {
-      etr_move_transpose_x8_avx512, etr_move_transpose_x16_avx512,
-      etr_move_transpose_x32_avx512, etr_move_transpose_x64_avx512};
+      etr_move_transpose_x8_avx2, etr_move_transpose_x16_avx2,
+      etr_move_transpose_x32_avx512, etr_move_transpose_x64_avx2};
   if (isa == ETR_ISA_AVX2) {
     table = kAvx2;
   } else if (isa == ETR_ISA_AVX512) {

@@ -10,9 +10,14 @@
 // speedup over the reference per ISA, and the effective bandwidth of the
 // best ISA (bytes read + bytes written per second).
 //
-//   bazel run -c opt //ops_optimized/tools:bench_movement [-- filter]
+//   bazel run //ops_optimized/tools:bench_movement [-- filter]
+//   bazel run //ops_optimized/tools:bench_movement -- --transpose
 //
 // A filter argument runs only the cases whose name contains it.
+// --transpose times the transpose microkernels themselves (fp32 and fp16,
+// cache-resident to DRAM-sized, narrow) per ISA: 21 interleaved rounds,
+// min and median GB/s (read + write). On a loaded machine the min is the
+// steadier figure.
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdio.h>
@@ -21,6 +26,7 @@
 #include <time.h>
 
 #include "ops_optimized/isa.h"
+#include "ops_optimized/movement/movement.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/test/kernel_table.h"
@@ -361,6 +367,54 @@ static void build_cases(void) {
   }
 }
 
+// Times etr_move_transpose_for(isa, size) on rows x columns.
+static void bench_transpose(size_t size, size_t rows, size_t columns) {
+  enum { ROUNDS = 21 };
+  size_t bytes = rows * columns * size;
+  uint8_t *src = (uint8_t *)tt_alloc(bytes);
+  uint8_t *dst = (uint8_t *)tt_alloc(bytes);
+  memset(src, 1, bytes);
+  double samples[ETR_NUM_ISAS][ROUNDS];
+  for (int round = 0; round < ROUNDS; ++round) {
+    for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+      if (!etr_isa_available((etr_isa_t)isa)) {
+        continue;
+      }
+      etr_move_transpose_fn transpose =
+          etr_move_transpose_for((etr_isa_t)isa, size);
+      double begin = now();
+      transpose(rows, columns, src, columns * size, dst, rows * size);
+      samples[isa][round] = now() - begin;
+    }
+  }
+  printf("transpose x%-2zu %5zux%-6zu", size * 8, rows, columns);
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    qsort(samples[isa], ROUNDS, sizeof(double), compare_doubles);
+    printf("  %6s %6.1f / %6.1f", etr_isa_name((etr_isa_t)isa),
+           2.0 * (double)bytes / samples[isa][0] * 1e-9,
+           2.0 * (double)bytes / samples[isa][ROUNDS / 2] * 1e-9);
+  }
+  printf("   GB/s min-time / median\n");
+  fflush(stdout);
+  tt_free_all();
+}
+
+static int bench_transposes(void) {
+  static const size_t kShapes[][2] = {{256, 256},  {1000, 1000},
+                                      {1024, 1024}, {2048, 2048},
+                                      {4096, 1024}, {64, 3136},
+                                      {3, 50000}};
+  for (size_t size = 8; size >= 1; size /= 2) {
+    for (size_t s = 0; s < sizeof(kShapes) / sizeof(kShapes[0]); ++s) {
+      bench_transpose(size, kShapes[s][0], kShapes[s][1]);
+    }
+  }
+  return 0;
+}
+
 // test_util's kernel lookup (unused here: kernels are called directly).
 const etr_kernel_registration_t *tt_kernel_table(size_t *count) {
   *count = etr_optimized_kernel_count;
@@ -368,6 +422,9 @@ const etr_kernel_registration_t *tt_kernel_table(size_t *count) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--transpose") == 0) {
+    return bench_transposes();
+  }
   build_cases();
   const char *filter = argc > 1 ? argv[1] : NULL;
   variant_t variants[MAX_VARIANTS];
