@@ -7,6 +7,11 @@
 //   * Float depthwise convolutions (groups == input channels > 1, at most
 //     64 taps; in NHWC one out channel per group) run the direct depthwise
 //     kernel of the active ISA;
+//   * Float NCHW stride-1 convolutions with at most 4 input channels per
+//     group and at most 32 products per output (a CNN's first layer) run a
+//     direct kernel where the ISA has one (AVX-512): packing their im2col
+//     panel costs more than the product (with stride 2 the GEMM is still
+//     faster: the strided reads cost the same either way);
 //   * everything else is one GEMM per (image, group): out = W x im2col in
 //     NCHW, im2col x W^T in NHWC, with the im2col operand generated while
 //     packing (pointwise convolutions read the input in place) and the bias
@@ -118,6 +123,38 @@ static void run_depthwise(const etr_tensor_t *input,
         .multiplier = out->sizes[1] / input->sizes[1],
     };
     kernel(&a);
+  }
+}
+
+// The direct few-channel kernel per (image, group), NCHW.
+static void run_direct(etr_depthwise_fn kernel, const etr_tensor_t *input,
+                       const etr_tensor_t *weight, const etr_tensor_t *bias,
+                       etr_tensor_t *out, int64_t groups,
+                       const etr_conv2d_geometry_t *g) {
+  int64_t ocg = out->sizes[1] / groups;
+  int32_t last = out->dim - 1;
+  for (int64_t n = 0; n < input->sizes[0]; ++n) {
+    for (int64_t group = 0; group < groups; ++group) {
+      etr_depthwise_args_t a = {
+          .geometry = g,
+          .input = (const float *)input->data + n * input->strides[0] +
+                   group * g->channels * input->strides[1],
+          .weight = (const float *)weight->data +
+                    group * ocg * weight->strides[0],
+          .bias = bias != NULL ? (const float *)bias->data +
+                                     group * ocg * bias->strides[0]
+                               : NULL,
+          .bias_stride = bias != NULL ? bias->strides[0] : 0,
+          .out = (float *)out->data + n * out->strides[0] +
+                 group * ocg * out->strides[1],
+          .out_stride_c = out->strides[1],
+          .out_stride_h = out->dim == 4 ? out->strides[2] : 0,
+          .out_stride_w = out->strides[last],
+          .channels = ocg,
+          .multiplier = 1,
+      };
+      kernel(&a);
+    }
   }
 }
 
@@ -247,6 +284,13 @@ etr_error_t etr_opt_convolution_out(etr_kernel_context_t *ctx,
   }
   if (depthwise_applies(input, out, groups, &g, !nchw)) {
     run_depthwise(input, weight, bias, out, &g, !nchw);
+    return ETR_OK;
+  }
+  etr_depthwise_fn direct = etr_conv_direct_for(etr_isa_active());
+  if (direct != NULL && nchw && input->dtype == ETR_FLOAT &&
+      g.channels <= 4 && g.channels * g.kernel_h * g.kernel_w <= 32 &&
+      g.stride_h == 1 && g.stride_w == 1) {
+    run_direct(direct, input, weight, bias, out, groups, &g);
     return ETR_OK;
   }
   if (!run_gemm(ctx, input, weight, bias, out, groups, &g, !nchw)) {

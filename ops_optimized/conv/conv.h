@@ -114,6 +114,14 @@ void etr_depthwise_nhwc_avx512(const etr_depthwise_args_t *args);
 void etr_depthwise_nchw_neon(const etr_depthwise_args_t *args);
 void etr_depthwise_nhwc_neon(const etr_depthwise_args_t *args);
 
+// Direct NCHW convolution of one image and group for few input channels
+// (out channels = `channels`, input channels = geometry->channels, weight
+// element (oc, c, kh, kw) through the geometry's weight strides, dense out
+// planes); multiplier unused.
+void etr_conv_direct_nchw_avx512(const etr_depthwise_args_t *args);
+// The direct kernel of `isa`, or NULL when it has none.
+etr_depthwise_fn etr_conv_direct_for(etr_isa_t isa);
+
 // The depthwise kernel of `isa` for the layout.
 etr_depthwise_fn etr_depthwise_for(etr_isa_t isa, bool channels_last);
 

@@ -3,7 +3,8 @@
 // Depthwise convolution, portable C (conv.h), and the per-ISA selection
 // of the depthwise kernels. Each output sums its in-bounds taps in (kh, kw)
 // order from +0.0 and adds the bias last, as the reference does, so taps
-// in the padding are skipped rather than multiplied by zero.
+// in the padding are skipped rather than multiplied by zero. Also the
+// per-ISA choice of the direct few-channel kernel (direct_<isa>.c).
 #include "ops_optimized/conv/conv.h"
 
 void etr_depthwise_nchw_scalar(const etr_depthwise_args_t *args) {
@@ -88,4 +89,14 @@ etr_depthwise_fn etr_depthwise_for(etr_isa_t isa, bool channels_last) {
       return channels_last ? etr_depthwise_nhwc_scalar
                            : etr_depthwise_nchw_scalar;
   }
+}
+
+etr_depthwise_fn etr_conv_direct_for(etr_isa_t isa) {
+#if defined(__x86_64__)
+  if (isa == ETR_ISA_AVX512) {
+    return etr_conv_direct_nchw_avx512;
+  }
+#endif
+  (void)isa;
+  return NULL;
 }

@@ -19,46 +19,11 @@
 #include <string.h>
 
 #include "ops_optimized/conv/conv.h"
+#include "ops_optimized/conv/lanes_avx512.h"
 #include "ops_optimized/gemm/transpose_avx512.h"
 
 #define MAX_TAPS 49  // 7 x 7; larger kernels use the portable packer
 
-static inline __mmask16 first_lanes(int64_t count) {
-  return count >= 16 ? (__mmask16)0xffff
-                     : (__mmask16)((1u << (count > 0 ? count : 0)) - 1u);
-}
-
-static inline __mmask16 lanes_between(int64_t lo, int64_t hi) {
-  lo = lo < 0 ? 0 : lo;
-  hi = hi > 16 ? 16 : hi;
-  return hi <= lo ? 0 : (__mmask16)(((1u << (hi - lo)) - 1u) << lo);
-}
-
-// Lane coordinates (row, column) of output pixels q0 .. q0 + 15 of rows
-// `width` pixels wide.
-static inline void lane_coordinates(int64_t q0, int64_t width, __m512i *row,
-                                    __m512i *column) {
-  const __m512i iota =
-      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  const __m512i w = _mm512_set1_epi32((int32_t)width);
-  const __m512i one = _mm512_set1_epi32(1);
-  __m512i r = _mm512_set1_epi32((int32_t)(q0 / width));
-  __m512i c = _mm512_add_epi32(_mm512_set1_epi32((int32_t)(q0 % width)), iota);
-  __mmask16 wrap = _mm512_cmpge_epi32_mask(c, w);
-  while (wrap != 0) {
-    c = _mm512_mask_sub_epi32(c, wrap, c, w);
-    r = _mm512_mask_add_epi32(r, wrap, r, one);
-    wrap = _mm512_cmpge_epi32_mask(c, w);
-  }
-  *row = r;
-  *column = c;
-}
-
-// Lanes whose coordinate v satisfies 0 <= v < size.
-static inline __mmask16 inside(__mmask16 lanes, __m512i v, int64_t size) {
-  return _mm512_mask_cmpge_epi32_mask(lanes, v, _mm512_setzero_si512()) &
-         _mm512_cmplt_epi32_mask(v, _mm512_set1_epi32((int32_t)size));
-}
 
 // How one tap's lanes of a 16-pixel group are read, per output-row
 // segment: lanes `part` take inputs from `offset` on (relative to a

@@ -126,6 +126,9 @@ typedef struct etr_gemm_kernel {
   size_t mc;  // preferred rows of A per packed block (multiple of mr)
   size_t nc;  // preferred columns of B per packed block (multiple of nr)
   size_t direct_b_max_m;  // read B in place when M is at most this
+  // A shorter tile of the same ISA (NULL: none); the driver takes it when
+  // it pads fewer rows of M.
+  const struct etr_gemm_kernel *narrow;
 } etr_gemm_kernel_t;
 
 // The microkernel and blocking of `isa` (the scalar one when the ISA has
@@ -153,6 +156,15 @@ void etr_gemm_f32_ukernel_direct_a_avx2(
     ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr, size_t nr,
     unsigned flags, const etr_gemm_epilogue_t *epilogue);
 void etr_gemm_f32_ukernel_direct_a_avx512(
+    size_t kc, const float *a, ptrdiff_t a_stride, const float *b,
+    ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr, size_t nr,
+    unsigned flags, const etr_gemm_epilogue_t *epilogue);
+void etr_gemm_f32_ukernel_8x32_avx512(size_t kc, const float *a,
+                                      const float *b, ptrdiff_t b_stride,
+                                      float *c, ptrdiff_t c_stride, size_t mr,
+                                      size_t nr, unsigned flags,
+                                      const etr_gemm_epilogue_t *epilogue);
+void etr_gemm_f32_ukernel_8x32_direct_a_avx512(
     size_t kc, const float *a, ptrdiff_t a_stride, const float *b,
     ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr, size_t nr,
     unsigned flags, const etr_gemm_epilogue_t *epilogue);

@@ -16,97 +16,13 @@
 
 #include "ops_optimized/gemm/gemm.h"
 
+// The tile height and its rows, for ukernel_avx512.h.
 #define MR 12
 
 #define ROWS(X) \
   X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
 
-#define DECLARE(i)                    \
-  __m512 c##i##a = _mm512_setzero_ps(); \
-  __m512 c##i##b = _mm512_setzero_ps();
-
-#define STEP_FULL(i)                                \
-  {                                                 \
-    const __m512 x = _mm512_set1_ps(*A_ROW(i));     \
-    c##i##a = _mm512_fmadd_ps(x, b0, c##i##a);      \
-    c##i##b = _mm512_fmadd_ps(x, b1, c##i##b);      \
-  }
-
-#define STEP_HALF(i) \
-  c##i##a = _mm512_fmadd_ps(_mm512_set1_ps(*A_ROW(i)), b0, c##i##a);
-
-// Stores row i: optional C accumulation, alpha, beta * bias, masked store.
-#define STORE(i)                                                           \
-  if (i < mr) {                                                            \
-    float *row = c + (ptrdiff_t)(i) * c_stride;                            \
-    __m512 va = c##i##a;                                                   \
-    __m512 vb = c##i##b;                                                   \
-    if (accumulate) {                                                      \
-      va = _mm512_add_ps(_mm512_maskz_loadu_ps(m0, row), va);              \
-      vb = _mm512_add_ps(_mm512_maskz_loadu_ps(m1, row + 16), vb);         \
-    }                                                                      \
-    if (finish) {                                                          \
-      va = _mm512_mul_ps(alpha, va);                                       \
-      vb = _mm512_mul_ps(alpha, vb);                                       \
-      if (bias != NULL) {                                                  \
-        const float *bias_row = bias + (ptrdiff_t)(i) * bias_row_stride;   \
-        __m512 ba;                                                         \
-        __m512 bb;                                                         \
-        if (bias_per_row) {                                                \
-          ba = bb = _mm512_set1_ps(bias_row[0]);                           \
-        } else {                                                           \
-          ba = _mm512_maskz_loadu_ps(m0, bias_row);                        \
-          bb = _mm512_maskz_loadu_ps(m1, bias_row + 16);                   \
-        }                                                                  \
-        va = _mm512_fmadd_ps(beta, ba, va);                                \
-        vb = _mm512_fmadd_ps(beta, bb, vb);                                \
-      }                                                                    \
-    }                                                                      \
-    _mm512_mask_storeu_ps(row, m0, va);                                    \
-    _mm512_mask_storeu_ps(row + 16, m1, vb);                               \
-  }
-
-// The microkernel body: A_ROW(i) (defined around each use) is the address
-// of A[i][k] for the loop's k step, A_STEP advances A by one k step.
-#define UKERNEL_BODY(A_STEP)                                          \
-  const __mmask16 m0 =                                                     \
-      nr >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nr) - 1u);         \
-  const __mmask16 m1 =                                                     \
-      nr >= 32 ? (__mmask16)0xffff                                         \
-               : nr > 16 ? (__mmask16)((1u << (nr - 16)) - 1u) : 0;        \
-  ROWS(DECLARE)                                                            \
-  if (flags & ETR_GEMM_ACCUMULATE) { /* C is read at the end */            \
-    for (size_t i = 0; i < mr; ++i) {                                      \
-      _mm_prefetch((const char *)(c + (ptrdiff_t)i * c_stride),            \
-                   _MM_HINT_T0);                                           \
-      _mm_prefetch((const char *)(c + (ptrdiff_t)i * c_stride + 16),       \
-                   _MM_HINT_T0);                                           \
-    }                                                                      \
-  }                                                                        \
-  if (nr > 16) {                                                           \
-    for (size_t k = 0; k < kc; ++k) {                                      \
-      const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);                      \
-      const __m512 b1 = _mm512_maskz_loadu_ps(m1, b + 16);                 \
-      ROWS(STEP_FULL)                                                      \
-      A_STEP;                                                              \
-      b += b_stride;                                                       \
-    }                                                                      \
-  } else {                                                                 \
-    for (size_t k = 0; k < kc; ++k) {                                      \
-      const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);                      \
-      ROWS(STEP_HALF)                                                      \
-      A_STEP;                                                              \
-      b += b_stride;                                                       \
-    }                                                                      \
-  }                                                                        \
-  const bool accumulate = (flags & ETR_GEMM_ACCUMULATE) != 0;              \
-  const bool finish = (flags & ETR_GEMM_EPILOGUE) != 0;                    \
-  const __m512 alpha = _mm512_set1_ps(epilogue->alpha);                    \
-  const __m512 beta = _mm512_set1_ps(epilogue->beta);                      \
-  const float *bias = epilogue->bias;                                      \
-  const ptrdiff_t bias_row_stride = epilogue->bias_row_stride;             \
-  const bool bias_per_row = epilogue->bias_per_row;                        \
-  ROWS(STORE)
+#include "ops_optimized/gemm/ukernel_avx512.h"
 
 void etr_gemm_f32_ukernel_avx512(size_t kc, const float *a, const float *b,
                                  ptrdiff_t b_stride, float *c,
@@ -117,11 +33,6 @@ void etr_gemm_f32_ukernel_avx512(size_t kc, const float *a, const float *b,
   UKERNEL_BODY(a += MR)
 #undef A_ROW
 }
-
-// Row i of A read in place (rows past mr repeat row mr - 1, so nothing
-// outside A is read; their sums are not stored).
-#define ROW_POINTER(i)                                                      \
-  const float *a##i = a + (ptrdiff_t)((i) < mr ? (i) : mr - 1) * a_stride;
 
 void etr_gemm_f32_ukernel_direct_a_avx512(
     size_t kc, const float *a, ptrdiff_t a_stride, const float *b,

@@ -53,40 +53,69 @@ void etr_gemm_f32_ukernel_scalar(size_t kc, const float *a, const float *b,
 }
 
 static const etr_gemm_kernel_t kScalar = {
-    etr_gemm_f32_ukernel_scalar,
-    NULL,
-    NULL,
-    etr_gemm_pack_rows_f32_scalar,
-    etr_gemm_pack_columns_f32_scalar,
-    MR, NR, 256, 128, 256, MR,
+    .ukernel = etr_gemm_f32_ukernel_scalar,
+    .pack_rows = etr_gemm_pack_rows_f32_scalar,
+    .pack_columns = etr_gemm_pack_columns_f32_scalar,
+    .mr = MR,
+    .nr = NR,
+    .kc = 256,
+    .mc = 128,
+    .nc = 256,
+    .direct_b_max_m = MR,
 };
 
 #if defined(__x86_64__)
 static const etr_gemm_kernel_t kAvx2 = {
-    etr_gemm_f32_ukernel_avx2,
-    etr_gemm_f32_ukernel_direct_a_avx2,
-    NULL,
-    etr_gemm_pack_rows_f32_scalar,
-    etr_gemm_pack_columns_f32_scalar,
-    6, 16, 256, 6 * 48, 256, 12,
+    .ukernel = etr_gemm_f32_ukernel_avx2,
+    .ukernel_direct_a = etr_gemm_f32_ukernel_direct_a_avx2,
+    .pack_rows = etr_gemm_pack_rows_f32_scalar,
+    .pack_columns = etr_gemm_pack_columns_f32_scalar,
+    .mr = 6,
+    .nr = 16,
+    .kc = 256,
+    .mc = 6 * 48,
+    .nc = 256,
+    .direct_b_max_m = 12,
+};
+static const etr_gemm_kernel_t kAvx512Narrow = {
+    .ukernel = etr_gemm_f32_ukernel_8x32_avx512,
+    .ukernel_direct_a = etr_gemm_f32_ukernel_8x32_direct_a_avx512,
+    .gemv = etr_gemm_f32_gemv_avx512,
+    .pack_rows = etr_gemm_pack_rows_f32_avx512,
+    .pack_columns = etr_gemm_pack_columns_f32_avx512,
+    .mr = 8,
+    .nr = 32,
+    .kc = 256,
+    .mc = 8 * 40,
+    .nc = 256,
+    .direct_b_max_m = 24,
 };
 static const etr_gemm_kernel_t kAvx512 = {
-    etr_gemm_f32_ukernel_avx512,
-    etr_gemm_f32_ukernel_direct_a_avx512,
-    etr_gemm_f32_gemv_avx512,
-    etr_gemm_pack_rows_f32_avx512,
-    etr_gemm_pack_columns_f32_avx512,
-    12, 32, 256, 12 * 28, 256, 24,
+    .ukernel = etr_gemm_f32_ukernel_avx512,
+    .ukernel_direct_a = etr_gemm_f32_ukernel_direct_a_avx512,
+    .gemv = etr_gemm_f32_gemv_avx512,
+    .pack_rows = etr_gemm_pack_rows_f32_avx512,
+    .pack_columns = etr_gemm_pack_columns_f32_avx512,
+    .mr = 12,
+    .nr = 32,
+    .kc = 256,
+    .mc = 12 * 28,
+    .nc = 256,
+    .direct_b_max_m = 24,
+    .narrow = &kAvx512Narrow,
 };
 #endif
 #if defined(__aarch64__)
 static const etr_gemm_kernel_t kNeon = {
-    etr_gemm_f32_ukernel_neon,
-    NULL,
-    NULL,
-    etr_gemm_pack_rows_f32_scalar,
-    etr_gemm_pack_columns_f32_scalar,
-    8, 12, 256, 8 * 40, 240, 16,
+    .ukernel = etr_gemm_f32_ukernel_neon,
+    .pack_rows = etr_gemm_pack_rows_f32_scalar,
+    .pack_columns = etr_gemm_pack_columns_f32_scalar,
+    .mr = 8,
+    .nr = 12,
+    .kc = 256,
+    .mc = 8 * 40,
+    .nc = 240,
+    .direct_b_max_m = 16,
 };
 #endif
 

@@ -137,6 +137,8 @@ static const conv_case_t kGeneral[] = {
     {1, 2, 5, 56, 4, 3, 3, 1, 1, 1, 1, false},    // 16-lane groups straddle
     {1, 2, 4, 111, 3, 3, 3, 2, 0, 1, 1, true},    // rows, stride 1 and 2
     {1, 2, 6, 20, 3, 2, 4, 3, 1, 1, 1, true},     // stride 3 gathers
+    {1, 3, 7, 8, 5, 3, 3, 1, 0, 1, 1, true},      // few channels, no pad
+    {2, 4, 9, 9, 20, 2, 2, 1, 1, 2, 1, true},     // 20 outs, dilation 2
     {1, 3, 0, 37, 5, 0, 4, 2, 1, 1, 1, true},     // 1-D
     {2, 6, 0, 20, 4, 0, 3, 1, 2, 2, 2, false},    // 1-D, groups, dilation
 };

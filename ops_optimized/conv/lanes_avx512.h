@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Lane masks and lane coordinates shared by the AVX-512 convolution
+// kernels (depthwise_avx512.c, im2col_avx512.c, direct_avx512.c), which
+// take 16 output pixels of a flattened plane per vector. Include only from
+// *_avx512.c files.
+#ifndef ETR_OPS_OPTIMIZED_CONV_LANES_AVX512_H
+#define ETR_OPS_OPTIMIZED_CONV_LANES_AVX512_H
+
+#include <immintrin.h>
+#include <stdint.h>
+
+static inline __mmask16 first_lanes(int64_t count) {
+  return count >= 16 ? (__mmask16)0xffff
+                     : (__mmask16)((1u << (count > 0 ? count : 0)) - 1u);
+}
+
+static inline __mmask16 lanes_between(int64_t lo, int64_t hi) {
+  lo = lo < 0 ? 0 : lo;
+  hi = hi > 16 ? 16 : hi;
+  if (hi <= lo) {
+    return 0;
+  }
+  return (__mmask16)(((1u << (hi - lo)) - 1u) << lo);
+}
+
+// Lane coordinates (row, column) of output pixels p0 .. p0 + 15 of a plane
+// `width` columns wide.
+static inline void lane_coordinates(int64_t p0, int64_t width, __m512i *row,
+                                    __m512i *column) {
+  const __m512i iota =
+      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512i w = _mm512_set1_epi32((int32_t)width);
+  const __m512i one = _mm512_set1_epi32(1);
+  __m512i r = _mm512_set1_epi32((int32_t)(p0 / width));
+  __m512i c = _mm512_add_epi32(_mm512_set1_epi32((int32_t)(p0 % width)), iota);
+  __mmask16 wrap = _mm512_cmpge_epi32_mask(c, w);
+  while (wrap != 0) {
+    c = _mm512_mask_sub_epi32(c, wrap, c, w);
+    r = _mm512_mask_add_epi32(r, wrap, r, one);
+    wrap = _mm512_cmpge_epi32_mask(c, w);
+  }
+  *row = r;
+  *column = c;
+}
+
+// Lanes whose coordinate v satisfies 0 <= v < size.
+static inline __mmask16 inside(__mmask16 lanes, __m512i v, int64_t size) {
+  return _mm512_mask_cmpge_epi32_mask(lanes, v, _mm512_setzero_si512()) &
+         _mm512_cmplt_epi32_mask(v, _mm512_set1_epi32((int32_t)size));
+}
+
+#endif  // ETR_OPS_OPTIMIZED_CONV_LANES_AVX512_H

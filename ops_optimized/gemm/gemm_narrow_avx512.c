@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// fp32 GEMM microkernel, AVX-512, 8 x 32: the same body as the 12 x 32 one
+// (ukernel_avx512.h) with 16 accumulators, for row counts that a 12-row
+// tile would pad badly (M = 8, 16, 32: a transformer's 16 tokens, a
+// convolution's 16 or 32 out channels); the driver picks the tile that
+// pads fewer rows. Per k step: 8 broadcasts, two B vectors, 16 FMAs.
+#include <immintrin.h>
+
+#include "ops_optimized/gemm/gemm.h"
+
+// The tile height and its rows, for ukernel_avx512.h.
+#define MR 8
+
+#define ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+
+#include "ops_optimized/gemm/ukernel_avx512.h"
+
+void etr_gemm_f32_ukernel_8x32_avx512(size_t kc, const float *a,
+                                      const float *b, ptrdiff_t b_stride,
+                                      float *c, ptrdiff_t c_stride, size_t mr,
+                                      size_t nr, unsigned flags,
+                                      const etr_gemm_epilogue_t *epilogue) {
+#define A_ROW(i) (a + (i))
+  UKERNEL_BODY(a += MR)
+#undef A_ROW
+}
+
+void etr_gemm_f32_ukernel_8x32_direct_a_avx512(
+    size_t kc, const float *a, ptrdiff_t a_stride, const float *b,
+    ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr, size_t nr,
+    unsigned flags, const etr_gemm_epilogue_t *epilogue) {
+  ROWS(ROW_POINTER)
+  size_t step = 0;
+#define A_ROW(i) (a##i + step)
+  UKERNEL_BODY(++step)
+#undef A_ROW
+}
