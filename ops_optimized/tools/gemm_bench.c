@@ -153,6 +153,26 @@ static void bench_addmm(int64_t m, int64_t n, int64_t k) {
          etr_ref_addmm_out, args, 7);
 }
 
+static void bench_linear(int64_t rows, int64_t in, int64_t out_features) {
+  etr_tensor_t *x = random_tensor(2, (const int64_t[]){rows, in});
+  etr_tensor_t *w = random_tensor(2, (const int64_t[]){out_features, in});
+  etr_tensor_t *bias = random_tensor(1, (const int64_t[]){out_features});
+  etr_tensor_t *out =
+      tt_out(ETR_FLOAT, 2, (const int64_t[]){rows, out_features}, 0);
+  etr_evalue_t *args[5] = {tt_ev_tensor(x), tt_ev_tensor(w),
+                           tt_ev_tensor(bias), tt_ev_tensor(out), NULL};
+  args[4] = args[3];
+  char shape[64];
+  snprintf(shape, sizeof(shape), "[%lld,%lld] x W[%lld,%lld]^T",
+           (long long)rows, (long long)in, (long long)out_features,
+           (long long)in);
+  report("linear", shape, 2.0 * (double)(rows * in * out_features),
+         etr_opt_linear_out, rows * in * out_features <= (1 << 20)
+                                 ? etr_ref_linear_out
+                                 : NULL,
+         args, 5);
+}
+
 static void bench_bmm(int64_t batch, int64_t m, int64_t n, int64_t k) {
   etr_tensor_t *a = random_tensor(3, (const int64_t[]){batch, m, k});
   etr_tensor_t *b = random_tensor(3, (const int64_t[]){batch, k, n});
@@ -294,6 +314,8 @@ int main(int argc, char **argv) {
   bench_addmm(1, 10, 2048);
   bench_addmm(1, 10, 128);
   bench_bmm(4, 16, 16, 16);
+  bench_linear(16, 64, 64);
+  bench_linear(512, 512, 512);
   // cnn
   bench_conv(3, 32, 16, 3, 1, 1, 1, false, true);
   bench_conv(16, 16, 32, 3, 1, 1, 1, false, true);
