@@ -24,6 +24,7 @@
 
 #include "cli/compare.h"
 #include "core/bundled_program.h"
+#include "core/file.h"
 #include "core/method.h"
 #include "core/npy.h"
 #include "core/prim_ops.h"
@@ -229,6 +230,81 @@ Test(model, inline_constant_buffer) {
 Test(model, demo_delegate_inline_and_segment) {
   run_model("delegate_demo_inline", NULL, kSingle, 1);
   run_model("delegate_demo_segment", NULL, kSingle, 1);
+}
+
+// The first number after `"<key>": ` following `"<section>"` in a model's
+// manifest.json (enough JSON for the generator's own output).
+static double manifest_number(const char *model, const char *section,
+                              const char *key) {
+  char path[512];
+  snprintf(path, sizeof(path), "datasets/models/%s/manifest.json", model);
+  void *data = NULL;
+  size_t size = 0;
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  cr_assert_eq(etr_read_file(path, 0, &data, &size, &diag), ETR_OK, "%s",
+               diag.message);
+  char pattern[128];
+  snprintf(pattern, sizeof(pattern), "\"%s\"", section);
+  const char *at = strstr((const char *)data, pattern);
+  cr_assert_not_null(at, "%s has no %s", path, section);
+  snprintf(pattern, sizeof(pattern), "\"%s\": ", key);
+  at = strstr(at, pattern);
+  cr_assert_not_null(at, "%s has no %s.%s", path, section, key);
+  double value = strtod(at + strlen(pattern), NULL);
+  free(data);
+  return value;
+}
+
+// The PT2E-quantized CNN (XNNPACKQuantizer, not delegated): etref runs its
+// quantized_decomposed ops with the reference kernels (the optimized
+// variant falls back to them) between float convolutions, pooling and
+// linear. Its output is dequantized, (q - zero_point) * scale, so it is
+// judged in quantization steps: within one step of ExecuTorch's output and
+// of eager (measured: identical, 0 steps, with both kernel variants; a
+// near-tie that an intermediate float rounds the other way would move an
+// activation by one step).
+Test(model, cnn_quantized_within_one_step) {
+  double step = manifest_number("cnn_quantized", "output_quantization",
+                                "scale");
+  cr_assert(step > 0 && step < 1, "output scale %g", step);
+  for (int variant = 0; variant < ETR_NUM_KERNEL_VARIANTS; ++variant) {
+    loaded_t loaded;
+    load(&loaded, "cnn_quantized", NULL, (etr_kernel_variant_t)variant);
+    etr_npy_array_t input;
+    etr_diag_t diag;
+    etr_diag_reset(&diag);
+    cr_assert_eq(etr_npy_load_file("datasets/models/cnn_quantized/input_0.npy",
+                                   0, &input, &diag),
+                 ETR_OK, "%s", diag.message);
+    cr_assert_eq(etr_method_set_input_tensor(&loaded.method, 0, &input.tensor,
+                                             &diag),
+                 ETR_OK, "%s", diag.message);
+    cr_assert_eq(etr_method_execute(&loaded.method, &diag), ETR_OK, "%s",
+                 diag.message);
+    static const char *const kinds[] = {"executorch", "eager"};
+    for (int k = 0; k < 2; ++k) {
+      char path[256];
+      snprintf(path, sizeof(path),
+               "datasets/models/cnn_quantized/%s_output_0.npy", kinds[k]);
+      etr_npy_array_t expected;
+      cr_assert_eq(etr_npy_load_file(path, 0, &expected, &diag), ETR_OK, "%s",
+                   diag.message);
+      etr_compare_report_t report;
+      etr_compare_tensors(etr_method_output(&loaded.method, 0)->u.as_tensor,
+                          &expected.tensor, 0, step * (1 + 1e-6), &report);
+      cr_assert(report.shapes_match);
+      cr_expect_eq(report.mismatches, 0,
+                   "%s kernels vs %s: %lld elements more than one step (%g) "
+                   "apart, max %.3g steps",
+                   etr_kernel_variant_name((etr_kernel_variant_t)variant),
+                   kinds[k], (long long)report.mismatches, step,
+                   report.max_abs_error / step);
+      etr_npy_array_release(&expected);
+    }
+    etr_npy_array_release(&input);
+    unload(&loaded);
+  }
 }
 
 Test(model, xnnpack_program_is_rejected_naming_the_backend) {
