@@ -60,6 +60,10 @@ static etr_error_t parse_shape(const etr_fb_table_t *table,
             ETR_ERR_INVALID_PROGRAM,
             "tensor dim_order is not a permutation of 0..%d",
             (int)tensor->dim - 1);
+  // The strides are products of the sizes: refuse shapes whose products
+  // overflow int64 before computing them (the nbytes check comes later).
+  int64_t numel = 0;
+  ETR_TRY(etr_checked_numel(tensor->sizes, tensor->dim, &numel, diag));
   etr_strides_from_dim_order(tensor->sizes, tensor->dim_order, tensor->dim,
                              tensor->strides);
   return ETR_OK;

@@ -119,6 +119,55 @@ Test(malformed, absurd_planned_buffer_size_is_refused) {
   free(image);
 }
 
+// The FlatBuffer position of the sizes of the first tensor value of rank
+// >= `min_rank` in the program's first plan; *rank_out is its rank.
+static size_t locate_tensor_sizes(const uint8_t *image, size_t size,
+                                  uint32_t min_rank, uint32_t *rank_out) {
+  etr_program_t program;
+  cr_assert_eq(etr_program_load(image, size, &program, NULL), ETR_OK);
+  etr_fb_table_t plan;
+  cr_assert_eq(etr_fb_vector_table(&program.execution_plans, 0, &plan, NULL),
+               ETR_OK);
+  etr_fb_vector_t values;
+  bool present = false;
+  cr_assert_eq(etr_fb_vector_field(&plan, ETR_PLAN_VALUES, 4, &values,
+                                   &present, NULL),
+               ETR_OK);
+  for (uint32_t i = 0; i < values.length; ++i) {
+    etr_fb_table_t value;
+    etr_fb_table_t tensor;
+    uint8_t type = 0;
+    etr_fb_vector_t sizes;
+    cr_assert_eq(etr_fb_vector_table(&values, i, &value, NULL), ETR_OK);
+    cr_assert_eq(etr_fb_union_field(&value, 0, &type, &tensor, NULL), ETR_OK);
+    if (type != 5 /* Tensor */ ||
+        etr_fb_vector_field(&tensor, 2, 4, &sizes, &present, NULL) != ETR_OK ||
+        sizes.length < min_rank) {
+      continue;
+    }
+    *rank_out = sizes.length;
+    return sizes.position;
+  }
+  cr_assert_fail("no tensor of rank >= %u", min_rank);
+  return 0;
+}
+
+// Found by fuzz/pte_execute (fuzz/regression/pte_execute/): sizes whose
+// product overflows int64 reached the stride computation (signed overflow,
+// undefined behaviour) before any check refused them.
+Test(malformed, tensor_sizes_whose_product_overflows_are_refused) {
+  size_t size = 0;
+  uint8_t *image = etr_test_read_file("datasets/models/cnn/model.pte", &size);
+  uint32_t rank = 0;
+  size_t at = locate_tensor_sizes(image, size, 3, &rank);
+  for (uint32_t d = 0; d < rank; ++d) {
+    int32_t huge = INT32_MAX;
+    memcpy(image + at + 4 * (size_t)d, &huge, 4);
+  }
+  cr_assert_eq(run_image(image, size), ETR_ERR_INVALID_PROGRAM);
+  free(image);
+}
+
 Test(malformed, byte_replacement_in_the_flatbuffer_never_crashes) {
   static const char *const models[] = {
       "datasets/models/cond/model.pte",
