@@ -10,6 +10,9 @@
 // and the end hook the instruction's status. After a KernelCall or
 // DelegateCall the tracer may read the instruction's output values from the
 // method (etr_method_instruction) to capture intermediate outputs.
+//
+// The struct's layout is part of the delegate ABI (core/backend.h): new
+// hooks go at the end, with a new ETR_BACKEND_ABI_VERSION.
 #ifndef ETR_CORE_EVENT_TRACER_H
 #define ETR_CORE_EVENT_TRACER_H
 
@@ -22,6 +25,7 @@ extern "C" {
 #endif
 
 struct etr_method;
+struct etr_evalue;
 
 typedef struct etr_event_tracer {
   void *user;
@@ -42,6 +46,15 @@ typedef struct etr_event_tracer {
                          uint32_t delegate_index, const char *name,
                          int64_t debug_id, uint64_t start_ns,
                          uint64_t end_ns);
+  // A value a delegate computed inside its subgraph (ExecuTorch's
+  // log_intermediate_output_delegate), reported by the backend during its
+  // execute (etr_backend_log_intermediate): `name` (may be NULL) or
+  // `debug_id` (-1 when none) identifies it within the delegate. `value` is
+  // valid only during the call; a tracer copies what it keeps. May be NULL.
+  void (*delegate_intermediate)(void *user, const struct etr_method *method,
+                                uint32_t delegate_index, const char *name,
+                                int64_t debug_id,
+                                const struct etr_evalue *value);
 } etr_event_tracer_t;
 
 #ifdef __cplusplus

@@ -381,6 +381,15 @@ static etr_error_t check_kernels_bound(const etr_method_t *method,
   return ETR_OK;
 }
 
+// etr_backend_init_context_t.named_data: the program's named data. A
+// missing key is the backend's to report (it may probe), so nothing is
+// recorded in the load's diagnostics.
+static etr_error_t backend_named_data(const etr_backend_init_context_t *context,
+                                      const char *key, const uint8_t **data,
+                                      size_t *size) {
+  return etr_program_named_data(context->program, key, data, size, NULL);
+}
+
 static etr_error_t init_delegate(etr_method_t *method,
                                  const etr_fb_table_t *serialized,
                                  etr_delegate_instance_t *instance,
@@ -445,6 +454,7 @@ static etr_error_t init_delegate(etr_method_t *method,
       .program = method->program,
       .method_arena = &method->arena,
       .diag = diag,
+      .named_data = backend_named_data,
   };
   etr_error_t status =
       backend->init(backend, &context, processed, processed_size,
