@@ -193,9 +193,11 @@ static etr_error_t check_call_args(const etr_method_t *method,
                                    const etr_instruction_t *instruction,
                                    bool dry_run, etr_diag_t *diag) {
   for (size_t a = 0; a < instruction->num_args; ++a) {
-    // Kernels write their outputs through the trailing return slot; a
-    // delegate may write any of its arguments.
-    bool is_output = instruction->kind == ETR_INSTRUCTION_DELEGATE_CALL ||
+    // Kernels write their outputs through the trailing return slot. A
+    // DelegateCall's arguments are its inputs then its outputs, and which
+    // is which only the backend knows: exporters pass constants (lifted
+    // weights) among the inputs, so none is held to the output rule.
+    bool is_output = instruction->kind == ETR_INSTRUCTION_KERNEL_CALL &&
                      a + 1 == instruction->num_args;
     const etr_evalue_t *value = instruction->args[a];
     if (value->tag == ETR_TAG_TENSOR) {
