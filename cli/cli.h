@@ -33,9 +33,19 @@ enum {
 etr_error_t etr_cli_build_kernels(etr_kernel_registry_t *registry,
                                   etr_diag_t *diag);
 
-// Registers the backends linked into etref (the demo delegate).
+// Registers the backends linked into etref (ExecuTorch's demo delegate and
+// the example vendor delegate).
 etr_error_t etr_cli_build_backends(etr_backend_registry_t *registry,
                                    etr_diag_t *diag);
+
+// Loads delegate libraries (`--delegate LIB.so`, core/backend.h's ABI) and
+// registers their backends into `backends`, a backend with an id already
+// registered replacing it (said on stderr unless `quiet`). Returns an exit
+// code, having reported any error: 1 when a file cannot be read, 2 for a
+// library that is not a valid etref delegate library.
+int etr_cli_load_delegates(etr_backend_registry_t *backends,
+                           const char *const *paths, size_t count,
+                           bool quiet);
 
 // Prints "etref: error: <message> [<ErrorName> 0x..]" to stderr and returns
 // the exit code for the error: 1 for AccessFailed (a path on the command

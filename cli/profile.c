@@ -70,6 +70,8 @@ static const char kProfileUsage[] =
     "                          figures (default), or bandwidths measured here\n"
     "  --overhead-runs K       pairs of runs measuring the tracer's cost\n"
     "                          (default max(runs, 20); 0 skips)\n"
+    "  --delegate LIB.so       load a delegate library (core/backend.h's\n"
+    "                          ABI); repeat for several\n"
     "  --quiet                 print no tables\n";
 
 #define MAX_FILES ETR_CLI_MAX_INPUTS
@@ -87,6 +89,8 @@ typedef struct {
   const char *executorch_etdump;
   const char *inputs[MAX_FILES];
   size_t num_inputs;
+  const char *delegates[MAX_FILES];
+  size_t num_delegates;
   long runs;
   long warmup;
   long overhead_runs;
@@ -175,6 +179,11 @@ static int parse_value(profile_options_t *options, const char *arg,
       return usage_error("too many --input files (at most %s)", "64");
     }
     options->inputs[options->num_inputs++] = value;
+  } else if (strcmp(arg, "--delegate") == 0) {
+    if (options->num_delegates == MAX_FILES) {
+      return usage_error("too many --delegate libraries (at most %s)", "64");
+    }
+    options->delegates[options->num_delegates++] = value;
   } else {
     const char **slot =
         strcmp(arg, "--method") == 0          ? &options->method
@@ -822,6 +831,10 @@ int etr_cli_profile(int argc, char **argv) {
   etr_diag_reset(&diag);
   code = etr_cli_open(&state.session, options.program_path,
                       options.data_path, &diag);
+  if (code == ETR_EXIT_OK) {
+    code = etr_cli_load_delegates(&state.session.backends, options.delegates,
+                                  options.num_delegates, options.quiet);
+  }
   if (code == ETR_EXIT_OK) {
     code = etr_cli_verify(&state.session, options.method, false, stdout);
   }

@@ -56,6 +56,8 @@ static const char kRunUsage[] =
     "  --plan program|greedy|best   memory plan: the program's own (default),\n"
     "                          ExecuTorch's greedy or etref's best fit, as\n"
     "                          re-planned by etref\n"
+    "  --delegate LIB.so       load a delegate library (core/backend.h's\n"
+    "                          ABI); repeat for several\n"
     "  --quiet                 print no output values or timing table\n";
 
 typedef struct {
@@ -75,6 +77,8 @@ typedef struct {
   unsigned long long seed;
   const char *plan;  // NULL/"program", "greedy" or "best"
   int quiet;
+  const char *delegates[MAX_FILES];
+  size_t num_delegates;
 } run_options_t;
 
 static int usage_error(const char *format, const char *detail) {
@@ -139,6 +143,12 @@ static int parse_options(int argc, char **argv, run_options_t *options) {
           return usage_error("too many --input files (at most %s)", "64");
         }
         options->inputs[options->num_inputs++] = value;
+      } else if (strcmp(arg, "--delegate") == 0) {
+        if (options->num_delegates == MAX_FILES) {
+          return usage_error("too many --delegate libraries (at most %s)",
+                             "64");
+        }
+        options->delegates[options->num_delegates++] = value;
       } else if (strcmp(arg, "--expected") == 0) {
         if (options->num_expected == MAX_FILES) {
           return usage_error("too many --expected files (at most %s)", "64");
@@ -654,6 +664,10 @@ int etr_cli_run(int argc, char **argv) {
   state.timed_runs = (uint32_t)options.runs;
   code = etr_cli_open(&state.session, options.program_path, options.data_path,
                       &diag);
+  if (code == ETR_EXIT_OK) {
+    code = etr_cli_load_delegates(&state.session.backends, options.delegates,
+                                  options.num_delegates, options.quiet);
+  }
   if (code == ETR_EXIT_OK) {
     // Nothing runs before the verifier accepts the program.
     code = etr_cli_verify(&state.session, options.method, false, stdout);

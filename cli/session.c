@@ -10,6 +10,7 @@
 #include "core/file.h"
 #include "core/prim_ops.h"
 #include "delegates/demo_backend.h"
+#include "delegates/example_vendor/example_vendor.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
 
@@ -32,7 +33,12 @@ etr_error_t etr_cli_build_kernels(etr_kernel_registry_t *registry,
 etr_error_t etr_cli_build_backends(etr_backend_registry_t *registry,
                                    etr_diag_t *diag) {
   etr_backend_registry_init(registry);
-  return etr_backend_registry_add(registry, etr_demo_backend(), diag);
+  ETR_TRY(etr_backend_registry_add(registry, etr_demo_backend(), diag));
+  // The example vendor delegate, fault-free (faults come only from a
+  // program's compile spec here; --delegate libetref_example_vendor.so
+  // loads the copy that also honours $ETREF_EXAMPLE_FAULT).
+  return etr_backend_registry_add(registry, etr_example_vendor_backend(),
+                                  diag);
 }
 
 int etr_cli_report(const etr_diag_t *diag, etr_error_t status) {
