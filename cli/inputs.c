@@ -81,15 +81,17 @@ int etr_cli_inputs_random(etr_cli_inputs_t *inputs,
       continue;
     }
     etr_tensor_t *tensor = &inputs->tensors[i];
-    *tensor = *input->u.as_tensor;
-    size_t nbytes = etr_tensor_nbytes(tensor);
+    // The template is a copy: etr_tensor_init_with_dim_order clears the
+    // tensor it fills before reading sizes and dim order.
+    const etr_tensor_t shape = *input->u.as_tensor;
+    size_t nbytes = etr_tensor_nbytes(&shape);
     inputs->random_buffers[i] = aligned_alloc(64, (nbytes + 64) / 64 * 64);
     if (inputs->random_buffers[i] == NULL) {
       fprintf(stderr, "etref: error: out of memory for input %u\n", i);
       return ETR_EXIT_INVALID;
     }
-    etr_tensor_init_with_dim_order(tensor, tensor->dtype, tensor->dim,
-                                   tensor->sizes, tensor->dim_order,
+    etr_tensor_init_with_dim_order(tensor, shape.dtype, shape.dim,
+                                   shape.sizes, shape.dim_order,
                                    inputs->random_buffers[i], nbytes, NULL);
     etr_cli_fill_random(tensor, &state);
     inputs->values[i].u.as_tensor = tensor;
