@@ -33,6 +33,14 @@ const char *etr_format_bytes(char *text, size_t capacity, double bytes) {
   return text;
 }
 
+const char *etr_format_ratio(char *text, size_t capacity, double ratio) {
+  const char *format = ratio >= 100 ? "%.0f" : ratio >= 0.1 ? "%.2f"
+                       : ratio >= 0.001 ? "%.4f"
+                                        : "%.6f";
+  snprintf(text, capacity, format, ratio);
+  return text;
+}
+
 const char *etr_format_number(char *text, size_t capacity, double value,
                               bool known) {
   if (!known || !isfinite(value)) {
@@ -172,7 +180,10 @@ static void summary(etr_doc_t *doc, const etr_profile_report_t *report) {
                                  stats->instructions_per_run_ns));
     if (report->variants[0].variant == ETR_KERNELS_REFERENCE && v > 0 &&
         t->p50 > 0) {
-      etr_table_cell(table, "%.2fx", reference / t->p50);
+      char ratio[32];
+      etr_table_cell(table, "%sx",
+                     etr_format_ratio(ratio, sizeof(ratio),
+                                      reference / t->p50));
     } else {
       etr_table_cell(table, "-");
     }

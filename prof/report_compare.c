@@ -43,7 +43,9 @@ void etr_report_speedup(etr_doc_t *doc, const etr_profile_report_t *report) {
                    opt != NULL ? etr_format_us(b, sizeof(b), opt->time.p50)
                                : "-");
     if (opt != NULL && opt->time.p50 > 0) {
-      etr_table_cell(table, "%.2fx", ref->time.p50 / opt->time.p50);
+      etr_table_cell(table, "%sx", etr_format_ratio(a, sizeof(a),
+                                                    ref->time.p50 /
+                                                        opt->time.p50));
     } else {
       etr_table_cell(table, "-");
     }
@@ -52,7 +54,9 @@ void etr_report_speedup(etr_doc_t *doc, const etr_profile_report_t *report) {
                    opt != NULL ? etr_format_us(d, sizeof(d), opt->time.min)
                                : "-");
     if (opt != NULL && opt->time.min > 0) {
-      etr_table_cell(table, "%.2fx", ref->time.min / opt->time.min);
+      etr_table_cell(table, "%sx", etr_format_ratio(a, sizeof(a),
+                                                    ref->time.min /
+                                                        opt->time.min));
     } else {
       etr_table_cell(table, "-");
     }
@@ -136,7 +140,9 @@ void etr_report_executorch(etr_doc_t *doc,
                      ours != NULL ? etr_format_us(b, sizeof(b), ours->time.p50)
                                   : "-");
       if (ours != NULL && theirs != NULL && theirs->time.p50 > 0) {
-        etr_table_cell(table, "%.2f", ours->time.p50 / theirs->time.p50);
+        etr_table_cell(table, "%s",
+                       etr_format_ratio(a, sizeof(a),
+                                        ours->time.p50 / theirs->time.p50));
       } else {
         etr_table_cell(table, "-");
       }
@@ -151,7 +157,10 @@ void etr_report_executorch(etr_doc_t *doc,
     const etr_prof_samples_t *ours = &report->variants[v].stats.run_time;
     etr_table_cell(table, "%s", etr_format_us(a, sizeof(a), ours->p50));
     if (et->execute.p50 > 0) {
-      etr_table_cell(table, "%.2f", ours->p50 / et->execute.p50);
+      char ratio[32];
+      etr_table_cell(table, "%s", etr_format_ratio(ratio, sizeof(ratio),
+                                                   ours->p50 /
+                                                       et->execute.p50));
     } else {
       etr_table_cell(table, "-");
     }

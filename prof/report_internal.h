@@ -15,6 +15,8 @@
 const char *etr_format_us(char *text, size_t capacity, double ns);
 // A byte count as B / KiB / MiB.
 const char *etr_format_bytes(char *text, size_t capacity, double bytes);
+// A ratio: 1537, 16.88, 0.0033 (no exponent).
+const char *etr_format_ratio(char *text, size_t capacity, double ratio);
 // "-" when !known, else a number with 3 significant digits.
 const char *etr_format_number(char *text, size_t capacity, double value,
                               bool known);
