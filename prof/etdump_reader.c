@@ -18,8 +18,10 @@ enum {
   PROFILE_END = 7,
   DEBUG_CHAIN = 0, DEBUG_INSTRUCTION = 1, DEBUG_ENTRY = 2,
   DEBUG_DELEGATE_INT = 3, DEBUG_DELEGATE_STR = 4, DEBUG_NAME = 5,
-  VALUE_VAL = 0, VALUE_TENSOR = 1, VALUE_OUTPUT = 7,
-  TENSOR_SCALAR_TYPE = 0, TENSOR_SIZES = 1, TENSOR_OFFSET = 3,
+  VALUE_VAL = 0, VALUE_TENSOR = 1, VALUE_TENSOR_LIST = 2, VALUE_INT = 3,
+  VALUE_FLOAT = 4, VALUE_DOUBLE = 5, VALUE_BOOL = 6, VALUE_OUTPUT = 7,
+  TENSOR_SCALAR_TYPE = 0, TENSOR_SIZES = 1, TENSOR_STRIDES = 2,
+  TENSOR_OFFSET = 3, TENSOR_LIST_TENSORS = 0,
   ALLOCATION_ALLOCATOR = 0, ALLOCATION_SIZE = 1,
 };
 
@@ -50,8 +52,59 @@ static etr_error_t read_profile(const etr_fb_table_t *table,
   return etr_fb_u64(table, PROFILE_END, 0, &event->end_time, diag);
 }
 
+// One logged Tensor into etdump->tensors.
+static etr_error_t read_tensor(const etr_fb_table_t *table,
+                               etr_etdump_t *etdump, etr_diag_t *diag) {
+  if (etdump->num_tensors == etdump->tensor_capacity) {
+    uint32_t capacity =
+        etdump->tensor_capacity ? etdump->tensor_capacity * 2 : 64;
+    etr_etdump_tensor_t *grown = (etr_etdump_tensor_t *)realloc(
+        etdump->tensors, capacity * sizeof(etr_etdump_tensor_t));
+    ETR_CHECK(diag, grown != NULL, ETR_ERR_MEMORY_ALLOCATION_FAILED,
+              "out of memory for %u ETDump tensors", capacity);
+    etdump->tensors = grown;
+    etdump->tensor_capacity = capacity;
+  }
+  etr_etdump_tensor_t *tensor = &etdump->tensors[etdump->num_tensors];
+  memset(tensor, 0, sizeof(*tensor));
+  ETR_TRY(etr_fb_i8(table, TENSOR_SCALAR_TYPE, 0, &tensor->scalar_type,
+                    diag));
+  etr_fb_vector_t sizes;
+  etr_fb_vector_t strides;
+  bool present = false;
+  ETR_TRY(etr_fb_vector_field(table, TENSOR_SIZES, 8, &sizes, &present,
+                              diag));
+  ETR_CHECK(diag, sizes.length <= ETR_ETDUMP_MAX_DIMS,
+            ETR_ERR_INVALID_PROGRAM, "a tensor of rank %u (at most %d)",
+            sizes.length, ETR_ETDUMP_MAX_DIMS);
+  tensor->dim = (int32_t)sizes.length;
+  const uint8_t *size_bytes = etr_fb_vector_bytes(&sizes);
+  for (uint32_t d = 0; d < sizes.length; ++d) {
+    tensor->sizes[d] = (int64_t)etr_load_u64(size_bytes + 8 * (size_t)d);
+  }
+  ETR_TRY(etr_fb_vector_field(table, TENSOR_STRIDES, 8, &strides,
+                              &tensor->has_strides, diag));
+  if (tensor->has_strides && strides.length == 0 && sizes.length != 0) {
+    tensor->has_strides = false;  // an empty list: dense
+  }
+  if (tensor->has_strides) {
+    ETR_CHECK(diag, strides.length == sizes.length, ETR_ERR_INVALID_PROGRAM,
+              "a tensor of rank %u with %u strides", sizes.length,
+              strides.length);
+    const uint8_t *stride_bytes = etr_fb_vector_bytes(&strides);
+    for (uint32_t d = 0; d < strides.length; ++d) {
+      tensor->strides[d] =
+          (int64_t)etr_load_u64(stride_bytes + 8 * (size_t)d);
+    }
+  }
+  ETR_TRY(etr_fb_i64(table, TENSOR_OFFSET, 0, &tensor->offset, diag));
+  ++etdump->num_tensors;
+  return ETR_OK;
+}
+
 static etr_error_t read_debug(const etr_fb_table_t *table,
-                              etr_etdump_event_t *event, etr_diag_t *diag) {
+                              etr_etdump_event_t *event, etr_etdump_t *etdump,
+                              etr_diag_t *diag) {
   event->type = ETR_ETDUMP_DEBUG;
   ETR_TRY(optional_string(table, DEBUG_NAME, &event->name, false, diag));
   uint64_t chain = 0;
@@ -74,23 +127,61 @@ static etr_error_t read_debug(const etr_fb_table_t *table,
   if (present) {
     ETR_TRY(etr_fb_bool(&output, 0, false, &event->is_output, diag));
   }
+  event->first_tensor = etdump->num_tensors;
   etr_fb_table_t tensor;
   ETR_TRY(etr_fb_table_field(&value, VALUE_TENSOR, &tensor, &present, diag));
   if (present) {
-    ETR_TRY(etr_fb_i8(&tensor, TENSOR_SCALAR_TYPE, 0, &event->scalar_type,
-                      diag));
-    etr_fb_vector_t sizes;
-    bool has_sizes = false;
-    ETR_TRY(etr_fb_vector_field(&tensor, TENSOR_SIZES, 8, &sizes,
-                                &has_sizes, diag));
-    event->dim = (int32_t)sizes.length;
-    ETR_TRY(etr_fb_i64(&tensor, TENSOR_OFFSET, 0, &event->offset, diag));
+    ETR_TRY(read_tensor(&tensor, etdump, diag));
+  }
+  etr_fb_table_t list;
+  ETR_TRY(etr_fb_table_field(&value, VALUE_TENSOR_LIST, &list, &present,
+                             diag));
+  if (present) {
+    etr_fb_vector_t tensors;
+    ETR_TRY(etr_fb_vector_field(&list, TENSOR_LIST_TENSORS, 4, &tensors,
+                                &present, diag));
+    for (uint32_t k = 0; k < tensors.length; ++k) {
+      etr_fb_table_t element;
+      ETR_TRY(etr_fb_vector_table(&tensors, k, &element, diag));
+      ETR_TRY(read_tensor(&element, etdump, diag));
+    }
+  }
+  event->num_tensors = etdump->num_tensors - event->first_tensor;
+  if (event->num_tensors > 0) {
+    const etr_etdump_tensor_t *first = &etdump->tensors[event->first_tensor];
+    event->scalar_type = first->scalar_type;
+    event->dim = first->dim;
+    event->offset = first->offset;
+  }
+  etr_fb_table_t scalar;
+  ETR_TRY(etr_fb_table_field(&value, VALUE_INT, &scalar, &present, diag));
+  if (present) {
+    ETR_TRY(etr_fb_i64(&scalar, 0, 0, &event->int_value, diag));
+  }
+  ETR_TRY(etr_fb_table_field(&value, VALUE_BOOL, &scalar, &present, diag));
+  if (present) {
+    ETR_TRY(etr_fb_bool(&scalar, 0, false, &event->bool_value, diag));
+  }
+  ETR_TRY(etr_fb_table_field(&value, VALUE_DOUBLE, &scalar, &present, diag));
+  if (present) {
+    uint64_t bits = 0;
+    ETR_TRY(etr_fb_u64(&scalar, 0, 0, &bits, diag));
+    memcpy(&event->double_value, &bits, sizeof(bits));
+  }
+  ETR_TRY(etr_fb_table_field(&value, VALUE_FLOAT, &scalar, &present, diag));
+  if (present) {
+    uint32_t bits = 0;
+    ETR_TRY(etr_fb_u32(&scalar, 0, 0, &bits, diag));
+    float narrow;
+    memcpy(&narrow, &bits, sizeof(bits));
+    event->double_value = narrow;
   }
   return ETR_OK;
 }
 
 static etr_error_t read_event(const etr_fb_table_t *table,
-                              etr_etdump_event_t *event, etr_diag_t *diag) {
+                              etr_etdump_event_t *event, etr_etdump_t *etdump,
+                              etr_diag_t *diag) {
   memset(event, 0, sizeof(*event));
   event->name = "";
   event->instruction_id = -1;
@@ -103,7 +194,7 @@ static etr_error_t read_event(const etr_fb_table_t *table,
   }
   ETR_TRY(etr_fb_table_field(table, EVENT_DEBUG, &inner, &present, diag));
   if (present) {
-    return read_debug(&inner, event, diag);
+    return read_debug(&inner, event, etdump, diag);
   }
   ETR_TRY(etr_fb_table_field(table, EVENT_ALLOCATION, &inner, &present,
                              diag));
@@ -157,7 +248,7 @@ static etr_error_t read_blocks(const etr_fb_table_t *root,
       etr_error_t status = etr_fb_vector_table(&events, e, &event, diag);
       if (status == ETR_OK) {
         status = read_event(&event, &etdump->events[etdump->num_events],
-                            diag);
+                            etdump, diag);
       }
       if (status != ETR_OK) {
         etr_diag_prefix(diag, "ETDump run_data[%u].events[%u]", r, e);
@@ -196,5 +287,6 @@ etr_error_t etr_etdump_read(const uint8_t *data, size_t size,
 void etr_etdump_release(etr_etdump_t *etdump) {
   free(etdump->blocks);
   free(etdump->events);
+  free(etdump->tensors);
   memset(etdump, 0, sizeof(*etdump));
 }

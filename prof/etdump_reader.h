@@ -38,16 +38,51 @@ typedef struct etr_etdump_event {
   uint64_t start_time;      // profile events
   uint64_t end_time;
   // Debug events: the value's ValueType and, for tensors, dtype, rank,
-  // debug-buffer offset; `is_output` for program outputs.
+  // debug-buffer offset (of the first tensor of a TensorList); `is_output`
+  // for program outputs. Every tensor of the value (one for a Tensor, each
+  // element of a TensorList) is described in etdump->tensors[first_tensor
+  // .. first_tensor + num_tensors); Int, Bool, Float and Double values are
+  // in the scalar fields (a Float widened to double).
   uint8_t value_type;
   int8_t scalar_type;
   int32_t dim;
   int64_t offset;
   bool is_output;
+  uint32_t first_tensor;
+  uint32_t num_tensors;
+  int64_t int_value;
+  double double_value;
+  bool bool_value;
   // Allocation events.
   int32_t allocator_id;
   uint64_t allocation_size;
 } etr_etdump_event_t;
+
+// etdump.ValueType
+enum {
+  ETR_ETDUMP_VALUE_NULL = 0,
+  ETR_ETDUMP_VALUE_INT = 1,
+  ETR_ETDUMP_VALUE_BOOL = 2,
+  ETR_ETDUMP_VALUE_FLOAT = 3,
+  ETR_ETDUMP_VALUE_DOUBLE = 4,
+  ETR_ETDUMP_VALUE_TENSOR = 5,
+  ETR_ETDUMP_VALUE_TENSOR_LIST = 6,
+  ETR_ETDUMP_VALUE_STRING = 7,
+};
+
+#define ETR_ETDUMP_MAX_DIMS 16
+
+// A logged tensor: its bytes are at `offset` in the debug buffer (a
+// separate file), laid out by `strides` (in elements; dense row-major when
+// the file gave none).
+typedef struct etr_etdump_tensor {
+  int8_t scalar_type;
+  int32_t dim;
+  int64_t sizes[ETR_ETDUMP_MAX_DIMS];
+  int64_t strides[ETR_ETDUMP_MAX_DIMS];
+  bool has_strides;
+  int64_t offset;
+} etr_etdump_tensor_t;
 
 typedef struct etr_etdump_block {
   const char *name;
@@ -62,9 +97,13 @@ typedef struct etr_etdump {
   uint32_t num_blocks;
   etr_etdump_event_t *events;
   uint32_t num_events;
+  etr_etdump_tensor_t *tensors;
+  uint32_t num_tensors;
+  uint32_t tensor_capacity;
 } etr_etdump_t;
 
-// Parses `size` bytes. InvalidProgram for anything malformed,
+// Parses `size` bytes. InvalidProgram for anything malformed (a tensor of
+// rank above 16 or with strides of another rank included),
 // MemoryAllocationFailed when out of memory.
 etr_error_t etr_etdump_read(const uint8_t *data, size_t size,
                             etr_etdump_t *etdump, etr_diag_t *diag);
