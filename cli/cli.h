@@ -82,5 +82,6 @@ int etr_cli_inspect(int argc, char **argv);
 int etr_cli_verify_command(int argc, char **argv);
 int etr_cli_plan(int argc, char **argv);
 int etr_cli_profile(int argc, char **argv);
+int etr_cli_compare(int argc, char **argv);
 
 #endif  // ETR_CLI_CLI_H

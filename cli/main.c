@@ -6,7 +6,8 @@
 //   etref plan PROGRAM...      compare memory plans (and write a report)
 //   etref inspect PROGRAM ...  print values and instructions
 //   etref profile PROGRAM ...  per-op profile, report, ETDump
-// Later subcommands (compare) plug in here. See cli.h for the exit codes.
+//   etref compare PROGRAM ...  judge a candidate against the reference
+// See cli.h for the exit codes.
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,10 @@ static const char kUsage[] =
     "                   counters, memory, reference vs optimized vs\n"
     "                   ExecuTorch; HTML/Markdown report, ETDump, CSV, JSON\n"
     "                   (etref profile --help)\n"
+    "  compare PROGRAM  correctness oracle: judge a candidate (optimized\n"
+    "                   kernels, a delegate library, .npy outputs, an\n"
+    "                   ETDump) against the reference kernels op by op\n"
+    "                   (etref compare --help)\n"
     "  help          print this message\n"
     "\n"
     "exit codes: 0 ok, 1 usage error, 2 invalid or unsupported program or\n"
@@ -60,6 +65,9 @@ int main(int argc, char **argv) {
   }
   if (strcmp(command, "profile") == 0) {
     return etr_cli_profile(argc - 1, argv + 1);
+  }
+  if (strcmp(command, "compare") == 0) {
+    return etr_cli_compare(argc - 1, argv + 1);
   }
   if (strcmp(command, "help") == 0 || strcmp(command, "--help") == 0 ||
       strcmp(command, "-h") == 0) {
