@@ -19,8 +19,9 @@ Per program folder (datasets/oracle/<name>/):
   * map.json        the oracle map (format "etref-oracle-map", version 1; see
                     README.md, "etref compare"): which reference value each
                     candidate value stands for. Reference program:
-                    datasets/models/cnn/model.pte (this file checks that a
-                    fresh non-delegated export is byte-identical to it);
+                    datasets/models/cnn/model.pte, or cnn_quantized/model.pte
+                    for cnn_vendor_quantized (this file checks that a fresh
+                    non-delegated export is byte-identical to it);
   * input_0.npy, eager_output_0.npy, case1_* : inputs and eager outputs,
   * manifest.json   what was exported and how, the delegates' debug maps.
 
@@ -298,15 +299,54 @@ def cnn_inputs(count: int) -> List[torch.Tensor]:
     return [datasets.seeded_randn(s, 1, 3, 32, 32) for s in seeds[:count]]
 
 
-def export_cnn(partitioner=None):
+def export_cnn(partitioner=None, quantized=False):
+    """The datasets' CNN (models/cnn), or its PT2E-quantized form
+    (models/cnn_quantized: datasets/generate.py's quantize_cnn_pt2e), exported
+    as datasets/generate.py exports them, optionally lowered with
+    `partitioner`. Returns (eager model, executorch program manager)."""
     model = datasets.build_model(datasets.make_cnn, datasets.CNN_SEED)
+    if quantized:
+        datasets.load_quantized_kernels()
+        model = datasets.quantize_cnn_pt2e(model)
     example = cnn_inputs(1)[0]
     ep = torch.export.export(model, (example,), strict=False)
     if partitioner is None:
-        edge = to_edge(ep)
+        edge = to_edge(ep, compile_config=EdgeCompileConfig())
     else:
-        edge = to_edge_transform_and_lower(ep, partitioner=[partitioner])
+        edge = to_edge_transform_and_lower(ep, partitioner=[partitioner], compile_config=EdgeCompileConfig())
     return model, edge.to_executorch(ExecutorchBackendConfig())
+
+
+def ties_input(qmodel) -> Tuple[torch.Tensor, float]:
+    """An input whose every element lands exactly halfway between two
+    quantization levels of the model's first quantize_per_tensor (the
+    input's): x * (1.0f / (float)scale), computed in float as ExecuTorch's
+    kernel computes it, equals k + 0.5. Rounding half to even and half
+    away from zero then differ for every even k."""
+    node = next(
+        n for n in qmodel.graph.nodes if n.op == "call_function" and "quantize_per_tensor" in str(n.target) and "dequantize" not in str(n.target)
+    )
+    scale = float(node.args[1])
+    inverse = np.float32(1.0) / np.float32(scale)
+    # Halves k + 0.5 some float x hits exactly (not every one is: the
+    # products of neighbouring floats step by about one ulp of the result).
+    reachable = []
+    for k in range(-60, 60):
+        target = np.float32(k + 0.5)
+        center = np.float32((k + 0.5) / float(inverse))
+        candidates = [center]
+        low = high = center
+        for _ in range(16):
+            low = np.nextafter(low, np.float32(-np.inf), dtype=np.float32)
+            high = np.nextafter(high, np.float32(np.inf), dtype=np.float32)
+            candidates += [low, high]
+        hit = next((x for x in candidates if np.float32(x * inverse) == target), None)
+        if hit is not None:
+            reachable.append(hit)
+    if len(reachable) < 60:
+        raise RuntimeError(f"too few exact halves reachable for scale {scale}")
+    values = [reachable[i % len(reachable)] for i in range(3 * 32 * 32)]
+    return torch.from_numpy(np.array(values, dtype=np.float32).reshape(1, 3, 32, 32)), scale
 
 
 def save_npy(path: Path, tensor: torch.Tensor) -> Dict[str, Any]:
@@ -320,14 +360,28 @@ def write_json(path: Path, document: Dict[str, Any]) -> None:
     path.write_text(json.dumps(document, indent=2) + "\n")
 
 
-def gen_vendor(root: Path, name: str, description: str, partitioner, reference: bytes, reference_handles, bundle_cases: int = 0) -> None:
+def gen_vendor(
+    root: Path,
+    name: str,
+    description: str,
+    partitioner,
+    reference: bytes,
+    reference_handles,
+    bundle_cases: int = 0,
+    quantized: bool = False,
+    reference_path: str = REFERENCE_PROGRAM,
+) -> None:
     out = root / name
     out.mkdir(parents=True)
-    model, manager = export_cnn(partitioner)
+    model, manager = export_cnn(partitioner, quantized=quantized)
     data = manager.buffer
     (out / "model.pte").write_bytes(data)
     candidate_handles = handle_map(manager)
     document, delegates = build_map(data, manager, reference, reference_handles, candidate_handles, f"datasets/oracle/{name}/model.pte")
+    document["reference_program"] = reference_path
+    ties = None
+    if quantized:
+        ties = ties_input(model)
     write_json(out / "map.json", document)
     inputs = cnn_inputs(max(1, bundle_cases))
     cases = []
@@ -336,6 +390,18 @@ def gen_vendor(root: Path, name: str, description: str, partitioner, reference: 
             prefix = "" if c == 0 else f"case{c}_"
             y = model(x)
             cases.append({"prefix": prefix, "inputs": [save_npy(out / f"{prefix}input_0.npy", x)], "eager_outputs": [save_npy(out / f"{prefix}eager_output_0.npy", y)]})
+    if ties is not None:
+        tensor, scale = ties
+        with torch.no_grad():
+            cases.append(
+                {
+                    "prefix": "ties_",
+                    "note": f"every element x makes x * (1.0f / {scale!r}f) an exact half (k + 0.5) in float, "
+                    "so round-half-to-even and round-half-away quantize differ wherever k is even",
+                    "inputs": [save_npy(out / "ties_input_0.npy", tensor)],
+                    "eager_outputs": [save_npy(out / "ties_eager_output_0.npy", model(tensor))],
+                }
+            )
     files = [{"file": "model.pte", "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}]
     if bundle_cases:
         from executorch.devtools import BundledProgram
@@ -355,7 +421,7 @@ def gen_vendor(root: Path, name: str, description: str, partitioner, reference: 
         "versions": {"torch": torch.__version__, "executorch": datasets.EXECUTORCH_VERSION},
         "seed": datasets.CNN_SEED,
         "method": "forward",
-        "reference_program": REFERENCE_PROGRAM,
+        "reference_program": reference_path,
         "files": files,
         "program": datasets.describe_program(data),
         "delegates": delegates,
@@ -404,6 +470,27 @@ def generate(root: Path) -> None:
         EtrefExampleVendorPartitioner(fault="fp16:addmm"),
         reference,
         reference_handles,
+    )
+    # The quantized CNN (models/cnn_quantized) lowered whole: its
+    # quantize_per_tensor ops run in the vendor's own quantize kernel, where
+    # the requant_* faults live. Generated last: loading the quantized
+    # kernels' library changes other programs' last bits (generate.py).
+    _, quantized_manager = export_cnn(None, quantized=True)
+    quantized_reference = quantized_manager.buffer
+    quantized_path = "datasets/models/cnn_quantized/model.pte"
+    if quantized_reference != (ORACLE_DIR.parent.parent / quantized_path).read_bytes():
+        raise RuntimeError(f"a fresh export of the quantized CNN differs from {quantized_path}: regenerate datasets/ first")
+    gen_vendor(
+        root,
+        "cnn_vendor_quantized",
+        "The PT2E-quantized CNN (models/cnn_quantized: XNNPACKQuantizer, int8 activations, per-channel int8 weights, "
+        "BatchNorm folded) with its whole graph lowered to the example vendor delegate: quantize_per_tensor, "
+        "dequantize_per_tensor/_per_channel and the float ops between them run inside one DelegateCall.",
+        EtrefExampleVendorPartitioner(),
+        quantized_reference,
+        handle_map(quantized_manager),
+        quantized=True,
+        reference_path=quantized_path,
     )
     write_sums(root)
 
