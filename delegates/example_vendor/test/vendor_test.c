@@ -42,8 +42,9 @@ static run_t g;
 // Candidate `program` served by the vendor library (honouring
 // $ETREF_EXAMPLE_FAULT) or the built-in copy; reference `reference` (NULL:
 // the same program with the built-in vendor) aligned through `map`.
-static void compare(const char *program, bool from_library,
-                    const char *reference, const char *map) {
+static void compare_with(const char *program, bool from_library,
+                         const char *reference, const char *map,
+                         const char *input) {
   memset(&g, 0, sizeof(g));
   etr_diag_t diag;
   etr_diag_reset(&diag);
@@ -62,7 +63,7 @@ static void compare(const char *program, bool from_library,
                   &g.candidate_backends);
   ofx_load_method(&g.reference, &g.reference_program, ETR_KERNELS_REFERENCE,
                   &g.reference_backends);
-  ofx_load_npy(&g.input, INPUT);
+  ofx_load_npy(&g.input, input);
   ofx_set_input(&g.candidate, 0, &g.input.tensor);
   ofx_set_input(&g.reference, 0, &g.input.tensor);
   etr_oracle_values_init(&g.values, 0);
@@ -73,6 +74,11 @@ static void compare(const char *program, bool from_library,
   }
   ofx_judge(&g.reference, &g.values, g.has_map ? &g.map : NULL,
             reference == NULL, NULL, &g.alignment, &g.result);
+}
+
+static void compare(const char *program, bool from_library,
+                    const char *reference, const char *map) {
+  compare_with(program, from_library, reference, map, INPUT);
 }
 
 static void finish(void) {
@@ -187,6 +193,64 @@ Test(vendor, same_program_with_the_built_in_vendor_as_reference) {
   for (int64_t i = 0; i < g.result.first_diverging_op; ++i) {
     cr_assert_eq(g.result.ops[i].verdict, ETR_ORACLE_AGREE);
   }
+  finish();
+}
+
+#define QUANTIZED "datasets/oracle/cnn_vendor_quantized/"
+#define QUANTIZED_REFERENCE "datasets/models/cnn_quantized/model.pte"
+
+Test(vendor, quantized_unfaulted_agrees) {
+  unsetenv(ETR_EXAMPLE_VENDOR_FAULT_ENV);
+  compare_with(QUANTIZED "model.pte", true, QUANTIZED_REFERENCE,
+               QUANTIZED "map.json", QUANTIZED "input_0.npy");
+  ofx_assert_agrees(&g.result);
+  cr_assert_eq(g.result.op_counts[ETR_ORACLE_NOT_COMPARED], 0);
+  finish();
+}
+
+Test(vendor, requant_truncation_is_localized) {
+  // Truncating instead of rounding is off by one step for about half the
+  // elements: within the global allowance of 1 step, caught by the local
+  // check (0 steps on the same inputs) at the first quantize.
+  setenv(ETR_EXAMPLE_VENDOR_FAULT_ENV, "requant_trunc", 1);
+  compare_with(QUANTIZED "model.pte", true, QUANTIZED_REFERENCE,
+               QUANTIZED "map.json", QUANTIZED "input_0.npy");
+  ofx_assert_localized(&g.result, 3,
+                       "quantized_decomposed::quantize_per_tensor.out", true);
+  const etr_oracle_value_result_t *v =
+      &g.result.values[g.result.ops[g.result.first_diverging_op].first_value];
+  cr_assert(v->quantized);
+  cr_assert(v->global.passed, "one step is within the global allowance");
+  cr_assert_eq(v->local.max_steps, 1);
+  cr_assert_gt(v->local.mismatches, 1000);
+  finish();
+  // A later quantize (the fourth call) is found as well.
+  setenv(ETR_EXAMPLE_VENDOR_FAULT_ENV, "requant_trunc:quantize_per_tensor@3",
+         1);
+  compare_with(QUANTIZED "model.pte", true, QUANTIZED_REFERENCE,
+               QUANTIZED "map.json", QUANTIZED "input_0.npy");
+  cr_assert_eq(g.result.verdict, ETR_ORACLE_DIVERGE);
+  const etr_oracle_op_result_t *first =
+      &g.result.ops[g.result.first_diverging_op];
+  cr_assert_str_eq(first->name,
+                   "quantized_decomposed::quantize_per_tensor.out");
+  cr_assert_gt(first->instruction, 3);
+  finish();
+}
+
+Test(vendor, requant_half_away_needs_ties) {
+  // Rounding half away from zero differs from half to even only on exact
+  // ties: random inputs never hit one, the ties input makes every element
+  // one (datasets/oracle/generate.py, ties_input).
+  setenv(ETR_EXAMPLE_VENDOR_FAULT_ENV, "requant_half_away", 1);
+  compare_with(QUANTIZED "model.pte", true, QUANTIZED_REFERENCE,
+               QUANTIZED "map.json", QUANTIZED "input_0.npy");
+  cr_assert_eq(g.result.verdict, ETR_ORACLE_AGREE, "%s", g.result.summary);
+  finish();
+  compare_with(QUANTIZED "model.pte", true, QUANTIZED_REFERENCE,
+               QUANTIZED "map.json", QUANTIZED "ties_input_0.npy");
+  ofx_assert_localized(&g.result, 3,
+                       "quantized_decomposed::quantize_per_tensor.out", true);
   finish();
 }
 
