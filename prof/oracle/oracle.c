@@ -468,7 +468,22 @@ static void begin_instruction(void *user, const etr_method_t *method,
                    (j->now.outputs[p] < method->num_values &&
                     j->is_program_output[j->now.outputs[p]]);
   }
-  if (j->now.skip || (!j->config->intermediates && !feeds_output)) {
+  // Nothing to judge here (no candidate value for it, no program output
+  // depending on it): spare the magnitude and re-runs.
+  bool has_candidate = false;
+  for (uint32_t p = 0; p < j->now.num_outputs && j->config->intermediates;
+       ++p) {
+    etr_oracle_key_t key = {.origin = ETR_ORACLE_FROM_INSTRUCTION,
+                            .chain = chain,
+                            .instruction = instruction,
+                            .occurrence = j->now.occurrence,
+                            .position = p,
+                            .debug_id = -1};
+    has_candidate = has_candidate ||
+                    etr_oracle_alignment_find(j->config->alignment, &key,
+                                              NULL) != NULL;
+  }
+  if (j->now.skip || (!has_candidate && !feeds_output)) {
     return;
   }
   const etr_oracle_tolerance_t *t = etr_oracle_policy_tolerance(
@@ -480,7 +495,7 @@ static void begin_instruction(void *user, const etr_method_t *method,
     j->now.k = accumulation_length(bare, current, out);
     magnitude_run(j, current);
   }
-  if (!j->config->intermediates) {
+  if (!j->config->intermediates || !has_candidate) {
     return;
   }
   scan_inputs(j, current);
