@@ -20,11 +20,13 @@
 // 3-D convolutions, other dtypes, mixed layouts and outs overlapping an
 // input go to the reference kernel (ops_reference/op_convolution.c).
 //
-// Padding: the GEMM path multiplies taps in the padding by zeros of the
-// packed panel, as PyTorch's own im2col and oneDNN paths do (an inf weight
-// makes a border output NaN there); the reference and the depthwise
-// kernels skip those taps. Finite data gives the same results.
+// Padding: PyTorch multiplies taps in the padding by zeros, so an inf or
+// NaN weight makes a border output NaN. The GEMM path does the same with
+// the zeros of its packed panel, and so does the reference; the depthwise
+// and direct kernels skip those taps, so a padded convolution whose weight
+// holds a non-finite value takes the GEMM path instead.
 #include <limits.h>
+#include <math.h>
 
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/conv/conv.h"
@@ -88,6 +90,35 @@ static bool build_geometry(etr_kernel_context_t *ctx, etr_evalue_t **args,
   // The depthwise kernels index an input plane with 32-bit lanes.
   return g->in_h * g->in_stride_h + g->in_w * g->in_stride_w < INT32_MAX &&
          g->out_h * g->out_w < INT32_MAX;
+}
+
+// Whether skipping the taps in the padding would change the result: there
+// is padding and a weight that is not finite (0 * inf and 0 * NaN are NaN).
+// Only asked on the Float depthwise/direct paths; the weight is small there.
+static bool padding_taps_matter(const etr_tensor_t *weight,
+                                const etr_conv2d_geometry_t *g) {
+  if (g->pad_h == 0 && g->pad_w == 0) {
+    return false;
+  }
+  int64_t numel = etr_tensor_numel(weight);
+  int64_t index[ETR_MAX_DIMS] = {0};
+  for (int64_t e = 0; e < numel; ++e) {
+    int64_t offset = 0;
+    for (int32_t d = 0; d < weight->dim; ++d) {
+      offset += index[d] * weight->strides[d];
+    }
+    float v = ((const float *)weight->data)[offset];
+    if (!isfinite(v)) {
+      return true;
+    }
+    for (int32_t d = weight->dim - 1; d >= 0; --d) {
+      if (++index[d] < weight->sizes[d]) {
+        break;
+      }
+      index[d] = 0;
+    }
+  }
+  return false;
 }
 
 static bool depthwise_applies(const etr_tensor_t *input,
@@ -282,12 +313,15 @@ etr_error_t etr_opt_convolution_out(etr_kernel_context_t *ctx,
                       &g)) {
     return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
   }
-  if (depthwise_applies(input, out, groups, &g, !nchw)) {
+  bool skip_padding_ok = input->dtype != ETR_FLOAT ||
+                         !padding_taps_matter(weight, &g);
+  if (skip_padding_ok && depthwise_applies(input, out, groups, &g, !nchw)) {
     run_depthwise(input, weight, bias, out, &g, !nchw);
     return ETR_OK;
   }
   etr_depthwise_fn direct = etr_conv_direct_for(etr_isa_active());
-  if (direct != NULL && nchw && input->dtype == ETR_FLOAT &&
+  if (skip_padding_ok && direct != NULL && nchw &&
+      input->dtype == ETR_FLOAT &&
       g.channels <= 4 && g.channels * g.kernel_h * g.kernel_w <= 32 &&
       g.stride_h == 1 && g.stride_w == 1) {
     run_direct(direct, input, weight, bias, out, groups, &g);

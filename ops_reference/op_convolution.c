@@ -205,18 +205,24 @@ static void convolve_one(const etr_tensor_t *input, const etr_tensor_t *weight,
       int64_t in_offset = n * input->strides[0] + ic * input->strides[1];
       int64_t w_offset = w_base;
       bool inside = true;
-      for (int32_t s = 0; s < p->spatial && inside; ++s) {
+      for (int32_t s = 0; s < p->spatial; ++s) {
         int64_t i = input_coordinate(p, s, index[2 + s], taps[s],
                                      input->sizes[2 + s]);
-        inside = i >= 0;
-        in_offset += i * input->strides[2 + s];
+        inside = inside && i >= 0;
+        in_offset += inside ? i * input->strides[2 + s] : 0;
         w_offset += taps[s] * weight->strides[2 + s];
       }
+      const void *w = etr_element_at(weight, w_offset);
       if (!inside) {
+        // A forward convolution reads zeros from its padding, and PyTorch
+        // multiplies them in: 0 * inf and 0 * NaN make the border NaN. A
+        // transposed one only scatters real input elements.
+        if (floating && !p->transposed) {
+          sum += 0.0 * etr_load_double(dtype, w);
+        }
         continue;
       }
       const void *x = etr_element_at(input, in_offset);
-      const void *w = etr_element_at(weight, w_offset);
       if (floating) {
         sum += etr_load_double(dtype, x) * etr_load_double(dtype, w);
       } else {

@@ -12,9 +12,10 @@
 //     input in place as a matrix;
 //   * depthwise (groups == input channels, one or more out channels per
 //     group in NCHW, exactly one in NHWC) runs direct kernels per ISA.
-// Taps that fall in the padding are skipped, never multiplied (so an inf
-// weight does not turn a border output into NaN), except in the GEMM
-// path, where they are zeros in the packed panel — see op_convolution.c.
+// Taps that fall in the padding are skipped by the direct kernels and are
+// zeros of the packed panel in the GEMM path, which PyTorch's 0 * inf = NaN
+// needs: op_convolution.c sends padded convolutions with a non-finite
+// weight to the GEMM path.
 #ifndef ETR_OPS_OPTIMIZED_CONV_CONV_H
 #define ETR_OPS_OPTIMIZED_CONV_CONV_H
 

@@ -16,10 +16,10 @@
 //             of the out dtype's roundoff relative;
 //   special   NaN, +-inf, -0.0, denormals in the input with weights of
 //             small integers and a single input channel per group and a
-//             1-tap kernel (one product per output: exact). Inf weights
-//             against padding are not compared: the reference skips
-//             padded taps while the GEMM path (like PyTorch) multiplies
-//             them by zero (see op_convolution.c).
+//             1-tap kernel (one product per output: exact); and inf/NaN
+//             weights against padding, where PyTorch (and so the reference
+//             and every optimized path) multiplies the padding's zeros in:
+//             a NaN border.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -192,8 +192,9 @@ TT_TEST(diff_conv, depthwise) {
       }
     }
   }
-  // The depthwise kernels skip padded taps: inf/NaN weights agree with the
-  // reference at the border (1-tap kernels, so one product per output).
+  // inf/NaN weights against padding: 0 * inf is NaN at the border, as in
+  // PyTorch (the depthwise kernels skip padded taps, so op_convolution.c
+  // routes these to the GEMM path). 1-tap kernels: one product per output.
   static const conv_case_t padded[] = {
       {1, 8, 5, 6, 8, 1, 1, 1, 1, 1, 8, false},
       {2, 3, 4, 7, 6, 1, 1, 2, 2, 1, 3, false},

@@ -5,6 +5,8 @@
 // groups, depthwise, transposed, every floating dtype and int32), each run
 // with contiguous, non-contiguous and channels-last inputs and a
 // channels-last out; plus the exact error codes of rejected calls.
+#include <math.h>
+
 #include "ops_reference/test/generated/convolution_cases.h"
 #include "ops_reference/test/test_util.h"
 
@@ -143,4 +145,48 @@ TT_TEST(convolution, rejects) {
   // Arity.
   tt_expect_status(TT_CALL("aten::convolution.out", tt_ev_tensor(x)),
                    ETR_ERR_INVALID_PROGRAM);
+}
+
+// PyTorch multiplies the zeros of a forward convolution's padding in, so an
+// inf weight makes every border output it reaches NaN (0 * inf); a
+// transposed convolution only scatters real input elements. Values from
+// torch 2.13: conv2d / conv_transpose2d(ones(1,1,3,3), w, padding=1) with
+// w = ones(1,1,3,3), w[0,0,0,0] = inf.
+TT_TEST(convolution, non_finite_weight_against_padding) {
+  double ones[9];
+  double w[9];
+  for (int i = 0; i < 9; ++i) {
+    ones[i] = 1.0;
+    w[i] = 1.0;
+  }
+  w[0] = INFINITY;
+  etr_tensor_t *x = tt_tensor(ETR_FLOAT, TT_SIZES(1, 1, 3, 3), ones);
+  etr_tensor_t *weight = tt_tensor(ETR_FLOAT, TT_SIZES(1, 1, 3, 3), w);
+  etr_tensor_t *out = tt_out(ETR_FLOAT, TT_SIZES(1, 1, 3, 3), 0);
+  tt_expect_status(conv2d(x, weight, NULL, TT_EV_INTS(1), TT_EV_INTS(1),
+                          false, TT_EV_INTS(0), 1, out),
+                   ETR_OK);
+  const float *y = (const float *)out->data;
+  for (int i = 0; i < 9; ++i) {
+    bool border = i / 3 == 0 || i % 3 == 0;
+    if (border) {
+      cr_expect(isnan(y[i]), "forward out[%d] = %g, PyTorch gives nan", i,
+                (double)y[i]);
+    } else {
+      cr_expect(isinf(y[i]) && y[i] > 0, "forward out[%d] = %g, want inf", i,
+                (double)y[i]);
+    }
+  }
+  etr_tensor_t *up = tt_out(ETR_FLOAT, TT_SIZES(1, 1, 3, 3), 0);
+  tt_expect_status(conv2d(x, weight, NULL, TT_EV_INTS(1), TT_EV_INTS(1),
+                          true, TT_EV_INTS(0), 1, up),
+                   ETR_OK);
+  static const float kTransposed[9] = {INFINITY, INFINITY, 4.0f,
+                                       INFINITY, INFINITY, 6.0f,
+                                       4.0f,     6.0f,     4.0f};
+  const float *z = (const float *)up->data;
+  for (int i = 0; i < 9; ++i) {
+    cr_expect(z[i] == kTransposed[i], "transposed out[%d] = %g, want %g", i,
+              (double)z[i], (double)kTransposed[i]);
+  }
 }
