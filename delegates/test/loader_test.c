@@ -76,7 +76,7 @@ Test(loader, bad_libraries_are_refused) {
           "returned NULL");
 }
 
-// ---- descriptor checks, without dlopen ---------------------------------------
+// ---- descriptor checks, without dlopen --------------------------------------
 
 static etr_error_t fake_init(const etr_backend_t *self,
                              etr_backend_init_context_t *context,

@@ -109,7 +109,8 @@ etr_error_t etr_oracle_align(const etr_oracle_values_t *candidate,
                              etr_diag_t *diag);
 void etr_oracle_alignment_release(etr_oracle_alignment_t *alignment);
 
-// The candidate value aligned with a reference key, or NULL; *map_entry (may be NULL) receives the entry used.
+// The candidate value aligned with a reference key, or NULL; *map_entry (may be
+// NULL) receives the entry used.
 const etr_oracle_record_t *etr_oracle_alignment_find(
     const etr_oracle_alignment_t *alignment,
     const etr_oracle_key_t *reference, int32_t *map_entry);

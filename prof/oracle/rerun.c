@@ -34,8 +34,8 @@ uint32_t etr_oracle_output_values(const etr_method_t *method,
     case ETR_TAG_LIST_TENSOR:
     case ETR_TAG_LIST_OPTIONAL_TENSOR: {
       uint32_t count = 0;
-      for (size_t k = 0; k < result->u.as_tensor_list.length && count < capacity;
-           ++k) {
+      size_t length = result->u.as_tensor_list.length;
+      for (size_t k = 0; k < length && count < capacity; ++k) {
         values[count++] =
             value_index_of(method, result->u.as_tensor_list.items[k]);
       }

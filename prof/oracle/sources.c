@@ -176,7 +176,8 @@ etr_error_t etr_oracle_values_from_etdump(const etr_etdump_t *etdump,
       if (!in_group || c != chain || i != instruction) {
         // A new execution of (c, i): its occurrence is how many came before.
         uint32_t s = 0;
-        while (s < num_seen && !(seen[s].chain == c && seen[s].instruction == i)) {
+        while (s < num_seen &&
+               !(seen[s].chain == c && seen[s].instruction == i)) {
           ++s;
         }
         if (s == num_seen) {

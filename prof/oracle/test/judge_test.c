@@ -130,7 +130,8 @@ Test(judge, identical_candidate_agrees_exactly) {
     if (value->global.numel > 0 &&
         etr_scalar_type_is_floating(value->dtype)) {
       cr_assert_eq(value->global.max_ulp, 0);
-      cr_assert(isinf(value->global.sqnr_db) || value->global.finite_pairs == 0);
+      cr_assert(isinf(value->global.sqnr_db) ||
+                value->global.finite_pairs == 0);
     }
   }
   close_model();
