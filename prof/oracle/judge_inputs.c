@@ -175,25 +175,37 @@ static bool layout_copy(const etr_tensor_t *live, etr_tensor_t *out,
 }
 
 // Substitution for the magnitude run: float inputs by their absolute
-// values.
+// values, or, for an input computed inside a region the candidate exposes
+// nothing of, by its own magnitude (what the region's sums were made of).
 static bool substitute_magnitude(void *user, uint32_t value_index,
                                  const etr_tensor_t *live, etr_tensor_t *out,
                                  void **buffer_out) {
-  (void)value_index;
   judge_t *j = (judge_t *)user;
   if (!etr_scalar_type_is_floating(live->dtype) || live->data == NULL ||
       etr_tensor_numel(live) == 0) {
     return false;
   }
+  const writer_t *w = value_index < j->method->num_values
+                          ? &j->writers[value_index]
+                          : NULL;
+  const double *region = w != NULL && w->computed && w->magnitude != NULL &&
+                                 !usable(w, live)
+                             ? w->magnitude
+                             : NULL;
   if (!layout_copy(live, out, buffer_out)) {
     etr_oracle_judge_oom(j);
     return false;
   }
   int64_t index[ETR_MAX_DIMS] = {0};
+  int64_t flat = 0;
   do {
     int64_t offset = etr_tensor_offset(live, index);
-    double value = etr_load_double(live->dtype, etr_element_at(live, offset));
+    double value =
+        region != NULL
+            ? region[flat]
+            : etr_load_double(live->dtype, etr_element_at(live, offset));
     etr_store_double(out->dtype, etr_element_at(out, offset), fabs(value));
+    ++flat;
   } while (etr_index_next(index, live->sizes, live->dim));
   return true;
 }
@@ -252,6 +264,14 @@ static void note_input(judge_t *j, uint32_t value_index) {
   }
   const etr_oracle_record_t *c = w->candidate;
   if (!usable(w, value->u.as_tensor)) {
+    // Inside a region: the check will span its producer, whose tolerance
+    // (itself merged over its own region) joins this op's.
+    if (j->now.uncovered == 0) {
+      j->now.region = w->tolerance;
+    } else {
+      etr_oracle_tolerance_merge(&j->now.region, &w->tolerance);
+    }
+    j->now.region_k = w->k > j->now.region_k ? w->k : j->now.region_k;
     ++j->now.uncovered;
     bool listed = false;
     for (uint32_t i = 0; i < j->now.num_producers; ++i) {
@@ -366,8 +386,6 @@ void etr_oracle_judge_begin_instruction(void *user, const etr_method_t *method,
                    (j->now.outputs[p] < method->num_values &&
                     j->is_program_output[j->now.outputs[p]]);
   }
-  // Nothing to judge here (no candidate value for it, no program output
-  // depending on it): spare the magnitude and re-runs.
   bool has_candidate = false;
   for (uint32_t p = 0; p < j->now.num_outputs && j->config->intermediates;
        ++p) {
@@ -381,22 +399,51 @@ void etr_oracle_judge_begin_instruction(void *user, const etr_method_t *method,
                     etr_oracle_alignment_find(j->config->alignment, &key,
                                               NULL) != NULL;
   }
-  if (j->now.skip || (!has_candidate && !feeds_output)) {
+  if (j->now.skip) {
     return;
   }
-  const etr_oracle_tolerance_t *t = etr_oracle_policy_tolerance(
+  // Which inputs the candidate covers (and whether they differ): an op
+  // without a candidate value is still scanned, as a member of the region
+  // a later value will be judged over.
+  if (j->config->intermediates) {
+    scan_inputs(j, current);
+  }
+  const etr_oracle_tolerance_t *own = etr_oracle_policy_tolerance(
       j->config->policy, j->now.op_class, ETR_FLOAT);
-  if (t->k_aware) {
+  bool k_aware = own->k_aware || (j->now.uncovered > 0 &&
+                                  j->now.region.k_aware);
+  if (own->k_aware) {
     const etr_evalue_t *slot = current->args[current->num_args - 1];
     const etr_tensor_t *out =
         slot->tag == ETR_TAG_TENSOR ? slot->u.as_tensor : NULL;
     j->now.k = accumulation_length(bare, current, out);
+  }
+  if (j->now.uncovered > 0) {
+    // A region's sums add up: its K is this op's plus the longest behind.
+    j->now.k += j->now.region_k;
+  }
+  // The magnitude serves this op's bound when it is judged (or feeds a
+  // program output), and a later op's when it lies inside a region.
+  if (k_aware && (has_candidate || feeds_output || j->config->intermediates)) {
     magnitude_run(j, current);
+  }
+  if (j->now.uncovered > 0 && j->now.region.steps > 0 &&
+      strcmp(bare, "dequantize_per_tensor") == 0 && current->num_args > 2 &&
+      current->args[1]->tag == ETR_TAG_DOUBLE) {
+    // The region's quantized values may be `steps` off: dequantized, that
+    // is steps * scale.
+    j->now.region_abs =
+        (double)j->now.region.steps * fabs(current->args[1]->u.as_double);
+  }
+  if (j->now.uncovered > 0) {
+    snprintf(j->now.note, sizeof(j->now.note),
+             "judged over a region: tolerance merged with its producers' "
+             "classes (K = %lld)",
+             (long long)j->now.k);
   }
   if (!j->config->intermediates || !has_candidate) {
     return;
   }
-  scan_inputs(j, current);
   if (!j->now.inputs_differ) {
     j->now.local_kind = ETR_ORACLE_LOCAL_SAME_INPUTS;
     return;

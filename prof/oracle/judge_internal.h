@@ -31,9 +31,16 @@ typedef struct writer {
   uint32_t instruction;
   uint32_t position;
   const etr_oracle_record_t *candidate;
-  double *magnitude;  // kept for program outputs of K-aware ops
+  // Kept for program outputs and for values the candidate has none of
+  // (inside a fused region): M (C order), K and the tolerance that applied
+  // (the op's class merged with the region behind it), for the bound of a
+  // value judged downstream of it.
+  double *magnitude;
   int64_t k;
   etr_oracle_class_t op_class;
+  etr_oracle_tolerance_t tolerance;
+  bool has_region;  // the tolerance merges a region's
+  double region_abs;  // see now.region_abs
   // Written through another value that shares its memory (a view the
   // memory plan aliases): the candidate's value is that value's, read in
   // flat order.
@@ -82,6 +89,13 @@ typedef struct judge {
     uint32_t uncovered;
     uint32_t producers[ETR_ORACLE_MAX_PRODUCERS];
     uint32_t num_producers;
+    // The tolerances of the uncovered inputs' producers, merged: the check
+    // spans them (a region), so it allows what each of them may add.
+    etr_oracle_tolerance_t region;
+    int64_t region_k;
+    // A dequantize over a region holding quantize steps: those steps times
+    // its scale, as an absolute allowance.
+    double region_abs;
     char note[512];
     // Values the delegate in progress reported (reference side), per debug
     // id or name, and whether one of them already differed.
@@ -132,12 +146,15 @@ const etr_tensor_t *etr_oracle_judge_reference_tensor(
 // Compares v->candidate with `reference` (globally) and, when `local_valid`,
 // with `local` (the re-run; NULL when the inputs were the same) and returns
 // the verdict, filling v's metrics and reason.
-etr_oracle_verdict_t etr_oracle_judge_value(judge_t *j,
-                                            etr_oracle_value_result_t *v,
-                                            const etr_tensor_t *reference,
-                                            const etr_tensor_t *local,
-                                            bool local_valid,
-                                            bool upstream_differs);
+// `region` (may be NULL) is merged into the op's own tolerance.
+etr_oracle_verdict_t etr_oracle_judge_value(
+    judge_t *j, etr_oracle_value_result_t *v, const etr_tensor_t *reference,
+    const etr_tensor_t *local, bool local_valid, bool upstream_differs,
+    const etr_oracle_tolerance_t *region);
+
+// The looser of two tolerances, field by field (exact only when both are).
+void etr_oracle_tolerance_merge(etr_oracle_tolerance_t *into,
+                                const etr_oracle_tolerance_t *from);
 
 etr_oracle_verdict_t etr_oracle_judge_worse(etr_oracle_verdict_t a,
                                             etr_oracle_verdict_t b);

@@ -93,8 +93,9 @@ static void judge_kernel_call(judge_t *j, const etr_instruction_t *current,
           bool valid = local_valid &&
                        (j->now.local_kind != ETR_ORACLE_LOCAL_RERUN ||
                         local != NULL);
-          v->verdict = etr_oracle_judge_value(j, v, reference, local, valid,
-                                   j->now.inputs_differ);
+          v->verdict = etr_oracle_judge_value(
+              j, v, reference, local, valid, j->now.inputs_differ,
+              j->now.uncovered > 0 ? &j->now.region : NULL);
         }
       }
       ++op->num_values;
@@ -181,7 +182,7 @@ static void judge_delegate_call(judge_t *j, const etr_instruction_t *current,
       v->dim = reference->dim;
       memcpy(v->sizes, reference->sizes, sizeof(v->sizes));
       v->verdict = etr_oracle_judge_value(j, v, reference, NULL, false,
-                               j->now.inputs_differ);
+                                          j->now.inputs_differ, NULL);
       ++op->num_values;
       op->verdict = op->num_values == 1 ? v->verdict
                                         : etr_oracle_judge_worse(
@@ -302,11 +303,10 @@ void etr_oracle_judge_delegate_intermediate(void *user,
     v->dtype = reference->dtype;
     v->dim = reference->dim;
     memcpy(v->sizes, reference->sizes, sizeof(v->sizes));
-    v->quantized = etr_oracle_judge_is_quantized(j, op->op_class, reference,
-                                                 UINT32_MAX,
-                                      UINT32_MAX, UINT32_MAX);
+    v->quantized = etr_oracle_judge_is_quantized(
+        j, op->op_class, reference, UINT32_MAX, UINT32_MAX, UINT32_MAX);
     v->verdict = etr_oracle_judge_value(j, v, reference, NULL, false,
-                                        differs_before);
+                                        differs_before, NULL);
     if (v->verdict == ETR_ORACLE_DIVERGE ||
         v->verdict == ETR_ORACLE_PROPAGATED) {
       j->now.delegate_differs = true;
@@ -406,20 +406,21 @@ void etr_oracle_judge_outputs(judge_t *j) {
     const writer_t *w = &j->writers[value_index];
     v->op_class = w->computed ? w->op_class : j->config->policy->default_class;
     v->k = w->k;
-    v->quantized =
-        w->computed && etr_oracle_judge_is_quantized(
-            j, v->op_class, reference, w->chain,
-                                          w->instruction, w->position);
-    // The producer's magnitude serves its bound.
+    v->quantized = w->computed && etr_oracle_judge_is_quantized(
+                                      j, v->op_class, reference, w->chain,
+                                      w->instruction, w->position);
+    // The producer's magnitude (and region allowance) serve its bound.
     j->now.op_class = v->op_class;
+    j->now.region_abs = w->computed ? w->region_abs : 0;
     if (w->magnitude != NULL) {
       j->now.magnitude[0] = w->magnitude;
     }
     uint32_t saved_position = v->position;
     v->position = 0;
     v->op = 0;  // let judge_value find magnitude[0]
-    etr_oracle_verdict_t verdict =
-        etr_oracle_judge_value(j, v, reference, NULL, false, false);
+    etr_oracle_verdict_t verdict = etr_oracle_judge_value(
+        j, v, reference, NULL, false, false,
+        w->computed && w->has_region ? &w->tolerance : NULL);
     v->op = UINT32_MAX;
     v->position = saved_position;
     j->now.magnitude[0] = NULL;

@@ -123,20 +123,53 @@ static void describe_metrics_failure(const etr_oracle_metrics_t *m,
   }
 }
 
+void etr_oracle_tolerance_merge(etr_oracle_tolerance_t *into,
+                                const etr_oracle_tolerance_t *from) {
+  into->exact = into->exact && from->exact;
+  into->ulp = into->ulp > from->ulp ? into->ulp : from->ulp;
+  into->abs_eps = into->abs_eps > from->abs_eps ? into->abs_eps
+                                                : from->abs_eps;
+  into->rel_eps = into->rel_eps > from->rel_eps ? into->rel_eps
+                                                : from->rel_eps;
+  into->k_aware = into->k_aware || from->k_aware;
+  into->k_factor =
+      into->k_factor > from->k_factor ? into->k_factor : from->k_factor;
+  into->steps = into->steps > from->steps ? into->steps : from->steps;
+  into->local_steps = into->local_steps > from->local_steps
+                          ? into->local_steps
+                          : from->local_steps;
+  into->max_mismatch_fraction =
+      into->max_mismatch_fraction > from->max_mismatch_fraction
+          ? into->max_mismatch_fraction
+          : from->max_mismatch_fraction;
+  into->norm_eps =
+      into->norm_eps > from->norm_eps ? into->norm_eps : from->norm_eps;
+}
+
 // Judges one output position of the instruction in progress.
-etr_oracle_verdict_t etr_oracle_judge_value(judge_t *j,
-                                        etr_oracle_value_result_t *v,
-                                        const etr_tensor_t *reference,
-                                        const etr_tensor_t *local,
-                                        bool local_valid,
-                                        bool upstream_differs) {
+etr_oracle_verdict_t etr_oracle_judge_value(
+    judge_t *j, etr_oracle_value_result_t *v, const etr_tensor_t *reference,
+    const etr_tensor_t *local, bool local_valid, bool upstream_differs,
+    const etr_oracle_tolerance_t *region) {
   const etr_oracle_policy_t *policy = j->config->policy;
   const etr_oracle_tolerance_t *t =
       etr_oracle_policy_tolerance(policy, v->op_class, reference->dtype);
   etr_oracle_tolerance_t exact = {.exact = true};
+  etr_oracle_tolerance_t merged;
   bool integer = !etr_scalar_type_is_floating(reference->dtype);
   if (integer && !v->quantized) {
     t = &exact;
+  } else if (region != NULL) {
+    // The check spans a region the candidate exposes nothing inside: it
+    // allows what each op of the region may add.
+    merged = *t;
+    etr_oracle_tolerance_merge(&merged, region);
+    double eps = etr_oracle_epsilon(reference->dtype);
+    if (j->now.region_abs > 0 && eps > 0 &&
+        j->now.region_abs / eps > merged.abs_eps) {
+      merged.abs_eps = j->now.region_abs / eps;
+    }
+    t = &merged;
   }
   etr_oracle_bound_t bound = {
       .tolerance = t,
@@ -249,7 +282,14 @@ void etr_oracle_judge_set_writer(judge_t *j, uint32_t value_index, int64_t op,
   w->candidate = candidate;
   w->op_class = j->now.op_class;
   w->k = j->now.k;
-  if (j->is_program_output[value_index] &&
+  w->tolerance = *etr_oracle_policy_tolerance(j->config->policy,
+                                              j->now.op_class, ETR_FLOAT);
+  w->has_region = j->now.uncovered > 0;
+  w->region_abs = j->now.region_abs;
+  if (w->has_region) {
+    etr_oracle_tolerance_merge(&w->tolerance, &j->now.region);
+  }
+  if ((j->is_program_output[value_index] || candidate == NULL) &&
       position < ETR_ORACLE_MAX_POSITIONS) {
     w->magnitude = j->now.magnitude[position];  // ownership moves
     j->now.magnitude[position] = NULL;
@@ -267,5 +307,19 @@ void etr_oracle_judge_set_writer(judge_t *j, uint32_t value_index, int64_t op,
     *alias = *w;
     alias->magnitude = NULL;
     alias->reshaped = true;
+    // A view has the same elements in flat order: the magnitude of a
+    // value inside a region serves it as well.
+    const etr_evalue_t *view = &j->method->values[u];
+    if (w->magnitude != NULL && view->tag == ETR_TAG_TENSOR &&
+        view->u.as_tensor != NULL) {
+      int64_t numel = etr_tensor_numel(view->u.as_tensor);
+      alias->magnitude = (double *)malloc(
+          (size_t)(numel > 0 ? numel : 1) * sizeof(double));
+      if (alias->magnitude == NULL) {
+        etr_oracle_judge_oom(j);
+        return;
+      }
+      memcpy(alias->magnitude, w->magnitude, (size_t)numel * sizeof(double));
+    }
   }
 }

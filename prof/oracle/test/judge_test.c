@@ -263,6 +263,55 @@ Test(judge, faulty_kernel_is_localized) {
   }
 }
 
+// Keeps only the candidate's values of `instruction` and the program
+// outputs, as a whole-graph delegate exposes only its result.
+static void expose_only(uint32_t instruction) {
+  for (uint32_t i = 0; i < g.values.count; ++i) {
+    etr_oracle_record_t *r = &g.values.records[i];
+    if (r->key.origin == ETR_ORACLE_FROM_INSTRUCTION &&
+        r->key.instruction != instruction) {
+      r->key.origin = ETR_ORACLE_FROM_DELEGATE;  // aligns with nothing
+      r->key.debug_id = 12345;
+    }
+  }
+}
+
+Test(judge, fused_region_is_judged_with_its_producers_tolerance) {
+  // Optimized kernels, seen only at the linear layer: that op is checked
+  // over the region behind it (convolutions included), and agrees.
+  open_model(&kModels[1], ETR_KERNELS_OPTIMIZED);
+  ofx_capture(&g.candidate, &g.values, true);
+  expose_only(9);
+  ofx_judge(&g.reference, &g.values, NULL, true, NULL, &g.alignment,
+            &g.result);
+  cr_assert_eq(g.result.verdict, ETR_ORACLE_AGREE, "%s", g.result.summary);
+  cr_assert_eq(g.result.op_counts[ETR_ORACLE_NOT_COMPARED], 9);
+  const etr_oracle_op_result_t *last = &g.result.ops[9];
+  cr_assert_eq(last->verdict, ETR_ORACLE_AGREE);
+  cr_assert_gt(last->uncovered, 0);
+  cr_assert(strstr(last->note, "region") != NULL, "%s", last->note);
+  const etr_oracle_value_result_t *v = &g.result.values[last->first_value];
+  cr_assert_gt(v->k, 2049, "K spans the region: %lld", (long long)v->k);
+  close_model();
+}
+
+Test(judge, fault_inside_a_fused_region_is_caught_at_its_end) {
+  // The convolution's fault, seen only at the linear layer: the region's
+  // tolerance does not hide it, and the verdict names the region.
+  open_model(&kModels[1], ETR_KERNELS_REFERENCE);
+  faulty_candidate("aten::convolution.out", 1, 17, 0.5f);
+  ofx_capture(&g.candidate, &g.values, true);
+  expose_only(9);
+  ofx_judge(&g.reference, &g.values, NULL, true, NULL, &g.alignment,
+            &g.result);
+  cr_assert_eq(g.result.verdict, ETR_ORACLE_DIVERGE);
+  const etr_oracle_op_result_t *first =
+      &g.result.ops[g.result.first_diverging_op];
+  cr_assert_eq(first->instruction, 9);
+  cr_assert_gt(first->num_uncovered_producers, 0);
+  close_model();
+}
+
 Test(judge, inconsistent_candidate_is_caught_at_both_ends) {
   // A value changed without its consumers: the op that wrote it diverges,
   // and so does its consumer, whose output does not follow from it.
