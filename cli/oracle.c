@@ -28,8 +28,24 @@ void etr_compare_add_note(state_t *state, const char *format,
   }
 }
 
+// The command line, with the ETREF_* environment variables that shaped the
+// run (a delegate library's fault switch, say) in front.
 static void build_command(int argc, char **argv, char *out, size_t capacity) {
-  size_t used = (size_t)snprintf(out, capacity, "etref");
+  extern char **environ;
+  size_t used = 0;
+  out[0] = '\0';
+  for (char **variable = environ; variable != NULL && *variable != NULL;
+       ++variable) {
+    if (strncmp(*variable, "ETREF_", 6) == 0 &&
+        strncmp(*variable, "ETREF_PYTHON=", 13) != 0 && used < capacity) {
+      int n = snprintf(out + used, capacity - used, "%s ", *variable);
+      used += n > 0 ? (size_t)n : 0;
+    }
+  }
+  if (used < capacity) {
+    int n = snprintf(out + used, capacity - used, "etref");
+    used += n > 0 ? (size_t)n : 0;
+  }
   for (int i = 0; i < argc && used < capacity; ++i) {
     bool quote = strpbrk(argv[i], " \t\"'$") != NULL;
     int n = snprintf(out + used, capacity - used, quote ? " '%s'" : " %s",

@@ -444,12 +444,25 @@ void etr_oracle_judge_outputs(judge_t *j) {
       }
       if (produced == ETR_ORACLE_PROPAGATED) {
         verdict = ETR_ORACLE_PROPAGATED;
+        const etr_oracle_op_result_t *diverged = NULL;
+        for (uint32_t i = 0; i < r->num_ops && diverged == NULL; ++i) {
+          diverged = r->ops[i].verdict == ETR_ORACLE_DIVERGE ? &r->ops[i]
+                                                              : NULL;
+        }
         char detail[256];
         snprintf(detail, sizeof(detail), "%.250s", v->reason);
-        snprintf(v->reason, sizeof(v->reason),
-                 "%.250s; every op on its path is within tolerance on its own "
-                 "inputs: accumulated drift",
-                 detail);
+        if (diverged != NULL) {
+          snprintf(v->reason, sizeof(v->reason),
+                   "%.250s; inherited (the first diverging op is %u:%u "
+                   "%.60s)",
+                   detail, diverged->chain, diverged->instruction,
+                   diverged->name);
+        } else {
+          snprintf(v->reason, sizeof(v->reason),
+                   "%.250s; every op on its path is within tolerance on its "
+                   "own inputs: accumulated drift",
+                   detail);
+        }
       }
     }
     v->verdict = verdict;

@@ -210,6 +210,8 @@ static void summarize(etr_oracle_result_t *r) {
     compared = compared || verdict != ETR_ORACLE_NOT_COMPARED;
     r->drift = r->drift || verdict == ETR_ORACLE_PROPAGATED;
   }
+  // Drift is an output off through in-tolerance ops only.
+  r->drift = r->drift && r->op_counts[ETR_ORACLE_DIVERGE] == 0;
   bool diverges = r->op_counts[ETR_ORACLE_DIVERGE] > 0 ||
                   r->output_counts[ETR_ORACLE_DIVERGE] > 0;
   r->verdict = diverges    ? ETR_ORACLE_DIVERGE
