@@ -164,6 +164,16 @@ etr_error_t etr_oracle_rerun(const etr_method_t *method,
                         (uint32_t)elements * 2 + 2, (uint32_t)elements + 1,
                         (uint32_t)elements * 2 + 2),
             ETR_ERR_MEMORY_ALLOCATION_FAILED, "out of memory re-running");
+  // Every output must get a scratch copy, or the kernel would write into
+  // the live method: results beyond the table are not re-run.
+  const etr_evalue_t *slot_value = instruction->args[num_args - 1];
+  ETR_CHECK(diag,
+            !((slot_value->tag == ETR_TAG_LIST_TENSOR ||
+               slot_value->tag == ETR_TAG_LIST_OPTIONAL_TENSOR) &&
+              slot_value->u.as_tensor_list.length > ETR_ORACLE_MAX_POSITIONS),
+            ETR_ERR_NOT_SUPPORTED,
+            "a result of %zu tensors is too many to re-run (at most %d)",
+            slot_value->u.as_tensor_list.length, ETR_ORACLE_MAX_POSITIONS);
   uint32_t outputs[ETR_ORACLE_MAX_POSITIONS];
   uint32_t num_outputs = etr_oracle_output_values(
       method, instruction, outputs, ETR_ORACLE_MAX_POSITIONS);
