@@ -76,6 +76,23 @@ ETR_OPTIMIZED_KERNEL(etr_opt_argmin_out);  // aten::argmin.out
 ETR_OPTIMIZED_KERNEL(etr_opt_as_strided_copy_out);  // aten::as_strided_copy.out
 // op_avg_pool2d.c
 ETR_OPTIMIZED_KERNEL(etr_opt_avg_pool2d_out);  // aten::avg_pool2d.out
+// op_bitwise_and.c
+// aten::bitwise_and.Tensor_out
+ETR_OPTIMIZED_KERNEL(etr_opt_bitwise_and_tensor_out);
+// aten::bitwise_and.Scalar_out
+ETR_OPTIMIZED_KERNEL(etr_opt_bitwise_and_scalar_out);
+// op_bitwise_not.c
+ETR_OPTIMIZED_KERNEL(etr_opt_bitwise_not_out);  // aten::bitwise_not.out
+// op_bitwise_or.c
+// aten::bitwise_or.Tensor_out
+ETR_OPTIMIZED_KERNEL(etr_opt_bitwise_or_tensor_out);
+// aten::bitwise_or.Scalar_out
+ETR_OPTIMIZED_KERNEL(etr_opt_bitwise_or_scalar_out);
+// op_bitwise_xor.c
+// aten::bitwise_xor.Tensor_out
+ETR_OPTIMIZED_KERNEL(etr_opt_bitwise_xor_tensor_out);
+// aten::bitwise_xor.Scalar_out
+ETR_OPTIMIZED_KERNEL(etr_opt_bitwise_xor_scalar_out);
 // op_bmm.c
 ETR_OPTIMIZED_KERNEL(etr_opt_bmm_out);  // aten::bmm.out
 // op_cat.c
@@ -137,6 +154,10 @@ ETR_OPTIMIZED_KERNEL(etr_opt_index_tensor_out);  // aten::index.Tensor_out
 ETR_OPTIMIZED_KERNEL(etr_opt_index_put_out);  // aten::index_put.out
 // op_index_select.c
 ETR_OPTIMIZED_KERNEL(etr_opt_index_select_out);  // aten::index_select.out
+// op_isinf.c
+ETR_OPTIMIZED_KERNEL(etr_opt_isinf_out);  // aten::isinf.out
+// op_isnan.c
+ETR_OPTIMIZED_KERNEL(etr_opt_isnan_out);  // aten::isnan.out
 // op_le.c
 ETR_OPTIMIZED_KERNEL(etr_opt_le_tensor_out);  // aten::le.Tensor_out
 ETR_OPTIMIZED_KERNEL(etr_opt_le_scalar_out);  // aten::le.Scalar_out
@@ -148,6 +169,14 @@ ETR_OPTIMIZED_KERNEL(etr_opt_linear_out);  // aten::linear.out
 ETR_OPTIMIZED_KERNEL(etr_opt_log_out);  // aten::log.out
 // op_log_softmax.c
 ETR_OPTIMIZED_KERNEL(etr_opt_log_softmax_out);  // aten::_log_softmax.out
+// op_logical_and.c
+ETR_OPTIMIZED_KERNEL(etr_opt_logical_and_out);  // aten::logical_and.out
+// op_logical_not.c
+ETR_OPTIMIZED_KERNEL(etr_opt_logical_not_out);  // aten::logical_not.out
+// op_logical_or.c
+ETR_OPTIMIZED_KERNEL(etr_opt_logical_or_out);  // aten::logical_or.out
+// op_logical_xor.c
+ETR_OPTIMIZED_KERNEL(etr_opt_logical_xor_out);  // aten::logical_xor.out
 // op_lt.c
 ETR_OPTIMIZED_KERNEL(etr_opt_lt_tensor_out);  // aten::lt.Tensor_out
 ETR_OPTIMIZED_KERNEL(etr_opt_lt_scalar_out);  // aten::lt.Scalar_out

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Optimized aten::logical_and.out for Bool self, other and out: Bool
+// tensors hold 0/1 bytes, so logical and is the bytewise and of
+// bitwise/bitwise.h, on the layouts and broadcasts of binary/plan.h.
+// Exact. Other dtypes, and argument errors, go to the reference kernel
+// (ops_reference/op_logical_and.c).
+#include "ops_optimized/bitwise/bitwise.h"
+#include "ops_optimized/ops_optimized.h"
+#include "ops_reference/ops_reference.h"
+
+// aten::logical_and.out
+etr_error_t etr_opt_logical_and_out(etr_kernel_context_t *ctx,
+                                    etr_evalue_t **args, size_t num_args) {
+  etr_bytes_call_t call;
+  bool handled = false;
+  etr_error_t status = ETR_OK;
+  if (etr_bytes_binary_probe(ctx, args, num_args, false, true, &call)) {
+    call.op = ETR_BYTES_AND;
+    status = etr_bytes_execute(ctx, &call, &handled);
+  }
+  return handled ? status
+                 : etr_opt_fallback(etr_ref_logical_and_out, ctx, args,
+                                    num_args);
+}
