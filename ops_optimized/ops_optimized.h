@@ -97,6 +97,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_bitwise_xor_scalar_out);
 ETR_OPTIMIZED_KERNEL(etr_opt_bmm_out);  // aten::bmm.out
 // op_cat.c
 ETR_OPTIMIZED_KERNEL(etr_opt_cat_out);  // aten::cat.out
+// op_ceil.c
+ETR_OPTIMIZED_KERNEL(etr_opt_ceil_out);  // aten::ceil.out
 // op_clamp.c
 ETR_OPTIMIZED_KERNEL(etr_opt_clamp_out);  // aten::clamp.out
 ETR_OPTIMIZED_KERNEL(etr_opt_clamp_tensor_out);  // aten::clamp.Tensor_out
@@ -133,6 +135,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_expand_copy_out);  // aten::expand_copy.out
 ETR_OPTIMIZED_KERNEL(etr_opt_fill_scalar_out);  // aten::fill.Scalar_out
 // op_flip.c
 ETR_OPTIMIZED_KERNEL(etr_opt_flip_out);  // aten::flip.out
+// op_floor.c
+ETR_OPTIMIZED_KERNEL(etr_opt_floor_out);  // aten::floor.out
 // op_full.c
 ETR_OPTIMIZED_KERNEL(etr_opt_full_out);  // aten::full.out
 ETR_OPTIMIZED_KERNEL(etr_opt_full_like_out);  // aten::full_like.out
@@ -218,10 +222,14 @@ ETR_OPTIMIZED_KERNEL(etr_opt_permute_copy_out);  // aten::permute_copy.out
 // op_pow.c
 // aten::pow.Tensor_Scalar_out
 ETR_OPTIMIZED_KERNEL(etr_opt_pow_tensor_scalar_out);
+// op_reciprocal.c
+ETR_OPTIMIZED_KERNEL(etr_opt_reciprocal_out);  // aten::reciprocal.out
 // op_relu.c
 ETR_OPTIMIZED_KERNEL(etr_opt_relu_out);  // aten::relu.out
 // op_repeat.c
 ETR_OPTIMIZED_KERNEL(etr_opt_repeat_out);  // aten::repeat.out
+// op_round.c
+ETR_OPTIMIZED_KERNEL(etr_opt_round_out);  // aten::round.out
 // op_rsqrt.c
 ETR_OPTIMIZED_KERNEL(etr_opt_rsqrt_out);  // aten::rsqrt.out
 // op_select_copy.c
@@ -230,6 +238,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_select_copy_int_out);  // aten::select_copy.int_out
 ETR_OPTIMIZED_KERNEL(etr_opt_select_scatter_out);  // aten::select_scatter.out
 // op_sigmoid.c
 ETR_OPTIMIZED_KERNEL(etr_opt_sigmoid_out);  // aten::sigmoid.out
+// op_sign.c
+ETR_OPTIMIZED_KERNEL(etr_opt_sign_out);  // aten::sign.out
 // op_slice_copy.c
 // aten::slice_copy.Tensor_out
 ETR_OPTIMIZED_KERNEL(etr_opt_slice_copy_tensor_out);
@@ -259,6 +269,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_to_copy_out);  // aten::_to_copy.out
 // op_to_dim_order_copy.c
 // dim_order_ops::_to_dim_order_copy.out
 ETR_OPTIMIZED_KERNEL(etr_opt_to_dim_order_copy_out);
+// op_trunc.c
+ETR_OPTIMIZED_KERNEL(etr_opt_trunc_out);  // aten::trunc.out
 // op_unsqueeze_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_unsqueeze_copy_out);  // aten::unsqueeze_copy.out
 // op_upsample_bilinear2d.c

@@ -3,12 +3,14 @@
 // Differential tests of the elementwise family's unary ops against the
 // reference kernels, on every ISA of this machine: sigmoid, tanh, exp,
 // log, sqrt, rsqrt, neg, abs, gelu (none, tanh), elu, leaky_relu,
-// hardtanh, clamp.out and pow.Tensor_Scalar_out.
+// hardtanh, clamp.out, pow.Tensor_Scalar_out, ceil, floor, round, trunc,
+// sign and reciprocal.
 //
 // Bounds, in ULP of the output dtype against the reference (which
 // evaluates in double and rounds once):
 //   exact (bit for bit): neg, abs, sqrt, rsqrt, leaky_relu, hardtanh,
-//     clamp, pow with exponent 0, 1, 2, -1, 0.5;
+//     clamp, pow with exponent 0, 1, 2, -1, 0.5, ceil, floor, round,
+//     trunc, sign, reciprocal;
 //   1 ULP: pow with exponent 3, -2, -0.5 (double evaluation; the
 //     reference's pow may differ from it in the last double bit);
 //   Float, the maxima measured over every float (exp, log, tanh, sigmoid)
@@ -111,6 +113,12 @@ static const unary_case_t kCases[] = {
     {"aten::pow.Tensor_Scalar_out", "-0.5", 1, 1, 1, {double_minus_half}},
     {"aten::pow.Tensor_Scalar_out", "1.5 (reference)", 0, 0, 1,
      {double_1_5}},
+    {"aten::ceil.out", "", 0, 0, 0, {NULL}},        // 34
+    {"aten::floor.out", "", 0, 0, 0, {NULL}},
+    {"aten::round.out", "", 0, 0, 0, {NULL}},
+    {"aten::trunc.out", "", 0, 0, 0, {NULL}},
+    {"aten::sign.out", "", 0, 0, 0, {NULL}},
+    {"aten::reciprocal.out", "", 0, 0, 0, {NULL}},  // 39
 };
 #define NUM_CASES (sizeof(kCases) / sizeof(kCases[0]))
 
@@ -267,6 +275,8 @@ UNARY_TEST(leaky_relu, 12, 13)
 UNARY_TEST(hardtanh, 14, 17)
 UNARY_TEST(clamp, 18, 23)
 UNARY_TEST(pow, 24, 33)
+UNARY_TEST(ceil_floor_round_trunc, 34, 37)
+UNARY_TEST(sign_reciprocal, 38, 39)
 
 TT_TEST(diff_elementwise_unary, domains) {
   int failures = 0;
@@ -283,6 +293,43 @@ TT_TEST(diff_elementwise_unary, domains) {
   failures += run_domain(28, -1e13, 1e13, false);  // pow 3 (overflow)
   failures += run_domain(30, -1e-19, 1e-19, false);  // pow -2
   failures += run_domain(32, -100, 89, true);  // pow -0.5
+  for (size_t index = 34; index <= 37; ++index) {  // rounding, to 2^25
+    failures += run_domain(index, -3.4e7, 3.4e7, false);
+  }
+  failures += run_domain(39, -100, 89, true);  // reciprocal, to subnormal
+  cr_assert_eq(failures, 0, "%d cases disagree", failures);
+}
+
+// Rounding at the ties: k/4 for k in [-80, 80), and the halves near 2^22
+// and 2^23 (the last binades with fractions), both signs.
+TT_TEST(diff_elementwise_unary, rounding_ties) {
+  static const etr_scalar_type_t kDtypes[] = {ETR_FLOAT, ETR_HALF,
+                                              ETR_BFLOAT16};
+  int failures = 0;
+  for (size_t index = 34; index <= 37; ++index) {
+    for (size_t d = 0; d < 3; ++d) {
+      const unary_case_t *u = &kCases[index];
+      etr_diff_case_t c;
+      etr_diff_begin(&c, u->op, g_seed++, "ties");
+      int64_t n = 200;
+      etr_tensor_t *t = etr_diff_input(&c, kDtypes[d], 1, &n,
+                                       ETR_DIFF_CONTIGUOUS, ETR_FILL_ZERO);
+      size_t size = etr_scalar_type_size(kDtypes[d]);
+      for (int64_t i = 0; i < n; ++i) {
+        double value = i < 160 ? (double)(i - 80) / 4.0
+                               : (i % 2 ? -1.0 : 1.0) *
+                                     (ldexp(1.0, 22 + (int)(i % 3 == 0)) +
+                                      (double)(i - 160) + 0.5);
+        etr_store_double(kDtypes[d], (uint8_t *)t->data + (size_t)i * size,
+                         value);
+      }
+      etr_diff_out(&c, kDtypes[d], 1, (const int64_t[]){0},
+                   ETR_DIFF_CONTIGUOUS, n + 8);
+      etr_diff_return(&c, 1);
+      etr_diff_tolerance_exact(&c);
+      failures += etr_diff_run(&c);
+    }
+  }
   cr_assert_eq(failures, 0, "%d cases disagree", failures);
 }
 

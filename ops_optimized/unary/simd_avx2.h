@@ -11,6 +11,7 @@
 #define ETR_OPS_OPTIMIZED_UNARY_SIMD_AVX2_H
 
 #include <immintrin.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -61,6 +62,22 @@ static inline etr_vf vf_fnma(etr_vf a, etr_vf b, etr_vf c) {
 static inline etr_vf vf_round(etr_vf a) {
   return _mm256_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 }
+// Rounding to an integral value in the four IEEE directions (floor,
+// ceil, trunc, to nearest even), exact, keeping -0.0 and NaN.
+static inline etr_vf vf_floor(etr_vf a) {
+  return _mm256_round_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+}
+static inline etr_vf vf_ceil(etr_vf a) {
+  return _mm256_round_ps(a, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+}
+static inline etr_vf vf_trunc(etr_vf a) {
+  return _mm256_round_ps(a, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+}
+static inline etr_vf vf_rint(etr_vf a) {
+  return _mm256_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+// True when any lane of m is.
+static inline bool vm_any(etr_vm m) { return _mm256_movemask_ps(m) != 0; }
 // maxps/minps return the second operand when either is NaN.
 static inline etr_vf vf_max_num(etr_vf a, etr_vf bound) {
   return _mm256_max_ps(a, bound);

@@ -15,6 +15,7 @@
 #define ETR_OPS_OPTIMIZED_UNARY_SIMD_AVX512_H
 
 #include <immintrin.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -67,6 +68,22 @@ static inline etr_vf vf_round(etr_vf a) {
   return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEAREST_INT |
                                      _MM_FROUND_NO_EXC);
 }
+// Rounding to an integral value in the four IEEE directions (floor,
+// ceil, trunc, to nearest even), exact, keeping -0.0 and NaN.
+static inline etr_vf vf_floor(etr_vf a) {
+  return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+}
+static inline etr_vf vf_ceil(etr_vf a) {
+  return _mm512_roundscale_ps(a, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+}
+static inline etr_vf vf_trunc(etr_vf a) {
+  return _mm512_roundscale_ps(a, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+}
+static inline etr_vf vf_rint(etr_vf a) {
+  return vf_round(a);
+}
+// True when any lane of m is.
+static inline bool vm_any(etr_vm m) { return m != 0; }
 // max/min against a bound for range reduction: a NaN `a` gives `bound`
 // (callers fix NaN lanes afterwards; the point is to keep them finite).
 static inline etr_vf vf_max_num(etr_vf a, etr_vf bound) {

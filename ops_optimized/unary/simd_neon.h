@@ -11,6 +11,7 @@
 #define ETR_OPS_OPTIMIZED_UNARY_SIMD_NEON_H
 
 #include <arm_neon.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -57,6 +58,14 @@ static inline etr_vf vf_fnma(etr_vf a, etr_vf b, etr_vf c) {
   return vfmsq_f32(c, a, b);
 }
 static inline etr_vf vf_round(etr_vf a) { return vrndnq_f32(a); }
+// Rounding to an integral value in the four IEEE directions (floor,
+// ceil, trunc, to nearest even), exact, keeping -0.0 and NaN.
+static inline etr_vf vf_floor(etr_vf a) { return vrndmq_f32(a); }
+static inline etr_vf vf_ceil(etr_vf a) { return vrndpq_f32(a); }
+static inline etr_vf vf_trunc(etr_vf a) { return vrndq_f32(a); }
+static inline etr_vf vf_rint(etr_vf a) { return vrndnq_f32(a); }
+// True when any lane of m is.
+static inline bool vm_any(etr_vm m) { return vmaxvq_u32(m) != 0; }
 // FMAXNM/FMINNM return the number when one operand is a quiet NaN.
 static inline etr_vf vf_max_num(etr_vf a, etr_vf bound) {
   return vmaxnmq_f32(a, bound);

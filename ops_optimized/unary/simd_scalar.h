@@ -61,6 +61,14 @@ static inline etr_vf vf_round(etr_vf a) {
   const float shift = 12582912.0f;
   return fabsf(a) < 4194304.0f ? (a + shift) - shift : a;
 }
+// Rounding to an integral value in the four IEEE directions (floor,
+// ceil, trunc, to nearest even), exact, keeping -0.0 and NaN.
+static inline etr_vf vf_floor(etr_vf a) { return floorf(a); }
+static inline etr_vf vf_ceil(etr_vf a) { return ceilf(a); }
+static inline etr_vf vf_trunc(etr_vf a) { return truncf(a); }
+static inline etr_vf vf_rint(etr_vf a) { return nearbyintf(a); }
+// True when any lane of m is.
+static inline bool vm_any(etr_vm m) { return m; }
 // A NaN `a` gives `bound`, as maxps does.
 static inline etr_vf vf_max_num(etr_vf a, etr_vf bound) {
   return a > bound ? a : bound;

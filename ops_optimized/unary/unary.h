@@ -59,6 +59,11 @@ typedef enum etr_unary_op {
                              // and +inf for -inf (exact)
   ETR_UNARY_POW_MINUS_HALF,  // pow(x, -0.5): 1 / sqrt x in double, with
                              // pow's +inf for -0 and +0 for -inf
+  ETR_UNARY_CEIL,            // rounding to an integral value: exact,
+  ETR_UNARY_FLOOR,           // -0.0, +-inf and NaN kept
+  ETR_UNARY_ROUND,           // (ROUND: to nearest, ties to even)
+  ETR_UNARY_TRUNC,
+  ETR_UNARY_SIGN,            // (0 < x) - (x < 0): NaN -> +0, -0.0 -> +0
   ETR_UNARY_NUM_OPS,
 } etr_unary_op_t;
 

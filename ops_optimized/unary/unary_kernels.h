@@ -144,6 +144,30 @@ static inline etr_vf op_pow_minus_half(etr_vf v, const unary_consts_t *k) {
   return vf_select(vf_eq(v, vf_zero()), vf_set1(INFINITY), y);
 }
 
+static inline etr_vf op_ceil(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_ceil(v);
+}
+static inline etr_vf op_floor(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_floor(v);
+}
+static inline etr_vf op_round(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_rint(v);
+}
+static inline etr_vf op_trunc(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_trunc(v);
+}
+// Comparisons with NaN are false: NaN gives 0 - 0 = +0, as does -0.0.
+static inline etr_vf op_sign(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  etr_vf positive = vf_select(vf_gt(v, vf_zero()), vf_set1(1.0f), vf_zero());
+  etr_vf negative = vf_select(vf_lt(v, vf_zero()), vf_set1(1.0f), vf_zero());
+  return vf_sub(positive, negative);
+}
+
 #define ETR_DEFINE_UNARY(name)                                            \
   static void unary_##name(size_t n, const float *x, float *y,            \
                            const etr_unary_params_t *params) {            \
@@ -186,6 +210,11 @@ ETR_DEFINE_UNARY(pow_minus_1)
 ETR_DEFINE_UNARY(pow_minus_2)
 ETR_DEFINE_UNARY(pow_half)
 ETR_DEFINE_UNARY(pow_minus_half)
+ETR_DEFINE_UNARY(ceil)
+ETR_DEFINE_UNARY(floor)
+ETR_DEFINE_UNARY(round)
+ETR_DEFINE_UNARY(trunc)
+ETR_DEFINE_UNARY(sign)
 #undef ETR_DEFINE_UNARY
 
 const etr_f32_unary_op_fn ETR_UNARY_TABLE[ETR_UNARY_NUM_OPS] = {
@@ -210,4 +239,9 @@ const etr_f32_unary_op_fn ETR_UNARY_TABLE[ETR_UNARY_NUM_OPS] = {
     [ETR_UNARY_POW_MINUS_2] = unary_pow_minus_2,
     [ETR_UNARY_POW_HALF] = unary_pow_half,
     [ETR_UNARY_POW_MINUS_HALF] = unary_pow_minus_half,
+    [ETR_UNARY_CEIL] = unary_ceil,
+    [ETR_UNARY_FLOOR] = unary_floor,
+    [ETR_UNARY_ROUND] = unary_round,
+    [ETR_UNARY_TRUNC] = unary_trunc,
+    [ETR_UNARY_SIGN] = unary_sign,
 };

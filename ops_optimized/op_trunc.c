@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Optimized aten::trunc.out for a Float, Half or BFloat16 self with an out of
+// the same dtype, in any layout unary/unary_driver.h takes: out = self rounded
+// toward zero. Exact; -0.0, infinities and NaN as the reference. Half and
+// BFloat16 are computed in fp32 and rounded once. Every other dtype, out dtype
+// and layout, and argument errors, go to the reference kernel
+// (ops_reference/op_trunc.c).
+#include "ops_optimized/ops_optimized.h"
+#include "ops_optimized/unary/unary_driver.h"
+#include "ops_reference/ops_reference.h"
+
+// aten::trunc.out
+etr_error_t etr_opt_trunc_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                              size_t num_args) {
+  bool handled = false;
+  etr_error_t status =
+      etr_unary_simple(ctx, args, num_args, ETR_UNARY_TRUNC, &handled);
+  return handled ? status
+                 : etr_opt_fallback(etr_ref_trunc_out, ctx, args, num_args);
+}
