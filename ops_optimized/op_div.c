@@ -7,24 +7,33 @@
 // division by zero gives +-inf or NaN as IEEE), with the layouts and
 // broadcasts of binary/elementwise.h. As the reference, a one-element
 // `other` of another dtype keeps its float value for Half/BFloat16
-// results. Integral operands (whose quotient is Float), the "trunc" and
-// "floor" modes, everything else and argument errors go to the reference
-// kernels (ops_reference/op_div.c).
+// results. div.out_mode's "trunc" and "floor" modes on Float, Half and
+// BFloat16 results compute in float as the reference (and ATen) does:
+// trunc(self / other), and ATen's div_floor_floating (binary/binary.h),
+// exact. Integral operands (whose quotient is Float, or an integer for the
+// modes), everything else and argument errors go to the reference kernels
+// (ops_reference/op_div.c).
+#include <string.h>
+
 #include "ops_optimized/binary/elementwise.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
 
-// `out_index` is 2, or 3 after div.out_mode's rounding_mode.
+// `out_index` is 2, or 3 after div.out_mode's rounding_mode; `op` DIV,
+// DIV_TRUNC or DIV_FLOOR. True division rounds a one-element `other` of
+// another dtype to float (the op-math type), the modes to the result
+// dtype, as the reference.
 static etr_error_t div_true(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args, bool scalar_other,
-                            size_t out_index, etr_kernel_fn reference) {
+                            size_t out_index, etr_binary_op_t op,
+                            etr_kernel_fn reference) {
   etr_binary_call_t call;
   if (num_args != out_index + 2 ||
-      !etr_binary_probe(ctx, args, num_args, scalar_other, true, false,
-                        out_index, &call)) {
+      !etr_binary_probe(ctx, args, num_args, scalar_other,
+                        op == ETR_BINARY_DIV, false, out_index, &call)) {
     return etr_opt_fallback(reference, ctx, args, num_args);
   }
-  call.op = ETR_BINARY_DIV;
+  call.op = op;
   bool handled = false;
   etr_error_t status = etr_binary_execute(ctx, &call, &handled);
   return handled ? status : etr_opt_fallback(reference, ctx, args, num_args);
@@ -33,20 +42,31 @@ static etr_error_t div_true(etr_kernel_context_t *ctx, etr_evalue_t **args,
 // aten::div.out
 etr_error_t etr_opt_div_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
-  return div_true(ctx, args, num_args, false, 2, etr_ref_div_out);
+  return div_true(ctx, args, num_args, false, 2, ETR_BINARY_DIV,
+                  etr_ref_div_out);
 }
 
 // aten::div.Scalar_out
 etr_error_t etr_opt_div_scalar_out(etr_kernel_context_t *ctx,
                                    etr_evalue_t **args, size_t num_args) {
-  return div_true(ctx, args, num_args, true, 2, etr_ref_div_scalar_out);
+  return div_true(ctx, args, num_args, true, 2, ETR_BINARY_DIV,
+                  etr_ref_div_scalar_out);
 }
 
 // aten::div.out_mode
 etr_error_t etr_opt_div_out_mode(etr_kernel_context_t *ctx,
                                  etr_evalue_t **args, size_t num_args) {
-  if (num_args != 5 || args[2] == NULL || args[2]->tag != ETR_TAG_NONE) {
+  etr_kernel_context_t probe = etr_ew_probe_context(ctx);
+  const char *mode = NULL;
+  if (num_args != 5 ||
+      etr_arg_optional_string(&probe, args, num_args, 2, "rounding_mode",
+                              &mode) != ETR_OK ||
+      (mode != NULL && strcmp(mode, "trunc") != 0 &&
+       strcmp(mode, "floor") != 0)) {
     return etr_opt_fallback(etr_ref_div_out_mode, ctx, args, num_args);
   }
-  return div_true(ctx, args, num_args, false, 3, etr_ref_div_out_mode);
+  etr_binary_op_t op = mode == NULL                 ? ETR_BINARY_DIV
+                       : strcmp(mode, "trunc") == 0 ? ETR_BINARY_DIV_TRUNC
+                                                    : ETR_BINARY_DIV_FLOOR;
+  return div_true(ctx, args, num_args, false, 3, op, etr_ref_div_out_mode);
 }

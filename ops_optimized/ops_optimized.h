@@ -120,6 +120,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_diagonal_copy_out);  // aten::diagonal_copy.out
 ETR_OPTIMIZED_KERNEL(etr_opt_div_out);  // aten::div.out
 ETR_OPTIMIZED_KERNEL(etr_opt_div_scalar_out);  // aten::div.Scalar_out
 ETR_OPTIMIZED_KERNEL(etr_opt_div_out_mode);  // aten::div.out_mode
+// op_div_scalar_mode.c
+ETR_OPTIMIZED_KERNEL(etr_opt_div_scalar_mode_out);  // aten::div.Scalar_mode_out
 // op_elu.c
 ETR_OPTIMIZED_KERNEL(etr_opt_elu_out);  // aten::elu.out
 // op_embedding.c
@@ -137,6 +139,9 @@ ETR_OPTIMIZED_KERNEL(etr_opt_fill_scalar_out);  // aten::fill.Scalar_out
 ETR_OPTIMIZED_KERNEL(etr_opt_flip_out);  // aten::flip.out
 // op_floor.c
 ETR_OPTIMIZED_KERNEL(etr_opt_floor_out);  // aten::floor.out
+// op_fmod.c
+ETR_OPTIMIZED_KERNEL(etr_opt_fmod_tensor_out);  // aten::fmod.Tensor_out
+ETR_OPTIMIZED_KERNEL(etr_opt_fmod_scalar_out);  // aten::fmod.Scalar_out
 // op_full.c
 ETR_OPTIMIZED_KERNEL(etr_opt_full_out);  // aten::full.out
 ETR_OPTIMIZED_KERNEL(etr_opt_full_like_out);  // aten::full_like.out
@@ -226,6 +231,11 @@ ETR_OPTIMIZED_KERNEL(etr_opt_pow_tensor_scalar_out);
 ETR_OPTIMIZED_KERNEL(etr_opt_reciprocal_out);  // aten::reciprocal.out
 // op_relu.c
 ETR_OPTIMIZED_KERNEL(etr_opt_relu_out);  // aten::relu.out
+// op_remainder.c
+// aten::remainder.Tensor_out
+ETR_OPTIMIZED_KERNEL(etr_opt_remainder_tensor_out);
+// aten::remainder.Scalar_out
+ETR_OPTIMIZED_KERNEL(etr_opt_remainder_scalar_out);
 // op_repeat.c
 ETR_OPTIMIZED_KERNEL(etr_opt_repeat_out);  // aten::repeat.out
 // op_round.c

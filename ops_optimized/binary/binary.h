@@ -18,7 +18,15 @@
 //                       minimum(a, b) = b < a ? b : a (so on equal
 //                       operands, +0/-0 included, the first one);
 //   ADD_SCALED          a + alpha * b in double, rounded once (add/sub
-//                       with alpha != 1; sub passes -alpha).
+//                       with alpha != 1; sub passes -alpha);
+//   FMOD                C's fmod, exact (sign of a; x fmod 0 and inf fmod
+//                       y are NaN, x fmod inf is x);
+//   REMAINDER           Python's modulus as ATen computes it: m = fmod(a,
+//                       b), plus b when m != 0 and its sign is not b's
+//                       (that sum rounds innocuously: float, then Half or
+//                       BFloat16, gives the reference's double rounding);
+//   DIV_TRUNC           trunc(a / b) in float, as ATen's op-math;
+//   DIV_FLOOR           ATen's div_floor_floating in float.
 // Comparisons write 0/1 bytes; NaN compares false except for NE.
 #ifndef ETR_OPS_OPTIMIZED_BINARY_BINARY_H
 #define ETR_OPS_OPTIMIZED_BINARY_BINARY_H
@@ -36,6 +44,10 @@ typedef enum etr_binary_op {
   ETR_BINARY_MAXIMUM,
   ETR_BINARY_MINIMUM,
   ETR_BINARY_ADD_SCALED,
+  ETR_BINARY_FMOD,
+  ETR_BINARY_REMAINDER,
+  ETR_BINARY_DIV_TRUNC,
+  ETR_BINARY_DIV_FLOOR,
   ETR_BINARY_NUM_OPS,
 } etr_binary_op_t;
 

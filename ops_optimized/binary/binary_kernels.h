@@ -11,6 +11,8 @@
 #error "define ETR_BINARY_KERNELS and include a simd_<isa>.h first"
 #endif
 
+#include <math.h>
+
 #include "ops_optimized/binary/binary.h"
 
 static inline etr_vf op_add(etr_vf a, etr_vf b, const etr_binary_params_t *p) {
@@ -48,6 +50,78 @@ static inline etr_vf op_minimum(etr_vf a, etr_vf b,
 static inline etr_vf op_add_scaled(etr_vf a, etr_vf b,
                                    const etr_binary_params_t *p) {
   return vd2_to_vf(vd2_fma(vd2_set1(p->alpha), vf_to_vd2(b), vf_to_vd2(a)));
+}
+
+// fmod(a, b), exact. On magnitudes A, B: q = trunc(A / B) in float is
+// the true quotient's integer part or one more (the float quotient rounds
+// to within half an ulp, and never below an integer it exceeds) while
+// q < 2^23; r = A - q B by one fused step is then exact (|r| < B and a
+// multiple of B's ulp, or r = A when A < B), and one more B is added
+// back when q was one too many. Lanes with larger quotients (B = 0 too)
+// are recomputed with fmodf. Result: r with a's sign; x fmod inf = x.
+static inline etr_vf vf_fmod(etr_vf a, etr_vf b) {
+  etr_vf big_a = vf_abs(a);
+  etr_vf big_b = vf_abs(b);
+  etr_vf q = vf_trunc(vf_div(big_a, big_b));
+  etr_vf r = vf_fma_exact(vf_neg(q), big_b, big_a);
+  r = vf_select(vf_lt(r, vf_zero()), vf_add(r, big_b), r);
+  r = vf_select(vf_eq(big_b, vf_set1(INFINITY)), big_a, r);
+  r = vf_select(vf_eq(big_a, vf_set1(INFINITY)), vf_set1(NAN), r);
+  r = vf_copysign(r, a);
+  if (vm_any(vf_ge(q, vf_set1(8388608.0f)))) {
+    float lanes_a[ETR_VF_LANES];
+    float lanes_b[ETR_VF_LANES];
+    vf_store(lanes_a, a);
+    vf_store(lanes_b, b);
+    for (size_t j = 0; j < ETR_VF_LANES; ++j) {
+      lanes_a[j] = fmodf(lanes_a[j], lanes_b[j]);
+    }
+    r = vf_load(lanes_a);
+  }
+  return r;
+}
+
+static inline etr_vf op_fmod(etr_vf a, etr_vf b,
+                             const etr_binary_params_t *p) {
+  (void)p;
+  return vf_fmod(a, b);
+}
+// Sign tests through +-1 values: (b < 0) != (m < 0).
+static inline etr_vm signs_differ(etr_vf b, etr_vf m) {
+  const etr_vf one = vf_set1(1.0f);
+  const etr_vf minus_one = vf_set1(-1.0f);
+  return vf_ne(vf_select(vf_lt(b, vf_zero()), minus_one, one),
+               vf_select(vf_lt(m, vf_zero()), minus_one, one));
+}
+static inline etr_vf op_remainder(etr_vf a, etr_vf b,
+                                  const etr_binary_params_t *p) {
+  (void)p;
+  etr_vf m = vf_fmod(a, b);
+  etr_vm fix = vm_and(vf_ne(m, vf_zero()), signs_differ(b, m));
+  return vf_select(fix, vf_add(m, b), m);
+}
+static inline etr_vf op_div_trunc(etr_vf a, etr_vf b,
+                                  const etr_binary_params_t *p) {
+  (void)p;
+  return vf_trunc(vf_div(a, b));
+}
+// ATen's div_floor_floating: b == 0 -> a / b; m = fmod(a, b); q = (a -
+// m) / b, minus 1 when m != 0 and its sign is not b's; q == 0 ->
+// copysign(0, a / b); else floor(q), plus 1 when q - floor(q) > 0.5.
+static inline etr_vf op_div_floor(etr_vf a, etr_vf b,
+                                  const etr_binary_params_t *p) {
+  (void)p;
+  const etr_vf one = vf_set1(1.0f);
+  etr_vf quotient = vf_div(a, b);
+  etr_vf m = vf_fmod(a, b);
+  etr_vf q = vf_div(vf_sub(a, m), b);
+  etr_vm fix = vm_and(vf_ne(m, vf_zero()), signs_differ(b, m));
+  q = vf_select(fix, vf_sub(q, one), q);
+  etr_vf floored = vf_floor(q);
+  etr_vf y = vf_select(vf_gt(vf_sub(q, floored), vf_set1(0.5f)),
+                       vf_add(floored, one), floored);
+  y = vf_select(vf_eq(q, vf_zero()), vf_copysign(vf_zero(), quotient), y);
+  return vf_select(vf_eq(b, vf_zero()), quotient, y);
 }
 
 #define ETR_BINARY_LOOP(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP)          \
@@ -101,6 +175,10 @@ ETR_DEFINE_BINARY(div)
 ETR_DEFINE_BINARY(maximum)
 ETR_DEFINE_BINARY(minimum)
 ETR_DEFINE_BINARY(add_scaled)
+ETR_DEFINE_BINARY(fmod)
+ETR_DEFINE_BINARY(remainder)
+ETR_DEFINE_BINARY(div_trunc)
+ETR_DEFINE_BINARY(div_floor)
 #undef ETR_DEFINE_BINARY
 #undef ETR_BINARY_LOOP
 
@@ -149,15 +227,18 @@ ETR_DEFINE_COMPARE(ge, vf_ge)
 #undef SPLAT_A_N
 #undef SPLAT_B_N
 
-_Static_assert(ETR_BINARY_NUM_OPS == 7 && ETR_COMPARE_NUM_OPS == 6,
+_Static_assert(ETR_BINARY_NUM_OPS == 11 && ETR_COMPARE_NUM_OPS == 6,
                "the table below lists every op in enum order");
 const etr_f32_binary_kernels_t ETR_BINARY_KERNELS = {
     .vv = {add_vv, sub_vv, mul_vv, div_vv, maximum_vv, minimum_vv,
-           add_scaled_vv},
+           add_scaled_vv, fmod_vv, remainder_vv, div_trunc_vv,
+           div_floor_vv},
     .vs = {add_vs, sub_vs, mul_vs, div_vs, maximum_vs, minimum_vs,
-           add_scaled_vs},
+           add_scaled_vs, fmod_vs, remainder_vs, div_trunc_vs,
+           div_floor_vs},
     .sv = {add_sv, sub_sv, mul_sv, div_sv, maximum_sv, minimum_sv,
-           add_scaled_sv},
+           add_scaled_sv, fmod_sv, remainder_sv, div_trunc_sv,
+           div_floor_sv},
     .compare_vv = {compare_eq_vv, compare_ne_vv, compare_lt_vv,
                    compare_le_vv, compare_gt_vv, compare_ge_vv},
     .compare_vs = {compare_eq_vs, compare_ne_vs, compare_lt_vs,

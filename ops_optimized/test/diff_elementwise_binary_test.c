@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Differential tests of the elementwise family's binary ops (add, sub,
-// mul, div, maximum, minimum and the six comparisons, Tensor and Scalar
-// overloads) against the reference kernels, on every ISA of this machine.
+// mul, div, maximum, minimum, the six comparisons, fmod and remainder,
+// Tensor and Scalar overloads) against the reference kernels, on every ISA of this machine.
 //
 // Bounds: every one of these ops is exact (the reference's double result
 // rounds to the float the optimized kernel computes, and Half/BFloat16
@@ -47,6 +47,9 @@ static const binary_op_t kOps[] = {
     {"aten::le.Tensor_out", "aten::le.Scalar_out", false, true},
     {"aten::gt.Tensor_out", "aten::gt.Scalar_out", false, true},
     {"aten::ge.Tensor_out", "aten::ge.Scalar_out", false, true},
+    {"aten::fmod.Tensor_out", "aten::fmod.Scalar_out", false, false},
+    {"aten::remainder.Tensor_out", "aten::remainder.Scalar_out", false,
+     false},
 };
 #define NUM_OPS (sizeof(kOps) / sizeof(kOps[0]))
 
@@ -276,9 +279,11 @@ BINARY_TEST(8, lt)
 BINARY_TEST(9, le)
 BINARY_TEST(10, gt)
 BINARY_TEST(11, ge)
+BINARY_TEST(12, fmod)
+BINARY_TEST(13, remainder)
 
-// div.out_mode: rounding_mode None is true division (specialized); "trunc"
-// and "floor" go to the reference.
+// div.out_mode: rounding_mode None is true division, "trunc" and "floor"
+// the float formulas of binary/binary.h (all specialized, all exact).
 TT_TEST(diff_elementwise_binary, div_out_mode) {
   int64_t sizes[16];
   size_t count = etr_diff_edge_sizes(16, sizes);

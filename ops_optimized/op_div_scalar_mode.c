@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Optimized aten::div.Scalar_mode_out for Float, Half and BFloat16 results
+// with an out of exactly that dtype, as the reference requires, in the
+// layouts of binary/elementwise.h: rounding_mode None is true division
+// (as div.Scalar_out), "trunc" is trunc(self / other) and "floor" ATen's
+// div_floor_floating, both in float with the Scalar converted to float
+// (not first rounded to Half), as the reference computes them: exact.
+// Integer results, other modes, everything else and argument errors go to
+// the reference kernel (ops_reference/op_div_scalar_mode.c).
+#include <string.h>
+
+#include "ops_optimized/binary/elementwise.h"
+#include "ops_optimized/ops_optimized.h"
+#include "ops_reference/ops_reference.h"
+
+// aten::div.Scalar_mode_out
+etr_error_t etr_opt_div_scalar_mode_out(etr_kernel_context_t *ctx,
+                                        etr_evalue_t **args,
+                                        size_t num_args) {
+  etr_kernel_context_t probe = etr_ew_probe_context(ctx);
+  const char *mode = NULL;
+  etr_binary_call_t call;
+  bool handled = false;
+  etr_error_t status = ETR_OK;
+  if (num_args == 5 &&
+      etr_arg_optional_string(&probe, args, num_args, 2, "rounding_mode",
+                              &mode) == ETR_OK &&
+      (mode == NULL || strcmp(mode, "trunc") == 0 ||
+       strcmp(mode, "floor") == 0) &&
+      etr_binary_probe(ctx, args, num_args, true, true, false, 3, &call)) {
+    call.op = mode == NULL               ? ETR_BINARY_DIV
+              : strcmp(mode, "trunc") == 0 ? ETR_BINARY_DIV_TRUNC
+                                           : ETR_BINARY_DIV_FLOOR;
+    status = etr_binary_execute(ctx, &call, &handled);
+  }
+  return handled ? status
+                 : etr_opt_fallback(etr_ref_div_scalar_mode_out, ctx, args,
+                                    num_args);
+}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Differential tests of the elementwise family's rounding divisions
+// against the reference kernels, on every ISA of this machine:
+// div.Scalar_mode_out (None, "trunc", "floor") and the quotients that
+// stress fmod, remainder and div.out_mode's modes. (fmod and remainder
+// also run every pattern of diff_elementwise_binary_test.c.)
+//
+// Bounds: all exact (fmod is exact; remainder's one addition and the
+// modes' float steps are the reference's own), so bit for bit.
+//
+// Cases: div.Scalar_mode_out per mode, dtype (Float, Half, BFloat16
+// specialized; Int and Double to the reference) and tile-edge size of 16
+// lanes, random and special values, with Scalars that round differently
+// in float and Half (0.1), an Int Scalar, -0.0 and 0 (IEEE quotients),
+// non-contiguous (reference) and in place; and quotient sweeps: 4099
+// pairs self = +-e^u (u uniform over many binades) with other = +-e^v,
+// which make quotients from below 1 to past 2^23 (the exact fused path,
+// its one-off correction and the fmodf lanes) for every op.
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "ops_optimized/test/diff.h"
+#include "ops_reference/support/element.h"
+
+static uint64_t g_seed = 70000;
+
+static const etr_scalar_type_t kFloatDtypes[] = {ETR_FLOAT, ETR_HALF,
+                                                 ETR_BFLOAT16};
+
+static etr_evalue_t *mode_arg(int mode) {
+  return mode == 0   ? tt_ev_none()
+         : mode == 1 ? tt_ev_string("trunc")
+                     : tt_ev_string("floor");
+}
+
+static int run_scalar_mode(etr_scalar_type_t dtype, int64_t n, int mode,
+                           etr_diff_layout_t layout) {
+  static const double kValues[] = {0.1, -0.0, 3.0, 1e-3, -7.5, 0.0, 1e-40};
+  int failures = 0;
+  for (size_t v = 0; v < sizeof(kValues) / sizeof(kValues[0]); ++v) {
+    etr_diff_case_t c;
+    etr_diff_begin(&c, "aten::div.Scalar_mode_out", g_seed++,
+                   "mode %d / %g n=%lld layout %d", mode, kValues[v],
+                   (long long)n, (int)layout);
+    int64_t sizes[2] = {2, n};
+    etr_diff_input(&c, dtype, 2, sizes, layout,
+                   v % 2 ? ETR_FILL_SPECIAL : ETR_FILL_RANDOM);
+    etr_diff_arg(&c, v == 2 ? tt_ev_int(3) : tt_ev_double(kValues[v]));
+    etr_diff_arg(&c, mode_arg(mode));
+    etr_diff_out(&c, dtype, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
+                 2 * n + 8);
+    etr_diff_return(&c, 3);
+    etr_diff_tolerance_exact(&c);
+    failures += etr_diff_run(&c);
+  }
+  // In place.
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::div.Scalar_mode_out", g_seed++,
+                 "mode %d in place n=%lld", mode, (long long)n);
+  etr_diff_input(&c, dtype, 1, &n, ETR_DIFF_CONTIGUOUS, ETR_FILL_SPECIAL);
+  etr_diff_arg(&c, tt_ev_double(-0.3));
+  etr_diff_arg(&c, mode_arg(mode));
+  etr_diff_out_aliasing(&c, 0);
+  etr_diff_return(&c, 3);
+  etr_diff_tolerance_exact(&c);
+  failures += etr_diff_run(&c);
+  return failures;
+}
+
+TT_TEST(diff_elementwise_division, div_scalar_mode) {
+  uint64_t before = etr_diff_stats()->specialized;
+  int64_t sizes[16];
+  size_t count = etr_diff_edge_sizes(16, sizes);
+  int failures = 0;
+  for (int mode = 0; mode < 3; ++mode) {
+    for (size_t d = 0; d < 3; ++d) {
+      for (size_t s = 0; s < count; ++s) {
+        failures += run_scalar_mode(kFloatDtypes[d], sizes[s], mode,
+                                    ETR_DIFF_CONTIGUOUS);
+      }
+      failures += run_scalar_mode(kFloatDtypes[d], 33, mode,
+                                  ETR_DIFF_NONCONTIGUOUS);
+    }
+    failures += run_scalar_mode(ETR_INT, 17, mode, ETR_DIFF_CONTIGUOUS);
+    failures += run_scalar_mode(ETR_DOUBLE, 17, mode, ETR_DIFF_CONTIGUOUS);
+  }
+  cr_assert_eq(failures, 0, "%d cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, before);
+}
+
+// self = +-e^u, other = +-e^v over `dtype`'s range.
+static void fill_wide(etr_diff_case_t *c, etr_tensor_t *t, double low,
+                      double high) {
+  size_t size = etr_scalar_type_size(t->dtype);
+  int64_t n = etr_tensor_numel(t);
+  for (int64_t i = 0; i < n; ++i) {
+    double u = (double)(etr_diff_next(c) >> 11) / 9007199254740992.0;
+    double value = exp(low + (high - low) * u);
+    if (etr_diff_next(c) & 1) {
+      value = -value;
+    }
+    etr_store_double(t->dtype, (uint8_t *)t->data + (size_t)i * size, value);
+  }
+}
+
+TT_TEST(diff_elementwise_division, quotients) {
+  static const char *const kOps[] = {"aten::fmod.Tensor_out",
+                                     "aten::remainder.Tensor_out",
+                                     "aten::div.out_mode",
+                                     "aten::div.out_mode"};
+  uint64_t before = etr_diff_stats()->specialized;
+  int failures = 0;
+  for (size_t op = 0; op < 4; ++op) {
+    for (size_t d = 0; d < 3; ++d) {
+      // Float reaches past 2^23 within its range; Half's range is small.
+      double span = kFloatDtypes[d] == ETR_HALF ? 10.0 : 40.0;
+      for (int scale = 0; scale < 2; ++scale) {
+        etr_diff_case_t c;
+        etr_diff_begin(&c, kOps[op], g_seed++, "quotients %zu scale %d", op,
+                       scale);
+        int64_t n = 4099;
+        etr_tensor_t *a = etr_diff_input(&c, kFloatDtypes[d], 1, &n,
+                                         ETR_DIFF_CONTIGUOUS, ETR_FILL_ZERO);
+        etr_tensor_t *b = etr_diff_input(&c, kFloatDtypes[d], 1, &n,
+                                         ETR_DIFF_CONTIGUOUS, ETR_FILL_ZERO);
+        fill_wide(&c, a, scale ? -span : -2.0, span);
+        fill_wide(&c, b, -2.0, scale ? span : 3.0);
+        if (op >= 2) {
+          etr_diff_arg(&c, tt_ev_string(op == 2 ? "trunc" : "floor"));
+        }
+        size_t out_index = c.num_args;
+        etr_diff_out(&c, kFloatDtypes[d], 1, (const int64_t[]){0},
+                     ETR_DIFF_CONTIGUOUS, n + 8);
+        etr_diff_return(&c, out_index);
+        etr_diff_tolerance_exact(&c);
+        failures += etr_diff_run(&c);
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, before);
+}
