@@ -32,8 +32,8 @@ static etr_error_t type_error(etr_kernel_context_t *ctx,
 // ---------------------------------------------------------------------------
 // Tensor queries.
 
-static etr_error_t sym_size_int(etr_kernel_context_t *ctx,
-                                etr_evalue_t **args, size_t num_args) {
+etr_error_t etr_prim_sym_size_int(etr_kernel_context_t *ctx,
+                                  etr_evalue_t **args, size_t num_args) {
   ETR_TRY(etr_check_num_args(ctx, num_args, 3));
   etr_tensor_t *self = NULL;
   int64_t dim = 0;
@@ -50,8 +50,8 @@ static etr_error_t sym_size_int(etr_kernel_context_t *ctx,
   return ETR_OK;
 }
 
-static etr_error_t sym_stride_int(etr_kernel_context_t *ctx,
-                                  etr_evalue_t **args, size_t num_args) {
+etr_error_t etr_prim_sym_stride_int(etr_kernel_context_t *ctx,
+                                    etr_evalue_t **args, size_t num_args) {
   ETR_TRY(etr_check_num_args(ctx, num_args, 3));
   etr_tensor_t *self = NULL;
   int64_t dim = 0;
@@ -70,8 +70,8 @@ static etr_error_t sym_stride_int(etr_kernel_context_t *ctx,
 
 // etref tensors never carry a storage offset: a view starts at its data
 // pointer, so the offset an exported program can observe is always 0.
-static etr_error_t sym_storage_offset(etr_kernel_context_t *ctx,
-                                      etr_evalue_t **args, size_t num_args) {
+etr_error_t etr_prim_sym_storage_offset(etr_kernel_context_t *ctx,
+                                        etr_evalue_t **args, size_t num_args) {
   ETR_TRY(etr_check_num_args(ctx, num_args, 2));
   etr_tensor_t *self = NULL;
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
@@ -97,8 +97,8 @@ static bool dense_in_order(const etr_tensor_t *tensor, const uint8_t *order) {
   return true;
 }
 
-static etr_error_t sym_is_contiguous(etr_kernel_context_t *ctx,
-                                     etr_evalue_t **args, size_t num_args) {
+etr_error_t etr_prim_sym_is_contiguous(etr_kernel_context_t *ctx,
+                                       etr_evalue_t **args, size_t num_args) {
   ETR_TRY(etr_check_num_args(ctx, num_args, 3));
   etr_tensor_t *self = NULL;
   int64_t format = 0;
@@ -128,8 +128,8 @@ static etr_error_t sym_is_contiguous(etr_kernel_context_t *ctx,
   return ETR_OK;
 }
 
-static etr_error_t sym_numel(etr_kernel_context_t *ctx, etr_evalue_t **args,
-                             size_t num_args) {
+etr_error_t etr_prim_sym_numel(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                               size_t num_args) {
   ETR_TRY(etr_check_num_args(ctx, num_args, 2));
   etr_tensor_t *self = NULL;
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
@@ -137,8 +137,8 @@ static etr_error_t sym_numel(etr_kernel_context_t *ctx, etr_evalue_t **args,
   return ETR_OK;
 }
 
-static etr_error_t local_scalar_dense(etr_kernel_context_t *ctx,
-                                      etr_evalue_t **args, size_t num_args) {
+etr_error_t etr_prim_local_scalar_dense(etr_kernel_context_t *ctx,
+                                        etr_evalue_t **args, size_t num_args) {
   ETR_TRY(etr_check_num_args(ctx, num_args, 2));
   etr_tensor_t *self = NULL;
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
@@ -590,8 +590,8 @@ static etr_error_t prim_trunc(etr_kernel_context_t *c, etr_evalue_t **a,
 
 // et_view(self, size, out): `out` takes the requested sizes (one -1 is
 // inferred) and shares self's memory.
-static etr_error_t et_view(etr_kernel_context_t *ctx, etr_evalue_t **args,
-                           size_t num_args) {
+etr_error_t etr_prim_et_view(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                             size_t num_args) {
   ETR_TRY(etr_check_num_args(ctx, num_args, 3));
   etr_tensor_t *self = NULL;
   etr_tensor_t *out = NULL;
@@ -699,12 +699,12 @@ static etr_error_t et_copy_index(etr_kernel_context_t *ctx,
 }
 
 const etr_kernel_registration_t etr_prim_kernels[] = {
-    {"aten::sym_size.int", sym_size_int},
-    {"aten::sym_numel", sym_numel},
-    {"aten::sym_stride.int", sym_stride_int},
-    {"aten::sym_storage_offset", sym_storage_offset},
-    {"aten::sym_is_contiguous", sym_is_contiguous},
-    {"aten::_local_scalar_dense", local_scalar_dense},
+    {"aten::sym_size.int", etr_prim_sym_size_int},
+    {"aten::sym_numel", etr_prim_sym_numel},
+    {"aten::sym_stride.int", etr_prim_sym_stride_int},
+    {"aten::sym_storage_offset", etr_prim_sym_storage_offset},
+    {"aten::sym_is_contiguous", etr_prim_sym_is_contiguous},
+    {"aten::_local_scalar_dense", etr_prim_local_scalar_dense},
     {"executorch_prim::sym_max.Scalar", prim_sym_max},
     {"executorch_prim::sym_min.Scalar", prim_sym_min},
     {"executorch_prim::add.Scalar", prim_add},
@@ -729,7 +729,7 @@ const etr_kernel_registration_t etr_prim_kernels[] = {
     {"executorch_prim::round.Scalar", prim_round},
     {"executorch_prim::trunc.Scalar", prim_trunc},
     {"executorch_prim::et_copy_index.tensor", et_copy_index},
-    {"executorch_prim::et_view.default", et_view},
+    {"executorch_prim::et_view.default", etr_prim_et_view},
 };
 
 const size_t etr_prim_kernel_count =

@@ -24,6 +24,24 @@ extern "C" {
 extern const etr_kernel_registration_t etr_prim_kernels[];
 extern const size_t etr_prim_kernel_count;
 
+// The prim kernels that read only tensor metadata, callable by name so the
+// optimized library can register them as its own (ops_optimized/op_sym_*.c,
+// op_local_scalar_dense.c, op_et_view.c: no compute to specialize).
+etr_error_t etr_prim_sym_size_int(etr_kernel_context_t *ctx,
+                                  etr_evalue_t **args, size_t num_args);
+etr_error_t etr_prim_sym_stride_int(etr_kernel_context_t *ctx,
+                                    etr_evalue_t **args, size_t num_args);
+etr_error_t etr_prim_sym_storage_offset(etr_kernel_context_t *ctx,
+                                        etr_evalue_t **args, size_t num_args);
+etr_error_t etr_prim_sym_is_contiguous(etr_kernel_context_t *ctx,
+                                       etr_evalue_t **args, size_t num_args);
+etr_error_t etr_prim_sym_numel(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                               size_t num_args);
+etr_error_t etr_prim_local_scalar_dense(etr_kernel_context_t *ctx,
+                                        etr_evalue_t **args, size_t num_args);
+etr_error_t etr_prim_et_view(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                             size_t num_args);
+
 #ifdef __cplusplus
 }
 #endif

@@ -50,6 +50,9 @@ extern uint64_t etr_opt_fallback_calls;
 // "// <operator name>" comment above each kernel definition in op_*.c.
 // op_abs.c
 ETR_OPTIMIZED_KERNEL(etr_opt_abs_out);  // aten::abs.out
+// op_adaptive_avg_pool1d.c
+// aten::adaptive_avg_pool1d.out
+ETR_OPTIMIZED_KERNEL(etr_opt_adaptive_avg_pool1d_out);
 // op_adaptive_avg_pool2d.c
 // aten::_adaptive_avg_pool2d.out
 ETR_OPTIMIZED_KERNEL(etr_opt_adaptive_avg_pool2d_out);
@@ -74,6 +77,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_argmax_out);  // aten::argmax.out
 ETR_OPTIMIZED_KERNEL(etr_opt_argmin_out);  // aten::argmin.out
 // op_as_strided_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_as_strided_copy_out);  // aten::as_strided_copy.out
+// op_avg_pool1d.c
+ETR_OPTIMIZED_KERNEL(etr_opt_avg_pool1d_out);  // aten::avg_pool1d.out
 // op_avg_pool2d.c
 ETR_OPTIMIZED_KERNEL(etr_opt_avg_pool2d_out);  // aten::avg_pool2d.out
 // op_bitwise_and.c
@@ -126,9 +131,18 @@ ETR_OPTIMIZED_KERNEL(etr_opt_div_scalar_mode_out);  // aten::div.Scalar_mode_out
 ETR_OPTIMIZED_KERNEL(etr_opt_elu_out);  // aten::elu.out
 // op_embedding.c
 ETR_OPTIMIZED_KERNEL(etr_opt_embedding_out);  // aten::embedding.out
+// op_empty.c
+ETR_OPTIMIZED_KERNEL(etr_opt_empty_out);  // aten::empty.out
+// op_empty_dim_order.c
+// dim_order_ops::_empty_dim_order.out
+ETR_OPTIMIZED_KERNEL(etr_opt_empty_dim_order_out);
+// op_empty_strided.c
+ETR_OPTIMIZED_KERNEL(etr_opt_empty_strided_out);  // aten::empty_strided.out
 // op_eq.c
 ETR_OPTIMIZED_KERNEL(etr_opt_eq_tensor_out);  // aten::eq.Tensor_out
 ETR_OPTIMIZED_KERNEL(etr_opt_eq_scalar_out);  // aten::eq.Scalar_out
+// op_et_view.c
+ETR_OPTIMIZED_KERNEL(etr_opt_et_view);  // executorch_prim::et_view.default
 // op_exp.c
 ETR_OPTIMIZED_KERNEL(etr_opt_exp_out);  // aten::exp.out
 // op_expand_copy.c
@@ -174,6 +188,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_le_scalar_out);  // aten::le.Scalar_out
 ETR_OPTIMIZED_KERNEL(etr_opt_leaky_relu_out);  // aten::leaky_relu.out
 // op_linear.c
 ETR_OPTIMIZED_KERNEL(etr_opt_linear_out);  // aten::linear.out
+// op_local_scalar_dense.c
+ETR_OPTIMIZED_KERNEL(etr_opt_local_scalar_dense);  // aten::_local_scalar_dense
 // op_log.c
 ETR_OPTIMIZED_KERNEL(etr_opt_log_out);  // aten::log.out
 // op_log_softmax.c
@@ -211,6 +227,11 @@ ETR_OPTIMIZED_KERNEL(etr_opt_mul_scalar_out);  // aten::mul.Scalar_out
 // op_native_batch_norm.c
 // aten::_native_batch_norm_legit_no_training.out
 ETR_OPTIMIZED_KERNEL(etr_opt_native_batch_norm_legit_no_training_out);
+// op_native_batch_norm_legit.c
+// aten::_native_batch_norm_legit.out
+ETR_OPTIMIZED_KERNEL(etr_opt_native_batch_norm_legit_out);
+// aten::_native_batch_norm_legit.no_stats_out
+ETR_OPTIMIZED_KERNEL(etr_opt_native_batch_norm_legit_no_stats_out);
 // op_native_group_norm.c
 // aten::native_group_norm.out
 ETR_OPTIMIZED_KERNEL(etr_opt_native_group_norm_out);
@@ -229,6 +250,15 @@ ETR_OPTIMIZED_KERNEL(etr_opt_permute_copy_out);  // aten::permute_copy.out
 ETR_OPTIMIZED_KERNEL(etr_opt_pow_tensor_scalar_out);
 // op_reciprocal.c
 ETR_OPTIMIZED_KERNEL(etr_opt_reciprocal_out);  // aten::reciprocal.out
+// op_reflection_pad1d.c
+// aten::reflection_pad1d.out
+ETR_OPTIMIZED_KERNEL(etr_opt_reflection_pad1d_out);
+// op_reflection_pad2d.c
+// aten::reflection_pad2d.out
+ETR_OPTIMIZED_KERNEL(etr_opt_reflection_pad2d_out);
+// op_reflection_pad3d.c
+// aten::reflection_pad3d.out
+ETR_OPTIMIZED_KERNEL(etr_opt_reflection_pad3d_out);
 // op_relu.c
 ETR_OPTIMIZED_KERNEL(etr_opt_relu_out);  // aten::relu.out
 // op_remainder.c
@@ -238,10 +268,20 @@ ETR_OPTIMIZED_KERNEL(etr_opt_remainder_tensor_out);
 ETR_OPTIMIZED_KERNEL(etr_opt_remainder_scalar_out);
 // op_repeat.c
 ETR_OPTIMIZED_KERNEL(etr_opt_repeat_out);  // aten::repeat.out
+// op_replication_pad2d.c
+// aten::replication_pad2d.out
+ETR_OPTIMIZED_KERNEL(etr_opt_replication_pad2d_out);
+// op_replication_pad3d.c
+// aten::replication_pad3d.out
+ETR_OPTIMIZED_KERNEL(etr_opt_replication_pad3d_out);
+// op_resize.c
+ETR_OPTIMIZED_KERNEL(etr_opt_resize_inplace);  // aten::resize_
 // op_round.c
 ETR_OPTIMIZED_KERNEL(etr_opt_round_out);  // aten::round.out
 // op_rsqrt.c
 ETR_OPTIMIZED_KERNEL(etr_opt_rsqrt_out);  // aten::rsqrt.out
+// op_scalar_tensor.c
+ETR_OPTIMIZED_KERNEL(etr_opt_scalar_tensor_out);  // aten::scalar_tensor.out
 // op_select_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_select_copy_int_out);  // aten::select_copy.int_out
 // op_select_scatter.c
@@ -272,6 +312,16 @@ ETR_OPTIMIZED_KERNEL(etr_opt_sub_out);  // aten::sub.out
 ETR_OPTIMIZED_KERNEL(etr_opt_sub_scalar_out);  // aten::sub.Scalar_out
 // op_sum.c
 ETR_OPTIMIZED_KERNEL(etr_opt_sum_intlist_out);  // aten::sum.IntList_out
+// op_sym_is_contiguous.c
+ETR_OPTIMIZED_KERNEL(etr_opt_sym_is_contiguous);  // aten::sym_is_contiguous
+// op_sym_numel.c
+ETR_OPTIMIZED_KERNEL(etr_opt_sym_numel);  // aten::sym_numel
+// op_sym_size.c
+ETR_OPTIMIZED_KERNEL(etr_opt_sym_size_int);  // aten::sym_size.int
+// op_sym_storage_offset.c
+ETR_OPTIMIZED_KERNEL(etr_opt_sym_storage_offset);  // aten::sym_storage_offset
+// op_sym_stride.c
+ETR_OPTIMIZED_KERNEL(etr_opt_sym_stride_int);  // aten::sym_stride.int
 // op_tanh.c
 ETR_OPTIMIZED_KERNEL(etr_opt_tanh_out);  // aten::tanh.out
 // op_to_copy.c

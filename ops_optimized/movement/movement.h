@@ -132,6 +132,16 @@ bool etr_move_reshape_strides(const etr_tensor_t *tensor, int32_t dim,
 // reference.
 bool etr_move_overlaps(const etr_tensor_t *a, const etr_tensor_t *b);
 
+// Reflection (`reflect`) or replication padding of the last
+// `spatial_dims` (1..3) dims of self into out (movement/pad.c): `padding`
+// as the reference reads it ([left, right, top, bottom, front, back]),
+// already checked and out already resized by the reference's dry run;
+// same dtype, no overlap, any strides. False, with nothing written, when
+// the index rule would leave the input (never for checked arguments).
+bool etr_move_pad(etr_tensor_t *out, const etr_tensor_t *self,
+                  const int64_t *padding, int32_t spatial_dims,
+                  bool reflect);
+
 // ---------------------------------------------------------------------------
 // Index-taking moves (movement/index.c). Index tensors are Long or Int,
 // any layout, read in row-major order.

@@ -113,4 +113,21 @@ bool etr_group_norm_run(etr_kernel_context_t *ctx, const etr_tensor_t *input,
                         double eps, etr_tensor_t *out, etr_tensor_t *mean,
                         etr_tensor_t *rstd);
 
+// Training batch norm (norm/batch_norm_train.c) of a dense Float input
+// (contiguous or channels-last; out laid out the same) with Float 1-D
+// parameters of C <= 1024 entries (weight, bias, running_mean and
+// running_var may be NULL; the running statistics, when given, are
+// updated in place with `momentum`): batch statistics in double, then
+// etr_batch_norm_run's affine pass; save_mean and save_invstd [C]. No
+// scratch beyond etr_batch_norm_run's.
+bool etr_batch_norm_train_run(etr_kernel_context_t *ctx,
+                              const etr_tensor_t *input,
+                              const etr_tensor_t *weight,
+                              const etr_tensor_t *bias,
+                              etr_tensor_t *running_mean,
+                              etr_tensor_t *running_var, double momentum,
+                              double eps, etr_tensor_t *out,
+                              etr_tensor_t *save_mean,
+                              etr_tensor_t *save_invstd);
+
 #endif  // ETR_OPS_OPTIMIZED_NORM_NORM_H

@@ -111,4 +111,14 @@ bool etr_avg_pool2d_run(const etr_tensor_t *self, const etr_pool_params_t *p,
 bool etr_adaptive_avg_pool2d_run(const etr_tensor_t *self, int64_t out_h,
                                  int64_t out_w, etr_tensor_t *out);
 
+// 1-D pooling (pool/pool1d.c): contiguous [N, C, L] or [C, L] Float
+// tensors seen as [.., 1, L] and run by the 2-D drivers above, as ATen
+// does; same numerics, same cases taken (adaptive: L divisible by the
+// output size).
+bool etr_avg_pool1d_run(const etr_tensor_t *self, int64_t kernel,
+                        int64_t stride, int64_t padding, bool ceil_mode,
+                        bool count_include_pad, etr_tensor_t *out);
+bool etr_adaptive_avg_pool1d_run(const etr_tensor_t *self,
+                                 int64_t output_size, etr_tensor_t *out);
+
 #endif  // ETR_OPS_OPTIMIZED_POOL_POOL_H

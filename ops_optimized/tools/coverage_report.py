@@ -34,6 +34,23 @@ ISAS = ["scalar", "avx2", "avx512", "neon"]
 CONVERTING_OPS = {"aten::_to_copy.out", "dim_order_ops::_to_dim_order_copy.out",
                   "aten::copy_", "aten::copy.out"}
 COMMAND = "ops_optimized/tools/coverage.sh"
+# Optimized registrations that call the reference's own code on purpose:
+# the op has no compute to specialize (each op file says so), so it is
+# reported as shared, never as a missing or fallback-only kernel.
+SHARED_OPS = {
+    "aten::sym_size.int": "reads a size",
+    "aten::sym_numel": "multiplies the sizes",
+    "aten::sym_stride.int": "reads a stride",
+    "aten::sym_is_contiguous": "compares strides",
+    "aten::sym_storage_offset": "answers 0",
+    "aten::_local_scalar_dense": "reads one element",
+    "executorch_prim::et_view.default": "a view, no data moved",
+    "aten::resize_": "changes sizes only",
+    "aten::empty.out": "resizes out, writes nothing",
+    "aten::empty_strided.out": "resizes out, writes nothing",
+    "dim_order_ops::_empty_dim_order.out": "resizes out, writes nothing",
+    "aten::scalar_tensor.out": "writes one element",
+}
 
 
 def read_records(path):
@@ -165,12 +182,16 @@ def main():
     fallback_only = []
     unoptimized = []
     untested = []
+    shared_combos = []
     for key in sorted(combos):
         op, dtype, layout = key
         models = combos[key]
         if op not in registered:
             status = "no optimized kernel (reference)"
             unoptimized.append(key)
+        elif op in SHARED_OPS:
+            status = "shared with the reference (no compute: %s)" % SHARED_OPS[op]
+            shared_combos.append(key)
         elif "->" in dtype:
             status = ("**fallback**: a dtype conversion, left to the "
                       "reference (the elementwise family's)")
@@ -190,12 +211,14 @@ def main():
         rows.append("| `%s` | %s | %s | %s | %s | %s |" % (
             op, dtype, layout, ", ".join(sorted(models)), shown, status))
     total = len(combos)
-    specialized_count = total - len(fallback_only) - len(unoptimized) - len(untested)
+    specialized_count = (total - len(fallback_only) - len(unoptimized) -
+                         len(untested) - len(shared_combos))
     out("**Headline:** %d op x dtype x layout combinations in the models; "
-        "%d specialized by an optimized kernel, %d fallback-only, %d with no "
-        "optimized kernel, %d with a kernel but no diff case of that "
-        "combination." % (total, specialized_count, len(fallback_only),
-                          len(unoptimized), len(untested)))
+        "%d specialized by an optimized kernel, %d shared with the reference "
+        "(no compute), %d fallback-only, %d with no optimized kernel, %d with "
+        "a kernel but no diff case of that combination." % (
+            total, specialized_count, len(shared_combos), len(fallback_only),
+            len(unoptimized), len(untested)))
     out("")
     if fallback_only:
         out("Fallback-only: %s." % ", ".join("`%s` %s %s" % k for k in fallback_only))
@@ -219,6 +242,12 @@ def main():
     out("")
     out(", ".join("`%s`" % op for op in missing) if missing else "(none)")
     out("")
+    shared = sorted(op for op in registered if op in SHARED_OPS)
+    if shared:
+        out("Optimized registrations that share the reference's code, since "
+            "the op has no compute to specialize (each op file says why): %s." %
+            ", ".join("`%s` (%s)" % (op, SHARED_OPS[op]) for op in shared))
+        out("")
     extra = sorted(op for op in registered if op not in core)
     if extra:
         out("Optimized kernels for names outside that list: %s." % ", ".join(
