@@ -102,6 +102,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_bitwise_xor_scalar_out);
 ETR_OPTIMIZED_KERNEL(etr_opt_bmm_out);  // aten::bmm.out
 // op_cat.c
 ETR_OPTIMIZED_KERNEL(etr_opt_cat_out);  // aten::cat.out
+// op_cdist_forward.c
+ETR_OPTIMIZED_KERNEL(etr_opt_cdist_forward_out);  // aten::_cdist_forward.out
 // op_ceil.c
 ETR_OPTIMIZED_KERNEL(etr_opt_ceil_out);  // aten::ceil.out
 // op_clamp.c
@@ -119,6 +121,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_convolution_out);  // aten::convolution.out
 // op_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_copy_out);  // aten::copy.out
 ETR_OPTIMIZED_KERNEL(etr_opt_copy_inplace);  // aten::copy_
+// op_cumsum.c
+ETR_OPTIMIZED_KERNEL(etr_opt_cumsum_out);  // aten::cumsum.out
 // op_diagonal_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_diagonal_copy_out);  // aten::diagonal_copy.out
 // op_div.c
@@ -243,11 +247,16 @@ ETR_OPTIMIZED_KERNEL(etr_opt_ne_tensor_out);  // aten::ne.Tensor_out
 ETR_OPTIMIZED_KERNEL(etr_opt_ne_scalar_out);  // aten::ne.Scalar_out
 // op_neg.c
 ETR_OPTIMIZED_KERNEL(etr_opt_neg_out);  // aten::neg.out
+// op_pdist_forward.c
+ETR_OPTIMIZED_KERNEL(etr_opt_pdist_forward_out);  // aten::_pdist_forward.out
 // op_permute_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_permute_copy_out);  // aten::permute_copy.out
 // op_pow.c
 // aten::pow.Tensor_Scalar_out
 ETR_OPTIMIZED_KERNEL(etr_opt_pow_tensor_scalar_out);
+// op_prod.c
+ETR_OPTIMIZED_KERNEL(etr_opt_prod_int_out);  // aten::prod.int_out
+ETR_OPTIMIZED_KERNEL(etr_opt_prod_out);  // aten::prod.out
 // op_reciprocal.c
 ETR_OPTIMIZED_KERNEL(etr_opt_reciprocal_out);  // aten::reciprocal.out
 // op_reflection_pad1d.c

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Row-distance microkernels (fp32 rows, double accumulation, one table per
+// ISA) and the drivers of the optimized _cdist_forward and _pdist_forward
+// kernels.
+//
+// Each kernel reduces the differences d = (double)a[i] - (double)b[i] of
+// two rows of n floats -- the very doubles the reference forms -- in
+// several vector lanes combined at the end:
+//   sum_sq    sum of d^2 (p = 2, before the square root);
+//   sum_abs   sum of |d| (p = 1);
+//   max_abs   max of |d| ignoring NaN (p = inf; ATen's std::max), 0 when
+//             n = 0 or every d is NaN.
+// Sums in another order than the reference's sequential one: the same for
+// integer data (every partial sum exact), else within gamma_n of it in
+// double, so the fp32 result is the reference's or one ulp away. max_abs
+// is exact. Tails are masked or scalar: nothing past a row is read.
+#ifndef ETR_OPS_OPTIMIZED_DISTANCE_DISTANCE_H
+#define ETR_OPS_OPTIMIZED_DISTANCE_DISTANCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/tensor.h"
+#include "ops_optimized/isa.h"
+
+typedef struct etr_distance_kernels {
+  double (*sum_sq)(size_t n, const float *a, const float *b);
+  double (*sum_abs)(size_t n, const float *a, const float *b);
+  double (*max_abs)(size_t n, const float *a, const float *b);
+} etr_distance_kernels_t;
+
+extern const etr_distance_kernels_t etr_distance_kernels_scalar;
+extern const etr_distance_kernels_t etr_distance_kernels_avx2;
+extern const etr_distance_kernels_t etr_distance_kernels_avx512;
+extern const etr_distance_kernels_t etr_distance_kernels_neon;
+
+// The table for `isa` (scalar when that ISA is not built in).
+const etr_distance_kernels_t *etr_distance_kernels_for(etr_isa_t isa);
+
+// out[b, i, j] = the p-norm distance of row i of x1[b] and row j of x2[b]
+// for contiguous Float x1 [..., R1, C], x2 [..., R2, C] with the same
+// batch dims and a contiguous Float out already resized by the reference
+// (its dry run checked the call). p = 1, 2 and inf run the kernels above;
+// p = 0 and other p run the reference's sequential formulas in portable C
+// (bit-exact). False, with nothing written, for other cases (broadcast
+// batch dims, other dtypes or layouts).
+bool etr_cdist_run(const etr_tensor_t *x1, const etr_tensor_t *x2, double p,
+                   etr_tensor_t *out);
+
+// out[k] = the p-norm distance of rows i < j of a contiguous Float self
+// [N, M], pairs in pdist's order, into a contiguous Float out resized by
+// the reference: p = 1 and 2 on the kernels above, p = 0, +-inf (NaN
+// propagating, pdist's rule) and other p sequentially as the reference
+// (bit-exact). False, with nothing written, for other cases.
+bool etr_pdist_run(const etr_tensor_t *self, double p, etr_tensor_t *out);
+
+#endif  // ETR_OPS_OPTIMIZED_DISTANCE_DISTANCE_H
