@@ -50,6 +50,10 @@ extern uint64_t etr_opt_fallback_calls;
 // "// <operator name>" comment above each kernel definition in op_*.c.
 // op_abs.c
 ETR_OPTIMIZED_KERNEL(etr_opt_abs_out);  // aten::abs.out
+// op_acos.c
+ETR_OPTIMIZED_KERNEL(etr_opt_acos_out);  // aten::acos.out
+// op_acosh.c
+ETR_OPTIMIZED_KERNEL(etr_opt_acosh_out);  // aten::acosh.out
 // op_adaptive_avg_pool1d.c
 // aten::adaptive_avg_pool1d.out
 ETR_OPTIMIZED_KERNEL(etr_opt_adaptive_avg_pool1d_out);
@@ -77,6 +81,16 @@ ETR_OPTIMIZED_KERNEL(etr_opt_argmax_out);  // aten::argmax.out
 ETR_OPTIMIZED_KERNEL(etr_opt_argmin_out);  // aten::argmin.out
 // op_as_strided_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_as_strided_copy_out);  // aten::as_strided_copy.out
+// op_asin.c
+ETR_OPTIMIZED_KERNEL(etr_opt_asin_out);  // aten::asin.out
+// op_asinh.c
+ETR_OPTIMIZED_KERNEL(etr_opt_asinh_out);  // aten::asinh.out
+// op_atan.c
+ETR_OPTIMIZED_KERNEL(etr_opt_atan_out);  // aten::atan.out
+// op_atan2.c
+ETR_OPTIMIZED_KERNEL(etr_opt_atan2_out);  // aten::atan2.out
+// op_atanh.c
+ETR_OPTIMIZED_KERNEL(etr_opt_atanh_out);  // aten::atanh.out
 // op_avg_pool1d.c
 ETR_OPTIMIZED_KERNEL(etr_opt_avg_pool1d_out);  // aten::avg_pool1d.out
 // op_avg_pool2d.c
@@ -121,6 +135,10 @@ ETR_OPTIMIZED_KERNEL(etr_opt_convolution_out);  // aten::convolution.out
 // op_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_copy_out);  // aten::copy.out
 ETR_OPTIMIZED_KERNEL(etr_opt_copy_inplace);  // aten::copy_
+// op_cos.c
+ETR_OPTIMIZED_KERNEL(etr_opt_cos_out);  // aten::cos.out
+// op_cosh.c
+ETR_OPTIMIZED_KERNEL(etr_opt_cosh_out);  // aten::cosh.out
 // op_cumsum.c
 ETR_OPTIMIZED_KERNEL(etr_opt_cumsum_out);  // aten::cumsum.out
 // op_diagonal_copy.c
@@ -145,12 +163,16 @@ ETR_OPTIMIZED_KERNEL(etr_opt_empty_strided_out);  // aten::empty_strided.out
 // op_eq.c
 ETR_OPTIMIZED_KERNEL(etr_opt_eq_tensor_out);  // aten::eq.Tensor_out
 ETR_OPTIMIZED_KERNEL(etr_opt_eq_scalar_out);  // aten::eq.Scalar_out
+// op_erf.c
+ETR_OPTIMIZED_KERNEL(etr_opt_erf_out);  // aten::erf.out
 // op_et_view.c
 ETR_OPTIMIZED_KERNEL(etr_opt_et_view);  // executorch_prim::et_view.default
 // op_exp.c
 ETR_OPTIMIZED_KERNEL(etr_opt_exp_out);  // aten::exp.out
 // op_expand_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_expand_copy_out);  // aten::expand_copy.out
+// op_expm1.c
+ETR_OPTIMIZED_KERNEL(etr_opt_expm1_out);  // aten::expm1.out
 // op_fill.c
 ETR_OPTIMIZED_KERNEL(etr_opt_fill_scalar_out);  // aten::fill.Scalar_out
 // op_flip.c
@@ -196,6 +218,12 @@ ETR_OPTIMIZED_KERNEL(etr_opt_linear_out);  // aten::linear.out
 ETR_OPTIMIZED_KERNEL(etr_opt_local_scalar_dense);  // aten::_local_scalar_dense
 // op_log.c
 ETR_OPTIMIZED_KERNEL(etr_opt_log_out);  // aten::log.out
+// op_log10.c
+ETR_OPTIMIZED_KERNEL(etr_opt_log10_out);  // aten::log10.out
+// op_log1p.c
+ETR_OPTIMIZED_KERNEL(etr_opt_log1p_out);  // aten::log1p.out
+// op_log2.c
+ETR_OPTIMIZED_KERNEL(etr_opt_log2_out);  // aten::log2.out
 // op_log_softmax.c
 ETR_OPTIMIZED_KERNEL(etr_opt_log_softmax_out);  // aten::_log_softmax.out
 // op_logical_and.c
@@ -254,6 +282,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_permute_copy_out);  // aten::permute_copy.out
 // op_pow.c
 // aten::pow.Tensor_Scalar_out
 ETR_OPTIMIZED_KERNEL(etr_opt_pow_tensor_scalar_out);
+// op_pow_tensor_exponent.c
+ETR_OPTIMIZED_KERNEL(etr_opt_pow_scalar_out);  // aten::pow.Scalar_out
 // op_prod.c
 ETR_OPTIMIZED_KERNEL(etr_opt_prod_int_out);  // aten::prod.int_out
 ETR_OPTIMIZED_KERNEL(etr_opt_prod_out);  // aten::prod.out
@@ -299,6 +329,10 @@ ETR_OPTIMIZED_KERNEL(etr_opt_select_scatter_out);  // aten::select_scatter.out
 ETR_OPTIMIZED_KERNEL(etr_opt_sigmoid_out);  // aten::sigmoid.out
 // op_sign.c
 ETR_OPTIMIZED_KERNEL(etr_opt_sign_out);  // aten::sign.out
+// op_sin.c
+ETR_OPTIMIZED_KERNEL(etr_opt_sin_out);  // aten::sin.out
+// op_sinh.c
+ETR_OPTIMIZED_KERNEL(etr_opt_sinh_out);  // aten::sinh.out
 // op_slice_copy.c
 // aten::slice_copy.Tensor_out
 ETR_OPTIMIZED_KERNEL(etr_opt_slice_copy_tensor_out);
@@ -331,6 +365,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_sym_size_int);  // aten::sym_size.int
 ETR_OPTIMIZED_KERNEL(etr_opt_sym_storage_offset);  // aten::sym_storage_offset
 // op_sym_stride.c
 ETR_OPTIMIZED_KERNEL(etr_opt_sym_stride_int);  // aten::sym_stride.int
+// op_tan.c
+ETR_OPTIMIZED_KERNEL(etr_opt_tan_out);  // aten::tan.out
 // op_tanh.c
 ETR_OPTIMIZED_KERNEL(etr_opt_tanh_out);  // aten::tanh.out
 // op_to_copy.c

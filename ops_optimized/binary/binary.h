@@ -26,7 +26,9 @@
 //                       (that sum rounds innocuously: float, then Half or
 //                       BFloat16, gives the reference's double rounding);
 //   DIV_TRUNC           trunc(a / b) in float, as ATen's op-math;
-//   DIV_FLOOR           ATen's div_floor_floating in float.
+//   DIV_FLOOR           ATen's div_floor_floating in float;
+//   ATAN2               C's atan2 in double from the floats, rounded once
+//                       (../unary/vmath_trig.h; within an ulp, not exact).
 // Comparisons write 0/1 bytes; NaN compares false except for NE.
 #ifndef ETR_OPS_OPTIMIZED_BINARY_BINARY_H
 #define ETR_OPS_OPTIMIZED_BINARY_BINARY_H
@@ -48,6 +50,7 @@ typedef enum etr_binary_op {
   ETR_BINARY_REMAINDER,
   ETR_BINARY_DIV_TRUNC,
   ETR_BINARY_DIV_FLOOR,
+  ETR_BINARY_ATAN2,
   ETR_BINARY_NUM_OPS,
 } etr_binary_op_t;
 

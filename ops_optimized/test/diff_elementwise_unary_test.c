@@ -20,6 +20,8 @@
 //     gelu tanh 4;
 //   Half and BFloat16: 1 ULP for the transcendental ops (the fp32 value
 //     is within a few float ULP, then rounded once).
+// (The transcendental ops of unary/vmath_explog.h and vmath_trig.h have
+// their table in diff_elementwise_transcendental_test.c.)
 // gelu's reference cancels in 1 + erf / 1 + tanh below about x = -5 and
 // is then only accurate to about |x| 2^-53 absolute, so the wide-range
 // gelu cases bound |optimized - reference| by 2e-15 + 4 * 2^-23 |ref|.

@@ -64,6 +64,23 @@ typedef enum etr_unary_op {
   ETR_UNARY_ROUND,           // (ROUND: to nearest, ties to even)
   ETR_UNARY_TRUNC,
   ETR_UNARY_SIGN,            // (0 < x) - (x < 0): NaN -> +0, -0.0 -> +0
+  ETR_UNARY_EXPM1,           // vmath.h, vmath_explog.h, vmath_trig.h:
+  ETR_UNARY_LOG2,            // about an ulp each (the bounds measured
+  ETR_UNARY_LOG10,           // are in diff_elementwise_transcendental_
+  ETR_UNARY_LOG1P,           // test.c)
+  ETR_UNARY_SINH,
+  ETR_UNARY_COSH,
+  ETR_UNARY_ASINH,
+  ETR_UNARY_ACOSH,
+  ETR_UNARY_ATANH,
+  ETR_UNARY_ERF,
+  ETR_UNARY_SIN,
+  ETR_UNARY_COS,
+  ETR_UNARY_TAN,
+  ETR_UNARY_ASIN,
+  ETR_UNARY_ACOS,
+  ETR_UNARY_ATAN,
+  ETR_UNARY_EXP_SCALED,      // e^(x log_base) (pow with a Scalar base)
   ETR_UNARY_NUM_OPS,
 } etr_unary_op_t;
 
@@ -75,6 +92,7 @@ typedef struct etr_unary_params {
   float negcoef;      // ELU: alpha * scale
   float poscoef;      // ELU: scale
   float input_scale;  // ELU
+  double log_base;    // EXP_SCALED
 } etr_unary_params_t;
 
 typedef void (*etr_f32_unary_op_fn)(size_t n, const float *x, float *y,

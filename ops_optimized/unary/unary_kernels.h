@@ -13,6 +13,8 @@
 
 #include "ops_optimized/unary/unary.h"
 #include "ops_optimized/unary/vmath.h"
+#include "ops_optimized/unary/vmath_explog.h"
+#include "ops_optimized/unary/vmath_trig.h"
 
 // The parameters as vectors, built once per call.
 typedef struct unary_consts {
@@ -22,6 +24,7 @@ typedef struct unary_consts {
   etr_vf negcoef;
   etr_vf poscoef;
   etr_vf input_scale;
+  etr_vd2 log_base;
 } unary_consts_t;
 
 static inline unary_consts_t unary_consts(const etr_unary_params_t *p) {
@@ -32,6 +35,7 @@ static inline unary_consts_t unary_consts(const etr_unary_params_t *p) {
   k.negcoef = vf_set1(p != NULL ? p->negcoef : 1.0f);
   k.poscoef = vf_set1(p != NULL ? p->poscoef : 1.0f);
   k.input_scale = vf_set1(p != NULL ? p->input_scale : 1.0f);
+  k.log_base = vd2_set1(p != NULL ? p->log_base : 0.0);
   return k;
 }
 
@@ -168,6 +172,75 @@ static inline etr_vf op_sign(etr_vf v, const unary_consts_t *k) {
   return vf_sub(positive, negative);
 }
 
+static inline etr_vf op_expm1(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_expm1(v);
+}
+static inline etr_vf op_sin(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_sin(v);
+}
+static inline etr_vf op_cos(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_cos(v);
+}
+static inline etr_vf op_tan(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_tan(v);
+}
+static inline etr_vf op_asin(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_asin(v);
+}
+static inline etr_vf op_acos(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_acos(v);
+}
+static inline etr_vf op_atan(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_atan(v);
+}
+static inline etr_vf op_sinh(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_sinh(v);
+}
+static inline etr_vf op_cosh(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_cosh(v);
+}
+static inline etr_vf op_asinh(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_asinh(v);
+}
+static inline etr_vf op_acosh(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_acosh(v);
+}
+static inline etr_vf op_atanh(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_atanh(v);
+}
+static inline etr_vf op_erf(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_erf(v);
+}
+static inline etr_vf op_log1p(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_log1p(v);
+}
+static inline etr_vf op_log2(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_log_base(v, 1.44269504088896340736);
+}
+static inline etr_vf op_log10(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_log_base(v, 0.43429448190325182765);
+}
+// x * log_base is rounded once in double (x has 24 bits).
+static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
+  return vf_exp_double(vd2_mul(vf_to_vd2(v), k->log_base));
+}
+
 #define ETR_DEFINE_UNARY(name)                                            \
   static void unary_##name(size_t n, const float *x, float *y,            \
                            const etr_unary_params_t *params) {            \
@@ -215,6 +288,23 @@ ETR_DEFINE_UNARY(floor)
 ETR_DEFINE_UNARY(round)
 ETR_DEFINE_UNARY(trunc)
 ETR_DEFINE_UNARY(sign)
+ETR_DEFINE_UNARY(expm1)
+ETR_DEFINE_UNARY(log2)
+ETR_DEFINE_UNARY(log10)
+ETR_DEFINE_UNARY(log1p)
+ETR_DEFINE_UNARY(sinh)
+ETR_DEFINE_UNARY(cosh)
+ETR_DEFINE_UNARY(asinh)
+ETR_DEFINE_UNARY(acosh)
+ETR_DEFINE_UNARY(atanh)
+ETR_DEFINE_UNARY(erf)
+ETR_DEFINE_UNARY(sin)
+ETR_DEFINE_UNARY(cos)
+ETR_DEFINE_UNARY(tan)
+ETR_DEFINE_UNARY(asin)
+ETR_DEFINE_UNARY(acos)
+ETR_DEFINE_UNARY(atan)
+ETR_DEFINE_UNARY(exp_scaled)
 #undef ETR_DEFINE_UNARY
 
 const etr_f32_unary_op_fn ETR_UNARY_TABLE[ETR_UNARY_NUM_OPS] = {
@@ -244,4 +334,21 @@ const etr_f32_unary_op_fn ETR_UNARY_TABLE[ETR_UNARY_NUM_OPS] = {
     [ETR_UNARY_ROUND] = unary_round,
     [ETR_UNARY_TRUNC] = unary_trunc,
     [ETR_UNARY_SIGN] = unary_sign,
+    [ETR_UNARY_EXPM1] = unary_expm1,
+    [ETR_UNARY_LOG2] = unary_log2,
+    [ETR_UNARY_LOG10] = unary_log10,
+    [ETR_UNARY_LOG1P] = unary_log1p,
+    [ETR_UNARY_SINH] = unary_sinh,
+    [ETR_UNARY_COSH] = unary_cosh,
+    [ETR_UNARY_ASINH] = unary_asinh,
+    [ETR_UNARY_ACOSH] = unary_acosh,
+    [ETR_UNARY_ATANH] = unary_atanh,
+    [ETR_UNARY_ERF] = unary_erf,
+    [ETR_UNARY_SIN] = unary_sin,
+    [ETR_UNARY_COS] = unary_cos,
+    [ETR_UNARY_TAN] = unary_tan,
+    [ETR_UNARY_ASIN] = unary_asin,
+    [ETR_UNARY_ACOS] = unary_acos,
+    [ETR_UNARY_ATAN] = unary_atan,
+    [ETR_UNARY_EXP_SCALED] = unary_exp_scaled,
 };

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Optimized aten::log10.out for a Float, Half or BFloat16 self with an out of
+// the same dtype, in any layout unary/unary_driver.h takes: out = log10(self):
+// exponent log10(2) + ln(m) / ln 10 in double (unary/vmath_explog.h), within
+// the ULP bound ops_optimized/test/diff_elementwise_transcendental_test.c
+// measures against the reference; special values (NaN, +-inf, -0.0, the
+// domain's edges) as the reference. Half and BFloat16 are computed in fp32 and
+// rounded once. Every other dtype (integers, whose result is Float; Double),
+// out dtype and layout, and argument errors, go to the reference kernel
+// (ops_reference/op_log10.c).
+#include "ops_optimized/ops_optimized.h"
+#include "ops_optimized/unary/unary_driver.h"
+#include "ops_reference/ops_reference.h"
+
+// aten::log10.out
+etr_error_t etr_opt_log10_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                              size_t num_args) {
+  bool handled = false;
+  etr_error_t status =
+      etr_unary_simple(ctx, args, num_args, ETR_UNARY_LOG10, &handled);
+  return handled ? status
+                 : etr_opt_fallback(etr_ref_log10_out, ctx, args, num_args);
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Vectorized fp32 functions built on vmath.h's exp, expm1 and log
+// polynomials (include a simd_<isa>.h first): log2, log10, log1p, sinh,
+// cosh, asinh, acosh, atanh, erf, and e^z for a double z (pow with a
+// Scalar base). The steps that would cancel or lose the float argument's
+// precision are taken in double and rounded once at the end; the float
+// transcendental inside keeps its own error (about an ulp). The bounds
+// the differential tests measure against the reference (libm in double,
+// rounded once) are in ops_optimized/test/
+// diff_elementwise_transcendental_test.c.
+#ifndef ETR_OPS_OPTIMIZED_UNARY_VMATH_EXPLOG_H
+#define ETR_OPS_OPTIMIZED_UNARY_VMATH_EXPLOG_H
+
+#include <math.h>
+
+#include "ops_optimized/unary/vmath.h"
+
+// ln x = exponent ln 2 + ln m, m in [sqrt(1/2), sqrt(2)), for finite
+// x > 0 (subnormals included): returns ln m (vf_log's polynomial, about
+// an ulp of ln m) and writes the exponent.
+static inline etr_vf vf_log_mantissa(etr_vf x, etr_vf *exponent) {
+  const etr_vf one = vf_set1(1.0f);
+  etr_vm subnormal = vf_lt(x, vf_set1(1.17549435e-38f));
+  etr_vf scaled = vf_select(subnormal, vf_mul(x, vf_set1(8388608.0f)), x);
+  etr_vi bits = vf_as_vi(scaled);
+  etr_vf e = vi_to_vf(vi_sub(vi_shr23(bits), vi_set1(127)));
+  e = vf_sub(e, vf_select(subnormal, vf_set1(23.0f), vf_zero()));
+  etr_vf m = vi_as_vf(vi_or(vi_and(bits, vi_set1(0x007fffff)),
+                            vi_set1(0x3f800000)));
+  etr_vm big = vf_gt(m, vf_set1(1.41421354f));
+  m = vf_select(big, vf_mul(m, vf_set1(0.5f)), m);
+  *exponent = vf_add(e, vf_select(big, one, vf_zero()));
+  etr_vf f = vf_sub(m, one);  // exact
+  etr_vf z = vf_mul(f, f);
+  etr_vf y = vf_mul(vf_mul(f, z), vf_poly(f, kLogP, 8));
+  y = vf_fnma(vf_set1(0.5f), z, y);
+  return vf_add(f, y);
+}
+
+// log_b x = exponent log_b 2 + ln m / ln b in double, one rounding: exact
+// at powers of two for log2. `inverse_ln_b` = 1 / ln b. Specials as ln:
+// log(+-0) = -inf, log(x < 0) = NaN, log(+inf) = +inf, NaN kept.
+static inline etr_vf vf_log_base(etr_vf x, double inverse_ln_b) {
+  etr_vf exponent;
+  etr_vf ln_m = vf_log_mantissa(x, &exponent);
+  etr_vd2 result = vd2_fma(vf_to_vd2(exponent),
+                           vd2_set1(0.69314718055994530942 * inverse_ln_b),
+                           vd2_mul(vf_to_vd2(ln_m), vd2_set1(inverse_ln_b)));
+  etr_vf y = vd2_to_vf(result);
+  y = vf_select(vf_eq(x, vf_zero()), vf_set1(-INFINITY), y);
+  y = vf_select(vf_lt(x, vf_zero()), vf_set1(NAN), y);
+  y = vf_select(vf_eq(x, vf_set1(INFINITY)), x, y);
+  return vf_select(vf_isnan(x), x, y);
+}
+
+// A double 0 or 1 per lane of m.
+static inline etr_vd2 vd2_from_mask(etr_vm m) {
+  return vf_to_vd2(vf_select(m, vf_set1(1.0f), vf_zero()));
+}
+// m ? a : b for finite a and b, exactly: m a + (1 - m) b.
+static inline etr_vd2 vd2_choose(etr_vd2 m, etr_vd2 a, etr_vd2 b) {
+  return vd2_add(vd2_mul(m, a), vd2_mul(vd2_sub(vd2_set1(1.0), m), b));
+}
+
+// ln(1 + t) for a double t > -1 (Goldberg): u = 1 + t rounded to float,
+// ln(1 + t) = ln u * t / (u - 1) (u - 1 exact in double), or t where u
+// is 1. In double; t = -1 gives -inf, t < -1 NaN, t = +inf NaN (callers
+// handle it).
+static inline etr_vd2 vd2_log1p(etr_vd2 t) {
+  const etr_vd2 one = vd2_set1(1.0);
+  etr_vf u = vd2_to_vf(vd2_add(one, t));
+  etr_vd2 unit = vd2_from_mask(vf_eq(u, vf_set1(1.0f)));
+  // Where u is 1 the denominator becomes 1 (ln u is 0 there).
+  etr_vd2 scale = vd2_div(t, vd2_add(vd2_sub(vf_to_vd2(u), one), unit));
+  return vd2_fma(unit, t, vd2_mul(vf_to_vd2(vf_log(u)), scale));
+}
+
+// log1p x; +inf stays, -1 gives -inf, below it NaN, -0.0 kept.
+static inline etr_vf vf_log1p(etr_vf x) {
+  etr_vf y = vd2_to_vf(vd2_log1p(vf_to_vd2(x)));
+  y = vf_select(vf_eq(x, vf_set1(INFINITY)), x, y);
+  return vf_select(vm_or(vf_isnan(x), vf_eq(x, vf_zero())), x, y);
+}
+
+// sinh and cosh on a = |x|. Below 88, sinh a = (m + m / (m + 1)) / 2 with
+// m = expm1(a) and cosh a = (e + 1 / e) / 2 with e = e^a, in double;
+// from 88, where e^a overflows a float but the results may not, both are
+// h * h / 2 with h = e^(a/2). sinh keeps x's sign (and -0.0); NaN kept.
+static inline etr_vf vf_sinh(etr_vf x) {
+  etr_vf a = vf_abs(x);
+  etr_vd2 m = vf_to_vd2(vf_expm1(vf_min_num(a, vf_set1(88.0f))));
+  etr_vd2 small = vd2_mul(vd2_set1(0.5),
+                          vd2_add(m, vd2_div(m, vd2_add(m, vd2_set1(1.0)))));
+  etr_vd2 h = vf_to_vd2(vf_exp(vf_mul(vf_min_num(a, vf_set1(100.0f)),
+                                      vf_set1(0.5f))));
+  etr_vf large = vd2_to_vf(vd2_mul(vd2_mul(h, h), vd2_set1(0.5)));
+  etr_vf y = vf_select(vf_lt(a, vf_set1(88.0f)), vd2_to_vf(small), large);
+  y = vf_copysign(y, x);
+  return vf_select(vf_isnan(x), x, y);
+}
+
+static inline etr_vf vf_cosh(etr_vf x) {
+  etr_vf a = vf_abs(x);
+  etr_vd2 e = vf_to_vd2(vf_exp(vf_min_num(a, vf_set1(88.0f))));
+  etr_vd2 small = vd2_mul(vd2_set1(0.5), vd2_add(e, vd2_div(vd2_set1(1.0),
+                                                            e)));
+  etr_vd2 h = vf_to_vd2(vf_exp(vf_mul(vf_min_num(a, vf_set1(100.0f)),
+                                      vf_set1(0.5f))));
+  etr_vf large = vd2_to_vf(vd2_mul(vd2_mul(h, h), vd2_set1(0.5)));
+  etr_vf y = vf_select(vf_lt(a, vf_set1(88.0f)), vd2_to_vf(small), large);
+  return vf_select(vf_isnan(x), x, y);
+}
+
+// ln(2 a) for a > 2^64 in double: exponent ln 2 + ln m + ln 2.
+static inline etr_vd2 vd2_log_twice(etr_vf a) {
+  etr_vf exponent;
+  etr_vf ln_m = vf_log_mantissa(a, &exponent);
+  etr_vd2 e1 = vd2_add(vf_to_vd2(exponent), vd2_set1(1.0));
+  return vd2_fma(e1, vd2_set1(0.69314718055994530942), vf_to_vd2(ln_m));
+}
+
+// asinh x = sign * ln(1 + t), t = a + a^2 / (1 + sqrt(1 + a^2)) in double
+// (no cancellation); ln(2a) beyond 2^64. -0.0, +-inf and NaN kept.
+static inline etr_vf vf_asinh(etr_vf x) {
+  const etr_vf limit = vf_set1(1.8446744e19f);  // 2^64
+  etr_vf a = vf_abs(x);
+  etr_vd2 ad = vf_to_vd2(vf_min_num(a, limit));
+  etr_vd2 a2 = vd2_mul(ad, ad);
+  etr_vd2 t = vd2_add(ad, vd2_div(a2, vd2_add(vd2_set1(1.0),
+                                              vd2_sqrt(vd2_add(
+                                                  vd2_set1(1.0), a2)))));
+  etr_vf small = vd2_to_vf(vd2_log1p(t));
+  etr_vf large = vd2_to_vf(vd2_log_twice(vf_max_num(a, limit)));
+  etr_vf y = vf_select(vf_lt(a, limit), small, large);
+  y = vf_select(vf_eq(a, vf_set1(INFINITY)), a, y);
+  y = vf_copysign(y, x);
+  return vf_select(vm_or(vf_isnan(x), vf_eq(x, vf_zero())), x, y);
+}
+
+// acosh x = ln(1 + t), t = (x - 1) + sqrt((x - 1)(x + 1)) in double;
+// ln(2x) beyond 2^64; NaN below 1, +inf kept.
+static inline etr_vf vf_acosh(etr_vf x) {
+  const etr_vf limit = vf_set1(1.8446744e19f);
+  etr_vd2 xd = vf_to_vd2(vf_min_num(vf_max_num(x, vf_set1(1.0f)), limit));
+  etr_vd2 below = vd2_sub(xd, vd2_set1(1.0));
+  etr_vd2 t = vd2_add(below, vd2_sqrt(vd2_mul(below, vd2_add(
+                                                         xd, vd2_set1(1.0)))));
+  etr_vf small = vd2_to_vf(vd2_log1p(t));
+  etr_vf large = vd2_to_vf(vd2_log_twice(vf_max_num(x, limit)));
+  etr_vf y = vf_select(vf_lt(x, limit), small, large);
+  y = vf_select(vf_eq(x, vf_set1(INFINITY)), x, y);
+  y = vf_select(vf_lt(x, vf_set1(1.0f)), vf_set1(NAN), y);
+  return vf_select(vf_isnan(x), x, y);
+}
+
+// atanh x = sign * ln(1 + t) / 2, t = 2a / (1 - a) in double; +-inf at
+// +-1, NaN beyond, -0.0 and NaN kept.
+static inline etr_vf vf_atanh(etr_vf x) {
+  etr_vf a = vf_min_num(vf_abs(x), vf_set1(0.99999994f));
+  etr_vd2 ad = vf_to_vd2(a);
+  etr_vd2 t = vd2_div(vd2_add(ad, ad), vd2_sub(vd2_set1(1.0), ad));
+  etr_vf y = vd2_to_vf(vd2_mul(vd2_log1p(t), vd2_set1(0.5)));
+  etr_vf b = vf_abs(x);
+  y = vf_select(vf_eq(b, vf_set1(1.0f)), vf_set1(INFINITY), y);
+  y = vf_select(vf_gt(b, vf_set1(1.0f)), vf_set1(NAN), y);
+  y = vf_copysign(y, x);
+  return vf_select(vm_or(vf_isnan(x), vf_eq(x, vf_zero())), x, y);
+}
+
+// erf x: x P(x^2) below |x| = 0.6 (vmath.h's kErfP, in double: float
+// Horner costs an ulp there); above, 1 - erfc(a)
+// in double with erfc(a) = e^(-a^2) R(a sqrt 2) (vmath.h's kErfcP/kErfcQ
+// rational, fit for gelu's argument a sqrt 2 >= 0.77) and e^(-a^2) from
+// an exact split of a^2; a capped at 10 (erf is 1 in float from 3.9).
+// Odd; -0.0 and NaN kept.
+static inline etr_vf vf_erf(etr_vf x) {
+  double erf_p[6];
+  for (int i = 0; i < 6; ++i) {
+    erf_p[i] = kErfP[i];
+  }
+  etr_vd2 xd = vf_to_vd2(x);
+  etr_vf small = vd2_to_vf(vd2_mul(xd, vd2_poly(vd2_mul(xd, xd), erf_p, 6)));
+  etr_vf a = vf_min_num(vf_abs(x), vf_set1(10.0f));
+  etr_vf square = vf_mul(a, a);
+  etr_vf square_error = vf_fma_exact(a, a, vf_neg(square));
+  etr_vd2 gauss = vf_to_vd2(vf_exp(vf_neg(square)));
+  gauss = vd2_sub(gauss, vd2_mul(gauss, vf_to_vd2(square_error)));
+  etr_vd2 scaled = vd2_mul(vf_to_vd2(a), vd2_set1(1.41421356237309504880));
+  etr_vd2 ratio = vd2_div(vd2_poly(scaled, kErfcP, 5),
+                          vd2_poly(scaled, kErfcQ, 6));
+  etr_vf large = vd2_to_vf(vd2_sub(vd2_set1(1.0), vd2_mul(gauss, ratio)));
+  large = vf_copysign(large, x);
+  etr_vf y = vf_select(vf_lt(vf_abs(x), vf_set1(0.6f)), small, large);
+  return vf_select(vm_or(vf_isnan(x), vf_eq(x, vf_zero())), x, y);
+}
+
+// e^z for a double z, as z = hi + lo (floats): e^hi (1 + lo) (|lo| <=
+// 2^-24 |hi|, so e^lo = 1 + lo to float precision). Overflow to +inf and
+// underflow through subnormals to 0 as vf_exp (an infinite e^hi is kept:
+// inf * lo could be NaN); +-inf and NaN z as e^z.
+static inline etr_vf vf_exp_double(etr_vd2 z) {
+  etr_vf hi = vd2_to_vf(z);
+  etr_vf lo = vd2_to_vf(vd2_sub(z, vf_to_vd2(hi)));
+  lo = vf_select(vf_eq(vf_abs(hi), vf_set1(INFINITY)), vf_zero(), lo);
+  etr_vf e = vf_exp(hi);
+  return vf_select(vf_eq(e, vf_set1(INFINITY)), e, vf_fma(e, lo, e));
+}
+
+#endif  // ETR_OPS_OPTIMIZED_UNARY_VMATH_EXPLOG_H
