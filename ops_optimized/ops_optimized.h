@@ -128,6 +128,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_clone_out);  // aten::clone.out
 // op_clone_dim_order.c
 // dim_order_ops::_clone_dim_order.out
 ETR_OPTIMIZED_KERNEL(etr_opt_clone_dim_order_out);
+// op_col2im.c
+ETR_OPTIMIZED_KERNEL(etr_opt_col2im_out);  // aten::col2im.out
 // op_constant_pad_nd.c
 ETR_OPTIMIZED_KERNEL(etr_opt_constant_pad_nd_out);  // aten::constant_pad_nd.out
 // op_convolution.c
@@ -321,6 +323,14 @@ ETR_OPTIMIZED_KERNEL(etr_opt_round_out);  // aten::round.out
 ETR_OPTIMIZED_KERNEL(etr_opt_rsqrt_out);  // aten::rsqrt.out
 // op_scalar_tensor.c
 ETR_OPTIMIZED_KERNEL(etr_opt_scalar_tensor_out);  // aten::scalar_tensor.out
+// op_scatter.c
+ETR_OPTIMIZED_KERNEL(etr_opt_scatter_src_out);  // aten::scatter.src_out
+ETR_OPTIMIZED_KERNEL(etr_opt_scatter_value_out);  // aten::scatter.value_out
+// op_scatter_add.c
+ETR_OPTIMIZED_KERNEL(etr_opt_scatter_add_out);  // aten::scatter_add.out
+// op_scatter_reduce.c
+// aten::scatter_reduce.two_out
+ETR_OPTIMIZED_KERNEL(etr_opt_scatter_reduce_two_out);
 // op_select_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_select_copy_int_out);  // aten::select_copy.int_out
 // op_select_scatter.c

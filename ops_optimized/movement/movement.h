@@ -37,6 +37,7 @@
 #include "core/kernel.h"
 #include "core/tensor.h"
 #include "ops_optimized/isa.h"
+#include "ops_reference/support/movement_scatter.h"
 
 // ---------------------------------------------------------------------------
 // Microkernels.
@@ -141,6 +142,20 @@ bool etr_move_overlaps(const etr_tensor_t *a, const etr_tensor_t *b);
 bool etr_move_pad(etr_tensor_t *out, const etr_tensor_t *self,
                   const int64_t *padding, int32_t spatial_dims,
                   bool reflect);
+
+// out = self, then index/src (or `value`, one element of out's dtype,
+// when src is NULL) scattered along `dim` by `reduce`
+// (movement/scatter.c): assignment for every dtype, sum, prod, amax and
+// amin for Float and Long, include_self or not; the arguments already
+// checked and out resized by the reference's dry run. One pass over the
+// index in row-major order, the reference's order per target (bit-exact).
+// False, with nothing written, for an index entry out of range (the
+// reference reports it), mean, other dtypes, and outs that overlap an
+// input (other than self exactly, in place).
+bool etr_move_scatter(etr_tensor_t *out, const etr_tensor_t *self,
+                      int32_t dim, const etr_tensor_t *index,
+                      const etr_tensor_t *src, const void *value,
+                      etr_movement_reduce_t reduce, bool include_self);
 
 // ---------------------------------------------------------------------------
 // Index-taking moves (movement/index.c). Index tensors are Long or Int,

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The scatter family on the movement engine (see movement.h): out = self
+// (one engine move, skipped in place), then one pass over the index in
+// row-major order applying each entry to its target -- O(numel(index))
+// where the reference visits every element of self and walks index along
+// `dim` for each (O(numel(self) * index.size(dim))). For one target the
+// row-major pass meets its entries in increasing order along `dim`, the
+// reference's (and ATen's) order, so the last write wins for assignment
+// and sums, products, maxima round step by step exactly as there: Float
+// in fp32 (a float sum or product rounded once from double is the fp32
+// operation), Long wrapping. With include_self = false a first pass sets
+// every target to the reduction's identity, as the reference starts its
+// accumulator there.
+#include <math.h>
+#include <string.h>
+
+#include "ops_optimized/movement/movement.h"
+#include "ops_reference/support/movement_scatter.h"
+#include "ops_reference/support/movement_util.h"
+#include "ops_reference/support/shape.h"
+
+static float combine_f32(etr_movement_reduce_t reduce, float acc, float v) {
+  switch (reduce) {
+    case ETR_MOVEMENT_SUM:
+      return acc + v;
+    case ETR_MOVEMENT_PROD:
+      return acc * v;
+    case ETR_MOVEMENT_AMAX:  // std::max(self, src), a NaN src wins
+      return isnan(v) ? v : (acc < v ? v : acc);
+    case ETR_MOVEMENT_AMIN:
+      return isnan(v) ? v : (v < acc ? v : acc);
+    default:
+      return v;
+  }
+}
+
+static int64_t combine_i64(etr_movement_reduce_t reduce, int64_t acc,
+                           int64_t v) {
+  switch (reduce) {
+    case ETR_MOVEMENT_SUM:
+      return (int64_t)((uint64_t)acc + (uint64_t)v);
+    case ETR_MOVEMENT_PROD:
+      return (int64_t)((uint64_t)acc * (uint64_t)v);
+    case ETR_MOVEMENT_AMAX:
+      return acc < v ? v : acc;
+    case ETR_MOVEMENT_AMIN:
+      return v < acc ? v : acc;
+    default:
+      return v;
+  }
+}
+
+// Applies one update of `element_size` bytes at `target` from `source`.
+static inline void apply(etr_scalar_type_t dtype, size_t element_size,
+                         etr_movement_reduce_t reduce, char *target,
+                         const char *source) {
+  if (reduce == ETR_MOVEMENT_ASSIGN) {
+    switch (element_size) {
+      case 4:
+        memcpy(target, source, 4);
+        return;
+      case 8:
+        memcpy(target, source, 8);
+        return;
+      default:
+        memcpy(target, source, element_size);
+        return;
+    }
+  }
+  if (dtype == ETR_FLOAT) {
+    float acc;
+    float v;
+    memcpy(&acc, target, 4);
+    memcpy(&v, source, 4);
+    acc = combine_f32(reduce, acc, v);
+    memcpy(target, &acc, 4);
+  } else {
+    int64_t acc;
+    int64_t v;
+    memcpy(&acc, target, 8);
+    memcpy(&v, source, 8);
+    acc = combine_i64(reduce, acc, v);
+    memcpy(target, &acc, 8);
+  }
+}
+
+// The identity the reference starts a reduction from without self.
+static void identity(etr_scalar_type_t dtype, etr_movement_reduce_t reduce,
+                     void *element) {
+  if (dtype == ETR_FLOAT) {
+    float value = reduce == ETR_MOVEMENT_PROD   ? 1.0f
+                  : reduce == ETR_MOVEMENT_AMAX ? -INFINITY
+                  : reduce == ETR_MOVEMENT_AMIN ? INFINITY
+                                                : 0.0f;
+    memcpy(element, &value, 4);
+  } else {
+    int64_t value = reduce == ETR_MOVEMENT_PROD   ? 1
+                    : reduce == ETR_MOVEMENT_AMAX ? INT64_MIN
+                    : reduce == ETR_MOVEMENT_AMIN ? INT64_MAX
+                                                  : 0;
+    memcpy(element, &value, 8);
+  }
+}
+
+bool etr_move_scatter(etr_tensor_t *out, const etr_tensor_t *self,
+                      int32_t dim, const etr_tensor_t *index,
+                      const etr_tensor_t *src, const void *value,
+                      etr_movement_reduce_t reduce, bool include_self) {
+  bool arithmetic = reduce != ETR_MOVEMENT_ASSIGN;
+  if (reduce == ETR_MOVEMENT_MEAN ||
+      (arithmetic && self->dtype != ETR_FLOAT && self->dtype != ETR_LONG) ||
+      out->dtype != self->dtype ||
+      (src != NULL && src->dtype != self->dtype) ||
+      etr_move_overlaps(out, self) ||
+      (src != NULL && (etr_move_overlaps(out, src) || out->data == src->data)) ||
+      etr_move_overlaps(out, index) || out->data == index->data) {
+    return false;
+  }
+  etr_tensor_t self_view;
+  etr_tensor_t out_view;
+  etr_tensor_t index_view;
+  etr_tensor_t src_view;
+  etr_movement_nonempty_view(self, &self_view);
+  etr_movement_nonempty_view(out, &out_view);
+  etr_movement_nonempty_view(index, &index_view);
+  if (src != NULL) {
+    etr_movement_nonempty_view(src, &src_view);
+  }
+  int64_t count = etr_numel(index);
+  if (count > 0 &&
+      !etr_move_indices_in_range(index, self_view.sizes[dim], false)) {
+    return false;  // the reference reports the bad entry
+  }
+  etr_move_tensor(out, self);
+  if (count == 0) {
+    return true;
+  }
+  size_t element_size = etr_scalar_type_size(out->dtype);
+  int32_t rank = index_view.dim;
+  for (int pass = include_self || !arithmetic ? 1 : 0; pass < 2; ++pass) {
+    int64_t position[ETR_MAX_DIMS] = {0};
+    for (int64_t k = 0; k < count; ++k) {
+      int64_t index_offset = 0;
+      int64_t out_offset = 0;
+      int64_t src_offset = 0;
+      for (int32_t d = 0; d < rank; ++d) {
+        index_offset += position[d] * index_view.strides[d];
+        if (d != dim) {
+          out_offset += position[d] * out_view.strides[d];
+        }
+        if (src != NULL) {
+          src_offset += position[d] * src_view.strides[d];
+        }
+      }
+      int64_t target = etr_movement_load_index(index, index_offset);
+      out_offset += target * out_view.strides[dim];
+      char *element = (char *)out->data + out_offset * (int64_t)element_size;
+      if (pass == 0) {
+        identity(out->dtype, reduce, element);
+      } else {
+        const char *source =
+            src != NULL ? (const char *)src->data +
+                              src_offset * (int64_t)element_size
+                        : (const char *)value;
+        apply(out->dtype, element_size, reduce, element, source);
+      }
+      for (int32_t d = rank - 1; d >= 0; --d) {
+        if (++position[d] < index_view.sizes[d]) {
+          break;
+        }
+        position[d] = 0;
+      }
+    }
+  }
+  return true;
+}
