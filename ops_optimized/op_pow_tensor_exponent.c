@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
+// Optimized aten::pow.Tensor_Tensor_out for Float, Half and BFloat16
+// results (binary/elementwise.h's layouts and broadcasts): C's pow as
+// binary/binary.h's POW computes it (e^(y ln|x|) in double, C's signs and
+// special cases), within the ULP bound
+// ops_optimized/test/diff_elementwise_transcendental_test.c measures.
+//
 // Optimized aten::pow.Scalar_out (a Scalar base, a Tensor exponent) for a
 // Float, Half or BFloat16 exponent whose result dtype is its own, out of
 // that dtype, and a base that, rounded to that dtype as the reference
@@ -7,9 +13,10 @@
 // base once in double (libm), y ln base rounded once in double, e^z from
 // a float hi + lo split (unary/vmath_explog.h), within the ULP bound
 // ops_optimized/test/diff_elementwise_transcendental_test.c measures; y =
-// +-inf, NaN and +-0 as C's pow. Other bases (1, 0, negative, infinite),
-// dtypes and outs, and argument errors, go to the reference kernel
-// (ops_reference/op_pow_tensor_exponent.c).
+// +-inf, NaN and +-0 as C's pow; other bases (1, 0, negative, infinite)
+// are the reference's.
+// For both: other dtypes and outs, and argument errors, go to the
+// reference kernels (ops_reference/op_pow_tensor_exponent.c).
 #include <math.h>
 
 #include "ops_optimized/binary/elementwise.h"
@@ -19,6 +26,23 @@
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/dtype.h"
 #include "ops_reference/support/element.h"
+
+// aten::pow.Tensor_Tensor_out
+etr_error_t etr_opt_pow_tensor_tensor_out(etr_kernel_context_t *ctx,
+                                          etr_evalue_t **args,
+                                          size_t num_args) {
+  etr_binary_call_t call;
+  bool handled = false;
+  etr_error_t status = ETR_OK;
+  if (num_args == 4 &&
+      etr_binary_probe(ctx, args, num_args, false, false, false, 2, &call)) {
+    call.op = ETR_BINARY_POW;
+    status = etr_binary_execute(ctx, &call, &handled);
+  }
+  return handled ? status
+                 : etr_opt_fallback(etr_ref_pow_tensor_tensor_out, ctx, args,
+                                    num_args);
+}
 
 // aten::pow.Scalar_out
 etr_error_t etr_opt_pow_scalar_out(etr_kernel_context_t *ctx,

@@ -285,6 +285,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_permute_copy_out);  // aten::permute_copy.out
 // aten::pow.Tensor_Scalar_out
 ETR_OPTIMIZED_KERNEL(etr_opt_pow_tensor_scalar_out);
 // op_pow_tensor_exponent.c
+// aten::pow.Tensor_Tensor_out
+ETR_OPTIMIZED_KERNEL(etr_opt_pow_tensor_tensor_out);
 ETR_OPTIMIZED_KERNEL(etr_opt_pow_scalar_out);  // aten::pow.Scalar_out
 // op_prod.c
 ETR_OPTIMIZED_KERNEL(etr_opt_prod_int_out);  // aten::prod.int_out

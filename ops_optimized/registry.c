@@ -128,6 +128,7 @@ const etr_kernel_registration_t etr_optimized_kernels[] = {
     {"aten::_pdist_forward.out", etr_opt_pdist_forward_out},
     {"aten::permute_copy.out", etr_opt_permute_copy_out},
     {"aten::pow.Tensor_Scalar_out", etr_opt_pow_tensor_scalar_out},
+    {"aten::pow.Tensor_Tensor_out", etr_opt_pow_tensor_tensor_out},
     {"aten::pow.Scalar_out", etr_opt_pow_scalar_out},
     {"aten::prod.int_out", etr_opt_prod_int_out},
     {"aten::prod.out", etr_opt_prod_out},

@@ -28,7 +28,10 @@
 //   DIV_TRUNC           trunc(a / b) in float, as ATen's op-math;
 //   DIV_FLOOR           ATen's div_floor_floating in float;
 //   ATAN2               C's atan2 in double from the floats, rounded once
-//                       (../unary/vmath_trig.h; within an ulp, not exact).
+//                       (../unary/vmath_trig.h; within an ulp, not exact);
+//   POW                 C's pow: e^(b ln|a|) with ln and the product in
+//                       double (../unary/vmath_explog.h; within an ulp),
+//                       signs and special cases as C's.
 // Comparisons write 0/1 bytes; NaN compares false except for NE.
 #ifndef ETR_OPS_OPTIMIZED_BINARY_BINARY_H
 #define ETR_OPS_OPTIMIZED_BINARY_BINARY_H
@@ -51,6 +54,7 @@ typedef enum etr_binary_op {
   ETR_BINARY_DIV_TRUNC,
   ETR_BINARY_DIV_FLOOR,
   ETR_BINARY_ATAN2,
+  ETR_BINARY_POW,
   ETR_BINARY_NUM_OPS,
 } etr_binary_op_t;
 

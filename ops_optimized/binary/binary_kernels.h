@@ -131,6 +131,12 @@ static inline etr_vf op_atan2(etr_vf a, etr_vf b,
   return vf_atan2(a, b);
 }
 
+static inline etr_vf op_pow(etr_vf a, etr_vf b,
+                            const etr_binary_params_t *p) {
+  (void)p;
+  return vf_pow(a, b);
+}
+
 #define ETR_BINARY_LOOP(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP)          \
   size_t i = 0;                                                         \
   for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {            \
@@ -187,6 +193,7 @@ ETR_DEFINE_BINARY(remainder)
 ETR_DEFINE_BINARY(div_trunc)
 ETR_DEFINE_BINARY(div_floor)
 ETR_DEFINE_BINARY(atan2)
+ETR_DEFINE_BINARY(pow)
 #undef ETR_DEFINE_BINARY
 #undef ETR_BINARY_LOOP
 
@@ -235,18 +242,18 @@ ETR_DEFINE_COMPARE(ge, vf_ge)
 #undef SPLAT_A_N
 #undef SPLAT_B_N
 
-_Static_assert(ETR_BINARY_NUM_OPS == 12 && ETR_COMPARE_NUM_OPS == 6,
+_Static_assert(ETR_BINARY_NUM_OPS == 13 && ETR_COMPARE_NUM_OPS == 6,
                "the table below lists every op in enum order");
 const etr_f32_binary_kernels_t ETR_BINARY_KERNELS = {
     .vv = {add_vv, sub_vv, mul_vv, div_vv, maximum_vv, minimum_vv,
            add_scaled_vv, fmod_vv, remainder_vv, div_trunc_vv,
-           div_floor_vv, atan2_vv},
+           div_floor_vv, atan2_vv, pow_vv},
     .vs = {add_vs, sub_vs, mul_vs, div_vs, maximum_vs, minimum_vs,
            add_scaled_vs, fmod_vs, remainder_vs, div_trunc_vs,
-           div_floor_vs, atan2_vs},
+           div_floor_vs, atan2_vs, pow_vs},
     .sv = {add_sv, sub_sv, mul_sv, div_sv, maximum_sv, minimum_sv,
            add_scaled_sv, fmod_sv, remainder_sv, div_trunc_sv,
-           div_floor_sv, atan2_sv},
+           div_floor_sv, atan2_sv, pow_sv},
     .compare_vv = {compare_eq_vv, compare_ne_vv, compare_lt_vv,
                    compare_le_vv, compare_gt_vv, compare_ge_vv},
     .compare_vs = {compare_eq_vs, compare_ne_vs, compare_lt_vs,

@@ -4,7 +4,8 @@
 // against the reference kernels (libm in double, rounded once), on every
 // ISA of this machine: expm1, log2, log10, log1p, sinh, cosh, asinh,
 // acosh, atanh, erf, sin, cos, tan, asin, acos, atan (unary/
-// vmath_explog.h, unary/vmath_trig.h), atan2 and pow.Scalar_out.
+// vmath_explog.h, unary/vmath_trig.h), atan2, pow.Tensor_Tensor_out and
+// pow.Scalar_out.
 //
 // The ULP table: bounds in ULP of the output dtype against the reference.
 // Float, the maxima measured over every 211th float bit pattern (20
@@ -18,7 +19,9 @@
 //   log10 2, log1p 2, sinh 2, cosh 2, asinh 2, acosh 2, atanh 2 (a float
 //     exp/expm1/log inside, about an ulp, then double steps),
 //   atan2 1 (8 million random bit-pattern pairs), pow.Scalar_out 1
-//     (bases 2, 0.5, 10, e, 1e-3, 3 over every 1021st exponent pattern);
+//     (bases 2, 0.5, 10, e, 1e-3, 3 over every 1021st exponent pattern),
+//     pow.Tensor_Tensor_out 1 (12 million pairs: raw bit patterns,
+//     exponents in +-107, negative bases to integers, bases near 1);
 // Half and BFloat16: 1 ULP for every op (the fp32 value is within 2 float
 // ULP, then rounded once). Special values (NaN, +-inf, -0.0, the domain
 // edges, overflow) agree exactly, and +-0.0 inputs compare bit for bit.
@@ -27,8 +30,8 @@
 // checked to fall back): the tile-edge sizes of 16 lanes, contiguous,
 // non-contiguous (falls back) and channels-last, random values in [-1, 1)
 // and special values, in place; wide-range values over each function's
-// domain (4099 each); signed zeros. atan2 adds the broadcast patterns and
-// a 0-dim operand; pow.Scalar_out bases 2, 0.5, 10, e, 1e-3 over wide
+// domain (4099 each); signed zeros. atan2 and pow.Tensor_Tensor_out add
+// the broadcast patterns and a 0-dim operand; pow.Scalar_out bases 2, 0.5, 10, e, 1e-3 over wide
 // exponents, and bases left to the reference (1, 0, -2, inf, a Bool).
 #include <criterion/criterion.h>
 #include <math.h>
@@ -201,13 +204,13 @@ TRANSCENDENTAL_TEST(asin, 13)
 TRANSCENDENTAL_TEST(acos, 14)
 TRANSCENDENTAL_TEST(atan, 15)
 
-// atan2(self, other) for two tensors of `dtype`.
-static int run_atan2(etr_scalar_type_t dtype, int32_t dim_a,
+// op(self, other) (atan2, pow) for two tensors of `dtype`.
+static int run_pair(const char *op, etr_scalar_type_t dtype, int32_t dim_a,
                      const int64_t *a, int32_t dim_b, const int64_t *b,
                      etr_diff_layout_t layout, etr_diff_fill_t fill,
                      const char *what) {
   etr_diff_case_t c;
-  etr_diff_begin(&c, "aten::atan2.out", g_seed++, "%s %s", what,
+  etr_diff_begin(&c, op, g_seed++, "%s %s", what,
                  fill == ETR_FILL_SPECIAL ? "special" : "random");
   etr_diff_input(&c, dtype, dim_a, a, layout, fill);
   etr_diff_input(&c, dtype, dim_b, b, layout, fill);
@@ -233,8 +236,12 @@ static int run_atan2(etr_scalar_type_t dtype, int32_t dim_a,
   return etr_diff_run(&c);
 }
 
-TT_TEST(diff_elementwise_transcendental, atan2) {
-  uint64_t before = etr_diff_stats()->specialized;
+// Every pattern of `op` at the 16-lane edge sizes, then `wide` cases of
+// 4099 pairs: self uniform in [self_low, self_high), other in
+// [other_low, other_high) (rounded to integers with `integer_other`).
+static int run_binary_op(const char *op, double self_low, double self_high,
+                         double other_low, double other_high,
+                         bool integer_other) {
   int64_t sizes[16];
   size_t count = etr_diff_edge_sizes(16, sizes);
   int failures = 0;
@@ -244,32 +251,38 @@ TT_TEST(diff_elementwise_transcendental, atan2) {
       for (int fill = 0; fill < 2; ++fill) {
         etr_diff_fill_t data = fill ? ETR_FILL_SPECIAL : ETR_FILL_RANDOM;
         int64_t same[2] = {2, n};
-        failures += run_atan2(kDtypes[d], 2, same, 2, same,
-                              ETR_DIFF_CONTIGUOUS, data, "same shape");
-        failures += run_atan2(kDtypes[d], 2, same, 2, same,
-                              ETR_DIFF_NONCONTIGUOUS, data, "strided");
+        failures += run_pair(op, kDtypes[d], 2, same, 2, same,
+                             ETR_DIFF_CONTIGUOUS, data, "same shape");
+        failures += run_pair(op, kDtypes[d], 2, same, 2, same,
+                             ETR_DIFF_NONCONTIGUOUS, data, "strided");
         int64_t nhwc[4] = {2, n, 1, 2};
-        failures += run_atan2(kDtypes[d], 4, nhwc, 4, nhwc,
-                              ETR_DIFF_CHANNELS_LAST, data, "nhwc");
+        failures += run_pair(op, kDtypes[d], 4, nhwc, 4, nhwc,
+                             ETR_DIFF_CHANNELS_LAST, data, "nhwc");
         int64_t rows[2] = {3, n};
-        failures += run_atan2(kDtypes[d], 2, rows, 1, &n,
-                              ETR_DIFF_CONTIGUOUS, data, "[3,n] op [n]");
-        failures += run_atan2(kDtypes[d], 1, &n, 2, rows,
-                              ETR_DIFF_CONTIGUOUS, data, "[n] op [3,n]");
-        failures += run_atan2(kDtypes[d], 0, NULL, 2, rows,
-                              ETR_DIFF_CONTIGUOUS, data, "0-dim op [3,n]");
+        failures += run_pair(op, kDtypes[d], 2, rows, 1, &n,
+                             ETR_DIFF_CONTIGUOUS, data, "[3,n] op [n]");
+        failures += run_pair(op, kDtypes[d], 1, &n, 2, rows,
+                             ETR_DIFF_CONTIGUOUS, data, "[n] op [3,n]");
+        failures += run_pair(op, kDtypes[d], 0, NULL, 2, rows,
+                             ETR_DIFF_CONTIGUOUS, data, "0-dim op [3,n]");
       }
     }
-    // Every quadrant and magnitude ratio.
     etr_diff_case_t c;
-    etr_diff_begin(&c, "aten::atan2.out", g_seed++, "wide");
+    etr_diff_begin(&c, op, g_seed++, "wide");
     int64_t n = 4099;
-    etr_tensor_t *y = etr_diff_input(&c, kDtypes[d], 1, &n,
+    etr_tensor_t *a = etr_diff_input(&c, kDtypes[d], 1, &n,
                                      ETR_DIFF_CONTIGUOUS, ETR_FILL_ZERO);
-    etr_tensor_t *x = etr_diff_input(&c, kDtypes[d], 1, &n,
+    etr_tensor_t *b = etr_diff_input(&c, kDtypes[d], 1, &n,
                                      ETR_DIFF_CONTIGUOUS, ETR_FILL_ZERO);
-    fill_range(&c, y, -1e4, 1e4, false);
-    fill_range(&c, x, -3, 3, false);
+    fill_range(&c, a, self_low, self_high, false);
+    fill_range(&c, b, other_low, other_high, false);
+    if (integer_other) {
+      size_t size = etr_scalar_type_size(kDtypes[d]);
+      for (int64_t i = 0; i < n; ++i) {
+        uint8_t *p = (uint8_t *)b->data + (size_t)i * size;
+        etr_store_double(kDtypes[d], p, round(etr_load_double(kDtypes[d], p)));
+      }
+    }
     etr_diff_out(&c, kDtypes[d], 1, (const int64_t[]){0},
                  ETR_DIFF_CONTIGUOUS, n + 8);
     etr_diff_return(&c, 2);
@@ -277,10 +290,30 @@ TT_TEST(diff_elementwise_transcendental, atan2) {
     failures += etr_diff_run(&c);
   }
   int64_t shape[2] = {3, 17};
-  failures += run_atan2(ETR_DOUBLE, 2, shape, 2, shape, ETR_DIFF_CONTIGUOUS,
-                        ETR_FILL_SPECIAL, "Double (reference)");
-  failures += run_atan2(ETR_INT, 2, shape, 2, shape, ETR_DIFF_CONTIGUOUS,
-                        ETR_FILL_SPECIAL, "Int (reference)");
+  failures += run_pair(op, ETR_DOUBLE, 2, shape, 2, shape,
+                       ETR_DIFF_CONTIGUOUS, ETR_FILL_SPECIAL,
+                       "Double (reference)");
+  failures += run_pair(op, ETR_INT, 2, shape, 2, shape, ETR_DIFF_CONTIGUOUS,
+                       ETR_FILL_POSITIVE, "Int (reference)");
+  return failures;
+}
+
+// Every quadrant and magnitude ratio.
+TT_TEST(diff_elementwise_transcendental, atan2) {
+  uint64_t before = etr_diff_stats()->specialized;
+  int failures = run_binary_op("aten::atan2.out", -1e4, 1e4, -3, 3, false);
+  cr_assert_eq(failures, 0, "%d cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, before);
+}
+
+// Positive bases over wide exponents (to overflow and underflow), and
+// negative bases to integer exponents (signs by parity).
+TT_TEST(diff_elementwise_transcendental, pow_tensor_tensor) {
+  uint64_t before = etr_diff_stats()->specialized;
+  int failures = run_binary_op("aten::pow.Tensor_Tensor_out", 0, 8, -60, 60,
+                               false);
+  failures += run_binary_op("aten::pow.Tensor_Tensor_out", -8, 8, -40, 40,
+                            true);
   cr_assert_eq(failures, 0, "%d cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, before);
 }

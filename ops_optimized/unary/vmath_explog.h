@@ -16,11 +16,9 @@
 
 #include "ops_optimized/unary/vmath.h"
 
-// ln x = exponent ln 2 + ln m, m in [sqrt(1/2), sqrt(2)), for finite
-// x > 0 (subnormals included): returns ln m (vf_log's polynomial, about
-// an ulp of ln m) and writes the exponent.
-static inline etr_vf vf_log_mantissa(etr_vf x, etr_vf *exponent) {
-  const etr_vf one = vf_set1(1.0f);
+// x = 2^exponent m, m in [sqrt(1/2), sqrt(2)), for finite x > 0
+// (subnormals included): returns m (exact) and writes the exponent.
+static inline etr_vf vf_split_mantissa(etr_vf x, etr_vf *exponent) {
   etr_vm subnormal = vf_lt(x, vf_set1(1.17549435e-38f));
   etr_vf scaled = vf_select(subnormal, vf_mul(x, vf_set1(8388608.0f)), x);
   etr_vi bits = vf_as_vi(scaled);
@@ -29,8 +27,15 @@ static inline etr_vf vf_log_mantissa(etr_vf x, etr_vf *exponent) {
   etr_vf m = vi_as_vf(vi_or(vi_and(bits, vi_set1(0x007fffff)),
                             vi_set1(0x3f800000)));
   etr_vm big = vf_gt(m, vf_set1(1.41421354f));
-  m = vf_select(big, vf_mul(m, vf_set1(0.5f)), m);
-  *exponent = vf_add(e, vf_select(big, one, vf_zero()));
+  *exponent = vf_add(e, vf_select(big, vf_set1(1.0f), vf_zero()));
+  return vf_select(big, vf_mul(m, vf_set1(0.5f)), m);
+}
+
+// ln x = exponent ln 2 + ln m for finite x > 0: returns ln m (vf_log's
+// polynomial, about an ulp of ln m) and writes the exponent.
+static inline etr_vf vf_log_mantissa(etr_vf x, etr_vf *exponent) {
+  const etr_vf one = vf_set1(1.0f);
+  etr_vf m = vf_split_mantissa(x, exponent);
   etr_vf f = vf_sub(m, one);  // exact
   etr_vf z = vf_mul(f, f);
   etr_vf y = vf_mul(vf_mul(f, z), vf_poly(f, kLogP, 8));
@@ -195,6 +200,22 @@ static inline etr_vf vf_erf(etr_vf x) {
   return vf_select(vm_or(vf_isnan(x), vf_eq(x, vf_zero())), x, y);
 }
 
+// ln m = 2 atanh(s) = s K(s^2), s = (m - 1) / (m + 1), |s| <= 0.1716:
+// the series to s^17 (truncation below 1e-15 relative).
+static const double kLogAtanhK[9] = {2.0,      2.0 / 3,  2.0 / 5,
+                                     2.0 / 7,  2.0 / 9,  2.0 / 11,
+                                     2.0 / 13, 2.0 / 15, 2.0 / 17};
+
+// ln x in double (about 1e-15 relative) for finite x > 0.
+static inline etr_vd2 vd2_log_of(etr_vf x) {
+  etr_vf exponent;
+  etr_vd2 m = vf_to_vd2(vf_split_mantissa(x, &exponent));
+  etr_vd2 s = vd2_div(vd2_sub(m, vd2_set1(1.0)), vd2_add(m, vd2_set1(1.0)));
+  etr_vd2 ln_m = vd2_mul(s, vd2_poly(vd2_mul(s, s), kLogAtanhK, 9));
+  return vd2_fma(vf_to_vd2(exponent), vd2_set1(0.69314718055994530942),
+                 ln_m);
+}
+
 // e^z for a double z, as z = hi + lo (floats): e^hi (1 + lo) (|lo| <=
 // 2^-24 |hi|, so e^lo = 1 + lo to float precision). Overflow to +inf and
 // underflow through subnormals to 0 as vf_exp (an infinite e^hi is kept:
@@ -205,6 +226,37 @@ static inline etr_vf vf_exp_double(etr_vd2 z) {
   lo = vf_select(vf_eq(vf_abs(hi), vf_set1(INFINITY)), vf_zero(), lo);
   etr_vf e = vf_exp(hi);
   return vf_select(vf_eq(e, vf_set1(INFINITY)), e, vf_fma(e, lo, e));
+}
+
+// x^y as C's pow: |x|^y = e^(y ln|x|) with ln|x| and the product in
+// double, then e^z; the sign and the special cases by selects: y == 0 or
+// x == 1 -> 1; +-1 to +-inf -> 1; NaN in -> NaN; x = +-0 -> 0 (y > 0) or
+// inf (y < 0), x = +-inf -> inf (y > 0) or 0 (y < 0); a negative x
+// (sign bit: -0.0 and -inf too) to an odd integer negates; a finite x < 0
+// to a finite non-integer is NaN.
+static inline etr_vf vf_pow(etr_vf x, etr_vf y) {
+  const etr_vf one = vf_set1(1.0f);
+  const etr_vf inf = vf_set1(INFINITY);
+  etr_vf a = vf_abs(x);
+  etr_vf finite_a = vf_select(vm_or(vf_eq(a, vf_zero()), vf_eq(a, inf)),
+                              one, a);
+  etr_vf r = vf_exp_double(vd2_mul(vf_to_vd2(y), vd2_log_of(finite_a)));
+  etr_vm y_negative = vf_lt(y, vf_zero());
+  r = vf_select(vf_eq(a, vf_zero()),
+                vf_select(y_negative, inf, vf_zero()), r);
+  r = vf_select(vf_eq(a, inf), vf_select(y_negative, vf_zero(), inf), r);
+  etr_vf half = vf_mul(y, vf_set1(0.5f));
+  etr_vm integer = vf_eq(vf_trunc(y), y);
+  etr_vm odd = vm_and(integer, vf_ne(vf_trunc(half), half));
+  etr_vm sign_bit = vf_lt(vf_copysign(one, x), vf_zero());
+  r = vf_select(vm_and(sign_bit, odd), vf_neg(r), r);
+  etr_vm finite_negative = vm_and(vf_lt(x, vf_zero()), vf_gt(x, vf_neg(inf)));
+  r = vf_select(vm_and(finite_negative, vf_ne(vf_trunc(y), y)),
+                vf_set1(NAN), r);
+  r = vf_select(vm_or(vf_isnan(x), vf_isnan(y)), vf_set1(NAN), r);
+  r = vf_select(vm_and(vf_eq(a, one), vf_eq(vf_abs(y), inf)), one, r);
+  r = vf_select(vm_or(vf_eq(x, one), vf_eq(y, vf_zero())), one, r);
+  return r;
 }
 
 #endif  // ETR_OPS_OPTIMIZED_UNARY_VMATH_EXPLOG_H
