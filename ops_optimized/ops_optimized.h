@@ -155,6 +155,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_div_scalar_mode_out);  // aten::div.Scalar_mode_out
 ETR_OPTIMIZED_KERNEL(etr_opt_elu_out);  // aten::elu.out
 // op_embedding.c
 ETR_OPTIMIZED_KERNEL(etr_opt_embedding_out);  // aten::embedding.out
+// op_embedding_bag.c
+ETR_OPTIMIZED_KERNEL(etr_opt_embedding_bag_out);  // aten::_embedding_bag.out
 // op_empty.c
 ETR_OPTIMIZED_KERNEL(etr_opt_empty_out);  // aten::empty.out
 // op_empty_dim_order.c
@@ -194,6 +196,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_ge_tensor_out);  // aten::ge.Tensor_out
 ETR_OPTIMIZED_KERNEL(etr_opt_ge_scalar_out);  // aten::ge.Scalar_out
 // op_gelu.c
 ETR_OPTIMIZED_KERNEL(etr_opt_gelu_out);  // aten::gelu.out
+// op_grid_sampler_2d.c
+ETR_OPTIMIZED_KERNEL(etr_opt_grid_sampler_2d_out);  // aten::grid_sampler_2d.out
 // op_gt.c
 ETR_OPTIMIZED_KERNEL(etr_opt_gt_tensor_out);  // aten::gt.Tensor_out
 ETR_OPTIMIZED_KERNEL(etr_opt_gt_scalar_out);  // aten::gt.Scalar_out

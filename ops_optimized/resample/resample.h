@@ -93,4 +93,15 @@ bool etr_upsample_bilinear2d_run(etr_kernel_context_t *ctx,
                                  const etr_resample_axis_t *axes,
                                  bool align_corners, etr_tensor_t *out);
 
+// grid_sampler_2d (resample/grid_sample.c): contiguous Float input
+// [N, C, H, W], grid [N, H_out, W_out, 2] and out, bilinear (mode 0) or
+// nearest (mode 1), any padding mode, a checked call (the reference's dry
+// run validated it and resized out). Each grid cell's pixel indices and
+// weights are computed once with the reference's float op-math and reused
+// for every channel; bit-exact. False, with nothing written, for bicubic
+// and other dtypes or layouts.
+bool etr_grid_sample_run(const etr_tensor_t *input, const etr_tensor_t *grid,
+                         int64_t mode, int64_t padding, bool align_corners,
+                         etr_tensor_t *out);
+
 #endif  // ETR_OPS_OPTIMIZED_RESAMPLE_RESAMPLE_H
