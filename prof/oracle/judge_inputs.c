@@ -285,6 +285,9 @@ static void note_input(judge_t *j, uint32_t value_index) {
   if (!same_bits(c, value->u.as_tensor)) {
     j->now.inputs_differ = true;
   }
+  if (w->verdict == ETR_ORACLE_DIVERGE || w->verdict == ETR_ORACLE_PROPAGATED) {
+    j->now.inputs_off = true;
+  }
 }
 
 static void scan_inputs(judge_t *j, const etr_instruction_t *instruction) {

@@ -41,6 +41,7 @@ typedef struct writer {
   etr_oracle_tolerance_t tolerance;
   bool has_region;  // the tolerance merges a region's
   double region_abs;  // see now.region_abs
+  etr_oracle_verdict_t verdict;  // the value's own, when judged
   // Written through another value that shares its memory (a view the
   // memory plan aliases): the candidate's value is that value's, read in
   // flat order.
@@ -86,6 +87,8 @@ typedef struct judge {
     bool has_local;
     etr_oracle_local_t local_kind;
     bool inputs_differ;
+    bool inputs_off;  // an input's value was itself judged off (propagated
+                      // or diverging)
     uint32_t uncovered;
     uint32_t producers[ETR_ORACLE_MAX_PRODUCERS];
     uint32_t num_producers;
@@ -163,6 +166,7 @@ etr_oracle_verdict_t etr_oracle_judge_worse(etr_oracle_verdict_t a,
 void etr_oracle_judge_set_writer(judge_t *j, uint32_t value_index, int64_t op,
                                  uint32_t chain, uint32_t instruction,
                                  uint32_t position,
-                                 const etr_oracle_record_t *candidate);
+                                 const etr_oracle_record_t *candidate,
+                                 etr_oracle_verdict_t verdict);
 
 #endif  // ETR_PROF_ORACLE_JUDGE_INTERNAL_H

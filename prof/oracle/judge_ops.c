@@ -42,6 +42,8 @@ static void judge_kernel_call(judge_t *j, const etr_instruction_t *current,
   bool local_valid = j->now.local_kind != ETR_ORACLE_LOCAL_NONE;
   for (uint32_t p = 0; p < j->now.num_outputs; ++p) {
     uint32_t value_index = j->now.outputs[p];
+    // Its consumers read it as off (diverged or propagated) or not.
+    etr_oracle_verdict_t verdict = ETR_ORACLE_NOT_COMPARED;
     etr_oracle_key_t key = {
         .origin = ETR_ORACLE_FROM_INSTRUCTION,
         .chain = chain,
@@ -98,13 +100,14 @@ static void judge_kernel_call(judge_t *j, const etr_instruction_t *current,
               j->now.uncovered > 0 ? &j->now.region : NULL);
         }
       }
+      verdict = v->verdict;
       ++op->num_values;
       op->verdict = op->num_values == 1 ? v->verdict
                                         : etr_oracle_judge_worse(
                                             op->verdict, v->verdict);
     }
-    etr_oracle_judge_set_writer(j, value_index, op_index, chain, instruction, p,
-                                candidate);
+    etr_oracle_judge_set_writer(j, value_index, op_index, chain, instruction,
+                                p, candidate, verdict);
     // The elements of a TensorList result are values of their own.
   }
   if (op != NULL && op->num_values == 0) {
@@ -152,6 +155,7 @@ static void judge_delegate_call(judge_t *j, const etr_instruction_t *current,
       position += width > 0 ? width : 1;
       continue;
     }
+    etr_oracle_verdict_t verdict = ETR_ORACLE_NOT_COMPARED;
     etr_oracle_key_t key = {
         .origin = ETR_ORACLE_FROM_INSTRUCTION,
         .chain = chain,
@@ -183,6 +187,7 @@ static void judge_delegate_call(judge_t *j, const etr_instruction_t *current,
       memcpy(v->sizes, reference->sizes, sizeof(v->sizes));
       v->verdict = etr_oracle_judge_value(j, v, reference, NULL, false,
                                           j->now.inputs_differ, NULL);
+      verdict = v->verdict;
       ++op->num_values;
       op->verdict = op->num_values == 1 ? v->verdict
                                         : etr_oracle_judge_worse(
@@ -190,8 +195,7 @@ static void judge_delegate_call(judge_t *j, const etr_instruction_t *current,
     }
     j->now.op_class = j->config->policy->default_class;
     etr_oracle_judge_set_writer(j, value_index, op_index, chain, instruction,
-                                position,
-               candidate);
+                                position, candidate, verdict);
     position += 1;
   }
 }
@@ -435,22 +439,33 @@ void etr_oracle_judge_outputs(judge_t *j) {
       // inherited the difference.
       const etr_oracle_op_result_t *producer = &r->ops[w->op];
       etr_oracle_verdict_t produced = ETR_ORACLE_NOT_COMPARED;
+      bool produced_off = false;  // the op's own global check failed too
       for (uint32_t i = 0; i < producer->num_values; ++i) {
         const etr_oracle_value_result_t *pv =
             &r->values[producer->first_value + i];
         if (pv->position == w->position) {
           produced = pv->verdict;
+          produced_off = pv->global.compared && !pv->global.passed;
         }
       }
-      if (produced == ETR_ORACLE_PROPAGATED) {
+      char detail[256];
+      snprintf(detail, sizeof(detail), "%.250s", v->reason);
+      if (produced == ETR_ORACLE_AGREE && produced_off) {
+        // The op agreed with this very difference: within tolerance on
+        // inputs that were within theirs. (A candidate whose output is not
+        // what its last op wrote still diverges here.)
+        verdict = ETR_ORACLE_AGREE;
+        snprintf(v->reason, sizeof(v->reason),
+                 "%.250s; every op on its path is within tolerance on its "
+                 "own inputs: accumulated drift",
+                 detail);
+      } else if (produced == ETR_ORACLE_PROPAGATED) {
         verdict = ETR_ORACLE_PROPAGATED;
         const etr_oracle_op_result_t *diverged = NULL;
         for (uint32_t i = 0; i < r->num_ops && diverged == NULL; ++i) {
           diverged = r->ops[i].verdict == ETR_ORACLE_DIVERGE ? &r->ops[i]
                                                               : NULL;
         }
-        char detail[256];
-        snprintf(detail, sizeof(detail), "%.250s", v->reason);
         if (diverged != NULL) {
           snprintf(v->reason, sizeof(v->reason),
                    "%.250s; inherited (the first diverging op is %u:%u "
@@ -458,9 +473,7 @@ void etr_oracle_judge_outputs(judge_t *j) {
                    detail, diverged->chain, diverged->instruction,
                    diverged->name);
         } else {
-          snprintf(v->reason, sizeof(v->reason),
-                   "%.250s; every op on its path is within tolerance on its "
-                   "own inputs: accumulated drift",
+          snprintf(v->reason, sizeof(v->reason), "%.250s; inherited",
                    detail);
         }
       }

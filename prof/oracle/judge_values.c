@@ -235,6 +235,15 @@ etr_oracle_verdict_t etr_oracle_judge_value(
     }
     if (!global_pass) {
       describe_metrics_failure(&v->global, detail, sizeof(detail));
+      if (!j->now.inputs_off) {
+        // Right on its inputs, which were right within their own
+        // tolerances: the difference is theirs, carried through.
+        snprintf(v->reason, sizeof(v->reason),
+                 "within tolerance on its own inputs, which differ only "
+                 "within theirs; the reference run differs by: %.250s",
+                 detail);
+        return ETR_ORACLE_AGREE;
+      }
       snprintf(v->reason, sizeof(v->reason),
                "outside tolerance only through its inputs (within it when "
                "re-run on them): %.250s",
@@ -265,9 +274,10 @@ etr_oracle_verdict_t etr_oracle_judge_worse(etr_oracle_verdict_t a,
 }
 
 void etr_oracle_judge_set_writer(judge_t *j, uint32_t value_index, int64_t op,
-                       uint32_t chain, uint32_t instruction,
-                       uint32_t position,
-                       const etr_oracle_record_t *candidate) {
+                                 uint32_t chain, uint32_t instruction,
+                                 uint32_t position,
+                                 const etr_oracle_record_t *candidate,
+                                 etr_oracle_verdict_t verdict) {
   if (value_index >= j->method->num_values) {
     return;
   }
@@ -280,6 +290,7 @@ void etr_oracle_judge_set_writer(judge_t *j, uint32_t value_index, int64_t op,
   w->instruction = instruction;
   w->position = position;
   w->candidate = candidate;
+  w->verdict = verdict;
   w->op_class = j->now.op_class;
   w->k = j->now.k;
   w->tolerance = *etr_oracle_policy_tolerance(j->config->policy,

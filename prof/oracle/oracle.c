@@ -208,10 +208,12 @@ static void summarize(etr_oracle_result_t *r) {
     etr_oracle_verdict_t verdict = r->outputs[k].verdict;
     ++r->output_counts[verdict];
     compared = compared || verdict != ETR_ORACLE_NOT_COMPARED;
-    r->drift = r->drift || verdict == ETR_ORACLE_PROPAGATED;
+    // Drift: an output outside tolerance that every op on its path is
+    // within tolerance for.
+    r->drift = r->drift || (verdict == ETR_ORACLE_AGREE &&
+                            r->outputs[k].global.compared &&
+                            !r->outputs[k].global.passed);
   }
-  // Drift is an output off through in-tolerance ops only.
-  r->drift = r->drift && r->op_counts[ETR_ORACLE_DIVERGE] == 0;
   bool diverges = r->op_counts[ETR_ORACLE_DIVERGE] > 0 ||
                   r->output_counts[ETR_ORACLE_DIVERGE] > 0;
   r->verdict = diverges    ? ETR_ORACLE_DIVERGE
@@ -240,7 +242,8 @@ static void summarize(etr_oracle_result_t *r) {
              r->op_counts[ETR_ORACLE_PROPAGATED],
              r->op_counts[ETR_ORACLE_NOT_COMPARED],
              r->output_counts[ETR_ORACLE_AGREE], r->num_outputs,
-             r->drift ? " (the others drifted through in-tolerance ops)"
+             r->drift ? " (some only within the ops' tolerances: their "
+                        "differences accumulated)"
                       : "");
   } else {
     snprintf(r->summary, sizeof(r->summary),

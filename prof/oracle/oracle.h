@@ -19,9 +19,17 @@
 // twice: globally (candidate vs reference run) and locally (candidate vs
 // the reference re-run on the candidate's inputs; the same as global when
 // the inputs agreed bit for bit). Verdicts:
-//   agree       within tolerance globally (and locally);
-//   propagated  outside tolerance globally, within it locally: the op is
-//               right given its inputs, the error came from upstream;
+//   agree       within tolerance globally (and locally); or outside it
+//               globally, within it locally, while every input it read was
+//               itself judged agree: the op is right, and so is everything
+//               before it, each within its own tolerance (the differences
+//               accumulated, "drift"; the global metrics still show it);
+//   propagated  outside tolerance globally, within it locally, and some
+//               input was itself judged off (diverge or propagated): the
+//               op is right given its inputs, the error came from an
+//               upstream divergence; or, with no local check possible,
+//               outside tolerance while its inputs already differed
+//               (presumed inherited);
 //   diverge     outside tolerance locally (the op introduced it); or
 //               dtype/shape differ; or, with no local check possible, the
 //               global check fails while no input differed;
@@ -123,7 +131,9 @@ typedef struct etr_oracle_result {
   uint32_t output_counts[ETR_ORACLE_NUM_VERDICTS];
   int64_t first_diverging_op;  // index into ops, or -1
   etr_oracle_verdict_t verdict;  // DIVERGE, AGREE, or NOT_COMPARED
-  bool drift;  // an output is outside tolerance while no op diverged
+  bool drift;  // an output is outside tolerance globally while its
+               // producing op agrees (within tolerance on inputs within
+               // theirs): judged agree, with this flag and the reason
   uint32_t reruns;      // ops re-run on the candidate's inputs
   uint32_t magnitude_runs;
   uint64_t elapsed_ns;  // of the judged reference run

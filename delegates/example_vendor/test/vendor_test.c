@@ -123,7 +123,7 @@ Test(vendor, unfaulted_agrees_op_by_op) {
 Test(vendor, off_by_one_is_localized) {
   setenv(ETR_EXAMPLE_VENDOR_FAULT_ENV, "off_by_one", 1);
   vendor_fault("off_by_one");
-  ofx_assert_localized(&g.result, 4, "aten::convolution.out", false);
+  ofx_assert_localized(&g.result, 4, "aten::convolution.out");
   const etr_oracle_op_result_t *op =
       &g.result.ops[g.result.first_diverging_op];
   const etr_oracle_value_result_t *v = &g.result.values[op->first_value];
@@ -136,7 +136,7 @@ Test(vendor, off_by_one_is_localized) {
 Test(vendor, fp16_storage_is_localized) {
   setenv(ETR_EXAMPLE_VENDOR_FAULT_ENV, "fp16", 1);  // addmm
   vendor_fault("fp16");
-  ofx_assert_localized(&g.result, 9, "aten::addmm.out", false);
+  ofx_assert_localized(&g.result, 9, "aten::addmm.out");
   const etr_oracle_value_result_t *v =
       &g.result.values[g.result.ops[g.result.first_diverging_op].first_value];
   cr_assert(v->local.norm_failed, "caught by the norm check: %s", v->reason);
@@ -149,15 +149,14 @@ Test(vendor, fp16_in_the_middle_is_localized) {
          "fp16:_native_batch_norm_legit_no_training@0", 1);
   vendor_fault("fp16 bn");
   ofx_assert_localized(&g.result, 1,
-                       "aten::_native_batch_norm_legit_no_training.out",
-                       false);
+                       "aten::_native_batch_norm_legit_no_training.out");
   finish();
 }
 
 Test(vendor, bf16_is_localized) {
   setenv(ETR_EXAMPLE_VENDOR_FAULT_ENV, "bf16:relu@1", 1);
   vendor_fault("bf16");
-  ofx_assert_localized(&g.result, 6, "aten::relu.out", false);
+  ofx_assert_localized(&g.result, 6, "aten::relu.out");
   finish();
 }
 
@@ -167,7 +166,7 @@ Test(vendor, compile_spec_fault_in_the_program) {
   unsetenv(ETR_EXAMPLE_VENDOR_FAULT_ENV);
   compare("datasets/oracle/cnn_vendor_fp16/model.pte", false, REFERENCE,
           "datasets/oracle/cnn_vendor_fp16/map.json");
-  ofx_assert_localized(&g.result, 9, "aten::addmm.out", false);
+  ofx_assert_localized(&g.result, 9, "aten::addmm.out");
   finish();
 }
 
@@ -176,7 +175,7 @@ Test(vendor, partial_delegation_is_localized) {
   setenv(ETR_EXAMPLE_VENDOR_FAULT_ENV, "off_by_one:convolution@0#1", 1);
   compare("datasets/oracle/cnn_vendor_partial/model.pte", true, REFERENCE,
           "datasets/oracle/cnn_vendor_partial/map.json");
-  ofx_assert_localized(&g.result, 4, "aten::convolution.out", false);
+  ofx_assert_localized(&g.result, 4, "aten::convolution.out");
   finish();
 }
 
@@ -216,7 +215,7 @@ Test(vendor, requant_truncation_is_localized) {
   compare_with(QUANTIZED "model.pte", true, QUANTIZED_REFERENCE,
                QUANTIZED "map.json", QUANTIZED "input_0.npy");
   ofx_assert_localized(&g.result, 3,
-                       "quantized_decomposed::quantize_per_tensor.out", true);
+                       "quantized_decomposed::quantize_per_tensor.out");
   const etr_oracle_value_result_t *v =
       &g.result.values[g.result.ops[g.result.first_diverging_op].first_value];
   cr_assert(v->quantized);
@@ -250,7 +249,7 @@ Test(vendor, requant_half_away_needs_ties) {
   compare_with(QUANTIZED "model.pte", true, QUANTIZED_REFERENCE,
                QUANTIZED "map.json", QUANTIZED "ties_input_0.npy");
   ofx_assert_localized(&g.result, 3,
-                       "quantized_decomposed::quantize_per_tensor.out", true);
+                       "quantized_decomposed::quantize_per_tensor.out");
   finish();
 }
 

@@ -145,7 +145,7 @@ void ofx_judge(etr_method_t *reference, const etr_oracle_values_t *candidate,
 }
 
 void ofx_assert_localized(const etr_oracle_result_t *result,
-                          uint32_t instruction, const char *op, bool strict) {
+                          uint32_t instruction, const char *op) {
   cr_assert_eq(result->verdict, ETR_ORACLE_DIVERGE, "%s", result->summary);
   cr_assert_geq(result->first_diverging_op, 0);
   const etr_oracle_op_result_t *first =
@@ -155,8 +155,7 @@ void ofx_assert_localized(const etr_oracle_result_t *result,
                first->chain, first->instruction, first->name, instruction, op);
   cr_assert_str_eq(first->name, op);
   for (int64_t i = 0; i < result->first_diverging_op; ++i) {
-    cr_assert(result->ops[i].verdict == ETR_ORACLE_AGREE ||
-                  (!strict && result->ops[i].verdict == ETR_ORACLE_PROPAGATED),
+    cr_assert(result->ops[i].verdict == ETR_ORACLE_AGREE,
                  "op %lld (%u:%u %s) before the faulty one is %s",
                  (long long)i, result->ops[i].chain,
                  result->ops[i].instruction, result->ops[i].name,

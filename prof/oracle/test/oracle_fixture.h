@@ -51,12 +51,11 @@ void ofx_judge(etr_method_t *reference, const etr_oracle_values_t *candidate,
 
 // The result diverges, its first diverging op is reference instruction
 // `instruction` (chain 0) with operator `op`, no later op diverges (they
-// agree, propagate or are not compared) and every op before it agrees:
-// exactly (`strict`, for a candidate computing with the reference kernels)
-// or within tolerance (agree, or propagated from in-tolerance differences
-// upstream, for one with kernels of its own).
+// agree, propagate or are not compared) and every op before it agrees
+// (nothing before the first divergence can be propagated: in-tolerance
+// differences carried through agree).
 void ofx_assert_localized(const etr_oracle_result_t *result,
-                          uint32_t instruction, const char *op, bool strict);
+                          uint32_t instruction, const char *op);
 
 // Every op and output agrees or propagates; the verdict is agree.
 void ofx_assert_agrees(const etr_oracle_result_t *result);
