@@ -210,6 +210,16 @@ static int run_cases(const options_t *options, state_t *state,
                 options->test_set, count, method);
         return ETR_EXIT_USAGE;
       }
+      if (options->kind == CANDIDATE_OUTPUTS && options->all_test_sets &&
+          count > 1) {
+        // .npy outputs are one execution's: judging every test set against
+        // them would call all but one wrong.
+        fprintf(stderr, "etref: error: outputs: files hold one execution's "
+                        "outputs and the bundle has %u test sets: name the "
+                        "one that produced them with --test-set K\n",
+                count);
+        return ETR_EXIT_USAGE;
+      }
       if (options->all_test_sets) {
         snprintf(state->inputs_text, sizeof(state->inputs_text),
                  "all %u bundled test sets", count);

@@ -87,6 +87,30 @@ expect 1 "a test set the bundle lacks" -- \
   --test-set 7 --candidate optimized
 expect 1 "--bundled without a bundle" -- \
   "$etref" compare $cnn/model.pte --bundled --candidate optimized
+# ExecuTorch's outputs for each bundled test set (datasets/generate.py ran
+# the bundle's inputs through its runtime): the test set's inputs judge
+# them, and another test set's outputs diverge.
+bundled=datasets/models/bundled_mlp
+expect 0 "a bundled test set judges ExecuTorch's outputs for it" -- \
+  "$etref" compare $bundled/model.bpte --bundled --test-set 1 \
+  --candidate outputs:$bundled/case1_executorch_output_0.npy \
+  --json "$tmp/bundled_outputs.json"
+contains "$tmp/bundled_outputs.json" '"bundled_test_set": 1' \
+  "the case names its test set"
+expect 3 "outputs of another test set diverge" -- \
+  "$etref" compare $bundled/model.bpte --bundled --test-set 2 \
+  --candidate outputs:$bundled/case1_executorch_output_0.npy
+expect 1 "one execution's outputs against every test set" -- \
+  "$etref" compare $bundled/model.bpte --bundled \
+  --candidate outputs:$bundled/case1_executorch_output_0.npy
+contains "$tmp/err.txt" "--test-set K" "the refusal says what to add"
+expect 0 "an ETDump of a bundled test set" -- \
+  "$etref" profile $bundled/model.bpte --runs 1 --kernels optimized \
+  --etdump "$tmp/bundled.etdp" --debug-buffer "$tmp/bundled.bin" \
+  --executorch off
+expect 0 "a bundled test set judges that ETDump" -- \
+  "$etref" compare $bundled/model.bpte --bundled --test-set 0 \
+  --candidate "etdump:$tmp/bundled.etdp"
 
 expect 0 "ExecuTorch's outputs as .npy (directory)" -- \
   "$etref" compare $cnn/model.pte --candidate outputs:$cnn \

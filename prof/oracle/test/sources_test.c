@@ -5,7 +5,8 @@
 // a delegate reported by int and by string id (TensorLists flattened),
 // instruction outputs with positions, scalars, a second execution of an
 // instruction, program outputs; and the refusals: negative strides,
-// tensors past the debug buffer, unknown dtypes, too many dimensions.
+// tensors past the debug buffer, unknown dtypes, too many dimensions. And
+// which run block a bundled test set reads.
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -263,4 +264,42 @@ Test(sources, malformed_events_are_refused) {
   refused(unknown_dtype, "unknown scalar type 99");
   refused(rank_17, "a tensor of rank 17");
   refused(no_instruction, "names no instruction");
+}
+
+Test(sources, bundled_test_sets_pick_their_run_block) {
+  // Blocks: a load block (profiling only), then runs of test sets 2 and 0
+  // and an untagged run, as a runtime executing a bundle's test sets
+  // writes them (RunData.bundled_input_index).
+  etr_etdump_event_t events[4];
+  memset(events, 0, sizeof(events));
+  events[0].type = ETR_ETDUMP_PROFILE;
+  events[1].type = ETR_ETDUMP_DEBUG;
+  events[2].type = ETR_ETDUMP_DEBUG;
+  events[3].type = ETR_ETDUMP_DEBUG;
+  etr_etdump_block_t blocks[4] = {
+      {.name = "Default", .bundled_input_index = -1, .first_event = 0,
+       .num_events = 1},
+      {.name = "Execute", .bundled_input_index = 2, .first_event = 1,
+       .num_events = 1},
+      {.name = "Execute", .bundled_input_index = 0, .first_event = 2,
+       .num_events = 1},
+      {.name = "Execute", .bundled_input_index = -1, .first_event = 3,
+       .num_events = 1},
+  };
+  etr_etdump_t etdump;
+  memset(&etdump, 0, sizeof(etdump));
+  etdump.blocks = blocks;
+  etdump.num_blocks = 4;
+  etdump.events = events;
+  etdump.num_events = 4;
+  cr_assert_eq(etr_oracle_etdump_debug_blocks(&etdump), 3);
+  // By its index, whatever the case's position among those judged.
+  cr_assert_eq(etr_oracle_etdump_block(&etdump, 0, 0), 2);
+  cr_assert_eq(etr_oracle_etdump_block(&etdump, 2, 1), 1);
+  // An index no block carries, or inputs from files: the ordinal-th block
+  // with debug events (the load block has none).
+  cr_assert_eq(etr_oracle_etdump_block(&etdump, 1, 1), 2);
+  cr_assert_eq(etr_oracle_etdump_block(&etdump, -1, 0), 1);
+  cr_assert_eq(etr_oracle_etdump_block(&etdump, -1, 2), 3);
+  cr_assert_eq(etr_oracle_etdump_block(&etdump, -1, 3), -1);
 }
