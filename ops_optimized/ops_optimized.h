@@ -60,6 +60,9 @@ ETR_OPTIMIZED_KERNEL(etr_opt_adaptive_avg_pool1d_out);
 // op_adaptive_avg_pool2d.c
 // aten::_adaptive_avg_pool2d.out
 ETR_OPTIMIZED_KERNEL(etr_opt_adaptive_avg_pool2d_out);
+// op_adaptive_avg_pool3d.c
+// aten::_adaptive_avg_pool3d.out
+ETR_OPTIMIZED_KERNEL(etr_opt_adaptive_avg_pool3d_out);
 // op_add.c
 ETR_OPTIMIZED_KERNEL(etr_opt_add_out);  // aten::add.out
 ETR_OPTIMIZED_KERNEL(etr_opt_add_scalar_out);  // aten::add.Scalar_out
@@ -95,6 +98,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_atanh_out);  // aten::atanh.out
 ETR_OPTIMIZED_KERNEL(etr_opt_avg_pool1d_out);  // aten::avg_pool1d.out
 // op_avg_pool2d.c
 ETR_OPTIMIZED_KERNEL(etr_opt_avg_pool2d_out);  // aten::avg_pool2d.out
+// op_avg_pool3d.c
+ETR_OPTIMIZED_KERNEL(etr_opt_avg_pool3d_out);  // aten::avg_pool3d.out
 // op_bitwise_and.c
 // aten::bitwise_and.Tensor_out
 ETR_OPTIMIZED_KERNEL(etr_opt_bitwise_and_tensor_out);
@@ -248,6 +253,9 @@ ETR_OPTIMIZED_KERNEL(etr_opt_max_dim_max);  // aten::max.dim_max
 // op_max_pool2d_with_indices.c
 // aten::max_pool2d_with_indices.out
 ETR_OPTIMIZED_KERNEL(etr_opt_max_pool2d_with_indices_out);
+// op_max_pool3d_with_indices.c
+// aten::max_pool3d_with_indices.out
+ETR_OPTIMIZED_KERNEL(etr_opt_max_pool3d_with_indices_out);
 // op_maximum.c
 ETR_OPTIMIZED_KERNEL(etr_opt_maximum_out);  // aten::maximum.out
 // op_mean.c

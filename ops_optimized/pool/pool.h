@@ -34,6 +34,7 @@
 #include "core/kernel.h"
 #include "core/tensor.h"
 #include "ops_optimized/isa.h"
+#include "ops_reference/support/nn_pool.h"
 
 // A pooling window: kernel size, column stride and dilations.
 typedef struct etr_pool_window {
@@ -120,5 +121,18 @@ bool etr_avg_pool1d_run(const etr_tensor_t *self, int64_t kernel,
                         bool count_include_pad, etr_tensor_t *out);
 bool etr_adaptive_avg_pool1d_run(const etr_tensor_t *self,
                                  int64_t output_size, etr_tensor_t *out);
+
+// 3-D pooling (pool/pool3d.c): contiguous Float [N, C, D, H, W] or
+// [C, D, H, W] input and outs (indices Long), a checked call; per-dim
+// windows cached (up to 1024 outputs per dim), windows walked on fp32 data
+// in the reference's order: bit-exact. False, with nothing written, for
+// other dtypes, layouts and sizes.
+bool etr_avg_pool3d_run(const etr_tensor_t *self, const etr_nn_pool_t *pool,
+                        bool count_include_pad, bool has_divisor,
+                        int64_t divisor, etr_tensor_t *out);
+bool etr_max_pool3d_run(const etr_tensor_t *self, const etr_nn_pool_t *pool,
+                        etr_tensor_t *out, etr_tensor_t *indices);
+bool etr_adaptive_avg_pool3d_run(const etr_tensor_t *self,
+                                 etr_tensor_t *out);
 
 #endif  // ETR_OPS_OPTIMIZED_POOL_POOL_H
