@@ -10,12 +10,15 @@
 // results. div.out_mode's "trunc" and "floor" modes on Float, Half and
 // BFloat16 results compute in float as the reference (and ATen) does:
 // trunc(self / other), and ATen's div_floor_floating (binary/binary.h),
-// exact. Integral operands (whose quotient is Float, or an integer for the
-// modes), everything else and argument errors go to the reference kernels
+// exact; on uint8 and int8..int64 operands of one dtype the modes take
+// binary/integer.h's loops (exact; a zero divisor is the reference's
+// error). Integral operands of true division (whose quotient is Float),
+// everything else and argument errors go to the reference kernels
 // (ops_reference/op_div.c).
 #include <string.h>
 
 #include "ops_optimized/binary/elementwise.h"
+#include "ops_optimized/binary/integer.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
 
@@ -65,8 +68,19 @@ etr_error_t etr_opt_div_out_mode(etr_kernel_context_t *ctx,
        strcmp(mode, "floor") != 0)) {
     return etr_opt_fallback(etr_ref_div_out_mode, ctx, args, num_args);
   }
-  etr_binary_op_t op = mode == NULL                 ? ETR_BINARY_DIV
-                       : strcmp(mode, "trunc") == 0 ? ETR_BINARY_DIV_TRUNC
-                                                    : ETR_BINARY_DIV_FLOOR;
+  bool trunc_mode = mode != NULL && strcmp(mode, "trunc") == 0;
+  etr_int_call_t int_call;
+  if (mode != NULL &&
+      etr_int_division_probe(ctx, args, num_args, false, 3, &int_call)) {
+    int_call.op = trunc_mode ? ETR_INT_DIV_TRUNC : ETR_INT_DIV_FLOOR;
+    bool handled = false;
+    etr_error_t status = etr_int_division_execute(ctx, &int_call, &handled);
+    return handled ? status
+                   : etr_opt_fallback(etr_ref_div_out_mode, ctx, args,
+                                      num_args);
+  }
+  etr_binary_op_t op = mode == NULL   ? ETR_BINARY_DIV
+                       : trunc_mode ? ETR_BINARY_DIV_TRUNC
+                                    : ETR_BINARY_DIV_FLOOR;
   return div_true(ctx, args, num_args, false, 3, op, etr_ref_div_out_mode);
 }

@@ -2,9 +2,10 @@
 //
 // Differential tests of the elementwise family's rounding divisions
 // against the reference kernels, on every ISA of this machine:
-// div.Scalar_mode_out (None, "trunc", "floor") and the quotients that
-// stress fmod, remainder and div.out_mode's modes. (fmod and remainder
-// also run every pattern of diff_elementwise_binary_test.c.)
+// div.Scalar_mode_out (None, "trunc", "floor"), the quotients that stress
+// fmod, remainder and div.out_mode's modes, and all of them on integers.
+// (fmod and remainder also run every pattern of
+// diff_elementwise_binary_test.c.)
 //
 // Bounds: all exact (fmod is exact; remainder's one addition and the
 // modes' float steps are the reference's own), so bit for bit.
@@ -16,9 +17,11 @@
 // non-contiguous (reference) and in place; and quotient sweeps: 4099
 // pairs self = +-e^u (u uniform over many binades) with other = +-e^v,
 // which make quotients from below 1 to past 2^23 (the exact fused path,
-// its one-off correction and the fmodf lanes) for every op.
+// its one-off correction and the fmodf lanes) for every op; and the
+// integer divisions of binary/integer.h (the last test).
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
 #include "ops_optimized/test/diff.h"
 #include "ops_reference/support/element.h"
@@ -137,6 +140,130 @@ TT_TEST(diff_elementwise_division, quotients) {
         failures += etr_diff_run(&c);
       }
     }
+  }
+  cr_assert_eq(failures, 0, "%d cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, before);
+}
+
+// ---------------------------------------------------------------------------
+// Integer divisions (binary/integer.h): every op on uint8 and int8..int64
+// with divisors made non-zero (zeros become -1 or 3, so x / -1 and
+// INT_MIN / -1 are reached with the special values' extremes), in the
+// patterns plan.h takes; then zero divisors (the reference's error on
+// both sides) and mixed dtypes (reference).
+
+static const etr_scalar_type_t kIntDtypes[] = {ETR_BYTE, ETR_CHAR, ETR_SHORT,
+                                               ETR_INT, ETR_LONG};
+
+static void make_nonzero(etr_tensor_t *t) {
+  size_t size = etr_scalar_type_size(t->dtype);
+  int64_t n = etr_tensor_numel(t);
+  for (int64_t i = 0; i < n; ++i) {
+    uint8_t *p = (uint8_t *)t->data + (size_t)i * size;
+    if (etr_load_int64(t->dtype, p) == 0) {
+      etr_store_int64(t->dtype, p, i % 2 ? -1 : 3);
+    }
+  }
+}
+
+// The op's trailing arguments: div.out_mode's mode; then out and return.
+static int finish_int(etr_diff_case_t *c, const char *mode,
+                      etr_scalar_type_t dtype, int64_t numel) {
+  if (mode != NULL) {
+    etr_diff_arg(c, tt_ev_string(mode));
+  }
+  size_t out_index = c->num_args;
+  etr_diff_out(c, dtype, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
+               numel + 8);
+  etr_diff_return(c, out_index);
+  etr_diff_tolerance_exact(c);
+  return etr_diff_run(c);
+}
+
+static int run_int_tensors(const char *op, const char *mode,
+                           etr_scalar_type_t dtype, int64_t n) {
+  int failures = 0;
+  int64_t rows[2] = {3, n};
+  // (self, other) shapes: same, [3,n] op [n], [n] op [3,n], x op 0-dim.
+  const int64_t *shapes[4][2] = {
+      {rows, rows}, {rows, &rows[1]}, {&rows[1], rows}, {rows, NULL}};
+  const int32_t dims[4][2] = {{2, 2}, {2, 1}, {1, 2}, {2, 0}};
+  for (int p = 0; p < 4; ++p) {
+    for (int zeros = 0; zeros < 2; ++zeros) {
+      etr_diff_case_t c;
+      etr_diff_begin(&c, op, g_seed++, "%s pattern %d n=%lld%s",
+                     mode != NULL ? mode : "", p, (long long)n,
+                     zeros ? " zero divisors" : "");
+      etr_diff_input(&c, dtype, dims[p][0], shapes[p][0],
+                     ETR_DIFF_CONTIGUOUS, ETR_FILL_SPECIAL);
+      etr_tensor_t *b = etr_diff_input(&c, dtype, dims[p][1], shapes[p][1],
+                                       ETR_DIFF_CONTIGUOUS,
+                                       ETR_FILL_SPECIAL);
+      if (!zeros) {
+        make_nonzero(b);
+      } else {
+        memset(b->data, 0, etr_scalar_type_size(dtype));
+      }
+      failures += finish_int(&c, mode, dtype, 3 * n);
+    }
+  }
+  return failures;
+}
+
+static int run_int_scalars(const char *op, const char *mode,
+                           etr_scalar_type_t dtype, int64_t n) {
+  int failures = 0;
+  for (int v = 0; v < 6; ++v) {
+    etr_diff_case_t c;
+    etr_diff_begin(&c, op, g_seed++, "%s Scalar %d n=%lld",
+                   mode != NULL ? mode : "", v, (long long)n);
+    etr_diff_input(&c, dtype, 1, &n, ETR_DIFF_CONTIGUOUS, ETR_FILL_SPECIAL);
+    etr_diff_arg(&c, v == 0   ? tt_ev_int(-3)
+                     : v == 1 ? tt_ev_int(7)
+                     : v == 2 ? tt_ev_int(1000)  // wraps for 8 bits
+                     : v == 3 ? tt_ev_int(-1)
+                     : v == 4 ? tt_ev_int(256)   // 0 in 8 bits: an error
+                              : tt_ev_bool(true));
+    failures += finish_int(&c, mode, dtype, n);
+  }
+  return failures;
+}
+
+TT_TEST(diff_elementwise_division, integers) {
+  static const struct {
+    const char *tensor_op;
+    const char *scalar_op;
+    const char *mode;
+  } kIntOps[] = {
+      {"aten::fmod.Tensor_out", "aten::fmod.Scalar_out", NULL},
+      {"aten::remainder.Tensor_out", "aten::remainder.Scalar_out", NULL},
+      {"aten::div.out_mode", "aten::div.Scalar_mode_out", "trunc"},
+      {"aten::div.out_mode", "aten::div.Scalar_mode_out", "floor"},
+  };
+  uint64_t before = etr_diff_stats()->specialized;
+  int64_t sizes[16];
+  size_t count = etr_diff_edge_sizes(16, sizes);
+  int failures = 0;
+  for (size_t op = 0; op < 4; ++op) {
+    for (size_t d = 0; d < 5; ++d) {
+      for (size_t s = 0; s < count; ++s) {
+        if (sizes[s] == 0) {
+          continue;  // a zero divisor is only an error with elements
+        }
+        failures += run_int_tensors(kIntOps[op].tensor_op, kIntOps[op].mode,
+                                    kIntDtypes[d], sizes[s]);
+        failures += run_int_scalars(kIntOps[op].scalar_op, kIntOps[op].mode,
+                                    kIntDtypes[d], sizes[s]);
+      }
+    }
+    // Mixed dtypes: the reference's.
+    etr_diff_case_t c;
+    etr_diff_begin(&c, kIntOps[op].tensor_op, g_seed++, "Int op Long");
+    int64_t n = 33;
+    etr_diff_input(&c, ETR_INT, 1, &n, ETR_DIFF_CONTIGUOUS, ETR_FILL_RANDOM);
+    make_nonzero(etr_diff_input(&c, ETR_LONG, 1, &n, ETR_DIFF_CONTIGUOUS,
+                                ETR_FILL_RANDOM));
+    failures += finish_int(&c, kIntOps[op].mode, ETR_LONG, n);
   }
   cr_assert_eq(failures, 0, "%d cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, before);

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Integer divisions (see integer.h).
+#include "ops_optimized/binary/integer.h"
+
+#include <string.h>
+
+#include "ops_optimized/binary/elementwise.h"
+#include "ops_optimized/binary/plan.h"
+#include "ops_optimized/common/args.h"
+#include "ops_reference/support/dtype.h"
+#include "ops_reference/support/element.h"
+#include "ops_reference/support/iter.h"
+#include "ops_reference/support/shape.h"
+
+bool etr_int_division_dtype(etr_scalar_type_t dtype) {
+  switch (dtype) {
+    case ETR_BYTE:
+    case ETR_CHAR:
+    case ETR_SHORT:
+    case ETR_INT:
+    case ETR_LONG:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool etr_int_division_probe(const etr_kernel_context_t *ctx,
+                            etr_evalue_t **args, size_t num_args,
+                            bool scalar_other, size_t out_index,
+                            etr_int_call_t *call) {
+  memset(call, 0, sizeof(*call));
+  etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
+  call->out = etr_opt_tensor_arg(args, num_args, out_index);
+  if (self == NULL || call->out == NULL ||
+      !etr_int_division_dtype(self->dtype) ||
+      call->out->dtype != self->dtype) {
+    return false;
+  }
+  call->a = self;
+  if (!scalar_other) {
+    call->b = etr_opt_tensor_arg(args, num_args, 1);
+    return call->b != NULL && call->b->dtype == self->dtype;
+  }
+  etr_scalar_t scalar;
+  etr_scalar_type_t result;
+  etr_kernel_context_t probe = etr_ew_probe_context(ctx);
+  if (!etr_ew_scalar_arg(ctx, args, num_args, 1, &scalar) ||
+      scalar.kind == ETR_SCALAR_DOUBLE ||
+      etr_result_type_tensor_scalar(&probe, self, &scalar, &result) !=
+          ETR_OK ||
+      result != self->dtype) {
+    return false;
+  }
+  call->value = etr_wrap_int64(result, scalar.as_int);
+  return true;
+}
+
+// One element. T is the storage type; values are exact in int64. x / -1
+// is a wrapping negation (the caller stores the low bits).
+static inline int64_t divide(etr_int_division_t op, int64_t a, int64_t b) {
+  if (b == -1) {
+    return op == ETR_INT_DIV_TRUNC || op == ETR_INT_DIV_FLOOR
+               ? (int64_t)(0 - (uint64_t)a)
+               : 0;
+  }
+  int64_t r = a % b;
+  switch (op) {
+    case ETR_INT_FMOD:
+      return r;
+    case ETR_INT_REMAINDER:
+      return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+    case ETR_INT_DIV_TRUNC:
+      return a / b;
+    default:
+      return a / b - (r != 0 && ((a < 0) != (b < 0)) ? 1 : 0);
+  }
+}
+
+// The loops, per storage type and op (the op switch hoisted by the
+// compiler out of the constant-op instantiations).
+#define INT_RUNS(T)                                                       \
+  static void run_##T(etr_int_division_t op, size_t n, const T *a,        \
+                      const T *b, T value, T *y) {                        \
+    switch (op) {                                                         \
+      case ETR_INT_FMOD:                                                  \
+        for (size_t i = 0; i < n; ++i) {                                  \
+          y[i] = (T)divide(ETR_INT_FMOD, a[i], b != NULL ? b[i] : value); \
+        }                                                                 \
+        break;                                                            \
+      case ETR_INT_REMAINDER:                                             \
+        for (size_t i = 0; i < n; ++i) {                                  \
+          y[i] = (T)divide(ETR_INT_REMAINDER, a[i],                       \
+                           b != NULL ? b[i] : value);                     \
+        }                                                                 \
+        break;                                                            \
+      case ETR_INT_DIV_TRUNC:                                             \
+        for (size_t i = 0; i < n; ++i) {                                  \
+          y[i] = (T)divide(ETR_INT_DIV_TRUNC, a[i],                       \
+                           b != NULL ? b[i] : value);                     \
+        }                                                                 \
+        break;                                                            \
+      default:                                                            \
+        for (size_t i = 0; i < n; ++i) {                                  \
+          y[i] = (T)divide(ETR_INT_DIV_FLOOR, a[i],                       \
+                           b != NULL ? b[i] : value);                     \
+        }                                                                 \
+        break;                                                            \
+    }                                                                     \
+  }
+
+INT_RUNS(uint8_t)
+INT_RUNS(int8_t)
+INT_RUNS(int16_t)
+INT_RUNS(int32_t)
+INT_RUNS(int64_t)
+#undef INT_RUNS
+
+// True when some element of b (any layout) is zero.
+static bool has_zero(const etr_tensor_t *b) {
+  const etr_tensor_t *operands[1] = {b};
+  etr_strided_iter_t iter;
+  etr_strided_iter_init(&iter, b->dim, b->sizes, operands, 1);
+  for (; !etr_strided_iter_done(&iter); etr_strided_iter_next(&iter)) {
+    if (etr_load_int64(b->dtype, etr_element_at(b, iter.offsets[0])) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// One run; the broadcast operand (if any) as `value`.
+static void run(etr_scalar_type_t dtype, etr_int_division_t op, size_t n,
+                const void *a, const void *b, int64_t value, void *y) {
+  switch (dtype) {
+    case ETR_BYTE:
+      run_uint8_t(op, n, a, b, (uint8_t)value, y);
+      break;
+    case ETR_CHAR:
+      run_int8_t(op, n, a, b, (int8_t)value, y);
+      break;
+    case ETR_SHORT:
+      run_int16_t(op, n, a, b, (int16_t)value, y);
+      break;
+    case ETR_INT:
+      run_int32_t(op, n, a, b, (int32_t)value, y);
+      break;
+    default:
+      run_int64_t(op, n, a, b, value, y);
+      break;
+  }
+}
+
+etr_error_t etr_int_division_execute(etr_kernel_context_t *ctx,
+                                     const etr_int_call_t *call,
+                                     bool *handled) {
+  const etr_tensor_t *a = call->a;
+  const etr_tensor_t *b = call->b;
+  etr_tensor_t *out = call->out;
+  int32_t dim = a->dim;
+  int64_t sizes[ETR_MAX_DIMS];
+  *handled = false;
+  if (b != NULL) {
+    if (!etr_plan_broadcast_shape(a->dim, a->sizes, b->dim, b->sizes, &dim,
+                                  sizes)) {
+      return ETR_OK;
+    }
+  } else {
+    memcpy(sizes, a->sizes, (size_t)a->dim * sizeof(int64_t));
+  }
+  // The reference raises on a zero divisor only when out has elements.
+  int64_t numel = 1;
+  for (int32_t i = 0; i < dim; ++i) {
+    numel *= sizes[i];
+  }
+  if (numel > 0 && !ctx->dry_run &&
+      (b != NULL ? has_zero(b) : call->value == 0)) {
+    return ETR_OK;
+  }
+  *handled = true;
+  ETR_TRY(etr_resize_out(ctx, out, dim, sizes));
+  if (ctx->dry_run || etr_tensor_numel(out) == 0) {
+    return ETR_OK;
+  }
+  const etr_tensor_t *inputs[2] = {a, b};
+  etr_plan_t plan;
+  if (!etr_plan_init(&plan, out, inputs, b != NULL ? 2 : 1)) {
+    *handled = false;
+    return ETR_OK;
+  }
+  size_t size = etr_scalar_type_size(a->dtype);
+  size_t n = (size_t)plan.run;
+  etr_plan_cursor_t cursor;
+  etr_plan_cursor_init(&cursor);
+  for (int64_t r = 0; r < plan.runs; ++r) {
+    uint8_t *y = (uint8_t *)out->data + (size_t)cursor.offsets[0] * size;
+    const uint8_t *x = (const uint8_t *)a->data +
+                       (size_t)cursor.offsets[1] * size;
+    if (b == NULL) {
+      run(a->dtype, call->op, n, x, NULL, call->value, y);
+    } else {
+      const uint8_t *z = (const uint8_t *)b->data +
+                         (size_t)cursor.offsets[2] * size;
+      if (plan.run_broadcast[2]) {
+        run(a->dtype, call->op, n, x, NULL, etr_load_int64(b->dtype, z), y);
+      } else if (plan.run_broadcast[1]) {
+        // A constant dividend: run element by element through a copy.
+        int64_t dividend = etr_load_int64(a->dtype, x);
+        for (size_t i = 0; i < n; ++i) {
+          int64_t divisor = etr_load_int64(b->dtype, z + i * size);
+          etr_store_int64(a->dtype, y + i * size,
+                          divide(call->op, dividend, divisor));
+        }
+      } else {
+        run(a->dtype, call->op, n, x, z, 0, y);
+      }
+    }
+    etr_plan_cursor_next(&cursor, &plan);
+  }
+  return ETR_OK;
+}
