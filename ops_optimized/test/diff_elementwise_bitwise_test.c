@@ -18,7 +18,9 @@
 // in place. The predicates and logical_not on Float, Half and BFloat16
 // with special values (NaN, +-inf, -0.0, denormals) at the edge sizes of
 // 16 lanes, contiguous, channels-last and non-contiguous; on integer and
-// Bool selves (zeroed outs); Double falls back.
+// Bool selves (zeroed outs); Double falls back. ceil, floor, round and
+// trunc on integers (copies through the byte engine; Bool is the
+// reference's error).
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -277,5 +279,26 @@ TT_TEST(diff_elementwise_bitwise, isinf) {
 TT_TEST(diff_elementwise_bitwise, logical_not) {
   uint64_t before = etr_diff_stats()->specialized;
   int failures = run_predicate("aten::logical_not.out");
+  ASSERT_SPECIALIZED(failures, before);
+}
+
+// ceil, floor, round and trunc copy integers through the byte engine.
+TT_TEST(diff_elementwise_bitwise, integer_rounding) {
+  static const char *const kRoundingOps[] = {
+      "aten::ceil.out", "aten::floor.out", "aten::round.out",
+      "aten::trunc.out"};
+  uint64_t before = etr_diff_stats()->specialized;
+  int64_t sizes[16];
+  size_t count = etr_diff_edge_sizes(64, sizes);
+  int failures = 0;
+  for (size_t op = 0; op < 4; ++op) {
+    for (size_t d = 1; d < NUM_BYTE_DTYPES; ++d) {  // not Bool
+      for (size_t s = 0; s < count; s += 2) {
+        failures += run_unary(kRoundingOps[op], kByteDtypes[d],
+                              kByteDtypes[d], sizes[s]);
+      }
+    }
+    failures += run_unary(kRoundingOps[op], ETR_BOOL, ETR_BOOL, 17);
+  }
   ASSERT_SPECIALIZED(failures, before);
 }
