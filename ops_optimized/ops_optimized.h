@@ -78,6 +78,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_amin_out);  // aten::amin.out
 ETR_OPTIMIZED_KERNEL(etr_opt_any_all_out);  // aten::any.all_out
 ETR_OPTIMIZED_KERNEL(etr_opt_any_dims_out);  // aten::any.dims_out
 ETR_OPTIMIZED_KERNEL(etr_opt_any_out);  // aten::any.out
+// op_arange.c
+ETR_OPTIMIZED_KERNEL(etr_opt_arange_start_out);  // aten::arange.start_out
 // op_argmax.c
 ETR_OPTIMIZED_KERNEL(etr_opt_argmax_out);  // aten::argmax.out
 // op_argmin.c
@@ -278,6 +280,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_native_batch_norm_legit_no_training_out);
 ETR_OPTIMIZED_KERNEL(etr_opt_native_batch_norm_legit_out);
 // aten::_native_batch_norm_legit.no_stats_out
 ETR_OPTIMIZED_KERNEL(etr_opt_native_batch_norm_legit_no_stats_out);
+// op_native_dropout.c
+ETR_OPTIMIZED_KERNEL(etr_opt_native_dropout_out);  // aten::native_dropout.out
 // op_native_group_norm.c
 // aten::native_group_norm.out
 ETR_OPTIMIZED_KERNEL(etr_opt_native_group_norm_out);
@@ -289,6 +293,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_ne_tensor_out);  // aten::ne.Tensor_out
 ETR_OPTIMIZED_KERNEL(etr_opt_ne_scalar_out);  // aten::ne.Scalar_out
 // op_neg.c
 ETR_OPTIMIZED_KERNEL(etr_opt_neg_out);  // aten::neg.out
+// op_nonzero.c
+ETR_OPTIMIZED_KERNEL(etr_opt_nonzero_out);  // aten::nonzero.out
 // op_pdist_forward.c
 ETR_OPTIMIZED_KERNEL(etr_opt_pdist_forward_out);  // aten::_pdist_forward.out
 // op_permute_copy.c
@@ -303,6 +309,10 @@ ETR_OPTIMIZED_KERNEL(etr_opt_pow_scalar_out);  // aten::pow.Scalar_out
 // op_prod.c
 ETR_OPTIMIZED_KERNEL(etr_opt_prod_int_out);  // aten::prod.int_out
 ETR_OPTIMIZED_KERNEL(etr_opt_prod_out);  // aten::prod.out
+// op_rand.c
+ETR_OPTIMIZED_KERNEL(etr_opt_rand_out);  // aten::rand.out
+// op_randn.c
+ETR_OPTIMIZED_KERNEL(etr_opt_randn_out);  // aten::randn.out
 // op_reciprocal.c
 ETR_OPTIMIZED_KERNEL(etr_opt_reciprocal_out);  // aten::reciprocal.out
 // op_reflection_pad1d.c

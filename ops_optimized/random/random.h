@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The random ops' generator, vectorized (one table per ISA), and the
+// drivers of the optimized rand, randn and native_dropout kernels.
+//
+// The reference draws from SplitMix64 (ops_reference/support/
+// reduce_random.h): draw k of a call starting at state s is
+// mix(s + (k + 1) * 0x9e3779b97f4a7c15), and the state ends at
+// s + n * 0x9e3779b97f4a7c15 after n draws. That is a counter-based
+// stream, so a block of draws is independent lanes of 64-bit adds,
+// shifts, xors and multiplies: the `draws` microkernel computes them
+// several at a time (AVX-512 VPMULLQ; AVX2 and NEON build the 64-bit
+// product from 32-bit ones). The drivers turn draws into values with the
+// reference's transforms in the reference's element order, so every value
+// and the final state are the reference's, bit for bit.
+#ifndef ETR_OPS_OPTIMIZED_RANDOM_RANDOM_H
+#define ETR_OPS_OPTIMIZED_RANDOM_RANDOM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/kernel.h"
+#include "core/tensor.h"
+#include "ops_optimized/isa.h"
+
+#define ETR_RANDOM_GAMMA UINT64_C(0x9e3779b97f4a7c15)
+
+typedef struct etr_random_kernels {
+  // out[k] = mix(state + (k + 1) * gamma) for k < n (SplitMix64's
+  // variant-13 finalizer).
+  void (*draws)(uint64_t state, size_t n, uint64_t *out);
+} etr_random_kernels_t;
+
+extern const etr_random_kernels_t etr_random_kernels_scalar;
+extern const etr_random_kernels_t etr_random_kernels_avx2;
+extern const etr_random_kernels_t etr_random_kernels_avx512;
+extern const etr_random_kernels_t etr_random_kernels_neon;
+
+// The table for `isa` (scalar when that ISA is not built in).
+const etr_random_kernels_t *etr_random_kernels_for(etr_isa_t isa);
+
+// Drivers: a checked call (the reference's dry run validated it and
+// resized the outs); they draw from ctx->rng_state (or the default seed
+// when it is NULL) and advance it as the reference does. False, having
+// drawn nothing, for cases they do not handle.
+
+// rand.out into a contiguous Float or Double out.
+bool etr_random_uniform_run(etr_kernel_context_t *ctx, etr_tensor_t *out);
+// randn.out into a contiguous Float or Double out (Box-Muller, two draws
+// per value, the reference's libm calls).
+bool etr_random_normal_run(etr_kernel_context_t *ctx, etr_tensor_t *out);
+// native_dropout.out, training, on a contiguous Float input, out and Bool
+// mask with 0 <= p <= 1 (checked by the reference).
+bool etr_random_dropout_run(etr_kernel_context_t *ctx,
+                            const etr_tensor_t *input, double p,
+                            etr_tensor_t *out, etr_tensor_t *mask);
+
+#endif  // ETR_OPS_OPTIMIZED_RANDOM_RANDOM_H

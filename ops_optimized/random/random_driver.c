@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Drivers of the optimized rand, randn and native_dropout kernels (see
+// random.h): draws in blocks from the active ISA's kernel, turned into
+// values with the reference's transforms (ops_reference/support/
+// reduce_random.c) in row-major order; the state advances by one gamma
+// per draw, as there.
+#include <math.h>
+
+#include "ops_optimized/random/random.h"
+#include "ops_reference/support/reduce_random.h"
+#include "ops_reference/support/shape.h"
+
+enum { kBlock = 256 };
+
+// 2 pi, as the reference spells it.
+static const double kTwoPi = 6.28318530717958647692528676655900577;
+
+// Fills `draws` with the next `n` draws (n <= kBlock) and advances the
+// state.
+static void next_block(const etr_random_kernels_t *k, uint64_t *state,
+                       size_t n, uint64_t *draws) {
+  k->draws(*state, n, draws);
+  *state += (uint64_t)n * ETR_RANDOM_GAMMA;
+}
+
+bool etr_random_uniform_run(etr_kernel_context_t *ctx, etr_tensor_t *out) {
+  if ((out->dtype != ETR_FLOAT && out->dtype != ETR_DOUBLE) ||
+      !etr_tensor_is_contiguous(out)) {
+    return false;
+  }
+  etr_reduce_rng_t rng;
+  etr_reduce_rng_init(&rng, ctx);
+  const etr_random_kernels_t *k = etr_random_kernels_for(etr_isa_active());
+  uint64_t draws[kBlock];
+  size_t numel = (size_t)etr_numel(out);
+  for (size_t first = 0; first < numel; first += kBlock) {
+    size_t count = numel - first < kBlock ? numel - first : kBlock;
+    next_block(k, rng.state, count, draws);
+    if (out->dtype == ETR_FLOAT) {
+      float *y = (float *)out->data + first;
+      for (size_t i = 0; i < count; ++i) {
+        y[i] = (float)(draws[i] >> 40) * 0x1p-24f;  // exact
+      }
+    } else {
+      double *y = (double *)out->data + first;
+      for (size_t i = 0; i < count; ++i) {
+        y[i] = (double)(draws[i] >> 11) * 0x1p-53;  // exact
+      }
+    }
+  }
+  return true;
+}
+
+bool etr_random_normal_run(etr_kernel_context_t *ctx, etr_tensor_t *out) {
+  if ((out->dtype != ETR_FLOAT && out->dtype != ETR_DOUBLE) ||
+      !etr_tensor_is_contiguous(out)) {
+    return false;
+  }
+  etr_reduce_rng_t rng;
+  etr_reduce_rng_init(&rng, ctx);
+  const etr_random_kernels_t *k = etr_random_kernels_for(etr_isa_active());
+  uint64_t draws[kBlock];
+  size_t numel = (size_t)etr_numel(out);
+  for (size_t first = 0; first < numel; first += kBlock / 2) {
+    size_t count = numel - first < kBlock / 2 ? numel - first : kBlock / 2;
+    next_block(k, rng.state, 2 * count, draws);
+    for (size_t i = 0; i < count; ++i) {
+      // The reference's etr_reduce_rng_normal on draws 2i and 2i + 1.
+      double u1 = (double)(draws[2 * i] >> 11) * 0x1p-53;
+      double u2 = (double)(draws[2 * i + 1] >> 11) * 0x1p-53;
+      double value = sqrt(-2.0 * log(1.0 - u1)) * cos(kTwoPi * u2);
+      if (out->dtype == ETR_FLOAT) {
+        ((float *)out->data)[first + i] = (float)value;
+      } else {
+        ((double *)out->data)[first + i] = value;
+      }
+    }
+  }
+  return true;
+}
+
+bool etr_random_dropout_run(etr_kernel_context_t *ctx,
+                            const etr_tensor_t *input, double p,
+                            etr_tensor_t *out, etr_tensor_t *mask) {
+  if (input->dtype != ETR_FLOAT || out->dtype != ETR_FLOAT ||
+      mask->dtype != ETR_BOOL || !etr_tensor_is_contiguous(input) ||
+      !etr_tensor_is_contiguous(out) || !etr_tensor_is_contiguous(mask)) {
+    return false;
+  }
+  etr_reduce_rng_t rng;
+  etr_reduce_rng_init(&rng, ctx);
+  const etr_random_kernels_t *k = etr_random_kernels_for(etr_isa_active());
+  double keep_probability = 1.0 - p;
+  double scale = keep_probability == 0.0 ? 0.0 : 1.0 / keep_probability;
+  uint64_t draws[kBlock];
+  size_t numel = (size_t)etr_numel(input);
+  const float *x = (const float *)input->data;
+  float *y = (float *)out->data;
+  uint8_t *m = (uint8_t *)mask->data;
+  for (size_t first = 0; first < numel; first += kBlock) {
+    size_t count = numel - first < kBlock ? numel - first : kBlock;
+    next_block(k, rng.state, count, draws);
+    for (size_t i = 0; i < count; ++i) {
+      double u = (double)(draws[i] >> 11) * 0x1p-53;
+      bool keep = u < keep_probability;
+      double kept = keep ? 1.0 : 0.0;
+      y[first + i] = (float)((double)x[first + i] * kept * scale);
+      m[first + i] = keep ? 1 : 0;
+    }
+  }
+  return true;
+}
