@@ -263,6 +263,7 @@ typedef struct {
   char method_name[256];
   char command[8192];
   char inputs_note[1024];
+  int32_t bundled_case;  // the bundle's test case the inputs came from, or -1
   char paths[4][4096];  // csv, json, etdump (optimized), notes
   uint64_t load_span[2][2];  // per kernel library: load start and end
 } profile_state_t;
@@ -575,6 +576,7 @@ static int prepare_inputs(const profile_options_t *options,
       if (strcmp(suite.method_name, method->name) == 0) {
         snprintf(state->inputs_note, sizeof(state->inputs_note),
                  "the bundle's test set %u, case 0", s);
+        state->bundled_case = 0;
         return etr_cli_inputs_from_bundle(&state->inputs, &suite, 0);
       }
     }
@@ -695,6 +697,9 @@ static int write_etdumps(const profile_options_t *options,
     etr_etdump_options_t etdump_options;
     etr_etdump_options_init(&etdump_options);
     etdump_options.debug_events = v == 0 && state->captured;
+    // As ExecuTorch's bundled-input runs: the test case, for the oracle
+    // (etref compare --bundled) to find its run.
+    etdump_options.bundled_input_index = state->bundled_case;
     // A "Default" block as ExecuTorch's: etref loads a method in one step,
     // so Program::load_method and Method::init share its interval.
     etdump_options.load_start_ns = state->load_span[v][0];
@@ -827,6 +832,7 @@ int etr_cli_profile(int argc, char **argv) {
   }
   static profile_state_t state;
   memset(&state, 0, sizeof(state));
+  state.bundled_case = -1;
   etr_diag_t diag;
   etr_diag_reset(&diag);
   code = etr_cli_open(&state.session, options.program_path,

@@ -111,6 +111,11 @@ expect 0 "an ETDump of a bundled test set" -- \
 expect 0 "a bundled test set judges that ETDump" -- \
   "$etref" compare $bundled/model.bpte --bundled --test-set 0 \
   --candidate "etdump:$tmp/bundled.etdp"
+expect 2 "the ETDump holds no run of another test set" -- \
+  "$etref" compare $bundled/model.bpte --bundled --test-set 1 \
+  --candidate "etdump:$tmp/bundled.etdp"
+contains "$tmp/err.txt" "no block with debug events for bundled test set 1" \
+  "the refusal names the test set"
 
 expect 0 "ExecuTorch's outputs as .npy (directory)" -- \
   "$etref" compare $cnn/model.pte --candidate outputs:$cnn \

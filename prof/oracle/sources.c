@@ -37,8 +37,14 @@ int32_t etr_oracle_etdump_block(const etr_etdump_t *etdump,
       }
     }
   }
+  // A block tagged with another test case is that case's run, never this
+  // one's.
   uint32_t seen = 0;
   for (uint32_t b = 0; b < etdump->num_blocks; ++b) {
+    int32_t tag = etdump->blocks[b].bundled_input_index;
+    if (bundled_index >= 0 && tag >= 0 && tag != bundled_index) {
+      continue;
+    }
     if (has_debug_events(etdump, &etdump->blocks[b])) {
       if (seen == ordinal) {
         return (int32_t)b;

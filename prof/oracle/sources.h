@@ -31,7 +31,8 @@ extern "C" {
 
 // The block to read for test set `bundled_index` (>= 0: the block with that
 // RunData.bundled_input_index, else the `ordinal`-th block with debug
-// events), or -1 when none fits.
+// events that no other test set's index tags; -1: the `ordinal`-th block
+// with debug events), or -1 when none fits.
 int32_t etr_oracle_etdump_block(const etr_etdump_t *etdump,
                                 int32_t bundled_index, uint32_t ordinal);
 

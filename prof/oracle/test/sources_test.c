@@ -296,9 +296,11 @@ Test(sources, bundled_test_sets_pick_their_run_block) {
   // By its index, whatever the case's position among those judged.
   cr_assert_eq(etr_oracle_etdump_block(&etdump, 0, 0), 2);
   cr_assert_eq(etr_oracle_etdump_block(&etdump, 2, 1), 1);
-  // An index no block carries, or inputs from files: the ordinal-th block
-  // with debug events (the load block has none).
-  cr_assert_eq(etr_oracle_etdump_block(&etdump, 1, 1), 2);
+  // An index no block carries: the ordinal-th block with debug events
+  // among those no other test set's index tags (the load block has none).
+  cr_assert_eq(etr_oracle_etdump_block(&etdump, 1, 0), 3);
+  cr_assert_eq(etr_oracle_etdump_block(&etdump, 1, 1), -1);
+  // Inputs from files: the ordinal-th block with debug events.
   cr_assert_eq(etr_oracle_etdump_block(&etdump, -1, 0), 1);
   cr_assert_eq(etr_oracle_etdump_block(&etdump, -1, 2), 3);
   cr_assert_eq(etr_oracle_etdump_block(&etdump, -1, 3), -1);
