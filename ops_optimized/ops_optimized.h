@@ -100,6 +100,9 @@ ETR_OPTIMIZED_KERNEL(etr_opt_atanh_out);  // aten::atanh.out
 ETR_OPTIMIZED_KERNEL(etr_opt_avg_pool1d_out);  // aten::avg_pool1d.out
 // op_avg_pool2d.c
 ETR_OPTIMIZED_KERNEL(etr_opt_avg_pool2d_out);  // aten::avg_pool2d.out
+// op_avg_pool2d_backward.c
+// aten::avg_pool2d_backward.grad_input
+ETR_OPTIMIZED_KERNEL(etr_opt_avg_pool2d_backward_grad_input);
 // op_avg_pool3d.c
 ETR_OPTIMIZED_KERNEL(etr_opt_avg_pool3d_out);  // aten::avg_pool3d.out
 // op_bitwise_and.c
@@ -250,11 +253,16 @@ ETR_OPTIMIZED_KERNEL(etr_opt_logical_xor_out);  // aten::logical_xor.out
 // op_lt.c
 ETR_OPTIMIZED_KERNEL(etr_opt_lt_tensor_out);  // aten::lt.Tensor_out
 ETR_OPTIMIZED_KERNEL(etr_opt_lt_scalar_out);  // aten::lt.Scalar_out
+// op_masked_scatter.c
+ETR_OPTIMIZED_KERNEL(etr_opt_masked_scatter_out);  // aten::masked_scatter.out
 // op_max.c
 ETR_OPTIMIZED_KERNEL(etr_opt_max_dim_max);  // aten::max.dim_max
 // op_max_pool2d_with_indices.c
 // aten::max_pool2d_with_indices.out
 ETR_OPTIMIZED_KERNEL(etr_opt_max_pool2d_with_indices_out);
+// op_max_pool2d_with_indices_backward.c
+// aten::max_pool2d_with_indices_backward.grad_input
+ETR_OPTIMIZED_KERNEL(etr_opt_max_pool2d_with_indices_backward_grad_input);
 // op_max_pool3d_with_indices.c
 // aten::max_pool3d_with_indices.out
 ETR_OPTIMIZED_KERNEL(etr_opt_max_pool3d_with_indices_out);

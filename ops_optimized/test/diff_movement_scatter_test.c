@@ -14,6 +14,7 @@
 // NaN must win amax/amin as in ATen) and Long for the reductions, Half and
 // mean (fallback); include_self both ways; in place (out is self); errors:
 // an index entry out of range or negative, a bad dim, a bad reduce name.
+// Also masked_scatter (movement-style, see its test below).
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -205,4 +206,53 @@ TT_TEST(diff_movement_scatter, ranks_in_place_and_errors) {
   failures += run_scatter(&name);
   mt_summary("ranks_in_place_and_errors");
   cr_assert_eq(failures, 0, "%d scatter cases disagree", failures);
+}
+
+// masked_scatter: same-shape contiguous self/mask/out specialized (every
+// dtype, in place too); a source shorter than the mask's True count (the
+// reference's InvalidArgument), broadcasting and non-contiguous inputs
+// (fallback).
+static int run_masked(etr_scalar_type_t dtype, int32_t rank,
+                      const int64_t *sizes, const int64_t *mask_sizes,
+                      int64_t source_count, etr_diff_layout_t layout,
+                      bool in_place, bool fast) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::masked_scatter.out", g_seed++,
+                 "%s rank %d source %lld%s", etr_scalar_type_name(dtype),
+                 (int)rank, (long long)source_count,
+                 in_place ? " in place" : "");
+  etr_tensor_t *self =
+      etr_diff_input(&c, dtype, rank, sizes, layout, ETR_FILL_SPECIAL);
+  etr_diff_input(&c, ETR_BOOL, rank, mask_sizes, layout, ETR_FILL_RANDOM);
+  etr_diff_input(&c, dtype, 1, &source_count, 0, ETR_FILL_SPECIAL);
+  if (in_place) {
+    etr_diff_out_aliasing(&c, 0);
+  } else {
+    etr_diff_out(&c, dtype, 1, (const int64_t[]){0}, 0,
+                 etr_tensor_numel(self) * 4 + 8);
+  }
+  etr_diff_return(&c, 3);
+  etr_diff_tolerance_exact(&c);
+  mt_key(&c, dtype, layout);
+  return mt_run(&c, fast);
+}
+
+TT_TEST(diff_movement_scatter, masked_scatter) {
+  int failures = 0;
+  static const int64_t kShapes[][3] = {{1, 1, 1}, {2, 3, 4}, {3, 1, 33}};
+  for (size_t t = 0; t < MOVEMENT_NUM_DTYPES; ++t) {
+    for (size_t s = 0; s < 3; ++s) {
+      int64_t numel = kShapes[s][0] * kShapes[s][1] * kShapes[s][2];
+      failures += run_masked(kMovementDtypes[t], 3, kShapes[s], kShapes[s],
+                             numel + 2, 0, s == 1, true);
+    }
+  }
+  int64_t sizes[3] = {2, 3, 4};
+  int64_t row[3] = {1, 3, 1};
+  failures += run_masked(ETR_FLOAT, 3, sizes, sizes, 1, 0, false, false);
+  failures += run_masked(ETR_FLOAT, 3, sizes, row, 30, 0, false, false);
+  failures += run_masked(ETR_FLOAT, 3, sizes, sizes, 30,
+                         ETR_DIFF_NONCONTIGUOUS, false, false);
+  mt_summary("masked_scatter");
+  cr_assert_eq(failures, 0, "%d masked_scatter cases disagree", failures);
 }

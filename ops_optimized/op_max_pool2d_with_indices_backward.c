@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Optimized aten::max_pool2d_with_indices_backward.grad_input: contiguous
+// Float grad_output, Long indices and grad_input ([N, C, H, W] or
+// [C, H, W]): grad_input zeroed with one memset, then each plane's
+// gradients added at their flat indices in row-major output order, in
+// fp32 (the reference rounds to the dtype after every add, in this same
+// order): bit-exact, with no per-element dtype dispatch or index
+// arithmetic through strides. An index outside [0, H * W) other than -1
+// (the reference's InvalidArgument), other dtypes and layouts and
+// argument errors go to the reference kernel (ops_reference/
+// op_max_pool2d_with_indices_backward.c), whose dry run checks and
+// resizes first.
+#include <string.h>
+
+#include "ops_optimized/common/args.h"
+#include "ops_optimized/ops_optimized.h"
+#include "ops_optimized/reduce/reduce.h"
+#include "ops_reference/ops_reference.h"
+#include "ops_reference/support/shape.h"
+
+// aten::max_pool2d_with_indices_backward.grad_input
+etr_error_t etr_opt_max_pool2d_with_indices_backward_grad_input(
+    etr_kernel_context_t *ctx, etr_evalue_t **args, size_t num_args) {
+  etr_kernel_fn reference = etr_ref_max_pool2d_with_indices_backward_grad_input;
+  etr_tensor_t *grad_output = etr_opt_tensor_arg(args, num_args, 0);
+  etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 1);
+  etr_tensor_t *indices = etr_opt_tensor_arg(args, num_args, 7);
+  etr_tensor_t *grad_input = etr_opt_tensor_arg(args, num_args, 8);
+  if (num_args != 10 || grad_output == NULL || self == NULL ||
+      indices == NULL || grad_input == NULL || self->dtype != ETR_FLOAT) {
+    return etr_opt_fallback(reference, ctx, args, num_args);
+  }
+  ETR_TRY(etr_reduce_check_reference(reference, ctx, args, num_args));
+  if (ctx->dry_run) {
+    return ETR_OK;
+  }
+  if (!etr_opt_is_contiguous_f32(grad_output) ||
+      !etr_opt_is_contiguous_f32(grad_input) ||
+      !etr_tensor_is_contiguous(indices)) {
+    return etr_opt_fallback(reference, ctx, args, num_args);
+  }
+  int64_t plane = self->sizes[self->dim - 2] * self->sizes[self->dim - 1];
+  int64_t count = etr_numel(grad_output);
+  int64_t out_plane =
+      grad_output->sizes[grad_output->dim - 2] *
+      grad_output->sizes[grad_output->dim - 1];
+  const int64_t *index = (const int64_t *)indices->data;
+  for (int64_t k = 0; k < count; ++k) {
+    if (index[k] != -1 && (index[k] < 0 || index[k] >= plane)) {
+      return etr_opt_fallback(reference, ctx, args, num_args);
+    }
+  }
+  float *gi = (float *)grad_input->data;
+  const float *go = (const float *)grad_output->data;
+  memset(gi, 0, (size_t)etr_numel(grad_input) * sizeof(float));
+  for (int64_t k = 0; k < count; ++k) {
+    if (index[k] != -1) {
+      gi[(k / out_plane) * plane + index[k]] += go[k];
+    }
+  }
+  return ETR_OK;
+}
