@@ -2,10 +2,13 @@
 //
 // Optimized aten::logical_or.out for Bool self, other and out: Bool
 // tensors hold 0/1 bytes, so logical or is the bytewise or of
-// bitwise/bitwise.h, on the layouts and broadcasts of binary/plan.h.
+// bitwise/bitwise.h, on the layouts and broadcasts of binary/plan.h; and
+// for Float, Half or BFloat16 self and other of one dtype with a Bool
+// out: their truth bytes (x != 0, NaN true) first (bitwise/logical.c).
 // Exact. Other dtypes, and argument errors, go to the reference kernel
 // (ops_reference/op_logical_or.c).
 #include "ops_optimized/bitwise/bitwise.h"
+#include "ops_optimized/common/args.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
 
@@ -18,6 +21,14 @@ etr_error_t etr_opt_logical_or_out(etr_kernel_context_t *ctx,
   if (etr_bytes_binary_probe(ctx, args, num_args, false, true, &call)) {
     call.op = ETR_BYTES_OR;
     status = etr_bytes_execute(ctx, &call, &handled);
+  } else {
+    etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
+    etr_tensor_t *other = etr_opt_tensor_arg(args, num_args, 1);
+    etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 2);
+    if (num_args == 4 && self != NULL && other != NULL && out != NULL) {
+      status = etr_logical_float_execute(ctx, ETR_BYTES_OR, self, other,
+                                         out, &handled);
+    }
   }
   return handled ? status
                  : etr_opt_fallback(etr_ref_logical_or_out, ctx, args,

@@ -7,7 +7,8 @@
 // the same operations on their bytes (little-endian machines only, which
 // every etref target is), whatever the element width; Bool tensors hold
 // 0/1 bytes, so logical and/or/xor are the byte and/or/xor and a not is a
-// xor with 1.
+// xor with 1. Float, Half and BFloat16 logical ops get their operands'
+// truth bytes first (logical.c).
 //
 // Microkernels take runs of n bytes, one file per ISA (bitwise_<isa>.c):
 // vv (two byte arrays) and vp (a byte array and a 64-byte pattern, the
@@ -84,5 +85,16 @@ bool etr_bytes_binary_probe(const etr_kernel_context_t *ctx,
 // the caller then runs the reference.
 etr_error_t etr_bytes_execute(etr_kernel_context_t *ctx,
                               const etr_bytes_call_t *call, bool *handled);
+
+// logical_and/or/xor (`op`: AND, OR, XOR) of two Float, Half or BFloat16
+// tensors of one dtype into a Bool out (logical.c): truth bytes by the
+// comparison microkernels, then `op`. Resizes out (returning its error),
+// stops in a dry run. *handled is false when the dtypes are not such a
+// case or the layout cannot be planned: the caller runs the reference.
+etr_error_t etr_logical_float_execute(etr_kernel_context_t *ctx,
+                                      etr_bytes_op_t op,
+                                      const etr_tensor_t *a,
+                                      const etr_tensor_t *b,
+                                      etr_tensor_t *out, bool *handled);
 
 #endif  // ETR_OPS_OPTIMIZED_BITWISE_BITWISE_H

@@ -9,7 +9,8 @@
 // operands' bytes, or comparisons), so every case compares bit for bit.
 //
 // Cases: the byte ops per dtype (Bool, uint8, int8, int16, int32, int64
-// specialized; logical ops on Bool only) at the tile-edge sizes of 64
+// specialized; logical ops on Bool, and on Float, Half and BFloat16 with
+// special values, through their truth bytes) at the tile-edge sizes of 64
 // lanes (the widest byte vector) in the patterns binary/plan.h takes
 // (same shape, [3,n] op [n] and its mirror, per channel contiguous and
 // channels-last, a 0-dim tensor of the dtype, a Scalar) and in ones it
@@ -52,6 +53,12 @@ static int finish(etr_diff_case_t *c, etr_scalar_type_t out_dtype,
   return etr_diff_run(c);
 }
 
+// The out dtype of `op` on `dtype`: Bool for the logical ops.
+static etr_scalar_type_t out_dtype_of(const char *op,
+                                      etr_scalar_type_t dtype) {
+  return strstr(op, "logical") != NULL ? ETR_BOOL : dtype;
+}
+
 static int run_pair(const char *op, etr_scalar_type_t dtype, int32_t dim_a,
                     const int64_t *a, int32_t dim_b, const int64_t *b,
                     etr_diff_layout_t layout, etr_diff_fill_t fill,
@@ -70,7 +77,7 @@ static int run_pair(const char *op, etr_scalar_type_t dtype, int32_t dim_a,
     int64_t sb = ib >= 0 ? b[ib] : 1;
     sizes[i] = sa == 1 ? sb : sa;
   }
-  return finish(&c, dtype, dim, sizes,
+  return finish(&c, out_dtype_of(op, dtype), dim, sizes,
                 layout == ETR_DIFF_CHANNELS_LAST && dim == 4);
 }
 
@@ -120,7 +127,7 @@ static int run_binary(const char *op, const char *scalar_op,
       if (!side) {
         etr_diff_arg(&c, tt_ev_tensor(scalar));
       }
-      failures += finish(&c, dtype, 2, sizes, false);
+      failures += finish(&c, out_dtype_of(op, dtype), 2, sizes, false);
     }
   }
   // Scalars: an int (wrapped to the dtype), a bool, and a double (which
@@ -147,10 +154,12 @@ static int run_binary(const char *op, const char *scalar_op,
   etr_diff_input(&c, dtype, 2, sizes, ETR_DIFF_CONTIGUOUS, ETR_FILL_SPECIAL);
   etr_diff_input(&c, dtype, 1, &n, ETR_DIFF_CONTIGUOUS, ETR_FILL_SPECIAL);
   size_t out_index = c.num_args;
-  etr_diff_out_aliasing(&c, 0);
-  etr_diff_return(&c, out_index);
-  etr_diff_tolerance_exact(&c);
-  failures += etr_diff_run(&c);
+  if (out_dtype_of(op, dtype) == dtype) {
+    etr_diff_out_aliasing(&c, 0);
+    etr_diff_return(&c, out_index);
+    etr_diff_tolerance_exact(&c);
+    failures += etr_diff_run(&c);
+  }
   return failures;
 }
 
@@ -201,13 +210,21 @@ static int run_bitwise(const char *op, const char *scalar_op, bool logical) {
       failures += run_binary(op, scalar_op, kByteDtypes[d], sizes[s]);
     }
   }
-  // Left to the reference: logical ops on integers and floats; bitwise
-  // ops on Int op Long.
+  // Logical ops on floats: their truth (NaN true, -0.0 false) first.
+  static const etr_scalar_type_t kFloatDtypes[] = {ETR_FLOAT, ETR_HALF,
+                                                   ETR_BFLOAT16};
+  for (size_t d = 0; logical && d < 3; ++d) {
+    for (size_t s = 0; s < count; s += 2) {
+      failures += run_binary(op, NULL, kFloatDtypes[d], sizes[s]);
+    }
+  }
+  // Left to the reference: logical ops on integers and Double; bitwise
+  // ops on Long.
   int64_t shape[2] = {3, 17};
   failures += run_pair(op, logical ? ETR_INT : ETR_LONG, 2, shape, 2, shape,
                        ETR_DIFF_CONTIGUOUS, ETR_FILL_SPECIAL, "fallback");
   if (logical) {
-    failures += run_pair(op, ETR_FLOAT, 2, shape, 2, shape,
+    failures += run_pair(op, ETR_DOUBLE, 2, shape, 2, shape,
                          ETR_DIFF_CONTIGUOUS, ETR_FILL_SPECIAL, "fallback");
   }
   return failures;
