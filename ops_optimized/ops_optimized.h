@@ -60,6 +60,9 @@ ETR_OPTIMIZED_KERNEL(etr_opt_adaptive_avg_pool1d_out);
 // op_adaptive_avg_pool2d.c
 // aten::_adaptive_avg_pool2d.out
 ETR_OPTIMIZED_KERNEL(etr_opt_adaptive_avg_pool2d_out);
+// op_adaptive_avg_pool2d_backward.c
+// aten::_adaptive_avg_pool2d_backward.out
+ETR_OPTIMIZED_KERNEL(etr_opt_adaptive_avg_pool2d_backward_out);
 // op_adaptive_avg_pool3d.c
 // aten::_adaptive_avg_pool3d.out
 ETR_OPTIMIZED_KERNEL(etr_opt_adaptive_avg_pool3d_out);
@@ -167,6 +170,9 @@ ETR_OPTIMIZED_KERNEL(etr_opt_elu_out);  // aten::elu.out
 ETR_OPTIMIZED_KERNEL(etr_opt_embedding_out);  // aten::embedding.out
 // op_embedding_bag.c
 ETR_OPTIMIZED_KERNEL(etr_opt_embedding_bag_out);  // aten::_embedding_bag.out
+// op_embedding_dense_backward.c
+// aten::embedding_dense_backward.out
+ETR_OPTIMIZED_KERNEL(etr_opt_embedding_dense_backward_out);
 // op_empty.c
 ETR_OPTIMIZED_KERNEL(etr_opt_empty_out);  // aten::empty.out
 // op_empty_dim_order.c
@@ -293,9 +299,15 @@ ETR_OPTIMIZED_KERNEL(etr_opt_native_dropout_out);  // aten::native_dropout.out
 // op_native_group_norm.c
 // aten::native_group_norm.out
 ETR_OPTIMIZED_KERNEL(etr_opt_native_group_norm_out);
+// op_native_group_norm_backward.c
+// aten::native_group_norm_backward.out
+ETR_OPTIMIZED_KERNEL(etr_opt_native_group_norm_backward_out);
 // op_native_layer_norm.c
 // aten::native_layer_norm.out
 ETR_OPTIMIZED_KERNEL(etr_opt_native_layer_norm_out);
+// op_native_layer_norm_backward.c
+// aten::native_layer_norm_backward.out
+ETR_OPTIMIZED_KERNEL(etr_opt_native_layer_norm_backward_out);
 // op_ne.c
 ETR_OPTIMIZED_KERNEL(etr_opt_ne_tensor_out);  // aten::ne.Tensor_out
 ETR_OPTIMIZED_KERNEL(etr_opt_ne_scalar_out);  // aten::ne.Scalar_out

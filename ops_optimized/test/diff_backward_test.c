@@ -3,8 +3,10 @@
 // Differential tests of the optimized training-only backward kernels
 // against the reference kernels, on every ISA this machine has:
 // max_pool2d_with_indices_backward (gradients added at the forward's flat
-// indices, in the reference's order in fp32: bit-exact) and
-// avg_pool2d_backward (see its test).
+// indices, in the reference's order in fp32: bit-exact),
+// avg_pool2d_backward, embedding_dense_backward,
+// _adaptive_avg_pool2d_backward, native_layer_norm_backward and
+// native_group_norm_backward (each bit-exact too; see their tests).
 //
 // Sweeps: batched and unbatched planes, pooled shapes from 1x1 up, index
 // maps with repeats (several outputs routing to one input), -1 entries
@@ -163,6 +165,261 @@ TT_TEST(diff_backward, avg_pool2d_backward) {
                                kWindows[1].stride, kWindows[1].padding,
                                false, true, 0, ETR_DIFF_NONCONTIGUOUS);
   cr_assert_eq(failures, 0, "%d avg_pool2d backward cases disagree",
+               failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// embedding_dense_backward: one pass over the indices per block of rows,
+// in the reference's order: bit-exact. Repeated indices, padding_idx,
+// scale_grad_by_freq, Int and Long indices, an index past the table
+// (skipped), widths over the vector edges; Double and non-contiguous
+// (fallback); errors (a wrong grad size, negative num_weights).
+static int run_embedding_backward(etr_scalar_type_t dtype,
+                                  etr_scalar_type_t index_dtype,
+                                  int64_t count, int64_t width,
+                                  int64_t num_weights, int64_t padding_idx,
+                                  bool scale, etr_diff_layout_t layout,
+                                  int64_t grad_rows) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::embedding_dense_backward.out", g_seed++,
+                 "%s n %lld D %lld W %lld pad %lld%s",
+                 etr_scalar_type_name(dtype), (long long)count,
+                 (long long)width, (long long)num_weights,
+                 (long long)padding_idx, scale ? " scale" : "");
+  etr_diff_input(&c, dtype, 2, (const int64_t[]){grad_rows, width}, layout,
+                 ETR_FILL_SPECIAL);
+  int64_t *values = tt_alloc((size_t)(count > 0 ? count : 1) * 8);
+  for (int64_t i = 0; i < count; ++i) {
+    values[i] = etr_diff_range(&c, 0, num_weights > 0 ? num_weights : 0);
+  }
+  etr_diff_arg(&c, tt_ev_tensor(tt_tensor_i64(index_dtype, 1, &count,
+                                              values)));
+  etr_diff_arg(&c, tt_ev_int(num_weights));
+  etr_diff_arg(&c, tt_ev_int(padding_idx));
+  etr_diff_arg(&c, tt_ev_bool(scale));
+  etr_diff_out(&c, dtype, 1, (const int64_t[]){0}, 0,
+               (num_weights + 1) * (width + 1) + 8);
+  etr_diff_return(&c, 5);
+  c.dtype = dtype;
+  c.layout = layout;
+  etr_diff_tolerance_exact(&c);
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_backward, embedding_dense_backward) {
+  int failures = 0;
+  static const int64_t kWidths[] = {1, 3, 8, 17, 64};
+  for (size_t w = 0; w < sizeof(kWidths) / sizeof(kWidths[0]); ++w) {
+    for (int scale = 0; scale < 2; ++scale) {
+      etr_scalar_type_t index_dtype = (w + (size_t)scale) % 2 ? ETR_INT
+                                                              : ETR_LONG;
+      failures += run_embedding_backward(ETR_FLOAT, index_dtype, 40,
+                                         kWidths[w], 9, scale ? 3 : -1,
+                                         scale == 1, 0, 40);
+      failures += run_embedding_backward(ETR_FLOAT, index_dtype, 5,
+                                         kWidths[w], 30, 0, scale == 1, 0, 5);
+    }
+  }
+  // A large table (blocks of rows when the scratch cannot hold it all).
+  failures += run_embedding_backward(ETR_FLOAT, ETR_LONG, 100, 64, 2500, -1,
+                                     true, 0, 100);
+  failures += run_embedding_backward(ETR_DOUBLE, ETR_LONG, 40, 8, 9, -1,
+                                     false, 0, 40);
+  failures += run_embedding_backward(ETR_FLOAT, ETR_LONG, 40, 8, 9, -1, false,
+                                     ETR_DIFF_NONCONTIGUOUS, 40);
+  failures += run_embedding_backward(ETR_FLOAT, ETR_LONG, 40, 8, 9, -1, false,
+                                     0, 39);
+  failures += run_embedding_backward(ETR_FLOAT, ETR_LONG, 40, 8, -1, -1,
+                                     false, 0, 40);
+  cr_assert_eq(failures, 0, "%d embedding_dense_backward cases disagree",
+               failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// _adaptive_avg_pool2d_backward: each cell's grad / bin size spread over
+// its bin into a double plane, in the reference's order: bit-exact.
+// Output sizes that divide the input, that do not (overlapping bins) and
+// that exceed it; Double and non-contiguous (fallback).
+static int run_adaptive_backward(etr_scalar_type_t dtype, int32_t rank,
+                                 const int64_t *in_sizes, int64_t out_h,
+                                 int64_t out_w, etr_diff_layout_t layout) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::_adaptive_avg_pool2d_backward.out", g_seed++,
+                 "%s %lldx%lld -> %lldx%lld", etr_scalar_type_name(dtype),
+                 (long long)in_sizes[rank - 2], (long long)in_sizes[rank - 1],
+                 (long long)out_h, (long long)out_w);
+  int64_t out_sizes[4];
+  memcpy(out_sizes, in_sizes, sizeof(out_sizes));
+  out_sizes[rank - 2] = out_h;
+  out_sizes[rank - 1] = out_w;
+  etr_diff_input(&c, dtype, rank, out_sizes, layout, ETR_FILL_SPECIAL);
+  etr_tensor_t *self =
+      etr_diff_input(&c, dtype, rank, in_sizes, layout, ETR_FILL_RANDOM);
+  etr_diff_out(&c, dtype, 1, (const int64_t[]){0}, 0,
+               etr_tensor_numel(self) + 8);
+  etr_diff_return(&c, 2);
+  c.dtype = dtype;
+  c.layout = layout;
+  etr_diff_tolerance_exact(&c);
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_backward, adaptive_avg_pool2d_backward) {
+  int failures = 0;
+  static const int64_t kSizes[][4] = {
+      {2, 3, 8, 12}, {1, 4, 7, 5}, {2, 1, 1, 1}};
+  static const int64_t kOutputs[][2] = {{1, 1}, {2, 3}, {3, 5}, {9, 13}};
+  for (size_t s = 0; s < sizeof(kSizes) / sizeof(kSizes[0]); ++s) {
+    for (size_t o = 0; o < sizeof(kOutputs) / sizeof(kOutputs[0]); ++o) {
+      int32_t rank = (s + o) % 2 ? 3 : 4;
+      failures += run_adaptive_backward(ETR_FLOAT, rank,
+                                        kSizes[s] + (4 - rank),
+                                        kOutputs[o][0], kOutputs[o][1], 0);
+    }
+  }
+  failures += run_adaptive_backward(ETR_DOUBLE, 4, kSizes[0], 2, 3, 0);
+  failures += run_adaptive_backward(ETR_FLOAT, 4, kSizes[0], 2, 3,
+                                    ETR_DIFF_NONCONTIGUOUS);
+  cr_assert_eq(failures, 0, "%d adaptive backward cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// native_layer_norm_backward: the reference's formulas and sum orders on
+// typed rows: bit-exact. Row lengths over the vector edges, 1 to 3
+// normalized dims, with and without weight and bias, every output mask;
+// Double and non-contiguous (fallback); errors (a weight gradient without
+// a weight).
+static int run_layer_norm_backward(etr_scalar_type_t dtype, int32_t rank,
+                                   const int64_t *sizes, int32_t normalized,
+                                   bool affine, const bool *mask,
+                                   etr_diff_layout_t layout) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::native_layer_norm_backward.out", g_seed++,
+                 "%s rank %d last %lld norm %d%s mask %d%d%d",
+                 etr_scalar_type_name(dtype), (int)rank,
+                 (long long)sizes[rank - 1], (int)normalized,
+                 affine ? " affine" : "", mask[0], mask[1], mask[2]);
+  etr_tensor_t *grad =
+      etr_diff_input(&c, dtype, rank, sizes, layout, ETR_FILL_RANDOM);
+  etr_diff_input(&c, dtype, rank, sizes, layout, ETR_FILL_RANDOM);
+  const int64_t *shape = sizes + (rank - normalized);
+  etr_diff_arg(&c, tt_ev_int_list((size_t)normalized, shape));
+  int64_t rows = 1;
+  for (int32_t d = 0; d < rank - normalized; ++d) {
+    rows *= sizes[d];
+  }
+  etr_diff_input(&c, dtype, 2, (const int64_t[]){rows, 1}, 0,
+                 ETR_FILL_RANDOM);
+  etr_diff_input(&c, dtype, 2, (const int64_t[]){rows, 1}, 0,
+                 ETR_FILL_POSITIVE);
+  if (affine) {
+    etr_diff_input(&c, dtype, normalized, shape, 0, ETR_FILL_RANDOM);
+    etr_diff_input(&c, dtype, normalized, shape, 0, ETR_FILL_RANDOM);
+  } else {
+    etr_diff_arg(&c, tt_ev_none());
+    etr_diff_arg(&c, tt_ev_none());
+  }
+  etr_diff_arg(&c, tt_ev_bool_list(3, mask));
+  int64_t capacity = etr_tensor_numel(grad) + 8;
+  for (int i = 0; i < 3; ++i) {
+    etr_diff_out(&c, dtype, 1, (const int64_t[]){0}, 0, capacity);
+  }
+  size_t outs[3] = {8, 9, 10};
+  etr_diff_out_list(&c, 3, outs);
+  c.dtype = dtype;
+  c.layout = layout;
+  etr_diff_tolerance_exact(&c);
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_backward, native_layer_norm_backward) {
+  int failures = 0;
+  static const int64_t kLast[] = {1, 7, 8, 16, 17, 64};
+  static const bool kMasks[][3] = {
+      {true, true, true}, {true, false, false}, {false, true, true}};
+  for (size_t l = 0; l < sizeof(kLast) / sizeof(kLast[0]); ++l) {
+    for (size_t m = 0; m < 3; ++m) {
+      int64_t sizes[3] = {2, 3, kLast[l]};
+      int32_t normalized = 1 + (int32_t)((l + m) % 2);
+      failures += run_layer_norm_backward(ETR_FLOAT, 3, sizes, normalized,
+                                          true, kMasks[m], 0);
+      if (m == 1) {
+        failures += run_layer_norm_backward(ETR_FLOAT, 3, sizes, normalized,
+                                            false, kMasks[m], 0);
+      }
+    }
+  }
+  int64_t sizes[3] = {2, 3, 8};
+  failures += run_layer_norm_backward(ETR_DOUBLE, 3, sizes, 1, true,
+                                      kMasks[0], 0);
+  failures += run_layer_norm_backward(ETR_FLOAT, 3, sizes, 1, true,
+                                      kMasks[0], ETR_DIFF_NONCONTIGUOUS);
+  failures += run_layer_norm_backward(ETR_FLOAT, 3, sizes, 1, false,
+                                      kMasks[0], 0);
+  cr_assert_eq(failures, 0, "%d layer norm backward cases disagree",
+               failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// native_group_norm_backward: each (n, c) sum computed once, then the
+// reference's formulas in its order: bit-exact. Groups of 1 to C
+// channels, H * W over the vector edges, with and without weight, every
+// output mask; Double (fallback); errors (C not divisible by group).
+static int run_group_norm_backward(etr_scalar_type_t dtype, int64_t batch,
+                                   int64_t channels, int64_t hxw,
+                                   int64_t group, bool affine,
+                                   const bool *mask) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::native_group_norm_backward.out", g_seed++,
+                 "%s N %lld C %lld HxW %lld G %lld%s",
+                 etr_scalar_type_name(dtype), (long long)batch,
+                 (long long)channels, (long long)hxw, (long long)group,
+                 affine ? " affine" : "");
+  int64_t sizes[3] = {batch, channels, hxw};
+  etr_tensor_t *grad = etr_diff_input(&c, dtype, 3, sizes, 0,
+                                      ETR_FILL_RANDOM);
+  etr_diff_input(&c, dtype, 3, sizes, 0, ETR_FILL_RANDOM);
+  int64_t stats[2] = {batch, group};
+  etr_diff_input(&c, dtype, 2, stats, 0, ETR_FILL_RANDOM);
+  etr_diff_input(&c, dtype, 2, stats, 0, ETR_FILL_POSITIVE);
+  if (affine) {
+    etr_diff_input(&c, dtype, 1, &channels, 0, ETR_FILL_RANDOM);
+  } else {
+    etr_diff_arg(&c, tt_ev_none());
+  }
+  etr_diff_arg(&c, tt_ev_int(batch));
+  etr_diff_arg(&c, tt_ev_int(channels));
+  etr_diff_arg(&c, tt_ev_int(hxw));
+  etr_diff_arg(&c, tt_ev_int(group));
+  etr_diff_arg(&c, tt_ev_bool_list(3, mask));
+  int64_t capacity = etr_tensor_numel(grad) + 8;
+  for (int i = 0; i < 3; ++i) {
+    etr_diff_out(&c, dtype, 1, (const int64_t[]){0}, 0, capacity);
+  }
+  size_t outs[3] = {10, 11, 12};
+  etr_diff_out_list(&c, 3, outs);
+  c.dtype = dtype;
+  etr_diff_tolerance_exact(&c);
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_backward, native_group_norm_backward) {
+  int failures = 0;
+  static const int64_t kHxW[] = {1, 7, 16, 33};
+  static const int64_t kGroups[] = {1, 2, 6};
+  static const bool kAll[3] = {true, true, true};
+  static const bool kInputOnly[3] = {true, false, false};
+  for (size_t h = 0; h < sizeof(kHxW) / sizeof(kHxW[0]); ++h) {
+    for (size_t g = 0; g < 3; ++g) {
+      failures += run_group_norm_backward(ETR_FLOAT, 2, 6, kHxW[h],
+                                          kGroups[g], true, kAll);
+      failures += run_group_norm_backward(ETR_FLOAT, 3, 6, kHxW[h],
+                                          kGroups[g], false, kInputOnly);
+    }
+  }
+  failures += run_group_norm_backward(ETR_DOUBLE, 2, 6, 7, 2, true, kAll);
+  failures += run_group_norm_backward(ETR_FLOAT, 2, 6, 7, 4, true, kAll);
+  cr_assert_eq(failures, 0, "%d group norm backward cases disagree",
                failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
 }
