@@ -394,6 +394,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_slice_copy_tensor_out);
 ETR_OPTIMIZED_KERNEL(etr_opt_slice_scatter_out);  // aten::slice_scatter.out
 // op_softmax.c
 ETR_OPTIMIZED_KERNEL(etr_opt_softmax_out);  // aten::_softmax.out
+// op_sort.c
+ETR_OPTIMIZED_KERNEL(etr_opt_sort_values);  // aten::sort.values
 // op_split_with_sizes_copy.c
 // aten::split_with_sizes_copy.out
 ETR_OPTIMIZED_KERNEL(etr_opt_split_with_sizes_copy_out);
@@ -428,6 +430,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_to_copy_out);  // aten::_to_copy.out
 // op_to_dim_order_copy.c
 // dim_order_ops::_to_dim_order_copy.out
 ETR_OPTIMIZED_KERNEL(etr_opt_to_dim_order_copy_out);
+// op_topk.c
+ETR_OPTIMIZED_KERNEL(etr_opt_topk_values);  // aten::topk.values
 // op_trunc.c
 ETR_OPTIMIZED_KERNEL(etr_opt_trunc_out);  // aten::trunc.out
 // op_unsqueeze_copy.c

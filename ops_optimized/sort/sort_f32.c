@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// libstdc++'s sorting algorithms on fp32 (value, index) pairs (see
+// sort.h). Each function follows its generic twin in ops_reference/
+// support/reduce_sort.c line for line (which follows <bits/stl_algo.h>
+// and <bits/stl_heap.h>), with slots as array elements.
+#include <math.h>
+
+#include "ops_optimized/sort/sort.h"
+
+typedef etr_sort_f32_pair_t pair_t;
+
+// ATen's KeyValueCompAsc / KeyValueCompDesc on values (NaN largest).
+static inline bool less(const pair_t *a, const pair_t *b, bool descending) {
+  float x = a->value;
+  float y = b->value;
+  if (descending) {
+    return (isnan(x) && !isnan(y)) || x > y;
+  }
+  return (!isnan(x) && isnan(y)) || x < y;
+}
+
+static inline void iter_swap(pair_t *p, int64_t i, int64_t j) {
+  pair_t t = p[i];
+  p[i] = p[j];
+  p[j] = t;
+}
+
+static int64_t lg(int64_t n) {
+  int64_t result = 0;
+  while (n > 1) {
+    n >>= 1;
+    ++result;
+  }
+  return result;
+}
+
+static void push_heap(pair_t *p, int64_t first, int64_t hole, int64_t top,
+                      pair_t value, bool d) {
+  int64_t parent = (hole - 1) / 2;
+  while (hole > top && less(&p[first + parent], &value, d)) {
+    p[first + hole] = p[first + parent];
+    hole = parent;
+    parent = (hole - 1) / 2;
+  }
+  p[first + hole] = value;
+}
+
+static void adjust_heap(pair_t *p, int64_t first, int64_t hole,
+                        int64_t length, pair_t value, bool d) {
+  const int64_t top = hole;
+  int64_t second = hole;
+  while (second < (length - 1) / 2) {
+    second = 2 * (second + 1);
+    if (less(&p[first + second], &p[first + (second - 1)], d)) {
+      --second;
+    }
+    p[first + hole] = p[first + second];
+    hole = second;
+  }
+  if ((length & 1) == 0 && second == (length - 2) / 2) {
+    second = 2 * (second + 1);
+    p[first + hole] = p[first + (second - 1)];
+    hole = second - 1;
+  }
+  push_heap(p, first, hole, top, value, d);
+}
+
+static void make_heap(pair_t *p, int64_t first, int64_t last, bool d) {
+  int64_t length = last - first;
+  if (length < 2) {
+    return;
+  }
+  for (int64_t parent = (length - 2) / 2;; --parent) {
+    adjust_heap(p, first, parent, length, p[first + parent], d);
+    if (parent == 0) {
+      return;
+    }
+  }
+}
+
+static void pop_heap(pair_t *p, int64_t first, int64_t last, int64_t result,
+                     bool d) {
+  pair_t value = p[result];
+  p[result] = p[first];
+  adjust_heap(p, first, 0, last - first, value, d);
+}
+
+static void heap_select(pair_t *p, int64_t first, int64_t middle,
+                        int64_t last, bool d) {
+  make_heap(p, first, middle, d);
+  for (int64_t i = middle; i < last; ++i) {
+    if (less(&p[i], &p[first], d)) {
+      pop_heap(p, first, middle, i, d);
+    }
+  }
+}
+
+static void sort_heap(pair_t *p, int64_t first, int64_t last, bool d) {
+  while (last - first > 1) {
+    --last;
+    pop_heap(p, first, last, last, d);
+  }
+}
+
+void etr_sort_f32_partial_sort(pair_t *p, int64_t first, int64_t middle,
+                               int64_t last, bool d) {
+  heap_select(p, first, middle, last, d);
+  sort_heap(p, first, middle, d);
+}
+
+static void move_median_to_first(pair_t *p, int64_t result, int64_t a,
+                                 int64_t b, int64_t c, bool d) {
+  if (less(&p[a], &p[b], d)) {
+    if (less(&p[b], &p[c], d)) {
+      iter_swap(p, result, b);
+    } else if (less(&p[a], &p[c], d)) {
+      iter_swap(p, result, c);
+    } else {
+      iter_swap(p, result, a);
+    }
+  } else if (less(&p[a], &p[c], d)) {
+    iter_swap(p, result, a);
+  } else if (less(&p[b], &p[c], d)) {
+    iter_swap(p, result, c);
+  } else {
+    iter_swap(p, result, b);
+  }
+}
+
+static int64_t unguarded_partition(pair_t *p, int64_t first, int64_t last,
+                                   int64_t pivot, bool d) {
+  for (;;) {
+    while (less(&p[first], &p[pivot], d)) {
+      ++first;
+    }
+    --last;
+    while (less(&p[pivot], &p[last], d)) {
+      --last;
+    }
+    if (!(first < last)) {
+      return first;
+    }
+    iter_swap(p, first, last);
+    ++first;
+  }
+}
+
+static int64_t unguarded_partition_pivot(pair_t *p, int64_t first,
+                                         int64_t last, bool d) {
+  int64_t mid = first + (last - first) / 2;
+  move_median_to_first(p, first, first + 1, mid, last - 1, d);
+  return unguarded_partition(p, first + 1, last, first, d);
+}
+
+static void unguarded_linear_insert(pair_t *p, int64_t last, bool d) {
+  pair_t value = p[last];
+  int64_t next = last - 1;
+  while (less(&value, &p[next], d)) {
+    p[last] = p[next];
+    last = next;
+    --next;
+  }
+  p[last] = value;
+}
+
+static void insertion_sort(pair_t *p, int64_t first, int64_t last, bool d) {
+  if (first == last) {
+    return;
+  }
+  for (int64_t i = first + 1; i < last; ++i) {
+    if (less(&p[i], &p[first], d)) {
+      pair_t value = p[i];
+      for (int64_t j = i; j > first; --j) {
+        p[j] = p[j - 1];
+      }
+      p[first] = value;
+    } else {
+      unguarded_linear_insert(p, i, d);
+    }
+  }
+}
+
+enum { kSortThreshold = 16 };  // libstdc++'s _S_threshold
+
+static void final_insertion_sort(pair_t *p, int64_t first, int64_t last,
+                                 bool d) {
+  if (last - first > kSortThreshold) {
+    insertion_sort(p, first, first + kSortThreshold, d);
+    for (int64_t i = first + kSortThreshold; i < last; ++i) {
+      unguarded_linear_insert(p, i, d);
+    }
+  } else {
+    insertion_sort(p, first, last, d);
+  }
+}
+
+static void introsort_loop(pair_t *p, int64_t first, int64_t last,
+                           int64_t depth_limit, bool d) {
+  while (last - first > kSortThreshold) {
+    if (depth_limit == 0) {
+      etr_sort_f32_partial_sort(p, first, last, last, d);
+      return;
+    }
+    --depth_limit;
+    int64_t cut = unguarded_partition_pivot(p, first, last, d);
+    introsort_loop(p, cut, last, depth_limit, d);
+    last = cut;
+  }
+}
+
+void etr_sort_f32_sort(pair_t *p, int64_t first, int64_t last, bool d) {
+  if (first < last) {
+    introsort_loop(p, first, last, lg(last - first) * 2, d);
+    final_insertion_sort(p, first, last, d);
+  }
+}
+
+void etr_sort_f32_nth_element(pair_t *p, int64_t first, int64_t nth,
+                              int64_t last, bool d) {
+  if (first == last || nth == last) {
+    return;
+  }
+  int64_t depth_limit = lg(last - first) * 2;
+  while (last - first > 3) {
+    if (depth_limit == 0) {
+      heap_select(p, first, nth + 1, last, d);
+      iter_swap(p, first, nth);
+      return;
+    }
+    --depth_limit;
+    int64_t cut = unguarded_partition_pivot(p, first, last, d);
+    if (cut <= nth) {
+      first = cut;
+    } else {
+      last = cut;
+    }
+  }
+  insertion_sort(p, first, last, d);
+}
