@@ -193,6 +193,10 @@ ETR_OPTIMIZED_KERNEL(etr_opt_exp_out);  // aten::exp.out
 ETR_OPTIMIZED_KERNEL(etr_opt_expand_copy_out);  // aten::expand_copy.out
 // op_expm1.c
 ETR_OPTIMIZED_KERNEL(etr_opt_expm1_out);  // aten::expm1.out
+// op_fft_c2r.c
+ETR_OPTIMIZED_KERNEL(etr_opt_fft_c2r_out);  // aten::_fft_c2r.out
+// op_fft_r2c.c
+ETR_OPTIMIZED_KERNEL(etr_opt_fft_r2c_out);  // aten::_fft_r2c.out
 // op_fill.c
 ETR_OPTIMIZED_KERNEL(etr_opt_fill_scalar_out);  // aten::fill.Scalar_out
 // op_flip.c

@@ -80,6 +80,8 @@ const etr_kernel_registration_t etr_optimized_kernels[] = {
     {"aten::exp.out", etr_opt_exp_out},
     {"aten::expand_copy.out", etr_opt_expand_copy_out},
     {"aten::expm1.out", etr_opt_expm1_out},
+    {"aten::_fft_c2r.out", etr_opt_fft_c2r_out},
+    {"aten::_fft_r2c.out", etr_opt_fft_r2c_out},
     {"aten::fill.Scalar_out", etr_opt_fill_scalar_out},
     {"aten::flip.out", etr_opt_flip_out},
     {"aten::floor.out", etr_opt_floor_out},
