@@ -159,12 +159,16 @@ static etr_tensor_t *read_tensor(reader_t *r) {
   if (strided) {
     read_dims(r, dim, strides);
     read_dims(r, 1, &offset);
-    span = offset + 1;
-    for (int32_t i = 0; i < dim && !r->failed; ++i) {
-      span += (sizes[i] > 0 ? sizes[i] - 1 : 0) * strides[i];
+    // read_dims flags a value outside [0, MAX_SIZE] but still stores it:
+    // only in-range values may enter the (then overflow-free) arithmetic.
+    if (!r->failed) {
+      span = offset + 1;
+      for (int32_t i = 0; i < dim; ++i) {
+        span += (sizes[i] > 0 ? sizes[i] - 1 : 0) * strides[i];
+      }
+      span = numel == 0 ? offset : span;
+      r->failed |= span > MAX_TOTAL_ELEMENTS;
     }
-    span = numel == 0 ? offset : span;
-    r->failed |= span > MAX_TOTAL_ELEMENTS;
   }
   uint64_t value_bytes = (uint64_t)read_i64(r);
   if (r->failed) {
