@@ -169,14 +169,10 @@ etr_error_t etr_int_division_execute(etr_kernel_context_t *ctx,
   } else {
     memcpy(sizes, a->sizes, (size_t)a->dim * sizeof(int64_t));
   }
-  // The reference raises on a zero divisor only when out has elements.
-  int64_t numel = 1;
-  for (int32_t i = 0; i < dim; ++i) {
-    numel *= sizes[i];
-  }
-  // A Scalar divisor is known even in a dry run (where data is absent).
-  if (numel > 0 && (b != NULL ? !ctx->dry_run && has_zero(b)
-                              : call->value == 0)) {
+  // Any zero divisor, even for an empty result (the reference kernels
+  // differ there: remainder raises, fmod does not), is the reference's to
+  // judge. A Scalar divisor is known even in a dry run (no data then).
+  if (b != NULL ? !ctx->dry_run && has_zero(b) : call->value == 0) {
     return ETR_OK;
   }
   *handled = true;

@@ -8,9 +8,9 @@
 // dispatch). Semantics are the reference's: C's truncating % and / on the
 // values, remainder and floor division adjusted toward the divisor's sign,
 // x % -1 = 0 and x / -1 = -x wrapped (INT_MIN / -1 is INT_MIN), no
-// overflow. A zero divisor anywhere makes the call not handled (before
-// anything is written but out's shape): the reference then raises
-// PyTorch's ZeroDivisionError.
+// overflow. A zero divisor anywhere (even with an empty result) makes the
+// call not handled, before anything is written: the reference then
+// raises PyTorch's ZeroDivisionError, or not, as its op does.
 #ifndef ETR_OPS_OPTIMIZED_BINARY_INTEGER_H
 #define ETR_OPS_OPTIMIZED_BINARY_INTEGER_H
 
