@@ -147,6 +147,9 @@ ETR_OPTIMIZED_KERNEL(etr_opt_col2im_out);  // aten::col2im.out
 ETR_OPTIMIZED_KERNEL(etr_opt_constant_pad_nd_out);  // aten::constant_pad_nd.out
 // op_convolution.c
 ETR_OPTIMIZED_KERNEL(etr_opt_convolution_out);  // aten::convolution.out
+// op_convolution_backward.c
+// aten::convolution_backward.out
+ETR_OPTIMIZED_KERNEL(etr_opt_convolution_backward_out);
 // op_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_copy_out);  // aten::copy.out
 ETR_OPTIMIZED_KERNEL(etr_opt_copy_inplace);  // aten::copy_
@@ -337,6 +340,8 @@ ETR_OPTIMIZED_KERNEL(etr_opt_prod_out);  // aten::prod.out
 ETR_OPTIMIZED_KERNEL(etr_opt_rand_out);  // aten::rand.out
 // op_randn.c
 ETR_OPTIMIZED_KERNEL(etr_opt_randn_out);  // aten::randn.out
+// op_randperm.c
+ETR_OPTIMIZED_KERNEL(etr_opt_randperm_out);  // aten::randperm.out
 // op_reciprocal.c
 ETR_OPTIMIZED_KERNEL(etr_opt_reciprocal_out);  // aten::reciprocal.out
 // op_reflection_pad1d.c

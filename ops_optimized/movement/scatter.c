@@ -113,7 +113,8 @@ bool etr_move_scatter(etr_tensor_t *out, const etr_tensor_t *self,
       out->dtype != self->dtype ||
       (src != NULL && src->dtype != self->dtype) ||
       etr_move_overlaps(out, self) ||
-      (src != NULL && (etr_move_overlaps(out, src) || out->data == src->data)) ||
+      (src != NULL &&
+       (etr_move_overlaps(out, src) || out->data == src->data)) ||
       etr_move_overlaps(out, index) || out->data == index->data) {
     return false;
   }

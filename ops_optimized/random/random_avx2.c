@@ -18,9 +18,12 @@ static inline __m256i mullo64(__m256i a, __m256i b) {
 }
 
 static void draws_avx2(uint64_t state, size_t n, uint64_t *out) {
-  const __m256i gamma4 = _mm256_set1_epi64x((long long)(ETR_RANDOM_GAMMA * 4));
-  const __m256i m1 = _mm256_set1_epi64x((long long)UINT64_C(0xbf58476d1ce4e5b9));
-  const __m256i m2 = _mm256_set1_epi64x((long long)UINT64_C(0x94d049bb133111eb));
+  const __m256i gamma4 =
+      _mm256_set1_epi64x((long long)(ETR_RANDOM_GAMMA * 4));
+  const __m256i m1 =
+      _mm256_set1_epi64x((long long)UINT64_C(0xbf58476d1ce4e5b9));
+  const __m256i m2 =
+      _mm256_set1_epi64x((long long)UINT64_C(0x94d049bb133111eb));
   __m256i z0 = _mm256_setr_epi64x((long long)(state + 1 * ETR_RANDOM_GAMMA),
                                   (long long)(state + 2 * ETR_RANDOM_GAMMA),
                                   (long long)(state + 3 * ETR_RANDOM_GAMMA),

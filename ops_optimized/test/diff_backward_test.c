@@ -5,8 +5,9 @@
 // max_pool2d_with_indices_backward (gradients added at the forward's flat
 // indices, in the reference's order in fp32: bit-exact),
 // avg_pool2d_backward, embedding_dense_backward,
-// _adaptive_avg_pool2d_backward, native_layer_norm_backward and
-// native_group_norm_backward (each bit-exact too; see their tests).
+// _adaptive_avg_pool2d_backward, native_layer_norm_backward,
+// native_group_norm_backward and convolution_backward (each bit-exact
+// too; see their tests).
 //
 // Sweeps: batched and unbatched planes, pooled shapes from 1x1 up, index
 // maps with repeats (several outputs routing to one input), -1 entries
@@ -420,6 +421,85 @@ TT_TEST(diff_backward, native_group_norm_backward) {
   failures += run_group_norm_backward(ETR_DOUBLE, 2, 6, 7, 2, true, kAll);
   failures += run_group_norm_backward(ETR_FLOAT, 2, 6, 7, 4, true, kAll);
   cr_assert_eq(failures, 0, "%d group norm backward cases disagree",
+               failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// convolution_backward: the plain 2-D case on typed planes, the
+// reference's sums in its order: bit-exact. Kernels 1x1 to 3x3 (and 2x3),
+// stride 1-2, padding 0-1, dilation 1-2, groups 1 and 2, every output
+// mask; transposed, 1-D and Double (fallback); errors (groups that do not
+// divide the channels).
+static int run_conv_backward(int64_t kh, int64_t kw, int64_t stride,
+                             int64_t padding, int64_t dilation,
+                             int64_t groups, const bool *mask, bool transposed,
+                             etr_scalar_type_t dtype) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::convolution_backward.out", g_seed++,
+                 "%s k %lldx%lld s %lld p %lld d %lld g %lld%s",
+                 etr_scalar_type_name(dtype), (long long)kh, (long long)kw,
+                 (long long)stride, (long long)padding, (long long)dilation,
+                 (long long)groups, transposed ? " transposed" : "");
+  int64_t in[4] = {2, 4, 7, 6};
+  int64_t oc = 6;
+  int64_t w_sizes[4] = {oc, in[1] / groups, kh, kw};
+  if (transposed) {
+    w_sizes[0] = in[1];
+    w_sizes[1] = oc / groups;
+  }
+  int64_t out[4] = {in[0], oc, 0, 0};
+  int64_t k[2] = {kh, kw};
+  for (int s = 0; s < 2; ++s) {
+    int64_t extent = dilation * (k[s] - 1) + 1;
+    out[2 + s] = transposed
+                     ? (in[2 + s] - 1) * stride - 2 * padding + extent
+                     : (in[2 + s] + 2 * padding - extent) / stride + 1;
+  }
+  etr_tensor_t *grad =
+      etr_diff_input(&c, dtype, 4, out, 0, ETR_FILL_RANDOM);
+  etr_tensor_t *input = etr_diff_input(&c, dtype, 4, in, 0, ETR_FILL_RANDOM);
+  etr_diff_input(&c, dtype, 4, w_sizes, 0, ETR_FILL_RANDOM);
+  etr_diff_arg(&c, tt_ev_int_list(1, &oc));
+  etr_diff_arg(&c, tt_ev_int_list(1, &stride));
+  etr_diff_arg(&c, tt_ev_int_list(1, &padding));
+  etr_diff_arg(&c, tt_ev_int_list(1, &dilation));
+  etr_diff_arg(&c, tt_ev_bool(transposed));
+  etr_diff_arg(&c, TT_EV_INTS(0));
+  etr_diff_arg(&c, tt_ev_int(groups));
+  etr_diff_arg(&c, tt_ev_bool_list(3, mask));
+  int64_t capacity = etr_tensor_numel(grad) + etr_tensor_numel(input) + 64;
+  for (int i = 0; i < 3; ++i) {
+    etr_diff_out(&c, dtype, 1, (const int64_t[]){0}, 0, capacity);
+  }
+  size_t outs[3] = {11, 12, 13};
+  etr_diff_out_list(&c, 3, outs);
+  c.dtype = dtype;
+  etr_diff_tolerance_exact(&c);
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_backward, convolution_backward) {
+  int failures = 0;
+  static const int64_t kKernels[][2] = {{1, 1}, {3, 3}, {2, 3}};
+  static const bool kAll[3] = {true, true, true};
+  static const bool kSome[3] = {true, false, true};
+  for (size_t k = 0; k < 3; ++k) {
+    for (int64_t stride = 1; stride <= 2; ++stride) {
+      for (int64_t padding = 0; padding <= 1; ++padding) {
+        for (int64_t groups = 1; groups <= 2; ++groups) {
+          int64_t dilation = (k + (size_t)stride) % 2 ? 2 : 1;
+          failures += run_conv_backward(
+              kKernels[k][0], kKernels[k][1], stride, padding, dilation,
+              groups, (k + (size_t)groups) % 2 ? kSome : kAll, false,
+              ETR_FLOAT);
+        }
+      }
+    }
+  }
+  failures += run_conv_backward(3, 3, 2, 1, 1, 1, kAll, true, ETR_FLOAT);
+  failures += run_conv_backward(3, 3, 1, 1, 1, 1, kAll, false, ETR_DOUBLE);
+  failures += run_conv_backward(3, 3, 1, 1, 1, 3, kAll, false, ETR_FLOAT);
+  cr_assert_eq(failures, 0, "%d convolution backward cases disagree",
                failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
 }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Differential tests of the optimized creation kernels -- the random ones
-// (rand.out, randn.out, native_dropout.out; ops_optimized/random/) and
-// arange.start_out -- against the reference kernels, on every ISA this
-// machine has. arange must match bit for bit (the reference's element
-// rule); for the random ones see below. Random ops must reproduce the
+// (rand.out, randn.out, native_dropout.out, randperm.out;
+// ops_optimized/random/) and arange.start_out -- against the reference
+// kernels, on every ISA this machine has. arange must match bit for bit
+// (the reference's element rule). Random ops must reproduce the
 // reference's seeded stream exactly, so every value and mask bit must
 // match bit for bit, and so must the generator state a call leaves (the
 // next random op of a method continues from it).
@@ -14,7 +14,7 @@
 // complex (fallback); dropout p = 0, 0.1, 0.5, 1 with special values in
 // the input (NaN and inf times a dropped 0 give NaN, as in the
 // reference), evaluation (fallback copy); seeds 0, 42 and 2^64 - 1, and
-// two calls in a row.
+// two calls in a row; randperm's Fisher-Yates with its rejections.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -205,4 +205,64 @@ TT_TEST(diff_creation, arange) {
                          tt_ev_int(INT64_MAX), tt_ev_int(3), NULL, 0);
   cr_assert_eq(failures, 0, "%d arange cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// randperm: the permutation and the final generator state must be the
+// reference's (Fisher-Yates on the same stream, rejections included).
+// n over the 256-draw block edges; Int and Float outs (fallback); a
+// negative n (refused alike).
+static int run_randperm(etr_scalar_type_t dtype, int64_t n) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::randperm.out", g_seed++, "%s n %lld",
+                 etr_scalar_type_name(dtype), (long long)n);
+  etr_diff_arg(&c, tt_ev_int(n));
+  etr_diff_out(&c, dtype, 1, (const int64_t[]){0}, 0, (n > 0 ? n : 0) + 8);
+  etr_diff_return(&c, 1);
+  c.dtype = dtype;
+  etr_diff_tolerance_exact(&c);
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_creation, randperm) {
+  int failures = 0;
+  static const int64_t kSizes[] = {0, 1, 2, 3, 255, 256, 257, 1000};
+  for (size_t k = 0; k < sizeof(kSizes) / sizeof(kSizes[0]); ++k) {
+    failures += run_randperm(ETR_LONG, kSizes[k]);
+  }
+  failures += run_randperm(ETR_INT, 100);
+  failures += run_randperm(ETR_FLOAT, 100);
+  failures += run_randperm(ETR_LONG, -1);
+  // The state a call leaves, on every ISA.
+  etr_kernel_fn reference =
+      find(etr_reference_kernels, etr_reference_kernel_count,
+           "aten::randperm.out");
+  etr_kernel_fn optimized =
+      find(etr_optimized_kernels, etr_optimized_kernel_count,
+           "aten::randperm.out");
+  cr_assert_not_null(optimized);
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    etr_isa_force((etr_isa_t)isa);
+    uint64_t states[2];
+    for (int k = 0; k < 2; ++k) {
+      uint64_t state = UINT64_C(0x123456789abcdef);
+      etr_diag_t diag;
+      etr_diag_reset(&diag);
+      etr_kernel_context_t ctx = {.diag = &diag,
+                                  .op_name = "aten::randperm.out",
+                                  .rng_state = &state};
+      int64_t n = 777;
+      etr_tensor_t *out = tt_out(ETR_LONG, 1, &n, 0);
+      etr_evalue_t *args[3] = {tt_ev_int(n), tt_ev_tensor(out),
+                               tt_ev_tensor(out)};
+      cr_assert_eq((k == 0 ? reference : optimized)(&ctx, args, 3), ETR_OK);
+      states[k] = state;
+    }
+    cr_assert_eq(states[0], states[1], "randperm state, isa %s",
+                 etr_isa_name((etr_isa_t)isa));
+  }
+  etr_isa_reset();
+  cr_assert_eq(failures, 0, "%d randperm cases disagree", failures);
 }

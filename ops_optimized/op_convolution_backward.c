@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Optimized aten::convolution_backward.out for the plain (not transposed)
+// 2-D convolution on contiguous Float tensors, any stride, padding,
+// dilation and groups: the reference's gathers -- grad_input over the
+// kernel taps and the group's output channels, grad_weight over the batch
+// and the output positions, grad_bias over both -- in the reference's
+// loop orders on typed planes, with each tap's linked positions found by
+// arithmetic on whole rows instead of per-element stride walks. Every sum
+// is the reference's double sum in its order, rounded once: bit-exact.
+// Transposed and 1-D/3-D convolutions, other dtypes and layouts and
+// argument errors go to the reference kernel (ops_reference/
+// op_convolution_backward.c), whose dry run checks and resizes first.
+#include "ops_optimized/common/args.h"
+#include "ops_optimized/ops_optimized.h"
+#include "ops_optimized/reduce/reduce.h"
+#include "ops_reference/ops_reference.h"
+#include "ops_reference/support/nn_util.h"
+#include "ops_reference/support/shape.h"
+
+typedef struct conv2d {
+  int64_t batch, in_c, in_h, in_w;
+  int64_t out_c, out_h, out_w;
+  int64_t k_h, k_w;
+  int64_t stride[2], padding[2], dilation[2];
+  int64_t groups;
+  const float *g;  // grad_output [N, OC, OH, OW]
+  const float *x;  // input [N, IC, H, W]
+  const float *w;  // weight [OC, IC / groups, KH, KW]
+} conv2d_t;
+
+// The output coordinate linked to input coordinate i by tap k along one
+// dim (plain convolution), or -1.
+static inline int64_t linked_out(int64_t i, int64_t k, int64_t stride,
+                                 int64_t padding, int64_t dilation,
+                                 int64_t size) {
+  int64_t t = i + padding - k * dilation;
+  if (t < 0 || t % stride != 0 || t / stride >= size) {
+    return -1;
+  }
+  return t / stride;
+}
+
+static void input_grad(const conv2d_t *c, float *out) {
+  int64_t in_per_group = c->in_c / c->groups;
+  int64_t out_per_group = c->out_c / c->groups;
+  for (int64_t n = 0; n < c->batch; ++n) {
+    for (int64_t ic = 0; ic < c->in_c; ++ic) {
+      int64_t group = ic / in_per_group;
+      for (int64_t ih = 0; ih < c->in_h; ++ih) {
+        for (int64_t iw = 0; iw < c->in_w; ++iw) {
+          double sum = 0.0;
+          for (int64_t kh = 0; kh < c->k_h; ++kh) {
+            int64_t oh = linked_out(ih, kh, c->stride[0], c->padding[0],
+                                    c->dilation[0], c->out_h);
+            for (int64_t kw = 0; oh >= 0 && kw < c->k_w; ++kw) {
+              int64_t ow = linked_out(iw, kw, c->stride[1], c->padding[1],
+                                      c->dilation[1], c->out_w);
+              if (ow < 0) {
+                continue;
+              }
+              for (int64_t local = 0; local < out_per_group; ++local) {
+                int64_t oc = group * out_per_group + local;
+                double weight =
+                    c->w[((oc * in_per_group + ic % in_per_group) * c->k_h +
+                          kh) * c->k_w + kw];
+                double grad =
+                    c->g[((n * c->out_c + oc) * c->out_h + oh) * c->out_w +
+                         ow];
+                sum += grad * weight;
+              }
+            }
+          }
+          *out++ = (float)sum;
+        }
+      }
+    }
+  }
+}
+
+static void weight_grad(const conv2d_t *c, float *out) {
+  int64_t in_per_group = c->in_c / c->groups;
+  int64_t out_per_group = c->out_c / c->groups;
+  for (int64_t oc = 0; oc < c->out_c; ++oc) {
+    for (int64_t icl = 0; icl < in_per_group; ++icl) {
+      int64_t ic = (oc / out_per_group) * in_per_group + icl;
+      for (int64_t kh = 0; kh < c->k_h; ++kh) {
+        for (int64_t kw = 0; kw < c->k_w; ++kw) {
+          double sum = 0.0;
+          for (int64_t n = 0; n < c->batch; ++n) {
+            const float *g = c->g + (n * c->out_c + oc) * c->out_h * c->out_w;
+            const float *x = c->x + (n * c->in_c + ic) * c->in_h * c->in_w;
+            for (int64_t oh = 0; oh < c->out_h; ++oh) {
+              int64_t ih = oh * c->stride[0] - c->padding[0] +
+                           kh * c->dilation[0];
+              if (ih < 0 || ih >= c->in_h) {
+                continue;
+              }
+              for (int64_t ow = 0; ow < c->out_w; ++ow) {
+                int64_t iw = ow * c->stride[1] - c->padding[1] +
+                             kw * c->dilation[1];
+                if (iw < 0 || iw >= c->in_w) {
+                  continue;
+                }
+                sum += (double)g[oh * c->out_w + ow] *
+                       (double)x[ih * c->in_w + iw];
+              }
+            }
+          }
+          *out++ = (float)sum;
+        }
+      }
+    }
+  }
+}
+
+static void bias_grad(const conv2d_t *c, float *out) {
+  int64_t plane = c->out_h * c->out_w;
+  for (int64_t oc = 0; oc < c->out_c; ++oc) {
+    double sum = 0.0;
+    for (int64_t n = 0; n < c->batch; ++n) {
+      const float *g = c->g + (n * c->out_c + oc) * plane;
+      for (int64_t k = 0; k < plane; ++k) {
+        sum += (double)g[k];
+      }
+    }
+    out[oc] = (float)sum;
+  }
+}
+
+static bool f32_or_null(const etr_tensor_t *tensor) {
+  return tensor == NULL || etr_opt_is_contiguous_f32(tensor);
+}
+
+// aten::convolution_backward.out
+etr_error_t etr_opt_convolution_backward_out(etr_kernel_context_t *ctx,
+                                             etr_evalue_t **args,
+                                             size_t num_args) {
+  etr_kernel_fn reference = etr_ref_convolution_backward_out;
+  etr_tensor_t *grad_output = etr_opt_tensor_arg(args, num_args, 0);
+  etr_tensor_t *input = etr_opt_tensor_arg(args, num_args, 1);
+  etr_tensor_t *weight = etr_opt_tensor_arg(args, num_args, 2);
+  if (num_args != 15 || grad_output == NULL || input == NULL ||
+      weight == NULL || input->dtype != ETR_FLOAT || input->dim != 4) {
+    return etr_opt_fallback(reference, ctx, args, num_args);
+  }
+  ETR_TRY(etr_reduce_check_reference(reference, ctx, args, num_args));
+  if (ctx->dry_run) {
+    return ETR_OK;
+  }
+  conv2d_t c;
+  bool transposed = false;
+  int64_t output_padding[2];
+  bool mask[3];
+  etr_tensor_t *outs[3] = {NULL, NULL, NULL};
+  ETR_TRY(etr_nn_read_ints(ctx, args, num_args, 4, "stride", 2, true, NULL,
+                           c.stride));
+  ETR_TRY(etr_nn_read_ints(ctx, args, num_args, 5, "padding", 2, true, NULL,
+                           c.padding));
+  ETR_TRY(etr_nn_read_ints(ctx, args, num_args, 6, "dilation", 2, true, NULL,
+                           c.dilation));
+  ETR_TRY(etr_arg_bool(ctx, args, num_args, 7, "transposed", &transposed));
+  ETR_TRY(etr_nn_read_ints(ctx, args, num_args, 8, "output_padding", 2, true,
+                           NULL, output_padding));
+  ETR_TRY(etr_arg_int(ctx, args, num_args, 9, "groups", &c.groups));
+  ETR_TRY(etr_nn_read_output_mask(ctx, args, num_args, 10, mask));
+  for (int i = 0; i < 3; ++i) {
+    ETR_TRY(etr_nn_arg_grad_out(ctx, args, num_args, 11 + (size_t)i, "out",
+                                mask[i], &outs[i]));
+  }
+  if (transposed || !etr_opt_is_contiguous_f32(grad_output) ||
+      !etr_opt_is_contiguous_f32(input) ||
+      !etr_opt_is_contiguous_f32(weight) || !f32_or_null(outs[0]) ||
+      !f32_or_null(outs[1]) || !f32_or_null(outs[2])) {
+    return etr_opt_fallback(reference, ctx, args, num_args);
+  }
+  c.batch = input->sizes[0];
+  c.in_c = input->sizes[1];
+  c.in_h = input->sizes[2];
+  c.in_w = input->sizes[3];
+  c.out_c = grad_output->sizes[1];
+  c.out_h = grad_output->sizes[2];
+  c.out_w = grad_output->sizes[3];
+  c.k_h = weight->sizes[2];
+  c.k_w = weight->sizes[3];
+  c.g = (const float *)grad_output->data;
+  c.x = (const float *)input->data;
+  c.w = (const float *)weight->data;
+  if (outs[0] != NULL) {
+    input_grad(&c, (float *)outs[0]->data);
+  }
+  if (outs[1] != NULL) {
+    weight_grad(&c, (float *)outs[1]->data);
+  }
+  if (outs[2] != NULL) {
+    bias_grad(&c, (float *)outs[2]->data);
+  }
+  return ETR_OK;
+}
