@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The sweep behind the ULP table of ops_optimized/test/
+// diff_elementwise_transcendental_test.c: the fp32 microkernels of the
+// transcendental ops on every ISA this build and machine have, against
+// libm in double rounded once to float (what the reference kernels
+// compute), over every STRIDE-th float bit pattern (all signs and
+// exponents), plus atan2 and pow on pseudo-random pairs and
+// pow.Scalar_out's e^(y ln base) for a few bases. Prints, per op and ISA,
+// the largest difference in ULP of the reference's float, where it
+// happens, and how many special results (NaN, infinities, zeros and
+// their signs) differ. Kept out of the test suite for time.
+//
+//   bazel run -c opt //ops_optimized/tools:ulp_sweep -- [STRIDE] [OP]
+//
+// STRIDE defaults to 1021 (4.2 million inputs an op); OP limits the
+// sweep to one op ("sin", "pow", ...).
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops_optimized/binary/binary.h"
+#include "ops_optimized/isa.h"
+#include "ops_optimized/unary/unary.h"
+
+#define CHUNK 4096
+
+// One ULP of the float `r` (subnormal spacing below FLT_MIN).
+static double ulp_of(float r) {
+  float a = fabsf(r);
+  if (a < 1.17549435e-38f) {
+    return ldexp(1.0, -149);
+  }
+  int e;
+  frexpf(a, &e);
+  return ldexp(1.0, e - 24);
+}
+
+static float from_bits(uint32_t bits) {
+  float f;
+  memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+
+typedef struct worst {
+  double ulp;
+  float x;
+  float y;
+  uint64_t special_mismatches;
+} worst_t;
+
+// Folds one result into `w`: specials must match exactly (NaN with NaN,
+// signed zeros and infinities), the rest within the ULP measured.
+static void account(worst_t *w, float x, float y, float got, float ref) {
+  bool special = !isfinite(ref) || !isfinite(got) || ref == 0 || got == 0;
+  if (special) {
+    bool same = (isnan(ref) && isnan(got)) ||
+                (ref == got && signbit(ref) == signbit(got));
+    if (!same) {
+      ++w->special_mismatches;
+    }
+    return;
+  }
+  double ulp = fabs((double)got - (double)ref) / ulp_of(ref);
+  if (ulp > w->ulp) {
+    w->ulp = ulp;
+    w->x = x;
+    w->y = y;
+  }
+}
+
+static void report(const char *op, etr_isa_t isa, const worst_t *w) {
+  printf("%-16s %-7s max %.2f ulp at (%a, %a), special mismatches %llu\n",
+         op, etr_isa_name(isa), w->ulp, w->x, w->y,
+         (unsigned long long)w->special_mismatches);
+}
+
+static double log1p_ref(double x) { return log1p(x); }
+
+static const struct {
+  etr_unary_op_t op;
+  const char *name;
+  double (*ref)(double);
+} kUnary[] = {
+    {ETR_UNARY_EXPM1, "expm1", expm1}, {ETR_UNARY_LOG2, "log2", log2},
+    {ETR_UNARY_LOG10, "log10", log10}, {ETR_UNARY_LOG1P, "log1p", log1p_ref},
+    {ETR_UNARY_SINH, "sinh", sinh},    {ETR_UNARY_COSH, "cosh", cosh},
+    {ETR_UNARY_ASINH, "asinh", asinh}, {ETR_UNARY_ACOSH, "acosh", acosh},
+    {ETR_UNARY_ATANH, "atanh", atanh}, {ETR_UNARY_ERF, "erf", erf},
+    {ETR_UNARY_SIN, "sin", sin},       {ETR_UNARY_COS, "cos", cos},
+    {ETR_UNARY_TAN, "tan", tan},       {ETR_UNARY_ASIN, "asin", asin},
+    {ETR_UNARY_ACOS, "acos", acos},    {ETR_UNARY_ATAN, "atan", atan},
+};
+
+static void sweep_unary(etr_isa_t isa, uint32_t stride, const char *only) {
+  static float x[CHUNK];
+  static float y[CHUNK];
+  for (size_t o = 0; o < sizeof(kUnary) / sizeof(kUnary[0]); ++o) {
+    if (only != NULL && strcmp(only, kUnary[o].name) != 0) {
+      continue;
+    }
+    etr_f32_unary_op_fn kernel = etr_f32_unary_op_for(kUnary[o].op, isa);
+    worst_t w = {0};
+    for (uint64_t bits = 0; bits < 0x100000000ull;) {
+      size_t n = 0;
+      for (; n < CHUNK && bits < 0x100000000ull; ++n, bits += stride) {
+        x[n] = from_bits((uint32_t)bits);
+      }
+      kernel(n, x, y, NULL);
+      for (size_t j = 0; j < n; ++j) {
+        account(&w, x[j], 0, y[j], (float)kUnary[o].ref((double)x[j]));
+      }
+    }
+    report(kUnary[o].name, isa, &w);
+  }
+}
+
+// A linear congruential generator (Knuth's MMIX constants).
+static uint32_t next(uint64_t *state) {
+  *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+  return (uint32_t)(*state >> 32);
+}
+
+// atan2 and pow on 12 million pairs: raw bit patterns, moderate
+// exponents, negative bases to integers, bases near 1.
+static void sweep_pairs(etr_isa_t isa, const char *only) {
+  static float a[CHUNK];
+  static float b[CHUNK];
+  static float y[CHUNK];
+  const etr_f32_binary_kernels_t *k = etr_f32_binary_for(isa);
+  for (int op = 0; op < 2; ++op) {
+    const char *name = op == 0 ? "atan2" : "pow";
+    if (only != NULL && strcmp(only, name) != 0) {
+      continue;
+    }
+    worst_t w = {0};
+    uint64_t state = 777;
+    for (int rep = 0; rep < 3000; ++rep) {
+      for (size_t j = 0; j < CHUNK; ++j) {
+        uint32_t r1 = next(&state);
+        uint32_t r2 = next(&state);
+        switch (rep % 4) {
+          case 0:
+            a[j] = from_bits(r1);
+            b[j] = from_bits(r2);
+            break;
+          case 1:
+            a[j] = from_bits(r1 & 0x7fffffffu);
+            b[j] = (float)((int32_t)r2 / 2.0e7);
+            break;
+          case 2:
+            a[j] = -from_bits((r1 & 0x007fffffu) | 0x3f000000u) *
+                   (float)(1 + (r2 & 15));
+            b[j] = (float)((int32_t)(r2 >> 8) % 60);
+            break;
+          default:
+            a[j] = 1.0f + (float)(int32_t)r1 / 2.1e18f;
+            b[j] = from_bits(r2);
+            break;
+        }
+      }
+      k->vv[op == 0 ? ETR_BINARY_ATAN2 : ETR_BINARY_POW](CHUNK, a, b, y,
+                                                          NULL);
+      for (size_t j = 0; j < CHUNK; ++j) {
+        double ref = op == 0 ? atan2((double)a[j], (double)b[j])
+                             : pow((double)a[j], (double)b[j]);
+        account(&w, a[j], b[j], y[j], (float)ref);
+      }
+    }
+    report(name, isa, &w);
+  }
+}
+
+// pow.Scalar_out: base^y over every STRIDE-th exponent pattern.
+static void sweep_pow_scalar(etr_isa_t isa, uint32_t stride,
+                             const char *only) {
+  static const double kBases[] = {2.0, 0.5, 10.0, 2.718281828459045, 1e-3,
+                                  3.0};
+  static float x[CHUNK];
+  static float y[CHUNK];
+  if (only != NULL && strcmp(only, "pow_scalar") != 0) {
+    return;
+  }
+  etr_f32_unary_op_fn kernel = etr_f32_unary_op_for(ETR_UNARY_EXP_SCALED,
+                                                    isa);
+  worst_t w = {0};
+  for (size_t b = 0; b < sizeof(kBases) / sizeof(kBases[0]); ++b) {
+    float base = (float)kBases[b];
+    etr_unary_params_t params = {0};
+    params.log_base = log((double)base);
+    for (uint64_t bits = 0; bits < 0x100000000ull;) {
+      size_t n = 0;
+      for (; n < CHUNK && bits < 0x100000000ull; ++n, bits += stride) {
+        x[n] = from_bits((uint32_t)bits);
+      }
+      kernel(n, x, y, &params);
+      for (size_t j = 0; j < n; ++j) {
+        account(&w, base, x[j], y[j],
+                (float)pow((double)base, (double)x[j]));
+      }
+    }
+  }
+  report("pow_scalar", isa, &w);
+}
+
+int main(int argc, char **argv) {
+  uint32_t stride = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 1021;
+  const char *only = argc > 2 ? argv[2] : NULL;
+  if (stride == 0) {
+    fprintf(stderr, "usage: ulp_sweep [STRIDE > 0] [OP]\n");
+    return 2;
+  }
+  for (int i = 0; i < ETR_NUM_ISAS; ++i) {
+    etr_isa_t isa = (etr_isa_t)i;
+    if (!etr_isa_available(isa)) {
+      continue;
+    }
+    sweep_unary(isa, stride, only);
+    sweep_pairs(isa, only);
+    sweep_pow_scalar(isa, stride, only);
+  }
+  return 0;
+}
