@@ -217,3 +217,64 @@ etr_error_t etr_int_division_execute(etr_kernel_context_t *ctx,
   }
   return ETR_OK;
 }
+
+#define SIGN_RUN(T)                                                  \
+  static void sign_##T(size_t n, const T *x, T *y) {                 \
+    for (size_t i = 0; i < n; ++i) {                                 \
+      y[i] = (T)((x[i] > 0) - (x[i] < 0));                           \
+    }                                                                \
+  }
+SIGN_RUN(uint8_t)
+SIGN_RUN(int8_t)
+SIGN_RUN(int16_t)
+SIGN_RUN(int32_t)
+SIGN_RUN(int64_t)
+#undef SIGN_RUN
+
+etr_error_t etr_int_sign_execute(etr_kernel_context_t *ctx,
+                                 const etr_tensor_t *self, etr_tensor_t *out,
+                                 bool *handled) {
+  *handled = false;
+  if (!etr_int_division_dtype(self->dtype) || out->dtype != self->dtype) {
+    return ETR_OK;
+  }
+  *handled = true;
+  ETR_TRY(etr_resize_out_like(ctx, out, self));
+  if (ctx->dry_run || etr_tensor_numel(out) == 0) {
+    return ETR_OK;
+  }
+  const etr_tensor_t *inputs[1] = {self};
+  etr_plan_t plan;
+  if (!etr_plan_init(&plan, out, inputs, 1)) {
+    *handled = false;
+    return ETR_OK;
+  }
+  size_t size = etr_scalar_type_size(self->dtype);
+  size_t n = (size_t)plan.run;
+  etr_plan_cursor_t cursor;
+  etr_plan_cursor_init(&cursor);
+  for (int64_t r = 0; r < plan.runs; ++r) {
+    void *y = (uint8_t *)out->data + (size_t)cursor.offsets[0] * size;
+    const void *x = (const uint8_t *)self->data +
+                    (size_t)cursor.offsets[1] * size;
+    switch (self->dtype) {
+      case ETR_BYTE:
+        sign_uint8_t(n, x, y);
+        break;
+      case ETR_CHAR:
+        sign_int8_t(n, x, y);
+        break;
+      case ETR_SHORT:
+        sign_int16_t(n, x, y);
+        break;
+      case ETR_INT:
+        sign_int32_t(n, x, y);
+        break;
+      default:
+        sign_int64_t(n, x, y);
+        break;
+    }
+    etr_plan_cursor_next(&cursor, &plan);
+  }
+  return ETR_OK;
+}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Integer divisions for the op files (fmod, remainder, div's "trunc" and
-// "floor" modes) on uint8, int8, int16, int32 and int64 tensors of one
+// "floor" modes), and integer sign, on uint8, int8, int16, int32 and int64 tensors of one
 // dtype, in plan.h's layouts: typed loops over the planned runs (no ISA
 // has a SIMD integer division, so there are no per-ISA microkernels;
 // the gain over the reference is its per-element conversions and
@@ -53,5 +53,13 @@ bool etr_int_division_probe(const etr_kernel_context_t *ctx,
 etr_error_t etr_int_division_execute(etr_kernel_context_t *ctx,
                                      const etr_int_call_t *call,
                                      bool *handled);
+
+// sign on a uint8 or int8..int64 self with an out of its dtype: (0 < x) -
+// (x < 0) in typed loops, in the layouts plan.h takes. Resizes out like
+// self (returning its error), stops in a dry run. *handled is false for
+// other dtypes and unplannable layouts.
+etr_error_t etr_int_sign_execute(etr_kernel_context_t *ctx,
+                                 const etr_tensor_t *self, etr_tensor_t *out,
+                                 bool *handled);
 
 #endif  // ETR_OPS_OPTIMIZED_BINARY_INTEGER_H

@@ -21,7 +21,7 @@
 // 16 lanes, contiguous, channels-last and non-contiguous; on integer and
 // Bool selves (zeroed outs); Double falls back. ceil, floor, round and
 // trunc on integers (copies through the byte engine; Bool is the
-// reference's error).
+// reference's error), sign on integers and Bool.
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -299,16 +299,17 @@ TT_TEST(diff_elementwise_bitwise, logical_not) {
   ASSERT_SPECIALIZED(failures, before);
 }
 
-// ceil, floor, round and trunc copy integers through the byte engine.
+// ceil, floor, round and trunc copy integers through the byte engine;
+// sign takes integer loops, and copies Bool.
 TT_TEST(diff_elementwise_bitwise, integer_rounding) {
   static const char *const kRoundingOps[] = {
       "aten::ceil.out", "aten::floor.out", "aten::round.out",
-      "aten::trunc.out"};
+      "aten::trunc.out", "aten::sign.out"};
   uint64_t before = etr_diff_stats()->specialized;
   int64_t sizes[16];
   size_t count = etr_diff_edge_sizes(64, sizes);
   int failures = 0;
-  for (size_t op = 0; op < 4; ++op) {
+  for (size_t op = 0; op < 5; ++op) {
     for (size_t d = 1; d < NUM_BYTE_DTYPES; ++d) {  // not Bool
       for (size_t s = 0; s < count; s += 2) {
         failures += run_unary(kRoundingOps[op], kByteDtypes[d],
