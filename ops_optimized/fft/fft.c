@@ -97,11 +97,32 @@ static complex_d *scratch(etr_kernel_context_t *ctx, int64_t n,
   return *w != NULL ? a : NULL;
 }
 
+// True when every value the transform reads is finite. With an infinity
+// or NaN in a signal, which outputs come out NaN and which infinite
+// depends on the order of the sums, so such inputs go to the reference.
+static bool all_finite(const float *data, const etr_tensor_t *tensor,
+                       int32_t dim, int64_t count, int components) {
+  int64_t signals = signal_count(tensor, dim);
+  for (int64_t o = 0; o < signals; ++o) {
+    const float *source = data + components * signal_offset(tensor, dim, o);
+    for (int64_t t = 0; t < count; ++t) {
+      for (int part = 0; part < components; ++part) {
+        if (!isfinite(source[components * t * tensor->strides[dim] + part])) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
 bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
                      int32_t dim, double scale, bool onesided,
                      etr_tensor_t *out) {
   if (self->dtype != ETR_FLOAT || out->dtype != ETR_COMPLEX_FLOAT ||
-      !is_power_of_two(self->sizes[dim])) {
+      !is_power_of_two(self->sizes[dim]) ||
+      !all_finite((const float *)self->data, self, dim, self->sizes[dim],
+                  1)) {
     return false;
   }
   int64_t n = self->sizes[dim];
@@ -135,7 +156,9 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
 bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
                      int32_t dim, double scale, etr_tensor_t *out) {
   if (self->dtype != ETR_COMPLEX_FLOAT || out->dtype != ETR_FLOAT ||
-      !is_power_of_two(out->sizes[dim])) {
+      !is_power_of_two(out->sizes[dim]) ||
+      !all_finite((const float *)self->data, self, dim,
+                  out->sizes[dim] / 2 + 1, 2)) {
     return false;
   }
   int64_t n = out->sizes[dim];

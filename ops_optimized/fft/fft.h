@@ -9,7 +9,9 @@
 // results differ from the reference's by the double rounding of
 // O(log n) steps (relative 2^-50 or so of the signal's magnitude), far
 // below the fp32 rounding of the result; the tests state the bound.
-// Scratch: 24 n bytes of ctx->temp.
+// Signals holding an infinity or NaN are left to the reference (which
+// outputs then turn NaN depends on the summation order). Scratch: 24 n
+// bytes of ctx->temp.
 #ifndef ETR_OPS_OPTIMIZED_FFT_FFT_H
 #define ETR_OPS_OPTIMIZED_FFT_FFT_H
 

@@ -7,8 +7,9 @@
 // Sweeps: power-of-two lengths 1 to 512 over either dim of a batch of
 // signals (strided gathers), normalization 0, 1 and 2, onesided both ways,
 // c2r inputs of n/2 + 1 and of n entries; random and integer data; other
-// lengths, several transformed dims and Double (fallback); argument
-// errors (normalization 3, last_dim_size 0).
+// lengths, several transformed dims, Double and signals holding an
+// infinity or NaN (fallback: which outputs turn NaN depends on the
+// summation order); argument errors (normalization 3, last_dim_size 0).
 //
 // Tolerance: the FFT's butterflies and the direct DFT sum in different
 // orders in double; both are within about n log2(n) 2^-53 max|x| of the
@@ -16,6 +17,7 @@
 // fp32 rounding of the result) holds with room, while any wrong twiddle,
 // sign or scale is off by O(max|x|).
 #include <criterion/criterion.h>
+#include <math.h>
 
 #include "ops_optimized/test/diff.h"
 
@@ -35,7 +37,10 @@ static int run_r2c(int64_t batch, int64_t n, int64_t dim, int64_t mode,
                  (long long)n, (long long)dim, (long long)mode,
                  onesided ? " onesided" : "");
   int64_t sizes[2] = {dim == 1 ? batch : n, dim == 1 ? n : batch};
-  etr_diff_input(&c, dtype, 2, sizes, 0, fill);
+  etr_tensor_t *self = etr_diff_input(&c, dtype, 2, sizes, 0, fill);
+  if (fill == ETR_FILL_SPECIAL && dtype == ETR_FLOAT) {
+    ((float *)self->data)[1] = INFINITY;  // one signal with an infinity
+  }
   etr_diff_arg(&c, two_dims ? TT_EV_INTS(0, 1) : tt_ev_int_list(1, &dim));
   etr_diff_arg(&c, tt_ev_int(mode));
   etr_diff_arg(&c, tt_ev_bool(onesided));
@@ -58,7 +63,10 @@ static int run_c2r(int64_t batch, int64_t n, int64_t in_size, int64_t dim,
                  etr_scalar_type_name(dtype), (long long)n,
                  (long long)in_size, (long long)dim, (long long)mode);
   int64_t sizes[2] = {dim == 1 ? batch : in_size, dim == 1 ? in_size : batch};
-  etr_diff_input(&c, dtype, 2, sizes, 0, fill);
+  etr_tensor_t *self = etr_diff_input(&c, dtype, 2, sizes, 0, fill);
+  if (fill == ETR_FILL_SPECIAL && dtype == ETR_COMPLEX_FLOAT) {
+    ((float *)self->data)[3] = NAN;  // one signal with a NaN
+  }
   etr_diff_arg(&c, tt_ev_int_list(1, &dim));
   etr_diff_arg(&c, tt_ev_int(mode));
   etr_diff_arg(&c, tt_ev_int(last_dim_size));
@@ -87,6 +95,7 @@ TT_TEST(diff_fft, r2c) {
     }
   }
   failures += run_r2c(3, 12, 1, 0, true, ETR_FLOAT, ETR_FILL_RANDOM, false);
+  failures += run_r2c(3, 8, 1, 1, true, ETR_FLOAT, ETR_FILL_SPECIAL, false);
   failures += run_r2c(3, 8, 1, 0, true, ETR_FLOAT, ETR_FILL_RANDOM, true);
   failures += run_r2c(3, 8, 1, 0, true, ETR_DOUBLE, ETR_FILL_RANDOM, false);
   failures += run_r2c(3, 8, 1, 3, true, ETR_FLOAT, ETR_FILL_RANDOM, false);
@@ -109,6 +118,7 @@ TT_TEST(diff_fft, c2r) {
     }
   }
   failures += run_c2r(3, 12, 7, 1, 0, ETR_COMPLEX_FLOAT, ETR_FILL_RANDOM, 12);
+  failures += run_c2r(3, 8, 5, 1, 0, ETR_COMPLEX_FLOAT, ETR_FILL_SPECIAL, 8);
   failures += run_c2r(3, 8, 5, 1, 0, ETR_COMPLEX_DOUBLE, ETR_FILL_RANDOM, 8);
   failures += run_c2r(3, 8, 5, 1, 0, ETR_COMPLEX_FLOAT, ETR_FILL_RANDOM, 0);
   cr_assert_eq(failures, 0, "%d c2r cases disagree", failures);
