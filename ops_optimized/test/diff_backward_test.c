@@ -30,7 +30,7 @@ static int run_max_backward(etr_scalar_type_t dtype, int32_t rank,
                  (long long)in_sizes[rank - 2], (long long)in_sizes[rank - 1],
                  (long long)kernel, (long long)bad_index);
   int64_t out_sizes[4];
-  memcpy(out_sizes, in_sizes, sizeof(out_sizes));
+  memcpy(out_sizes, in_sizes, (size_t)rank * sizeof(out_sizes[0]));
   out_sizes[rank - 2] = in_sizes[rank - 2] / kernel;
   out_sizes[rank - 1] = in_sizes[rank - 1] / kernel;
   etr_diff_input(&c, dtype, rank, out_sizes, layout, ETR_FILL_SPECIAL);
@@ -103,7 +103,7 @@ static int run_avg_backward(etr_scalar_type_t dtype, int32_t rank,
                  (long long)padding[0], ceil_mode ? " ceil" : "",
                  include_pad ? " include_pad" : "", (long long)divisor);
   int64_t out_sizes[4];
-  memcpy(out_sizes, in_sizes, sizeof(out_sizes));
+  memcpy(out_sizes, in_sizes, (size_t)rank * sizeof(out_sizes[0]));
   for (int s = 0; s < 2; ++s) {
     int64_t in = in_sizes[rank - 2 + s];
     int64_t numerator = in + 2 * padding[s] - kernel[s] +
@@ -250,7 +250,7 @@ static int run_adaptive_backward(etr_scalar_type_t dtype, int32_t rank,
                  (long long)in_sizes[rank - 2], (long long)in_sizes[rank - 1],
                  (long long)out_h, (long long)out_w);
   int64_t out_sizes[4];
-  memcpy(out_sizes, in_sizes, sizeof(out_sizes));
+  memcpy(out_sizes, in_sizes, (size_t)rank * sizeof(out_sizes[0]));
   out_sizes[rank - 2] = out_h;
   out_sizes[rank - 1] = out_w;
   etr_diff_input(&c, dtype, rank, out_sizes, layout, ETR_FILL_SPECIAL);
