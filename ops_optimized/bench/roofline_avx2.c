@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Roofline loops, AVX2 (see roofline.h): 32 floats per step in four
+// independent vectors, aligned loads and stores.
+#include <immintrin.h>
+
+#include "ops_optimized/bench/roofline.h"
+
+static float reduce_add(__m256 v) {
+  __m128 x = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  x = _mm_add_ps(x, _mm_movehl_ps(x, x));
+  x = _mm_add_ss(x, _mm_movehdup_ps(x));
+  return _mm_cvtss_f32(x);
+}
+
+float etr_bench_pass_avx2(etr_bench_pattern_t pattern, float *a, float *b,
+                            const float *c, size_t count) {
+  const __m256 half = _mm256_set1_ps(0.5f);
+  switch (pattern) {
+    case ETR_BENCH_READ: {
+      __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+      for (size_t i = 0; i < count; i += 32) {
+        s0 = _mm256_add_ps(s0, _mm256_load_ps(a + i));
+        s1 = _mm256_add_ps(s1, _mm256_load_ps(a + i + 8));
+        s2 = _mm256_add_ps(s2, _mm256_load_ps(a + i + 16));
+        s3 = _mm256_add_ps(s3, _mm256_load_ps(a + i + 24));
+      }
+      return reduce_add(
+          _mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
+    }
+    case ETR_BENCH_COPY:
+      for (size_t i = 0; i < count; i += 32) {
+        __m256 x0 = _mm256_load_ps(a + i);
+        __m256 x1 = _mm256_load_ps(a + i + 8);
+        __m256 x2 = _mm256_load_ps(a + i + 16);
+        __m256 x3 = _mm256_load_ps(a + i + 24);
+        _mm256_store_ps(b + i, x0);
+        _mm256_store_ps(b + i + 8, x1);
+        _mm256_store_ps(b + i + 16, x2);
+        _mm256_store_ps(b + i + 24, x3);
+      }
+      return b[count / 2];
+    case ETR_BENCH_TRIAD:
+      for (size_t i = 0; i < count; i += 32) {
+        for (size_t j = 0; j < 32; j += 8) {
+          _mm256_store_ps(a + i + j,
+                          _mm256_fmadd_ps(half, _mm256_load_ps(c + i + j),
+                                          _mm256_load_ps(b + i + j)));
+        }
+      }
+      return a[count / 2];
+  }
+  return 0.0f;
+}
+
+double etr_bench_fma_chains_avx2(long iterations, float *sink) {
+  __m256 acc[24];
+  const __m256 scale = _mm256_set1_ps(0.999999f);
+  const __m256 offset = _mm256_set1_ps(1e-7f);
+  for (int i = 0; i < 24; ++i) {
+    acc[i] = _mm256_set1_ps((float)i);
+  }
+  for (long it = 0; it < iterations; ++it) {
+#pragma GCC unroll 24
+    for (int i = 0; i < 24; ++i) {
+      acc[i] = _mm256_fmadd_ps(acc[i], scale, offset);
+    }
+  }
+  __m256 total = acc[0];
+  for (int i = 1; i < 24; ++i) {
+    total = _mm256_add_ps(total, acc[i]);
+  }
+  *sink = reduce_add(total);
+  return (double)iterations * 24.0 * 2.0 * 8.0;
+}
