@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""etref's kernel benchmark (issue 4), one run, side by side:
+
+  * every case of cases.py (standard sizes, and every distinct kernel call
+    of the datasets' models) through etref's reference kernels, etref's
+    optimized kernels, ExecuTorch's runtime with the kernels its pip wheel
+    links (timed from Python, and once more with an ETDump whose kernel-call
+    events resolve kernels shorter than the Python binding's call), and
+    ExecuTorch with the program lowered to XNNPACK;
+  * the whole models (mlp, cnn, mobilenet_v2, transformer, lstm) through
+    the same four;
+  * this machine's roofline (FMA peak, bandwidth per cache level and
+    pattern), measured at the start and the end of the run.
+
+Single thread everywhere: etref is single-threaded; torch, OpenMP, MKL and
+ExecuTorch's threadpool (XNNPACK's) are set to one thread before anything
+runs. Results go to OUT/results.json; report.py turns them into
+OUT/README.md and SVG charts. Run it through ops_optimized/bench/run.sh,
+which builds bench_server and picks the interpreter.
+
+    bench.py --server PATH [--out DIR] [--work DIR] [--smoke] [--only REGEX]
+             [--rounds N] [--batch-ms MS] [--no-ops] [--no-models]
+"""
+
+import os
+import sys
+
+# Exports must not depend on hash randomisation (as datasets/generate.py).
+if os.environ.get("PYTHONHASHSEED") != "0":
+    os.environ["PYTHONHASHSEED"] = "0"
+    os.execv(sys.executable, [sys.executable] + sys.argv)
+for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+import argparse  # noqa: E402
+import datetime  # noqa: E402
+import json  # noqa: E402
+import platform  # noqa: E402
+import re  # noqa: E402
+import shutil  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import warnings  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any, Dict, List  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).absolute().parent))
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+import cases as bench_cases  # noqa: E402
+import measure  # noqa: E402
+import programs  # noqa: E402
+
+BENCH_COMMAND = "ops_optimized/bench/run.sh"
+# ../shared/ENVIRONMENT.md, "This machine's measured limits".
+ENVIRONMENT_FIGURES = {"peak_avx512_gflops": 147.0, "peak_avx2_gflops": 84.0,
+                       "dram_gbs": 12.0, "l2_gbs": 88.0}
+# Floats per array of the bandwidth loops, per level (the elementwise cases
+# use the same sizes: cases.ELEMENTWISE_LEVELS rows of 1024).
+BANDWIDTH_FLOATS = {"L1": 2 * 1024, "L2": 64 * 1024, "L3": 1024 * 1024,
+                    "DRAM": 16384 * 1024}
+SMOKE_CASES = ["add-L1"]
+
+
+def log(message: str) -> None:
+    print(message, flush=True)
+
+
+def single_thread() -> None:
+    torch.set_num_threads(1)
+    torch.set_num_interop_threads(1)
+    from executorch.extension.pybindings import portable_lib
+
+    portable_lib._unsafe_reset_threadpool(1)
+
+
+def load_average() -> float:
+    with open("/proc/loadavg") as file:
+        return float(file.read().split()[0])
+
+
+def cache_sizes() -> Dict[str, int]:
+    sizes = {}
+    for index in sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*")):
+        try:
+            level = (index / "level").read_text().strip()
+            kind = (index / "type").read_text().strip()
+            text = (index / "size").read_text().strip()
+        except OSError:
+            continue
+        scale = {"K": 1024, "M": 1024 * 1024}.get(text[-1], 1)
+        value = int(text.rstrip("KM")) * scale
+        if kind in ("Data", "Unified"):
+            sizes[f"L{level}"] = value
+    return sizes
+
+
+def machine_info() -> Dict[str, Any]:
+    model, flags = "unknown", ""
+    with open("/proc/cpuinfo") as file:
+        for line in file:
+            if line.startswith("model name") and model == "unknown":
+                model = line.split(":", 1)[1].strip()
+            elif line.startswith("flags") and not flags:
+                flags = line.split(":", 1)[1]
+    wanted = ["avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512dq", "avx512vl",
+              "avx512_vnni", "avx512_bf16", "amx_tile"]
+    return {"cpu": model, "flags": [f for f in wanted if f in flags.split()],
+            "cpus": os.cpu_count(), "pinned_to": sorted(os.sched_getaffinity(0)),
+            "nice": os.nice(0), "caches": cache_sizes(), "kernel": platform.release(),
+            "python": platform.python_version(), **programs.versions()}
+
+
+def executorch_optimized_ops() -> Dict[str, Any]:
+    """Which operators the pip wheel serves with an optimized kernel: the
+    wheel's pybindings link libexecutorch_kernels_optimized.so, which holds
+    ExecuTorch's optimized kernels (opt_*) and, for every other operator,
+    its portable kernel; a portable kernel that an optimized one replaces
+    is not in the wheel at all."""
+    import executorch.version
+
+    library = Path(executorch.version.__file__).parent / "lib" / "libexecutorch_kernels_optimized.so"
+    names: List[str] = []
+    if library.exists() and shutil.which("nm"):
+        listing = subprocess.run(["nm", "-DC", "--defined-only", str(library)],
+                                 capture_output=True, text=True).stdout
+        names = sorted(set(re.findall(r"native::(opt_\w+)\(", listing)))
+    return {"library": str(library), "optimized_symbols": names}
+
+
+def executorch_kernel_kind(op: str, optimized_symbols: List[str]) -> str:
+    base = op.split("::")[1].split(".")[0].lstrip("_")
+    if any(s == f"opt_{base}_out" or s.startswith(f"opt_{base}_") for s in optimized_symbols):
+        return "optimized"
+    return "portable"
+
+
+def measure_roofline(server: measure.Server, rounds: int, seconds: float,
+                     levels: List[str]) -> Dict[str, Any]:
+    roof: Dict[str, Any] = {"peak": measure.measure_peak(server, rounds, seconds),
+                            "bandwidth": {}}
+    for level in levels:
+        roof["bandwidth"][level] = {
+            pattern: measure.measure_bandwidth(server, pattern, BANDWIDTH_FLOATS[level], rounds,
+                                               seconds)
+            for pattern in ("read", "copy", "triad")}
+    return roof
+
+
+def measure_overhead(server: measure.Server, empty: Dict[str, Any], args) -> Dict[str, Any]:
+    directory = Path(empty["dir"])
+    inputs = [str(directory / name) for name in empty["inputs"]]
+    program = str(directory / "plain.pte")
+    etref = measure.EtrefCandidate("etref", server, 15, "optimized", program, inputs)
+    executorch = measure.ExecutorchCandidate("executorch", program, inputs)
+    result = measure.interleave([etref, executorch], args.rounds * 2, args.batch_ms * 1e-3, 30)
+    etref.unload()
+    return result
+
+
+def run_case(case: bench_cases.Case, meta: Dict[str, Any], server: measure.Server, args,
+             scratch: Path) -> Dict[str, Any]:
+    directory = Path(meta["dir"])
+    inputs = [str(directory / name) for name in meta["inputs"]]
+    plain = str(directory / "plain.pte")
+    reference = measure.EtrefCandidate("etref_reference", server, 0, "reference", plain, inputs)
+    optimized = measure.EtrefCandidate("etref_optimized", server, 1, "optimized", plain, inputs)
+    executorch = measure.ExecutorchCandidate("executorch", plain, inputs)
+    profiled = measure.ExecutorchProfiledCandidate("executorch_profiled", plain, inputs)
+    candidates: List[measure.Candidate] = [reference, optimized, executorch, profiled]
+    xnnpack_meta = meta.get("xnnpack", {})
+    if xnnpack_meta.get("delegate_calls", 0) > 0:
+        candidates.append(measure.ExecutorchCandidate(
+            "executorch_xnnpack", str(directory / "xnnpack.pte"), inputs))
+    expected = executorch.outputs(scratch)
+    checks = {c.name: measure.compare_outputs(c.outputs(scratch), expected)
+              for c in candidates if c not in (executorch, profiled)}
+    times = measure.interleave(candidates, args.rounds, args.batch_ms * 1e-3, args.max_seconds)
+    del times["executorch_profiled"]  # its Python-side times include the profiler's
+    executorch_kernel = profiled.kernel_times(scratch / "case.etdp")
+    reference.unload()
+    optimized.unload()
+    info = optimized.info
+    return {"flops": float(info["flops"]), "bytes": float(info["bytes"]),
+            "cost_class": info["class"], "has_optimized": info["has_optimized"] == "1",
+            "times": times, "executorch_etdump": executorch_kernel, "checks": checks}
+
+
+def run_model(name: str, server: measure.Server, args, scratch: Path) -> Dict[str, Any]:
+    program = str(programs.MODELS_DIR / name / "model.pte")
+    inputs = programs.model_inputs(name)
+    xnnpack_path, xnnpack_meta = programs.export_model_xnnpack(name, Path(args.work))
+    candidates = [
+        measure.EtrefCandidate("etref_reference", server, 0, "reference", program, inputs),
+        measure.EtrefCandidate("etref_optimized", server, 1, "optimized", program, inputs),
+        measure.ExecutorchCandidate("executorch", program, inputs),
+        measure.ExecutorchCandidate("executorch_xnnpack", xnnpack_path, inputs),
+    ]
+    expected = [np.load(p) for p in programs.model_expected(name)]
+    checks = {c.name: measure.compare_outputs(c.outputs(scratch), expected) for c in candidates}
+    times = measure.interleave(candidates, args.model_rounds, args.model_batch_ms * 1e-3,
+                               args.max_seconds)
+    info = candidates[1].info
+    for candidate in candidates[:2]:
+        candidate.unload()
+    return {"name": name, "flops": float(info["flops"]), "instructions": int(info["instructions"]),
+            "xnnpack_program": {k: v for k, v in xnnpack_meta.items() if k != "versions"},
+            "times": times, "checks": checks}
+
+
+def select_cases(args) -> (List[bench_cases.Case], List[str]):
+    standard = bench_cases.standard_cases()
+    if args.smoke:
+        return [c for c in standard if c.id in SMOKE_CASES], []
+    from_models, notes = bench_cases.model_cases(programs.MODELS_DIR)
+    selected = standard + from_models
+    if args.only:
+        pattern = re.compile(args.only)
+        selected = [c for c in selected if pattern.search(c.id) or pattern.search(c.op)]
+    return selected, notes
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--server", required=True, help="bench_server binary")
+    parser.add_argument("--out", default=str(programs.REPO / "reports" / "bench"))
+    parser.add_argument("--work", default=os.path.join(
+        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "etref", "bench"))
+    parser.add_argument("--smoke", action="store_true",
+                        help="one small case (add-L1), the mlp model, two rounds (a check, not numbers)")
+    parser.add_argument("--only", help="cases whose id or operator matches this regex")
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--batch-ms", type=float, default=10.0)
+    parser.add_argument("--model-rounds", type=int, default=21)
+    parser.add_argument("--model-batch-ms", type=float, default=20.0)
+    parser.add_argument("--max-seconds", type=float, default=6.0,
+                        help="per candidate and case; slower candidates get fewer rounds")
+    parser.add_argument("--no-ops", action="store_true")
+    parser.add_argument("--no-models", action="store_true")
+    args = parser.parse_args()
+    if args.smoke:
+        args.rounds, args.batch_ms, args.model_rounds, args.model_batch_ms = 2, 1.0, 2, 2.0
+    warnings.filterwarnings("ignore")
+    single_thread()
+    out, work = Path(args.out), Path(args.work)
+    out.mkdir(parents=True, exist_ok=True)
+    work.mkdir(parents=True, exist_ok=True)
+    started = time.time()
+    loads = [load_average()]
+    results: Dict[str, Any] = {
+        "command": BENCH_COMMAND + (" --smoke" if args.smoke else ""),
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "machine": machine_info(), "environment_md": ENVIRONMENT_FIGURES,
+        "settings": {k: v for k, v in vars(args).items() if k not in ("server", "out", "work")},
+        "executorch_kernels": executorch_optimized_ops(),
+        "bandwidth_floats": BANDWIDTH_FLOATS,
+        "timing": ("thread CPU time (time.thread_time_ns / CLOCK_THREAD_CPUTIME_ID) of batches "
+                   "of back-to-back execute() calls on a loaded method, per execution; single-op "
+                   "figures minus the runtime's own execute() time on an empty program; wall "
+                   "time recorded beside it. For single-op cases ExecuTorch is also run with an"
+                   " ETDump, whose kernel-call events (timed inside the C++ runtime) give its"
+                   " kernel time without the Python binding's call"),
+    }
+    cases, skipped_notes = ([], []) if args.no_ops else select_cases(args)
+    log(f"{len(cases)} cases; exporting what the cache ({work}) lacks")
+    metas = {}
+    for i, case in enumerate(cases):
+        metas[case.id] = programs.export_case(case, work)
+        if (i + 1) % 20 == 0:
+            log(f"  exported {i + 1}/{len(cases)}")
+    empty = programs.export_empty(work)
+    server = measure.Server(args.server)
+    levels = ["L1", "L2"] if args.smoke else list(BANDWIDTH_FLOATS)
+    roof_rounds = 1 if args.smoke else args.rounds
+    roof_seconds = 0.005 if args.smoke else 0.05
+    log("measuring the roofline")
+    results["roofline_start"] = measure_roofline(server, roof_rounds, roof_seconds, levels)
+    results["overhead_start"] = measure_overhead(server, empty, args)
+    kinds = results["executorch_kernels"]["optimized_symbols"]
+    results["cases"] = []
+    with tempfile.TemporaryDirectory(prefix="etref-bench-") as scratch_name:
+        scratch = Path(scratch_name)
+        for i, case in enumerate(cases):
+            meta = metas[case.id]
+            record = {"id": case.id, "group": case.group, "op": case.op, "label": case.label(),
+                      "sources": case.sources, "note": case.note,
+                      "tensor_args": case.tensor_args(),
+                      "executorch_kernel": executorch_kernel_kind(case.op, kinds),
+                      "xnnpack": meta.get("xnnpack", {})}
+            if meta.get("extra_calls"):
+                record["note"] = (record["note"] + "; " if record["note"] else "") + (
+                    "the program also runs " + ", ".join(meta["extra_calls"])
+                    + " (the exporter copies a view that is the output)")
+            if "skip" in meta:
+                record["skip"] = meta["skip"]
+            else:
+                try:
+                    record.update(run_case(case, meta, server, args, scratch))
+                except (measure.ServerError, RuntimeError) as error:
+                    record["skip"] = f"{type(error).__name__}: {str(error)[:300]}"
+            loads.append(load_average())
+            results["cases"].append(record)
+            status = record.get("skip", "")
+            if not status:
+                t = record["times"]
+                status = " ".join(f"{k}={v['cpu']['median'] * 1e6:.1f}us" for k, v in t.items())
+            log(f"[{i + 1}/{len(cases)}] {case.id}: {status}")
+        results["overhead_end"] = measure_overhead(server, empty, args)
+        results["models"] = []
+        if not args.no_models:
+            for name in (["mlp"] if args.smoke else programs.WHOLE_MODELS):
+                log(f"model {name}")
+                results["models"].append(run_model(name, server, args, scratch))
+                loads.append(load_average())
+    results["roofline_end"] = measure_roofline(server, roof_rounds, roof_seconds, levels)
+    server.close()
+    loads.append(load_average())
+    results["skipped_model_calls"] = skipped_notes
+    results["load"] = {"samples": loads, "min": min(loads), "median": statistics.median(loads),
+                       "max": max(loads)}
+    results["elapsed_seconds"] = time.time() - started
+    (out / "results.json").write_text(json.dumps(results, indent=1))
+    import report
+
+    report.write(results, out)
+    log(f"wrote {out / 'README.md'} in {results['elapsed_seconds']:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,481 @@
+# SPDX-License-Identifier: Apache-2.0
+"""What the benchmark runs: single-operator cases and the models.
+
+A case is one ATen out-variant operator (as ExecuTorch programs call it) on
+fixed arguments: tensors described by TensorSpec (shape, dtype, whether the
+program holds it as a constant, and its values for constants taken from a
+model), plus the schema's other arguments as Python values. Two sources:
+
+  * standard_cases(): sizes chosen to exercise each kernel family (GEMM 64 to
+    1024, representative conv2d layers, elementwise ops with their working
+    set in L1, L2 and DRAM, reductions, softmax, norms, pooling, upsampling,
+    data movement);
+  * model_cases(): every distinct KernelCall of the datasets' programs
+    (datasets/models/*/model.pte), read back with ExecuTorch's own
+    deserializer: operator, argument shapes and scalar values, and the
+    program's constant tensors (weights, batch-norm statistics) with their
+    values.
+
+build_module() turns a case into a one-operator torch.nn.Module whose
+constant tensors are buffers (so ExecuTorch's exporter and XNNPACK's
+partitioner see them as weights) and whose other tensors are inputs.
+"""
+
+import hashlib
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+import torch
+
+# ExecuTorch ScalarType numbers (exir/scalar_type.py) -> torch dtypes.
+_SCALAR_TYPES = {
+    0: torch.uint8, 1: torch.int8, 2: torch.int16, 3: torch.int32,
+    4: torch.int64, 5: torch.float16, 6: torch.float32, 7: torch.float64,
+    11: torch.bool, 15: torch.bfloat16,
+}
+_DTYPE_NAMES = {
+    torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16",
+    torch.float64: "f64", torch.int64: "i64", torch.int32: "i32",
+    torch.int16: "i16", torch.int8: "i8", torch.uint8: "u8", torch.bool: "b",
+}
+
+# The programs whose operators are benchmarked (the non-delegated models).
+MODEL_PROGRAMS = ["mlp", "cnn", "mobilenet_v2", "transformer", "lstm",
+                  "mutable_buffer", "cond", "dynamic_shape"]
+
+
+@dataclass
+class TensorSpec:
+    shape: Tuple[int, ...]
+    dtype: torch.dtype = torch.float32
+    const: bool = False  # a program constant (weights), else an input
+    values: Optional[np.ndarray] = None  # a model's constant values
+    fill: str = "randn"  # randn | positive | index:N (integers in [0, N))
+    channels_last: bool = False
+
+    def describe(self) -> str:
+        dims = "x".join(str(s) for s in self.shape) or "scalar"
+        tags = ("c" if self.const else "") + ("nhwc" if self.channels_last else "")
+        return f"{_DTYPE_NAMES.get(self.dtype, str(self.dtype))}[{dims}]" + (
+            f"({tags})" if tags else "")
+
+    def make(self, generator: torch.Generator) -> torch.Tensor:
+        if self.values is not None:
+            tensor = torch.from_numpy(self.values.copy()).reshape(self.shape)
+        elif self.dtype.is_floating_point:
+            tensor = torch.randn(self.shape, generator=generator).to(self.dtype)
+            if self.fill == "positive":
+                tensor = tensor.abs() + 0.5
+        elif self.dtype == torch.bool:
+            tensor = torch.rand(self.shape, generator=generator) > 0.5
+        elif self.fill.startswith("index:"):
+            tensor = torch.randint(0, int(self.fill[6:]), self.shape, generator=generator,
+                                   dtype=self.dtype)
+        else:  # other integer tensors: index-like arguments, zeros are valid
+            tensor = torch.zeros(self.shape, dtype=self.dtype)
+        if self.channels_last and tensor.dim() == 4:
+            tensor = tensor.contiguous(memory_format=torch.channels_last)
+        return tensor
+
+
+@dataclass
+class Case:
+    id: str  # unique, file-name safe
+    group: str  # gemm, conv, elementwise, reduction, norm, pool, ...
+    op: str  # "aten::mm.out"
+    args: List[Any]  # the schema's non-out arguments, TensorSpec for tensors
+    sources: List[str] = field(default_factory=list)  # "standard" or models
+    note: str = ""
+
+    def label(self) -> str:
+        parts = []
+        for value in self.args:
+            if isinstance(value, TensorSpec):
+                parts.append(value.describe())
+            elif isinstance(value, list) and value and isinstance(value[0], TensorSpec):
+                parts.append("[" + ", ".join(v.describe() for v in value) + "]")
+            elif value is not None:
+                parts.append(repr(value).replace(" ", ""))
+        return " ".join(parts)
+
+    def tensor_args(self) -> int:
+        """How many tensors the operator reads."""
+        return sum(1 if isinstance(v, TensorSpec) else
+                   sum(isinstance(x, TensorSpec) for x in v) if isinstance(v, list) else 0
+                   for v in self.args)
+
+    def key(self, with_values: bool = True) -> str:
+        """Identity of what gets exported: operator, shapes, scalars and,
+        with_values, the values of model constants."""
+        digest = hashlib.sha256()
+        digest.update(self.op.encode())
+        for value in self.args:
+            digest.update(_spec_key(value, with_values).encode())
+        return digest.hexdigest()
+
+
+def _spec_key(value: Any, with_values: bool) -> str:
+    if isinstance(value, TensorSpec):
+        data = ""
+        if with_values and value.values is not None:
+            data = hashlib.sha256(value.values.tobytes()).hexdigest()
+        return f"T({value.shape},{value.dtype},{value.const},{value.fill},{value.channels_last},{data})"
+    if isinstance(value, list):
+        return "[" + ",".join(_spec_key(v, with_values) for v in value) + "]"
+    return repr(value)
+
+
+def _load_edge_op_registries() -> None:
+    # dim_order_ops::* are defined by ExecuTorch's exir.
+    import executorch.exir.passes.dim_order_ops_registry  # noqa: F401
+
+
+def functional_overload(op: str):
+    """For "aten::add.out", the functional overload with the same inputs
+    (aten.add.Tensor) and the out schema's non-out arguments."""
+    _load_edge_op_registries()
+    name, _, overload = op.partition(".")
+    namespace, base = name.split("::")
+    packet = getattr(getattr(torch.ops, namespace), base)
+    out_schema = getattr(packet, overload or "default")._schema
+    inputs = [a for a in out_schema.arguments if not a.is_out]
+    best = None
+    for candidate in packet.overloads():
+        schema = getattr(packet, candidate)._schema
+        if any(a.is_out or (a.alias_info is not None and a.alias_info.is_write)
+               for a in schema.arguments):
+            continue
+        args = schema.arguments
+        if len(args) < len(inputs):
+            continue
+        if [(a.name, str(a.type)) for a in args[: len(inputs)]] != [
+                (a.name, str(a.type)) for a in inputs]:
+            continue
+        if any(not a.has_default_value() for a in args[len(inputs):]):
+            continue
+        if best is None or len(args) < len(best[1].arguments):
+            best = (candidate, schema)
+    if best is None:
+        raise ValueError(f"{op}: no functional overload with the same arguments")
+    return getattr(packet, best[0]), inputs, len(out_schema.arguments) - len(inputs)
+
+
+class OneOp(torch.nn.Module):
+    """One operator call; constants are buffers, other tensors inputs."""
+
+    def __init__(self, fn, schema_args, template, constants) -> None:
+        super().__init__()
+        self.fn = fn
+        self.schema_args = schema_args
+        self.template = template
+        for i, tensor in enumerate(constants):
+            self.register_buffer(f"constant_{i}", tensor)
+        self.num_constants = len(constants)
+
+    def _value(self, item, inputs):
+        if isinstance(item, tuple) and len(item) == 2 and item[0] in ("input", "constant"):
+            kind, index = item
+            return inputs[index] if kind == "input" else getattr(self, f"constant_{index}")
+        if isinstance(item, list):
+            return [self._value(v, inputs) for v in item]
+        return item
+
+    def forward(self, *inputs):
+        positional, keywords = [], {}
+        for arg, item in zip(self.schema_args, self.template):
+            value = self._value(item, inputs)
+            if arg.kwarg_only:
+                keywords[arg.name] = value
+            else:
+                positional.append(value)
+        return self.fn(*positional, **keywords)
+
+
+def build_module(case: Case, seed: int) -> Tuple[torch.nn.Module, List[torch.Tensor]]:
+    fn, schema_args, _ = functional_overload(case.op)
+    if len(schema_args) != len(case.args):
+        raise ValueError(f"{case.op}: {len(case.args)} arguments for {len(schema_args)}")
+    generator = torch.Generator().manual_seed(seed)
+    inputs: List[torch.Tensor] = []
+    constants: List[torch.Tensor] = []
+
+    def place(value):
+        if isinstance(value, TensorSpec):
+            tensor = value.make(generator)
+            pool = constants if value.const else inputs
+            pool.append(tensor)
+            return ("constant" if value.const else "input", len(pool) - 1)
+        if isinstance(value, list):
+            return [place(v) for v in value]
+        return value
+
+    template = [place(v) for v in case.args]
+    return OneOp(fn, schema_args, template, constants).eval(), inputs
+
+
+def case_seed(case: Case) -> int:
+    return zlib.crc32(case.id.encode()) & 0x7FFFFFFF
+
+
+# ---------------------------------------------------------------------------
+# Cases from the datasets' programs
+# ---------------------------------------------------------------------------
+
+_GROUPS = {
+    "convolution": "conv", "mm": "gemm", "addmm": "gemm", "bmm": "gemm",
+    "linear": "gemm", "_native_batch_norm_legit_no_training": "norm",
+    "native_layer_norm": "norm", "_softmax": "softmax", "_log_softmax": "softmax",
+    "max_pool2d_with_indices": "pool", "avg_pool2d": "pool",
+    "_adaptive_avg_pool2d": "pool", "mean": "reduction", "sum": "reduction",
+    "amax": "reduction", "argmax": "reduction", "var": "reduction",
+    "upsample_nearest2d": "resample", "upsample_bilinear2d": "resample",
+}
+_MOVEMENT = {"permute_copy", "view_copy", "expand_copy", "slice_copy", "cat",
+             "split_with_sizes_copy", "squeeze_copy", "unsqueeze_copy",
+             "_clone_dim_order", "_to_dim_order_copy", "full", "index_put",
+             "clone", "constant_pad_nd", "index_select", "select_copy"}
+
+
+def group_of(op: str) -> str:
+    base = op.split("::")[1].split(".")[0]
+    if base in _GROUPS:
+        return _GROUPS[base]
+    return "movement" if base in _MOVEMENT else "elementwise"
+
+
+def _evalue_to_arg(plan, program, index: int, constants_wanted: bool):
+    from executorch.exir import schema
+
+    val = plan.values[index].val
+    if isinstance(val, schema.Tensor):
+        dtype = _SCALAR_TYPES.get(int(val.scalar_type))
+        if dtype is None:
+            raise ValueError(f"scalar type {val.scalar_type}")
+        shape = tuple(int(s) for s in val.sizes)
+        channels_last = list(val.dim_order) == [0, 2, 3, 1]
+        numel = int(np.prod(shape)) if shape else 1
+        np_dtype = torch.empty(0, dtype=dtype).numpy().dtype
+        is_constant = val.data_buffer_idx > 0 and val.allocation_info is None
+        if is_constant and constants_wanted:
+            storage = bytes(program.constant_buffer[val.data_buffer_idx].storage)
+            if len(storage) >= numel * np_dtype.itemsize:
+                values = np.frombuffer(storage, dtype=np_dtype, count=numel).reshape(shape)
+                return TensorSpec(shape, dtype, const=True, values=values,
+                                  channels_last=channels_last)
+        return TensorSpec(shape, dtype, channels_last=channels_last)
+    if isinstance(val, schema.Null):
+        return None
+    if isinstance(val, (schema.Int, schema.Double, schema.Bool)):
+        return val.int_val if isinstance(val, schema.Int) else (
+            val.double_val if isinstance(val, schema.Double) else val.bool_val)
+    if isinstance(val, schema.String):
+        return val.string_val
+    if isinstance(val, schema.IntList):
+        return [plan.values[i].val.int_val for i in val.items]
+    if isinstance(val, schema.DoubleList):
+        return list(val.items)
+    if isinstance(val, schema.BoolList):
+        return list(val.items)
+    if isinstance(val, schema.TensorList):
+        return [_evalue_to_arg(plan, program, i, constants_wanted) for i in val.items]
+    if isinstance(val, schema.OptionalTensorList):
+        return [None if i < 0 else _evalue_to_arg(plan, program, i, constants_wanted)
+                for i in val.items]
+    raise ValueError(f"unsupported EValue {type(val).__name__}")
+
+
+def model_cases(models_dir: Path, models: Sequence[str] = MODEL_PROGRAMS) -> Tuple[List[Case], List[str]]:
+    """Every distinct kernel call of the models' programs (deduplicated by
+    operator and arguments); notes name the calls that are not benchmarked."""
+    from executorch.exir import schema
+    from executorch.exir._serialize._program import deserialize_pte_binary
+
+    found: Dict[str, Case] = {}
+    skipped: Dict[str, str] = {}
+    for model in models:
+        program = deserialize_pte_binary((models_dir / model / "model.pte").read_bytes()).program
+        for plan in program.execution_plan:
+            for chain in plan.chains:
+                for instruction in chain.instructions:
+                    call = instruction.instr_args
+                    if not isinstance(call, schema.KernelCall):
+                        continue
+                    operator = plan.operators[call.op_index]
+                    op = f"{operator.name}.{operator.overload}" if operator.overload else operator.name
+                    if not operator.overload.endswith("out"):
+                        skipped[op] = "not an out-variant kernel (prim op or in-place)"
+                        continue
+                    try:
+                        _, schema_args, _ = functional_overload(op)
+                        args = [_evalue_to_arg(plan, program, i, True)
+                                for i in call.args[: len(schema_args)]]
+                    except (ValueError, AttributeError) as error:
+                        skipped[op] = str(error)
+                        continue
+                    case = Case("", group_of(op), op, args, [model])
+                    key = case.key(with_values=False)
+                    if key in found:
+                        if model not in found[key].sources:
+                            found[key].sources.append(model)
+                        continue
+                    base = op.split("::")[1].replace(".", "-")
+                    case.id = f"m-{base}-{key[:8]}"
+                    found[key] = case
+    notes = [f"{op}: {why}" for op, why in sorted(skipped.items())]
+    return list(found.values()), notes
+
+
+# ---------------------------------------------------------------------------
+# Standard sizes
+# ---------------------------------------------------------------------------
+
+def _t(*shape: int, **kwargs) -> TensorSpec:
+    return TensorSpec(tuple(shape), **kwargs)
+
+
+def _c(*shape: int, **kwargs) -> TensorSpec:
+    return TensorSpec(tuple(shape), const=True, **kwargs)
+
+
+# Rows of 1024 floats whose working set sits in L1, in L2 and in DRAM (a
+# binary op's three arrays: 24 KiB, 768 KiB, 192 MiB).
+ELEMENTWISE_LEVELS = {"L1": 2, "L2": 64, "DRAM": 16384}
+GEMM_SIZES = [64, 128, 256, 384, 512, 768, 1024]
+
+
+def standard_cases() -> List[Case]:
+    cases: List[Case] = []
+
+    def add(case_id: str, group: str, op: str, *args: Any, note: str = "") -> None:
+        cases.append(Case(case_id, group, op, list(args), ["standard"], note))
+
+    for n in GEMM_SIZES:
+        add(f"mm-{n}", "gemm", "aten::mm.out", _t(n, n), _c(n, n),
+            note="square GEMM, B a program constant (a weight)")
+    add("addmm-256x1024x1024", "gemm", "aten::addmm.out", _c(1024), _t(256, 1024), _c(1024, 1024), 1, 1)
+    add("bmm-8x128x64x128", "gemm", "aten::bmm.out", _t(8, 128, 64), _t(8, 64, 128))
+    add("bmm-8x128x128x64", "gemm", "aten::bmm.out", _t(8, 128, 128), _t(8, 128, 64))
+
+    def conv(case_id: str, c: int, h: int, oc: int, k: int, stride: int, groups: int = 1) -> None:
+        add(case_id, "conv", "aten::convolution.out", _t(1, c, h, h), _c(oc, c // groups, k, k),
+            _c(oc), [stride, stride], [k // 2, k // 2], [1, 1], False, [0, 0], groups)
+
+    conv("conv3x3-64-56", 64, 56, 64, 3, 1)
+    conv("conv3x3-128-28", 128, 28, 128, 3, 1)
+    conv("conv3x3s2-64-56", 64, 56, 128, 3, 2)
+    conv("conv1x1-256to64-56", 256, 56, 64, 1, 1)
+    conv("conv1x1-64to256-56", 64, 56, 256, 1, 1)
+    conv("conv3x3s2-stem-3-224", 3, 224, 32, 3, 2)
+    conv("dwconv3x3-32-112", 32, 112, 32, 3, 1, groups=32)
+    conv("dwconv3x3s2-96-112", 96, 112, 96, 3, 2, groups=96)
+
+    unary = {
+        "relu": ("aten::relu.out", ()), "sigmoid": ("aten::sigmoid.out", ()),
+        "tanh": ("aten::tanh.out", ()), "gelu": ("aten::gelu.out", ("none",)),
+        "exp": ("aten::exp.out", ()), "hardtanh": ("aten::hardtanh.out", (0.0, 6.0)),
+        "sqrt": ("aten::sqrt.out", ()),
+    }
+    binary = {"add": ("aten::add.out", (1,)), "mul": ("aten::mul.out", ()),
+              "sub": ("aten::sub.out", (1,)), "div": ("aten::div.out", ())}
+    for level, rows in ELEMENTWISE_LEVELS.items():
+        for name, (op, extra) in unary.items():
+            x = _t(rows, 1024, fill="positive" if name == "sqrt" else "randn")
+            add(f"{name}-{level}", "elementwise", op, x, *extra)
+        for name, (op, extra) in binary.items():
+            add(f"{name}-{level}", "elementwise", op, _t(rows, 1024),
+                _t(rows, 1024, fill="positive" if name == "div" else "randn"), *extra)
+    add("add-bias-broadcast", "elementwise", "aten::add.out", _t(4096, 1024), _c(1024), 1)
+    add("mul-column-broadcast", "elementwise", "aten::mul.out", _t(64, 1024), _t(64, 1))
+    x = _t(64, 1024)  # one L2-sized case for every other elementwise op
+    for name, op, extra in [
+            ("abs", "aten::abs.out", ()), ("neg", "aten::neg.out", ()),
+            ("log", "aten::log.out", ()), ("rsqrt", "aten::rsqrt.out", ()),
+            ("leaky_relu", "aten::leaky_relu.out", (0.01,)),
+            ("elu", "aten::elu.out", (1.0, 1, 1)), ("clamp", "aten::clamp.out", (-1.0, 1.0)),
+            ("pow2", "aten::pow.Tensor_Scalar_out", (2.0,)),
+            ("add-scalar", "aten::add.Scalar_out", (0.5, 1)),
+            ("mul-scalar", "aten::mul.Scalar_out", (0.5,)),
+            ("sub-scalar", "aten::sub.Scalar_out", (0.5, 1)),
+            ("div-scalar", "aten::div.Scalar_out", (3.0,)),
+            ("gt-scalar", "aten::gt.Scalar_out", (0.0,)),
+            ("eq-scalar", "aten::eq.Scalar_out", (0.0,))]:
+        positive = name in ("log", "rsqrt")
+        add(f"{name}-L2", "elementwise", op, _t(64, 1024, fill="positive" if positive else "randn"),
+            *extra)
+    for name, op in [("maximum", "aten::maximum.out"), ("minimum", "aten::minimum.out"),
+                     ("lt", "aten::lt.Tensor_out"), ("ne", "aten::ne.Tensor_out")]:
+        add(f"{name}-L2", "elementwise", op, x, _t(64, 1024))
+    add("where-L2", "elementwise", "aten::where.self_out", _t(64, 1024, dtype=torch.bool), x,
+        _t(64, 1024))
+    add("clamp-tensor-L2", "elementwise", "aten::clamp.Tensor_out", x, _t(64, 1024), _t(64, 1024))
+
+    m = _t(1024, 1024)
+    add("sum-rows-1024", "reduction", "aten::sum.IntList_out", m, [-1], False, None)
+    add("sum-cols-1024", "reduction", "aten::sum.IntList_out", m, [0], False, None)
+    add("mean-hw-256x56", "reduction", "aten::mean.out", _t(1, 256, 56, 56), [2, 3], True, None)
+    add("amax-rows-1024", "reduction", "aten::amax.out", m, [-1], False)
+    add("amin-rows-1024", "reduction", "aten::amin.out", m, [-1], False)
+    add("argmax-rows-1024", "reduction", "aten::argmax.out", m, -1, False)
+    add("argmin-rows-1024", "reduction", "aten::argmin.out", m, -1, False)
+    add("max-dim-1024", "reduction", "aten::max.dim_max", m, -1, False)
+    add("min-dim-1024", "reduction", "aten::min.dim_min", m, -1, False)
+    add("var-rows-1024", "reduction", "aten::var.correction_out", m, [-1], 1, False)
+    add("any-1M", "reduction", "aten::any.all_out", _t(1024, 1024, dtype=torch.bool))
+
+    add("softmax-64x1024", "softmax", "aten::_softmax.out", _t(64, 1024), -1, False)
+    add("softmax-4096x1024", "softmax", "aten::_softmax.out", _t(4096, 1024), -1, False)
+    add("softmax-attn-8x128x128", "softmax", "aten::_softmax.out", _t(8, 128, 128), -1, False)
+    add("log_softmax-64x1024", "softmax", "aten::_log_softmax.out", _t(64, 1024), -1, False)
+    add("layer_norm-256x768", "norm", "aten::native_layer_norm.out", _t(256, 768), [768],
+        _c(768), _c(768), 1e-5)
+    add("layer_norm-4096x768", "norm", "aten::native_layer_norm.out", _t(4096, 768), [768],
+        _c(768), _c(768), 1e-5)
+    add("batch_norm-64x112", "norm", "aten::_native_batch_norm_legit_no_training.out",
+        _t(1, 64, 112, 112), _c(64), _c(64), _c(64), _c(64, fill="positive"), 0.1, 1e-5)
+    add("group_norm-64x56-g32", "norm", "aten::native_group_norm.out", _t(1, 64, 56, 56),
+        _c(64), _c(64), 1, 64, 56 * 56, 32, 1e-5)
+
+    add("maxpool3x3s2-64x112", "pool", "aten::max_pool2d_with_indices.out", _t(1, 64, 112, 112),
+        [3, 3], [2, 2], [1, 1], [1, 1], False)
+    add("maxpool2x2s2-64x56", "pool", "aten::max_pool2d_with_indices.out", _t(1, 64, 56, 56),
+        [2, 2], [2, 2], [0, 0], [1, 1], False)
+    add("avgpool2x2s2-64x56", "pool", "aten::avg_pool2d.out", _t(1, 64, 56, 56), [2, 2], [2, 2],
+        [0, 0], False, True, None)
+    add("avgpool3x3s1-64x56", "pool", "aten::avg_pool2d.out", _t(1, 64, 56, 56), [3, 3], [1, 1],
+        [1, 1], False, True, None)
+    add("adaptive_avgpool-512x7", "pool", "aten::_adaptive_avg_pool2d.out", _t(1, 512, 7, 7),
+        [1, 1])
+    add("upsample_nearest2x-64x56", "resample", "aten::upsample_nearest2d.vec_out",
+        _t(1, 64, 56, 56), [112, 112], None)
+    add("upsample_bilinear2x-64x56", "resample", "aten::upsample_bilinear2d.vec_out",
+        _t(1, 64, 56, 56), [112, 112], False, None)
+
+    f = _t(1, 64, 56, 56)
+    add("permute-nchw-to-nhwc-64x56", "movement", "aten::permute_copy.out", f, [0, 2, 3, 1])
+    add("transpose-1024", "movement", "aten::permute_copy.out", m, [1, 0])
+    add("cat-2x64x56", "movement", "aten::cat.out", [f, _t(1, 64, 56, 56)], 1)
+    add("slice-channels-128x56", "movement", "aten::slice_copy.Tensor_out", _t(1, 128, 56, 56),
+        1, 0, 64, 1)
+    add("expand-1024", "movement", "aten::expand_copy.out", _t(1, 1024), [1024, 1024], False)
+    add("pad-64x56", "movement", "aten::constant_pad_nd.out", f, [1, 1, 1, 1], 0.0)
+    add("clone-to-channels-last-64x56", "movement", "dim_order_ops::_clone_dim_order.out", f,
+        False, [0, 2, 3, 1])
+    add("clone-64x56", "movement", "aten::clone.out", f, None)
+    add("split-2x64x56", "movement", "aten::split_with_sizes_copy.out", _t(1, 128, 56, 56),
+        [64, 64], 1)
+    add("flip-w-64x56", "movement", "aten::flip.out", f, [3])
+    add("repeat-4x-64x1024", "movement", "aten::repeat.out", x, [4, 1])
+    add("full-1024", "movement", "aten::full.out", [1024, 1024], 1.0)
+    add("index_select-8192x256", "movement", "aten::index_select.out", _t(8192, 256), 0,
+        _t(512, dtype=torch.int64, fill="index:8192"))
+    add("embedding-8192x256", "movement", "aten::embedding.out", _c(8192, 256),
+        _t(512, dtype=torch.int64, fill="index:8192"), -1, False, False)
+    add("gather-1024x64", "movement", "aten::gather.out", m, 1,
+        _t(1024, 64, dtype=torch.int64, fill="index:1024"), False)
+    add("slice_scatter-128x56", "movement", "aten::slice_scatter.out", _t(1, 128, 56, 56), f,
+        1, 0, 64, 1)
+    add("diagonal-1024", "movement", "aten::diagonal_copy.out", m, 0, 0, 1)
+    return cases

@@ -1,0 +1,271 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Timing, side by side: etref (through bench_server) and ExecuTorch (its
+runtime, in this process) on the same programs, interleaved.
+
+Every candidate is something that executes a loaded program: etref with its
+reference kernels, etref with its optimized kernels, ExecuTorch's runtime
+with the kernels its pip wheel links, and ExecuTorch with the program
+lowered to XNNPACK. A measurement is `rounds` rounds; in each round every
+candidate runs one batch of back-to-back executions (about `batch_seconds`
+of CPU time, after one untimed warm-up execution), in an order that rotates
+from round to round, so the candidates see the same machine state and no
+one always goes first. A sample is the batch's time per execution, in
+thread CPU time (what the executing thread used: other processes on a
+shared machine do not count) and wall time. Results are medians over the
+rounds with their spread.
+
+Single-op times subtract the runtime's own per-execute overhead, measured on
+a program with no instructions (export_empty) in the same way.
+"""
+
+import re
+import statistics
+import subprocess
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+import numpy as np
+import torch
+
+
+class ServerError(RuntimeError):
+    pass
+
+
+class Server:
+    """bench_server, driven over a pipe (one request, one reply line)."""
+
+    def __init__(self, binary: str) -> None:
+        self.process = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True, bufsize=1)
+
+    def request(self, line: str) -> Dict[str, str]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        reply = self.process.stdout.readline().strip()
+        if not reply:
+            raise ServerError(f"bench_server exited (request: {line[:200]})")
+        if not reply.startswith("ok"):
+            raise ServerError(reply[6:] if reply.startswith("error") else reply)
+        return dict(re.findall(r"(\w+)=(\S+)", reply))
+
+    def close(self) -> None:
+        """Ends the server; a failing exit (a sanitizer's report) is an error."""
+        try:
+            self.request("quit")
+        except (ServerError, BrokenPipeError, OSError):
+            pass
+        status = self.process.wait(timeout=60)
+        if status != 0:
+            raise ServerError(f"bench_server exited with status {status}")
+
+
+class Candidate:
+    """Something that executes a loaded program `n` times and reports the
+    thread CPU and wall nanoseconds of the whole batch."""
+
+    name = ""
+
+    def run(self, n: int) -> tuple:
+        raise NotImplementedError
+
+    def outputs(self, directory: Path) -> List[np.ndarray]:
+        return []
+
+
+class EtrefCandidate(Candidate):
+    def __init__(self, name: str, server: Server, slot: int, variant: str, program: str,
+                 inputs: Sequence[str]) -> None:
+        self.name, self.server, self.slot = name, server, slot
+        self.info = server.request(f"load {slot} {variant} {program} {' '.join(inputs)}")
+
+    def run(self, n: int) -> tuple:
+        reply = self.server.request(f"time {self.slot} {n}")
+        return int(reply["cpu_ns"]), int(reply["wall_ns"])
+
+    def outputs(self, directory: Path) -> List[np.ndarray]:
+        path = directory / f"etref_{self.slot}_output.npy"
+        self.server.request(f"save {self.slot} 0 {path}")
+        return [np.load(path)]
+
+    def unload(self) -> None:
+        self.server.request(f"unload {self.slot}")
+
+
+class ExecutorchCandidate(Candidate):
+    """ExecuTorch's runtime through its Python bindings: inputs are set once
+    (set_inputs) and execute() runs the method on them."""
+
+    def __init__(self, name: str, program: str, inputs: Sequence[str]) -> None:
+        from executorch.extension.pybindings import portable_lib
+
+        self.name = name
+        self.program = portable_lib._load_program(program)
+        self.method = self.program.load_method("forward")
+        self.method.set_inputs([torch.from_numpy(np.load(p)) for p in inputs])
+        self.method.execute()
+
+    def run(self, n: int) -> tuple:
+        execute = self.method.execute
+        wall = time.perf_counter_ns()
+        cpu = time.thread_time_ns()
+        for _ in range(n):
+            execute()
+        cpu = time.thread_time_ns() - cpu
+        wall = time.perf_counter_ns() - wall
+        return cpu, wall
+
+    def outputs(self, directory: Path) -> List[np.ndarray]:
+        return [t.numpy().copy() for t in self.method.get_outputs() if isinstance(t, torch.Tensor)]
+
+
+class ExecutorchProfiledCandidate(ExecutorchCandidate):
+    """ExecuTorch's runtime with an ETDump: the runtime itself records how
+    long each kernel call took (its `native_call_<op>` events, in the C++
+    runtime, 10 ns ticks), so a kernel that takes less time than the Python
+    binding's own execute() call (about 1.6 us) is still resolved. Its
+    batches are capped at `max_batch` executions, as every execution adds
+    events to the dump; the Python-side times of these batches are not used
+    (they include the profiler's own cost)."""
+
+    max_batch = 200
+
+    def __init__(self, name: str, program: str, inputs: Sequence[str]) -> None:
+        from executorch.extension.pybindings import portable_lib
+
+        self.name = name
+        self.program = portable_lib._load_program(program, enable_etdump=True)
+        self.method = self.program.load_method("forward")
+        self.method.set_inputs([torch.from_numpy(np.load(p)) for p in inputs])
+        self.method.execute()
+
+    def kernel_times(self, path: Path) -> Dict[str, Any]:
+        """Per execution: the sum of the program's kernel calls
+        (`kernel`) and the runtime's whole Method::execute (`execute`,
+        which includes the profiler's events), as stats over every
+        execution recorded (the calibration and warm-ups included: the
+        median discounts them)."""
+        from executorch.devtools import Inspector
+
+        self.program.write_etdump_result_to_file(str(path))
+        inspector = Inspector(etdump_path=str(path))
+        kernel: Optional[np.ndarray] = None
+        execute: List[float] = []
+        for block in inspector.event_blocks:
+            for event in block.events:
+                if event.perf_data is None:
+                    continue
+                raw = np.asarray(event.perf_data.raw, dtype=np.float64) * 1e-3  # ms -> s
+                if event.name.startswith("native_call_"):
+                    kernel = raw if kernel is None or len(kernel) != len(raw) else kernel + raw
+                elif event.name == "Method::execute":
+                    execute = list(raw)
+        if kernel is None or not len(kernel):
+            raise RuntimeError("the ETDump holds no kernel call events")
+        return {"kernel": _stats(list(kernel)), "execute": _stats(execute) if execute else None}
+
+
+def _stats(values: List[float]) -> Dict[str, float]:
+    return {"median": statistics.median(values), "min": min(values), "max": max(values),
+            "n": len(values)}
+
+
+def interleave(candidates: Sequence[Candidate], rounds: int, batch_seconds: float,
+               max_seconds: float) -> Dict[str, Dict[str, Any]]:
+    """Per candidate: median/min/max seconds per execution (thread CPU and
+    wall) over the rounds, the batch size and the number of rounds. A
+    candidate slower than max_seconds per round-set gets fewer rounds (at
+    least one timed execution)."""
+    plan = {}
+    for candidate in candidates:
+        cpu, wall = candidate.run(1)
+        single = max(cpu, 1) * 1e-9
+        slow = single > 0.2  # the calibration execution is the first sample
+        iterations = 1 if slow else max(1, int(batch_seconds / single))
+        iterations = min(iterations, getattr(candidate, "max_batch", iterations))
+        planned = rounds
+        if single * iterations * rounds > max_seconds:
+            planned = max(1, int(max_seconds / (single * iterations)))
+        plan[candidate.name] = {"iterations": iterations, "rounds": planned, "slow": slow,
+                                "cpu": [cpu * 1e-9] if slow else [],
+                                "wall": [wall * 1e-9] if slow else []}
+    for r in range(rounds):
+        shift = r % len(candidates)
+        for candidate in list(candidates[shift:]) + list(candidates[:shift]):
+            entry = plan[candidate.name]
+            if len(entry["cpu"]) >= entry["rounds"]:
+                continue
+            if not entry["slow"]:
+                candidate.run(1)  # warm-up after the other candidates ran
+            n = entry["iterations"]
+            cpu, wall = candidate.run(n)
+            entry["cpu"].append(cpu * 1e-9 / n)
+            entry["wall"].append(wall * 1e-9 / n)
+    result = {}
+    for name, entry in plan.items():
+        result[name] = {"cpu": _stats(entry["cpu"]), "wall": _stats(entry["wall"]),
+                        "iterations": entry["iterations"], "rounds": len(entry["cpu"])}
+    return result
+
+
+# ---------------------------------------------------------------------------
+# The roofline, measured in the same run
+# ---------------------------------------------------------------------------
+
+def _calibrated(run: Callable[[int], tuple], target_seconds: float, start: int) -> int:
+    n = start
+    while True:
+        cpu, _ = run(n)
+        if cpu * 1e-9 >= target_seconds / 4 or n > 1 << 40:
+            return max(1, int(n * target_seconds / max(cpu * 1e-9, 1e-9)))
+        n *= 8
+
+
+def measure_peak(server: Server, rounds: int, seconds: float) -> Dict[str, Any]:
+    def run(n: int) -> tuple:
+        reply = server.request(f"peak {n}")
+        run.flops = float(reply["flops"]) / n
+        return int(reply["cpu_ns"]), int(reply["wall_ns"])
+
+    n = _calibrated(run, seconds, 1 << 16)
+    samples = []
+    for _ in range(rounds):
+        cpu, _ = run(n)
+        samples.append(run.flops * n / (cpu * 1e-9) * 1e-9)
+    return {"gflops": _stats(samples), "isa": server.request("machine")["isa"]}
+
+
+def measure_bandwidth(server: Server, pattern: str, floats: int, rounds: int,
+                      seconds: float) -> Dict[str, float]:
+    def run(passes: int) -> tuple:
+        reply = server.request(f"bandwidth {pattern} {floats} {passes}")
+        run.bytes = float(reply["bytes"]) / passes
+        return int(reply["cpu_ns"]), int(reply["wall_ns"])
+
+    passes = _calibrated(run, seconds, 1)
+    samples = []
+    for _ in range(rounds):
+        cpu, _ = run(passes)
+        samples.append(run.bytes * passes / (cpu * 1e-9) * 1e-9)
+    return _stats(samples)
+
+
+def compare_outputs(actual: List[np.ndarray], expected: List[np.ndarray]) -> Optional[Dict[str, Any]]:
+    """Max |actual - expected| over the first output, scaled by max |expected|."""
+    if not actual or not expected:
+        return None
+    a, e = actual[0], expected[0]
+    if a.shape != e.shape:
+        return {"ok": False, "why": f"shape {a.shape} vs {e.shape}"}
+    if a.dtype.kind in "biu" or e.dtype.kind in "biu":
+        mismatches = int(np.count_nonzero(a != e))
+        return {"ok": mismatches == 0, "mismatches": mismatches}
+    a64, e64 = a.astype(np.float64), e.astype(np.float64)
+    finite = np.isfinite(e64)
+    if not np.array_equal(finite, np.isfinite(a64)):
+        return {"ok": False, "why": "non-finite values differ"}
+    diff = float(np.max(np.abs(a64[finite] - e64[finite]), initial=0.0))
+    scale = float(np.max(np.abs(e64[finite]), initial=0.0))
+    return {"ok": diff <= 1e-3 * max(scale, 1.0), "max_abs_diff": diff, "scale": scale}

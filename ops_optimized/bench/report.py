@@ -1,0 +1,408 @@
+# SPDX-License-Identifier: Apache-2.0
+"""reports/bench/: results.json (bench.py) -> README.md and SVG charts.
+
+Figures derived here, from the run's own measurements:
+  * time per execution: median thread CPU time over the rounds, minus the
+    runtime's execute() time on an empty program (single-op cases);
+  * GFLOP/s and GB/s from prof/cost_model.h's FLOPs and compulsory bytes;
+  * % of roofline: against min(peak, intensity x bandwidth), with the FMA
+    peak and the bandwidth measured in this run, the bandwidth of the level
+    the case's working set fits in (L1 / L2 / L3 / DRAM, by the CPU's cache
+    sizes) and of the access pattern the operator has (read for reductions,
+    triad for ops reading two or more tensors, copy for the rest).
+Can be rerun alone: python3 report.py results.json OUT_DIR.
+"""
+
+import json
+import math
+import statistics
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import svg_charts
+
+RUNTIMES = [("etref_reference", "etref reference"), ("etref_optimized", "etref optimized"),
+            ("executorch", "ExecuTorch kernels (pip)"), ("executorch_xnnpack", "ExecuTorch + XNNPACK")]
+# Below this net time (seconds) the Python-timed ExecuTorch figure is
+# replaced by the ETDump's kernel time (see derive()).
+ETDUMP_BELOW = 2e-6
+SIMPLE_ELEMENTWISE = ("relu", "hardtanh", "add", "sub", "mul")
+TRANSCENDENTAL = ("sigmoid", "tanh", "gelu", "exp")
+
+
+class Roof:
+    """The run's measured roofline (start and end measurements averaged)."""
+
+    def __init__(self, results: Dict[str, Any]) -> None:
+        measurements = [results[k] for k in ("roofline_start", "roofline_end") if k in results]
+        self.peak = statistics.mean(m["peak"]["gflops"]["median"] for m in measurements)
+        self.peak_min = min(m["peak"]["gflops"]["min"] for m in measurements)
+        self.peak_max = max(m["peak"]["gflops"]["max"] for m in measurements)
+        self.isa = measurements[0]["peak"]["isa"]
+        self.bandwidth: Dict[str, Dict[str, float]] = {}
+        for level in measurements[0]["bandwidth"]:
+            self.bandwidth[level] = {
+                pattern: statistics.mean(m["bandwidth"][level][pattern]["median"]
+                                         for m in measurements)
+                for pattern in ("read", "copy", "triad")}
+        caches = results["machine"]["caches"]
+        self.limits = [("L1", 0.75 * caches.get("L1", 32768)),
+                       ("L2", 0.8 * caches.get("L2", 1 << 20)),
+                       ("L3", 0.5 * caches.get("L3", 16 << 20)), ("DRAM", math.inf)]
+
+    def level(self, nbytes: float) -> str:
+        for level, limit in self.limits:
+            if nbytes <= limit and level in self.bandwidth:
+                return level
+        return "DRAM" if "DRAM" in self.bandwidth else list(self.bandwidth)[-1]
+
+    def attainable(self, flops: float, nbytes: float, pattern: str) -> Tuple[float, bool, str]:
+        """(attainable GFLOP/s, or GB/s when flops is 0; memory bound?; level)."""
+        level = self.level(nbytes)
+        bandwidth = self.bandwidth[level][pattern]
+        if flops <= 0:
+            return bandwidth, True, level
+        memory_roof = flops / max(nbytes, 1.0) * bandwidth
+        return min(memory_roof, self.peak), memory_roof < self.peak, level
+
+
+def pattern_of(case: Dict[str, Any]) -> str:
+    if case["group"] == "reduction":
+        return "read"
+    if case["group"] == "elementwise" and case.get("tensor_args", 1) >= 2:
+        return "triad"
+    return "copy"
+
+
+def overhead(results: Dict[str, Any], runtime: str) -> float:
+    values = [results[k][runtime]["cpu"]["median"] for k in ("overhead_start", "overhead_end")
+              if k in results]
+    return statistics.mean(values) if values else 0.0
+
+
+def case_seconds(case: Dict[str, Any], runtime: str, results: Dict[str, Any]) -> Optional[float]:
+    entry = case.get("times", {}).get(runtime)
+    if entry is None:
+        return None
+    base = overhead(results, "etref" if runtime.startswith("etref") else "executorch")
+    return entry["cpu"]["median"] - base
+
+
+def model_seconds(model: Dict[str, Any], runtime: str, results: Dict[str, Any],
+                  field: str = "median") -> float:
+    base = overhead(results, "etref" if runtime.startswith("etref") else "executorch")
+    return model["times"][runtime]["cpu"][field] - base
+
+
+def spread(entry: Dict[str, Any]) -> float:
+    cpu = entry["cpu"]
+    return (cpu["max"] - cpu["min"]) / cpu["median"] if cpu["median"] > 0 else 0.0
+
+
+def derive(results: Dict[str, Any], roof: Roof) -> List[Dict[str, Any]]:
+    """Per measured case: times, rates and roofline figures."""
+    rows = []
+    for case in results["cases"]:
+        if "times" not in case:
+            continue
+        row = dict(case)
+        for runtime, _ in RUNTIMES:
+            row[runtime] = case_seconds(case, runtime, results)
+        # ExecuTorch's kernel time: timed from Python (minus the binding's
+        # empty-program call) where that is well above the binding's own
+        # ~1.6 us; below it, the ETDump's kernel-call time, recorded inside
+        # the C++ runtime (the kernel alone: no instruction dispatch, so the
+        # comparison leans in ExecuTorch's favour).
+        row["executorch_python"] = row["executorch"]
+        row["executorch_source"] = "python"
+        etdump = (case.get("executorch_etdump") or {}).get("kernel")
+        if etdump is not None:
+            row["executorch_etdump_kernel"] = etdump["median"]
+            if row["executorch"] is None or row["executorch"] < ETDUMP_BELOW:
+                row["executorch"] = etdump["median"]
+                row["executorch_source"] = "etdump"
+        optimized = row["etref_optimized"]
+        attainable, memory_bound, level = roof.attainable(case["flops"], case["bytes"],
+                                                          pattern_of(case))
+        row.update(level=level, memory_bound=memory_bound, pattern=pattern_of(case))
+        row["rate"] = None
+        if optimized and optimized > 0:
+            if case["flops"] > 0:
+                row["rate"] = case["flops"] / optimized * 1e-9
+            else:
+                row["rate"] = case["bytes"] / optimized * 1e-9
+            row["roof_percent"] = 100.0 * row["rate"] / attainable
+            row["bandwidth_gbs"] = case["bytes"] / optimized * 1e-9
+        rows.append(row)
+    return rows
+
+
+def fmt_time(seconds: Optional[float]) -> str:
+    if seconds is None:
+        return "-"
+    if seconds <= 0:
+        return "<ovh"
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.2f} ms"
+    if seconds >= 1e-6:
+        return f"{seconds * 1e6:.2f} us"
+    return f"{seconds * 1e9:.0f} ns"
+
+
+def ratio(numerator: Optional[float], denominator: Optional[float]) -> Optional[float]:
+    if numerator is None or denominator is None or numerator <= 0 or denominator <= 0:
+        return None
+    return numerator / denominator
+
+
+def fmt_ratio(value: Optional[float]) -> str:
+    return "-" if value is None else (f"{value:.1f}x" if value >= 10 else f"{value:.2f}x")
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "**MISS**"
+
+
+def targets(rows: List[Dict[str, Any]], models: List[Dict[str, Any]], roof: Roof,
+            results: Dict[str, Any]) -> Tuple[List[str], Dict[str, Any]]:
+    env = results["environment_md"]["peak_avx512_gflops"]
+    lines = ["| target (issue 4, item 5) | case | measured | result |", "| --- | --- | --- | --- |"]
+    summary: Dict[str, Any] = {}
+    by_id = {r["id"]: r for r in rows}
+    for n in (256, 384, 512, 768, 1024):
+        row = by_id.get(f"mm-{n}")
+        if row is None or row.get("rate") is None:
+            continue
+        share = row["rate"] / roof.peak
+        lines.append(f"| fp32 GEMM >= 80% of measured peak | mm {n}x{n}x{n} | {row['rate']:.0f} GFLOP/s"
+                     f" = {100 * share:.0f}% of {roof.peak:.0f} ({100 * row['rate'] / env:.0f}% of"
+                     f" ENVIRONMENT.md's {env:.0f}) | {verdict(share >= 0.8)} |")
+    conv_rows = [r for r in rows if r["group"] == "conv" and r.get("roof_percent") is not None]
+    for row in conv_rows:
+        if "standard" not in row["sources"]:
+            continue
+        bound = "memory-bound" if row["memory_bound"] else "vs peak"
+        lines.append(f"| conv2d >= 70% of roofline | {row['id']} | {row['rate']:.0f} GFLOP/s ="
+                     f" {row['roof_percent']:.0f}% ({bound}, {row['level']}) |"
+                     f" {verdict(row['roof_percent'] >= 70)} |")
+    model_convs = [r for r in conv_rows if "standard" not in r["sources"]]
+    if model_convs:
+        passing = sum(r["roof_percent"] >= 70 for r in model_convs)
+        median = statistics.median(r["roof_percent"] for r in model_convs)
+        lines.append(f"| conv2d >= 70% of roofline | the datasets' {len(model_convs)} distinct conv"
+                     f" layers | {passing} at >= 70%; median {median:.0f}% |"
+                     f" {verdict(passing == len(model_convs))} |")
+    for row in rows:
+        name, _, level = row["id"].rpartition("-")
+        if row["group"] != "elementwise" or level not in ("L1", "L2", "DRAM"):
+            continue
+        if name not in SIMPLE_ELEMENTWISE + TRANSCENDENTAL + ("div", "sqrt"):
+            continue
+        if row.get("bandwidth_gbs") is None:
+            continue
+        bandwidth = roof.bandwidth.get(row["level"], {}).get(row["pattern"])
+        if bandwidth is None:
+            continue
+        share = row["bandwidth_gbs"] / bandwidth
+        # Judged where the op is bound by memory: DRAM for every op, L2 for
+        # the ones with a few instructions per element. In L1 (8 KiB per
+        # array) one call lasts ~100 ns, so the kernel's fixed per-call cost
+        # is part of the figure; transcendentals in cache are bound by their
+        # polynomial, not by bandwidth.
+        if level == "DRAM" or (level == "L2" and name in SIMPLE_ELEMENTWISE):
+            result = verdict(share >= 0.8)
+        elif level == "L1":
+            result = "info (L1: per-call cost dominates)"
+        else:
+            result = "info (compute-bound in cache)"
+        lines.append(f"| memory-bound elementwise >= 80% of bandwidth | {row['id']} |"
+                     f" {row['bandwidth_gbs']:.1f} GB/s = {100 * share:.0f}% of {row['level']}"
+                     f" {row['pattern']} {bandwidth:.1f} GB/s | {result} |")
+    compared = [(r, ratio(r["executorch"], r["etref_optimized"])) for r in rows]
+    compared = [(r, v) for r, v in compared if v is not None]
+    slower = sorted([(r, v) for r, v in compared if v < 1.0], key=lambda item: item[1])
+    summary["slower"] = slower
+    # The target names ExecuTorch's portable kernels. Where the wheel serves
+    # an operator with an optimized kernel its portable twin is not in the
+    # wheel: that comparison is against the faster kernel, reported apart.
+    for kind, label in (("portable", "every op at least as fast as ExecuTorch's portable kernel"),
+                        ("optimized", "(stricter, portable twin not in the wheel) at least as"
+                         " fast as ExecuTorch's optimized kernel")):
+        members = [(r, v) for r, v in compared if r["executorch_kernel"] == kind]
+        behind = [(r, v) for r, v in members if v < 1.0]
+        worst = min((v for _, v in members), default=None)
+        ops = len({r["op"] for r, _ in members})
+        lines.append(f"| {label} | {len(members)} cases, {ops} operators | faster on"
+                     f" {len(members) - len(behind)}, slower on {len(behind)} (listed below);"
+                     f" worst ratio {fmt_ratio(worst)} | {verdict(not behind)} |")
+    for model in models:
+        if model["name"] not in ("cnn", "mobilenet_v2", "transformer"):
+            continue
+        mine = model_seconds(model, "etref_optimized", results)
+        theirs = model_seconds(model, "executorch_xnnpack", results)
+        lines.append(f"| whole model no slower than ExecuTorch + XNNPACK (1 thread) | {model['name']}"
+                     f" | {fmt_time(mine)} vs {fmt_time(theirs)} ({theirs / mine:.2f}x) |"
+                     f" {verdict(mine <= theirs)} |")
+    return lines, summary
+
+
+def write(results: Dict[str, Any], out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    roof = Roof(results)
+    rows = derive(results, roof)
+    models = results.get("models", [])
+    machine = results["machine"]
+    load = results["load"]
+    env = results["environment_md"]
+    md: List[str] = [
+        "# etref kernel benchmark",
+        "",
+        f"Generated by `{results['command']}` on {results['date']} in"
+        f" {results['elapsed_seconds'] / 60:.1f} min; the figures below come from that one run"
+        " (raw data: `results.json`). Do not edit by hand.",
+        "",
+        f"* Machine: {machine['cpu']}, {machine['cpus']} CPUs, flags"
+        f" {' '.join(machine['flags'])}; caches"
+        f" {', '.join(f'{k} {v // 1024} KiB' for k, v in sorted(machine['caches'].items()))};"
+        f" Linux {machine['kernel']}; torch {machine['torch']}, executorch {machine['executorch']}.",
+        f"* Load during the run (1-minute load average, sampled after every case): min"
+        f" {load['min']:.1f}, median {load['median']:.1f}, max {load['max']:.1f} on"
+        f" {machine['cpus']} CPUs. The machine was shared (other sessions' builds and tests,"
+        f" fuzz campaigns at nice 19) while this ran at nice {machine.get('nice', '?')}, pinned to"
+        f" CPU {','.join(str(c) for c in machine.get('pinned_to', [])) or '?'}: every figure is a"
+        f" median over interleaved rounds, in thread CPU time, and ratios are taken within one"
+        f" run.",
+        f"* Timing: {results['timing']}. Empty-program execute() time: etref"
+        f" {fmt_time(overhead(results, 'etref'))}, ExecuTorch (Python bindings)"
+        f" {fmt_time(overhead(results, 'executorch'))}; `<ovh` marks a time within it.",
+        f"* Single thread everywhere: etref is single-threaded; torch.set_num_threads(1),"
+        f" OMP/MKL/OpenBLAS threads 1, ExecuTorch threadpool (XNNPACK's) reset to 1 thread.",
+        f"* ExecuTorch's kernels: the pip wheel's runtime links one kernel library,"
+        f" `libexecutorch_kernels_optimized.so`: ExecuTorch's optimized kernels where it has"
+        f" them ({len(results['executorch_kernels']['optimized_symbols'])} `opt_*` entry points:"
+        f" {', '.join(s[4:] for s in results['executorch_kernels']['optimized_symbols'])}) and the"
+        f" portable kernel for every other operator. Portable and optimized cannot be selected"
+        f" separately in this runtime, and the portable twin of an operator the optimized"
+        f" library covers is not in the wheel: so the column \"ExecuTorch kernels\" is"
+        f" \"ExecuTorch's kernels as linked in the pip runtime\", and each row says which kind"
+        f" ran (by symbol name).",
+        f"* XNNPACK: the same module lowered with `to_edge_transform_and_lower(partitioner="
+        f"[XnnpackPartitioner()])`; `-` where the partitioner delegates nothing.",
+        "",
+        "## Roofline measured in this run",
+        "",
+        f"fp32 FMA peak, one core ({roof.isa}, 24 independent FMA chains): **{roof.peak:.1f} GFLOP/s**"
+        f" (samples {roof.peak_min:.1f} to {roof.peak_max:.1f}); ENVIRONMENT.md quotes"
+        f" {env['peak_avx512_gflops']:.0f} GFLOP/s (AVX-512) for its Cascade Lake machines, DRAM"
+        f" {env['dram_gbs']:.0f} GB/s, L2 {env['l2_gbs']:.0f} GB/s: this run's CPU is the one named"
+        " above, and every % below is against this run's own measurements.",
+        "",
+        "| level (floats per array) | read GB/s | copy GB/s | triad GB/s |",
+        "| --- | --- | --- | --- |",
+    ]
+    for level, patterns in roof.bandwidth.items():
+        md.append(f"| {level} ({results['bandwidth_floats'][level]}) | {patterns['read']:.1f} |"
+                  f" {patterns['copy']:.1f} | {patterns['triad']:.1f} |")
+    target_lines, summary = targets(rows, models, roof, results)
+    md += ["", "## Targets", "", *target_lines, ""]
+    if summary["slower"]:
+        md += ["Cases where etref's optimized kernel is slower than ExecuTorch's kernel"
+               " (ratio = ExecuTorch time / etref time; spread = (max - min) / median of etref's"
+               " rounds):", "",
+               "| case | operator | shape | ExecuTorch kernel | ratio | etref spread |",
+               "| --- | --- | --- | --- | --- | --- |"]
+        for row, value in summary["slower"]:
+            md.append(f"| {row['id']} | `{row['op']}` | {row['label']} | {row['executorch_kernel']}"
+                      f" | {value:.2f}x | {100 * spread(row['times']['etref_optimized']):.0f}% |")
+        md.append("")
+    if models:
+        md += ["## Whole models", "",
+               "Per execution of `forward` on the dataset's input: median thread CPU time over"
+               f" {results['settings']['model_rounds']} interleaved rounds (min-max in brackets),"
+               " minus the runtime's empty-program execute() time (above; for ExecuTorch it is"
+               " mostly the Python binding's call, which a C++ caller would not pay)."
+               " etref and ExecuTorch run the checked-in `datasets/models/<name>/model.pte`;"
+               " the XNNPACK program is lowered from the same model definition, seed and weights"
+               " (datasets/generate.py). Outputs are checked against PyTorch eager.", "",
+               "| model | " + " | ".join(label for _, label in RUNTIMES)
+               + " | optimized vs ExecuTorch | optimized vs XNNPACK | outputs |",
+               "| --- | " + " | ".join("---" for _ in RUNTIMES) + " | --- | --- | --- |"]
+        for model in models:
+            cells = []
+            for runtime, _ in RUNTIMES:
+                cells.append(f"{fmt_time(model_seconds(model, runtime, results))}"
+                             f" ({fmt_time(model_seconds(model, runtime, results, 'min'))}-"
+                             f"{fmt_time(model_seconds(model, runtime, results, 'max'))})")
+            mine = model_seconds(model, "etref_optimized", results)
+            checks = ", ".join(f"{name.replace('executorch', 'et')}"
+                               f" {'ok' if check and check.get('ok') else 'DIFF'}"
+                               for name, check in model["checks"].items())
+            md.append(f"| {model['name']} | " + " | ".join(cells)
+                      + f" | {fmt_ratio(model_seconds(model, 'executorch', results) / mine)}"
+                      + f" | {fmt_ratio(model_seconds(model, 'executorch_xnnpack', results) / mine)}"
+                      + f" | {checks} |")
+        md += ["", "![whole models](models.svg)", ""]
+        latencies = {m["name"]: {r: model_seconds(m, r, results) for r, _ in RUNTIMES}
+                     for m in models}
+        svg_charts.models_chart(latencies, RUNTIMES, out / "models.svg")
+    md += ["## Per operator", "",
+           "Times per execution after subtracting the empty-program time. Speedup = reference /"
+           " optimized. Rate = GFLOP/s (GB/s for data movement) of etref optimized; roof = % of"
+           " the attainable rate at the case's level and pattern (compute-bound: vs the FMA peak)."
+           " vs ET = ExecuTorch kernel time / etref optimized time (> 1: etref is faster), kind"
+           " `opt`/`port` = which ExecuTorch kernel ran. Sources: `standard` or the models whose"
+           " programs hold that call. check = etref's output against ExecuTorch's (ref/opt)."
+           " ExecuTorch times marked <sup>e</sup> are below 2 us from Python, where the binding's"
+           " own call (~1.6 us, subtracted) swamps them; they are the kernel-call time the ETDump"
+           " recorded inside ExecuTorch's C++ runtime instead (the kernel alone, no instruction"
+           " dispatch: a comparison that favours ExecuTorch). XNNPACK times are always timed from"
+           " Python, so a tiny XNNPACK case is within the binding's noise.", "",
+           "![speedups: vs reference, ExecuTorch, XNNPACK](speedups.svg)", "",
+           "![% of roofline](roof_percent.svg)", "", "![roofline](roofline.svg)", ""]
+    svg_charts.speedup_chart(rows, out / "speedups.svg")
+    svg_charts.roof_percent_chart(rows, out / "roof_percent.svg")
+    svg_charts.roofline_chart(rows, roof, out / "roofline.svg")
+    for group in ("gemm", "conv", "elementwise", "reduction", "softmax", "norm", "pool",
+                  "resample", "movement"):
+        members = [r for r in rows if r["group"] == group]
+        if not members:
+            continue
+        md += [f"### {group}", "",
+               "| case | operator | shape | sources | reference | optimized | speedup | rate |"
+               " level | roof | ExecuTorch (kind) | vs ET | XNNPACK | vs XNNPACK | spread | check |",
+               "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+               " --- | --- | --- |"]
+        for r in members:
+            unit = "GFLOP/s" if r["flops"] > 0 else "GB/s"
+            rate = f"{r['rate']:.1f} {unit}" if r.get("rate") is not None else "-"
+            roof_text = f"{r['roof_percent']:.0f}%" if r.get("roof_percent") is not None else "-"
+            kind = "opt" if r["executorch_kernel"] == "optimized" else "port"
+            checks = "/".join("ok" if (r["checks"].get(k) or {}).get("ok") else "DIFF"
+                              for k in ("etref_reference", "etref_optimized"))
+            sources = ", ".join(r["sources"])
+            sources = sources if len(sources) < 40 else sources[:37] + "..."
+            md.append(
+                f"| {r['id']} | `{r['op'].split('::')[1]}` | {r['label'][:60]} | {sources} |"
+                f" {fmt_time(r['etref_reference'])} | {fmt_time(r['etref_optimized'])} |"
+                f" {fmt_ratio(ratio(r['etref_reference'], r['etref_optimized']))} | {rate} |"
+                f" {r['level']} | {roof_text} | {fmt_time(r['executorch'])}"
+                f"{'<sup>e</sup>' if r['executorch_source'] == 'etdump' else ''} ({kind}) |"
+                f" {fmt_ratio(ratio(r['executorch'], r['etref_optimized']))} |"
+                f" {fmt_time(r['executorch_xnnpack'])} |"
+                f" {fmt_ratio(ratio(r['executorch_xnnpack'], r['etref_optimized']))} |"
+                f" {100 * spread(r['times']['etref_optimized']):.0f}% | {checks} |")
+        md.append("")
+    skipped = [c for c in results["cases"] if "skip" in c]
+    if skipped or results.get("skipped_model_calls"):
+        md += ["## Not measured", ""]
+        md += [f"* `{c['id']}` (`{c['op']}`): {c['skip']}" for c in skipped]
+        md += [f"* model call {note}" for note in results.get("skipped_model_calls", [])]
+        md.append("")
+    (out / "README.md").write_text("\n".join(md) + "\n")
+
+
+if __name__ == "__main__":
+    write(json.loads(Path(sys.argv[1]).read_text()), Path(sys.argv[2]))
