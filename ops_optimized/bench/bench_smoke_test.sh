@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# The benchmark command works end to end, in seconds: bench.py --smoke
+# (one small case, add-L1, and the mlp model, two rounds each, against
+# ExecuTorch's runtime and XNNPACK) with bench_server, into a temporary
+# directory; check_report.py then checks what it wrote. No timing is
+# asserted (the machine may be loaded); outputs must agree.
+#
+# Needs a Python with ExecuTorch (the project's .venv) named by ETREF_PYTHON,
+# which scripts/test.sh passes with --test_env. Without it this test FAILS,
+# saying so (as //prof/test:inspector_test).
+#
+# Arguments: bench_server, bench.py, check_report.py.
+set -euo pipefail
+
+server="$1"
+bench="$2"
+check="$3"
+python="${ETREF_PYTHON:-}"
+
+if [ -z "$python" ]; then
+  echo "bench_smoke_test: FAIL: ETREF_PYTHON is not set. This test runs ExecuTorch's" \
+       "runtime beside etref: run scripts/test.sh, or bazel test" \
+       "--test_env=ETREF_PYTHON=\$PWD/.venv/bin/python after datasets/install.sh" >&2
+  exit 1
+fi
+if [ ! -x "$python" ]; then
+  echo "bench_smoke_test: FAIL: ETREF_PYTHON=$python is not an executable interpreter" >&2
+  exit 1
+fi
+scratch="${TEST_TMPDIR:-$(mktemp -d)}"
+export HOME="$scratch"
+"$python" "$bench" --server "$server" --smoke --out "$scratch/out" --work "$scratch/work"
+"$python" "$check" "$scratch/out"
+echo "bench_smoke_test: PASS"

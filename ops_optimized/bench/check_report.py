@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Checks a benchmark output directory (bench.py --out) for completeness:
+results.json parses and holds the roofline, the overheads, measured cases
+with all their runtimes, and the models; README.md has its sections; every
+SVG is well-formed XML. Timing values are only checked to be positive: this
+is a check of the command, not of the machine.
+
+    check_report.py OUT_DIR
+"""
+
+import json
+import sys
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+
+def fail(message: str) -> None:
+    print(f"check_report: FAIL: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def main() -> None:
+    out = Path(sys.argv[1])
+    results = json.loads((out / "results.json").read_text())
+    for key in ("machine", "roofline_start", "roofline_end", "overhead_start", "cases", "models",
+                "load", "executorch_kernels"):
+        if key not in results:
+            fail(f"results.json has no {key}")
+    if results["roofline_start"]["peak"]["gflops"]["median"] <= 0:
+        fail("no FMA peak")
+    measured = [c for c in results["cases"] if "times" in c]
+    if not measured:
+        fail("no case was measured: " + "; ".join(c.get("skip", "") for c in results["cases"]))
+    for case in measured:
+        for runtime in ("etref_reference", "etref_optimized", "executorch"):
+            entry = case["times"].get(runtime)
+            if entry is None or entry["cpu"]["median"] <= 0:
+                fail(f"{case['id']}: no time for {runtime}")
+        etdump = (case.get("executorch_etdump") or {}).get("kernel") or {}
+        if not etdump.get("median", 0) > 0:
+            fail(f"{case['id']}: no ExecuTorch kernel time from the ETDump")
+        for runtime, check in case["checks"].items():
+            if not check or not check.get("ok"):
+                fail(f"{case['id']}: {runtime}'s output differs from ExecuTorch's: {check}")
+    for model in results["models"]:
+        for runtime in ("etref_reference", "etref_optimized", "executorch", "executorch_xnnpack"):
+            if model["times"][runtime]["cpu"]["median"] <= 0:
+                fail(f"model {model['name']}: no time for {runtime}")
+            if not (model["checks"].get(runtime) or {}).get("ok"):
+                fail(f"model {model['name']}: {runtime}'s output differs from eager")
+    readme = (out / "README.md").read_text()
+    for heading in ("# etref kernel benchmark", "## Roofline measured in this run", "## Targets",
+                    "## Whole models", "## Per operator"):
+        if heading not in readme:
+            fail(f"README.md lacks '{heading}'")
+    svgs = sorted(out.glob("*.svg"))
+    if len(svgs) < 4:
+        fail(f"expected 4 SVG charts, found {len(svgs)}")
+    for svg in svgs:
+        try:
+            ElementTree.parse(svg)
+        except ElementTree.ParseError as error:
+            fail(f"{svg.name}: {error}")
+    print(f"check_report: {len(measured)} cases, {len(results['models'])} models, {len(svgs)} charts")
+
+
+if __name__ == "__main__":
+    main()
