@@ -307,7 +307,17 @@ def write(results: Dict[str, Any], out: Path) -> None:
         md.append(f"| {level} ({results['bandwidth_floats'][level]}) | {patterns['read']:.1f} |"
                   f" {patterns['copy']:.1f} | {patterns['triad']:.1f} |")
     target_lines, summary = targets(rows, models, roof, results)
-    md += ["", "## Targets", "", *target_lines, ""]
+    judged = [line for line in target_lines[2:] if line.endswith(("| PASS |", "| **MISS** |"))]
+    passes = sum(line.endswith("| PASS |") for line in judged)
+    md += ["", "## Targets", "",
+           f"{passes} of {len(judged)} judged rows PASS, {len(judged) - passes} MISS. GEMM is"
+           " judged against the FMA peak measured above; conv2d against min(peak, arithmetic"
+           " intensity x bandwidth of the level its working set fits in); elementwise ops"
+           " against the bandwidth of their level and access pattern, judged in DRAM (every op)"
+           " and L2 (the ops with a few instructions per element), shown for information"
+           " elsewhere; \"as fast as ExecuTorch\" compares etref's whole execute() of the"
+           " one-op program with ExecuTorch's kernel time (see Per operator for how it is timed);"
+           " whole models are single-thread latency per forward.", "", *target_lines, ""]
     if summary["slower"]:
         md += ["Cases where etref's optimized kernel is slower than ExecuTorch's kernel"
                " (ratio = ExecuTorch time / etref time; spread = (max - min) / median of etref's"
