@@ -92,11 +92,17 @@ def replace_list(text, anchor, key, items):
 
 
 def sources_under_subfolders(suffix_filter):
-    """Sorted paths (relative to HERE) of files in HERE's subfolders."""
+    """Sorted paths (relative to HERE) of files in HERE's subfolders,
+    except those of subfolders that are Bazel packages of their own (with a
+    BUILD file: test/, tools/, bench/, ...), which list their files
+    themselves."""
     found = []
     for path in glob.glob(os.path.join(HERE, "*", "**", "*"), recursive=True):
         relative = os.path.relpath(path, HERE)
-        if relative.startswith(("test" + os.sep, "tools" + os.sep)):
+        top = relative.split(os.sep)[0]
+        if top in ("test", "tools") or any(
+                os.path.exists(os.path.join(HERE, top, name))
+                for name in ("BUILD", "BUILD.bazel")):
             continue
         if os.path.isfile(path) and suffix_filter(relative):
             found.append(relative)
