@@ -59,7 +59,7 @@ etr_error_t etr_opt_clamp_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
     etr_result_type_add_scalar(&promotion, &max);
   }
   etr_scalar_type_t result;
-  etr_unary_params_t params = {-INFINITY, INFINITY, 0, 0, 0, 0, 0.0};
+  etr_unary_params_t params = {-INFINITY, INFINITY, 0, 0, 0, 0, 0.0, 0.0};
   bool ok = etr_result_type_get(&probe, &promotion, &result) == ETR_OK &&
             result == self->dtype;
   if (ok && has_min) {

@@ -11,8 +11,14 @@
 //   within an ulp of pow's, so the float result is the reference's except
 //   when the exact value lies within 2^-53 of a float rounding boundary
 //   (never seen in testing; the tests allow 1 ULP).
-// Other exponents, dtypes and outs, and argument errors, go to the
-// reference kernel (ops_reference/op_pow.c).
+// Any other finite exponent c: C's pow(x, c) with c in double, |x|^c =
+// e^(c ln|x|) with ln|x| and the product in double (unary/vmath_explog.h's
+// vf_pow_const), signs and special cases as C's: within 1 ULP (the ULP
+// table of ops_optimized/test/diff_elementwise_transcendental_test.c).
+// Infinite exponents, other dtypes and outs, and argument errors, go to
+// the reference kernel (ops_reference/op_pow.c).
+#include <math.h>
+
 #include "ops_optimized/binary/elementwise.h"
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/ops_optimized.h"
@@ -46,13 +52,18 @@ etr_error_t etr_opt_pow_tensor_scalar_out(etr_kernel_context_t *ctx,
       etr_result_type_tensor_scalar(&probe, self, &exponent, &result) ==
           ETR_OK &&
       result == self->dtype) {
+    etr_unary_op_t op = ETR_UNARY_POW_SCALAR;
     for (size_t i = 0; i < sizeof(kExponents) / sizeof(kExponents[0]);
          ++i) {
       if (exponent.as_double == kExponents[i].exponent) {
-        status = etr_unary_execute(ctx, kExponents[i].op, NULL, self, out,
-                                   &handled);
+        op = kExponents[i].op;
         break;
       }
+    }
+    etr_unary_params_t params = {0};
+    params.exponent = exponent.as_double;
+    if (op != ETR_UNARY_POW_SCALAR || isfinite(exponent.as_double)) {
+      status = etr_unary_execute(ctx, op, &params, self, out, &handled);
     }
   }
   return handled ? status

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Integer divisions for the op files (fmod, remainder, div's "trunc" and
-// "floor" modes), and integer sign, on uint8, int8, int16, int32 and int64 tensors of one
-// dtype, in plan.h's layouts: typed loops over the planned runs (no ISA
-// has a SIMD integer division, so there are no per-ISA microkernels;
-// the gain over the reference is its per-element conversions and
-// dispatch). Semantics are the reference's: C's truncating % and / on the
+// "floor" modes), and integer sign, on uint8, int8, int16, int32 and
+// int64 tensors of one dtype, in plan.h's layouts: typed loops over the
+// planned runs (no ISA has a SIMD integer division, so there are no
+// per-ISA microkernels; the gain over the reference is its per-element
+// conversions and dispatch). Semantics are the reference's: C's truncating % and / on the
 // values, remainder and floor division adjusted toward the divisor's sign,
 // x % -1 = 0 and x / -1 = -x wrapped (INT_MIN / -1 is INT_MIN), no
 // overflow. A zero divisor anywhere (even with an empty result) makes the

@@ -2,7 +2,8 @@
 //
 // Differential tests of the elementwise family's binary ops (add, sub,
 // mul, div, maximum, minimum, the six comparisons, fmod and remainder,
-// Tensor and Scalar overloads) against the reference kernels, on every ISA of this machine.
+// Tensor and Scalar overloads) against the reference kernels, on every
+// ISA of this machine.
 //
 // Bounds: every one of these ops is exact (the reference's double result
 // rounds to the float the optimized kernel computes, and Half/BFloat16

@@ -23,7 +23,9 @@
 //   atan2 1 and pow.Tensor_Tensor_out 1 (12 million pairs: raw bit
 //     patterns, exponents in +-107, negative bases to integers, bases
 //     near 1), pow.Scalar_out 1 (bases 2, 0.5, 10, e, 1e-3, 3 over every
-//     1021st exponent pattern);
+//     1021st exponent pattern), pow.Tensor_Scalar_out's general
+//     exponents 1 (1.5, 0.3, -1.7, 4, 5, -3, 1/3, 37.5, 0.1, -0.75 over
+//     every 1021st base pattern);
 // Half and BFloat16: 1 ULP for every op (the fp32 value is within 2 float
 // ULP, then rounded once). Special values (NaN, +-inf, -0.0, the domain
 // edges, overflow) agree exactly, and +-0.0 inputs compare bit for bit.
@@ -33,8 +35,10 @@
 // non-contiguous (falls back) and channels-last, random values in [-1, 1)
 // and special values, in place; wide-range values over each function's
 // domain (4099 each); signed zeros. atan2 and pow.Tensor_Tensor_out add
-// the broadcast patterns and a 0-dim operand; pow.Scalar_out bases 2, 0.5, 10, e, 1e-3 over wide
-// exponents, and bases left to the reference (1, 0, -2, inf, a Bool).
+// the broadcast patterns and a 0-dim operand; pow.Scalar_out bases 2,
+// 0.5, 10, e, 1e-3 over wide exponents, and bases left to the reference
+// (1, 0, -2, inf, a Bool). pow.Tensor_Scalar_out's general exponents are
+// in diff_elementwise_pow_test.c.
 #include <criterion/criterion.h>
 #include <math.h>
 

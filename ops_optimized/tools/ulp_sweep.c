@@ -5,16 +5,17 @@
 // transcendental ops on every ISA this build and machine have, against
 // libm in double rounded once to float (what the reference kernels
 // compute), over every STRIDE-th float bit pattern (all signs and
-// exponents), plus atan2 and pow on pseudo-random pairs and
-// pow.Scalar_out's e^(y ln base) for a few bases. Prints, per op and ISA,
-// the largest difference in ULP of the reference's float, where it
-// happens, and how many special results (NaN, infinities, zeros and
-// their signs) differ. Kept out of the test suite for time.
+// exponents), plus atan2 and pow on pseudo-random pairs,
+// pow.Scalar_out's e^(y ln base) for a few bases and
+// pow.Tensor_Scalar_out's x^c for a few exponents c. Prints, per op and
+// ISA, the largest difference in ULP of the reference's float, where it
+// happens, and how many special results (NaN, infinities, zeros and their
+// signs) differ. Kept out of the test suite for time.
 //
 //   bazel run -c opt //ops_optimized/tools:ulp_sweep -- [STRIDE] [OP]
 //
 // STRIDE defaults to 1021 (4.2 million inputs an op); OP limits the
-// sweep to one op ("sin", "pow", ...).
+// sweep to one op ("sin", "pow", "pow_scalar", "pow_exponent", ...).
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -205,6 +206,38 @@ static void sweep_pow_scalar(etr_isa_t isa, uint32_t stride,
   report("pow_scalar", isa, &w);
 }
 
+// pow.Tensor_Scalar_out's general exponents: x^c over every STRIDE-th
+// base pattern, c in double.
+static void sweep_pow_exponent(etr_isa_t isa, uint32_t stride,
+                               const char *only) {
+  static const double kExponents[] = {1.5, 0.3,  -1.7, 4.0,  5.0,
+                                      -3.0, 1.0 / 3, 37.5, 0.1, -0.75};
+  static float x[CHUNK];
+  static float y[CHUNK];
+  if (only != NULL && strcmp(only, "pow_exponent") != 0) {
+    return;
+  }
+  etr_f32_unary_op_fn kernel = etr_f32_unary_op_for(ETR_UNARY_POW_SCALAR,
+                                                    isa);
+  worst_t w = {0};
+  for (size_t e = 0; e < sizeof(kExponents) / sizeof(kExponents[0]); ++e) {
+    etr_unary_params_t params = {0};
+    params.exponent = kExponents[e];
+    for (uint64_t bits = 0; bits < 0x100000000ull;) {
+      size_t n = 0;
+      for (; n < CHUNK && bits < 0x100000000ull; ++n, bits += stride) {
+        x[n] = from_bits((uint32_t)bits);
+      }
+      kernel(n, x, y, &params);
+      for (size_t j = 0; j < n; ++j) {
+        account(&w, x[j], (float)kExponents[e], y[j],
+                (float)pow((double)x[j], kExponents[e]));
+      }
+    }
+  }
+  report("pow_exponent", isa, &w);
+}
+
 int main(int argc, char **argv) {
   uint32_t stride = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 1021;
   const char *only = argc > 2 ? argv[2] : NULL;
@@ -220,6 +253,7 @@ int main(int argc, char **argv) {
     sweep_unary(isa, stride, only);
     sweep_pairs(isa, only);
     sweep_pow_scalar(isa, stride, only);
+    sweep_pow_exponent(isa, stride, only);
   }
   return 0;
 }

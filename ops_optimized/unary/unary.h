@@ -81,6 +81,8 @@ typedef enum etr_unary_op {
   ETR_UNARY_ACOS,
   ETR_UNARY_ATAN,
   ETR_UNARY_EXP_SCALED,      // e^(x log_base) (pow with a Scalar base)
+  ETR_UNARY_POW_SCALAR,      // C's pow(x, exponent) for a finite, non-zero
+                             // exponent (vmath_explog.h's vf_pow_const)
   ETR_UNARY_NUM_OPS,
 } etr_unary_op_t;
 
@@ -93,6 +95,7 @@ typedef struct etr_unary_params {
   float poscoef;      // ELU: scale
   float input_scale;  // ELU
   double log_base;    // EXP_SCALED
+  double exponent;    // POW_SCALAR
 } etr_unary_params_t;
 
 typedef void (*etr_f32_unary_op_fn)(size_t n, const float *x, float *y,

@@ -25,6 +25,10 @@ typedef struct unary_consts {
   etr_vf poscoef;
   etr_vf input_scale;
   etr_vd2 log_base;
+  etr_vd2 exponent;
+  bool exponent_integer;  // POW_SCALAR: the exponent is an integer,
+  bool exponent_odd;      // an odd one
+  bool exponent_negative;
 } unary_consts_t;
 
 static inline unary_consts_t unary_consts(const etr_unary_params_t *p) {
@@ -36,6 +40,11 @@ static inline unary_consts_t unary_consts(const etr_unary_params_t *p) {
   k.poscoef = vf_set1(p != NULL ? p->poscoef : 1.0f);
   k.input_scale = vf_set1(p != NULL ? p->input_scale : 1.0f);
   k.log_base = vd2_set1(p != NULL ? p->log_base : 0.0);
+  double exponent = p != NULL ? p->exponent : 1.0;
+  k.exponent = vd2_set1(exponent);
+  k.exponent_integer = exponent == trunc(exponent);
+  k.exponent_odd = k.exponent_integer && fmod(exponent, 2.0) != 0.0;
+  k.exponent_negative = exponent < 0.0;
   return k;
 }
 
@@ -236,6 +245,10 @@ static inline etr_vf op_log10(etr_vf v, const unary_consts_t *k) {
   (void)k;
   return vf_log_base(v, 0.43429448190325182765);
 }
+static inline etr_vf op_pow_scalar(etr_vf v, const unary_consts_t *k) {
+  return vf_pow_const(v, k->exponent, k->exponent_integer, k->exponent_odd,
+                      k->exponent_negative);
+}
 // x * log_base is rounded once in double (x has 24 bits).
 static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
   return vf_exp_double(vd2_mul(vf_to_vd2(v), k->log_base));
@@ -305,6 +318,7 @@ ETR_DEFINE_UNARY(asin)
 ETR_DEFINE_UNARY(acos)
 ETR_DEFINE_UNARY(atan)
 ETR_DEFINE_UNARY(exp_scaled)
+ETR_DEFINE_UNARY(pow_scalar)
 #undef ETR_DEFINE_UNARY
 
 const etr_f32_unary_op_fn ETR_UNARY_TABLE[ETR_UNARY_NUM_OPS] = {
@@ -351,4 +365,5 @@ const etr_f32_unary_op_fn ETR_UNARY_TABLE[ETR_UNARY_NUM_OPS] = {
     [ETR_UNARY_ACOS] = unary_acos,
     [ETR_UNARY_ATAN] = unary_atan,
     [ETR_UNARY_EXP_SCALED] = unary_exp_scaled,
+    [ETR_UNARY_POW_SCALAR] = unary_pow_scalar,
 };

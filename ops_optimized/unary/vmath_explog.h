@@ -259,4 +259,32 @@ static inline etr_vf vf_pow(etr_vf x, etr_vf y) {
   return r;
 }
 
+// pow(x, c) for a finite exponent c != 0 known per call (`integer`,
+// `odd`, `negative` describe it): |x|^c = e^(c ln|x|) in double as
+// vf_pow; x = +-0 -> 0 (c > 0) or inf (c < 0), x = +-inf -> inf (c > 0)
+// or 0 (c < 0), an odd c keeps x's sign bit, a finite x < 0 to a
+// non-integer c is NaN, x == 1 -> 1, NaN stays NaN.
+static inline etr_vf vf_pow_const(etr_vf x, etr_vd2 c, bool integer,
+                                  bool odd, bool negative) {
+  const etr_vf one = vf_set1(1.0f);
+  const etr_vf inf = vf_set1(INFINITY);
+  etr_vf a = vf_abs(x);
+  etr_vm zero = vf_eq(a, vf_zero());
+  etr_vm infinite = vf_eq(a, inf);
+  etr_vf finite_a = vf_select(vm_or(zero, infinite), one, a);
+  etr_vf r = vf_exp_double(vd2_mul(c, vd2_log_of(finite_a)));
+  r = vf_select(zero, negative ? inf : vf_zero(), r);
+  r = vf_select(infinite, negative ? vf_zero() : inf, r);
+  if (odd) {
+    r = vf_copysign(r, x);
+  }
+  if (!integer) {
+    etr_vm finite_negative = vm_and(vf_lt(x, vf_zero()),
+                                    vf_gt(x, vf_neg(inf)));
+    r = vf_select(finite_negative, vf_set1(NAN), r);
+  }
+  r = vf_select(vf_eq(x, one), one, r);
+  return vf_select(vf_isnan(x), x, r);
+}
+
 #endif  // ETR_OPS_OPTIMIZED_UNARY_VMATH_EXPLOG_H
