@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::convolution_backward.out for the plain (not transposed)
-// 2-D convolution on contiguous Float tensors, any stride, padding,
-// dilation and groups: the reference's gathers -- grad_input over the
+// Optimized aten::convolution_backward.out for 1-D and 2-D convolutions,
+// plain or transposed, on contiguous Float tensors, any stride,
+// padding, dilation and groups (1-D as 2-D with a kernel, stride and
+// dilation of 1 and no padding along a size-1 height, which visits every
+// sum in the same order): the reference's gathers -- grad_input over the
 // kernel taps and the group's output channels, grad_weight over the batch
 // and the output positions, grad_bias over both -- in the reference's
 // loop orders on typed planes, with each tap's linked positions found by
 // arithmetic on whole rows instead of per-element stride walks. Every sum
 // is the reference's double sum in its order, rounded once: bit-exact.
-// Transposed and 1-D/3-D convolutions, other dtypes and layouts and
-// argument errors go to the reference kernel (ops_reference/
-// op_convolution_backward.c), whose dry run checks and resizes first.
+// 3-D convolutions, other dtypes and layouts and argument errors go to
+// the reference kernel (ops_reference/op_convolution_backward.c), whose
+// dry run checks and resizes first.
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/reduce/reduce.h"
@@ -24,16 +26,23 @@ typedef struct conv2d {
   int64_t k_h, k_w;
   int64_t stride[2], padding[2], dilation[2];
   int64_t groups;
+  bool transposed;
   const float *g;  // grad_output [N, OC, OH, OW]
   const float *x;  // input [N, IC, H, W]
-  const float *w;  // weight [OC, IC / groups, KH, KW]
+  const float *w;  // weight [OC, IC / groups, KH, KW] ([IC, OC / groups,
+                   // KH, KW] transposed)
 } conv2d_t;
 
 // The output coordinate linked to input coordinate i by tap k along one
-// dim (plain convolution), or -1.
-static inline int64_t linked_out(int64_t i, int64_t k, int64_t stride,
-                                 int64_t padding, int64_t dilation,
-                                 int64_t size) {
+// dim, or -1: plain, o * stride - padding + k * dilation = i; transposed,
+// o = i * stride - padding + k * dilation.
+static inline int64_t linked_out(bool transposed, int64_t i, int64_t k,
+                                 int64_t stride, int64_t padding,
+                                 int64_t dilation, int64_t size) {
+  if (transposed) {
+    int64_t o = i * stride - padding + k * dilation;
+    return o >= 0 && o < size ? o : -1;
+  }
   int64_t t = i + padding - k * dilation;
   if (t < 0 || t % stride != 0 || t / stride >= size) {
     return -1;
@@ -51,19 +60,21 @@ static void input_grad(const conv2d_t *c, float *out) {
         for (int64_t iw = 0; iw < c->in_w; ++iw) {
           double sum = 0.0;
           for (int64_t kh = 0; kh < c->k_h; ++kh) {
-            int64_t oh = linked_out(ih, kh, c->stride[0], c->padding[0],
-                                    c->dilation[0], c->out_h);
+            int64_t oh = linked_out(c->transposed, ih, kh, c->stride[0],
+                                    c->padding[0], c->dilation[0], c->out_h);
             for (int64_t kw = 0; oh >= 0 && kw < c->k_w; ++kw) {
-              int64_t ow = linked_out(iw, kw, c->stride[1], c->padding[1],
-                                      c->dilation[1], c->out_w);
+              int64_t ow = linked_out(c->transposed, iw, kw, c->stride[1],
+                                      c->padding[1], c->dilation[1],
+                                      c->out_w);
               if (ow < 0) {
                 continue;
               }
               for (int64_t local = 0; local < out_per_group; ++local) {
                 int64_t oc = group * out_per_group + local;
-                double weight =
-                    c->w[((oc * in_per_group + ic % in_per_group) * c->k_h +
-                          kh) * c->k_w + kw];
+                int64_t row = c->transposed
+                                  ? ic * out_per_group + local
+                                  : oc * in_per_group + ic % in_per_group;
+                double weight = c->w[(row * c->k_h + kh) * c->k_w + kw];
                 double grad =
                     c->g[((n * c->out_c + oc) * c->out_h + oh) * c->out_w +
                          ow];
@@ -81,15 +92,40 @@ static void input_grad(const conv2d_t *c, float *out) {
 static void weight_grad(const conv2d_t *c, float *out) {
   int64_t in_per_group = c->in_c / c->groups;
   int64_t out_per_group = c->out_c / c->groups;
-  for (int64_t oc = 0; oc < c->out_c; ++oc) {
-    for (int64_t icl = 0; icl < in_per_group; ++icl) {
-      int64_t ic = (oc / out_per_group) * in_per_group + icl;
+  // Weight rows: (oc, ic within the group) plain, (ic, oc within the
+  // group) transposed.
+  int64_t rows = c->transposed ? c->in_c : c->out_c;
+  int64_t columns = c->transposed ? out_per_group : in_per_group;
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t q = 0; q < columns; ++q) {
+      int64_t oc =
+          c->transposed ? (r / in_per_group) * out_per_group + q : r;
+      int64_t ic =
+          c->transposed ? r : (r / out_per_group) * in_per_group + q;
       for (int64_t kh = 0; kh < c->k_h; ++kh) {
         for (int64_t kw = 0; kw < c->k_w; ++kw) {
           double sum = 0.0;
           for (int64_t n = 0; n < c->batch; ++n) {
             const float *g = c->g + (n * c->out_c + oc) * c->out_h * c->out_w;
             const float *x = c->x + (n * c->in_c + ic) * c->in_h * c->in_w;
+            if (c->transposed) {
+              // Input positions walked, the linked output found.
+              for (int64_t ih = 0; ih < c->in_h; ++ih) {
+                int64_t oh = linked_out(true, ih, kh, c->stride[0],
+                                        c->padding[0], c->dilation[0],
+                                        c->out_h);
+                for (int64_t iw = 0; oh >= 0 && iw < c->in_w; ++iw) {
+                  int64_t ow = linked_out(true, iw, kw, c->stride[1],
+                                          c->padding[1], c->dilation[1],
+                                          c->out_w);
+                  if (ow >= 0) {
+                    sum += (double)x[ih * c->in_w + iw] *
+                           (double)g[oh * c->out_w + ow];
+                  }
+                }
+              }
+              continue;
+            }
             for (int64_t oh = 0; oh < c->out_h; ++oh) {
               int64_t ih = oh * c->stride[0] - c->padding[0] +
                            kh * c->dilation[0];
@@ -141,7 +177,8 @@ etr_error_t etr_opt_convolution_backward_out(etr_kernel_context_t *ctx,
   etr_tensor_t *input = etr_opt_tensor_arg(args, num_args, 1);
   etr_tensor_t *weight = etr_opt_tensor_arg(args, num_args, 2);
   if (num_args != 15 || grad_output == NULL || input == NULL ||
-      weight == NULL || input->dtype != ETR_FLOAT || input->dim != 4) {
+      weight == NULL || input->dtype != ETR_FLOAT ||
+      (input->dim != 3 && input->dim != 4)) {
     return etr_opt_fallback(reference, ctx, args, num_args);
   }
   ETR_TRY(etr_reduce_check_reference(reference, ctx, args, num_args));
@@ -153,36 +190,43 @@ etr_error_t etr_opt_convolution_backward_out(etr_kernel_context_t *ctx,
   int64_t output_padding[2];
   bool mask[3];
   etr_tensor_t *outs[3] = {NULL, NULL, NULL};
-  ETR_TRY(etr_nn_read_ints(ctx, args, num_args, 4, "stride", 2, true, NULL,
-                           c.stride));
-  ETR_TRY(etr_nn_read_ints(ctx, args, num_args, 5, "padding", 2, true, NULL,
-                           c.padding));
-  ETR_TRY(etr_nn_read_ints(ctx, args, num_args, 6, "dilation", 2, true, NULL,
-                           c.dilation));
+  // 1-D: the parameters of the width only; the height is a unit one.
+  int32_t spatial = input->dim - 2;
+  int32_t first = 2 - spatial;
+  c.stride[0] = 1;
+  c.padding[0] = 0;
+  c.dilation[0] = 1;
+  ETR_TRY(etr_nn_read_ints(ctx, args, num_args, 4, "stride", spatial, true,
+                           NULL, c.stride + first));
+  ETR_TRY(etr_nn_read_ints(ctx, args, num_args, 5, "padding", spatial, true,
+                           NULL, c.padding + first));
+  ETR_TRY(etr_nn_read_ints(ctx, args, num_args, 6, "dilation", spatial, true,
+                           NULL, c.dilation + first));
   ETR_TRY(etr_arg_bool(ctx, args, num_args, 7, "transposed", &transposed));
-  ETR_TRY(etr_nn_read_ints(ctx, args, num_args, 8, "output_padding", 2, true,
-                           NULL, output_padding));
+  ETR_TRY(etr_nn_read_ints(ctx, args, num_args, 8, "output_padding", spatial,
+                           true, NULL, output_padding));
   ETR_TRY(etr_arg_int(ctx, args, num_args, 9, "groups", &c.groups));
   ETR_TRY(etr_nn_read_output_mask(ctx, args, num_args, 10, mask));
   for (int i = 0; i < 3; ++i) {
     ETR_TRY(etr_nn_arg_grad_out(ctx, args, num_args, 11 + (size_t)i, "out",
                                 mask[i], &outs[i]));
   }
-  if (transposed || !etr_opt_is_contiguous_f32(grad_output) ||
+  if (!etr_opt_is_contiguous_f32(grad_output) ||
       !etr_opt_is_contiguous_f32(input) ||
       !etr_opt_is_contiguous_f32(weight) || !f32_or_null(outs[0]) ||
       !f32_or_null(outs[1]) || !f32_or_null(outs[2])) {
     return etr_opt_fallback(reference, ctx, args, num_args);
   }
+  c.transposed = transposed;
   c.batch = input->sizes[0];
   c.in_c = input->sizes[1];
-  c.in_h = input->sizes[2];
-  c.in_w = input->sizes[3];
+  c.in_h = spatial == 2 ? input->sizes[2] : 1;
+  c.in_w = input->sizes[input->dim - 1];
   c.out_c = grad_output->sizes[1];
-  c.out_h = grad_output->sizes[2];
-  c.out_w = grad_output->sizes[3];
-  c.k_h = weight->sizes[2];
-  c.k_w = weight->sizes[3];
+  c.out_h = spatial == 2 ? grad_output->sizes[2] : 1;
+  c.out_w = grad_output->sizes[grad_output->dim - 1];
+  c.k_h = spatial == 2 ? weight->sizes[2] : 1;
+  c.k_w = weight->sizes[weight->dim - 1];
   c.g = (const float *)grad_output->data;
   c.x = (const float *)input->data;
   c.w = (const float *)weight->data;

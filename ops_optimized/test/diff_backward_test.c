@@ -425,11 +425,12 @@ TT_TEST(diff_backward, native_group_norm_backward) {
   cr_assert_gt(etr_diff_stats()->specialized, 0);
 }
 
-// convolution_backward: the plain 2-D case on typed planes, the
-// reference's sums in its order: bit-exact. Kernels 1x1 to 3x3 (and 2x3),
+// convolution_backward: 1-D and 2-D, plain and transposed, on typed
+// planes, the reference's sums in its order: bit-exact. Kernels 1x1 to
+// 3x3 (and 2x3),
 // stride 1-2, padding 0-1, dilation 1-2, groups 1 and 2, every output
-// mask; transposed, 1-D and Double (fallback); errors (groups that do not
-// divide the channels).
+// mask, 1-D and transposed convolutions; Double (fallback); errors
+// (groups that do not divide the channels).
 static int run_conv_backward(int64_t kh, int64_t kw, int64_t stride,
                              int64_t padding, int64_t dilation,
                              int64_t groups, const bool *mask, bool transposed,
@@ -478,6 +479,44 @@ static int run_conv_backward(int64_t kh, int64_t kw, int64_t stride,
   return etr_diff_run(&c);
 }
 
+// The 1-D case (conv1d): [N, C, L] viewed by the kernel as [N, C, 1, L].
+static int run_conv1d_backward(int64_t k, int64_t stride, int64_t padding,
+                               int64_t dilation, int64_t groups,
+                               const bool *mask) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::convolution_backward.out", g_seed++,
+                 "1-D k %lld s %lld p %lld d %lld g %lld", (long long)k,
+                 (long long)stride, (long long)padding, (long long)dilation,
+                 (long long)groups);
+  int64_t in[3] = {2, 4, 19};
+  int64_t oc = 6;
+  int64_t w_sizes[3] = {oc, in[1] / groups, k};
+  int64_t extent = dilation * (k - 1) + 1;
+  int64_t out[3] = {in[0], oc, (in[2] + 2 * padding - extent) / stride + 1};
+  etr_tensor_t *grad = etr_diff_input(&c, ETR_FLOAT, 3, out, 0,
+                                      ETR_FILL_RANDOM);
+  etr_tensor_t *input =
+      etr_diff_input(&c, ETR_FLOAT, 3, in, 0, ETR_FILL_RANDOM);
+  etr_diff_input(&c, ETR_FLOAT, 3, w_sizes, 0, ETR_FILL_RANDOM);
+  etr_diff_arg(&c, tt_ev_int_list(1, &oc));
+  etr_diff_arg(&c, tt_ev_int_list(1, &stride));
+  etr_diff_arg(&c, tt_ev_int_list(1, &padding));
+  etr_diff_arg(&c, tt_ev_int_list(1, &dilation));
+  etr_diff_arg(&c, tt_ev_bool(false));
+  etr_diff_arg(&c, TT_EV_INTS(0));
+  etr_diff_arg(&c, tt_ev_int(groups));
+  etr_diff_arg(&c, tt_ev_bool_list(3, mask));
+  int64_t capacity = etr_tensor_numel(grad) + etr_tensor_numel(input) + 64;
+  for (int i = 0; i < 3; ++i) {
+    etr_diff_out(&c, ETR_FLOAT, 1, (const int64_t[]){0}, 0, capacity);
+  }
+  size_t outs[3] = {11, 12, 13};
+  etr_diff_out_list(&c, 3, outs);
+  c.dtype = ETR_FLOAT;
+  etr_diff_tolerance_exact(&c);
+  return etr_diff_run(&c);
+}
+
 TT_TEST(diff_backward, convolution_backward) {
   int failures = 0;
   static const int64_t kKernels[][2] = {{1, 1}, {3, 3}, {2, 3}};
@@ -496,7 +535,15 @@ TT_TEST(diff_backward, convolution_backward) {
       }
     }
   }
+  for (int64_t k = 1; k <= 3; ++k) {
+    failures += run_conv1d_backward(k, k == 2 ? 2 : 1, k / 2, k == 3 ? 2 : 1,
+                                    k == 1 ? 2 : 1, k == 2 ? kSome : kAll);
+  }
+  // Transposed: strides, padding, dilation, groups.
   failures += run_conv_backward(3, 3, 2, 1, 1, 1, kAll, true, ETR_FLOAT);
+  failures += run_conv_backward(2, 3, 1, 0, 2, 2, kAll, true, ETR_FLOAT);
+  failures += run_conv_backward(1, 1, 2, 0, 1, 1, kSome, true, ETR_FLOAT);
+  failures += run_conv_backward(3, 2, 2, 1, 1, 2, kAll, true, ETR_FLOAT);
   failures += run_conv_backward(3, 3, 1, 1, 1, 1, kAll, false, ETR_DOUBLE);
   failures += run_conv_backward(3, 3, 1, 1, 1, 3, kAll, false, ETR_FLOAT);
   cr_assert_eq(failures, 0, "%d convolution backward cases disagree",
