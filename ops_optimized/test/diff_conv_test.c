@@ -199,8 +199,10 @@ TT_TEST(diff_conv, depthwise) {
       {1, 8, 5, 6, 8, 1, 1, 1, 1, 1, 8, false},
       {2, 3, 4, 7, 6, 1, 1, 2, 2, 1, 3, false},
       {1, 20, 3, 3, 20, 1, 1, 1, 1, 1, 20, false},
+      {1, 43, 2, 3, 43, 1, 1, 1, 1, 1, 43, false},  // 8-wide scan + tail
+      {1, 1, 4, 5, 4, 1, 1, 1, 1, 1, 1, false},     // the direct kernel
   };
-  for (size_t i = 0; i < 3; ++i) {
+  for (size_t i = 0; i < sizeof(padded) / sizeof(padded[0]); ++i) {
     for (int layout = 0; layout < 3; layout += 2) {
       failures += run_conv(&padded[i], ETR_FLOAT, (etr_diff_layout_t)layout,
                            ETR_FILL_EXACT_INT, ETR_FILL_SPECIAL, false);
