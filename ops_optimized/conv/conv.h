@@ -114,6 +114,11 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args);
 void etr_depthwise_nhwc_avx512(const etr_depthwise_args_t *args);
 void etr_depthwise_nchw_neon(const etr_depthwise_args_t *args);
 void etr_depthwise_nhwc_neon(const etr_depthwise_args_t *args);
+// NCHW 3x3, stride 1 or 2 along rows, dilation 1, unit column stride,
+// rows of at least 8 outputs: whether it applies, and the kernel
+// (depthwise3x3_avx512.c; etr_depthwise_nchw_avx512 picks it).
+bool etr_depthwise3x3_nchw_avx512_applies(const etr_conv2d_geometry_t *g);
+void etr_depthwise3x3_nchw_avx512(const etr_depthwise_args_t *args);
 
 // Direct NCHW convolution of one image and group for few input channels
 // (out channels = `channels`, input channels = geometry->channels, weight

@@ -249,6 +249,12 @@ static void nchw_paired(const etr_depthwise_args_t *args) {
 void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
   const int64_t pixels = g->out_h * g->out_w;
+  // 3x3 over rows of 8 or more outputs: weights in registers, no masks or
+  // index arithmetic per tap (depthwise3x3_avx512.c).
+  if (etr_depthwise3x3_nchw_avx512_applies(g)) {
+    etr_depthwise3x3_nchw_avx512(args);
+    return;
+  }
   // Stride 1 with out and in rows of one width: every tap is one constant
   // shift of the flattened plane.
   const bool shifted = g->stride_h == 1 && g->stride_w == 1 &&

@@ -158,6 +158,19 @@ static const conv_case_t kDepthwise[] = {
     {1, 9, 8, 8, 9, 3, 3, 2, 1, 1, 9, true},        // stride 2 to 4 x 4
     {1, 10, 9, 9, 10, 3, 3, 2, 1, 1, 10, false},    // stride 2 to 5 x 5
     {1, 4, 0, 50, 4, 0, 7, 2, 3, 1, 4, true},       // 1-D depthwise
+    // The 3x3 row kernel (rows of >= 8 outputs): tails of 1 and 15
+    // columns, no padding, padding 2, a multiplier, stride 2 over odd and
+    // even widths, 8-wide rows.
+    {1, 3, 5, 17, 3, 3, 3, 1, 1, 1, 3, true},
+    {2, 4, 6, 33, 4, 3, 3, 1, 0, 1, 4, false},
+    {1, 5, 4, 31, 5, 3, 3, 1, 2, 1, 5, true},
+    {1, 3, 7, 20, 6, 3, 3, 1, 1, 1, 3, true},       // multiplier 2
+    {1, 6, 9, 37, 6, 3, 3, 2, 1, 1, 6, true},
+    {1, 5, 8, 64, 5, 3, 3, 2, 0, 1, 5, false},
+    {1, 4, 10, 34, 8, 3, 3, 2, 2, 1, 4, true},      // multiplier 2
+    {1, 7, 8, 8, 7, 3, 3, 1, 1, 1, 7, false},
+    {1, 3, 3, 16, 3, 3, 3, 2, 1, 1, 3, true},       // 8 outputs per row
+    {1, 2, 1, 12, 2, 3, 3, 1, 1, 1, 2, true},       // one input row
 };
 
 TT_TEST(diff_conv, general_and_pointwise) {

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Depthwise 3x3 convolution along rows, NCHW, AVX-512 (conv.h): stride 1
+// or 2, dilation 1, any padding, unit column stride, rows of at least 8
+// outputs (narrower planes fill a vector better flattened:
+// depthwise_avx512.c; at 8 the half-empty vectors still win). Each channel's nine weights stay in registers and
+// an output row is taken 16 columns per vector; a tap is one masked load
+// of the input row (stride 1) or two and a permute of their even elements
+// (stride 2). No index arithmetic per tap: the column masks of a block are
+// worked out once for all its rows.
+//
+// Taps outside the image load zeros through their lane masks and the rows
+// outside it are skipped, so every output sums only its in-bounds products
+// (from +0.0, bias last) as the reference does; a zero product added to a
+// sum cannot change it here because padded convolutions with non-finite
+// weights never reach this kernel (op_convolution.c). The sum runs in two
+// chains (kernel rows 0 and 2, row 1) added at the end: the order differs
+// from the reference's, within the tolerance of its tests, exact for exact
+// data.
+#include <immintrin.h>
+
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/conv/lanes_avx512.h"
+
+// Input columns [first, first + count) of a row that lie in [0, in_w), as
+// a 32-lane mask of the elements from `first` on.
+static inline __mmask32 columns_inside(int64_t first, int64_t count,
+                                       int64_t in_w) {
+  int64_t lo = first < 0 ? -first : 0;
+  int64_t hi = in_w - first < count ? in_w - first : count;
+  if (hi <= lo) {
+    return 0;
+  }
+  uint64_t span = hi - lo >= 32 ? 0xffffffffull : (1ull << (hi - lo)) - 1u;
+  return (__mmask32)(span << lo);
+}
+
+bool etr_depthwise3x3_nchw_avx512_applies(const etr_conv2d_geometry_t *g) {
+  return g->kernel_h == 3 && g->kernel_w == 3 && g->dilation_h == 1 &&
+         g->dilation_w == 1 && (g->stride_w == 1 || g->stride_w == 2) &&
+         g->in_stride_w == 1 && g->out_w >= 8;
+}
+
+// Tap kw of an input row for the block's 16 outputs: the row's elements
+// from `from` on (stride 1), or every other one of them (stride 2).
+static inline __attribute__((always_inline)) __m512 tap_input(
+    const float *from, __mmask32 valid, int64_t stride, __m512i even) {
+  if (stride == 1) {
+    return _mm512_maskz_loadu_ps((__mmask16)valid, from);
+  }
+  __m512 lo = _mm512_maskz_loadu_ps((__mmask16)valid, from);
+  __m512 hi = _mm512_maskz_loadu_ps((__mmask16)(valid >> 16), from + 16);
+  return _mm512_permutex2var_ps(lo, even, hi);
+}
+
+// One channel's plane; stride_w (1 or 2) a constant after inlining.
+static inline __attribute__((always_inline)) void channel_plane(
+    const etr_conv2d_geometry_t *g, const float *in, const float *w,
+    bool has_bias, float bias_value, float *plane, int64_t out_stride_h,
+    int64_t stride) {
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
+                                         20, 22, 24, 26, 28, 30);
+  const int64_t in_h = g->in_h;
+  const int64_t in_w = g->in_w;
+  const int64_t out_h = g->out_h;
+  const int64_t out_w = g->out_w;
+  const int64_t in_stride_h = g->in_stride_h;
+  const int64_t stride_h = g->stride_h;
+  const int64_t pad_h = g->pad_h;
+  const __m512 w00 = _mm512_set1_ps(w[0]);
+  const __m512 w01 = _mm512_set1_ps(w[g->w_stride_w]);
+  const __m512 w02 = _mm512_set1_ps(w[2 * g->w_stride_w]);
+  const __m512 w10 = _mm512_set1_ps(w[g->w_stride_h]);
+  const __m512 w11 = _mm512_set1_ps(w[g->w_stride_h + g->w_stride_w]);
+  const __m512 w12 = _mm512_set1_ps(w[g->w_stride_h + 2 * g->w_stride_w]);
+  const __m512 w20 = _mm512_set1_ps(w[2 * g->w_stride_h]);
+  const __m512 w21 = _mm512_set1_ps(w[2 * g->w_stride_h + g->w_stride_w]);
+  const __m512 w22 =
+      _mm512_set1_ps(w[2 * g->w_stride_h + 2 * g->w_stride_w]);
+  const __m512 bias = _mm512_set1_ps(bias_value);
+  for (int64_t ow0 = 0; ow0 < out_w; ow0 += 16) {
+    const int64_t count = out_w - ow0 < 16 ? out_w - ow0 : 16;
+    const __mmask16 lanes = first_lanes(count);
+    const int64_t first = ow0 * stride - g->pad_w;  // tap kw = 0, lane 0
+    // The elements each kw reads from first + kw on: count of them
+    // (stride 1) or every other one of 2 * count - 1 (stride 2).
+    const int64_t span = stride * (count - 1) + 1;
+    const __mmask32 v0 = columns_inside(first, span, in_w);
+    const __mmask32 v1 = columns_inside(first + 1, span, in_w);
+    const __mmask32 v2 = columns_inside(first + 2, span, in_w);
+    const float *column = in + first;
+    for (int64_t oh = 0; oh < out_h; ++oh) {
+      const int64_t ih = oh * stride_h - pad_h;
+      __m512 top = _mm512_setzero_ps();
+      __m512 middle = _mm512_setzero_ps();
+      if (ih >= 0 && ih < in_h) {
+        const float *r = column + ih * in_stride_h;
+        top = _mm512_fmadd_ps(w00, tap_input(r, v0, stride, even), top);
+        top = _mm512_fmadd_ps(w01, tap_input(r + 1, v1, stride, even), top);
+        top = _mm512_fmadd_ps(w02, tap_input(r + 2, v2, stride, even), top);
+      }
+      if (ih + 1 >= 0 && ih + 1 < in_h) {
+        const float *r = column + (ih + 1) * in_stride_h;
+        middle =
+            _mm512_fmadd_ps(w10, tap_input(r, v0, stride, even), middle);
+        middle = _mm512_fmadd_ps(w11, tap_input(r + 1, v1, stride, even),
+                                 middle);
+        middle = _mm512_fmadd_ps(w12, tap_input(r + 2, v2, stride, even),
+                                 middle);
+      }
+      if (ih + 2 >= 0 && ih + 2 < in_h) {
+        const float *r = column + (ih + 2) * in_stride_h;
+        top = _mm512_fmadd_ps(w20, tap_input(r, v0, stride, even), top);
+        top = _mm512_fmadd_ps(w21, tap_input(r + 1, v1, stride, even), top);
+        top = _mm512_fmadd_ps(w22, tap_input(r + 2, v2, stride, even), top);
+      }
+      __m512 sum = _mm512_add_ps(top, middle);
+      if (has_bias) {
+        sum = _mm512_add_ps(sum, bias);
+      }
+      _mm512_mask_storeu_ps(plane + oh * out_stride_h + ow0, lanes, sum);
+    }
+  }
+}
+
+void etr_depthwise3x3_nchw_avx512(const etr_depthwise_args_t *args) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  for (int64_t oc = 0; oc < args->channels; ++oc) {
+    const float *in = args->input + oc / args->multiplier * g->in_stride_c;
+    const float *w = args->weight + oc * g->w_stride_oc;
+    const bool has_bias = args->bias != NULL;
+    float bias = has_bias ? args->bias[oc * args->bias_stride] : 0.0f;
+    float *plane = args->out + oc * args->out_stride_c;
+    if (g->stride_w == 1) {
+      channel_plane(g, in, w, has_bias, bias, plane, args->out_stride_h, 1);
+    } else {
+      channel_plane(g, in, w, has_bias, bias, plane, args->out_stride_h, 2);
+    }
+  }
+}
