@@ -7,11 +7,11 @@
 //   * Float depthwise convolutions (groups == input channels > 1, at most
 //     64 taps; in NHWC one out channel per group) run the direct depthwise
 //     kernel of the active ISA;
-//   * Float NCHW stride-1 convolutions with at most 4 input channels per
-//     group and at most 32 products per output (a CNN's first layer) run a
-//     direct kernel where the ISA has one (AVX-512): packing their im2col
-//     panel costs more than the product (with stride 2 the GEMM is still
-//     faster: the strided reads cost the same either way);
+//   * Float NCHW convolutions with at most 4 input channels per group and
+//     at most 32 products per output (a CNN's first layer), stride 1, or
+//     stride 2 along rows of 8 or more outputs, run a direct kernel where
+//     the ISA has one (AVX-512): packing their im2col panel costs more
+//     than the product;
 //   * everything else is one GEMM per (image, group): out = W x im2col in
 //     NCHW, im2col x W^T in NHWC, with the im2col operand generated while
 //     packing (pointwise convolutions read the input in place) and the bias
@@ -348,7 +348,9 @@ etr_error_t etr_opt_convolution_out(etr_kernel_context_t *ctx,
   etr_depthwise_fn direct = etr_conv_direct_for(etr_isa_active());
   if (direct != NULL && nchw && input->dtype == ETR_FLOAT &&
       g.channels <= 4 && g.channels * g.kernel_h * g.kernel_w <= 32 &&
-      g.stride_h == 1 && g.stride_w == 1 && !padding_taps_matter(weight, &g)) {
+      ((g.stride_h == 1 && g.stride_w == 1) ||
+       (g.stride_w == 2 && g.out_w >= 8)) &&
+      !padding_taps_matter(weight, &g)) {
     run_direct(direct, input, weight, bias, out, groups, &g);
     return ETR_OK;
   }

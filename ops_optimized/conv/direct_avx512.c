@@ -9,8 +9,10 @@
 // kernels: a constant shift of the flat plane (stride 1, rows as wide as
 // the output's) or a masked gather; FMAs are masked to the lanes whose tap
 // is inside the image, so padded taps are skipped as in the reference.
-// The op sends only stride-1 convolutions here (with stride 2 the GEMM's
-// packing is as cheap as these reads).
+// Rows of 8 or more outputs at stride 1 or 2 (unit column stride) are
+// read row by row instead (by_rows): one masked load, or two and a permute,
+// per tap and 16 columns, no per-tap index arithmetic; that is what lets
+// the op send stride-2 stems here too.
 #include <immintrin.h>
 
 #include "ops_optimized/conv/conv.h"
@@ -88,9 +90,94 @@ static inline __m512 read_tap(const tap_reader_t *r, const float *plane) {
         args->out + (oc0 + (o)) * args->out_stride_c + p0, lanes, v);      \
   }
 
+// Input columns [first, first + count) of a row that lie in [0, in_w), as
+// a 32-lane mask of the elements from `first` on.
+static inline __mmask32 columns_inside(int64_t first, int64_t count,
+                                       int64_t in_w) {
+  int64_t lo = first < 0 ? -first : 0;
+  int64_t hi = in_w - first < count ? in_w - first : count;
+  if (hi <= lo) {
+    return 0;
+  }
+  uint64_t span = hi - lo >= 32 ? 0xffffffffull : (1ull << (hi - lo)) - 1u;
+  return (__mmask32)(span << lo);
+}
+
+// The 16 output columns' inputs of one tap: the row's elements from `from`
+// on (stride 1) or every other one of them (stride 2).
+static inline __attribute__((always_inline)) __m512 row_tap(
+    const float *from, __mmask32 valid, int64_t stride) {
+  if (stride == 1) {
+    return _mm512_maskz_loadu_ps((__mmask16)valid, from);
+  }
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
+                                         20, 22, 24, 26, 28, 30);
+  __m512 lo = _mm512_maskz_loadu_ps((__mmask16)valid, from);
+  __m512 hi = _mm512_maskz_loadu_ps((__mmask16)(valid >> 16), from + 16);
+  return _mm512_permutex2var_ps(lo, even, hi);
+}
+
+#define ROW_FMA(o) acc##o = _mm512_fmadd_ps(_mm512_set1_ps(w[o]), x, acc##o);
+#define ROW_STORE(o)                                                       \
+  if (oc0 + (o) < args->channels) {                                        \
+    __m512 v = acc##o;                                                     \
+    if (args->bias != NULL) {                                              \
+      v = _mm512_add_ps(                                                   \
+          v, _mm512_set1_ps(args->bias[(oc0 + (o)) * args->bias_stride])); \
+    }                                                                      \
+    _mm512_mask_storeu_ps(args->out + (oc0 + (o)) * args->out_stride_c +  \
+                              oh * args->out_stride_h + ow0,               \
+                          lanes, v);                                       \
+  }
+
+// Along output rows, 16 columns per vector (stride 1 or 2 along rows of
+// unit stride, rows of at least 8 outputs): each tap of a column block is
+// one masked load (stride 1) or two and a permute (stride 2), its column
+// mask worked out once per block, rows outside the image skipped. Taps in
+// the padding load zeros, which add nothing: padded convolutions with a
+// non-finite weight never come here (op_convolution.c).
+static inline __attribute__((always_inline)) void by_rows(
+    const etr_depthwise_args_t *args, const float *weights, int64_t oc0,
+    int64_t stride) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  const int64_t taps = g->kernel_h * g->kernel_w;
+  for (int64_t ow0 = 0; ow0 < g->out_w; ow0 += 16) {
+    const int64_t count = g->out_w - ow0 < 16 ? g->out_w - ow0 : 16;
+    const __mmask16 lanes = first_lanes(count);
+    const int64_t first = ow0 * stride - g->pad_w;  // kw = 0, lane 0
+    __mmask32 valid[MAX_PRODUCTS];
+    for (int64_t kw = 0; kw < g->kernel_w; ++kw) {
+      valid[kw] = columns_inside(first + kw * g->dilation_w,
+                                 stride * (count - 1) + 1, g->in_w);
+    }
+    for (int64_t oh = 0; oh < g->out_h; ++oh) {
+      OUTS(ZERO)
+      for (int64_t kh = 0; kh < g->kernel_h; ++kh) {
+        int64_t ih = oh * g->stride_h - g->pad_h + kh * g->dilation_h;
+        if (ih < 0 || ih >= g->in_h) {
+          continue;
+        }
+        for (int64_t c = 0; c < g->channels; ++c) {
+          const float *row =
+              args->input + c * g->in_stride_c + ih * g->in_stride_h + first;
+          for (int64_t kw = 0; kw < g->kernel_w; ++kw) {
+            const __m512 x =
+                row_tap(row + kw * g->dilation_w, valid[kw], stride);
+            const float *w = weights + (c * taps + kh * g->kernel_w + kw) * 16;
+            OUTS(ROW_FMA)
+          }
+        }
+      }
+      OUTS(ROW_STORE)
+    }
+  }
+}
+
 void etr_conv_direct_nchw_avx512(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
   const int64_t pixels = g->out_h * g->out_w;
+  const bool rows = (g->stride_w == 1 || g->stride_w == 2) &&
+                    g->in_stride_w == 1 && g->out_w >= 8;
   int mode = 0;
   if (g->stride_h == 1 && g->stride_w == 1 && g->in_w == g->out_w &&
       g->in_stride_w == 1 && g->in_stride_h == g->in_w) {
@@ -101,18 +188,30 @@ void etr_conv_direct_nchw_avx512(const etr_depthwise_args_t *args) {
   _Alignas(64) float weights[MAX_PRODUCTS * 16];
   int64_t taps = g->kernel_h * g->kernel_w;
   for (int64_t oc0 = 0; oc0 < args->channels; oc0 += 16) {
+    // No divisions here: at a stem's size this table used to cost as much
+    // as a third of the convolution.
+    const int64_t outs = args->channels - oc0 < 16 ? args->channels - oc0
+                                                   : 16;
+    float *w = weights;
     for (int64_t c = 0; c < g->channels; ++c) {
-      for (int64_t t = 0; t < taps; ++t) {
-        float *w = weights + (c * taps + t) * 16;
-        for (int64_t o = 0; o < 16; ++o) {
-          w[o] = oc0 + o < args->channels
-                     ? args->weight[(oc0 + o) * g->w_stride_oc +
-                                    c * g->w_stride_c +
-                                    t / g->kernel_w * g->w_stride_h +
-                                    t % g->kernel_w * g->w_stride_w]
-                     : 0.0f;
+      for (int64_t kh = 0; kh < g->kernel_h; ++kh) {
+        for (int64_t kw = 0; kw < g->kernel_w; ++kw, w += 16) {
+          const float *from = args->weight + oc0 * g->w_stride_oc +
+                              c * g->w_stride_c + kh * g->w_stride_h +
+                              kw * g->w_stride_w;
+          for (int64_t o = 0; o < 16; ++o) {
+            w[o] = o < outs ? from[o * g->w_stride_oc] : 0.0f;
+          }
         }
       }
+    }
+    if (rows) {
+      if (g->stride_w == 1) {
+        by_rows(args, weights, oc0, 1);
+      } else {
+        by_rows(args, weights, oc0, 2);
+      }
+      continue;
     }
     for (int64_t p0 = 0; p0 < pixels; p0 += 16) {
       __mmask16 lanes = lanes_between(0, pixels - p0);

@@ -141,6 +141,15 @@ static const conv_case_t kGeneral[] = {
     {2, 4, 9, 9, 20, 2, 2, 1, 1, 2, 1, true},     // 20 outs, dilation 2
     {1, 3, 0, 37, 5, 0, 4, 2, 1, 1, 1, true},     // 1-D
     {2, 6, 0, 20, 4, 0, 3, 1, 2, 2, 2, false},    // 1-D, groups, dilation
+    // The direct kernel along rows (few channels, rows of >= 8 outputs,
+    // stride 1 or 2): dilation, 17 outs (a second block of 1), a 2x2
+    // kernel without padding, 1-D, groups, an out row of exactly 8.
+    {1, 2, 11, 40, 5, 3, 3, 2, 2, 2, 1, true},
+    {1, 4, 5, 8, 17, 3, 3, 1, 1, 1, 1, true},
+    {1, 3, 9, 34, 6, 2, 2, 2, 0, 1, 1, false},
+    {1, 3, 0, 40, 4, 0, 5, 2, 2, 1, 1, true},
+    {2, 4, 6, 19, 6, 3, 3, 2, 1, 1, 2, true},
+    {1, 3, 6, 16, 33, 3, 3, 2, 1, 1, 1, false},
 };
 
 static const conv_case_t kDepthwise[] = {
