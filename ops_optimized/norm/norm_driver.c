@@ -144,6 +144,33 @@ static double param_at(const etr_tensor_t *param, int64_t c,
                          etr_element_at(param, c * param->strides[0]));
 }
 
+// A Float parameter of unit stride, or none.
+static bool float_vector(const etr_tensor_t *param) {
+  return param == NULL ||
+         (param->dtype == ETR_FLOAT &&
+          (param->sizes[0] <= 1 || param->strides[0] == 1));
+}
+
+static void float_params(size_t channels, const etr_tensor_t *weight,
+                         const etr_tensor_t *bias,
+                         const etr_tensor_t *running_mean,
+                         const etr_tensor_t *running_var, double eps,
+                         float *alpha, float *beta) {
+  const float *w = weight != NULL ? (const float *)weight->data : NULL;
+  const float *b = bias != NULL ? (const float *)bias->data : NULL;
+  const float *m =
+      running_mean != NULL ? (const float *)running_mean->data : NULL;
+  const float *v =
+      running_var != NULL ? (const float *)running_var->data : NULL;
+  for (size_t c = 0; c < channels; ++c) {
+    double invstd = 1.0 / sqrt((v != NULL ? (double)v[c] : 1.0) + eps);
+    double a = (w != NULL ? (double)w[c] : 1.0) * invstd;
+    alpha[c] = (float)a;
+    beta[c] = (float)((b != NULL ? (double)b[c] : 0.0) -
+                      (m != NULL ? (double)m[c] : 0.0) * a);
+  }
+}
+
 bool etr_batch_norm_run(etr_kernel_context_t *ctx, const etr_tensor_t *input,
                         const etr_tensor_t *weight, const etr_tensor_t *bias,
                         const etr_tensor_t *running_mean,
@@ -180,12 +207,21 @@ bool etr_batch_norm_run(etr_kernel_context_t *ctx, const etr_tensor_t *input,
     }
   }
   float *beta = alpha + channels;
-  for (size_t c = 0; c < channels; ++c) {
-    double invstd = 1.0 / sqrt(param_at(running_var, (int64_t)c, 1.0) + eps);
-    double a = param_at(weight, (int64_t)c, 1.0) * invstd;
-    alpha[c] = (float)a;
-    beta[c] = (float)(param_at(bias, (int64_t)c, 0.0) -
-                      param_at(running_mean, (int64_t)c, 0.0) * a);
+  if (float_vector(weight) && float_vector(bias) &&
+      float_vector(running_mean) && float_vector(running_var)) {
+    // The same arithmetic without a dtype switch and an address
+    // computation per parameter: at 4x4 planes this loop was most of the op.
+    float_params(channels, weight, bias, running_mean, running_var, eps,
+                 alpha, beta);
+  } else {
+    for (size_t c = 0; c < channels; ++c) {
+      double invstd =
+          1.0 / sqrt(param_at(running_var, (int64_t)c, 1.0) + eps);
+      double a = param_at(weight, (int64_t)c, 1.0) * invstd;
+      alpha[c] = (float)a;
+      beta[c] = (float)(param_at(bias, (int64_t)c, 0.0) -
+                        param_at(running_mean, (int64_t)c, 0.0) * a);
+    }
   }
   size_t slab = channels * inner;
   size_t block = outer;
