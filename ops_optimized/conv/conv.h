@@ -119,6 +119,11 @@ void etr_depthwise_nhwc_neon(const etr_depthwise_args_t *args);
 // (depthwise3x3_avx512.c; etr_depthwise_nchw_avx512 picks it).
 bool etr_depthwise3x3_nchw_avx512_applies(const etr_conv2d_geometry_t *g);
 void etr_depthwise3x3_nchw_avx512(const etr_depthwise_args_t *args);
+// NCHW 3x3, stride 1, rows as wide as the output's, at most 64 outputs
+// per plane, taken flat (the same file).
+bool etr_depthwise3x3_small_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g);
+void etr_depthwise3x3_small_nchw_avx512(const etr_depthwise_args_t *args);
 
 // Direct NCHW convolution of one image and group for few input channels
 // (out channels = `channels`, input channels = geometry->channels, weight

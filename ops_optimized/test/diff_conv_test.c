@@ -180,6 +180,12 @@ static const conv_case_t kDepthwise[] = {
     {1, 7, 8, 8, 7, 3, 3, 1, 1, 1, 7, false},
     {1, 3, 3, 16, 3, 3, 3, 2, 1, 1, 3, true},       // 8 outputs per row
     {1, 2, 1, 12, 2, 3, 3, 1, 1, 1, 2, true},       // one input row
+    // Small stride-1 planes taken flat (<= 64 outputs): dilation 2, a
+    // multiplier, 7x7 (a tail block of 1), 2x5.
+    {1, 4, 5, 5, 4, 3, 3, 1, 2, 2, 4, true},
+    {1, 3, 4, 4, 6, 3, 3, 1, 1, 1, 3, true},
+    {1, 9, 7, 7, 9, 3, 3, 1, 1, 1, 9, false},
+    {2, 5, 2, 5, 5, 3, 3, 1, 1, 1, 5, true},
 };
 
 TT_TEST(diff_conv, general_and_pointwise) {
