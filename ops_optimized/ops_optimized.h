@@ -159,6 +159,14 @@ ETR_OPTIMIZED_KERNEL(etr_opt_cos_out);  // aten::cos.out
 ETR_OPTIMIZED_KERNEL(etr_opt_cosh_out);  // aten::cosh.out
 // op_cumsum.c
 ETR_OPTIMIZED_KERNEL(etr_opt_cumsum_out);  // aten::cumsum.out
+// op_dequantize_per_channel.c
+// quantized_decomposed::dequantize_per_channel.out
+ETR_OPTIMIZED_KERNEL(etr_opt_dequantize_per_channel_out);
+// op_dequantize_per_tensor.c
+// quantized_decomposed::dequantize_per_tensor.out
+ETR_OPTIMIZED_KERNEL(etr_opt_dequantize_per_tensor_out);
+// quantized_decomposed::dequantize_per_tensor.Tensor_out
+ETR_OPTIMIZED_KERNEL(etr_opt_dequantize_per_tensor_tensor_out);
 // op_diagonal_copy.c
 ETR_OPTIMIZED_KERNEL(etr_opt_diagonal_copy_out);  // aten::diagonal_copy.out
 // op_div.c
@@ -336,6 +344,14 @@ ETR_OPTIMIZED_KERNEL(etr_opt_pow_scalar_out);  // aten::pow.Scalar_out
 // op_prod.c
 ETR_OPTIMIZED_KERNEL(etr_opt_prod_int_out);  // aten::prod.int_out
 ETR_OPTIMIZED_KERNEL(etr_opt_prod_out);  // aten::prod.out
+// op_quantize_per_channel.c
+// quantized_decomposed::quantize_per_channel.out
+ETR_OPTIMIZED_KERNEL(etr_opt_quantize_per_channel_out);
+// op_quantize_per_tensor.c
+// quantized_decomposed::quantize_per_tensor.out
+ETR_OPTIMIZED_KERNEL(etr_opt_quantize_per_tensor_out);
+// quantized_decomposed::quantize_per_tensor.Tensor_out
+ETR_OPTIMIZED_KERNEL(etr_opt_quantize_per_tensor_tensor_out);
 // op_rand.c
 ETR_OPTIMIZED_KERNEL(etr_opt_rand_out);  // aten::rand.out
 // op_randn.c
