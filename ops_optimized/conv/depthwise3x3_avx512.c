@@ -3,11 +3,13 @@
 // Depthwise 3x3 convolution along rows, NCHW, AVX-512 (conv.h): stride 1
 // or 2, dilation 1, any padding, unit column stride, rows of at least 8
 // outputs (narrower planes fill a vector better flattened:
-// depthwise_avx512.c; at 8 the half-empty vectors still win). Each channel's nine weights stay in registers and
-// an output row is taken 16 columns per vector; a tap is one masked load
-// of the input row (stride 1) or two and a permute of their even elements
-// (stride 2). No index arithmetic per tap: the column masks of a block are
-// worked out once for all its rows.
+// depthwise_avx512.c; at 8 the half-empty vectors still win). Each
+// channel's nine weights stay in registers and an output row is taken 16
+// columns per vector; a kernel row's three taps are three masked loads of
+// the input row (stride 1), or three loads of its 33 elements and their
+// even, odd and shifted-even elements picked by permutes (stride 2). No
+// index arithmetic per tap: the column masks of a block are worked out
+// once for all its rows.
 //
 // Taps outside the image load zeros through their lane masks and the rows
 // outside it are skipped, so every output sums only its in-bounds products
@@ -41,16 +43,34 @@ bool etr_depthwise3x3_nchw_avx512_applies(const etr_conv2d_geometry_t *g) {
          g->in_stride_w == 1 && g->out_w >= 8;
 }
 
-// Tap kw of an input row for the block's 16 outputs: the row's elements
-// from `from` on (stride 1), or every other one of them (stride 2).
-static inline __attribute__((always_inline)) __m512 tap_input(
-    const float *from, __mmask32 valid, int64_t stride, __m512i even) {
+// The three taps of one input row for the block's 16 outputs, from the
+// row's element `r` (tap kw = 0 of lane 0) on. Stride 1: one masked load
+// per tap (masks v0..v2). Stride 2: elements 0..32 in three loads (mask
+// `pair`, the 33 elements' inside-the-image bits), taps as their even,
+// odd and shifted-even elements.
+static inline __attribute__((always_inline)) void row_taps(
+    const float *r, __mmask32 v0, __mmask32 v1, __mmask32 v2, uint64_t pair,
+    int64_t stride, __m512 *x0, __m512 *x1, __m512 *x2) {
   if (stride == 1) {
-    return _mm512_maskz_loadu_ps((__mmask16)valid, from);
+    *x0 = _mm512_maskz_loadu_ps((__mmask16)v0, r);
+    *x1 = _mm512_maskz_loadu_ps((__mmask16)v1, r + 1);
+    *x2 = _mm512_maskz_loadu_ps((__mmask16)v2, r + 2);
+    return;
   }
-  __m512 lo = _mm512_maskz_loadu_ps((__mmask16)valid, from);
-  __m512 hi = _mm512_maskz_loadu_ps((__mmask16)(valid >> 16), from + 16);
-  return _mm512_permutex2var_ps(lo, even, hi);
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
+                                         20, 22, 24, 26, 28, 30);
+  const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19,
+                                        21, 23, 25, 27, 29, 31);
+  const __m512i next = _mm512_setr_epi32(2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
+                                         22, 24, 26, 28, 30, 0);
+  __m512 lo = _mm512_maskz_loadu_ps((__mmask16)pair, r);
+  __m512 hi = _mm512_maskz_loadu_ps((__mmask16)(pair >> 16), r + 16);
+  __m512 last = _mm512_maskz_loadu_ps((__mmask16)((pair >> 32) & 1), r + 32);
+  *x0 = _mm512_permutex2var_ps(lo, even, hi);
+  *x1 = _mm512_permutex2var_ps(lo, odd, hi);
+  *x2 = _mm512_mask_broadcastss_ps(_mm512_permutex2var_ps(lo, next, hi),
+                                   (__mmask16)0x8000,
+                                   _mm512_castps512_ps128(last));
 }
 
 // One channel's plane; stride_w (1 or 2) a constant after inlining.
@@ -58,8 +78,6 @@ static inline __attribute__((always_inline)) void channel_plane(
     const etr_conv2d_geometry_t *g, const float *in, const float *w,
     bool has_bias, float bias_value, float *plane, int64_t out_stride_h,
     int64_t stride) {
-  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
-                                         20, 22, 24, 26, 28, 30);
   const int64_t in_h = g->in_h;
   const int64_t in_w = g->in_w;
   const int64_t out_h = g->out_h;
@@ -88,31 +106,42 @@ static inline __attribute__((always_inline)) void channel_plane(
     const __mmask32 v0 = columns_inside(first, span, in_w);
     const __mmask32 v1 = columns_inside(first + 1, span, in_w);
     const __mmask32 v2 = columns_inside(first + 2, span, in_w);
+    // Stride 2: elements 0 .. 2 * count of the row from `first`.
+    uint64_t pair = 0;
+    if (stride == 2) {
+      int64_t lo = first < 0 ? -first : 0;
+      int64_t hi = g->in_w - first < 2 * count + 1 ? g->in_w - first
+                                                   : 2 * count + 1;
+      pair = hi > lo ? ((1ull << (hi - lo)) - 1u) << lo : 0;
+    }
     const float *column = in + first;
     for (int64_t oh = 0; oh < out_h; ++oh) {
       const int64_t ih = oh * stride_h - pad_h;
       __m512 top = _mm512_setzero_ps();
       __m512 middle = _mm512_setzero_ps();
+      __m512 x0;
+      __m512 x1;
+      __m512 x2;
       if (ih >= 0 && ih < in_h) {
-        const float *r = column + ih * in_stride_h;
-        top = _mm512_fmadd_ps(w00, tap_input(r, v0, stride, even), top);
-        top = _mm512_fmadd_ps(w01, tap_input(r + 1, v1, stride, even), top);
-        top = _mm512_fmadd_ps(w02, tap_input(r + 2, v2, stride, even), top);
+        row_taps(column + ih * in_stride_h, v0, v1, v2, pair, stride, &x0,
+                 &x1, &x2);
+        top = _mm512_fmadd_ps(w00, x0, top);
+        top = _mm512_fmadd_ps(w01, x1, top);
+        top = _mm512_fmadd_ps(w02, x2, top);
       }
       if (ih + 1 >= 0 && ih + 1 < in_h) {
-        const float *r = column + (ih + 1) * in_stride_h;
-        middle =
-            _mm512_fmadd_ps(w10, tap_input(r, v0, stride, even), middle);
-        middle = _mm512_fmadd_ps(w11, tap_input(r + 1, v1, stride, even),
-                                 middle);
-        middle = _mm512_fmadd_ps(w12, tap_input(r + 2, v2, stride, even),
-                                 middle);
+        row_taps(column + (ih + 1) * in_stride_h, v0, v1, v2, pair, stride,
+                 &x0, &x1, &x2);
+        middle = _mm512_fmadd_ps(w10, x0, middle);
+        middle = _mm512_fmadd_ps(w11, x1, middle);
+        middle = _mm512_fmadd_ps(w12, x2, middle);
       }
       if (ih + 2 >= 0 && ih + 2 < in_h) {
-        const float *r = column + (ih + 2) * in_stride_h;
-        top = _mm512_fmadd_ps(w20, tap_input(r, v0, stride, even), top);
-        top = _mm512_fmadd_ps(w21, tap_input(r + 1, v1, stride, even), top);
-        top = _mm512_fmadd_ps(w22, tap_input(r + 2, v2, stride, even), top);
+        row_taps(column + (ih + 2) * in_stride_h, v0, v1, v2, pair, stride,
+                 &x0, &x1, &x2);
+        top = _mm512_fmadd_ps(w20, x0, top);
+        top = _mm512_fmadd_ps(w21, x1, top);
+        top = _mm512_fmadd_ps(w22, x2, top);
       }
       __m512 sum = _mm512_add_ps(top, middle);
       if (has_bias) {
