@@ -124,6 +124,11 @@ void etr_depthwise3x3_nchw_avx512(const etr_depthwise_args_t *args);
 bool etr_depthwise3x3_small_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise3x3_small_nchw_avx512(const etr_depthwise_args_t *args);
+// NCHW 3x3, any stride and dilation, input planes of at most 64 dense
+// elements and outputs of at most 16, from registers (the same file).
+bool etr_depthwise3x3_tiny_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g);
+void etr_depthwise3x3_tiny_nchw_avx512(const etr_depthwise_args_t *args);
 
 // Direct NCHW convolution of one image and group for few input channels
 // (out channels = `channels`, input channels = geometry->channels, weight

@@ -249,9 +249,13 @@ static void nchw_paired(const etr_depthwise_args_t *args) {
 void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
   const int64_t pixels = g->out_h * g->out_w;
-  // 3x3 on small stride-1 planes taken flat, then over rows of 8 or more
-  // outputs: weights in registers, no masks or index arithmetic per tap
+  // 3x3 on planes held in registers, small stride-1 planes taken flat,
+  // then over rows of 8 or more outputs: weights in registers, no masks or index arithmetic per tap
   // (depthwise3x3_avx512.c).
+  if (etr_depthwise3x3_tiny_nchw_avx512_applies(g)) {
+    etr_depthwise3x3_tiny_nchw_avx512(args);
+    return;
+  }
   if (etr_depthwise3x3_small_nchw_avx512_applies(g)) {
     etr_depthwise3x3_small_nchw_avx512(args);
     return;

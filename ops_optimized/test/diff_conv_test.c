@@ -186,6 +186,12 @@ static const conv_case_t kDepthwise[] = {
     {1, 3, 4, 4, 6, 3, 3, 1, 1, 1, 3, true},
     {1, 9, 7, 7, 9, 3, 3, 1, 1, 1, 9, false},
     {2, 5, 2, 5, 5, 3, 3, 1, 1, 1, 5, true},
+    // Planes held in registers (<= 64 inputs, <= 16 outputs): stride 3,
+    // dilation 2 with a multiplier, 7x9 to 3x4 without padding, one row.
+    {1, 7, 8, 8, 7, 3, 3, 3, 1, 1, 7, true},
+    {1, 4, 4, 4, 8, 3, 3, 1, 2, 2, 4, true},
+    {2, 5, 7, 9, 5, 3, 3, 2, 0, 1, 5, false},
+    {1, 3, 1, 10, 3, 3, 3, 1, 1, 1, 3, true},
 };
 
 TT_TEST(diff_conv, general_and_pointwise) {
