@@ -115,6 +115,52 @@ static inline __attribute__((always_inline)) void channel_plane(
       pair = hi > lo ? ((1ull << (hi - lo)) - 1u) << lo : 0;
     }
     const float *column = in + first;
+    if (stride_h == 1) {
+      // Each input row's taps serve three output rows: read it once and
+      // keep the last two rows' taps in registers (zeros outside the
+      // image, which add nothing, as above).
+      __m512 a0, a1, a2, b0, b1, b2, c0, c1, c2;
+      const __m512 zero = _mm512_setzero_ps();
+      a0 = a1 = a2 = b0 = b1 = b2 = zero;
+      if (-pad_h >= 0 && -pad_h < in_h) {
+        row_taps(column - pad_h * in_stride_h, v0, v1, v2, pair, stride,
+                 &a0, &a1, &a2);
+      }
+      if (1 - pad_h >= 0 && 1 - pad_h < in_h) {
+        row_taps(column + (1 - pad_h) * in_stride_h, v0, v1, v2, pair,
+                 stride, &b0, &b1, &b2);
+      }
+      for (int64_t oh = 0; oh < out_h; ++oh) {
+        const int64_t ih = oh + 2 - pad_h;
+        c0 = c1 = c2 = zero;
+        if (ih >= 0 && ih < in_h) {
+          row_taps(column + ih * in_stride_h, v0, v1, v2, pair, stride, &c0,
+                   &c1, &c2);
+        }
+        // From +0.0 as the reference sums (a product alone may be -0.0).
+        __m512 top = _mm512_fmadd_ps(w00, a0, zero);
+        top = _mm512_fmadd_ps(w01, a1, top);
+        top = _mm512_fmadd_ps(w02, a2, top);
+        __m512 middle = _mm512_fmadd_ps(w10, b0, zero);
+        middle = _mm512_fmadd_ps(w11, b1, middle);
+        middle = _mm512_fmadd_ps(w12, b2, middle);
+        top = _mm512_fmadd_ps(w20, c0, top);
+        top = _mm512_fmadd_ps(w21, c1, top);
+        top = _mm512_fmadd_ps(w22, c2, top);
+        __m512 sum = _mm512_add_ps(top, middle);
+        if (has_bias) {
+          sum = _mm512_add_ps(sum, bias);
+        }
+        _mm512_mask_storeu_ps(plane + oh * out_stride_h + ow0, lanes, sum);
+        a0 = b0;
+        a1 = b1;
+        a2 = b2;
+        b0 = c0;
+        b1 = c1;
+        b2 = c2;
+      }
+      continue;
+    }
     for (int64_t oh = 0; oh < out_h; ++oh) {
       const int64_t ih = oh * stride_h - pad_h;
       __m512 top = _mm512_setzero_ps();

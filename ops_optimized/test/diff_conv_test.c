@@ -192,6 +192,11 @@ static const conv_case_t kDepthwise[] = {
     {1, 4, 4, 4, 8, 3, 3, 1, 2, 2, 4, true},
     {2, 5, 7, 9, 5, 3, 3, 2, 0, 1, 5, false},
     {1, 3, 1, 10, 3, 3, 3, 1, 1, 1, 3, true},
+    // Rows kept in registers across output rows (stride 1 down the
+    // columns): padding 0, 1 and 2 over 2, 3 and 4 input rows.
+    {1, 3, 2, 20, 3, 3, 3, 1, 2, 1, 3, true},
+    {1, 3, 3, 24, 3, 3, 3, 1, 0, 1, 3, false},
+    {1, 2, 4, 18, 4, 3, 3, 1, 1, 1, 2, true},
 };
 
 TT_TEST(diff_conv, general_and_pointwise) {
