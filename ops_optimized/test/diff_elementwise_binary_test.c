@@ -12,7 +12,8 @@
 // with alpha != 1 too (computed in double like the reference).
 //
 // Cases, per op and dtype (Float, Half, BFloat16 specialized; Double and
-// Int checked to fall back): the tile-edge sizes of 16 lanes (0, 1, 15, 16,
+// Int checked to agree, add.out on Int through its integer path, the
+// others falling back): the tile-edge sizes of 16 lanes (0, 1, 15, 16,
 // 17, 31, 32, 49, 67, 1008) in the patterns the kernels specialize (same
 // shape; a Scalar, a 0-dim tensor of the dtype and of Double on either
 // side; [N, C] op [C] and [C] op [N, C]; [N, C, H, W] op [1, C, 1, 1]
@@ -21,6 +22,10 @@
 // (non-contiguous views), random and special values (NaN, +-inf, -0.0,
 // denormals, extremes), in place (out aliasing self). A dry run of each
 // kernel must give the reference's out shape without touching data.
+// add.out on Long and Int (integer_add below): same shape and one-element
+// others, alphas 1, -1, 3 and near 2^62, values at the integer limits so
+// a + alpha * b wraps; in place; mixed dtypes, a Double alpha (refused by
+// both) and non-contiguous views (fallback).
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -385,4 +390,87 @@ TT_TEST(diff_elementwise_binary, dry_run) {
     cr_expect(etr_tensor_same_shape(outs[0], outs[1]), "%s: out shape",
               op->tensor_name);
   }
+}
+
+// add.out on Long and Int tensors: wrap-around a + alpha * b in int64,
+// then wrapped to the dtype (exact).
+static int run_integer_add(etr_scalar_type_t dtype, etr_scalar_type_t other,
+                           int32_t dim_b, const int64_t *sizes_b, int64_t n,
+                           etr_evalue_t *alpha, etr_diff_layout_t layout,
+                           bool in_place) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::add.out", g_seed++, "%s + %s n=%lld%s",
+                 etr_scalar_type_name(dtype), etr_scalar_type_name(other),
+                 (long long)n, in_place ? " in place" : "");
+  int64_t sizes[2] = {2, n};
+  etr_tensor_t *tensors[2];
+  tensors[0] = etr_diff_input(&c, dtype, 2, sizes, layout, ETR_FILL_SPECIAL);
+  tensors[1] = etr_diff_input(&c, other, dim_b, sizes_b != NULL ? sizes_b : sizes,
+                              layout, ETR_FILL_SPECIAL);
+  // Limits, so sums and products wrap.
+  for (int t = 0; t < 2; ++t) {
+    if (tensors[t]->dtype != ETR_LONG || !etr_tensor_is_dense(tensors[t])) {
+      continue;
+    }
+    int64_t *values = (int64_t *)tensors[t]->data;
+    int64_t numel = etr_tensor_numel(tensors[t]);
+    for (int64_t i = 0; i < numel; ++i) {
+      uint64_t pick = etr_diff_next(&c) % 8;
+      values[i] = pick == 0   ? INT64_MAX
+                  : pick == 1 ? INT64_MIN
+                  : pick == 2 ? (int64_t)etr_diff_next(&c)
+                              : values[i];
+    }
+  }
+  etr_diff_arg(&c, alpha);
+  if (in_place) {
+    etr_diff_out_aliasing(&c, 0);
+  } else {
+    etr_diff_out(&c, dtype, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
+                 2 * n + 8);
+  }
+  etr_diff_return(&c, 3);
+  etr_diff_tolerance_exact(&c);
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_elementwise_binary, add_integers) {
+  int64_t sizes[16];
+  size_t count = etr_diff_edge_sizes(16, sizes);
+  uint64_t specialized = etr_diff_stats()->specialized;
+  int failures = 0;
+  static const etr_scalar_type_t kDtypes[] = {ETR_LONG, ETR_INT};
+  const int64_t one[1] = {1};
+  for (size_t d = 0; d < 2; ++d) {
+    etr_scalar_type_t dtype = kDtypes[d];
+    for (size_t s = 0; s < count; ++s) {
+      int64_t n = sizes[s];
+      etr_evalue_t *alphas[4] = {tt_ev_int(1), tt_ev_int(-1), tt_ev_int(3),
+                                 tt_ev_int(((int64_t)1 << 62) + 5)};
+      for (int a = 0; a < 4; ++a) {
+        failures += run_integer_add(dtype, dtype, 2, NULL, n, alphas[a],
+                                    ETR_DIFF_CONTIGUOUS, false);
+      }
+      failures += run_integer_add(dtype, dtype, 1, one, n, tt_ev_int(7),
+                                  ETR_DIFF_CONTIGUOUS, false);
+      failures += run_integer_add(dtype, dtype, 0, NULL, n, tt_ev_int(-2),
+                                  ETR_DIFF_CONTIGUOUS, false);
+      failures += run_integer_add(dtype, dtype, 2, NULL, n, tt_ev_int(2),
+                                  ETR_DIFF_CONTIGUOUS, true);
+    }
+    // The mutable_buffer model's Long[1] + Long[1]; fallbacks: a view, a
+    // mixed dtype; a Double alpha (both refuse).
+    failures += run_integer_add(dtype, dtype, 1, one, 1, tt_ev_int(1),
+                                ETR_DIFF_CONTIGUOUS, false);
+    failures += run_integer_add(dtype, dtype, 2, NULL, 17, tt_ev_int(1),
+                                ETR_DIFF_NONCONTIGUOUS, false);
+    failures += run_integer_add(dtype, dtype == ETR_LONG ? ETR_INT : ETR_LONG,
+                                2, NULL, 17, tt_ev_int(1),
+                                ETR_DIFF_CONTIGUOUS, false);
+    failures += run_integer_add(dtype, dtype, 2, NULL, 17, tt_ev_double(0.5),
+                                ETR_DIFF_CONTIGUOUS, false);
+  }
+  cr_assert_eq(failures, 0, "%d integer add cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, specialized,
+               "integer add never took its fast path");
 }
