@@ -449,6 +449,12 @@ static bool compare_outputs(const etr_diff_case_t *c, int case_number,
   return true;
 }
 
+void etr_diff_key_conversion(etr_diff_case_t *c,
+                             etr_scalar_type_t out_dtype) {
+  c->converting = true;
+  c->out_dtype = out_dtype;
+}
+
 static void record_coverage(const etr_diff_case_t *c, etr_isa_t isa,
                             bool specialized) {
   const char *path = getenv("ETREF_DIFF_COVERAGE");
@@ -461,8 +467,15 @@ static void record_coverage(const etr_diff_case_t *c, etr_isa_t isa,
   }
   static const char *const kLayouts[] = {"contiguous", "noncontiguous",
                                          "channels_last"};
-  fprintf(file, "%s,%s,%s,%s,%d\n", c->op, etr_scalar_type_name(c->dtype),
-          kLayouts[c->layout], etr_isa_name(isa), specialized ? 1 : 0);
+  char dtype[64];
+  if (c->converting) {
+    snprintf(dtype, sizeof(dtype), "%s -> %s", etr_scalar_type_name(c->dtype),
+             etr_scalar_type_name(c->out_dtype));
+  } else {
+    snprintf(dtype, sizeof(dtype), "%s", etr_scalar_type_name(c->dtype));
+  }
+  fprintf(file, "%s,%s,%s,%s,%d\n", c->op, dtype, kLayouts[c->layout],
+          etr_isa_name(isa), specialized ? 1 : 0);
   fclose(file);
 }
 

@@ -88,6 +88,8 @@ typedef struct etr_diff_case {
   int32_t aliases[ETR_DIFF_MAX_ARGS];  // out arg i aliases input arg j
   etr_diff_layout_t layout;            // of the inputs, for coverage
   etr_scalar_type_t dtype;             // the case's main dtype
+  bool converting;                     // recorded as "dtype -> out_dtype"
+  etr_scalar_type_t out_dtype;         // (etr_diff_key_conversion)
 } etr_diff_case_t;
 
 // Starts a case. `seed` seeds the data; `label` names it ("n=17 bcast").
@@ -119,6 +121,11 @@ void etr_diff_out_list(etr_diff_case_t *c, size_t count,
                        const size_t *indices);
 // The trailing return slot of a single-out op: the out at `index` again.
 void etr_diff_return(etr_diff_case_t *c, size_t index);
+
+// Keys the case's coverage records as a conversion, "In -> Out" (the
+// input's dtype, then `out_dtype`), as coverage_report.py keys the models'
+// converting calls (_to_copy, _to_dim_order_copy, copy).
+void etr_diff_key_conversion(etr_diff_case_t *c, etr_scalar_type_t out_dtype);
 
 void etr_diff_tolerance_exact(etr_diff_case_t *c);
 void etr_diff_tolerance_ulp(etr_diff_case_t *c, double ulp);

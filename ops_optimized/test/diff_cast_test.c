@@ -94,6 +94,7 @@ static int run_cast(size_t op, etr_scalar_type_t from, etr_scalar_type_t to,
                  etr_tensor_numel(input) + 8);
   }
   etr_diff_return(&c, 3);
+  etr_diff_key_conversion(&c, to);
   etr_diff_tolerance_exact(&c);
   return etr_diff_run(&c);
 }

@@ -28,9 +28,10 @@ import re
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ISAS = ["scalar", "avx2", "avx512", "neon"]
 # Ops whose out dtype may differ from the input's: such a call is a dtype
-# conversion, which the optimized copies leave to the reference kernel (the
-# conversions are the elementwise family's); other ops (comparisons giving
-# Bool, ...) have their out dtype as part of their semantics.
+# conversion, keyed "In -> Out" both here and in the differential tests
+# that convert (etr_diff_key_conversion in ops_optimized/test/diff.h);
+# other ops (comparisons giving Bool, ...) have their out dtype as part of
+# their semantics.
 CONVERTING_OPS = {"aten::_to_copy.out", "dim_order_ops::_to_dim_order_copy.out",
                   "aten::copy_", "aten::copy.out"}
 COMMAND = "ops_optimized/tools/coverage.sh"
@@ -192,10 +193,6 @@ def main():
         elif op in SHARED_OPS:
             status = "shared with the reference (no compute: %s)" % SHARED_OPS[op]
             shared_combos.append(key)
-        elif "->" in dtype:
-            status = ("**fallback**: a dtype conversion, left to the "
-                      "reference (the elementwise family's)")
-            fallback_only.append(key)
         elif key not in records:
             status = "optimized kernel; combination not in the diff tests"
             untested.append(key)
