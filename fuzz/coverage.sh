@@ -8,9 +8,10 @@
 #      target and every regression case) and, when fuzz/campaign has run
 #      here, the campaign corpora in fuzz/work/*/<target>/corpus (or
 #      $ETREF_FUZZ_WORK) replayed by the same coverage-built drivers.
-# Writes reports/coverage/index.html (+ one page per file, for run 2),
-# reports/coverage/summary.txt and summary.json (both runs), and prints the
-# figures README.md's "Coverage" section quotes.
+# Writes reports/coverage/summary.md (both runs, per folder for run 2),
+# unit_tests.{txt,json} and with_fuzz_corpus.{txt,json} (gcovr's summaries of
+# runs 1 and 2) and html/index.html (+ one page per file, for run 2), and
+# prints the figures fuzz/README.md's "Coverage" section quotes.
 #
 #   fuzz/coverage.sh [--no-campaign-corpus]
 #
