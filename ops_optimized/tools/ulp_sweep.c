@@ -15,7 +15,8 @@
 //   bazel run -c opt //ops_optimized/tools:ulp_sweep -- [STRIDE] [OP]
 //
 // STRIDE defaults to 1021 (4.2 million inputs an op); OP limits the
-// sweep to one op ("sin", "pow", "pow_scalar", "pow_exponent", ...).
+// sweep to one op ("sin", "sigmoid", "tanh", "pow", "pow_scalar",
+// "pow_exponent", ...).
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -79,6 +80,7 @@ static void report(const char *op, etr_isa_t isa, const worst_t *w) {
 }
 
 static double log1p_ref(double x) { return log1p(x); }
+static double sigmoid_ref(double x) { return 1.0 / (1.0 + exp(-x)); }
 
 static const struct {
   etr_unary_op_t op;
@@ -93,6 +95,8 @@ static const struct {
     {ETR_UNARY_SIN, "sin", sin},       {ETR_UNARY_COS, "cos", cos},
     {ETR_UNARY_TAN, "tan", tan},       {ETR_UNARY_ASIN, "asin", asin},
     {ETR_UNARY_ACOS, "acos", acos},    {ETR_UNARY_ATAN, "atan", atan},
+    {ETR_UNARY_SIGMOID, "sigmoid", sigmoid_ref},
+    {ETR_UNARY_TANH, "tanh", tanh},
 };
 
 static void sweep_unary(etr_isa_t isa, uint32_t stride, const char *only) {

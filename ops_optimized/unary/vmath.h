@@ -134,26 +134,56 @@ static const float kTanhP[6] = {-0.333333313f,  0.133332103f,
                                 -0.0539472029f, 0.0217029676f,
                                 -0.00818267372f, 0.00214753696f};
 
-// tanh x, about 2 ULP: the odd polynomial below 0.625, above it
-// expm1(2|x|) / (expm1(2|x|) + 2) with x's sign; +-1 beyond 9.1, NaN stays.
+// tanh x, about 1 ULP: the odd polynomial below 0.625, above it
+// m / (m + 2) with m = expm1(2|x|) and x's sign; +-1 beyond 9.1, NaN stays.
+// 2|x| is capped at 20 (tanh is 1 in float from 9.1; a NaN becomes 20 and
+// is put back at the end), so t = 2|x| lies in [1.25, 20] where it is
+// used: n = round(t / ln2) is in [2, 29], 2^n is one exponent add and
+// vf_expm1's clamps, two-step scaling and overflow selects are not needed.
+// The same expm1(n ln2 + r) = 2^n expm1(r) + (2^n - 1) as vf_expm1, so the
+// results are vf_expm1's bit for bit.
 static inline etr_vf vf_tanh(etr_vf x) {
+  const etr_vf one = vf_set1(1.0f);
   etr_vf a = vf_abs(x);
   etr_vf u = vf_mul(x, x);
   etr_vf small = vf_fma(vf_mul(x, u), vf_poly(u, kTanhP, 6), x);
-  etr_vf em = vf_expm1(vf_min_num(vf_add(a, a), vf_set1(20.0f)));
+  etr_vf t = vf_min_num(vf_add(a, a), vf_set1(20.0f));
+  etr_vf n;
+  etr_vf r = vf_reduce_ln2(t, &n);
+  etr_vf q = vf_fma(vf_mul(r, r), vf_poly(r, kExpQ, 6), r);
+  etr_vf scale = vf_pow2i(vf_to_vi(n));
+  etr_vf em = vf_fma(scale, q, vf_sub(scale, one));
   etr_vf large = vf_copysign(vf_div(em, vf_add(em, vf_set1(2.0f))), x);
   etr_vf y = vf_select(vf_lt(a, vf_set1(0.625f)), small, large);
   y = vf_select(vf_eq(x, vf_zero()), x, y);  // keeps -0.0
   return vf_select(vf_isnan(x), x, y);
 }
 
+// e^z for z <= 0, vf_exp's algorithm without its selects: z is capped
+// below at -104 (e^-104 rounds to 0, so the cap is the underflow to 0; a
+// NaN z also becomes -104, callers put NaN back), so there is no overflow
+// to test for and the two-factor 2^n (n down to -150) rounds a subnormal
+// result once, by the last multiplication. z = -0.0 gives 1.
+static inline etr_vf vf_exp_nonpositive(etr_vf z) {
+  z = vf_max_num(z, vf_set1(-104.0f));
+  etr_vf n;
+  etr_vf r = vf_reduce_ln2(z, &n);
+  etr_vf q = vf_poly(r, kExpQ, 6);
+  etr_vf p = vf_add(vf_fma(vf_mul(r, r), q, r), vf_set1(1.0f));
+  etr_vi ni = vf_to_vi(n);
+  etr_vi n1 = vi_sra1(ni);
+  return vf_mul(vf_mul(p, vf_pow2i(n1)), vf_pow2i(vi_sub(ni, n1)));
+}
+
 // 1 / (1 + e^-x), about 2 ULP: with e = e^-|x|, 1 / (1 + e) for x >= 0
 // and e / (1 + e) for x < 0, so large negative x keep their tiny (down to
 // subnormal) results. NaN stays NaN.
 static inline etr_vf vf_sigmoid(etr_vf x) {
-  etr_vf e = vf_exp(vf_neg(vf_abs(x)));
-  etr_vf numerator = vf_select(vf_lt(x, vf_zero()), e, vf_set1(1.0f));
-  return vf_div(numerator, vf_add(vf_set1(1.0f), e));
+  const etr_vf one = vf_set1(1.0f);
+  etr_vf e = vf_exp_nonpositive(vf_neg(vf_abs(x)));
+  etr_vf numerator = vf_select(vf_lt(x, vf_zero()), e, one);
+  etr_vf y = vf_div(numerator, vf_add(one, e));
+  return vf_select(vf_isnan(x), x, y);
 }
 
 // P(u) with erf(z) = z P(z^2), |z| < 0.6 (fit kErfP, relative error
