@@ -15,8 +15,8 @@
 //   bazel run -c opt //ops_optimized/tools:ulp_sweep -- [STRIDE] [OP]
 //
 // STRIDE defaults to 1021 (4.2 million inputs an op); OP limits the
-// sweep to one op ("sin", "sigmoid", "tanh", "pow", "pow_scalar",
-// "pow_exponent", ...).
+// sweep to one op ("sin", "sigmoid", "tanh", "gelu_erf", "gelu_tanh",
+// "pow", "pow_scalar", "pow_exponent", ...).
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -81,6 +81,15 @@ static void report(const char *op, etr_isa_t isa, const worst_t *w) {
 
 static double log1p_ref(double x) { return log1p(x); }
 static double sigmoid_ref(double x) { return 1.0 / (1.0 + exp(-x)); }
+// gelu through erfc and x sigmoid(2u), forms that do not cancel in the
+// left tail (the reference's 1 + erf and 1 + tanh do, below about -5).
+static double gelu_erf_ref(double x) {
+  return 0.5 * x * erfc(-x * 0.70710678118654752440);
+}
+static double gelu_tanh_ref(double x) {
+  double u = 0.79788456080286535588 * (x + 0.044715 * x * x * x);
+  return x / (1.0 + exp(-2.0 * u));
+}
 
 static const struct {
   etr_unary_op_t op;
@@ -97,6 +106,8 @@ static const struct {
     {ETR_UNARY_ACOS, "acos", acos},    {ETR_UNARY_ATAN, "atan", atan},
     {ETR_UNARY_SIGMOID, "sigmoid", sigmoid_ref},
     {ETR_UNARY_TANH, "tanh", tanh},
+    {ETR_UNARY_GELU_ERF, "gelu_erf", gelu_erf_ref},
+    {ETR_UNARY_GELU_TANH, "gelu_tanh", gelu_tanh_ref},
 };
 
 static void sweep_unary(etr_isa_t isa, uint32_t stride, const char *only) {

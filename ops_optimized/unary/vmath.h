@@ -231,7 +231,7 @@ static inline etr_vf vf_gelu_erf(etr_vf x) {
   etr_vf a = vf_min_num(vf_abs(x), vf_set1(15.0f));
   etr_vf square = vf_mul(a, a);
   etr_vf square_error = vf_fma_exact(a, a, vf_neg(square));  // a^2 - it
-  etr_vf gauss = vf_exp(vf_mul(vf_set1(-0.5f), square));
+  etr_vf gauss = vf_exp_nonpositive(vf_mul(vf_set1(-0.5f), square));
   gauss = vf_fnma(gauss, vf_mul(half, square_error), gauss);
   etr_vd2 ad = vf_to_vd2(a);
   etr_vf ratio = vd2_to_vf(vd2_div(vd2_poly(ad, kErfcP, 5),
@@ -258,7 +258,7 @@ static inline etr_vf vf_gelu_tanh(etr_vf x) {
   etr_vf hi = vd2_to_vf(v);
   etr_vf lo = vd2_to_vf(vd2_sub(v, vf_to_vd2(hi)));
   etr_vm negative = vf_lt(hi, vf_zero());
-  etr_vf e = vf_exp(vf_neg(vf_abs(hi)));
+  etr_vf e = vf_exp_nonpositive(vf_neg(vf_abs(hi)));
   // e^-|v| = e^-|hi| * e^-(sign * lo), e^t ~ 1 + t for |t| <= 2^-24.
   etr_vf signed_lo = vf_select(negative, vf_neg(lo), lo);
   e = vf_fnma(e, signed_lo, e);
