@@ -330,6 +330,7 @@ Test(etdump, the_reader_refuses_damaged_files) {
   for (size_t cut = 0; cut < p.size; cut += 7) {
     memcpy(copy, p.bytes, cut);
     etr_etdump_t etdump;
+    etr_diag_reset(&diag);
     cr_assert_neq(etr_etdump_read(copy, cut, &etdump, &diag), ETR_OK);
   }
   // Flipped bytes: parse or fail, never crash (ASan watches).
@@ -337,6 +338,7 @@ Test(etdump, the_reader_refuses_damaged_files) {
     memcpy(copy, p.bytes, p.size);
     copy[at] ^= 0x5a;
     etr_etdump_t etdump;
+    etr_diag_reset(&diag);
     if (etr_etdump_read(copy, p.size, &etdump, &diag) == ETR_OK) {
       etr_etdump_release(&etdump);
     }
