@@ -160,6 +160,14 @@ static inline etr_vi vf_as_vi(etr_vf a) { return _mm512_castps_si512(a); }
 static inline etr_vi vf_to_vi(etr_vf a) { return _mm512_cvtps_epi32(a); }
 static inline etr_vf vi_to_vf(etr_vi a) { return _mm512_cvtepi32_ps(a); }
 
+// p 2^n for float lanes n holding integers in [-150, 128], rounded once
+// (a subnormal result too): vscalefps. The other ISAs take vmath.h's
+// two-factor integer version, which ETR_HAVE_VF_SCALE_POW2 replaces.
+#define ETR_HAVE_VF_SCALE_POW2 1
+static inline etr_vf vf_scale_pow2(etr_vf p, etr_vf n) {
+  return _mm512_scalef_ps(p, n);
+}
+
 // Double lanes.
 static inline etr_vd2 vf_to_vd2(etr_vf a) {
   etr_vd2 d;

@@ -31,6 +31,18 @@ static inline etr_vf vf_pow2i(etr_vi n) {
   return vi_as_vf(vi_shl23(vi_add(n, vi_set1(127))));
 }
 
+#ifndef ETR_HAVE_VF_SCALE_POW2
+// p 2^n for float lanes n holding integers in [-150, 128], rounded once:
+// 2^n in two factors, so that p 2^(n/2) is exact and a subnormal result
+// is rounded only by the last multiplication. simd_avx512.h has its own
+// (one vscalefps).
+static inline etr_vf vf_scale_pow2(etr_vf p, etr_vf n) {
+  etr_vi ni = vf_to_vi(n);
+  etr_vi n1 = vi_sra1(ni);
+  return vf_mul(vf_mul(p, vf_pow2i(n1)), vf_pow2i(vi_sub(ni, n1)));
+}
+#endif
+
 static const float kLn2Hi = 0.693145751953125f;  // 11 significant bits
 static const float kLn2Lo = 1.42860677e-06f;     // ln 2 - kLn2Hi
 static const float kLog2e = 1.44269504f;
@@ -162,17 +174,15 @@ static inline etr_vf vf_tanh(etr_vf x) {
 // e^z for z <= 0, vf_exp's algorithm without its selects: z is capped
 // below at -104 (e^-104 rounds to 0, so the cap is the underflow to 0; a
 // NaN z also becomes -104, callers put NaN back), so there is no overflow
-// to test for and the two-factor 2^n (n down to -150) rounds a subnormal
-// result once, by the last multiplication. z = -0.0 gives 1.
+// to test for and vf_scale_pow2 (n down to -150) rounds a subnormal
+// result once. z = -0.0 gives 1.
 static inline etr_vf vf_exp_nonpositive(etr_vf z) {
   z = vf_max_num(z, vf_set1(-104.0f));
   etr_vf n;
   etr_vf r = vf_reduce_ln2(z, &n);
   etr_vf q = vf_poly(r, kExpQ, 6);
   etr_vf p = vf_add(vf_fma(vf_mul(r, r), q, r), vf_set1(1.0f));
-  etr_vi ni = vf_to_vi(n);
-  etr_vi n1 = vi_sra1(ni);
-  return vf_mul(vf_mul(p, vf_pow2i(n1)), vf_pow2i(vi_sub(ni, n1)));
+  return vf_scale_pow2(p, n);
 }
 
 // 1 / (1 + e^-x), about 2 ULP: with e = e^-|x|, 1 / (1 + e) for x >= 0
