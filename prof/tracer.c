@@ -174,6 +174,10 @@ static void capture_tensor(etr_prof_t *prof, const etr_tensor_t *tensor,
     prof->unstored_capture_bytes += nbytes;
     return;
   }
+  // The alignment gap is zeroed so the debug buffer written out is fully
+  // defined and the same bytes every run.
+  memset(prof->capture_buffer + prof->capture_used, 0,
+         offset - prof->capture_used);
   // Tensors in etref are dense in their dim order, so their bytes are one
   // block; the strides recorded above say how to read it.
   if (nbytes != 0) {
