@@ -39,6 +39,7 @@ static const model_case_t kModels[] = {
     {"cond", "case1_", 368, false},
     {"dynamic_shape", "case1_", 8192, true},
     {"delegate_demo_segment", "", 64, true},
+    {"cnn_quantized", "", 247808, true},
 };
 
 static void load_method(const char *model, const etr_memory_plan_t *plan,
