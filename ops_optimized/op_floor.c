@@ -8,9 +8,6 @@
 // byte engine, in the layouts binary/plan.h takes), as the reference copies
 // integers. Every other dtype, out dtype and layout, and argument errors, go to
 // the reference kernel (ops_reference/op_floor.c).
-#include "ops_optimized/binary/integer.h"
-#include "ops_optimized/bitwise/bitwise.h"
-#include "ops_optimized/common/args.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/unary/unary_driver.h"
 #include "ops_reference/ops_reference.h"
@@ -18,21 +15,9 @@
 // aten::floor.out
 etr_error_t etr_opt_floor_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                               size_t num_args) {
-  etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
-  etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 1);
-  if (num_args == 3 && self != NULL && out != NULL &&
-      out->dtype == self->dtype && etr_int_division_dtype(self->dtype)) {
-    // Integers are integral already: a copy (x ^ 0 on the bytes).
-    etr_bytes_call_t copy = {.op = ETR_BYTES_XOR, .a = self, .out = out};
-    bool copied = false;
-    etr_error_t status = etr_bytes_execute(ctx, &copy, &copied);
-    if (copied) {
-      return status;
-    }
-  }
   bool handled = false;
   etr_error_t status =
-      etr_unary_simple(ctx, args, num_args, ETR_UNARY_FLOOR, &handled);
+      etr_unary_rounding(ctx, args, num_args, ETR_UNARY_FLOOR, &handled);
   return handled ? status
                  : etr_opt_fallback(etr_ref_floor_out, ctx, args, num_args);
 }

@@ -4,7 +4,9 @@
 #include "ops_optimized/unary/unary_driver.h"
 
 #include "ops_optimized/binary/elementwise.h"
+#include "ops_optimized/binary/integer.h"
 #include "ops_optimized/binary/plan.h"
+#include "ops_optimized/bitwise/bitwise.h"
 #include "ops_optimized/common/args.h"
 #include "ops_reference/support/shape.h"
 
@@ -63,4 +65,21 @@ etr_error_t etr_unary_simple(etr_kernel_context_t *ctx, etr_evalue_t **args,
     return ETR_OK;
   }
   return etr_unary_execute(ctx, op, NULL, self, out, handled);
+}
+
+etr_error_t etr_unary_rounding(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                               size_t num_args, etr_unary_op_t op,
+                               bool *handled) {
+  etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
+  etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 1);
+  if (num_args == 3 && self != NULL && out != NULL &&
+      out->dtype == self->dtype && etr_int_division_dtype(self->dtype)) {
+    etr_bytes_call_t copy = {.op = ETR_BYTES_XOR, .a = self, .out = out};
+    *handled = false;
+    etr_error_t status = etr_bytes_execute(ctx, &copy, handled);
+    if (*handled) {
+      return status;
+    }
+  }
+  return etr_unary_simple(ctx, args, num_args, op, handled);
 }

@@ -37,4 +37,12 @@ etr_error_t etr_unary_simple(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args, etr_unary_op_t op,
                              bool *handled);
 
+// The rounding ops (ceil, floor, round, trunc): a uint8 or int8..int64 self
+// with an out of its dtype is integral already and is copied (x ^ 0 by
+// bitwise/'s byte engine, as the reference copies integers); otherwise as
+// etr_unary_simple.
+etr_error_t etr_unary_rounding(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                               size_t num_args, etr_unary_op_t op,
+                               bool *handled);
+
 #endif  // ETR_OPS_OPTIMIZED_UNARY_UNARY_DRIVER_H
