@@ -53,8 +53,10 @@ typedef struct etr_pool_kernels {
   void (*max_row)(const float *plane, size_t width, size_t h0, size_t w0,
                   size_t count, const etr_pool_window_t *window, float *out,
                   int64_t *indices);
-  // Same window (dilation 1), the fp32 sum divided by `divisor`.
-  void (*avg_row)(const float *plane, size_t width, size_t h0, size_t w0,
+  // Same window (dilation 1), the fp32 sum divided by `divisor`; returns
+  // whether every output is finite (the driver redoes the others in
+  // double: an fp32 sum may overflow where the reference's does not).
+  bool (*avg_row)(const float *plane, size_t width, size_t h0, size_t w0,
                   size_t count, const etr_pool_window_t *window,
                   float divisor, float *out);
   // One NHWC output pixel from the `count` window pixels at element
@@ -80,10 +82,31 @@ void etr_pool_max_row_scalar(const float *plane, size_t width, size_t h0,
                              size_t w0, size_t count,
                              const etr_pool_window_t *window, float *out,
                              int64_t *indices);
-void etr_pool_avg_row_scalar(const float *plane, size_t width, size_t h0,
+bool etr_pool_avg_row_scalar(const float *plane, size_t width, size_t h0,
                              size_t w0, size_t count,
                              const etr_pool_window_t *window, float divisor,
                              float *out);
+
+// 2x2 windows at column stride 2 (dilation 1), the most common pool: the
+// row kernels above send them to these (pool2x2_<isa>.c), which load each
+// input row once and split even and odd columns. Same contract as
+// max_row / avg_row.
+static inline bool etr_pool_window_is_2x2s2(const etr_pool_window_t *w) {
+  return w->kernel_h == 2 && w->kernel_w == 2 && w->stride_w == 2 &&
+         w->dilation_h == 1 && w->dilation_w == 1;
+}
+void etr_pool_max_row_2x2s2_avx2(const float *plane, size_t width,
+                                 size_t h0, size_t w0, size_t count,
+                                 float *out, int64_t *indices);
+bool etr_pool_avg_row_2x2s2_avx2(const float *plane, size_t width,
+                                 size_t h0, size_t w0, size_t count,
+                                 float divisor, float *out);
+void etr_pool_max_row_2x2s2_avx512(const float *plane, size_t width,
+                                   size_t h0, size_t w0, size_t count,
+                                   float *out, int64_t *indices);
+bool etr_pool_avg_row_2x2s2_avx512(const float *plane, size_t width,
+                                   size_t h0, size_t w0, size_t count,
+                                   float divisor, float *out);
 
 // ---------------------------------------------------------------------------
 // Drivers: compute an already checked call (the reference's dry run

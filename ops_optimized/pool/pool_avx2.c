@@ -5,8 +5,9 @@
 // stride 2 deinterleaved with shuffles from two masked loads that stop at
 // the last element a window needs), NHWC pixels 8 channels at a time;
 // tails are masked loads/stores (vmaskmov), so nothing past a row segment
-// or a channel vector is touched. Column strides above 2 use the portable
-// row kernels. Semantics in pool.h.
+// or a channel vector is touched. 2x2 windows at stride 2 go to
+// pool2x2_avx2.c, column strides above 2 to the portable row kernels.
+// Semantics in pool.h.
 #include <immintrin.h>
 
 #include "ops_optimized/pool/pool.h"
@@ -166,7 +167,9 @@ static void max_row_avx2(const float *plane, size_t width, size_t h0,
                          size_t w0, size_t count,
                          const etr_pool_window_t *window, float *out,
                          int64_t *indices) {
-  if (window->stride_w == 1) {
+  if (etr_pool_window_is_2x2s2(window)) {
+    etr_pool_max_row_2x2s2_avx2(plane, width, h0, w0, count, out, indices);
+  } else if (window->stride_w == 1) {
     max_row_body(plane, width, h0, w0, count, window, 1, out, indices);
   } else if (window->stride_w == 2) {
     max_row_body(plane, width, h0, w0, count, window, 2, out, indices);
@@ -178,11 +181,18 @@ static void max_row_avx2(const float *plane, size_t width, size_t h0,
 
 // Full groups of 32 outputs as four independent 8-lane sums in named
 // registers (one chain alone is latency-bound), the rest 8 at a time.
-ALWAYS_INLINE void avg_row_body(const float *plane, size_t width, size_t h0,
+ALWAYS_INLINE __m256 not_finite(__m256 v) {
+  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  return _mm256_cmp_ps(_mm256_and_ps(v, abs_mask),
+                       _mm256_set1_ps(__builtin_inff()), _CMP_NLT_UQ);
+}
+
+ALWAYS_INLINE bool avg_row_body(const float *plane, size_t width, size_t h0,
                                 size_t w0, size_t count,
                                 const etr_pool_window_t *window,
                                 size_t stride, float divisor, float *out) {
   __m256 d = _mm256_set1_ps(divisor);
+  __m256 bad = _mm256_setzero_ps();  // lanes past a tail hold 0 / divisor
   size_t step = 8 * stride;
   block_masks_t full = block_masks(8, stride);
   size_t k = 0;
@@ -197,10 +207,18 @@ ALWAYS_INLINE void avg_row_body(const float *plane, size_t width, size_t h0,
         s3 = _mm256_add_ps(s3, load_columns(p + j + 3 * step, stride, &full));
       }
     }
-    _mm256_storeu_ps(out + k, _mm256_div_ps(s0, d));
-    _mm256_storeu_ps(out + k + 8, _mm256_div_ps(s1, d));
-    _mm256_storeu_ps(out + k + 16, _mm256_div_ps(s2, d));
-    _mm256_storeu_ps(out + k + 24, _mm256_div_ps(s3, d));
+    s0 = _mm256_div_ps(s0, d);
+    s1 = _mm256_div_ps(s1, d);
+    s2 = _mm256_div_ps(s2, d);
+    s3 = _mm256_div_ps(s3, d);
+    bad = _mm256_or_ps(bad, _mm256_or_ps(_mm256_or_ps(not_finite(s0),
+                                                      not_finite(s1)),
+                                         _mm256_or_ps(not_finite(s2),
+                                                      not_finite(s3))));
+    _mm256_storeu_ps(out + k, s0);
+    _mm256_storeu_ps(out + k + 8, s1);
+    _mm256_storeu_ps(out + k + 16, s2);
+    _mm256_storeu_ps(out + k + 24, s3);
   }
   for (; k < count; k += 8) {
     block_masks_t m = block_masks(count - k < 8 ? count - k : 8, stride);
@@ -211,22 +229,31 @@ ALWAYS_INLINE void avg_row_body(const float *plane, size_t width, size_t h0,
         sum = _mm256_add_ps(sum, load_columns(p + j, stride, &m));
       }
     }
-    _mm256_maskstore_ps(out + k, m.out, _mm256_div_ps(sum, d));
+    __m256 q = _mm256_div_ps(sum, d);
+    bad = _mm256_or_ps(bad, not_finite(q));
+    _mm256_maskstore_ps(out + k, m.out, q);
   }
+  return _mm256_movemask_ps(bad) == 0;
 }
 
-static void avg_row_avx2(const float *plane, size_t width, size_t h0,
+static bool avg_row_avx2(const float *plane, size_t width, size_t h0,
                          size_t w0, size_t count,
                          const etr_pool_window_t *window, float divisor,
                          float *out) {
-  if (window->stride_w == 1) {
-    avg_row_body(plane, width, h0, w0, count, window, 1, divisor, out);
-  } else if (window->stride_w == 2) {
-    avg_row_body(plane, width, h0, w0, count, window, 2, divisor, out);
-  } else {
-    etr_pool_avg_row_scalar(plane, width, h0, w0, count, window, divisor,
-                            out);
+  if (etr_pool_window_is_2x2s2(window)) {
+    return etr_pool_avg_row_2x2s2_avx2(plane, width, h0, w0, count, divisor,
+                                       out);
   }
+  if (window->stride_w == 1) {
+    return avg_row_body(plane, width, h0, w0, count, window, 1, divisor,
+                        out);
+  }
+  if (window->stride_w == 2) {
+    return avg_row_body(plane, width, h0, w0, count, window, 2, divisor,
+                        out);
+  }
+  return etr_pool_avg_row_scalar(plane, width, h0, w0, count, window,
+                                 divisor, out);
 }
 
 static void max_pixel_avx2(const float *in, size_t channels,

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Pooling microkernels, AVX-512 (F, BW, DQ, VL): NCHW rows 64 output
-// columns at a time (four independent 16-lane chains) (column stride 2 deinterleaved with vpermt2ps from two
-// loads whose masks stop at the last element a window needs), NHWC pixels
-// 16 channels at a time; every tail under a lane mask, so nothing past a
-// row segment or a channel vector is read or written. Column strides above
-// 2 use the portable row kernels. Semantics in pool.h.
+// columns at a time (four independent 16-lane chains; column stride 2
+// deinterleaved with vpermt2ps from two loads whose masks stop at the last
+// element a window needs), NHWC pixels 16 channels at a time; every tail
+// under a lane mask, so nothing past a row segment or a channel vector is
+// read or written. 2x2 windows at stride 2 go to pool2x2_avx512.c, column
+// strides above 2 to the portable row kernels. Semantics in pool.h.
 #include <immintrin.h>
 
 #include "ops_optimized/pool/pool.h"
@@ -152,7 +153,9 @@ static void max_row_avx512(const float *plane, size_t width, size_t h0,
                            size_t w0, size_t count,
                            const etr_pool_window_t *window, float *out,
                            int64_t *indices) {
-  if (window->stride_w == 1) {
+  if (etr_pool_window_is_2x2s2(window)) {
+    etr_pool_max_row_2x2s2_avx512(plane, width, h0, w0, count, out, indices);
+  } else if (window->stride_w == 1) {
     max_row_body(plane, width, h0, w0, count, window, 1, out, indices);
   } else if (window->stride_w == 2) {
     max_row_body(plane, width, h0, w0, count, window, 2, out, indices);
@@ -164,11 +167,12 @@ static void max_row_avx512(const float *plane, size_t width, size_t h0,
 
 // Full groups of 64 outputs as four independent 16-lane sums in named
 // registers (one chain alone is latency-bound), the rest 16 at a time.
-ALWAYS_INLINE void avg_row_body(const float *plane, size_t width, size_t h0,
+ALWAYS_INLINE bool avg_row_body(const float *plane, size_t width, size_t h0,
                                 size_t w0, size_t count,
                                 const etr_pool_window_t *window,
                                 size_t stride, float divisor, float *out) {
   __m512 d = _mm512_set1_ps(divisor);
+  __mmask16 not_finite = 0;  // 0x99 below: QNaN, SNaN, +inf, -inf
   size_t step = 16 * stride;
   block_masks_t full = block_masks(16, stride);
   size_t k = 0;
@@ -183,10 +187,18 @@ ALWAYS_INLINE void avg_row_body(const float *plane, size_t width, size_t h0,
         s3 = _mm512_add_ps(s3, load_columns(p + j + 3 * step, stride, full));
       }
     }
-    _mm512_storeu_ps(out + k, _mm512_div_ps(s0, d));
-    _mm512_storeu_ps(out + k + 16, _mm512_div_ps(s1, d));
-    _mm512_storeu_ps(out + k + 32, _mm512_div_ps(s2, d));
-    _mm512_storeu_ps(out + k + 48, _mm512_div_ps(s3, d));
+    s0 = _mm512_div_ps(s0, d);
+    s1 = _mm512_div_ps(s1, d);
+    s2 = _mm512_div_ps(s2, d);
+    s3 = _mm512_div_ps(s3, d);
+    not_finite |= _mm512_fpclass_ps_mask(s0, 0x99) |
+                  _mm512_fpclass_ps_mask(s1, 0x99) |
+                  _mm512_fpclass_ps_mask(s2, 0x99) |
+                  _mm512_fpclass_ps_mask(s3, 0x99);
+    _mm512_storeu_ps(out + k, s0);
+    _mm512_storeu_ps(out + k + 16, s1);
+    _mm512_storeu_ps(out + k + 32, s2);
+    _mm512_storeu_ps(out + k + 48, s3);
   }
   for (; k < count; k += 16) {
     block_masks_t m = block_masks(count - k < 16 ? count - k : 16, stride);
@@ -197,22 +209,31 @@ ALWAYS_INLINE void avg_row_body(const float *plane, size_t width, size_t h0,
         sum = _mm512_add_ps(sum, load_columns(p + j, stride, m));
       }
     }
-    _mm512_mask_storeu_ps(out + k, m.out, _mm512_div_ps(sum, d));
+    __m512 q = _mm512_div_ps(sum, d);
+    not_finite |= _mm512_mask_fpclass_ps_mask(m.out, q, 0x99);
+    _mm512_mask_storeu_ps(out + k, m.out, q);
   }
+  return not_finite == 0;
 }
 
-static void avg_row_avx512(const float *plane, size_t width, size_t h0,
+static bool avg_row_avx512(const float *plane, size_t width, size_t h0,
                            size_t w0, size_t count,
                            const etr_pool_window_t *window, float divisor,
                            float *out) {
-  if (window->stride_w == 1) {
-    avg_row_body(plane, width, h0, w0, count, window, 1, divisor, out);
-  } else if (window->stride_w == 2) {
-    avg_row_body(plane, width, h0, w0, count, window, 2, divisor, out);
-  } else {
-    etr_pool_avg_row_scalar(plane, width, h0, w0, count, window, divisor,
-                            out);
+  if (etr_pool_window_is_2x2s2(window)) {
+    return etr_pool_avg_row_2x2s2_avx512(plane, width, h0, w0, count,
+                                         divisor, out);
   }
+  if (window->stride_w == 1) {
+    return avg_row_body(plane, width, h0, w0, count, window, 1, divisor,
+                        out);
+  }
+  if (window->stride_w == 2) {
+    return avg_row_body(plane, width, h0, w0, count, window, 2, divisor,
+                        out);
+  }
+  return etr_pool_avg_row_scalar(plane, width, h0, w0, count, window,
+                                 divisor, out);
 }
 
 static void max_pixel_avx512(const float *in, size_t channels,

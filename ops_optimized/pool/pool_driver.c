@@ -206,14 +206,17 @@ static void pool_nchw(const etr_pool_kernels_t *k, const float *in,
                        (size_t)(last - first), &window, out + row + first,
                        indices != NULL ? indices + row + first : NULL);
           } else {
-            k->avg_row(x, (size_t)g->width, (size_t)h0, w0,
-                       (size_t)(last - first), &window, interior_divisor,
-                       out + row + first);
             // An fp32 window sum that overflowed (a finite double sum
-            // may not): redo those outputs in double.
-            for (int64_t i = first; i < last; ++i) {
-              if (!isfinite(out[row + i])) {
-                avg_one(x, 1, g, p, oh, i, out + row + i);
+            // may not): redo the row's non-finite outputs in double. The
+            // kernel reports them, so the common row is not read back
+            // (scalar loads right behind masked vector stores stall).
+            if (!k->avg_row(x, (size_t)g->width, (size_t)h0, w0,
+                            (size_t)(last - first), &window,
+                            interior_divisor, out + row + first)) {
+              for (int64_t i = first; i < last; ++i) {
+                if (!isfinite(out[row + i])) {
+                  avg_one(x, 1, g, p, oh, i, out + row + i);
+                }
               }
             }
           }

@@ -8,6 +8,7 @@
 // written. Column strides above 2 use the portable row kernels. Semantics
 // in pool.h.
 #include <arm_neon.h>
+#include <math.h>
 #include <string.h>
 
 #include "ops_optimized/pool/pool.h"
@@ -98,17 +99,19 @@ static void max_row_neon(const float *plane, size_t width, size_t h0,
   }
 }
 
-static void avg_row_neon(const float *plane, size_t width, size_t h0,
+static bool avg_row_neon(const float *plane, size_t width, size_t h0,
                          size_t w0, size_t count,
                          const etr_pool_window_t *window, float divisor,
                          float *out) {
   size_t stride = window->stride_w;
   if (stride > 2) {
-    etr_pool_avg_row_scalar(plane, width, h0, w0, count, window, divisor,
-                            out);
-    return;
+    return etr_pool_avg_row_scalar(plane, width, h0, w0, count, window,
+                                   divisor, out);
   }
   float32x4_t d = vdupq_n_f32(divisor);
+  // Lanes past `lanes` hold 0 / divisor, finite.
+  uint32x4_t not_finite = vdupq_n_u32(0);
+  const float32x4_t infinity = vdupq_n_f32(INFINITY);
   for (size_t k = 0; k < count; k += 4) {
     size_t lanes = count - k < 4 ? count - k : 4;
     bool more = k + 4 < count;
@@ -119,8 +122,12 @@ static void avg_row_neon(const float *plane, size_t width, size_t h0,
         sum = vaddq_f32(sum, load_columns(p + j, stride, lanes, more));
       }
     }
-    store_n(out + k, lanes, vdivq_f32(sum, d));
+    float32x4_t q = vdivq_f32(sum, d);
+    not_finite = vorrq_u32(not_finite,
+                           vmvnq_u32(vcltq_f32(vabsq_f32(q), infinity)));
+    store_n(out + k, lanes, q);
   }
+  return vmaxvq_u32(not_finite) == 0;
 }
 
 static void max_pixel_neon(const float *in, size_t channels,

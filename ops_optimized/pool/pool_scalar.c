@@ -39,10 +39,11 @@ void etr_pool_max_row_scalar(const float *plane, size_t width, size_t h0,
   }
 }
 
-void etr_pool_avg_row_scalar(const float *plane, size_t width, size_t h0,
+bool etr_pool_avg_row_scalar(const float *plane, size_t width, size_t h0,
                              size_t w0, size_t count,
                              const etr_pool_window_t *window, float divisor,
                              float *out) {
+  bool finite = true;
   for (size_t k = 0; k < count; ++k) {
     size_t column = w0 + k * window->stride_w;
     float sum = 0.0f;
@@ -53,7 +54,9 @@ void etr_pool_avg_row_scalar(const float *plane, size_t width, size_t h0,
       }
     }
     out[k] = sum / divisor;
+    finite = finite && isfinite(out[k]);
   }
+  return finite;
 }
 
 static void max_pixel_scalar(const float *in, size_t channels,

@@ -24,6 +24,15 @@
 
 #include "ops_optimized/test/diff.h"
 
+// Data planted over the fill, for the 2x2 kernels' edge cases.
+typedef enum pattern {
+  PATTERN_NONE,
+  PATTERN_NEGATIVE_ZERO,  // all -0.0: the average must be +0.0
+  PATTERN_NEGATIVE_INF,   // every other element -inf, some windows all -inf
+  PATTERN_HUGE,           // all 3e38: fp32 window sums overflow, doubles not
+  PATTERN_TIES,           // 0 0 1 1 2 repeated: ties keep the first index
+} pattern_t;
+
 typedef struct pool_spec {
   const char *op;
   etr_scalar_type_t dtype;
@@ -39,6 +48,7 @@ typedef struct pool_spec {
   bool count_include_pad;
   int64_t divisor;  // 0: none
   bool nan_heavy;   // every third element NaN (windows with several NaNs)
+  pattern_t pattern;
 } pool_spec_t;
 
 static double max_abs_of(etr_diff_fill_t fill) {
@@ -67,6 +77,20 @@ static int run_pool(const pool_spec_t *s, uint64_t seed) {
     float *data = (float *)self->data;
     for (int64_t i = 0; i < etr_tensor_numel(self); i += 3) {
       data[i] = NAN;
+    }
+  }
+  if (s->pattern != PATTERN_NONE && s->dtype == ETR_FLOAT) {
+    float *data = (float *)self->data;
+    for (int64_t i = 0; i < etr_tensor_numel(self); ++i) {
+      switch (s->pattern) {
+        case PATTERN_NEGATIVE_ZERO: data[i] = -0.0f; break;
+        case PATTERN_NEGATIVE_INF:
+          data[i] = i % 2 == 0 || i % 7 == 1 ? -INFINITY : data[i];
+          break;
+        case PATTERN_HUGE: data[i] = 3.0e38f; break;
+        case PATTERN_TIES: data[i] = (float)((i % 5) / 2); break;
+        default: break;
+      }
     }
   }
   etr_diff_arg(&c, tt_ev_int_list(2, s->kernel));
@@ -114,7 +138,11 @@ static int run_pool(const pool_spec_t *s, uint64_t seed) {
     etr_diff_return(&c, first_out);
   }
   c.dtype = s->dtype;
-  if (is_max || s->fill == ETR_FILL_EXACT_INT) {
+  // Planted patterns other than -inf are exact for averages too (the sign
+  // of a zero average is checked).
+  bool exact_data = s->pattern != PATTERN_NONE &&
+                    s->pattern != PATTERN_NEGATIVE_INF && !s->nan_heavy;
+  if (is_max || s->fill == ETR_FILL_EXACT_INT || exact_data) {
     etr_diff_tolerance_exact(&c);
   } else {
     int64_t k = s->kernel[0] * s->kernel[1];
@@ -193,7 +221,8 @@ TT_TEST(diff_pool, windows_and_widths) {
                            {op == 0 ? win->dilation[0] : 1,
                             op == 0 ? win->dilation[1] : 1},
                            ceil == 1, width % 2 == 0,
-                           (op == 1 && w == 1 && ceil == 1) ? 5 : 0, false};
+                           (op == 1 && w == 1 && ceil == 1) ? 5 : 0, false,
+                           PATTERN_NONE};
           failures += run_pool(&s, seed++);
         }
       }
@@ -201,6 +230,33 @@ TT_TEST(diff_pool, windows_and_widths) {
   }
   cr_assert_eq(failures, 0, "%d pooling cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// The 2x2 stride-2 row kernels (pool2x2_<isa>.c): every output width
+// from 1 to 35 (the 8- and 16-lane tails, and 32 + 1..3), even and odd
+// input widths (the odd column unused, or a ceil_mode border output), odd
+// heights, divisor_override, and planted data: NaN-heavy, -inf-heavy,
+// all -0.0, ties, and sums that overflow fp32 (the driver's double redo).
+TT_TEST(diff_pool, two_by_two_stride_two) {
+  int failures = 0;
+  uint64_t seed = 20000;
+  for (size_t op = 0; op < 2; ++op) {
+    for (int64_t out_width = 1; out_width <= 35; ++out_width) {
+      for (int odd = 0; odd < 2; ++odd) {
+        pattern_t pattern = (pattern_t)((out_width + odd) % 5);
+        pool_spec_t s = {kOps[op], ETR_FLOAT, 4,
+                         {1, 3, 5 + 2 * odd, 2 * out_width + odd}, 0,
+                         out_width % 3 == 0 ? ETR_FILL_SPECIAL
+                                            : ETR_FILL_RANDOM,
+                         {2, 2}, {2, 2}, {0, 0}, {1, 1},
+                         odd == 1 && out_width % 2 == 0, out_width % 2 == 1,
+                         op == 1 && out_width % 4 == 3 ? 3 : 0,
+                         out_width % 7 == 0, pattern};
+        failures += run_pool(&s, seed++);
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d 2x2 pooling cases disagree", failures);
 }
 
 TT_TEST(diff_pool, layouts_and_models) {
@@ -225,7 +281,7 @@ TT_TEST(diff_pool, layouts_and_models) {
                          {win->padding[0], win->padding[1]},
                          {op == 0 ? win->dilation[0] : 1,
                           op == 0 ? win->dilation[1] : 1},
-                         w % 3 == 0, w % 2 == 1, 0, false};
+                         w % 3 == 0, w % 2 == 1, 0, false, PATTERN_NONE};
         failures += run_pool(&s, seed++);
       }
     }
@@ -237,12 +293,12 @@ TT_TEST(diff_pool, layouts_and_models) {
         pool_spec_t cnn = {kOps[op], kDtypes[t], 4, {1, 16, 32, 32},
                            (etr_diff_layout_t)layout, ETR_FILL_RANDOM,
                            {2, 2}, {2, 2}, {0, 0}, {1, 1}, false, true, 0,
-                           false};
+                           false, PATTERN_NONE};
         failures += run_pool(&cnn, seed++);
         pool_spec_t padded = {kOps[op], kDtypes[t], 3, {4, 17, 19},
                               (etr_diff_layout_t)layout, ETR_FILL_SPECIAL,
                               {3, 3}, {2, 2}, {1, 1}, {1, 1}, true, false, 0,
-                              false};
+                              false, PATTERN_NONE};
         failures += run_pool(&padded, seed++);
       }
     }
@@ -253,24 +309,24 @@ TT_TEST(diff_pool, layouts_and_models) {
       pool_spec_t nans = {kOps[op], ETR_FLOAT, 4, {2, 19, 9, 37},
                           (etr_diff_layout_t)layout, ETR_FILL_RANDOM,
                           {3, 3}, {1, 2}, {1, 1}, {1, 1}, true, true, 0,
-                          true};
+                          true, PATTERN_NONE};
       failures += run_pool(&nans, seed++);
       if (op == 0) {
         pool_spec_t miss = {kOps[op], ETR_FLOAT, 4, {1, 3, 2, 2},
                             (etr_diff_layout_t)layout, ETR_FILL_RANDOM,
                             {2, 2}, {1, 1}, {1, 1}, {3, 3}, false, true, 0,
-                            false};
+                            false, PATTERN_NONE};
         failures += run_pool(&miss, seed++);
       }
     }
     // Errors: padding above half the kernel; a zero stride.
     pool_spec_t bad_padding = {kOps[op], ETR_FLOAT, 4, {1, 2, 5, 5}, 0,
                                ETR_FILL_RANDOM, {2, 2}, {1, 1}, {2, 2},
-                               {1, 1}, false, true, 0, false};
+                               {1, 1}, false, true, 0, false, PATTERN_NONE};
     failures += run_pool(&bad_padding, seed++);
     pool_spec_t bad_stride = {kOps[op], ETR_FLOAT, 4, {1, 2, 5, 5}, 0,
                               ETR_FILL_RANDOM, {2, 2}, {0, 1}, {0, 0},
-                              {1, 1}, false, true, 0, false};
+                              {1, 1}, false, true, 0, false, PATTERN_NONE};
     failures += run_pool(&bad_stride, seed++);
   }
   // Adaptive average: global (MobileNet's head), evenly dividing, uneven
