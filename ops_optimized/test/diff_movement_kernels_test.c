@@ -239,13 +239,16 @@ TT_TEST(diff_movement_kernels, engine) {
 // Big 2-D transposes through the engine (the permute_copy of a linear
 // weight), fp32 and fp16, odd sizes.
 TT_TEST(diff_movement_kernels, engine_large_transpose) {
-  static const int64_t kShapes[][2] = {{257, 131}, {64, 1000}, {3, 1025}};
+  // {10, 2048}: the CNN's classifier weight (10-row tiles, dense 40-byte
+  // destination rows); {10, 128}: MobileNetV2's.
+  static const int64_t kShapes[][2] = {{257, 131}, {64, 1000}, {3, 1025},
+                                       {10, 2048}, {10, 128}};
   int failures = 0;
   for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
     if (!etr_isa_available((etr_isa_t)isa)) {
       continue;
     }
-    for (size_t s = 0; s < 3; ++s) {
+    for (size_t s = 0; s < sizeof(kShapes) / sizeof(kShapes[0]); ++s) {
       for (size_t size = 2; size <= 4; size += 2) {
         int64_t rows = kShapes[s][0];
         int64_t columns = kShapes[s][1];
