@@ -9,7 +9,10 @@
 // the input row (stride 1), or three loads of its 33 elements and their
 // even, odd and shifted-even elements picked by permutes (stride 2). No
 // index arithmetic per tap: the column masks of a block are worked out
-// once for all its rows.
+// once for all its rows. Each input row's taps are read once: stride 1
+// down the columns keeps the last two rows' taps for the next output
+// rows, stride 2 the last row's (an output row's third input row is the
+// next one's first).
 //
 // Taps outside the image load zeros through their lane masks and the rows
 // outside it are skipped, so every output sums only its in-bounds products
@@ -61,16 +64,15 @@ static inline __attribute__((always_inline)) void row_taps(
                                          20, 22, 24, 26, 28, 30);
   const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19,
                                         21, 23, 25, 27, 29, 31);
-  const __m512i next = _mm512_setr_epi32(2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
-                                         22, 24, 26, 28, 30, 0);
   __m512 lo = _mm512_maskz_loadu_ps((__mmask16)pair, r);
   __m512 hi = _mm512_maskz_loadu_ps((__mmask16)(pair >> 16), r + 16);
   __m512 last = _mm512_maskz_loadu_ps((__mmask16)((pair >> 32) & 1), r + 32);
   *x0 = _mm512_permutex2var_ps(lo, even, hi);
   *x1 = _mm512_permutex2var_ps(lo, odd, hi);
-  *x2 = _mm512_mask_broadcastss_ps(_mm512_permutex2var_ps(lo, next, hi),
-                                   (__mmask16)0x8000,
-                                   _mm512_castps512_ps128(last));
+  // Elements 2, 4, .., 32: the even ones moved down a lane, element 32
+  // (lane 0 of `last`) into the top.
+  *x2 = _mm512_castsi512_ps(_mm512_alignr_epi32(
+      _mm512_castps_si512(last), _mm512_castps_si512(*x0), 1));
 }
 
 // One channel's plane; stride_w (1 or 2) a constant after inlining.
@@ -161,6 +163,12 @@ static inline __attribute__((always_inline)) void channel_plane(
       }
       continue;
     }
+    // Stride 2 (or more) down the columns: with stride 2 an output row's
+    // last input row is the next one's first, whose taps are kept.
+    __m512 carried0 = _mm512_setzero_ps();
+    __m512 carried1 = _mm512_setzero_ps();
+    __m512 carried2 = _mm512_setzero_ps();
+    bool carried = false;
     for (int64_t oh = 0; oh < out_h; ++oh) {
       const int64_t ih = oh * stride_h - pad_h;
       __m512 top = _mm512_setzero_ps();
@@ -168,7 +176,11 @@ static inline __attribute__((always_inline)) void channel_plane(
       __m512 x0;
       __m512 x1;
       __m512 x2;
-      if (ih >= 0 && ih < in_h) {
+      if (carried) {
+        top = _mm512_fmadd_ps(w00, carried0, top);
+        top = _mm512_fmadd_ps(w01, carried1, top);
+        top = _mm512_fmadd_ps(w02, carried2, top);
+      } else if (ih >= 0 && ih < in_h) {
         row_taps(column + ih * in_stride_h, v0, v1, v2, pair, stride, &x0,
                  &x1, &x2);
         top = _mm512_fmadd_ps(w00, x0, top);
@@ -182,12 +194,17 @@ static inline __attribute__((always_inline)) void channel_plane(
         middle = _mm512_fmadd_ps(w11, x1, middle);
         middle = _mm512_fmadd_ps(w12, x2, middle);
       }
+      carried = false;
       if (ih + 2 >= 0 && ih + 2 < in_h) {
         row_taps(column + (ih + 2) * in_stride_h, v0, v1, v2, pair, stride,
                  &x0, &x1, &x2);
         top = _mm512_fmadd_ps(w20, x0, top);
         top = _mm512_fmadd_ps(w21, x1, top);
         top = _mm512_fmadd_ps(w22, x2, top);
+        carried0 = x0;
+        carried1 = x1;
+        carried2 = x2;
+        carried = stride_h == 2;
       }
       __m512 sum = _mm512_add_ps(top, middle);
       if (has_bias) {

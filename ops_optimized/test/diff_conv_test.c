@@ -25,11 +25,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/isa.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/test/diff.h"
 #include "ops_reference/ops_reference.h"
 
 static uint64_t g_seed = 5000;
+
+// When set, run_conv puts NaN, +inf and -inf into a contiguous Float
+// input filled with exact integers: sums then stay exact in any order
+// (inf + finite = inf, inf - inf = NaN, NaN spreads), so the special
+// values are compared bit for bit through the direct kernels' 3x3 sums.
+static bool g_poke_specials = false;
 
 typedef struct conv_case {
   int64_t n, c, h, w;   // input (h = 0: a 1-D convolution of width w)
@@ -65,7 +73,18 @@ static int run_conv(const conv_case_t *p, etr_scalar_type_t dtype,
     w_sizes[0] = p->c;
     w_sizes[1] = p->oc / p->groups;
   }
-  etr_diff_input(&c, dtype, dim, in_sizes, layout, fill);
+  etr_tensor_t *input = etr_diff_input(&c, dtype, dim, in_sizes, layout,
+                                       fill);
+  if (g_poke_specials && dtype == ETR_FLOAT &&
+      layout == ETR_DIFF_CONTIGUOUS && fill == ETR_FILL_EXACT_INT) {
+    float *data = (float *)input->data;
+    int64_t numel = etr_tensor_numel(input);
+    data[0] = NAN;
+    data[numel / 2] = INFINITY;
+    data[numel - 1] = -INFINITY;
+    data[(numel * 3) / 4] = INFINITY;
+    data[numel / 3] = -INFINITY;
+  }
   etr_diff_input(&c, dtype, dim, w_sizes,
                  layout == ETR_DIFF_NONCONTIGUOUS ? layout
                                                   : ETR_DIFF_CONTIGUOUS,
@@ -248,6 +267,131 @@ TT_TEST(diff_conv, depthwise) {
     }
   }
   cr_assert_eq(failures, 0, "%d depthwise cases disagree", failures);
+}
+
+// The depthwise kernels for small planes and stride 2 (conv.h): planes
+// held in registers (3x3, stride 1, padding 1, rows of 2..15, at most 64
+// elements: 1 to 4 vectors, pixel counts around 16, 32, 48 and 64), and
+// the neighbours they hand over to (rows of 16+, 65+ pixels, padding 0 or
+// 2, stride 2 to rows of fewer and more than 8); 1, 3 and 17 channels, a
+// multiplier of 2, bias or none; NaN and inf inputs (exact data).
+TT_TEST(diff_conv, depthwise_small_planes_and_stride_2) {
+  static const int64_t planes[][2] = {
+      {1, 2}, {2, 2}, {1, 15}, {3, 5}, {4, 4}, {2, 8}, {1, 16}, {1, 17},
+      {2, 9}, {3, 11}, {4, 8}, {1, 31}, {6, 8}, {7, 7}, {7, 9}, {8, 8},
+      {4, 16}, {5, 13}, {9, 9}, {2, 15}, {15, 2}, {16, 16}, {17, 15},
+      {32, 32}, {5, 33}, {3, 64}};
+  static const int64_t channels[][2] = {{1, 1}, {3, 6}, {17, 17}};
+  int failures = 0;
+  int run = 0;
+  for (size_t i = 0; i < sizeof(planes) / sizeof(planes[0]); ++i) {
+    for (int64_t stride = 1; stride <= 2; ++stride) {
+      for (int64_t pad = 0; pad <= 2; ++pad) {
+        if (planes[i][0] + 2 * pad < 3 || planes[i][1] + 2 * pad < 3) {
+          continue;
+        }
+        ++run;
+        const int64_t *cm = channels[run % 3];
+        conv_case_t p = {1 + (run % 5 == 0), cm[0], planes[i][0],
+                         planes[i][1], cm[1], 3, 3, stride, pad, 1, cm[0],
+                         run % 2 == 0};
+        for (int layout = 0; layout < 3; layout += 2) {
+          failures += run_conv(&p, ETR_FLOAT, (etr_diff_layout_t)layout,
+                               ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
+        }
+        g_poke_specials = true;
+        failures += run_conv(&p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                             ETR_FILL_EXACT_INT, ETR_FILL_EXACT_INT, false);
+        g_poke_specials = false;
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d depthwise cases disagree", failures);
+}
+
+// The depthwise kernels called as the op may call them, one channel plane
+// at a time (channels = 1; out planes apart by more than a plane, whose
+// gaps must stay untouched), with and without bias, against the same
+// kernel over all channels: bit for bit, on every ISA of this machine. Small stride-1 planes, stride 2 to
+// rows of at most 8 (two rows per vector), and the row kernel.
+TT_TEST(diff_conv, depthwise_kernel_per_plane) {
+  static const int64_t shapes[][4] = {
+      // in_h, in_w, stride, pad
+      {4, 4, 1, 1}, {8, 8, 1, 1}, {3, 7, 1, 1}, {16, 16, 2, 1},
+      {9, 9, 2, 1}, {15, 16, 2, 0}, {8, 8, 2, 1}, {12, 20, 2, 1},
+      {6, 17, 1, 1}};
+  enum { kChannels = 5, kSpare = 3, kMaxPlane = 20 * 20 };
+  static float input[kChannels * kMaxPlane];
+  static float weight[kChannels * 9];
+  static float bias[kChannels];
+  static float all[kChannels * kMaxPlane];
+  static float one[kChannels * (kMaxPlane + kSpare)];
+  for (int64_t i = 0; i < kChannels * kMaxPlane; ++i) {
+    input[i] = (float)((i * 7919) % 17) / 8.0f - 1.0f;
+  }
+  for (int64_t i = 0; i < kChannels * 9; ++i) {
+    weight[i] = (float)((i * 31) % 11) / 4.0f - 1.25f;
+  }
+  for (int64_t i = 0; i < kChannels; ++i) {
+    bias[i] = (float)i - 2.0f;
+  }
+  int checked = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    etr_depthwise_fn kernel = etr_depthwise_for((etr_isa_t)isa, false);
+    for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); ++i) {
+      const int64_t *sh = shapes[i];
+      int64_t out_h = out_size(sh[0], 3, sh[2], sh[3], 1);
+      int64_t out_w = out_size(sh[1], 3, sh[2], sh[3], 1);
+      etr_conv2d_geometry_t g = {
+          .channels = 1, .in_h = sh[0], .in_w = sh[1], .out_h = out_h,
+          .out_w = out_w, .kernel_h = 3, .kernel_w = 3, .stride_h = sh[2],
+          .stride_w = sh[2], .pad_h = sh[3], .pad_w = sh[3],
+          .dilation_h = 1, .dilation_w = 1, .in_stride_c = sh[0] * sh[1],
+          .in_stride_h = sh[1], .in_stride_w = 1, .w_stride_oc = 9,
+          .w_stride_c = 9, .w_stride_h = 3, .w_stride_w = 1};
+      int64_t row = out_w;
+      int64_t gap = kSpare;  // the per-plane outs' spare elements
+      memset(all, 0, sizeof all);
+      for (int64_t e = 0; e < kChannels * (out_h * row + gap); ++e) {
+        one[e] = 12345.0f;  // the gaps must keep it
+      }
+      etr_depthwise_args_t a = {
+          .geometry = &g, .input = input, .weight = weight, .bias = bias,
+          .bias_stride = 1, .out = all, .out_stride_c = out_h * out_w,
+          .out_stride_h = out_w, .out_stride_w = 1, .channels = kChannels,
+          .multiplier = 1};
+      kernel(&a);
+      for (int64_t c = 0; c < kChannels; ++c) {
+        etr_depthwise_args_t p = a;
+        p.input = input + c * g.in_stride_c;
+        p.weight = weight + c * 9;
+        p.bias = c % 2 == 0 ? bias + c : NULL;
+        p.out = one + c * (out_h * row + gap);
+        p.out_stride_c = out_h * row + gap;
+        p.out_stride_h = row;
+        p.channels = 1;
+        kernel(&p);
+      }
+      // Exact data (multiples of 1/32): the no-bias planes are the
+      // biased ones minus the bias exactly.
+      for (int64_t c = 0; c < kChannels; ++c) {
+        for (int64_t e = 0; e < out_h * row + gap; ++e) {
+          float got = one[c * (out_h * row + gap) + e];
+          float want = e >= out_h * row ? 12345.0f
+                       : c % 2 == 0     ? all[c * out_h * out_w + e]
+                                        : all[c * out_h * out_w + e] - bias[c];
+          cr_expect(got == want, "isa %d shape %zu channel %lld at %lld: %g vs %g",
+                    isa, i, (long long)c, (long long)e, (double)got,
+                    (double)want);
+          ++checked;
+        }
+      }
+    }
+  }
+  cr_assert_gt(checked, 0);
 }
 
 TT_TEST(diff_conv, half_bfloat16_special_and_fallbacks) {
