@@ -5,16 +5,101 @@
 // step along the innermost dim becomes a strided loop). Every dtype;
 // arguments are checked by the reference kernel's dry run
 // (ops_reference/op_slice_copy.c), and an out overlapping self goes to it.
+// A unit-step slice of a dense self into a dense out that already has the
+// slice's shape skips both (slice_dense): one memcpy per outer index.
+#include <string.h>
+
 #include "ops_optimized/common/args.h"
+#include "ops_optimized/common/dense.h"
 #include "ops_optimized/movement/movement.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/shape.h"
 
+// The fast path: valid by construction when it returns true (see
+// common/dense.h), so nothing needs the reference's checks; false leaves
+// the call, untouched, to the general path.
+static bool slice_dense(etr_evalue_t **args, size_t num_args, bool dry_run) {
+  if (num_args != 7) {
+    return false;
+  }
+  etr_tensor_t *self = etr_dense_tensor_arg(args, 0);
+  etr_tensor_t *out = etr_dense_tensor_arg(args, 5);
+  int64_t dim_arg = 0;
+  int64_t step = 0;
+  int32_t dim = 0;
+  if (self == NULL || out == NULL || self->dtype != out->dtype ||
+      !etr_dense_int_arg(args, 1, &dim_arg) ||
+      !etr_dense_int_arg(args, 4, &step) || step != 1 ||
+      !etr_dense_dim(dim_arg, self->dim, &dim)) {
+    return false;
+  }
+  int64_t bounds[2] = {0, self->sizes[dim]};  // start, end
+  for (int k = 0; k < 2; ++k) {
+    const etr_evalue_t *arg = args[2 + k];
+    if (arg == NULL || (arg->tag != ETR_TAG_INT && arg->tag != ETR_TAG_NONE)) {
+      return false;
+    }
+    if (arg->tag == ETR_TAG_INT) {
+      bounds[k] = arg->u.as_int;
+    }
+  }
+  // etr_slice_bounds with step 1.
+  int64_t size = self->sizes[dim];
+  int64_t start = bounds[0];
+  int64_t end = bounds[1];
+  if (start < 0) {
+    start = start < -size ? 0 : start + size;
+  }
+  if (end < 0) {
+    end = end < -size ? 0 : end + size;
+  }
+  start = start > size ? size : start;
+  end = end > size ? size : (end < start ? start : end);
+  int64_t length = end - start;
+  if (out->dim != self->dim || out->sizes[dim] != length) {
+    return false;
+  }
+  for (int32_t d = 0; d < self->dim; ++d) {
+    if (d != dim && out->sizes[d] != self->sizes[d]) {
+      return false;
+    }
+  }
+  int64_t self_numel = 0;
+  int64_t out_numel = 0;
+  if (!etr_dense_row_major(self, &self_numel) ||
+      !etr_dense_row_major(out, &out_numel)) {
+    return false;
+  }
+  size_t element = etr_scalar_type_size(self->dtype);
+  if (!etr_dense_disjoint(self->data, (size_t)self_numel * element,
+                          out->data, (size_t)out_numel * element)) {
+    return false;
+  }
+  if (dry_run) {
+    return true;
+  }
+  int64_t outer = etr_dense_product(self->sizes, 0, dim);
+  size_t inner = (size_t)etr_dense_product(self->sizes, dim + 1, self->dim) *
+                 element;
+  size_t block = (size_t)length * inner;
+  const uint8_t *from = (const uint8_t *)self->data + (size_t)start * inner;
+  uint8_t *to = out->data;
+  for (int64_t o = 0; o < outer; ++o) {
+    memcpy(to, from, block);
+    to += block;
+    from += (size_t)size * inner;
+  }
+  return true;
+}
+
 // aten::slice_copy.Tensor_out
 etr_error_t etr_opt_slice_copy_tensor_out(etr_kernel_context_t *ctx,
                                           etr_evalue_t **args,
                                           size_t num_args) {
+  if (slice_dense(args, num_args, ctx->dry_run)) {
+    return ETR_OK;
+  }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 5);
   if (!etr_move_same_dtype(self, out) ||

@@ -6,8 +6,12 @@
 // otherwise). Every dtype, when every out has self's dtype; arguments
 // are checked by the reference kernel's dry run
 // (ops_reference/op_split_with_sizes_copy.c), and outs overlapping self go
-// to it.
+// to it. A dense self split into dense outs that already have the pieces'
+// shapes skips both (split_dense): one memcpy per piece and outer index.
+#include <string.h>
+
 #include "ops_optimized/common/args.h"
+#include "ops_optimized/common/dense.h"
 #include "ops_optimized/movement/movement.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
@@ -30,10 +34,83 @@ static bool outs_movable(const etr_tensor_t *self, etr_evalue_t **args,
   return true;
 }
 
+// The fast path: valid by construction when it returns true (see
+// common/dense.h): split sizes that are Ints, non-negative and add up to
+// self's size along `dim`, one out per piece with self's dtype and the
+// piece's shape, every tensor dense and non-empty, no out overlapping
+// self. False leaves the call, untouched, to the general path.
+static bool split_dense(etr_evalue_t **args, size_t num_args, bool dry_run) {
+  if (num_args != 5 || args[3] == NULL ||
+      args[3]->tag != ETR_TAG_LIST_TENSOR) {
+    return false;
+  }
+  etr_tensor_t *self = etr_dense_tensor_arg(args, 0);
+  const etr_int_list_t *split_sizes = etr_dense_int_list_arg(args, 1);
+  const etr_tensor_list_t *outs = &args[3]->u.as_tensor_list;
+  int64_t dim_arg = 0;
+  int32_t dim = 0;
+  int64_t self_numel = 0;
+  if (self == NULL || split_sizes == NULL ||
+      split_sizes->length != outs->length ||
+      !etr_dense_int_arg(args, 2, &dim_arg) ||
+      !etr_dense_dim(dim_arg, self->dim, &dim) ||
+      !etr_dense_row_major(self, &self_numel)) {
+    return false;
+  }
+  size_t element = etr_scalar_type_size(self->dtype);
+  size_t self_bytes = (size_t)self_numel * element;
+  int64_t left = self->sizes[dim];
+  for (size_t i = 0; i < outs->length; ++i) {
+    int64_t piece = etr_dense_int_at(split_sizes, i);
+    const etr_evalue_t *item = outs->items[i];
+    if (piece < 0 || piece > left || item == NULL ||
+        item->tag != ETR_TAG_TENSOR) {
+      return false;
+    }
+    left -= piece;
+    const etr_tensor_t *out = item->u.as_tensor;
+    int64_t numel = 0;
+    if (out->dtype != self->dtype || out->dim != self->dim ||
+        out->sizes[dim] != piece || !etr_dense_row_major(out, &numel) ||
+        !etr_dense_disjoint(out->data, (size_t)numel * element, self->data,
+                            self_bytes)) {
+      return false;
+    }
+    for (int32_t d = 0; d < self->dim; ++d) {
+      if (d != dim && out->sizes[d] != self->sizes[d]) {
+        return false;
+      }
+    }
+  }
+  if (left != 0) {
+    return false;
+  }
+  if (dry_run) {
+    return true;
+  }
+  int64_t outer = etr_dense_product(self->sizes, 0, dim);
+  size_t inner =
+      (size_t)etr_dense_product(self->sizes, dim + 1, self->dim) * element;
+  size_t pitch = (size_t)self->sizes[dim] * inner;
+  const uint8_t *from = self->data;
+  for (size_t i = 0; i < outs->length; ++i) {
+    size_t block = (size_t)etr_dense_int_at(split_sizes, i) * inner;
+    uint8_t *to = outs->items[i]->u.as_tensor->data;
+    for (int64_t o = 0; o < outer; ++o) {
+      memcpy(to + (size_t)o * block, from + (size_t)o * pitch, block);
+    }
+    from += block;
+  }
+  return true;
+}
+
 // aten::split_with_sizes_copy.out
 etr_error_t etr_opt_split_with_sizes_copy_out(etr_kernel_context_t *ctx,
                                               etr_evalue_t **args,
                                               size_t num_args) {
+  if (split_dense(args, num_args, ctx->dry_run)) {
+    return ETR_OK;
+  }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   if (self == NULL ||
       etr_move_validate(etr_ref_split_with_sizes_copy_out, ctx, args,

@@ -7,12 +7,64 @@
 // run (ops_reference/op_squeeze_copy.c), and an out overlapping self goes
 // to them.
 #include "ops_optimized/common/args.h"
+#include "ops_optimized/common/dense.h"
 #include "ops_optimized/movement/movement.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
 
+// The fast path: valid by construction when it returns true (every dim in
+// range and named once, out already of the result's shape;
+// common/dense.h), then one memcpy. args[1] is the dim (dim_out) or the
+// list of dims (dims_out; empty: none, as PyTorch). False leaves the call,
+// untouched, to the general path.
+static bool squeeze_dense(etr_evalue_t **args, size_t num_args,
+                          bool dry_run) {
+  if (num_args != 4) {
+    return false;
+  }
+  etr_tensor_t *self = etr_dense_tensor_arg(args, 0);
+  etr_tensor_t *out = etr_dense_tensor_arg(args, 2);
+  if (self == NULL || out == NULL || self->dim <= 0 || args[1] == NULL) {
+    return false;
+  }
+  uint32_t mask = 0;
+  int32_t dim = 0;
+  if (args[1]->tag == ETR_TAG_INT) {
+    if (!etr_dense_dim(args[1]->u.as_int, self->dim, &dim)) {
+      return false;
+    }
+    mask = 1u << dim;
+  } else {
+    const etr_int_list_t *dims = etr_dense_int_list_arg(args, 1);
+    if (dims == NULL) {
+      return false;
+    }
+    for (size_t i = 0; i < dims->length; ++i) {
+      if (!etr_dense_dim(etr_dense_int_at(dims, i), self->dim, &dim) ||
+          (mask & (1u << dim)) != 0) {
+        return false;
+      }
+      mask |= 1u << dim;
+    }
+  }
+  int32_t kept = 0;
+  for (int32_t i = 0; i < self->dim; ++i) {
+    if (((mask >> i) & 1u) && self->sizes[i] == 1) {
+      continue;
+    }
+    if (kept >= out->dim || out->sizes[kept] != self->sizes[i]) {
+      return false;
+    }
+    ++kept;
+  }
+  return kept == out->dim && etr_dense_copy_reshaped(self, out, dry_run);
+}
+
 static etr_error_t squeeze(etr_kernel_fn reference, etr_kernel_context_t *ctx,
                            etr_evalue_t **args, size_t num_args) {
+  if (squeeze_dense(args, num_args, ctx->dry_run)) {
+    return ETR_OK;
+  }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 2);
   int64_t strides[ETR_MAX_DIMS];

@@ -7,14 +7,44 @@
 // run (ops_reference/op_unsqueeze_copy.c), and an out overlapping self goes
 // to it.
 #include "ops_optimized/common/args.h"
+#include "ops_optimized/common/dense.h"
 #include "ops_optimized/movement/movement.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
+
+// The fast path: valid by construction when it returns true (dim in
+// range, out already of the result's shape; common/dense.h), then one
+// memcpy. False leaves the call, untouched, to the general path.
+static bool unsqueeze_dense(etr_evalue_t **args, size_t num_args,
+                            bool dry_run) {
+  if (num_args != 4) {
+    return false;
+  }
+  etr_tensor_t *self = etr_dense_tensor_arg(args, 0);
+  etr_tensor_t *out = etr_dense_tensor_arg(args, 2);
+  int64_t dim_arg = 0;
+  int32_t position = 0;
+  if (self == NULL || out == NULL || self->dim >= ETR_MAX_DIMS ||
+      !etr_dense_int_arg(args, 1, &dim_arg) ||
+      !etr_dense_dim(dim_arg, self->dim + 1, &position) ||
+      out->dim != self->dim + 1 || out->sizes[position] != 1) {
+    return false;
+  }
+  for (int32_t i = 0, source = 0; i < out->dim; ++i) {
+    if (i != position && out->sizes[i] != self->sizes[source++]) {
+      return false;
+    }
+  }
+  return etr_dense_copy_reshaped(self, out, dry_run);
+}
 
 // aten::unsqueeze_copy.out
 etr_error_t etr_opt_unsqueeze_copy_out(etr_kernel_context_t *ctx,
                                        etr_evalue_t **args,
                                        size_t num_args) {
+  if (unsqueeze_dense(args, num_args, ctx->dry_run)) {
+    return ETR_OK;
+  }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 2);
   int64_t strides[ETR_MAX_DIMS];

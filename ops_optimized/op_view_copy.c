@@ -9,6 +9,7 @@
 // run. A strided self reshaped into a strided out, and an out overlapping
 // self, go to the reference.
 #include "ops_optimized/common/args.h"
+#include "ops_optimized/common/dense.h"
 #include "ops_optimized/movement/movement.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
@@ -31,9 +32,35 @@ static bool move_reshaped(etr_tensor_t *out, const etr_tensor_t *self) {
   return false;
 }
 
+// The fast path: valid by construction when it returns true (a size list
+// of out's exact sizes, no -1, as many elements as self;
+// common/dense.h), then one memcpy. False leaves the call, untouched, to
+// the general path.
+static bool view_dense(etr_evalue_t **args, size_t num_args, bool dry_run) {
+  if (num_args != 4) {
+    return false;
+  }
+  etr_tensor_t *self = etr_dense_tensor_arg(args, 0);
+  const etr_int_list_t *size = etr_dense_int_list_arg(args, 1);
+  etr_tensor_t *out = etr_dense_tensor_arg(args, 2);
+  if (self == NULL || size == NULL || out == NULL ||
+      size->length != (size_t)out->dim) {
+    return false;
+  }
+  for (size_t i = 0; i < size->length; ++i) {
+    if (etr_dense_int_at(size, i) != out->sizes[i]) {
+      return false;  // a -1 (sizes are never negative) or another shape
+    }
+  }
+  return etr_dense_copy_reshaped(self, out, dry_run);
+}
+
 // aten::view_copy.out
 etr_error_t etr_opt_view_copy_out(etr_kernel_context_t *ctx,
                                   etr_evalue_t **args, size_t num_args) {
+  if (view_dense(args, num_args, ctx->dry_run)) {
+    return ETR_OK;
+  }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 2);
   if (!etr_move_same_dtype(self, out) ||

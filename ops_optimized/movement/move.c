@@ -214,9 +214,34 @@ static void run_inner(const move_plan_t *plan, char *dst, const char *src) {
   }
 }
 
+// The element count of the box when both sides are row-major with no gaps
+// (size-1 dims ignored), else -1. The common move of a small tensor (a
+// clone, a slice of whole rows, a reshape) is this one memcpy; checking
+// for it costs less than simplify()'s sort and merge.
+static int64_t dense_count(int32_t dim, const int64_t *sizes,
+                           const int64_t *dst_strides,
+                           const int64_t *src_strides) {
+  int64_t expected = 1;
+  for (int32_t d = dim - 1; d >= 0; --d) {
+    if (sizes[d] != 1 &&
+        (dst_strides[d] != expected || src_strides[d] != expected)) {
+      return -1;
+    }
+    expected *= sizes[d];
+  }
+  return expected;
+}
+
 void etr_move_strided(size_t element_size, int32_t dim, const int64_t *sizes,
                       void *dst, const int64_t *dst_strides, const void *src,
                       const int64_t *src_strides) {
+  int64_t count = dense_count(dim, sizes, dst_strides, src_strides);
+  if (count >= 0) {
+    if (count > 0 && dst != src) {
+      memcpy(dst, src, (size_t)count * element_size);
+    }
+    return;
+  }
   move_shape_t shape;
   if (!simplify(element_size, dim, sizes, dst_strides, src_strides, &shape)) {
     return;  // no elements

@@ -265,13 +265,22 @@ static void record_coverage(const char *op, etr_scalar_type_t dtype,
 }
 
 // Runs `kernel` on self split along dim into pieces of `sizes`, with fresh
-// poisoned outs; returns its status and the outs.
+// poisoned outs; returns its status and the outs. `preshaped` outs already
+// have their piece's shape (the dense fast path takes only those); others
+// are [0] with room to grow.
 static etr_error_t run_split(etr_kernel_fn kernel, etr_tensor_t *self,
                              size_t count, const int64_t *sizes, int64_t dim,
-                             etr_tensor_t **outs) {
+                             bool preshaped, etr_tensor_t **outs) {
+  int32_t along = (int32_t)(dim < 0 ? dim + self->dim : dim);
   for (size_t i = 0; i < count; ++i) {
-    outs[i] = tt_out(self->dtype, 1, (const int64_t[]){0}, 256);
-    memset(outs[i]->data, 0x5a, outs[i]->capacity_bytes);
+    int64_t piece[ETR_MAX_DIMS];
+    memcpy(piece, self->sizes, sizeof(piece));
+    piece[along] = sizes[i] < 0 ? 0 : sizes[i];  // (an invalid split)
+    outs[i] = preshaped ? tt_out(self->dtype, self->dim, piece, 0)
+                        : tt_out(self->dtype, 1, (const int64_t[]){0}, 256);
+    if (outs[i]->data != NULL) {
+      memset(outs[i]->data, 0x5a, outs[i]->capacity_bytes);
+    }
   }
   etr_evalue_t *list = tt_ev_tensor_list(count, outs);
   etr_evalue_t *args[5] = {tt_ev_tensor(self), tt_ev_int_list(count, sizes),
@@ -290,24 +299,27 @@ TT_TEST(diff_movement_fill, split_with_sizes_copy) {
     bool ok;
   } kSplits[] = {{0, 3, {1, 2, 3}, true}, {1, 3, {2, 0, 3}, true},
                  {-1, 1, {4}, true},      {2, 2, {1, 3}, true},
-                 {0, 2, {1, 2}, false}};
+                 {0, 2, {1, 2}, false},   {1, 3, {1, 1, 3}, true},
+                 {2, 3, {1, 1, 2}, true}, {0, 2, {4, 3}, false},
+                 {1, 2, {-1, 6}, false}};
   const int64_t shape[3] = {6, 5, 4};
   const char *op = "aten::split_with_sizes_copy.out";
   int failures = 0;
   for (size_t t = 0; t < MOVEMENT_NUM_DTYPES; ++t) {
     etr_scalar_type_t dtype = kMovementDtypes[t];
-    for (int layout = 0; layout < 2; ++layout) {
+    for (int layout = 0; layout < 4; ++layout) {
+      bool preshaped = layout >= 2;  // layouts 2, 3: 0, 1 with exact outs
       for (size_t s = 0; s < sizeof(kSplits) / sizeof(kSplits[0]); ++s) {
         etr_diff_case_t scratch;
         etr_diff_begin(&scratch, op, g_seed++, "input");
         etr_tensor_t *self = etr_diff_input(&scratch, dtype, 3, shape,
-                                            (etr_diff_layout_t)layout,
+                                            (etr_diff_layout_t)(layout % 2),
                                             ETR_FILL_SPECIAL);
         etr_tensor_t *expected[3];
         etr_error_t expected_status =
             run_split(etr_ref_split_with_sizes_copy_out, self,
                       kSplits[s].count, kSplits[s].sizes, kSplits[s].dim,
-                      expected);
+                      preshaped, expected);
         cr_assert_eq(expected_status == ETR_OK, kSplits[s].ok);
         for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
           if (!etr_isa_available((etr_isa_t)isa)) {
@@ -319,9 +331,9 @@ TT_TEST(diff_movement_fill, split_with_sizes_copy) {
           etr_error_t status =
               run_split(etr_opt_split_with_sizes_copy_out, self,
                         kSplits[s].count, kSplits[s].sizes, kSplits[s].dim,
-                        actual);
+                        preshaped, actual);
           bool specialized = etr_opt_fallback_calls == fallbacks;
-          record_coverage(op, dtype, (etr_diff_layout_t)layout,
+          record_coverage(op, dtype, (etr_diff_layout_t)(layout % 2),
                           (etr_isa_t)isa, specialized);
           etr_isa_reset();
           bool ok = status == expected_status &&

@@ -466,3 +466,219 @@ TT_TEST(diff_movement, cat) {
   mt_summary("cat");
   cr_assert_eq(failures, 0, "%d cat cases disagree", failures);
 }
+
+// The dense fast paths (common/dense.h) of slice_copy, cat, view_copy,
+// squeeze, unsqueeze and _clone_dim_order take only calls whose out
+// already has the result's shape, so the cases above (outs of shape [0],
+// resized by the kernel) never reach them. These give pre-shaped outs:
+// dense inputs take the fast path, strided ones (layout 1), empty results,
+// outs aliasing self and outs of another shape go the general way, and
+// invalid arguments must still get the reference's error.
+
+// Appends an out of exactly (dim, sizes) and its return slot.
+static void exact_out(etr_diff_case_t *c, etr_scalar_type_t dtype,
+                      int32_t dim, const int64_t *sizes) {
+  size_t index = c->num_args;
+  etr_diff_out(c, dtype, dim, sizes, ETR_DIFF_CONTIGUOUS, 0);
+  etr_diff_return(c, index);
+}
+
+TT_TEST(diff_movement, dense_slice_and_cat) {
+  static const int64_t kSelf[3] = {5, 1, 7};
+  static const struct {
+    int64_t dim;
+    bool has_start;
+    int64_t start;
+    bool has_end;
+    int64_t end;
+    int64_t step;
+  } kSlices[] = {
+      {0, true, 0, true, 1, 1},    {0, true, 4, true, 5, 1},
+      {0, true, -2, false, 0, 1},  {0, false, 0, false, 0, 1},
+      {-1, true, 1, true, 6, 1},   {2, true, -100, true, 100, 1},
+      {1, true, 0, true, 1, 1},    {2, true, 3, true, 3, 1},  // empty
+      {2, true, 0, true, 7, 2},    {3, true, 0, true, 1, 1},  // bad dim
+      {0, true, 0, true, 2, 0},                               // bad step
+  };
+  int failures = 0;
+  for (size_t t = 0; t < MOVEMENT_NUM_DTYPES; ++t) {
+    etr_scalar_type_t dtype = kMovementDtypes[t];
+    for (int layout = 0; layout < 2; ++layout) {
+      for (size_t s = 0; s < sizeof(kSlices) / sizeof(kSlices[0]); ++s) {
+        int64_t dim = kSlices[s].dim < 0 ? kSlices[s].dim + 3 : kSlices[s].dim;
+        int64_t sizes[3] = {kSelf[0], kSelf[1], kSelf[2]};
+        if (dim < 3) {
+          int64_t size = kSelf[dim];
+          int64_t start = kSlices[s].has_start ? kSlices[s].start : 0;
+          int64_t end = kSlices[s].has_end ? kSlices[s].end : size;
+          start = start < 0 ? (start < -size ? 0 : start + size) : start;
+          end = end < 0 ? (end < -size ? 0 : end + size) : end;
+          start = start > size ? size : start;
+          end = end > size ? size : (end < start ? start : end);
+          int64_t step = kSlices[s].step > 0 ? kSlices[s].step : 1;
+          sizes[dim] = end == start ? 0 : 1 + (end - start - 1) / step;
+        }
+        for (int wrong = 0; wrong < 2; ++wrong) {
+          etr_diff_case_t c;
+          etr_diff_begin(&c, "aten::slice_copy.Tensor_out", g_seed++,
+                         "%s dense slice %zu layout %d%s",
+                         etr_scalar_type_name(dtype), s, layout,
+                         wrong ? " other out shape" : "");
+          etr_diff_input(&c, dtype, 3, kSelf, (etr_diff_layout_t)layout,
+                         ETR_FILL_SPECIAL);
+          etr_diff_arg(&c, tt_ev_int(kSlices[s].dim));
+          etr_diff_arg(&c, kSlices[s].has_start ? tt_ev_int(kSlices[s].start)
+                                                : tt_ev_none());
+          etr_diff_arg(&c, kSlices[s].has_end ? tt_ev_int(kSlices[s].end)
+                                              : tt_ev_none());
+          etr_diff_arg(&c, tt_ev_int(kSlices[s].step));
+          int64_t out_sizes[3] = {sizes[0], sizes[1] + wrong, sizes[2]};
+          exact_out(&c, dtype, 3, out_sizes);
+          bool valid = dim < 3 && kSlices[s].step > 0;
+          failures += mt_run(&c, valid);
+        }
+      }
+      // An out that is self (a whole slice in place): overlapping, so the
+      // general path, which leaves self as it was.
+      etr_diff_case_t c;
+      etr_diff_begin(&c, "aten::slice_copy.Tensor_out", g_seed++,
+                     "%s dense slice in place", etr_scalar_type_name(dtype));
+      etr_diff_input(&c, dtype, 3, kSelf, (etr_diff_layout_t)layout,
+                     ETR_FILL_SPECIAL);
+      etr_diff_arg(&c, tt_ev_int(0));
+      etr_diff_arg(&c, tt_ev_none());
+      etr_diff_arg(&c, tt_ev_none());
+      etr_diff_arg(&c, tt_ev_int(1));
+      etr_diff_out_aliasing(&c, 0);
+      etr_diff_return(&c, 5);
+      failures += mt_run(&c, false);
+    }
+  }
+  static const struct {
+    int64_t dim;
+    size_t count;
+    int32_t rank;
+    int64_t sizes[4][3];
+    int64_t out[3];
+    bool valid;
+  } kCats[] = {
+      {0, 1, 2, {{1, 16}}, {1, 16}, true},
+      {0, 4, 3, {{1, 1, 16}, {1, 1, 16}, {1, 1, 16}, {1, 1, 16}},
+       {4, 1, 16}, true},
+      {1, 3, 2, {{3, 1}, {3, 5}, {3, 2}}, {3, 8}, true},
+      {-1, 2, 3, {{2, 3, 4}, {2, 3, 1}}, {2, 3, 5}, true},
+      {1, 2, 3, {{2, 0, 4}, {2, 3, 4}}, {2, 3, 4}, true},  // an empty input
+      {0, 2, 2, {{2, 3}, {1, 4}}, {3, 3}, false},  // sizes differ off dim
+      {2, 2, 2, {{2, 3}, {1, 3}}, {3, 3}, false},  // dim out of range
+      {0, 2, 2, {{2, 3}, {1, 3}}, {4, 3}, true},   // out of another shape
+  };
+  for (size_t t = 0; t < MOVEMENT_NUM_DTYPES; ++t) {
+    etr_scalar_type_t dtype = kMovementDtypes[t];
+    for (size_t k = 0; k < sizeof(kCats) / sizeof(kCats[0]); ++k) {
+      for (int layout = 0; layout < 2; ++layout) {
+        etr_tensor_t *inputs[4];
+        for (size_t i = 0; i < kCats[k].count; ++i) {
+          inputs[i] = list_input(dtype, kCats[k].rank, kCats[k].sizes[i],
+                                 (etr_diff_layout_t)layout);
+        }
+        etr_diff_case_t c;
+        etr_diff_begin(&c, "aten::cat.out", g_seed++,
+                       "%s dense cat %zu layout %d",
+                       etr_scalar_type_name(dtype), k, layout);
+        etr_diff_arg(&c, tt_ev_tensor_list(kCats[k].count, inputs));
+        etr_diff_arg(&c, tt_ev_int(kCats[k].dim));
+        exact_out(&c, dtype, kCats[k].rank, kCats[k].out);
+        mt_key(&c, dtype, (etr_diff_layout_t)layout);
+        failures += mt_run(&c, kCats[k].valid);
+      }
+    }
+  }
+  mt_summary("dense slice/cat");
+  cr_assert_eq(failures, 0, "%d dense slice/cat cases disagree", failures);
+}
+
+TT_TEST(diff_movement, dense_reshapes) {
+  static const int64_t kSelf[4] = {1, 3, 1, 4};
+  static const struct {
+    const char *op;
+    int kind;  // 0 view (ints), 1 squeeze dims (ints), 2 squeeze dim,
+               // 3 unsqueeze, 4 clone (dim order ints, count -1: None)
+    int64_t value;
+    size_t count;
+    int64_t ints[4];
+    int32_t out_dim;
+    int64_t out[5];
+    bool valid;
+  } kCases[] = {
+      {"aten::view_copy.out", 0, 0, 2, {3, 4}, 2, {3, 4}, true},
+      {"aten::view_copy.out", 0, 0, 3, {1, 12, 1}, 3, {1, 12, 1}, true},
+      {"aten::view_copy.out", 0, 0, 2, {-1, 4}, 2, {3, 4}, true},
+      {"aten::view_copy.out", 0, 0, 2, {5, 4}, 2, {5, 4}, false},
+      {"aten::view_copy.out", 0, 0, 2, {3, 4}, 2, {4, 3}, true},
+      {"aten::squeeze_copy.dims_out", 1, 0, 1, {0}, 3, {3, 1, 4}, true},
+      {"aten::squeeze_copy.dims_out", 1, 0, 2, {0, -2}, 2, {3, 4}, true},
+      {"aten::squeeze_copy.dims_out", 1, 0, 0, {0}, 4, {1, 3, 1, 4}, true},
+      {"aten::squeeze_copy.dims_out", 1, 0, 0, {0}, 2, {3, 4}, true},
+      {"aten::squeeze_copy.dims_out", 1, 0, 1, {1}, 4, {1, 3, 1, 4}, true},
+      {"aten::squeeze_copy.dims_out", 1, 0, 2, {0, 0}, 3, {3, 1, 4}, false},
+      {"aten::squeeze_copy.dims_out", 1, 0, 1, {4}, 3, {3, 1, 4}, false},
+      {"aten::squeeze_copy.dim_out", 2, 2, 0, {0}, 3, {1, 3, 4}, true},
+      {"aten::squeeze_copy.dim_out", 2, -1, 0, {0}, 4, {1, 3, 1, 4}, true},
+      {"aten::squeeze_copy.dim_out", 2, -5, 0, {0}, 3, {1, 3, 4}, false},
+      {"aten::unsqueeze_copy.out", 3, 0, 0, {0}, 5, {1, 1, 3, 1, 4}, true},
+      {"aten::unsqueeze_copy.out", 3, 4, 0, {0}, 5, {1, 3, 1, 4, 1}, true},
+      {"aten::unsqueeze_copy.out", 3, -2, 0, {0}, 5, {1, 3, 1, 1, 4}, true},
+      {"aten::unsqueeze_copy.out", 3, 5, 0, {0}, 5, {1, 3, 1, 4, 1}, false},
+      {"dim_order_ops::_clone_dim_order.out", 4, 0, (size_t)-1, {0}, 4,
+       {1, 3, 1, 4}, true},
+      {"dim_order_ops::_clone_dim_order.out", 4, 0, 4, {0, 1, 2, 3}, 4,
+       {1, 3, 1, 4}, true},
+      {"dim_order_ops::_clone_dim_order.out", 4, 0, 4, {0, 2, 1, 3}, 4,
+       {1, 3, 1, 4}, false},
+      {"dim_order_ops::_clone_dim_order.out", 4, 0, 3, {0, 1, 2}, 4,
+       {1, 3, 1, 4}, false},
+  };
+  int failures = 0;
+  for (size_t t = 0; t < MOVEMENT_NUM_DTYPES; ++t) {
+    etr_scalar_type_t dtype = kMovementDtypes[t];
+    for (int layout = 0; layout < 2; ++layout) {
+      for (size_t k = 0; k < sizeof(kCases) / sizeof(kCases[0]); ++k) {
+        etr_diff_case_t c;
+        etr_diff_begin(&c, kCases[k].op, g_seed++, "%s dense case %zu layout %d",
+                       etr_scalar_type_name(dtype), k, layout);
+        etr_diff_input(&c, dtype, 4, kSelf, (etr_diff_layout_t)layout,
+                       ETR_FILL_SPECIAL);
+        switch (kCases[k].kind) {
+          case 0:
+          case 1:
+            etr_diff_arg(&c, tt_ev_int_list(kCases[k].count, kCases[k].ints));
+            break;
+          case 2:
+          case 3:
+            etr_diff_arg(&c, tt_ev_int(kCases[k].value));
+            break;
+          default:
+            etr_diff_arg(&c, tt_ev_bool(false));
+            etr_diff_arg(&c, kCases[k].count == (size_t)-1
+                                 ? tt_ev_none()
+                                 : tt_ev_int_list(kCases[k].count,
+                                                  kCases[k].ints));
+            break;
+        }
+        exact_out(&c, dtype, kCases[k].out_dim, kCases[k].out);
+        failures += mt_run(&c, kCases[k].valid);
+      }
+    }
+  }
+  // Empty tensors take the general path.
+  static const int64_t kEmpty[2] = {0, 4};
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::view_copy.out", g_seed++, "empty");
+  etr_diff_input(&c, ETR_FLOAT, 2, kEmpty, ETR_DIFF_CONTIGUOUS,
+                 ETR_FILL_SPECIAL);
+  etr_diff_arg(&c, TT_EV_INTS(4, 0));
+  exact_out(&c, ETR_FLOAT, 2, (const int64_t[]){4, 0});
+  failures += mt_run(&c, true);
+  mt_summary("dense reshapes");
+  cr_assert_eq(failures, 0, "%d dense reshape cases disagree", failures);
+}
