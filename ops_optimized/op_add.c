@@ -12,6 +12,8 @@
 // per-element dtype dispatch; there is no SIMD 64-bit multiply worth
 // having). Everything else, and argument errors, go to the reference
 // kernels (ops_reference/op_add.c).
+// .out calls on dense Float or Long tensors whose out already has the
+// result shape try binary/dense.c first (no probe, no plan).
 #include "ops_optimized/binary/elementwise.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
@@ -138,6 +140,9 @@ static etr_error_t add(etr_kernel_context_t *ctx, etr_evalue_t **args,
 // aten::add.out
 etr_error_t etr_opt_add_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
+  if (etr_binary_dense(args, num_args, ETR_BINARY_ADD, ctx->dry_run)) {
+    return ETR_OK;
+  }
   bool handled = false;
   etr_error_t status = add_integer_tensors(ctx, args, num_args, &handled);
   if (handled) {

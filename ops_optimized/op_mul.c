@@ -7,6 +7,8 @@
 // `other` of another dtype keeps its float value for Half/BFloat16
 // results. Everything else, and argument errors, go to the reference
 // kernels (ops_reference/op_mul.c).
+// .out calls on dense Float tensors whose out already has the
+// result shape try binary/dense.c first (no probe, no plan).
 #include "ops_optimized/binary/elementwise.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
@@ -28,6 +30,9 @@ static etr_error_t mul(etr_kernel_context_t *ctx, etr_evalue_t **args,
 // aten::mul.out
 etr_error_t etr_opt_mul_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
+  if (etr_binary_dense(args, num_args, ETR_BINARY_MUL, ctx->dry_run)) {
+    return ETR_OK;
+  }
   return mul(ctx, args, num_args, false, etr_ref_mul_out);
 }
 

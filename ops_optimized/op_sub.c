@@ -7,6 +7,8 @@
 // adds) in float; any other alpha computes a - alpha * b in double
 // and rounds once, as the reference. Everything else, and argument
 // errors, go to the reference kernels (ops_reference/op_sub.c).
+// .out calls on dense Float or Long tensors whose out already has the
+// result shape try binary/dense.c first (no probe, no plan).
 #include "ops_optimized/binary/elementwise.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
@@ -29,6 +31,9 @@ static etr_error_t sub(etr_kernel_context_t *ctx, etr_evalue_t **args,
 // aten::sub.out
 etr_error_t etr_opt_sub_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
+  if (etr_binary_dense(args, num_args, ETR_BINARY_SUB, ctx->dry_run)) {
+    return ETR_OK;
+  }
   return sub(ctx, args, num_args, false, etr_ref_sub_out);
 }
 

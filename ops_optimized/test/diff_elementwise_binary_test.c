@@ -64,6 +64,11 @@ static const etr_scalar_type_t kFloatDtypes[] = {ETR_FLOAT, ETR_HALF,
 
 static uint64_t g_seed = 1;
 
+// When set, finish() gives outs of exactly the result's shape (contiguous)
+// instead of 1-D outs the kernel resizes: the only outs the dense fast
+// path (binary/dense.c) takes.
+static bool g_exact_out = false;
+
 // Appends alpha (when the op has one), the out (resized by the kernel from
 // a 1-D out with room, or of exactly `out_sizes` in channels-last) and the
 // return slot, then runs the case.
@@ -78,6 +83,8 @@ static int finish(etr_diff_case_t *c, const binary_op_t *op,
   if (channels_last_out) {
     etr_diff_out(c, out_dtype, out_dim, out_sizes, ETR_DIFF_CHANNELS_LAST,
                  0);
+  } else if (g_exact_out) {
+    etr_diff_out(c, out_dtype, out_dim, out_sizes, ETR_DIFF_CONTIGUOUS, 0);
   } else {
     int64_t numel = 1;
     for (int32_t i = 0; i < out_dim; ++i) {
@@ -473,4 +480,85 @@ TT_TEST(diff_elementwise_binary, add_integers) {
   cr_assert_eq(failures, 0, "%d integer add cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, specialized,
                "integer add never took its fast path");
+}
+
+// The dense fast path of add, sub and mul (binary/dense.c): every pattern
+// and scalar case above again with outs of the exact result shape, in
+// Float (fast where dense and same-shape or one-element, general
+// otherwise), Half (general), Long (fast for add and sub, the reference
+// for mul); in place; Long wrap-around at the extremes; an out of another
+// shape and a non-Int alpha (general).
+TT_TEST(diff_elementwise_binary, dense_fast_path) {
+  g_exact_out = true;
+  int64_t sizes[16];
+  size_t count = etr_diff_edge_sizes(16, sizes);
+  int failures = 0;
+  static const etr_scalar_type_t kDtypes[] = {ETR_FLOAT, ETR_LONG};
+  for (size_t o = 0; o < 3; ++o) {
+    const binary_op_t *op = &kOps[o];
+    for (size_t d = 0; d < 2; ++d) {
+      for (size_t s = 0; s < count; ++s) {
+        failures += run_patterns(op, kDtypes[d], sizes[s]);
+        failures += run_scalars(op, kDtypes[d], sizes[s]);
+      }
+    }
+    failures += run_patterns(op, ETR_HALF, 17);
+    for (int alias = 0; alias < 2; ++alias) {  // out is self, then other
+      for (int64_t n = 1; n < 40; n += 19) {
+        int64_t shape[3] = {1, 2, n};
+        etr_diff_case_t c;
+        etr_diff_begin(&c, op->tensor_name, g_seed++,
+                       "dense in place (arg %d), n=%lld", alias,
+                       (long long)n);
+        etr_diff_input(&c, ETR_FLOAT, 3, shape, ETR_DIFF_CONTIGUOUS,
+                       ETR_FILL_SPECIAL);
+        etr_diff_input(&c, ETR_FLOAT, 3, shape, ETR_DIFF_CONTIGUOUS,
+                       ETR_FILL_SPECIAL);
+        if (op->alpha) {
+          etr_diff_arg(&c, tt_ev_int(1));
+        }
+        size_t out_index = c.num_args;
+        etr_diff_out_aliasing(&c, (size_t)alias);
+        etr_diff_return(&c, out_index);
+        etr_diff_tolerance_exact(&c);
+        failures += etr_diff_run(&c);
+      }
+    }
+    // Long extremes wrap around; one-element operands both ways.
+    static const int64_t kWide[4] = {INT64_MAX, INT64_MIN, -1, 0};
+    static const int64_t kOne[1] = {INT64_MAX};
+    for (int side = 0; side < 3; ++side) {
+      etr_diff_case_t c;
+      etr_diff_begin(&c, op->tensor_name, g_seed++, "Long extremes %d",
+                     side);
+      etr_tensor_t *wide = tt_tensor_i64(ETR_LONG, 1, (const int64_t[]){4},
+                                         kWide);
+      etr_tensor_t *one =
+          side == 2 ? tt_tensor_i64(ETR_LONG, 1, (const int64_t[]){4}, kWide)
+                    : tt_tensor_i64(ETR_LONG, 0, NULL, kOne);
+      etr_diff_arg(&c, tt_ev_tensor(side == 1 ? one : wide));
+      etr_diff_arg(&c, tt_ev_tensor(side == 1 ? wide : one));
+      c.dtype = ETR_LONG;
+      failures += finish(&c, op, ETR_LONG, 1.0, 1, (const int64_t[]){4},
+                         false);
+    }
+    // Another out shape, and alpha 1.0 as a Double: the general path.
+    int64_t shape[2] = {3, 5};
+    etr_diff_case_t c;
+    etr_diff_begin(&c, op->tensor_name, g_seed++, "dense, other out shape");
+    etr_diff_input(&c, ETR_FLOAT, 2, shape, ETR_DIFF_CONTIGUOUS,
+                   ETR_FILL_RANDOM);
+    etr_diff_input(&c, ETR_FLOAT, 2, shape, ETR_DIFF_CONTIGUOUS,
+                   ETR_FILL_RANDOM);
+    if (op->alpha) {
+      etr_diff_arg(&c, tt_ev_double(1.0));
+    }
+    size_t out_index = c.num_args;
+    etr_diff_out(&c, ETR_FLOAT, 2, (const int64_t[]){5, 3},
+                 ETR_DIFF_CONTIGUOUS, 0);
+    etr_diff_return(&c, out_index);
+    etr_diff_tolerance_exact(&c);
+    failures += etr_diff_run(&c);
+  }
+  cr_assert_eq(failures, 0, "%d dense binary cases disagree", failures);
 }

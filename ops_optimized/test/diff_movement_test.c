@@ -505,7 +505,8 @@ TT_TEST(diff_movement, dense_slice_and_cat) {
     etr_scalar_type_t dtype = kMovementDtypes[t];
     for (int layout = 0; layout < 2; ++layout) {
       for (size_t s = 0; s < sizeof(kSlices) / sizeof(kSlices[0]); ++s) {
-        int64_t dim = kSlices[s].dim < 0 ? kSlices[s].dim + 3 : kSlices[s].dim;
+        int64_t dim =
+            kSlices[s].dim < 0 ? kSlices[s].dim + 3 : kSlices[s].dim;
         int64_t sizes[3] = {kSelf[0], kSelf[1], kSelf[2]};
         if (dim < 3) {
           int64_t size = kSelf[dim];
@@ -644,7 +645,8 @@ TT_TEST(diff_movement, dense_reshapes) {
     for (int layout = 0; layout < 2; ++layout) {
       for (size_t k = 0; k < sizeof(kCases) / sizeof(kCases[0]); ++k) {
         etr_diff_case_t c;
-        etr_diff_begin(&c, kCases[k].op, g_seed++, "%s dense case %zu layout %d",
+        etr_diff_begin(&c, kCases[k].op, g_seed++,
+                       "%s dense case %zu layout %d",
                        etr_scalar_type_name(dtype), k, layout);
         etr_diff_input(&c, dtype, 4, kSelf, (etr_diff_layout_t)layout,
                        ETR_FILL_SPECIAL);

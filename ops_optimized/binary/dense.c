@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The dense fast path of add.out, sub.out and mul.out (see elementwise.h):
+// a call on Float (or, for add and sub, Long) tensors whose out already
+// has the broadcast shape, every tensor dense and row-major, each input
+// either out's own shape or a single element, alpha the Int 1. Such a call
+// is valid by construction, so it skips the probe, the plan and the
+// reference's checks and runs one microkernel call (Float) or one loop
+// (Long) over the whole tensor: a tiny op's cost is then the executor's
+// and the kernel's, not the setup's. Anything else returns false with
+// nothing written, and the caller takes its general path.
+#include "ops_optimized/binary/binary.h"
+#include "ops_optimized/binary/elementwise.h"
+#include "ops_optimized/common/dense.h"
+#include "ops_optimized/isa.h"
+
+// How an input lines up with out: element i of out reads element i of it
+// (VECTOR), or its one element (SCALAR).
+typedef enum dense_role { ROLE_NONE, ROLE_VECTOR, ROLE_SCALAR } dense_role_t;
+
+static dense_role_t role_of(const etr_tensor_t *input,
+                            const etr_tensor_t *out, int64_t out_numel,
+                            size_t element) {
+  int64_t numel = 0;
+  if (!etr_dense_row_major(input, &numel)) {
+    return ROLE_NONE;
+  }
+  size_t out_bytes = (size_t)out_numel * element;
+  if (numel == out_numel) {
+    // In place (out is this input) reads each element before writing it.
+    bool same = input->data == out->data;
+    return same || etr_dense_disjoint(input->data, out_bytes, out->data,
+                                      out_bytes)
+               ? ROLE_VECTOR
+               : ROLE_NONE;
+  }
+  return numel == 1 && etr_dense_disjoint(input->data, element, out->data,
+                                          out_bytes)
+             ? ROLE_SCALAR
+             : ROLE_NONE;
+}
+
+// True when broadcasting a and b gives exactly out's shape (so resizing
+// out would not change it).
+static bool broadcasts_to_out(const etr_tensor_t *a, const etr_tensor_t *b,
+                              const etr_tensor_t *out) {
+  int32_t dim = a->dim > b->dim ? a->dim : b->dim;
+  if (dim != out->dim) {
+    return false;
+  }
+  for (int32_t i = 1; i <= dim; ++i) {
+    int64_t sa = i <= a->dim ? a->sizes[a->dim - i] : 1;
+    int64_t sb = i <= b->dim ? b->sizes[b->dim - i] : 1;
+    int64_t size = sa == sb ? sa : (sa == 1 ? sb : (sb == 1 ? sa : -1));
+    if (size != out->sizes[dim - i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+static void run_long(etr_binary_op_t op, int64_t n, const int64_t *a,
+                     bool a_vector, const int64_t *b, bool b_vector,
+                     int64_t *y) {
+  // Wrapping 64-bit arithmetic, the reference's int64 op-math.
+  uint64_t a0 = (uint64_t)a[0];
+  uint64_t b0 = (uint64_t)b[0];
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t x = a_vector ? (uint64_t)a[i] : a0;
+    uint64_t z = b_vector ? (uint64_t)b[i] : b0;
+    y[i] = (int64_t)(op == ETR_BINARY_ADD ? x + z : x - z);
+  }
+}
+
+bool etr_binary_dense(etr_evalue_t **args, size_t num_args,
+                      etr_binary_op_t op, bool dry_run) {
+  bool has_alpha = op != ETR_BINARY_MUL;
+  size_t out_index = has_alpha ? 3 : 2;
+  if (num_args != out_index + 2) {
+    return false;
+  }
+  int64_t alpha = 0;
+  if (has_alpha && (!etr_dense_int_arg(args, 2, &alpha) || alpha != 1)) {
+    return false;
+  }
+  const etr_tensor_t *a = etr_dense_tensor_arg(args, 0);
+  const etr_tensor_t *b = etr_dense_tensor_arg(args, 1);
+  etr_tensor_t *out = etr_dense_tensor_arg(args, out_index);
+  if (a == NULL || b == NULL || out == NULL || a->dtype != out->dtype ||
+      b->dtype != out->dtype ||
+      !(out->dtype == ETR_FLOAT || (out->dtype == ETR_LONG && has_alpha)) ||
+      !broadcasts_to_out(a, b, out)) {
+    return false;
+  }
+  int64_t n = 0;
+  if (!etr_dense_row_major(out, &n)) {
+    return false;
+  }
+  size_t element = out->dtype == ETR_FLOAT ? sizeof(float) : sizeof(int64_t);
+  dense_role_t role_a = role_of(a, out, n, element);
+  dense_role_t role_b = role_of(b, out, n, element);
+  if (role_a == ROLE_NONE || role_b == ROLE_NONE ||
+      (role_a == ROLE_SCALAR && role_b == ROLE_SCALAR)) {
+    return false;
+  }
+  if (dry_run) {
+    return true;
+  }
+  if (out->dtype == ETR_LONG) {
+    run_long(op, n, a->data, role_a == ROLE_VECTOR, b->data,
+             role_b == ROLE_VECTOR, out->data);
+    return true;
+  }
+  const etr_f32_binary_kernels_t *k = etr_f32_binary_for(etr_isa_active());
+  const etr_binary_params_t params = {0.0};
+  const float *x = a->data;
+  const float *z = b->data;
+  if (role_a == ROLE_VECTOR && role_b == ROLE_VECTOR) {
+    k->vv[op]((size_t)n, x, z, out->data, &params);
+  } else if (role_a == ROLE_VECTOR) {
+    k->vs[op]((size_t)n, x, z[0], out->data, &params);
+  } else {
+    k->sv[op]((size_t)n, x[0], z, out->data, &params);
+  }
+  return true;
+}
