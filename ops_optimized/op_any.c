@@ -8,7 +8,10 @@
 // out, which ATen reduces through uint8 conversions), layouts, empty
 // inputs and argument errors go to the reference kernel
 // (ops_reference/op_any.c), whose dry run checks and resizes first.
+// any.all_out on a dense Float or Bool self into an out that is already a
+// 0-dim Bool tensor skips the driver and the dry run (any_all_dense).
 #include "ops_optimized/common/args.h"
+#include "ops_optimized/common/dense.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/reduce/reduce.h"
 #include "ops_reference/ops_reference.h"
@@ -29,9 +32,79 @@ static bool run(etr_kernel_context_t *ctx, etr_tensor_t *self, uint32_t mask,
   return etr_reduce_run(ctx, &request);
 }
 
+// True when some element of x[0..n) is not +-0 (NaN counts), 64
+// elements per check so the compiler vectorizes the block.
+static bool any_float(const float *x, int64_t n) {
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    int hits = 0;
+    for (int k = 0; k < 64; ++k) {
+      hits |= x[i + k] != 0.0f;
+    }
+    if (hits) {
+      return true;
+    }
+  }
+  for (; i < n; ++i) {
+    if (x[i] != 0.0f) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// True when some byte of x[0..n) is not 0.
+static bool any_byte(const uint8_t *x, int64_t n) {
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    int hits = 0;
+    for (int k = 0; k < 64; ++k) {
+      hits |= x[i + k] != 0;
+    }
+    if (hits) {
+      return true;
+    }
+  }
+  for (; i < n; ++i) {
+    if (x[i] != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The fast path of any.all_out: valid by construction when it returns
+// true (a non-empty dense Float or Bool self, an out that is a 0-dim Bool
+// tensor already; common/dense.h). False leaves the call, untouched, to
+// the general path.
+static bool any_all_dense(etr_evalue_t **args, size_t num_args,
+                          bool dry_run) {
+  if (num_args != 3) {
+    return false;
+  }
+  const etr_tensor_t *self = etr_dense_tensor_arg(args, 0);
+  etr_tensor_t *out = etr_dense_tensor_arg(args, 1);
+  int64_t n = 0;
+  if (self == NULL || out == NULL || out->dtype != ETR_BOOL ||
+      out->dim != 0 || out->data == NULL ||
+      (self->dtype != ETR_FLOAT && self->dtype != ETR_BOOL) ||
+      !etr_dense_row_major(self, &n)) {
+    return false;
+  }
+  if (!dry_run) {
+    bool any = self->dtype == ETR_FLOAT ? any_float(self->data, n)
+                                        : any_byte(self->data, n);
+    *(uint8_t *)out->data = any ? 1 : 0;
+  }
+  return true;
+}
+
 // aten::any.all_out
 etr_error_t etr_opt_any_all_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                                 size_t num_args) {
+  if (any_all_dense(args, num_args, ctx->dry_run)) {
+    return ETR_OK;
+  }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 1);
   if (num_args != 3 || !specialized_dtypes(self, out)) {

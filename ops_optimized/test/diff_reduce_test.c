@@ -24,6 +24,7 @@
 //                               (sums of squares do not cancel);
 // plus the smallest subnormal of the out dtype.
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 
 #include "ops_optimized/test/diff.h"
@@ -120,8 +121,16 @@ static etr_evalue_t *single_dim_arg(const reduce_spec_t *s) {
 }
 
 // Appends an out for the values (or indices) of the reduction.
+// When set, any.all_out gets an out that is already 0-dim (the only out
+// its dense fast path takes) instead of a 1-D one it resizes.
+static bool g_exact_any_out = false;
+
 static void add_out(etr_diff_case_t *c, const reduce_spec_t *s,
                     etr_scalar_type_t dtype, int64_t spare) {
+  if (g_exact_any_out && op_is(s, "aten::any.all_out")) {
+    etr_diff_out(c, dtype, 0, NULL, ETR_DIFF_CONTIGUOUS, 0);
+    return;
+  }
   if (s->out_channels_last && s->keepdim && s->rank == 4) {
     int64_t sizes[4];
     uint32_t mask = 0;
@@ -416,6 +425,9 @@ TT_TEST(diff_reduce, whole_tensor_ops) {
                              t == 2 ? ETR_FILL_ZERO : kFills[f], DIMS_ALL,
                              {0}, 0, false, false};
         failures += run_spec(&any, seed++);
+        g_exact_any_out = true;
+        failures += run_spec(&any, seed++);
+        g_exact_any_out = false;
       }
     }
   }
@@ -428,4 +440,49 @@ TT_TEST(diff_reduce, whole_tensor_ops) {
     failures += run_spec(&head, seed++);
   }
   cr_assert_eq(failures, 0, "%d reduction cases disagree", failures);
+}
+
+// any.all_out's dense fast path (a 0-dim Bool out already): a single
+// non-zero element (negative, NaN, positive, true) at every position
+// that matters for the 64-element blocks and the tail, among zeros and
+// -0.0 (which do not count), and all-zero inputs.
+TT_TEST(diff_reduce, any_all_single_hit) {
+  static const int64_t kSizes[] = {1, 63, 64, 65, 130, 200};
+  static const double kHits[] = {-0.5, NAN, 2.0, -INFINITY};
+  static double values[200];
+  int failures = 0;
+  uint64_t specialized = etr_diff_stats()->specialized;
+  for (size_t z = 0; z < sizeof(kSizes) / sizeof(kSizes[0]); ++z) {
+    int64_t n = kSizes[z];
+    const int64_t positions[] = {-1, 0, 1, 63, 64, n - 2, n - 1};
+    for (int bool_self = 0; bool_self < 2; ++bool_self) {
+      for (size_t p = 0; p < sizeof(positions) / sizeof(positions[0]);
+           ++p) {
+        int64_t at = positions[p];
+        if (at >= n || (at < 0 && p > 0)) {
+          continue;
+        }
+        for (int64_t i = 0; i < n; ++i) {
+          values[i] = i % 2 ? -0.0 : 0.0;
+        }
+        if (at >= 0) {
+          values[at] = bool_self ? 1.0 : kHits[(size_t)at % 4];
+        }
+        etr_diff_case_t c;
+        etr_diff_begin(&c, "aten::any.all_out", 95000 + (uint64_t)n,
+                       "%s n=%lld hit at %lld", bool_self ? "Bool" : "Float",
+                       (long long)n, (long long)at);
+        etr_diff_arg(&c, tt_ev_tensor(tt_tensor(
+                             bool_self ? ETR_BOOL : ETR_FLOAT, 1,
+                             (const int64_t[]){n}, values)));
+        c.dtype = bool_self ? ETR_BOOL : ETR_FLOAT;
+        etr_diff_out(&c, ETR_BOOL, 0, NULL, ETR_DIFF_CONTIGUOUS, 0);
+        etr_diff_return(&c, 1);
+        etr_diff_tolerance_exact(&c);
+        failures += etr_diff_run(&c);
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d any.all_out cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, specialized);
 }
