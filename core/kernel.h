@@ -45,6 +45,10 @@ typedef struct etr_kernel_context {
   // real call, then returns ETR_OK without reading or writing any tensor
   // data (data pointers may be NULL). Every kernel honours this flag.
   bool dry_run;
+  // The instruction's kernel state (etr_instruction_t.state): NULL for an
+  // ordinary kernel call; set by load-time passes that bind a kernel to
+  // data prepared once per method (ops_optimized/fuse/fuse.h).
+  const void *state;
 } etr_kernel_context_t;
 
 typedef etr_error_t (*etr_kernel_fn)(etr_kernel_context_t *ctx,

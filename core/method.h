@@ -115,6 +115,12 @@ typedef enum etr_instruction_kind {
 // "KernelCall", "DelegateCall", ...
 const char *etr_instruction_kind_name(etr_instruction_kind_t kind);
 
+typedef enum etr_fusion_role {
+  ETR_FUSION_NONE = 0,
+  ETR_FUSION_HEAD = 1,
+  ETR_FUSION_ABSORBED = 2,
+} etr_fusion_role_t;
+
 typedef struct etr_instruction {
   etr_instruction_kind_t kind;
   // KernelCall: operator index; DelegateCall: delegate index.
@@ -124,6 +130,15 @@ typedef struct etr_instruction {
   etr_evalue_t **args;
   size_t num_args;
   etr_kernel_fn kernel;  // KernelCall
+  // KernelCall: passed to the kernel as ctx->state; NULL unless a
+  // load-time pass (ops_optimized/fuse/fuse.h) set it.
+  const void *state;
+  // KernelCall: ETR_FUSION_HEAD when `kernel` also computes the next
+  // `fused_count` instructions, which are then ETR_FUSION_ABSORBED (their
+  // kernel does nothing). ETR_FUSION_NONE for every instruction of a
+  // method no pass touched.
+  uint8_t fusion;
+  uint8_t fused_count;
   // MoveCall: from, to. JumpFalseCall: condition value, destination.
   // FreeCall: value.
   uint32_t operands[2];

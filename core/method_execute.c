@@ -273,6 +273,7 @@ static etr_error_t run_instruction(etr_method_t *method,
           .temp = &method->temp,
           .op_name = method->operators[instruction->callee].name,
           .rng_state = &method->rng_state,
+          .state = instruction->state,
       };
       etr_error_t status =
           instruction->kernel(&context, instruction->args,
@@ -425,6 +426,7 @@ uint32_t etr_method_dry_run(etr_method_t *method, etr_dry_run_fn report,
               .op_name = method->operators[instruction->callee].name,
               .rng_state = &method->rng_state,
               .dry_run = true,
+              .state = instruction->state,
           };
           status = instruction->kernel(&context, instruction->args,
                                        instruction->num_args);

@@ -220,7 +220,8 @@ static void run_direct(etr_depthwise_fn kernel, const etr_tensor_t *input,
 static bool run_gemm(etr_kernel_context_t *ctx, const etr_tensor_t *input,
                      const etr_tensor_t *weight, const etr_tensor_t *bias,
                      etr_tensor_t *out, int64_t groups,
-                     etr_conv2d_geometry_t *g, bool channels_last) {
+                     etr_conv2d_geometry_t *g, bool channels_last,
+                     const etr_conv_post_t *post) {
   int64_t cg = g->channels;
   int64_t ocg = out->sizes[1] / groups;
   int64_t taps = g->kernel_h * g->kernel_w;
@@ -293,38 +294,33 @@ static bool run_gemm(etr_kernel_context_t *ctx, const etr_tensor_t *input,
     batch.b[1] = (ptrdiff_t)(cg * g->in_stride_c);
     batch.c[0] = (ptrdiff_t)out->strides[0];
     batch.c[1] = (ptrdiff_t)(ocg * out->strides[1]);
+    if (post != NULL) {  // GEMM rows are the group's out channels
+      p.post = &post->gemm;
+      batch.post_row[1] = (size_t)ocg;
+    }
   }
   etr_gemm(&p, &batch, ctx->temp, etr_isa_active());
   return true;
 }
 
-// aten::convolution.out
-etr_error_t etr_opt_convolution_out(etr_kernel_context_t *ctx,
-                                    etr_evalue_t **args, size_t num_args) {
-  etr_tensor_t *input = etr_opt_tensor_arg(args, num_args, 0);
-  etr_tensor_t *weight = etr_opt_tensor_arg(args, num_args, 1);
-  etr_tensor_t *bias = etr_opt_tensor_arg(args, num_args, 2);
-  etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 9);
-  bool transposed = true;
-  int64_t groups = 0;
-  if (num_args != 11 || input == NULL || weight == NULL || out == NULL ||
-      !etr_opt_gemm_dtype(input->dtype) || weight->dtype != input->dtype ||
-      out->dtype != input->dtype ||
-      (bias != NULL && (bias->dtype != input->dtype || bias->dim != 1)) ||
-      (input->dim != 3 && input->dim != 4) || weight->dim != input->dim ||
-      args[6]->tag != ETR_TAG_BOOL || args[8]->tag != ETR_TAG_INT) {
-    return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
+// The fused epilogue over every out channel plane of an NCHW out.
+static void post_planes(const etr_conv_post_t *post, etr_tensor_t *out) {
+  int64_t channels = out->sizes[1];
+  int64_t plane = etr_tensor_numel(out) / (out->sizes[0] * channels);
+  for (int64_t n = 0; n < out->sizes[0]; ++n) {
+    post->rows(post, 0, (float *)out->data + n * out->strides[0],
+               (ptrdiff_t)plane, (size_t)channels, (size_t)plane);
   }
-  transposed = args[6]->u.as_bool;
-  groups = args[8]->u.as_int;
-  if (transposed) {
-    return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
-  }
-  ETR_TRY(etr_opt_check_with_reference(etr_ref_convolution_out, ctx, args,
-                                       num_args));
-  if (ctx->dry_run) {
-    return ETR_OK;
-  }
+}
+
+// Computes an accepted (checked, out resized) call into `out`, with the
+// fused epilogue `post` (NULL: none; NCHW Float only). False, having
+// written nothing, for the cases that go to the reference kernel.
+static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                     size_t num_args, const etr_tensor_t *input,
+                     const etr_tensor_t *weight, const etr_tensor_t *bias,
+                     etr_tensor_t *out, int64_t groups,
+                     const etr_conv_post_t *post) {
   bool nchw = etr_tensor_is_contiguous(input) &&
               etr_tensor_is_contiguous(out);
   bool nhwc = input->dim == 4 && etr_tensor_is_dense(input) &&
@@ -332,18 +328,23 @@ etr_error_t etr_opt_convolution_out(etr_kernel_context_t *ctx,
               etr_dim_order_is_channels_last(input->dim_order, 4) &&
               etr_dim_order_is_channels_last(out->dim_order, 4);
   etr_conv2d_geometry_t g;
-  if ((!nchw && !nhwc) || etr_opt_tensors_overlap(out, input) ||
+  if ((!nchw && !nhwc) || (post != NULL && !nchw) ||
+      (post != NULL && input->dtype != ETR_FLOAT) ||
+      etr_opt_tensors_overlap(out, input) ||
       etr_opt_tensors_overlap(out, weight) ||
       (bias != NULL && etr_opt_tensors_overlap(out, bias)) ||
       !build_geometry(ctx, args, num_args, input, weight, out, groups, !nchw,
                       &g)) {
-    return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
+    return false;
   }
   // The weight scan only for the paths that skip padding taps (both Float).
   if (depthwise_applies(input, out, groups, &g, !nchw) &&
       !padding_taps_matter(weight, &g)) {
     run_depthwise(input, weight, bias, out, &g, !nchw);
-    return ETR_OK;
+    if (post != NULL) {
+      post_planes(post, out);
+    }
+    return true;
   }
   etr_depthwise_fn direct = etr_conv_direct_for(etr_isa_active());
   if (direct != NULL && nchw && input->dtype == ETR_FLOAT &&
@@ -352,9 +353,104 @@ etr_error_t etr_opt_convolution_out(etr_kernel_context_t *ctx,
        (g.stride_w == 2 && g.out_w >= 8)) &&
       !padding_taps_matter(weight, &g)) {
     run_direct(direct, input, weight, bias, out, groups, &g);
+    if (post != NULL) {
+      post_planes(post, out);
+    }
+    return true;
+  }
+  return run_gemm(ctx, input, weight, bias, out, groups, &g, !nchw, post);
+}
+
+// Reads the arguments the optimized kernel takes (NULL input: a case for
+// the reference kernel).
+static void read_call(etr_evalue_t **args, size_t num_args,
+                      etr_tensor_t **input, etr_tensor_t **weight,
+                      etr_tensor_t **bias, etr_tensor_t **out,
+                      int64_t *groups) {
+  *input = etr_opt_tensor_arg(args, num_args, 0);
+  *weight = etr_opt_tensor_arg(args, num_args, 1);
+  *bias = etr_opt_tensor_arg(args, num_args, 2);
+  *out = etr_opt_tensor_arg(args, num_args, 9);
+  etr_tensor_t *x = *input;
+  etr_tensor_t *w = *weight;
+  etr_tensor_t *b = *bias;
+  if (num_args != 11 || x == NULL || w == NULL || *out == NULL ||
+      !etr_opt_gemm_dtype(x->dtype) || w->dtype != x->dtype ||
+      (*out)->dtype != x->dtype ||
+      (b != NULL && (b->dtype != x->dtype || b->dim != 1)) ||
+      (x->dim != 3 && x->dim != 4) || w->dim != x->dim ||
+      args[6]->tag != ETR_TAG_BOOL || args[8]->tag != ETR_TAG_INT ||
+      args[6]->u.as_bool) {
+    *input = NULL;
+    return;
+  }
+  *groups = args[8]->u.as_int;
+}
+
+etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
+                                      etr_evalue_t **args, size_t num_args,
+                                      etr_tensor_t *target,
+                                      const etr_conv_post_t *post,
+                                      bool *done, bool *staged) {
+  *done = false;
+  *staged = false;
+  etr_tensor_t *input = NULL;
+  etr_tensor_t *weight = NULL;
+  etr_tensor_t *bias = NULL;
+  etr_tensor_t *out = NULL;
+  int64_t groups = 0;
+  read_call(args, num_args, &input, &weight, &bias, &out, &groups);
+  if (input == NULL) {
     return ETR_OK;
   }
-  if (!run_gemm(ctx, input, weight, bias, out, groups, &g, !nchw)) {
+  ETR_TRY(etr_opt_check_with_reference(etr_ref_convolution_out, ctx, args,
+                                       num_args));
+  // The unfused kernel would have written `out`: the fused call takes the
+  // same path only when `out` is free of the inputs (as planned programs
+  // have it) and `target` is laid out alike.
+  if (ctx->dry_run || target->dtype != out->dtype ||
+      target->dim != out->dim ||
+      memcmp(target->sizes, out->sizes,
+             (size_t)out->dim * sizeof(out->sizes[0])) != 0 ||
+      memcmp(target->dim_order, out->dim_order, (size_t)out->dim) != 0 ||
+      etr_opt_tensors_overlap(out, input) ||
+      etr_opt_tensors_overlap(out, weight) ||
+      (bias != NULL && etr_opt_tensors_overlap(out, bias))) {
+    return ETR_OK;
+  }
+  // A target in the input's bytes (planners reuse them: the input is dead
+  // once the block ends) is written through `out`, then copied.
+  *staged = etr_opt_tensors_overlap(target, input) ||
+            etr_opt_tensors_overlap(target, weight) ||
+            (bias != NULL && etr_opt_tensors_overlap(target, bias));
+  etr_tensor_t *dest = *staged ? out : target;
+  *done = convolve(ctx, args, num_args, input, weight, bias, dest, groups,
+                   post);
+  if (*done && *staged) {
+    memmove(target->data, out->data, etr_tensor_nbytes(out));
+  }
+  return ETR_OK;
+}
+
+// aten::convolution.out
+etr_error_t etr_opt_convolution_out(etr_kernel_context_t *ctx,
+                                    etr_evalue_t **args, size_t num_args) {
+  etr_tensor_t *input = NULL;
+  etr_tensor_t *weight = NULL;
+  etr_tensor_t *bias = NULL;
+  etr_tensor_t *out = NULL;
+  int64_t groups = 0;
+  read_call(args, num_args, &input, &weight, &bias, &out, &groups);
+  if (input == NULL) {
+    return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
+  }
+  ETR_TRY(etr_opt_check_with_reference(etr_ref_convolution_out, ctx, args,
+                                       num_args));
+  if (ctx->dry_run) {
+    return ETR_OK;
+  }
+  if (!convolve(ctx, args, num_args, input, weight, bias, out, groups,
+                NULL)) {
     return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
   }
   return ETR_OK;

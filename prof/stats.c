@@ -79,6 +79,12 @@ static const char *kernel_label(const etr_method_t *method,
       !etr_etdump_native_call_name(op->name, ignored, sizeof(ignored))) {
     return "prim";
   }
+  if (instruction->fusion == ETR_FUSION_HEAD) {
+    return "optimized, fused";
+  }
+  if (instruction->fusion == ETR_FUSION_ABSORBED) {
+    return "fused into previous";
+  }
   if (method->config.variant == ETR_KERNELS_OPTIMIZED && op->entry != NULL &&
       op->entry->variants[ETR_KERNELS_OPTIMIZED] != NULL &&
       instruction->kernel == op->entry->variants[ETR_KERNELS_OPTIMIZED]) {

@@ -23,7 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/kernel.h"
 #include "core/scalar_type.h"
+#include "core/tensor.h"
 #include "ops_optimized/gemm/gemm.h"
 #include "ops_optimized/isa.h"
 
@@ -158,6 +160,62 @@ etr_depthwise_fn etr_depthwise_for(etr_isa_t isa, bool channels_last);
 void etr_conv_valid_range(int64_t out_size, int64_t in_size, int64_t stride,
                           int64_t pad, int64_t offset, int64_t *first,
                           int64_t *end);
+
+// ---------------------------------------------------------------------------
+// The fused epilogue of a convolution followed by an inference batch norm
+// and/or a hardtanh or relu (ops_optimized/fuse/fuse.h): for out channel c,
+// v = fma(v, scale[c], shift[c]) when scale is set (the optimized batch
+// norm's alpha and beta, norm/norm.h), then v = v < low ? low : v and
+// v = v > high ? high : v (hardtanh and relu as their optimized kernels
+// compute them: NaN passes, -0.0 stays; +-inf limits change nothing). The
+// same bits as running the kernels one after another.
+struct etr_conv_post;
+// Rows x cols of an NCHW out (row r = channel channel0 + r, rows `stride`
+// floats apart, unit column stride), in place.
+typedef void (*etr_conv_post_rows_fn)(const struct etr_conv_post *post,
+                                      size_t channel0, float *c,
+                                      ptrdiff_t stride, size_t rows,
+                                      size_t cols);
+typedef struct etr_conv_post {
+  const float *scale;  // one per out channel; NULL: no batch norm
+  const float *shift;
+  float low;           // -inf: none
+  float high;          // +inf: none
+  etr_conv_post_rows_fn rows;  // etr_conv_post_rows_for(the active ISA)
+  etr_gemm_post_t gemm;        // {etr_conv_post_gemm, this}
+} etr_conv_post_t;
+
+void etr_conv_post_rows_scalar(const etr_conv_post_t *post, size_t channel0,
+                               float *c, ptrdiff_t stride, size_t rows,
+                               size_t cols);
+void etr_conv_post_rows_avx2(const etr_conv_post_t *post, size_t channel0,
+                             float *c, ptrdiff_t stride, size_t rows,
+                             size_t cols);
+void etr_conv_post_rows_avx512(const etr_conv_post_t *post, size_t channel0,
+                               float *c, ptrdiff_t stride, size_t rows,
+                               size_t cols);
+void etr_conv_post_rows_neon(const etr_conv_post_t *post, size_t channel0,
+                             float *c, ptrdiff_t stride, size_t rows,
+                             size_t cols);
+etr_conv_post_rows_fn etr_conv_post_rows_for(etr_isa_t isa);
+// etr_gemm_post_t.apply for an NCHW convolution's GEMM (rows = channels).
+void etr_conv_post_gemm(const etr_gemm_post_t *gemm, float *c,
+                        ptrdiff_t c_stride, size_t row0, size_t rows,
+                        size_t cols);
+
+// The optimized convolution's fused path (op_convolution.c), used by
+// fuse/fuse.c: checks the call as aten::convolution.out does (errors are
+// the same), then, when the call takes the optimized kernel's path with
+// `args`' out (free of the inputs) and `target` alike (same dtype, shape
+// and dim order), computes it with the epilogue `post` (NULL: none) into
+// `target` and sets *done. A target that overlaps an input is written
+// through the out and copied (*staged). Otherwise (and in a dry run)
+// writes nothing and leaves *done false.
+etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
+                               etr_evalue_t **args, size_t num_args,
+                               etr_tensor_t *target,
+                               const etr_conv_post_t *post, bool *done,
+                               bool *staged);
 
 #ifdef __cplusplus
 }

@@ -172,7 +172,7 @@ static void run_block(const etr_gemm_kernel_t *kernel,
                       size_t kc, size_t col0, size_t cols, size_t rows,
                       float *c, ptrdiff_t c_stride, unsigned flags,
                       const etr_gemm_epilogue_t *epilogue,
-                      ptrdiff_t bias_col_stride) {
+                      ptrdiff_t bias_col_stride, size_t row0) {
   size_t mr = kernel->mr;
   size_t nr = kernel->nr;
   const float *b = NULL;
@@ -197,6 +197,10 @@ static void run_block(const etr_gemm_kernel_t *kernel,
       a_panel = a_packed + (ptrdiff_t)ir * p->a.x_stride;
     }
     etr_gemm_epilogue_t tile = *epilogue;
+    if (tile.post_scale != NULL) {  // the post's rows at this tile's first
+      tile.post_scale += row0 + ir;
+      tile.post_shift += row0 + ir;
+    }
     for (size_t jr = 0; jr < cols; jr += nr) {
       const float *b_panel = blocks->direct_b ? b + jr : b + jr * kc;
       if (tile.bias != NULL) {
@@ -214,6 +218,11 @@ static void run_block(const etr_gemm_kernel_t *kernel,
                         min_size(mr, rows - ir), min_size(nr, cols - jr),
                         flags, &tile);
       }
+      if (p->post != NULL && !kernel->fuses_post &&
+          (flags & ETR_GEMM_EPILOGUE) != 0) {
+        p->post->apply(p->post, c_tile, c_stride, p->post_row0 + row0 + ir,
+                       min_size(mr, rows - ir), min_size(nr, cols - jr));
+      }
     }
   }
 }
@@ -227,6 +236,16 @@ static void gemm_direct(const etr_gemm_kernel_t *kernel,
   etr_gemm_epilogue_t epilogue = {p->alpha, p->beta, NULL,
                                   p->bias_row_stride,
                                   p->bias_col_stride == 0};
+  if (p->post != NULL && kernel->fuses_post) {
+    // Rows of the product from here; run_block adds each tile's row.
+    epilogue.post_scale =
+        p->post->scale != NULL ? p->post->scale + p->post_row0 : NULL;
+    epilogue.post_shift =
+        p->post->shift != NULL ? p->post->shift + p->post_row0 : NULL;
+    epilogue.post_low = p->post->low;
+    epilogue.post_high = p->post->high;
+    epilogue.post_clamp = true;
+  }
   for (size_t ic = 0; ic < p->m; ic += blocks->mc) {
     size_t rows = min_size(blocks->mc, p->m - ic);
     size_t pc = 0;
@@ -246,7 +265,8 @@ static void gemm_direct(const etr_gemm_kernel_t *kernel,
         run_block(kernel, p, blocks, a_block, b_packed, b_ready, pc, kc, jc,
                   cols, rows,
                   c + (ptrdiff_t)ic * p->c_row_stride + (ptrdiff_t)jc,
-                  p->c_row_stride, flags, &epilogue, p->bias_col_stride);
+                  p->c_row_stride, flags, &epilogue, p->bias_col_stride,
+                  ic);
       }
       pc += kc;
     } while (pc < p->k);
@@ -272,7 +292,7 @@ static void gemm_converted(const etr_gemm_kernel_t *kernel,
         const float *a_block = prepare_a(kernel, p, blocks, pc, kc, ic, rows,
                                       a_packed);
         run_block(kernel, p, blocks, a_block, b_packed, NULL, pc, kc, jc,
-                  cols, rows, c_block, stride, flags, &plain, 0);
+                  cols, rows, c_block, stride, flags, &plain, 0, 0);
         pc += kc;
       } while (pc < p->k);
       store_converted(p, c_block, (size_t)stride, ic, rows, jc, cols);
@@ -308,6 +328,10 @@ static void run_one(const etr_gemm_kernel_t *kernel,
     kernel->gemv(p->k, p->n, (const float *)p->a.data, p->a.k_stride,
                  (const float *)p->b.data, p->b.k_stride, (float *)p->c,
                  &epilogue);
+    if (p->post != NULL) {
+      p->post->apply(p->post, (float *)p->c, p->c_row_stride, p->post_row0,
+                     1, p->n);
+    }
     return;
   }
   float *a_packed = scratch;
@@ -419,6 +443,8 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
                                   bi * batch->c[0] + bj * batch->c[1]);
       one.bias = offset_data(p->bias, p->c_dtype,
                              bi * batch->bias[0] + bj * batch->bias[1]);
+      one.post_row0 = p->post_row0 + i * batch->post_row[0] +
+                      j * batch->post_row[1];
       run_one(kernel, &one, &blocks, scratch, &packed_for);
     }
   }

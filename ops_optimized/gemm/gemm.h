@@ -71,12 +71,21 @@ extern "C" {
 // The epilogue of one tile: out = alpha * sums + beta * bias, with bias at
 // bias[i * bias_row_stride + j * (bias_per_row ? 0 : 1)] for tile row i,
 // column j (bias_row_stride may be 0: one row broadcast to every row).
+// Microkernels that set etr_gemm_kernel_t.fuses_post also apply, after
+// the bias, a fused convolution's per-row post (etr_gemm_post_t): v =
+// fma(v, post_scale[i], post_shift[i]) when post_scale is set, then v =
+// min(post_high, max(post_low, v)) when post_clamp.
 typedef struct etr_gemm_epilogue {
   float alpha;
   float beta;
   const float *bias;  // at the tile's origin; NULL: no bias
   ptrdiff_t bias_row_stride;
   bool bias_per_row;  // one value per row (column vector or scalar bias)
+  const float *post_scale;  // at the tile's first row; NULL: none
+  const float *post_shift;
+  float post_low;
+  float post_high;
+  bool post_clamp;
 } etr_gemm_epilogue_t;
 
 // Computes an mr x nr tile (mr <= MR, nr <= NR) of C at `c` (row stride
@@ -129,6 +138,8 @@ typedef struct etr_gemm_kernel {
   // A shorter tile of the same ISA (NULL: none); the driver takes it when
   // it pads fewer rows of M.
   const struct etr_gemm_kernel *narrow;
+  // The microkernels apply etr_gemm_epilogue_t's post fields.
+  bool fuses_post;
 } etr_gemm_kernel_t;
 
 // The microkernel and blocking of `isa` (the scalar one when the ISA has
@@ -232,6 +243,25 @@ static inline etr_gemm_source_t etr_gemm_matrix(const void *data,
 // ---------------------------------------------------------------------------
 // The driver.
 
+// A per-row pass over each finished fp32 tile of C (a fused convolution's
+// batch norm and clamp, conv/conv.h): for row r of the product (plus the
+// problem's post_row0), v = fma(v, scale[r], shift[r]) when scale is set,
+// then v = min(high, max(low, v)) (bit for bit v < low ? low : v, then
+// v > high ? high : v). Microkernels with fuses_post apply it in registers
+// before the store; for the others the driver calls `apply` on each tile
+// right after its last K block, with `rows` x `cols` of C at `c` (row
+// stride c_stride) starting at row `row0` of the product (plus post_row0).
+// Not applied to Half/BFloat16 C.
+typedef struct etr_gemm_post {
+  const float *scale;  // NULL: no affine step
+  const float *shift;
+  float low;
+  float high;
+  void (*apply)(const struct etr_gemm_post *post, float *c,
+                ptrdiff_t c_stride, size_t row0, size_t rows, size_t cols);
+  const void *state;
+} etr_gemm_post_t;
+
 typedef struct etr_gemm_problem {
   size_t m;
   size_t n;
@@ -248,6 +278,8 @@ typedef struct etr_gemm_problem {
                         // of c_dtype
   ptrdiff_t bias_row_stride;
   ptrdiff_t bias_col_stride;  // 0 or 1
+  const etr_gemm_post_t *post;  // NULL: none (fp32 C only)
+  size_t post_row0;             // added to the rows post->apply sees
 } etr_gemm_problem_t;
 
 // Independent products over a 2-level batch (bmm: {B, 1}; grouped
@@ -259,6 +291,7 @@ typedef struct etr_gemm_batch {
   ptrdiff_t b[2];
   ptrdiff_t c[2];
   ptrdiff_t bias[2];
+  size_t post_row[2];  // added to the problem's post_row0
 } etr_gemm_batch_t;
 
 // Runs the product (or each product of `batch`, which may be NULL) with

@@ -89,6 +89,7 @@ static const etr_gemm_kernel_t kAvx512Narrow = {
     .mc = 8 * 40,
     .nc = 256,
     .direct_b_max_m = 24,
+    .fuses_post = true,
 };
 static const etr_gemm_kernel_t kAvx512 = {
     .ukernel = etr_gemm_f32_ukernel_avx512,
@@ -103,6 +104,7 @@ static const etr_gemm_kernel_t kAvx512 = {
     .nc = 256,
     .direct_b_max_m = 24,
     .narrow = &kAvx512Narrow,
+    .fuses_post = true,
 };
 #endif
 #if defined(__aarch64__)

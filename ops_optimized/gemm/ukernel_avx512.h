@@ -27,7 +27,9 @@
 #define STEP_HALF(i) \
   c##i##a = _mm512_fmadd_ps(_mm512_set1_ps(*A_ROW(i)), b0, c##i##a);
 
-// Stores row i: optional C accumulation, alpha, beta * bias, masked store.
+// Stores row i: optional C accumulation, alpha, beta * bias, the fused
+// post (gemm.h; max/min are the clamp's selections bit for bit), masked
+// store.
 #define STORE(i)                                                           \
   if (i < mr) {                                                            \
     float *row = c + (ptrdiff_t)(i) * c_stride;                            \
@@ -52,6 +54,16 @@
         }                                                                  \
         va = _mm512_fmadd_ps(beta, ba, va);                                \
         vb = _mm512_fmadd_ps(beta, bb, vb);                                \
+      }                                                                    \
+      if (post_scale != NULL) {                                            \
+        const __m512 ps = _mm512_set1_ps(post_scale[i]);                   \
+        const __m512 pt = _mm512_set1_ps(post_shift[i]);                   \
+        va = _mm512_fmadd_ps(va, ps, pt);                                  \
+        vb = _mm512_fmadd_ps(vb, ps, pt);                                  \
+      }                                                                    \
+      if (post_clamp) {                                                    \
+        va = _mm512_min_ps(post_high, _mm512_max_ps(post_low, va));        \
+        vb = _mm512_min_ps(post_high, _mm512_max_ps(post_low, vb));        \
       }                                                                    \
     }                                                                      \
     _mm512_mask_storeu_ps(row, m0, va);                                    \
@@ -98,6 +110,11 @@
   const float *bias = epilogue->bias;                                      \
   const ptrdiff_t bias_row_stride = epilogue->bias_row_stride;             \
   const bool bias_per_row = epilogue->bias_per_row;                        \
+  const float *post_scale = epilogue->post_scale;                          \
+  const float *post_shift = epilogue->post_shift;                          \
+  const bool post_clamp = epilogue->post_clamp;                            \
+  const __m512 post_low = _mm512_set1_ps(epilogue->post_low);              \
+  const __m512 post_high = _mm512_set1_ps(epilogue->post_high);            \
   ROWS(STORE)
 
 // Row i of A read in place (rows past mr repeat row mr - 1, so nothing

@@ -104,6 +104,16 @@ bool etr_batch_norm_run(etr_kernel_context_t *ctx, const etr_tensor_t *input,
                         const etr_tensor_t *running_var, double eps,
                         etr_tensor_t *out);
 
+// The per-channel alpha and beta etr_batch_norm_run computes for Float 1-D
+// parameters of `channels` unit-stride entries (any may be NULL), for a
+// caller that applies y = fma(x, alpha, beta) itself (a fused
+// convolution, fuse/fuse.c). False when a parameter is not such a vector.
+bool etr_batch_norm_float_params(size_t channels, const etr_tensor_t *weight,
+                                 const etr_tensor_t *bias,
+                                 const etr_tensor_t *running_mean,
+                                 const etr_tensor_t *running_var, double eps,
+                                 float *alpha, float *beta);
+
 // Group norm of a contiguous input seen as [N, C, HxW] (weight, bias may be
 // NULL), contiguous outs. Scratch for Half/BFloat16: one group block of
 // fp32.

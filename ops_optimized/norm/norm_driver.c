@@ -171,6 +171,25 @@ static void float_params(size_t channels, const etr_tensor_t *weight,
   }
 }
 
+bool etr_batch_norm_float_params(size_t channels, const etr_tensor_t *weight,
+                                 const etr_tensor_t *bias,
+                                 const etr_tensor_t *running_mean,
+                                 const etr_tensor_t *running_var, double eps,
+                                 float *alpha, float *beta) {
+  const etr_tensor_t *params[4] = {weight, bias, running_mean, running_var};
+  for (int i = 0; i < 4; ++i) {
+    if (!float_vector(params[i]) ||
+        (params[i] != NULL &&
+         (params[i]->dim != 1 || params[i]->sizes[0] != (int64_t)channels ||
+          (channels > 0 && params[i]->data == NULL)))) {
+      return false;
+    }
+  }
+  float_params(channels, weight, bias, running_mean, running_var, eps, alpha,
+               beta);
+  return true;
+}
+
 bool etr_batch_norm_run(etr_kernel_context_t *ctx, const etr_tensor_t *input,
                         const etr_tensor_t *weight, const etr_tensor_t *bias,
                         const etr_tensor_t *running_mean,
