@@ -29,6 +29,7 @@
 #include "cli/profile.h"
 #include "core/method.h"
 #include "core/platform.h"
+#include "ops_optimized/fuse/fuse.h"
 #include "prof/etdump.h"
 #include "prof/report.h"
 
@@ -72,6 +73,10 @@ static const char kProfileUsage[] =
     "                          (default max(runs, 20); 0 skips)\n"
     "  --delegate LIB.so       load a delegate library (core/backend.h's\n"
     "                          ABI); repeat for several\n"
+    "  --fuse                  fuse the optimized kernels' convolution blocks\n"
+    "                          (ops_optimized/fuse/fuse.h): the absorbed batch\n"
+    "                          norm and clamp rows show ~0 us; not with\n"
+    "                          --debug-buffer (their values are never written)\n"
     "  --quiet                 print no tables\n";
 
 #define MAX_FILES ETR_CLI_MAX_INPUTS
@@ -100,6 +105,7 @@ typedef struct {
   etr_counter_request_t counters;
   bool measure_roofline;
   bool quiet;
+  bool fuse;
 } profile_options_t;
 
 static int usage_error(const char *format, const char *detail) {
@@ -224,6 +230,10 @@ static int parse_options(int argc, char **argv, profile_options_t *options) {
       options->quiet = true;
       continue;
     }
+    if (strcmp(arg, "--fuse") == 0) {
+      options->fuse = true;
+      continue;
+    }
     if (arg[0] == '-' && arg[1] == '-') {
       if (i + 1 >= argc) {
         return usage_error("option %s needs a value", arg);
@@ -244,6 +254,11 @@ static int parse_options(int argc, char **argv, profile_options_t *options) {
   }
   if (options->debug_buffer_path != NULL && options->etdump_path == NULL) {
     return usage_error("%s", "--debug-buffer needs --etdump");
+  }
+  if (options->fuse && options->debug_buffer_path != NULL) {
+    return usage_error("%s", "--fuse and --debug-buffer do not go together: "
+                             "a fused block never writes the intermediate "
+                             "values the debug buffer would capture");
   }
   if (options->overhead_runs < 0) {
     options->overhead_runs = options->runs > 20 ? options->runs : 20;
@@ -306,6 +321,10 @@ static int load(const profile_options_t *options, profile_state_t *state,
   etr_error_t status = etr_method_load(&state->session.program,
                                        state->report.method, &config, method,
                                        &diag);
+  if (status == ETR_OK && options->fuse &&
+      variant == ETR_KERNELS_OPTIMIZED) {
+    status = etr_opt_fuse_method(method, NULL, &diag);
+  }
   if (load_span != NULL) {  // start and end, etr_now_ns
     load_span[0] = started;
     load_span[1] = etr_now_ns();

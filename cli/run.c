@@ -23,6 +23,7 @@
 #include "core/method.h"
 #include "core/npy.h"
 #include "core/program.h"
+#include "ops_optimized/fuse/fuse.h"
 #include "ops_reference/support/element.h"
 #include "planner/lifetime.h"
 #include "planner/plan.h"
@@ -58,6 +59,10 @@ static const char kRunUsage[] =
     "                          re-planned by etref\n"
     "  --delegate LIB.so       load a delegate library (core/backend.h's\n"
     "                          ABI); repeat for several\n"
+    "  --fuse                  with --kernels optimized: fuse each convolution\n"
+    "                          with the batch norm and hardtanh/relu after it\n"
+    "                          (ops_optimized/fuse/fuse.h; same output bits,\n"
+    "                          the absorbed instructions write nothing)\n"
     "  --quiet                 print no output values or timing table\n";
 
 typedef struct {
@@ -77,6 +82,7 @@ typedef struct {
   unsigned long long seed;
   const char *plan;  // NULL/"program", "greedy" or "best"
   int quiet;
+  int fuse;
   const char *delegates[MAX_FILES];
   size_t num_delegates;
 } run_options_t;
@@ -125,6 +131,10 @@ static int parse_options(int argc, char **argv, run_options_t *options) {
     }
     if (strcmp(arg, "--quiet") == 0) {
       options->quiet = 1;
+      continue;
+    }
+    if (strcmp(arg, "--fuse") == 0) {
+      options->fuse = 1;
       continue;
     }
     if (arg[0] == '-' && arg[1] == '-') {
@@ -215,6 +225,9 @@ static int parse_options(int argc, char **argv, run_options_t *options) {
   }
   if (options->program_path == NULL) {
     return usage_error("%s", "missing PROGRAM");
+  }
+  if (options->fuse && options->variant != ETR_KERNELS_OPTIMIZED) {
+    return usage_error("%s", "--fuse needs --kernels optimized");
   }
   return 0;
 }
@@ -474,6 +487,18 @@ static int load_method(const run_options_t *options, run_state_t *state,
       etr_method_load(&state->session.program, name, &config, &state->method, diag);
   if (status != ETR_OK) {
     return etr_cli_report(diag, status);
+  }
+  if (options->fuse) {
+    etr_fusion_stats_t stats;
+    status = etr_opt_fuse_method(&state->method, &stats, diag);
+    if (status != ETR_OK) {
+      return etr_cli_report(diag, status);
+    }
+    if (!options->quiet) {
+      printf("fused: %u convolution blocks (%u batch norms, %u clamps "
+             "absorbed)\n",
+             stats.groups, stats.batch_norms, stats.clamps);
+    }
   }
   status = etr_prof_bind(&state->prof, &state->method, diag);
   return status == ETR_OK ? ETR_EXIT_OK : etr_cli_report(diag, status);

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Load-time fusion of optimized kernels, the rewrite XNNPACK does when it
+// is delegated a graph, done here without changing a single output bit.
+//
+// etr_opt_fuse_method looks, in a method loaded with the optimized kernels,
+// for a convolution followed by an inference batch norm
+// (_native_batch_norm_legit_no_training) and/or a hardtanh or relu, the
+// block every CNN and MobileNet layer is made of, and binds the
+// convolution's instruction to one kernel that computes all of them: the
+// convolution writes straight into the last instruction's out and applies
+// y = fma(y, alpha, beta) and the clamp to each tile while it is in L1
+// (conv/conv.h, etr_conv_post_t). The batch norm's alpha and beta are
+// computed once, at fusion, with the optimized batch norm's own arithmetic;
+// the absorbed instructions stay in the chain (the tracer still sees them)
+// with a kernel that does nothing.
+//
+// A group is fused only when it cannot be observed: the instructions are
+// consecutive in one chain and no jump lands inside the group; every value
+// between them (the convolution's out, the batch norm's three outs) is
+// planned memory that nothing else reads, moves, frees or returns, and is
+// in no tensor list; the batch norm's parameters are constants (Float
+// vectors, one per out channel); every tensor is Float; each kernel's dry
+// run accepts its call at fusion time. At run time a last out that shares
+// bytes with the convolution's input (planners reuse the input's bytes,
+// dead once the block ends) is computed in the convolution's own out and
+// copied; a call that is not the fused path's case at all (a shape that
+// changed, a layout or dtype the epilogue does not take, a convolution the
+// optimized kernel sends to the reference) runs the three kernels one
+// after another. Results never depend on fusing.
+//
+// What fusing gives up: the intermediate values of the absorbed
+// instructions are never written, so a method that captures intermediates
+// (etref profile --debug-buffer, etref compare) must not be fused; the CLI
+// refuses the combination.
+#ifndef ETR_OPS_OPTIMIZED_FUSE_FUSE_H
+#define ETR_OPS_OPTIMIZED_FUSE_FUSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/method.h"
+#include "ops_optimized/conv/conv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct etr_fusion_stats {
+  uint32_t groups;      // fused groups (one per head instruction)
+  uint32_t absorbed;    // instructions absorbed into a head
+  uint32_t batch_norms; // of which batch norms
+  uint32_t clamps;      // of which hardtanh / relu
+} etr_fusion_stats_t;
+
+// Fuses what it can in `method` (loaded with ETR_KERNELS_OPTIMIZED; any
+// other method is left alone). Load-time memory comes from the method's
+// arena. `stats` may be NULL. MemoryAllocationFailed when the arena is
+// exhausted (the method is then unchanged); ETR_OK otherwise, also when
+// nothing was fused.
+etr_error_t etr_opt_fuse_method(etr_method_t *method,
+                                etr_fusion_stats_t *stats, etr_diag_t *diag);
+
+// Executions of a fused group that took the unfused path, and those whose
+// target overlapped the convolution's input, computed in the convolution's
+// out and copied (tests and the CLI read them).
+extern uint64_t etr_fuse_unfused_runs;
+extern uint64_t etr_fuse_staged_runs;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ETR_OPS_OPTIMIZED_FUSE_FUSE_H
