@@ -198,6 +198,7 @@ def run_model(name: str, server: measure.Server, args, scratch: Path) -> Dict[st
     candidates = [
         measure.EtrefCandidate("etref_reference", server, 0, "reference", program, inputs),
         measure.EtrefCandidate("etref_optimized", server, 1, "optimized", program, inputs),
+        measure.EtrefCandidate("etref_fused", server, 2, "fused", program, inputs),
         measure.ExecutorchCandidate("executorch", program, inputs),
         measure.ExecutorchCandidate("executorch_xnnpack", xnnpack_path, inputs),
     ]
@@ -206,7 +207,7 @@ def run_model(name: str, server: measure.Server, args, scratch: Path) -> Dict[st
     times = measure.interleave(candidates, args.model_rounds, args.model_batch_ms * 1e-3,
                                args.max_seconds)
     info = candidates[1].info
-    for candidate in candidates[:2]:
+    for candidate in candidates[:3]:
         candidate.unload()
     return {"name": name, "flops": float(info["flops"]), "instructions": int(info["instructions"]),
             "xnnpack_program": {k: v for k, v in xnnpack_meta.items() if k != "versions"},

@@ -14,7 +14,8 @@
 //                               -> ok bytes=B cpu_ns=T wall_ns=W
 //       (PATTERN read | copy | triad over arrays of FLOATS floats each,
 //        PASSES passes; roofline.h says how bytes are counted)
-//   load SLOT VARIANT PROGRAM [INPUT.npy ...]
+//   load SLOT VARIANT PROGRAM [INPUT.npy ...]   (VARIANT: reference,
+//                               optimized, or fused: optimized + fuse.h)
 //                               -> ok instructions=N kernels=K flops=F
 //                                  bytes=B class=C has_optimized=0|1
 //                                  op=NAME
@@ -45,6 +46,7 @@
 #include "core/error.h"
 #include "core/kernel.h"
 #include "core/method.h"
+#include "ops_optimized/fuse/fuse.h"
 #include "core/npy.h"
 #include "core/prim_ops.h"
 #include "core/program.h"
@@ -144,6 +146,7 @@ static void command_load(char **words, int count, char *reply,
   etr_kernel_variant_t variant = strcmp(words[2], "reference") == 0
                                      ? ETR_KERNELS_REFERENCE
                                      : ETR_KERNELS_OPTIMIZED;
+  bool fuse = strcmp(words[2], "fused") == 0;
   etr_diag_t diag;
   etr_diag_reset(&diag);
   etr_error_t status =
@@ -154,6 +157,9 @@ static void command_load(char **words, int count, char *reply,
     config.variant = variant;
     status = etr_method_load(&slot->program, "forward", &config,
                              &slot->method, &diag);
+    if (status == ETR_OK && fuse) {
+      status = etr_opt_fuse_method(&slot->method, NULL, &diag);
+    }
   }
   for (int i = 4; i < count && status == ETR_OK; ++i) {
     etr_npy_array_t *input = &slot->inputs[slot->num_inputs++];

@@ -43,7 +43,8 @@ def main() -> None:
             if not check or not check.get("ok"):
                 fail(f"{case['id']}: {runtime}'s output differs from ExecuTorch's: {check}")
     for model in results["models"]:
-        for runtime in ("etref_reference", "etref_optimized", "executorch", "executorch_xnnpack"):
+        for runtime in ("etref_reference", "etref_optimized", "etref_fused", "executorch",
+                        "executorch_xnnpack"):
             if model["times"][runtime]["cpu"]["median"] <= 0:
                 fail(f"model {model['name']}: no time for {runtime}")
             if not (model["checks"].get(runtime) or {}).get("ok"):

@@ -13,7 +13,7 @@ GROUPS = ["gemm", "conv", "elementwise", "reduction", "softmax", "norm", "pool",
 COLORS = {"gemm": "#1f77b4", "conv": "#d62728", "elementwise": "#2ca02c", "reduction": "#9467bd",
           "softmax": "#8c564b", "norm": "#e377c2", "pool": "#7f7f7f", "resample": "#bcbd22",
           "movement": "#17becf"}
-RUNTIME_COLORS = ["#aaaaaa", "#1f77b4", "#ff7f0e", "#2ca02c"]
+RUNTIME_COLORS = ["#aaaaaa", "#1f77b4", "#17becf", "#ff7f0e", "#2ca02c"]
 
 
 class Svg:
@@ -191,7 +191,8 @@ def models_chart(latencies: Dict[str, Dict[str, float]], runtimes: Sequence[Tupl
         svg.text(left - 8, y0 + band / 2, model, 12, "end")
         for r, (key, label) in enumerate(runtimes):
             value = max(latencies[model][key], 1e-9)
-            svg.rect(left, y0 + r * 26, x(value) - left, 20, RUNTIME_COLORS[r % 4])
+            color = RUNTIME_COLORS[r % len(RUNTIME_COLORS)]
+            svg.rect(left, y0 + r * 26, x(value) - left, 20, color)
             text = f"{value * 1e3:.3g} ms" if value >= 1e-3 else f"{value * 1e6:.3g} us"
             svg.text(x(value) + 4, y0 + r * 26 + 14, f"{label}: {text}", 10)
     svg.write(path)
