@@ -496,8 +496,8 @@ static int load_method(const run_options_t *options, run_state_t *state,
     }
     if (!options->quiet) {
       printf("fused: %u convolution blocks (%u batch norms, %u clamps "
-             "absorbed)\n",
-             stats.groups, stats.batch_norms, stats.clamps);
+             "absorbed), %u constant instructions folded\n",
+             stats.groups, stats.batch_norms, stats.clamps, stats.folded);
     }
   }
   status = etr_prof_bind(&state->prof, &state->method, diag);

@@ -119,6 +119,8 @@ typedef enum etr_fusion_role {
   ETR_FUSION_NONE = 0,
   ETR_FUSION_HEAD = 1,
   ETR_FUSION_ABSORBED = 2,
+  ETR_FUSION_FOLDED = 3,  // computed once at load; its out is bound to
+                          // memory of its own and the kernel does nothing
 } etr_fusion_role_t;
 
 typedef struct etr_instruction {

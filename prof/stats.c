@@ -85,6 +85,9 @@ static const char *kernel_label(const etr_method_t *method,
   if (instruction->fusion == ETR_FUSION_ABSORBED) {
     return "fused into previous";
   }
+  if (instruction->fusion == ETR_FUSION_FOLDED) {
+    return "folded at load";
+  }
   if (method->config.variant == ETR_KERNELS_OPTIMIZED && op->entry != NULL &&
       op->entry->variants[ETR_KERNELS_OPTIMIZED] != NULL &&
       instruction->kernel == op->entry->variants[ETR_KERNELS_OPTIMIZED]) {

@@ -29,6 +29,15 @@
 // optimized kernel sends to the reference) runs the three kernels one
 // after another. Results never depend on fusing.
 //
+// Before that, constant folding: an instruction that only moves or
+// dequantizes constants (permute_copy of a linear layer's weight,
+// dequantize of a quantized weight, views and copies of constants; the
+// list is kFoldable in fuse.c) and whose out nothing else writes, moves,
+// frees or returns, runs once at fusion into memory of its own from the
+// method's arena; its out stays bound there and the instruction does
+// nothing (ETR_FUSION_FOLDED). Its readers see the same bytes the kernel
+// would have written at every execution.
+//
 // What fusing gives up: the intermediate values of the absorbed
 // instructions are never written, so a method that captures intermediates
 // (etref profile --debug-buffer, etref compare) must not be fused; the CLI
@@ -51,13 +60,14 @@ typedef struct etr_fusion_stats {
   uint32_t absorbed;    // instructions absorbed into a head
   uint32_t batch_norms; // of which batch norms
   uint32_t clamps;      // of which hardtanh / relu
+  uint32_t folded;      // instructions computed once, at fusion
 } etr_fusion_stats_t;
 
 // Fuses what it can in `method` (loaded with ETR_KERNELS_OPTIMIZED; any
 // other method is left alone). Load-time memory comes from the method's
-// arena. `stats` may be NULL. MemoryAllocationFailed when the arena is
-// exhausted (the method is then unchanged); ETR_OK otherwise, also when
-// nothing was fused.
+// arena. `stats` may be NULL. MemoryAllocationFailed when the analysis
+// cannot get its scratch or the arena is exhausted (what was rewritten by
+// then stays correct); ETR_OK otherwise, also when nothing was fused.
 etr_error_t etr_opt_fuse_method(etr_method_t *method,
                                 etr_fusion_stats_t *stats, etr_diag_t *diag);
 
