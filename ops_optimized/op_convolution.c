@@ -157,11 +157,13 @@ static bool depthwise_applies(const etr_tensor_t *input,
          (!channels_last || out->sizes[1] == groups);
 }
 
+// `post` (NCHW only) runs over each image's out once the kernel is done
+// (in out-channel chunks sized for L1 it measured no faster).
 static void run_depthwise(const etr_tensor_t *input,
                           const etr_tensor_t *weight,
                           const etr_tensor_t *bias, etr_tensor_t *out,
                           const etr_conv2d_geometry_t *g,
-                          bool channels_last) {
+                          bool channels_last, const etr_conv_post_t *post) {
   etr_depthwise_fn kernel = etr_depthwise_for(etr_isa_active(),
                                               channels_last);
   int32_t last = out->dim - 1;
@@ -180,6 +182,10 @@ static void run_depthwise(const etr_tensor_t *input,
         .multiplier = out->sizes[1] / input->sizes[1],
     };
     kernel(&a);
+    if (post != NULL) {
+      post->rows(post, 0, a.out, (ptrdiff_t)a.out_stride_c,
+                 (size_t)a.channels, (size_t)(g->out_h * g->out_w));
+    }
   }
 }
 
@@ -187,7 +193,8 @@ static void run_depthwise(const etr_tensor_t *input,
 static void run_direct(etr_depthwise_fn kernel, const etr_tensor_t *input,
                        const etr_tensor_t *weight, const etr_tensor_t *bias,
                        etr_tensor_t *out, int64_t groups,
-                       const etr_conv2d_geometry_t *g) {
+                       const etr_conv2d_geometry_t *g,
+                       const etr_conv_post_t *post) {
   int64_t ocg = out->sizes[1] / groups;
   int32_t last = out->dim - 1;
   for (int64_t n = 0; n < input->sizes[0]; ++n) {
@@ -211,6 +218,11 @@ static void run_direct(etr_depthwise_fn kernel, const etr_tensor_t *input,
           .multiplier = 1,
       };
       kernel(&a);
+      if (post != NULL) {
+        post->rows(post, (size_t)(group * ocg), a.out,
+                   (ptrdiff_t)a.out_stride_c, (size_t)ocg,
+                   (size_t)(g->out_h * g->out_w));
+      }
     }
   }
 }
@@ -303,16 +315,6 @@ static bool run_gemm(etr_kernel_context_t *ctx, const etr_tensor_t *input,
   return true;
 }
 
-// The fused epilogue over every out channel plane of an NCHW out.
-static void post_planes(const etr_conv_post_t *post, etr_tensor_t *out) {
-  int64_t channels = out->sizes[1];
-  int64_t plane = etr_tensor_numel(out) / (out->sizes[0] * channels);
-  for (int64_t n = 0; n < out->sizes[0]; ++n) {
-    post->rows(post, 0, (float *)out->data + n * out->strides[0],
-               (ptrdiff_t)plane, (size_t)channels, (size_t)plane);
-  }
-}
-
 // Computes an accepted (checked, out resized) call into `out`, with the
 // fused epilogue `post` (NULL: none; NCHW Float only). False, having
 // written nothing, for the cases that go to the reference kernel.
@@ -338,12 +340,11 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
     return false;
   }
   // The weight scan only for the paths that skip padding taps (both Float).
+  // A fused call knows its constant weight's answer (fuse/fuse.c).
+  bool finite = post != NULL && post->weight_finite;
   if (depthwise_applies(input, out, groups, &g, !nchw) &&
-      !padding_taps_matter(weight, &g)) {
-    run_depthwise(input, weight, bias, out, &g, !nchw);
-    if (post != NULL) {
-      post_planes(post, out);
-    }
+      (finite || !padding_taps_matter(weight, &g))) {
+    run_depthwise(input, weight, bias, out, &g, !nchw, post);
     return true;
   }
   etr_depthwise_fn direct = etr_conv_direct_for(etr_isa_active());
@@ -351,11 +352,8 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
       g.channels <= 4 && g.channels * g.kernel_h * g.kernel_w <= 32 &&
       ((g.stride_h == 1 && g.stride_w == 1) ||
        (g.stride_w == 2 && g.out_w >= 8)) &&
-      !padding_taps_matter(weight, &g)) {
-    run_direct(direct, input, weight, bias, out, groups, &g);
-    if (post != NULL) {
-      post_planes(post, out);
-    }
+      (finite || !padding_taps_matter(weight, &g))) {
+    run_direct(direct, input, weight, bias, out, groups, &g, post);
     return true;
   }
   return run_gemm(ctx, input, weight, bias, out, groups, &g, !nchw, post);

@@ -182,6 +182,8 @@ typedef struct etr_conv_post {
   float low;           // -inf: none
   float high;          // +inf: none
   etr_conv_post_rows_fn rows;  // etr_conv_post_rows_for(the active ISA)
+  bool weight_finite;  // the (constant) weight has no inf or NaN: the
+                       // padding-tap scan can be skipped
   etr_gemm_post_t gemm;        // {etr_conv_post_gemm, this}
 } etr_conv_post_t;
 

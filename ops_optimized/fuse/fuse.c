@@ -223,6 +223,22 @@ static etr_tensor_t *tensor_or_null(const etr_evalue_t *value) {
   return value->tag == ETR_TAG_TENSOR ? value->u.as_tensor : NULL;
 }
 
+// Whether a dense Float tensor holds no inf or NaN (false for anything
+// else: the convolution then scans its weight at every call).
+static bool all_finite(const etr_tensor_t *t) {
+  if (t == NULL || t->dtype != ETR_FLOAT || !etr_tensor_is_dense(t) ||
+      (t->data == NULL && etr_tensor_numel(t) > 0)) {
+    return false;
+  }
+  const float *data = (const float *)t->data;
+  for (int64_t e = 0; e < etr_tensor_numel(t); ++e) {
+    if (!isfinite(data[e])) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // The dry run of one instruction's kernel (checks and resizes its outs).
 static bool accepts(etr_method_t *m, const etr_instruction_t *instruction) {
   etr_diag_t diag;
@@ -364,6 +380,8 @@ static uint32_t match(etr_method_t *m, const uint32_t *uses,
   }
   f->target = m->values[current].u.as_tensor;
   f->num_steps = absorbed + 1;
+  f->post.weight_finite = constant_or_none(m, conv->arg_indices[1]) &&
+                          all_finite(tensor_or_null(conv->args[1]));
   for (uint32_t s = 0; s < f->num_steps; ++s) {
     if (!accepts(m, &f->steps[s])) {
       return 0;
