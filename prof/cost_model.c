@@ -298,6 +298,14 @@ void etr_prof_cost(const etr_method_t *method, uint32_t chain,
     cost->flops_known = true;
     return;
   }
+  // Fused away or folded at load (ops_optimized/fuse/fuse.h): no work at
+  // run time (the head of a fused block is costed as its convolution).
+  if (instruction->fusion == ETR_FUSION_ABSORBED ||
+      instruction->fusion == ETR_FUSION_FOLDED) {
+    cost->cost_class = ETR_COST_CONTROL;
+    cost->flops_known = true;
+    return;
+  }
   tensor_args_t args;
   collect(instruction, &args);
   if (instruction->kind == ETR_INSTRUCTION_DELEGATE_CALL) {

@@ -136,6 +136,9 @@ static void header(etr_doc_t *doc, const etr_profile_report_t *report) {
                                         : "**different**");
   }
   etr_doc_bullet(doc, "ExecuTorch: %s", report->executorch_note);
+  if (report->fusion_note[0] != '\0') {
+    etr_doc_bullet(doc, "fusion: %s", report->fusion_note);
+  }
   for (uint32_t f = 0; f < report->num_files; ++f) {
     etr_doc_bullet(doc, "`%s`: %s", report->files[f], report->file_notes[f]);
   }
