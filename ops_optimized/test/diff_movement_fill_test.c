@@ -211,6 +211,33 @@ TT_TEST(diff_movement_fill, full_and_fill) {
         etr_diff_return(&c, 2);
         mt_key(&c, dtype, ETR_DIFF_CONTIGUOUS);
         failures += mt_run(&c, false);  // some values overflow: both refuse
+        // The dense fast path takes outs already of `size` (row-major):
+        // the exact shape, channels-last (general), another shape
+        // (general, resized).
+        for (int exact = 0; exact < 3; ++exact) {
+          bool nhwc = exact == 1 && kShapes[s].dim == 4;
+          if (exact == 1 && !nhwc) {
+            continue;
+          }
+          etr_diff_begin(&c, "aten::full.out", g_seed++,
+                         "%s value %zu shape %zu, %s out",
+                         etr_scalar_type_name(dtype), v, s,
+                         exact == 0 ? "exact" : nhwc ? "nhwc" : "other");
+          etr_diff_arg(&c, tt_ev_int_list((size_t)kShapes[s].dim,
+                                          kShapes[s].sizes));
+          etr_diff_arg(&c, values[v]);
+          if (exact == 2) {
+            etr_diff_out(&c, dtype, 1, (const int64_t[]){3},
+                         ETR_DIFF_CONTIGUOUS, 256);
+          } else {
+            etr_diff_out(&c, dtype, kShapes[s].dim, kShapes[s].sizes,
+                         nhwc ? ETR_DIFF_CHANNELS_LAST : ETR_DIFF_CONTIGUOUS,
+                         0);
+          }
+          etr_diff_return(&c, 2);
+          mt_key(&c, dtype, ETR_DIFF_CONTIGUOUS);
+          failures += mt_run(&c, false);
+        }
         for (int layout = 0; layout < 3; ++layout) {
           bool nhwc = layout == ETR_DIFF_CHANNELS_LAST && kShapes[s].dim == 4;
           for (int op = 0; op < 2; ++op) {
