@@ -33,5 +33,9 @@ etr_error_t etr_opt_ge_tensor_out(etr_kernel_context_t *ctx,
 // aten::ge.Scalar_out
 etr_error_t etr_opt_ge_scalar_out(etr_kernel_context_t *ctx,
                                   etr_evalue_t **args, size_t num_args) {
+  if (etr_compare_dense_scalar(args, num_args, ETR_COMPARE_OP_GE,
+                               ctx->dry_run)) {
+    return ETR_OK;
+  }
   return compare(ctx, args, num_args, true, etr_ref_ge_scalar_out);
 }

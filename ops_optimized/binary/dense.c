@@ -7,12 +7,14 @@
 // is valid by construction, so it skips the probe, the plan and the
 // reference's checks and runs one microkernel call (Float) or one loop
 // (Long) over the whole tensor: a tiny op's cost is then the executor's
-// and the kernel's, not the setup's. Anything else returns false with
-// nothing written, and the caller takes its general path.
+// and the kernel's, not the setup's. The comparisons with a Scalar
+// (eq/ne/lt/le/gt/ge.Scalar_out) have one too. Anything else returns
+// false with nothing written, and the caller takes its general path.
 #include "ops_optimized/binary/binary.h"
 #include "ops_optimized/binary/elementwise.h"
 #include "ops_optimized/common/dense.h"
 #include "ops_optimized/isa.h"
+#include "ops_reference/support/element.h"
 
 // How an input lines up with out: element i of out reads element i of it
 // (VECTOR), or its one element (SCALAR).
@@ -122,5 +124,37 @@ bool etr_binary_dense(etr_evalue_t **args, size_t num_args,
   } else {
     k->sv[op]((size_t)n, x[0], z, out->data, &params);
   }
+  return true;
+}
+
+bool etr_compare_dense_scalar(etr_evalue_t **args, size_t num_args,
+                              etr_compare_op_t op, bool dry_run) {
+  if (num_args != 4 || args[1] == NULL ||
+      (args[1]->tag != ETR_TAG_INT && args[1]->tag != ETR_TAG_DOUBLE)) {
+    return false;
+  }
+  const etr_tensor_t *self = etr_dense_tensor_arg(args, 0);
+  etr_tensor_t *out = etr_dense_tensor_arg(args, 2);
+  int64_t n = 0;
+  int64_t out_numel = 0;
+  if (self == NULL || out == NULL || self->dtype != ETR_FLOAT ||
+      out->dtype != ETR_BOOL ||
+      !etr_dense_has_shape(out, self->dim, self->sizes) ||
+      !etr_dense_row_major(self, &n) ||
+      !etr_dense_row_major(out, &out_numel) ||
+      !etr_dense_disjoint(self->data, (size_t)n * sizeof(float), out->data,
+                          (size_t)n)) {
+    return false;
+  }
+  if (dry_run) {
+    return true;
+  }
+  // The Scalar rounded to the result dtype (Float), as the reference
+  // wraps it in a tensor (etr_ew_operand_scalar).
+  double scalar = args[1]->tag == ETR_TAG_INT ? (double)args[1]->u.as_int
+                                              : args[1]->u.as_double;
+  float value = (float)etr_round_double(ETR_FLOAT, scalar);
+  const etr_f32_binary_kernels_t *k = etr_f32_binary_for(etr_isa_active());
+  k->compare_vs[op]((size_t)n, self->data, value, out->data);
   return true;
 }

@@ -136,4 +136,10 @@ etr_error_t etr_binary_execute(etr_kernel_context_t *ctx,
 bool etr_binary_dense(etr_evalue_t **args, size_t num_args,
                       etr_binary_op_t op, bool dry_run);
 
+// The same for a comparison with a Scalar (args self, other, out,
+// return): a dense Float self, an Int or Double other, a dense Bool out
+// already of self's shape and not overlapping it.
+bool etr_compare_dense_scalar(etr_evalue_t **args, size_t num_args,
+                              etr_compare_op_t op, bool dry_run);
+
 #endif  // ETR_OPS_OPTIMIZED_BINARY_ELEMENTWISE_H

@@ -27,6 +27,7 @@
 // a + alpha * b wraps; in place; mixed dtypes, a Double alpha (refused by
 // both) and non-contiguous views (fallback).
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 
 #include "ops_optimized/ops_optimized.h"
@@ -559,6 +560,23 @@ TT_TEST(diff_elementwise_binary, dense_fast_path) {
     etr_diff_return(&c, out_index);
     etr_diff_tolerance_exact(&c);
     failures += etr_diff_run(&c);
+  }
+  // Comparisons with a Scalar (etr_compare_dense_scalar), a 0-dim self
+  // among them.
+  for (size_t o = 6; o < 12; ++o) {
+    for (size_t s = 0; s < count; ++s) {
+      failures += run_scalars(&kOps[o], ETR_FLOAT, sizes[s]);
+    }
+    static const double kValues[] = {0.0, -0.0, 1.0 / 3.0, NAN};
+    for (size_t v = 0; v < 4; ++v) {
+      etr_diff_case_t c;
+      etr_diff_begin(&c, kOps[o].scalar_name, g_seed++, "0-dim op %g",
+                     kValues[v]);
+      etr_diff_input(&c, ETR_FLOAT, 0, NULL, ETR_DIFF_CONTIGUOUS,
+                     ETR_FILL_SPECIAL);
+      etr_diff_arg(&c, v == 0 ? tt_ev_int(0) : tt_ev_double(kValues[v]));
+      failures += finish(&c, &kOps[o], ETR_FLOAT, 1.0, 0, NULL, false);
+    }
   }
   cr_assert_eq(failures, 0, "%d dense binary cases disagree", failures);
 }
