@@ -3,7 +3,8 @@
 #
 # The main job on a bundled model: runs the CNN from datasets/ through etref
 # (its recorded input, checked against PyTorch eager's output) and prints the
-# outputs and a per-operator timing table over 20 runs after 3 warm-ups; then
+# outputs and a per-operator timing table over 20 runs after 3 warm-ups, and
+# again with the optimized kernels fused at load (--fuse); then
 # profiles it (`etref profile`: reference and optimized kernels, ExecuTorch
 # side by side when .venv has an ExecuTorch that writes ETDump) and writes
 # the report (report.html, its Markdown twin README.md, CSV, JSON, ETDump)
@@ -22,6 +23,13 @@ status=0
   --input "$model/input_0.npy" \
   --expected "$model/eager_output_0.npy" --rtol 1e-4 --atol 1e-5 \
   --runs 20 --warmup 3 "$@" || status=$?
+
+echo
+echo "== the same with the optimized kernels fused at load (--fuse)"
+"$etref" run "$model/model.pte" \
+  --input "$model/input_0.npy" \
+  --expected "$model/eager_output_0.npy" --rtol 1e-4 --atol 1e-5 \
+  --runs 20 --warmup 3 --kernels optimized --fuse || status=$?
 
 report="${ETREF_REPORT_DIR:-$(mktemp -d /tmp/etref-profile-cnn.XXXXXX)}"
 echo

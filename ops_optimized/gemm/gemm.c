@@ -233,9 +233,10 @@ static void gemm_direct(const etr_gemm_kernel_t *kernel,
                         float *a_packed, float *b_packed,
                         const float *b_ready) {
   float *c = (float *)p->c;
-  etr_gemm_epilogue_t epilogue = {p->alpha, p->beta, NULL,
-                                  p->bias_row_stride,
-                                  p->bias_col_stride == 0};
+  etr_gemm_epilogue_t epilogue = {.alpha = p->alpha,
+                                  .beta = p->beta,
+                                  .bias_row_stride = p->bias_row_stride,
+                                  .bias_per_row = p->bias_col_stride == 0};
   if (p->post != NULL && kernel->fuses_post) {
     // Rows of the product from here; run_block adds each tile's row.
     epilogue.post_scale =
@@ -279,7 +280,7 @@ static void gemm_converted(const etr_gemm_kernel_t *kernel,
                            const etr_gemm_problem_t *p,
                            const blocking_t *blocks, float *a_packed,
                            float *b_packed, float *c_block) {
-  etr_gemm_epilogue_t plain = {1.0f, 0.0f, NULL, 0, false};
+  etr_gemm_epilogue_t plain = {.alpha = 1.0f};
   ptrdiff_t stride = (ptrdiff_t)blocks->nc;
   for (size_t ic = 0; ic < p->m; ic += blocks->mc) {
     size_t rows = min_size(blocks->mc, p->m - ic);
@@ -322,9 +323,10 @@ static void run_one(const etr_gemm_kernel_t *kernel,
   if (p->m == 1 && kernel->gemv != NULL && blocks->direct_b &&
       !blocks->c_scratch && p->a.pack == etr_gemm_pack_strided &&
       p->a.dtype == ETR_FLOAT) {
-    etr_gemm_epilogue_t epilogue = {p->alpha, p->beta,
-                                    (const float *)p->bias, 0,
-                                    p->bias_col_stride == 0};
+    etr_gemm_epilogue_t epilogue = {.alpha = p->alpha,
+                                    .beta = p->beta,
+                                    .bias = (const float *)p->bias,
+                                    .bias_per_row = p->bias_col_stride == 0};
     kernel->gemv(p->k, p->n, (const float *)p->a.data, p->a.k_stride,
                  (const float *)p->b.data, p->b.k_stride, (float *)p->c,
                  &epilogue);
