@@ -416,6 +416,7 @@ def standard_cases() -> List[Case]:
     add("sum-rows-1024", "reduction", "aten::sum.IntList_out", m, [-1], False, None)
     add("sum-cols-1024", "reduction", "aten::sum.IntList_out", m, [0], False, None)
     add("mean-hw-256x56", "reduction", "aten::mean.out", _t(1, 256, 56, 56), [2, 3], True, None)
+    add("mean-hw-128x4", "reduction", "aten::mean.out", _t(1, 128, 4, 4), [-1, -2], True, None)
     add("amax-rows-1024", "reduction", "aten::amax.out", m, [-1], False)
     add("amin-rows-1024", "reduction", "aten::amin.out", m, [-1], False)
     add("argmax-rows-1024", "reduction", "aten::argmax.out", m, -1, False)
@@ -444,6 +445,11 @@ def standard_cases() -> List[Case]:
         [2, 2], [2, 2], [0, 0], [1, 1], False)
     add("avgpool2x2s2-64x56", "pool", "aten::avg_pool2d.out", _t(1, 64, 56, 56), [2, 2], [2, 2],
         [0, 0], False, True, None)
+    # The datasets' CNN: max_pool2d(2) with indices, avg_pool2d(2).
+    add("maxpool2x2s2-16x32", "pool", "aten::max_pool2d_with_indices.out", _t(1, 16, 32, 32),
+        [2, 2], [2, 2], [0, 0], [1, 1], False)
+    add("avgpool2x2s2-32x16", "pool", "aten::avg_pool2d.out", _t(1, 32, 16, 16), [2, 2], [2, 2],
+        [0, 0], False, True, None)
     add("avgpool3x3s1-64x56", "pool", "aten::avg_pool2d.out", _t(1, 64, 56, 56), [3, 3], [1, 1],
         [1, 1], False, True, None)
     add("adaptive_avgpool-512x7", "pool", "aten::_adaptive_avg_pool2d.out", _t(1, 512, 7, 7),
@@ -456,6 +462,9 @@ def standard_cases() -> List[Case]:
     f = _t(1, 64, 56, 56)
     add("permute-nchw-to-nhwc-64x56", "movement", "aten::permute_copy.out", f, [0, 2, 3, 1])
     add("transpose-1024", "movement", "aten::permute_copy.out", m, [1, 0])
+    # The CNN's and MobileNetV2's classifier weights (permute_copy of linear).
+    add("transpose-10x2048", "movement", "aten::permute_copy.out", _t(10, 2048), [1, 0])
+    add("transpose-10x128", "movement", "aten::permute_copy.out", _t(10, 128), [1, 0])
     add("cat-2x64x56", "movement", "aten::cat.out", [f, _t(1, 64, 56, 56)], 1)
     add("slice-channels-128x56", "movement", "aten::slice_copy.Tensor_out", _t(1, 128, 56, 56),
         1, 0, 64, 1)

@@ -67,6 +67,17 @@ typedef struct etr_pool_kernels {
                     int64_t *indices);
   void (*avg_pixel)(const float *in, size_t channels, const size_t *offsets,
                     size_t count, float divisor, float *out);
+  // 2x2 windows at stride 2 over `planes` contiguous height x width
+  // planes into out_height x out_width ones, every window inside the input
+  // (no padding, 2 out_height <= height, 2 out_width <= width); indices
+  // may be NULL. The average returns whether every output is finite. NULL
+  // in a table without them (the driver runs the row kernels).
+  void (*max_planes_2x2s2)(const float *in, size_t planes, size_t height,
+                           size_t width, size_t out_height, size_t out_width,
+                           float *out, int64_t *indices);
+  bool (*avg_planes_2x2s2)(const float *in, size_t planes, size_t height,
+                           size_t width, size_t out_height, size_t out_width,
+                           float divisor, float *out);
 } etr_pool_kernels_t;
 
 extern const etr_pool_kernels_t etr_pool_kernels_scalar;
@@ -107,6 +118,14 @@ void etr_pool_max_row_2x2s2_avx512(const float *plane, size_t width,
 bool etr_pool_avg_row_2x2s2_avx512(const float *plane, size_t width,
                                    size_t h0, size_t w0, size_t count,
                                    float divisor, float *out);
+void etr_pool_max_planes_2x2s2_avx512(const float *in, size_t planes,
+                                      size_t height, size_t width,
+                                      size_t out_height, size_t out_width,
+                                      float *out, int64_t *indices);
+bool etr_pool_avg_planes_2x2s2_avx512(const float *in, size_t planes,
+                                      size_t height, size_t width,
+                                      size_t out_height, size_t out_width,
+                                      float divisor, float *out);
 
 // ---------------------------------------------------------------------------
 // Drivers: compute an already checked call (the reference's dry run

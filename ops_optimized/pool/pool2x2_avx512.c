@@ -8,7 +8,10 @@
 // are masked to the 2 * count columns the outputs need. Max walks the taps
 // in the reference's row-major order with ATen's rule (greater, or NaN);
 // the average sums them in that order from +0.0 (so all -0.0 taps give
-// +0.0, as the reference's double sum). Semantics in pool.h.
+// +0.0, as the reference's double sum). The planes entry points run a
+// whole tensor whose windows are all inside in one call, two rows to a
+// vector when rows have at most 8 outputs (the CNN's avg_pool2d has 8).
+// Semantics in pool.h.
 #include <immintrin.h>
 
 #include "ops_optimized/pool/pool.h"
@@ -43,15 +46,59 @@ ALWAYS_INLINE __mmask16 replaces(__m512 v, __m512 best) {
          _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
 }
 
+// Full vectors use plain stores: masked ones measured slower here on the
+// index rows (8 bytes an output, the op's largest write).
+ALWAYS_INLINE void store_indices(int64_t *p, __mmask16 m, __m512i index) {
+  if (m == 0xffff) {
+    _mm512_storeu_si512(p,
+                        _mm512_cvtepi32_epi64(_mm512_castsi512_si256(index)));
+    _mm512_storeu_si512(
+        p + 8, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(index, 1)));
+    return;
+  }
+  _mm512_mask_storeu_epi64(
+      p, (__mmask8)(m & 0xff),
+      _mm512_cvtepi32_epi64(_mm512_castsi512_si256(index)));
+  _mm512_mask_storeu_epi64(
+      p + 8, (__mmask8)(m >> 8),
+      _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(index, 1)));
+}
+
+// The reference's walk over the four taps (greater, or NaN, replaces):
+// the best value and its tap's offset from the window's corner (0, 1,
+// width, width + 1). Reduced as a tree (each row's pair, then the rows),
+// which picks the same tap: the last NaN if any (a NaN in the bottom pair
+// wins the final step; a NaN kept from the top pair loses to no bottom
+// value), else the first maximum (the bottom pair only wins when strictly
+// greater). Two short chains instead of one of three steps.
+ALWAYS_INLINE __m512 max_taps(columns_t r0, columns_t r1, size_t width,
+                              __m512i *offset) {
+  const __m512i one = _mm512_set1_epi32(1);
+  const __m512i below = _mm512_set1_epi32((int32_t)width);
+  __mmask16 top_right = replaces(r0.odd, r0.even);
+  __mmask16 bottom_right = replaces(r1.odd, r1.even);
+  __m512 top = _mm512_mask_mov_ps(r0.even, top_right, r0.odd);
+  __m512 bottom = _mm512_mask_mov_ps(r1.even, bottom_right, r1.odd);
+  __mmask16 lower = replaces(bottom, top);
+  __mmask16 right = (__mmask16)((top_right & ~lower) | (bottom_right & lower));
+  *offset = _mm512_add_epi32(_mm512_maskz_mov_epi32(lower, below),
+                             _mm512_maskz_mov_epi32(right, one));
+  return _mm512_mask_mov_ps(top, lower, bottom);
+}
+
+// ((0 + x00) + x01) + x10) + x11, the reference's order from +0.0.
+ALWAYS_INLINE __m512 sum_taps(columns_t r0, columns_t r1) {
+  __m512 sum = _mm512_add_ps(_mm512_setzero_ps(), r0.even);
+  sum = _mm512_add_ps(sum, r0.odd);
+  sum = _mm512_add_ps(sum, r1.even);
+  return _mm512_add_ps(sum, r1.odd);
+}
+
 void etr_pool_max_row_2x2s2_avx512(const float *plane, size_t width,
                                    size_t h0, size_t w0, size_t count,
                                    float *out, int64_t *indices) {
   const float *top = plane + h0 * width + w0;
-  // Tap offsets from the window's top-left corner, in the reference's
-  // order; lane l's corner is 2 l past the block's.
-  const __m512i right = _mm512_set1_epi32(1);
-  const __m512i below = _mm512_set1_epi32((int32_t)width);
-  const __m512i below_right = _mm512_set1_epi32((int32_t)width + 1);
+  // Lane l's window corner is 2 l past the block's.
   __m512i corner = _mm512_add_epi32(
       _mm512_set1_epi32((int32_t)(h0 * width + w0)),
       _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26,
@@ -63,26 +110,15 @@ void etr_pool_max_row_2x2s2_avx512(const float *plane, size_t width,
     __mmask16 hi = lanes > 8 ? mask16(2 * lanes - 16) : 0;
     columns_t r0 = load_pairs(top + 2 * k, lo, hi);
     columns_t r1 = load_pairs(top + width + 2 * k, lo, hi);
-    __m512 best = r0.even;
-    __m512i offset = _mm512_setzero_si512();
-    __mmask16 m = replaces(r0.odd, best);
-    best = _mm512_mask_mov_ps(best, m, r0.odd);
-    offset = _mm512_mask_mov_epi32(offset, m, right);
-    m = replaces(r1.even, best);
-    best = _mm512_mask_mov_ps(best, m, r1.even);
-    offset = _mm512_mask_mov_epi32(offset, m, below);
-    m = replaces(r1.odd, best);
-    best = _mm512_mask_mov_ps(best, m, r1.odd);
-    offset = _mm512_mask_mov_epi32(offset, m, below_right);
-    _mm512_mask_storeu_ps(out + k, active, best);
+    __m512i offset;
+    __m512 best = max_taps(r0, r1, width, &offset);
+    if (lanes == 16) {
+      _mm512_storeu_ps(out + k, best);
+    } else {
+      _mm512_mask_storeu_ps(out + k, active, best);
+    }
     if (indices != NULL) {
-      __m512i index = _mm512_add_epi32(corner, offset);
-      _mm512_mask_storeu_epi64(
-          indices + k, (__mmask8)(active & 0xff),
-          _mm512_cvtepi32_epi64(_mm512_castsi512_si256(index)));
-      _mm512_mask_storeu_epi64(
-          indices + k + 8, (__mmask8)(active >> 8),
-          _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(index, 1)));
+      store_indices(indices + k, active, _mm512_add_epi32(corner, offset));
     }
     corner = _mm512_add_epi32(corner, _mm512_set1_epi32(32));
   }
@@ -101,14 +137,161 @@ bool etr_pool_avg_row_2x2s2_avx512(const float *plane, size_t width,
     __mmask16 hi = lanes > 8 ? mask16(2 * lanes - 16) : 0;
     columns_t r0 = load_pairs(top + 2 * k, lo, hi);
     columns_t r1 = load_pairs(top + width + 2 * k, lo, hi);
-    __m512 sum = _mm512_add_ps(_mm512_setzero_ps(), r0.even);
-    sum = _mm512_add_ps(sum, r0.odd);
-    sum = _mm512_add_ps(sum, r1.even);
-    sum = _mm512_add_ps(sum, r1.odd);
-    __m512 q = _mm512_div_ps(sum, d);
+    __m512 q = _mm512_div_ps(sum_taps(r0, r1), d);
     // 0x99: QNaN, SNaN, +inf, -inf.
     not_finite |= _mm512_mask_fpclass_ps_mask(active, q, 0x99);
     _mm512_mask_storeu_ps(out + k, active, q);
   }
   return not_finite == 0;
+}
+
+// ---------------------------------------------------------------------------
+// Whole planes (every window inside: see pool.h). Output rows are walked
+// in memory order across planes; rows of up to 8 outputs go two to a
+// vector (the rows' outputs are adjacent in `out`), wider rows to the row
+// kernels above, inlined.
+
+typedef struct row_walk {
+  const float *in;
+  size_t plane_size;  // height * width
+  size_t width;
+  size_t out_height;
+  size_t plane;
+  size_t oh;
+} row_walk_t;
+
+// The next output row's window corners: its top input row and the plane
+// offset of its first corner (for the indices).
+ALWAYS_INLINE const float *next_row(row_walk_t *w, int32_t *corner) {
+  size_t offset = 2 * w->oh * w->width;
+  const float *top = w->in + w->plane * w->plane_size + offset;
+  *corner = (int32_t)offset;
+  if (++w->oh == w->out_height) {
+    w->oh = 0;
+    ++w->plane;
+  }
+  return top;
+}
+
+// Lane l of a row pair: output l of the first row (l < out_width) or
+// output l - out_width of the second, at 2 l or 2 (l - out_width) past
+// its row's corner; the even tap at that column of the first load (index
+// < 16) or of the second.
+typedef struct pair_layout {
+  __m512i even;    // vpermt2ps indices of the even (left) taps
+  __m512i odd;     // of the odd (right) taps
+  __m512i column;  // 2 l or 2 (l - out_width)
+  __mmask16 second;  // lanes of the second row
+  __mmask16 load;    // the 2 * out_width floats of a row
+} pair_layout_t;
+
+static pair_layout_t pair_layout(size_t out_width) {
+  int32_t even[16];
+  int32_t column[16];
+  for (int32_t l = 0; l < 16; ++l) {
+    int32_t k = l < (int32_t)out_width ? l : l - (int32_t)out_width;
+    column[l] = 2 * k;
+    even[l] = (l < (int32_t)out_width ? 0 : 16) + (2 * k & 15);
+  }
+  pair_layout_t p;
+  p.even = _mm512_loadu_si512(even);
+  p.odd = _mm512_add_epi32(p.even, _mm512_set1_epi32(1));
+  p.column = _mm512_loadu_si512(column);
+  p.second = (__mmask16)(mask16(2 * out_width) & ~mask16(out_width));
+  p.load = mask16(2 * out_width);
+  return p;
+}
+
+// One or two rows' taps (t0 and t1 the top input rows; t1 unused when
+// `two` is false).
+ALWAYS_INLINE void load_pair_rows(const pair_layout_t *p, const float *t0,
+                                  const float *t1, bool two, size_t width,
+                                  columns_t *r0, columns_t *r1) {
+  __mmask16 second = two ? p->load : 0;
+  __m512 a0 = _mm512_maskz_loadu_ps(p->load, t0);
+  __m512 b0 = _mm512_maskz_loadu_ps(second, two ? t1 : t0);
+  __m512 a1 = _mm512_maskz_loadu_ps(p->load, t0 + width);
+  __m512 b1 = _mm512_maskz_loadu_ps(second, (two ? t1 : t0) + width);
+  r0->even = _mm512_permutex2var_ps(a0, p->even, b0);
+  r0->odd = _mm512_permutex2var_ps(a0, p->odd, b0);
+  r1->even = _mm512_permutex2var_ps(a1, p->even, b1);
+  r1->odd = _mm512_permutex2var_ps(a1, p->odd, b1);
+}
+
+void etr_pool_max_planes_2x2s2_avx512(const float *in, size_t planes,
+                                      size_t height, size_t width,
+                                      size_t out_height, size_t out_width,
+                                      float *out, int64_t *indices) {
+  row_walk_t walk = {in, height * width, width, out_height, 0, 0};
+  size_t rows = planes * out_height;
+  if (out_width > 8) {
+    for (size_t r = 0; r < rows; ++r) {
+      int32_t corner;
+      const float *top = next_row(&walk, &corner);
+      etr_pool_max_row_2x2s2_avx512(top - corner, width, 0,
+                                    (size_t)corner, out_width,
+                                    out + r * out_width,
+                                    indices != NULL
+                                        ? indices + r * out_width
+                                        : NULL);
+    }
+    return;
+  }
+  pair_layout_t p = pair_layout(out_width);
+  for (size_t r = 0; r < rows; r += 2) {
+    bool two = r + 1 < rows;
+    int32_t c0;
+    int32_t c1 = 0;
+    const float *t0 = next_row(&walk, &c0);
+    const float *t1 = two ? next_row(&walk, &c1) : t0;
+    columns_t r0;
+    columns_t r1;
+    load_pair_rows(&p, t0, t1, two, width, &r0, &r1);
+    __m512i offset;
+    __m512 best = max_taps(r0, r1, width, &offset);
+    __mmask16 active = two ? p.load : mask16(out_width);
+    _mm512_mask_storeu_ps(out + r * out_width, active, best);
+    if (indices != NULL) {
+      __m512i corner = _mm512_mask_blend_epi32(
+          p.second, _mm512_set1_epi32(c0), _mm512_set1_epi32(c1));
+      store_indices(indices + r * out_width, active,
+                    _mm512_add_epi32(_mm512_add_epi32(corner, p.column),
+                                     offset));
+    }
+  }
+}
+
+bool etr_pool_avg_planes_2x2s2_avx512(const float *in, size_t planes,
+                                      size_t height, size_t width,
+                                      size_t out_height, size_t out_width,
+                                      float divisor, float *out) {
+  row_walk_t walk = {in, height * width, width, out_height, 0, 0};
+  size_t rows = planes * out_height;
+  bool finite = true;
+  if (out_width > 8) {
+    for (size_t r = 0; r < rows; ++r) {
+      int32_t corner;
+      const float *top = next_row(&walk, &corner);
+      finite &= etr_pool_avg_row_2x2s2_avx512(top, width, 0, 0, out_width,
+                                              divisor, out + r * out_width);
+    }
+    return finite;
+  }
+  pair_layout_t p = pair_layout(out_width);
+  const __m512 d = _mm512_set1_ps(divisor);
+  __mmask16 not_finite = 0;
+  for (size_t r = 0; r < rows; r += 2) {
+    bool two = r + 1 < rows;
+    int32_t corner;
+    const float *t0 = next_row(&walk, &corner);
+    const float *t1 = two ? next_row(&walk, &corner) : t0;
+    columns_t r0;
+    columns_t r1;
+    load_pair_rows(&p, t0, t1, two, width, &r0, &r1);
+    __m512 q = _mm512_div_ps(sum_taps(r0, r1), d);
+    __mmask16 active = two ? p.load : mask16(out_width);
+    not_finite |= _mm512_mask_fpclass_ps_mask(active, q, 0x99);
+    _mm512_mask_storeu_ps(out + r * out_width, active, q);
+  }
+  return finite && not_finite == 0;
 }

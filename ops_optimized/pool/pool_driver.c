@@ -176,9 +176,57 @@ static void interior_columns(const etr_pool_params_t *p, const geometry_t *g,
   *lo = *lo < *hi ? *lo : *hi;
 }
 
+// 2x2 windows at stride 2 with every window inside the input: the whole
+// tensor in one call of the planes kernel, when the table has one. False
+// when not taken.
+static bool pool_nchw_2x2s2(const etr_pool_kernels_t *k, const float *in,
+                            const geometry_t *g, const etr_pool_params_t *p,
+                            bool is_max, float *out, int64_t *indices) {
+  bool taken = k->max_planes_2x2s2 != NULL && k->avg_planes_2x2s2 != NULL &&
+               p->kernel[0] == 2 && p->kernel[1] == 2 && p->stride[0] == 2 &&
+               p->stride[1] == 2 && p->padding[0] == 0 &&
+               p->padding[1] == 0 && p->dilation[0] == 1 &&
+               p->dilation[1] == 1 && 2 * g->out_height <= g->height &&
+               2 * g->out_width <= g->width;
+  if (!taken) {
+    return false;
+  }
+  size_t planes = g->batch * g->channels;
+  if (is_max) {
+    k->max_planes_2x2s2(in, planes, (size_t)g->height, (size_t)g->width,
+                        (size_t)g->out_height, (size_t)g->out_width, out,
+                        indices);
+    return true;
+  }
+  float divisor = (float)(p->has_divisor ? p->divisor : 4);
+  if (k->avg_planes_2x2s2(in, planes, (size_t)g->height, (size_t)g->width,
+                          (size_t)g->out_height, (size_t)g->out_width,
+                          divisor, out)) {
+    return true;
+  }
+  // An fp32 window sum overflowed (a double one may not): redo the
+  // non-finite outputs in double.
+  size_t plane_size = (size_t)(g->height * g->width);
+  size_t out_plane = (size_t)(g->out_height * g->out_width);
+  for (size_t plane = 0; plane < planes; ++plane) {
+    for (int64_t oh = 0; oh < g->out_height; ++oh) {
+      for (int64_t ow = 0; ow < g->out_width; ++ow) {
+        float *y = out + plane * out_plane + (size_t)(oh * g->out_width + ow);
+        if (!isfinite(*y)) {
+          avg_one(in + plane * plane_size, 1, g, p, oh, ow, y);
+        }
+      }
+    }
+  }
+  return true;
+}
+
 static void pool_nchw(const etr_pool_kernels_t *k, const float *in,
                       const geometry_t *g, const etr_pool_params_t *p,
                       bool is_max, float *out, int64_t *indices) {
+  if (pool_nchw_2x2s2(k, in, g, p, is_max, out, indices)) {
+    return;
+  }
   etr_pool_window_t window = {(size_t)p->kernel[0], (size_t)p->kernel[1],
                               (size_t)p->stride[1], (size_t)p->dilation[0],
                               (size_t)p->dilation[1]};
