@@ -60,7 +60,24 @@ typedef struct etr_norm_kernels {
   // y[p * c + k] = fma(x[p * c + k], alpha[k], beta[k]) for p < pixels.
   void (*affine_channels)(size_t pixels, size_t c, const float *x,
                           const float *alpha, const float *beta, float *y);
+  // y[k * inner + i] = fma(x[k * inner + i], alpha[k], beta[k]) for
+  // k < c, i < inner: every plane of an NCHW image in one call.
+  void (*affine_planes)(size_t c, size_t inner, const float *x,
+                        const float *alpha, const float *beta, float *y);
+  // Batch norm's alpha[k] = (float)(w[k] / sqrt(v[k] + eps)) and
+  // beta[k] = (float)(b[k] - m[k] * (w[k] / sqrt(v[k] + eps))), in double
+  // with a separate multiply and subtract (no fma), so every ISA rounds
+  // exactly as the portable C does; NULL parameters read as w = 1, b = 0,
+  // m = 0, v = 1.
+  void (*bn_params)(size_t c, const float *w, const float *b,
+                    const float *m, const float *v, double eps, float *alpha,
+                    float *beta);
 } etr_norm_kernels_t;
+
+// The portable bn_params (NEON's table uses it too).
+void etr_norm_bn_params_scalar(size_t c, const float *w, const float *b,
+                               const float *m, const float *v, double eps,
+                               float *alpha, float *beta);
 
 extern const etr_norm_kernels_t etr_norm_kernels_scalar;
 extern const etr_norm_kernels_t etr_norm_kernels_avx2;

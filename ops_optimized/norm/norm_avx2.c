@@ -255,6 +255,41 @@ static void affine_channels_avx2(size_t pixels, size_t c, const float *x,
   }
 }
 
+static void affine_planes_avx2(size_t c, size_t inner, const float *x,
+                               const float *alpha, const float *beta,
+                               float *y) {
+  for (size_t k = 0; k < c; ++k) {
+    affine_avx2(inner, x + k * inner, alpha[k], beta[k], y + k * inner);
+  }
+}
+
+// Four channels at a time in double, each step correctly rounded as in
+// etr_norm_bn_params_scalar; the tail is that function.
+static void bn_params_avx2(size_t c, const float *w, const float *b,
+                           const float *m, const float *v, double eps,
+                           float *alpha, float *beta) {
+  const __m256d one = _mm256_set1_pd(1.0);
+  const __m256d zero = _mm256_setzero_pd();
+  const __m256d ev = _mm256_set1_pd(eps);
+  size_t k = 0;
+  for (; k + 4 <= c; k += 4) {
+    __m256d vv = v != NULL ? _mm256_cvtps_pd(_mm_loadu_ps(v + k)) : one;
+    __m256d wv = w != NULL ? _mm256_cvtps_pd(_mm_loadu_ps(w + k)) : one;
+    __m256d bv = b != NULL ? _mm256_cvtps_pd(_mm_loadu_ps(b + k)) : zero;
+    __m256d mv = m != NULL ? _mm256_cvtps_pd(_mm_loadu_ps(m + k)) : zero;
+    __m256d invstd = _mm256_div_pd(one, _mm256_sqrt_pd(_mm256_add_pd(vv, ev)));
+    __m256d a = _mm256_mul_pd(wv, invstd);
+    __m256d t = _mm256_sub_pd(bv, _mm256_mul_pd(mv, a));
+    _mm_storeu_ps(alpha + k, _mm256_cvtpd_ps(a));
+    _mm_storeu_ps(beta + k, _mm256_cvtpd_ps(t));
+  }
+  etr_norm_bn_params_scalar(c - k, w != NULL ? w + k : NULL,
+                            b != NULL ? b + k : NULL,
+                            m != NULL ? m + k : NULL,
+                            v != NULL ? v + k : NULL, eps, alpha + k,
+                            beta + k);
+}
+
 const etr_norm_kernels_t etr_norm_kernels_avx2 = {
     .max = max_avx2,
     .exp_sum = exp_sum_avx2,
@@ -266,4 +301,6 @@ const etr_norm_kernels_t etr_norm_kernels_avx2 = {
     .normalize_affine = normalize_affine_avx2,
     .affine = affine_avx2,
     .affine_channels = affine_channels_avx2,
+    .affine_planes = affine_planes_avx2,
+    .bn_params = bn_params_avx2,
 };

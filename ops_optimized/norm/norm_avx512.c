@@ -249,6 +249,50 @@ static void affine_channels_avx512(size_t pixels, size_t c, const float *x,
   }
 }
 
+static void affine_planes_avx512(size_t c, size_t inner, const float *x,
+                                 const float *alpha, const float *beta,
+                                 float *y) {
+  if (inner > 16) {
+    for (size_t k = 0; k < c; ++k) {
+      affine_avx512(inner, x + k * inner, alpha[k], beta[k], y + k * inner);
+    }
+    return;
+  }
+  __mmask16 m = mask16(inner);  // small planes: one masked vector each
+  for (size_t k = 0; k < c; ++k, x += inner, y += inner) {
+    __m512 v = _mm512_maskz_loadu_ps(m, x);
+    _mm512_mask_storeu_ps(y, m,
+                          _mm512_fmadd_ps(v, _mm512_set1_ps(alpha[k]),
+                                          _mm512_set1_ps(beta[k])));
+  }
+}
+
+// Eight channels at a time in double: sqrt, divide, multiply and subtract
+// are each correctly rounded, as in etr_norm_bn_params_scalar.
+static void bn_params_avx512(size_t c, const float *w, const float *b,
+                             const float *m, const float *v, double eps,
+                             float *alpha, float *beta) {
+  const __m512d one = _mm512_set1_pd(1.0);
+  const __m512d zero = _mm512_setzero_pd();
+  const __m512d ev = _mm512_set1_pd(eps);
+  for (size_t k = 0; k < c; k += 8) {
+    __mmask8 n = c - k >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (c - k)) - 1u);
+    __m512d vv = v != NULL ? _mm512_cvtps_pd(_mm256_maskz_loadu_ps(n, v + k))
+                           : one;
+    __m512d wv = w != NULL ? _mm512_cvtps_pd(_mm256_maskz_loadu_ps(n, w + k))
+                           : one;
+    __m512d bv = b != NULL ? _mm512_cvtps_pd(_mm256_maskz_loadu_ps(n, b + k))
+                           : zero;
+    __m512d mv = m != NULL ? _mm512_cvtps_pd(_mm256_maskz_loadu_ps(n, m + k))
+                           : zero;
+    __m512d invstd = _mm512_div_pd(one, _mm512_sqrt_pd(_mm512_add_pd(vv, ev)));
+    __m512d a = _mm512_mul_pd(wv, invstd);
+    __m512d t = _mm512_sub_pd(bv, _mm512_mul_pd(mv, a));
+    _mm256_mask_storeu_ps(alpha + k, n, _mm512_cvtpd_ps(a));
+    _mm256_mask_storeu_ps(beta + k, n, _mm512_cvtpd_ps(t));
+  }
+}
+
 const etr_norm_kernels_t etr_norm_kernels_avx512 = {
     .max = max_avx512,
     .exp_sum = exp_sum_avx512,
@@ -260,4 +304,6 @@ const etr_norm_kernels_t etr_norm_kernels_avx512 = {
     .normalize_affine = normalize_affine_avx512,
     .affine = affine_avx512,
     .affine_channels = affine_channels_avx512,
+    .affine_planes = affine_planes_avx512,
+    .bn_params = bn_params_avx512,
 };

@@ -216,6 +216,14 @@ static void affine_channels_neon(size_t pixels, size_t c, const float *x,
   }
 }
 
+static void affine_planes_neon(size_t c, size_t inner, const float *x,
+                               const float *alpha, const float *beta,
+                               float *y) {
+  for (size_t k = 0; k < c; ++k) {
+    affine_neon(inner, x + k * inner, alpha[k], beta[k], y + k * inner);
+  }
+}
+
 const etr_norm_kernels_t etr_norm_kernels_neon = {
     .max = max_neon,
     .exp_sum = exp_sum_neon,
@@ -227,4 +235,6 @@ const etr_norm_kernels_t etr_norm_kernels_neon = {
     .normalize_affine = normalize_affine_neon,
     .affine = affine_neon,
     .affine_channels = affine_channels_neon,
+    .affine_planes = affine_planes_neon,
+    .bn_params = etr_norm_bn_params_scalar,
 };

@@ -115,6 +115,26 @@ static void affine_channels_scalar(size_t pixels, size_t c, const float *x,
   }
 }
 
+static void affine_planes_scalar(size_t c, size_t inner, const float *x,
+                                 const float *alpha, const float *beta,
+                                 float *y) {
+  for (size_t k = 0; k < c; ++k) {
+    affine_scalar(inner, x + k * inner, alpha[k], beta[k], y + k * inner);
+  }
+}
+
+void etr_norm_bn_params_scalar(size_t c, const float *w, const float *b,
+                               const float *m, const float *v, double eps,
+                               float *alpha, float *beta) {
+  for (size_t k = 0; k < c; ++k) {
+    double invstd = 1.0 / sqrt((v != NULL ? (double)v[k] : 1.0) + eps);
+    double a = (w != NULL ? (double)w[k] : 1.0) * invstd;
+    alpha[k] = (float)a;
+    beta[k] = (float)((b != NULL ? (double)b[k] : 0.0) -
+                      (m != NULL ? (double)m[k] : 0.0) * a);
+  }
+}
+
 const etr_norm_kernels_t etr_norm_kernels_scalar = {
     .max = max_scalar,
     .exp_sum = exp_sum_scalar,
@@ -126,6 +146,8 @@ const etr_norm_kernels_t etr_norm_kernels_scalar = {
     .normalize_affine = normalize_affine_scalar,
     .affine = affine_scalar,
     .affine_channels = affine_channels_scalar,
+    .affine_planes = affine_planes_scalar,
+    .bn_params = etr_norm_bn_params_scalar,
 };
 
 const etr_norm_kernels_t *etr_norm_kernels_for(etr_isa_t isa) {

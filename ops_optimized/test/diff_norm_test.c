@@ -26,6 +26,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "ops_optimized/isa.h"
+#include "ops_optimized/norm/norm.h"
 #include "ops_optimized/test/diff.h"
 
 static const double kU = 0x1p-24;
@@ -458,4 +460,72 @@ TT_TEST(diff_norm, group_norm) {
                               ETR_FILL_RANDOM, true, 0, seed++);
   cr_assert_eq(failures, 0, "%d group norm cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// Batch norm's per-channel alpha and beta: every ISA's bn_params writes the
+// bits of the portable C (a fused convolution computes them with the
+// portable code at load, the batch-norm kernel with the ISA's at run
+// time, and the two must agree bit for bit). Channel counts over the
+// vector edges, NULL parameters, and variances of 0, negative, tiny,
+// huge, inf and NaN.
+Test(norm, bn_params_match_portable_bits) {
+  enum { kMax = 37 };
+  float w[kMax];
+  float b[kMax];
+  float m[kMax];
+  float v[kMax];
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  const float specials[] = {0.0f, -1.0f, 1e-38f, 1e-45f, 3e38f, INFINITY,
+                            NAN, -0.0f};
+  for (int k = 0; k < kMax; ++k) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    float r = (float)((state >> 40) & 0xffffff) / 16777216.0f;
+    w[k] = 4.0f * r - 2.0f;
+    b[k] = 3.0f * r - 1.0f;
+    m[k] = 0.5f - r;
+    v[k] = k % 5 == 4 ? specials[(k / 5) % 8] : r * r + 1e-3f;
+  }
+  const etr_isa_t isas[] = {ETR_ISA_SCALAR, ETR_ISA_AVX2, ETR_ISA_AVX512,
+                            ETR_ISA_NEON};
+  int checked = 0;
+  for (size_t i = 0; i < sizeof(isas) / sizeof(isas[0]); ++i) {
+    if (!etr_isa_available(isas[i])) {
+      continue;
+    }
+    const etr_norm_kernels_t *k = etr_norm_kernels_for(isas[i]);
+    for (size_t c = 0; c <= kMax; ++c) {
+      for (int nulls = 0; nulls < 16; ++nulls) {
+        const double eps = nulls % 3 == 0 ? 0.0 : 1e-5;
+        float want[2][kMax + 1];
+        float got[2][kMax + 1];
+        memset(got, 0x5a, sizeof(got));
+        etr_norm_bn_params_scalar(c, nulls & 1 ? NULL : w,
+                                  nulls & 2 ? NULL : b, nulls & 4 ? NULL : m,
+                                  nulls & 8 ? NULL : v, eps, want[0],
+                                  want[1]);
+        k->bn_params(c, nulls & 1 ? NULL : w, nulls & 2 ? NULL : b,
+                     nulls & 4 ? NULL : m, nulls & 8 ? NULL : v, eps, got[0],
+                     got[1]);
+        for (size_t j = 0; j < c; ++j) {
+          for (int o = 0; o < 2; ++o) {
+            bool same = memcmp(&want[o][j], &got[o][j], sizeof(float)) == 0 ||
+                        (isnan(want[o][j]) && isnan(got[o][j]));
+            cr_assert(same,
+                      "%s bn_params c=%zu nulls=%d channel %zu %s: %.9g vs "
+                      "portable %.9g",
+                      etr_isa_name(isas[i]), c, nulls, j,
+                      o == 0 ? "alpha" : "beta", got[o][j], want[o][j]);
+          }
+        }
+        // Nothing past c is written.
+        static const uint8_t untouched[4] = {0x5a, 0x5a, 0x5a, 0x5a};
+        cr_assert(memcmp(&got[0][c], untouched, 4) == 0 &&
+                      memcmp(&got[1][c], untouched, 4) == 0,
+                  "%s bn_params wrote past %zu channels",
+                  etr_isa_name(isas[i]), c);
+        ++checked;
+      }
+    }
+  }
+  cr_assert_gt(checked, 0);
 }
