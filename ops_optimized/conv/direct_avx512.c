@@ -130,7 +130,7 @@ static inline __attribute__((always_inline)) __m512 row_tap(
 #define TILE_ROWS 3
 static inline __attribute__((always_inline)) void by_rows_tiled(
     const etr_depthwise_args_t *args, const float *weights, int64_t oc0,
-    int64_t stride) {
+    int64_t stride, int64_t columns, int64_t in_channels) {
   const etr_conv2d_geometry_t *g = args->geometry;
   const int64_t taps = g->kernel_h * g->kernel_w;
   const int64_t outs = args->channels - oc0 < TILE_OUTS
@@ -167,15 +167,32 @@ static inline __attribute__((always_inline)) void by_rows_tiled(
           row_ok[r] = inside_rows ? 0xffffffffu : 0;
           offset[r] = inside_rows ? ih * g->in_stride_h + first : 0;
         }
-        for (int64_t c = 0; c < g->channels; ++c) {
+        // Kernel columns: `columns` when it is a constant (3, unrolled,
+        // with the lane masks of every (kw, row) kept out of the channel
+        // loop), else the geometry's.
+        const int64_t kernel_w = columns > 0 ? columns : g->kernel_w;
+        __mmask32 lanes_of[3][TILE_ROWS];
+#pragma GCC unroll 3
+        for (int64_t kw = 0; kw < 3 && columns > 0; ++kw) {
+#pragma GCC unroll 3
+          for (int r = 0; r < TILE_ROWS; ++r) {
+            lanes_of[kw][r] = valid[kw] & row_ok[r];
+          }
+        }
+        const int64_t planes = in_channels > 0 ? in_channels : g->channels;
+#pragma GCC unroll 3
+        for (int64_t c = 0; c < planes; ++c) {
           const float *plane = args->input + c * g->in_stride_c;
-          for (int64_t kw = 0; kw < g->kernel_w; ++kw) {
-            const float *w = weights + (c * taps + kh * g->kernel_w + kw) * 16;
+#pragma GCC unroll 3
+          for (int64_t kw = 0; kw < kernel_w; ++kw) {
+            const float *w = weights + (c * taps + kh * kernel_w + kw) * 16;
             __m512 x[TILE_ROWS];
 #pragma GCC unroll 3
             for (int r = 0; r < TILE_ROWS; ++r) {
               x[r] = row_tap(plane + offset[r] + kw * g->dilation_w,
-                             valid[kw] & row_ok[r], stride);
+                             columns > 0 ? lanes_of[kw][r]
+                                         : valid[kw] & row_ok[r],
+                             stride);
             }
 #pragma GCC unroll 8
             for (int o = 0; o < TILE_OUTS; ++o) {
@@ -247,10 +264,23 @@ void etr_conv_direct_nchw_avx512(const etr_depthwise_args_t *args) {
     if (rows) {
       for (int64_t half = 0; half < 16 && oc0 + half < args->channels;
            half += TILE_OUTS) {
+        // A stem's 3x3 over 3 channels: every loop over (c, kw) unrolled.
+        const bool three = g->kernel_w == 3;
+        const bool stem = three && g->channels == 3;
         if (g->stride_w == 1) {
-          by_rows_tiled(args, weights + half, oc0 + half, 1);
+          if (stem) {
+            by_rows_tiled(args, weights + half, oc0 + half, 1, 3, 3);
+          } else if (three) {
+            by_rows_tiled(args, weights + half, oc0 + half, 1, 3, 0);
+          } else {
+            by_rows_tiled(args, weights + half, oc0 + half, 1, 0, 0);
+          }
+        } else if (stem) {
+          by_rows_tiled(args, weights + half, oc0 + half, 2, 3, 3);
+        } else if (three) {
+          by_rows_tiled(args, weights + half, oc0 + half, 2, 3, 0);
         } else {
-          by_rows_tiled(args, weights + half, oc0 + half, 2);
+          by_rows_tiled(args, weights + half, oc0 + half, 2, 0, 0);
         }
       }
       continue;

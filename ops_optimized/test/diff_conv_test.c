@@ -309,6 +309,37 @@ TT_TEST(diff_conv, depthwise_small_planes_and_stride_2) {
   cr_assert_eq(failures, 0, "%d depthwise cases disagree", failures);
 }
 
+// The direct kernel's 3x3 stem variants (3 input channels, every loop
+// unrolled; 2 and 4 channels keep the channel loop): out rows of 8, 15,
+// 16, 17, 31 and 33 columns, 1 to 4 rows (tiles of 3), stride 1 and 2,
+// padding 0 and 1, 16 and 19 outs, bias or none, NaN and inf inputs.
+TT_TEST(diff_conv, direct_stem) {
+  static const int64_t widths[] = {8, 15, 16, 17, 31, 33};
+  int failures = 0;
+  int run = 0;
+  for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); ++i) {
+    for (int64_t stride = 1; stride <= 2; ++stride) {
+      for (int64_t pad = 0; pad <= 1; ++pad) {
+        ++run;
+        int64_t out_h = 1 + run % 4;
+        int64_t in_c = run % 5 == 0 ? 2 : run % 7 == 0 ? 4 : 3;
+        conv_case_t p = {1, in_c, (out_h - 1) * stride + 3 - 2 * pad,
+                         (widths[i] - 1) * stride + 3 - 2 * pad,
+                         run % 3 == 0 ? 19 : 16, 3, 3, stride, pad, 1, 1,
+                         run % 2 == 0};
+        failures += run_conv(&p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                             ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
+        g_poke_specials = true;
+        failures += run_conv(&p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                             ETR_FILL_EXACT_INT, ETR_FILL_EXACT_INT, false);
+        g_poke_specials = false;
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d direct convolution cases disagree",
+               failures);
+}
+
 // The depthwise kernels called as the op may call them, one channel plane
 // at a time (channels = 1; out planes apart by more than a plane, whose
 // gaps must stay untouched), with and without bias, against the same
