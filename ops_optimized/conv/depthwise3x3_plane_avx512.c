@@ -51,7 +51,9 @@ static inline __attribute__((always_inline)) void channel(
     int blocks) {
   const etr_conv2d_geometry_t *g = args->geometry;
   const int64_t pixels = g->in_h * g->in_w;
-  const float *in = args->input + oc / args->multiplier * g->in_stride_c;
+  // No division on the way to the plane's first load unless needed.
+  const int64_t ic = args->multiplier == 1 ? oc : oc / args->multiplier;
+  const float *in = args->input + ic * g->in_stride_c;
   const float *w = args->weight + oc * g->w_stride_oc;
   // v[0] and v[blocks + 1] are the zeros above and below the plane.
   __m512 v[MAX_BLOCKS + 2];
@@ -114,6 +116,7 @@ void etr_depthwise3x3_plane_nchw_avx512(const etr_depthwise_args_t *args) {
   const __m512i iota =
       _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   plane_plan_t plan;
+#pragma GCC unroll 9
   for (int t = 0; t < 9; ++t) {
     int64_t shift = (t / 3 - 1) * g->in_w + (t % 3 - 1);
     plan.index[t] = _mm512_add_epi32(
@@ -122,14 +125,11 @@ void etr_depthwise3x3_plane_nchw_avx512(const etr_depthwise_args_t *args) {
   // Lanes of the first column read nothing on their left (kw = 0), those
   // of the last nothing on their right (kw = 2): bits of the flat plane,
   // in a register (a per-plane call cannot afford much setup).
-  uint64_t first_column = 0;
-  uint64_t last_column = 0;
-  for (int64_t p = 0; p < 16 * MAX_BLOCKS; p += g->in_w) {
-    first_column |= 1ull << p;
+  uint64_t first_column = 1;  // bits 0, in_w, 2 * in_w, ..., by doubling
+  for (int64_t shift = g->in_w; shift < 16 * MAX_BLOCKS; shift *= 2) {
+    first_column |= first_column << shift;
   }
-  for (int64_t p = g->in_w - 1; p < 16 * MAX_BLOCKS; p += g->in_w) {
-    last_column |= 1ull << p;
-  }
+  const uint64_t last_column = first_column << (g->in_w - 1);
   for (int b = 0; b < blocks; ++b) {
     plan.columns[b][0] = (__mmask16)~(first_column >> (16 * b));
     plan.columns[b][1] = (__mmask16)0xffff;
@@ -183,26 +183,30 @@ void etr_depthwise3x3_s2_rows_nchw_avx512(const etr_depthwise_args_t *args) {
   const int64_t out_w = g->out_w;
   // Per kernel column: lane j (output row j / out_w of the pair, column
   // ow = j % out_w) reads column 2 * ow + kw - pad of the first (index
-  // below 16) or second row of the pair.
+  // below 16) or second row of the pair. Worked out in vector registers:
+  // scalar stores read back as a vector stall the store forwarding, which
+  // a per-plane call would pay every time.
+  const __m512i iota =
+      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512i width = _mm512_set1_epi32((int32_t)out_w);
+  const __mmask16 second = _mm512_cmpge_epi32_mask(iota, width);
+  const __mmask16 used =
+      _mm512_cmplt_epi32_mask(iota, _mm512_add_epi32(width, width));
+  const __m512i ow = _mm512_mask_sub_epi32(iota, second, iota, width);
   __m512i index[3];
   __mmask16 columns[3];
+#pragma GCC unroll 3
   for (int kw = 0; kw < 3; ++kw) {
-    _Alignas(64) int32_t lanes[16] = {0};
-    columns[kw] = 0;
-    for (int64_t row = 0; row < 2; ++row) {
-      for (int64_t ow = 0; ow < out_w; ++ow) {
-        int64_t column = 2 * ow + kw - g->pad_w;
-        int64_t j = row * out_w + ow;
-        if (column >= 0 && column < g->in_w) {
-          lanes[j] = (int32_t)(16 * row + column);
-          columns[kw] |= (__mmask16)(1u << j);
-        }
-      }
-    }
-    index[kw] = _mm512_load_si512(lanes);
+    __m512i column = _mm512_add_epi32(
+        _mm512_add_epi32(ow, ow),
+        _mm512_set1_epi32((int32_t)(kw - g->pad_w)));
+    columns[kw] = inside(used, column, g->in_w);
+    index[kw] = _mm512_mask_add_epi32(column, second, column,
+                                      _mm512_set1_epi32(16));
   }
   for (int64_t oc = 0; oc < args->channels; ++oc) {
-    const float *in = args->input + oc / args->multiplier * g->in_stride_c;
+    const int64_t ic = args->multiplier == 1 ? oc : oc / args->multiplier;
+    const float *in = args->input + ic * g->in_stride_c;
     const float *w = args->weight + oc * g->w_stride_oc;
     __m512 weights[9];
 #pragma GCC unroll 9

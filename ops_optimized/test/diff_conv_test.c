@@ -343,8 +343,9 @@ TT_TEST(diff_conv, direct_stem) {
 // The depthwise kernels called as the op may call them, one channel plane
 // at a time (channels = 1; out planes apart by more than a plane, whose
 // gaps must stay untouched), with and without bias, against the same
-// kernel over all channels: bit for bit, on every ISA of this machine. Small stride-1 planes, stride 2 to
-// rows of at most 8 (two rows per vector), and the row kernel.
+// kernel over all channels: bit for bit, on every ISA of this machine.
+// Small stride-1 planes, stride 2 to rows of at most 8 (two rows per
+// vector), planes held in registers, and the row kernel.
 TT_TEST(diff_conv, depthwise_kernel_per_plane) {
   static const int64_t shapes[][4] = {
       // in_h, in_w, stride, pad
@@ -414,8 +415,9 @@ TT_TEST(diff_conv, depthwise_kernel_per_plane) {
           float want = e >= out_h * row ? 12345.0f
                        : c % 2 == 0     ? all[c * out_h * out_w + e]
                                         : all[c * out_h * out_w + e] - bias[c];
-          cr_expect(got == want, "isa %d shape %zu channel %lld at %lld: %g vs %g",
-                    isa, i, (long long)c, (long long)e, (double)got,
+          cr_expect(got == want,
+                    "isa %d shape %zu channel %lld at %lld: %g vs %g", isa,
+                    i, (long long)c, (long long)e, (double)got,
                     (double)want);
           ++checked;
         }
