@@ -73,6 +73,12 @@ extern const etr_reduce_kernels_t etr_reduce_kernels_avx2;
 extern const etr_reduce_kernels_t etr_reduce_kernels_avx512;
 extern const etr_reduce_kernels_t etr_reduce_kernels_neon;
 
+// sum_rows for rows of n <= 16 floats, eight rows at a time
+// (reduce/sum_rows_short_avx512.c): the sums of the first 8 * (rows / 8)
+// rows; returns how many it wrote (the caller sums the rest).
+size_t etr_reduce_sum_short_rows_avx512(size_t rows, size_t n,
+                                        const float *x, double *y);
+
 // The table for `isa` (scalar when that ISA is not built in).
 const etr_reduce_kernels_t *etr_reduce_kernels_for(etr_isa_t isa);
 

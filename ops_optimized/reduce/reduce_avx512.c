@@ -26,7 +26,12 @@ ALWAYS_INLINE __m512d widen(__mmask8 m, const float *p) {
 
 static void sum_rows_avx512(size_t rows, size_t n, const float *x,
                             double *y) {
-  for (size_t o = 0; o < rows; ++o, x += n) {
+  size_t o = 0;
+  if (n <= 16) {  // eight short rows at a time (sum_rows_short_avx512.c)
+    o = etr_reduce_sum_short_rows_avx512(rows, n, x, y);
+    x += o * n;
+  }
+  for (; o < rows; ++o, x += n) {
     __m512d a0 = _mm512_setzero_pd();
     __m512d a1 = _mm512_setzero_pd();
     __m512d a2 = _mm512_setzero_pd();

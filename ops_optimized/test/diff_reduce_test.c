@@ -442,6 +442,32 @@ TT_TEST(diff_reduce, whole_tensor_ops) {
   cr_assert_eq(failures, 0, "%d reduction cases disagree", failures);
 }
 
+// Short rows (n <= 16), eight at a time in the AVX-512 sum kernel
+// (reduce/sum_rows_short_avx512.c): row counts around 8 and 16 (the
+// remainder rows take the one-row loop), lengths 1..17 (both loads'
+// masks), sum, mean and var (whose mean is such a sum), Float outs (the
+// driver's vectorized store) and Half ones (its general store).
+TT_TEST(diff_reduce, short_rows) {
+  static const int64_t kRows[] = {1, 7, 8, 9, 16, 17, 130};
+  static const char *const kOps[] = {"aten::sum.IntList_out",
+                                     "aten::mean.out",
+                                     "aten::var.correction_out"};
+  int failures = 0;
+  uint64_t seed = 95000;
+  for (size_t op = 0; op < 3; ++op) {
+    for (size_t r = 0; r < sizeof(kRows) / sizeof(kRows[0]); ++r) {
+      for (int64_t n = 1; n <= 17; ++n) {
+        etr_scalar_type_t dtype = n % 5 == 4 ? ETR_HALF : ETR_FLOAT;
+        reduce_spec_t s = {kOps[op], dtype, dtype, 2, {kRows[r], n}, 0,
+                           kFills[(size_t)(n + (int64_t)r) % 3], DIMS_LIST,
+                           {1}, 1, n % 2 == 0, false};
+        failures += run_spec(&s, seed++);
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d short-row reductions disagree", failures);
+}
+
 // any.all_out's dense fast path (a 0-dim Bool out already): a single
 // non-zero element (negative, NaN, positive, true) at every position
 // that matters for the 64-element blocks and the tail, among zeros and
