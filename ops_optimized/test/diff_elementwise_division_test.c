@@ -167,6 +167,12 @@ static void make_nonzero(etr_tensor_t *t) {
   }
 }
 
+// When set, finish_int gives an out of exactly [g_exact_n] (the Scalar
+// cases' result shape) instead of one the kernel resizes: the only outs
+// remainder.Scalar_out's dense Long path takes.
+static bool g_exact_int_out = false;
+static int64_t g_exact_n = 0;
+
 // The op's trailing arguments: div.out_mode's mode; then out and return.
 static int finish_int(etr_diff_case_t *c, const char *mode,
                       etr_scalar_type_t dtype, int64_t numel) {
@@ -174,8 +180,12 @@ static int finish_int(etr_diff_case_t *c, const char *mode,
     etr_diff_arg(c, tt_ev_string(mode));
   }
   size_t out_index = c->num_args;
-  etr_diff_out(c, dtype, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
-               numel + 8);
+  if (g_exact_int_out) {
+    etr_diff_out(c, dtype, 1, &g_exact_n, ETR_DIFF_CONTIGUOUS, 0);
+  } else {
+    etr_diff_out(c, dtype, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
+                 numel + 8);
+  }
   etr_diff_return(c, out_index);
   etr_diff_tolerance_exact(c);
   return etr_diff_run(c);
@@ -262,6 +272,33 @@ TT_TEST(diff_elementwise_division, integers) {
     make_nonzero(etr_diff_input(&c, ETR_LONG, 1, &n, ETR_DIFF_CONTIGUOUS,
                                 ETR_FILL_RANDOM));
     failures += finish_int(&c, kIntOps[op].mode, ETR_LONG, n);
+  }
+  // The Scalar cases again with outs of the exact shape (Long remainder's
+  // dense path; the others general), and in place.
+  g_exact_int_out = true;
+  for (size_t op = 0; op < 4; ++op) {
+    for (size_t d = 3; d < 5; ++d) {
+      for (size_t s = 0; s < count; ++s) {
+        g_exact_n = sizes[s];
+        failures += run_int_scalars(kIntOps[op].scalar_op, kIntOps[op].mode,
+                                    kIntDtypes[d], sizes[s]);
+      }
+    }
+  }
+  g_exact_int_out = false;
+  for (int64_t divisor = -3; divisor <= 3; divisor += 2) {
+    int64_t n = 17;
+    etr_diff_case_t c;
+    etr_diff_begin(&c, "aten::remainder.Scalar_out", g_seed++,
+                   "Long in place %% %lld", (long long)divisor);
+    etr_diff_input(&c, ETR_LONG, 1, &n, ETR_DIFF_CONTIGUOUS,
+                   ETR_FILL_SPECIAL);
+    etr_diff_arg(&c, tt_ev_int(divisor));
+    size_t out_index = c.num_args;
+    etr_diff_out_aliasing(&c, 0);
+    etr_diff_return(&c, out_index);
+    etr_diff_tolerance_exact(&c);
+    failures += etr_diff_run(&c);
   }
   cr_assert_eq(failures, 0, "%d cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, before);
