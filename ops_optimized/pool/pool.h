@@ -106,6 +106,12 @@ static inline bool etr_pool_window_is_2x2s2(const etr_pool_window_t *w) {
   return w->kernel_h == 2 && w->kernel_w == 2 && w->stride_w == 2 &&
          w->dilation_h == 1 && w->dilation_w == 1;
 }
+void etr_pool_max_row_2x2s2_neon(const float *plane, size_t width,
+                                 size_t h0, size_t w0, size_t count,
+                                 float *out, int64_t *indices);
+bool etr_pool_avg_row_2x2s2_neon(const float *plane, size_t width,
+                                 size_t h0, size_t w0, size_t count,
+                                 float divisor, float *out);
 void etr_pool_max_row_2x2s2_avx2(const float *plane, size_t width,
                                  size_t h0, size_t w0, size_t count,
                                  float *out, int64_t *indices);

@@ -68,6 +68,10 @@ static void max_row_neon(const float *plane, size_t width, size_t h0,
                          const etr_pool_window_t *window, float *out,
                          int64_t *indices) {
   size_t stride = window->stride_w;
+  if (etr_pool_window_is_2x2s2(window)) {
+    etr_pool_max_row_2x2s2_neon(plane, width, h0, w0, count, out, indices);
+    return;
+  }
   if (stride > 2) {
     etr_pool_max_row_scalar(plane, width, h0, w0, count, window, out,
                             indices);
@@ -104,6 +108,10 @@ static bool avg_row_neon(const float *plane, size_t width, size_t h0,
                          const etr_pool_window_t *window, float divisor,
                          float *out) {
   size_t stride = window->stride_w;
+  if (etr_pool_window_is_2x2s2(window)) {
+    return etr_pool_avg_row_2x2s2_neon(plane, width, h0, w0, count, divisor,
+                                       out);
+  }
   if (stride > 2) {
     return etr_pool_avg_row_scalar(plane, width, h0, w0, count, window,
                                    divisor, out);
