@@ -9,15 +9,82 @@
 // other dtypes, non-dense or empty inputs, scattered dims) goes to the
 // reference kernel (ops_reference/op_sum.c), which also reports argument
 // errors; the reference's dry run checks and resizes before we compute.
+// Tiny Float sums over one dim into an out already of the reduced shape
+// skip all of that (sum_dense).
 #include "ops_optimized/common/args.h"
+#include "ops_optimized/common/dense.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/reduce/reduce.h"
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/shape.h"
 
+// The fast path of sum.IntList_out for tiny calls: valid by construction
+// when it returns true (a dense Float self of at most kSumDenseMax
+// elements, one Int dim in range, a Bool keepdim, no dtype, a dense Float
+// out already of the reduced shape and not overlapping self;
+// common/dense.h). Each output sums its inputs in index order in double
+// and rounds once, exactly as the reference does. False leaves the call,
+// untouched, to the general path (the SIMD driver for larger inputs).
+enum { kSumDenseMax = 1024 };
+
+static bool sum_dense(etr_evalue_t **args, size_t num_args, bool dry_run) {
+  if (num_args != 6 || args[2] == NULL || args[2]->tag != ETR_TAG_BOOL ||
+      args[3] == NULL || args[3]->tag != ETR_TAG_NONE) {
+    return false;
+  }
+  const etr_tensor_t *self = etr_dense_tensor_arg(args, 0);
+  const etr_int_list_t *dims = etr_dense_int_list_arg(args, 1);
+  etr_tensor_t *out = etr_dense_tensor_arg(args, 4);
+  bool keepdim = args[2]->u.as_bool;
+  int32_t dim = 0;
+  int64_t n = 0;
+  int64_t out_numel = 0;
+  if (self == NULL || dims == NULL || out == NULL || dims->length != 1 ||
+      self->dtype != ETR_FLOAT || out->dtype != ETR_FLOAT ||
+      !etr_dense_dim(etr_dense_int_at(dims, 0), self->dim, &dim) ||
+      out->dim != (keepdim ? self->dim : self->dim - 1) ||
+      !etr_dense_row_major(self, &n) || n > kSumDenseMax ||
+      !etr_dense_row_major(out, &out_numel)) {
+    return false;
+  }
+  for (int32_t d = 0, o = 0; d < self->dim; ++d) {
+    if (d == dim && !keepdim) {
+      continue;
+    }
+    if (out->sizes[o++] != (d == dim ? 1 : self->sizes[d])) {
+      return false;
+    }
+  }
+  if (!etr_dense_disjoint(self->data, (size_t)n * sizeof(float), out->data,
+                          (size_t)out_numel * sizeof(float))) {
+    return false;
+  }
+  if (dry_run) {
+    return true;
+  }
+  int64_t outer = etr_dense_product(self->sizes, 0, dim);
+  int64_t along = self->sizes[dim];
+  int64_t inner = etr_dense_product(self->sizes, dim + 1, self->dim);
+  const float *x = self->data;
+  float *y = out->data;
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t j = 0; j < inner; ++j) {
+      double sum = 0.0;
+      for (int64_t i = 0; i < along; ++i) {
+        sum += (double)x[(o * along + i) * inner + j];
+      }
+      y[o * inner + j] = (float)sum;
+    }
+  }
+  return true;
+}
+
 // aten::sum.IntList_out
 etr_error_t etr_opt_sum_intlist_out(etr_kernel_context_t *ctx,
                                     etr_evalue_t **args, size_t num_args) {
+  if (sum_dense(args, num_args, ctx->dry_run)) {
+    return ETR_OK;
+  }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 4);
   if (num_args != 6 || self == NULL || out == NULL ||

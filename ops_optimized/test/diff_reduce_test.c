@@ -125,10 +125,34 @@ static etr_evalue_t *single_dim_arg(const reduce_spec_t *s) {
 // its dense fast path takes) instead of a 1-D one it resizes.
 static bool g_exact_any_out = false;
 
+// When set, sum.IntList_out over a list of dims gets an out already of
+// the reduced shape (contiguous): the only out its tiny dense path takes.
+static bool g_exact_sum_out = false;
+
 static void add_out(etr_diff_case_t *c, const reduce_spec_t *s,
                     etr_scalar_type_t dtype, int64_t spare) {
   if (g_exact_any_out && op_is(s, "aten::any.all_out")) {
     etr_diff_out(c, dtype, 0, NULL, ETR_DIFF_CONTIGUOUS, 0);
+    return;
+  }
+  if (g_exact_sum_out && op_is(s, "aten::sum.IntList_out") &&
+      s->dims_kind == DIMS_LIST && s->num_dims > 0 && s->rank > 0) {
+    uint32_t mask = 0;
+    for (size_t i = 0; i < s->num_dims; ++i) {
+      mask |= 1u << (uint32_t)((s->dims[i] + s->rank) % s->rank);
+    }
+    int64_t sizes[4];
+    int32_t dim = 0;
+    for (int32_t d = 0; d < s->rank; ++d) {
+      if ((mask >> d) & 1u) {
+        if (s->keepdim) {
+          sizes[dim++] = 1;
+        }
+      } else {
+        sizes[dim++] = s->sizes[d];
+      }
+    }
+    etr_diff_out(c, dtype, dim, sizes, ETR_DIFF_CONTIGUOUS, 0);
     return;
   }
   if (s->out_channels_last && s->keepdim && s->rank == 4) {
@@ -391,6 +415,10 @@ TT_TEST(diff_reduce, list_ops) {
   for (size_t i = 0; i < sizeof(kListOps) / sizeof(kListOps[0]); ++i) {
     failures += sweep_op(kListOps[i], false, 1000 * (i + 1));
   }
+  // sum again with outs of the reduced shape (its tiny dense path).
+  g_exact_sum_out = true;
+  failures += sweep_op("aten::sum.IntList_out", false, 9000);
+  g_exact_sum_out = false;
   cr_assert_eq(failures, 0, "%d reduction cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
 }
