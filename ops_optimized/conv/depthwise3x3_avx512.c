@@ -327,17 +327,26 @@ void etr_depthwise3x3_tiny_nchw_avx512(const etr_depthwise_args_t *args) {
   __m512i index[9];
   __mmask16 valid[9];
   __mmask16 upper[9];  // lanes reading elements 32..63
+  // Multiplications once, not per tap (a per-plane call pays this setup).
+  const __m512i ih0 = _mm512_sub_epi32(
+      _mm512_mullo_epi32(oh, _mm512_set1_epi32((int32_t)g->stride_h)),
+      _mm512_set1_epi32((int32_t)g->pad_h));
+  const __m512i iw0 = _mm512_sub_epi32(
+      _mm512_mullo_epi32(ow, _mm512_set1_epi32((int32_t)g->stride_w)),
+      _mm512_set1_epi32((int32_t)g->pad_w));
+  const __m512i base =
+      _mm512_mullo_epi32(ih0, _mm512_set1_epi32((int32_t)g->in_w));
+#pragma GCC unroll 9
   for (int t = 0; t < 9; ++t) {
-    __m512i ih = _mm512_add_epi32(
-        _mm512_mullo_epi32(oh, _mm512_set1_epi32((int32_t)g->stride_h)),
-        _mm512_set1_epi32((int32_t)((t / 3) * g->dilation_h - g->pad_h)));
-    __m512i iw = _mm512_add_epi32(
-        _mm512_mullo_epi32(ow, _mm512_set1_epi32((int32_t)g->stride_w)),
-        _mm512_set1_epi32((int32_t)((t % 3) * g->dilation_w - g->pad_w)));
+    const int64_t dh = (t / 3) * g->dilation_h;
+    const int64_t dw = (t % 3) * g->dilation_w;
+    __m512i ih = _mm512_add_epi32(ih0, _mm512_set1_epi32((int32_t)dh));
+    __m512i iw = _mm512_add_epi32(iw0, _mm512_set1_epi32((int32_t)dw));
     valid[t] = inside(inside(lanes, ih, g->in_h), iw, g->in_w);
     index[t] = _mm512_maskz_add_epi32(
-        valid[t], _mm512_mullo_epi32(ih, _mm512_set1_epi32((int32_t)g->in_w)),
-        iw);
+        valid[t], base,
+        _mm512_add_epi32(iw0,
+                         _mm512_set1_epi32((int32_t)(dh * g->in_w + dw))));
     upper[t] = _mm512_mask_cmpge_epi32_mask(valid[t], index[t],
                                             _mm512_set1_epi32(32));
   }
