@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Time of the direct convolution kernels of conv.h (depthwise and the
+// few-channel stem kernel) on mobilenet_v2's and the cnn's shapes, called
+// straight through etr_depthwise_for / etr_conv_direct_for for the active
+// ISA, without the op's checks around them:
+//
+//   bazel run -c opt //ops_optimized/tools:conv_kernel_bench -- [--per-plane]
+//       [--only SUBSTRING] [--reps N]
+//
+// --per-plane calls the depthwise kernel once per channel plane
+// (channels = 1), as a fused per-plane epilogue would, to show each
+// call's setup. Times are thread CPU time (CLOCK_THREAD_CPUTIME_ID), the
+// median of 31 batches of N calls (default 200). Exact small-integer data;
+// NCHW, dense planes, bias.
+#define _POSIX_C_SOURCE 200809L  // clock_gettime
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/isa.h"
+
+typedef struct bench_case {
+  const char *name;
+  bool direct;  // the few-channel kernel; else depthwise
+  int64_t channels;
+  int64_t out_channels;
+  int64_t size;  // square input planes
+  int64_t stride;
+} bench_case_t;
+
+static const bench_case_t kCases[] = {
+    {"dw 16x32x32 s1", false, 16, 16, 32, 1},
+    {"dw 48x32x32 s2", false, 48, 48, 32, 2},
+    {"dw 72x16x16 s1", false, 72, 72, 16, 1},
+    {"dw 72x16x16 s2", false, 72, 72, 16, 2},
+    {"dw 96x8x8 s1", false, 96, 96, 8, 1},
+    {"dw 96x8x8 s2", false, 96, 96, 8, 2},
+    {"dw 144x4x4 s1", false, 144, 144, 4, 1},
+    {"dw 192x4x4 s1", false, 192, 192, 4, 1},
+    {"dw 32x112x112 s1", false, 32, 32, 112, 1},
+    {"dw 96x112x112 s2", false, 96, 96, 112, 2},
+    {"stem 3x64x64 s2 16", true, 3, 16, 64, 2},
+    {"stem 3x32x32 s1 16", true, 3, 16, 32, 1},
+    {"stem 3x224x224 s2 32", true, 3, 32, 224, 2},
+};
+
+static double now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static int compare(const void *a, const void *b) {
+  double x = *(const double *)a;
+  double y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+// One case, 3x3 kernel, padding 1; false when memory runs out.
+static bool run(const bench_case_t *k, etr_depthwise_fn kernel,
+                bool per_plane, int reps) {
+  const int64_t c = k->channels;
+  const int64_t oc = k->out_channels;
+  const int64_t h = k->size;
+  const int64_t oh = (h + 2 - 3) / k->stride + 1;
+  const int64_t group_channels = k->direct ? c : 1;
+  etr_conv2d_geometry_t g = {
+      .channels = group_channels, .in_h = h, .in_w = h, .out_h = oh,
+      .out_w = oh, .kernel_h = 3, .kernel_w = 3, .stride_h = k->stride,
+      .stride_w = k->stride, .pad_h = 1, .pad_w = 1, .dilation_h = 1,
+      .dilation_w = 1, .in_stride_c = h * h, .in_stride_h = h,
+      .in_stride_w = 1, .w_stride_oc = group_channels * 9, .w_stride_c = 9,
+      .w_stride_h = 3, .w_stride_w = 1};
+  float *input = malloc((size_t)(c * h * h) * sizeof(float));
+  float *weight = malloc((size_t)(oc * group_channels * 9) * sizeof(float));
+  float *bias = malloc((size_t)oc * sizeof(float));
+  float *out = malloc((size_t)(oc * oh * oh) * sizeof(float));
+  if (input == NULL || weight == NULL || bias == NULL || out == NULL) {
+    free(input);
+    free(weight);
+    free(bias);
+    free(out);
+    return false;
+  }
+  for (int64_t i = 0; i < c * h * h; ++i) {
+    input[i] = (float)(i % 7) - 3.0f;
+  }
+  for (int64_t i = 0; i < oc * group_channels * 9; ++i) {
+    weight[i] = (float)(i % 5) - 2.0f;
+  }
+  for (int64_t i = 0; i < oc; ++i) {
+    bias[i] = 1.0f;
+  }
+  etr_depthwise_args_t all = {
+      .geometry = &g, .input = input, .weight = weight, .bias = bias,
+      .bias_stride = 1, .out = out, .out_stride_c = oh * oh,
+      .out_stride_h = oh, .out_stride_w = 1, .channels = oc,
+      .multiplier = k->direct ? 1 : oc / c};
+  enum { kBatches = 31 };
+  double times[kBatches];
+  for (int b = 0; b < kBatches; ++b) {
+    double start = now_ns();
+    for (int r = 0; r < reps; ++r) {
+      if (!per_plane || k->direct) {
+        kernel(&all);
+        continue;
+      }
+      for (int64_t plane = 0; plane < oc; ++plane) {
+        etr_depthwise_args_t one = all;
+        one.input = input + plane / all.multiplier * h * h;
+        one.weight = weight + plane * 9;
+        one.bias = bias + plane;
+        one.out = out + plane * oh * oh;
+        one.channels = 1;
+        one.multiplier = 1;
+        kernel(&one);
+      }
+    }
+    times[b] = (now_ns() - start) / reps;
+  }
+  qsort(times, kBatches, sizeof times[0], compare);
+  double median = times[kBatches / 2];
+  double flops = 2.0 * (double)(oc * oh * oh * 9 * group_channels);
+  printf("%-24s %10.3f us %8.1f GFLOP/s\n", k->name, median / 1000.0,
+         flops / median);
+  free(input);
+  free(weight);
+  free(bias);
+  free(out);
+  return true;
+}
+
+int main(int argc, char **argv) {
+  bool per_plane = false;
+  const char *only = NULL;
+  int reps = 200;
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--per-plane") == 0) {
+      per_plane = true;
+    } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+      only = argv[++i];
+    } else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
+      reps = atoi(argv[++i]);
+    } else {
+      fprintf(stderr,
+              "usage: conv_kernel_bench [--per-plane] [--only SUBSTRING] "
+              "[--reps N]\n");
+      return 2;
+    }
+  }
+  if (reps < 1) {
+    reps = 1;
+  }
+  etr_isa_t isa = etr_isa_active();
+  printf("ISA %s%s\n", etr_isa_name(isa),
+         per_plane ? ", depthwise one plane per call" : "");
+  for (size_t i = 0; i < sizeof(kCases) / sizeof(kCases[0]); ++i) {
+    const bench_case_t *k = &kCases[i];
+    if (only != NULL && strstr(k->name, only) == NULL) {
+      continue;
+    }
+    etr_depthwise_fn kernel = k->direct ? etr_conv_direct_for(isa)
+                                        : etr_depthwise_for(isa, false);
+    if (kernel == NULL) {
+      printf("%-24s (no direct kernel for this ISA)\n", k->name);
+      continue;
+    }
+    if (!run(k, kernel, per_plane, reps)) {
+      fprintf(stderr, "out of memory\n");
+      return 1;
+    }
+  }
+  return 0;
+}
