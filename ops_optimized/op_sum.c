@@ -20,7 +20,8 @@
 
 // The fast path of sum.IntList_out for tiny calls: valid by construction
 // when it returns true (a dense Float self of at most kSumDenseMax
-// elements, one Int dim in range, a Bool keepdim, no dtype, a dense Float
+// elements, one Int dim in range or an empty list (every dim, as the
+// reference reads it), a Bool keepdim, no dtype, a dense Float
 // out already of the reduced shape and not overlapping self;
 // common/dense.h). Each output sums its inputs in index order in double
 // and rounds once, exactly as the reference does. False leaves the call,
@@ -36,24 +37,36 @@ static bool sum_dense(etr_evalue_t **args, size_t num_args, bool dry_run) {
   const etr_int_list_t *dims = etr_dense_int_list_arg(args, 1);
   etr_tensor_t *out = etr_dense_tensor_arg(args, 4);
   bool keepdim = args[2]->u.as_bool;
-  int32_t dim = 0;
   int64_t n = 0;
   int64_t out_numel = 0;
-  if (self == NULL || dims == NULL || out == NULL || dims->length != 1 ||
+  if (self == NULL || dims == NULL || out == NULL || dims->length > 1 ||
       self->dtype != ETR_FLOAT || out->dtype != ETR_FLOAT ||
-      !etr_dense_dim(etr_dense_int_at(dims, 0), self->dim, &dim) ||
-      out->dim != (keepdim ? self->dim : self->dim - 1) ||
       !etr_dense_row_major(self, &n) || n > kSumDenseMax ||
       !etr_dense_row_major(out, &out_numel)) {
     return false;
   }
-  for (int32_t d = 0, o = 0; d < self->dim; ++d) {
-    if (d == dim && !keepdim) {
-      continue;
-    }
-    if (out->sizes[o++] != (d == dim ? 1 : self->sizes[d])) {
+  // The reduced dims: `dim` alone, or (an empty list) all of them.
+  int32_t dim = 0;
+  uint32_t mask = dims->length == 0 ? ~0u : 0u;
+  if (dims->length == 1) {
+    if (!etr_dense_dim(etr_dense_int_at(dims, 0), self->dim, &dim)) {
       return false;
     }
+    mask = 1u << dim;
+  }
+  int32_t kept = 0;
+  for (int32_t d = 0; d < self->dim; ++d) {
+    bool reduced = (mask >> d) & 1u;
+    if (reduced && !keepdim) {
+      continue;
+    }
+    if (kept >= out->dim ||
+        out->sizes[kept++] != (reduced ? 1 : self->sizes[d])) {
+      return false;
+    }
+  }
+  if (kept != out->dim) {
+    return false;
   }
   if (!etr_dense_disjoint(self->data, (size_t)n * sizeof(float), out->data,
                           (size_t)out_numel * sizeof(float))) {
@@ -62,9 +75,11 @@ static bool sum_dense(etr_evalue_t **args, size_t num_args, bool dry_run) {
   if (dry_run) {
     return true;
   }
-  int64_t outer = etr_dense_product(self->sizes, 0, dim);
-  int64_t along = self->sizes[dim];
-  int64_t inner = etr_dense_product(self->sizes, dim + 1, self->dim);
+  bool all = dims->length == 0;
+  int64_t outer = all ? 1 : etr_dense_product(self->sizes, 0, dim);
+  int64_t along = all ? n : self->sizes[dim];
+  int64_t inner =
+      all ? 1 : etr_dense_product(self->sizes, dim + 1, self->dim);
   const float *x = self->data;
   float *y = out->data;
   for (int64_t o = 0; o < outer; ++o) {

@@ -136,8 +136,8 @@ static void add_out(etr_diff_case_t *c, const reduce_spec_t *s,
     return;
   }
   if (g_exact_sum_out && op_is(s, "aten::sum.IntList_out") &&
-      s->dims_kind == DIMS_LIST && s->num_dims > 0 && s->rank > 0) {
-    uint32_t mask = 0;
+      s->dims_kind == DIMS_LIST && s->rank > 0) {
+    uint32_t mask = s->num_dims == 0 ? 0xfu : 0u;  // []: every dim
     for (size_t i = 0; i < s->num_dims; ++i) {
       mask |= 1u << (uint32_t)((s->dims[i] + s->rank) % s->rank);
     }
@@ -415,9 +415,22 @@ TT_TEST(diff_reduce, list_ops) {
   for (size_t i = 0; i < sizeof(kListOps) / sizeof(kListOps[0]); ++i) {
     failures += sweep_op(kListOps[i], false, 1000 * (i + 1));
   }
-  // sum again with outs of the reduced shape (its tiny dense path).
+  // sum again with outs of the reduced shape (its tiny dense path), and
+  // over an empty dim list (every dim) at sizes around its limit.
   g_exact_sum_out = true;
   failures += sweep_op("aten::sum.IntList_out", false, 9000);
+  static const int64_t kAll[][2] = {{1, 8}, {3, 5}, {32, 32}, {33, 32}};
+  uint64_t seed = 9500;
+  for (size_t k = 0; k < 4; ++k) {
+    for (int keepdim = 0; keepdim < 2; ++keepdim) {
+      for (size_t f = 0; f < 3; ++f) {
+        reduce_spec_t all = {"aten::sum.IntList_out", ETR_FLOAT, ETR_FLOAT,
+                             2, {kAll[k][0], kAll[k][1]}, 0, kFills[f],
+                             DIMS_LIST, {0}, 0, keepdim == 1, false};
+        failures += run_spec(&all, seed++);
+      }
+    }
+  }
   g_exact_sum_out = false;
   cr_assert_eq(failures, 0, "%d reduction cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
