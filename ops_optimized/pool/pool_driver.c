@@ -221,6 +221,29 @@ static bool pool_nchw_2x2s2(const etr_pool_kernels_t *k, const float *in,
   return true;
 }
 
+// The window rows inside the input of output row oh, for its interior
+// columns (`column` one of them): the first row (*h0) and how many
+// (*taps, dilation apart), and for an average (divisor != NULL) the
+// divisor of those columns' windows, the same for each. False when no
+// window row is inside (the per-output rules handle those).
+static bool clip_rows(const etr_pool_params_t *p, const geometry_t *g,
+                      int64_t oh, int64_t column, int64_t *h0, size_t *taps,
+                      float *divisor) {
+  if (divisor == NULL) {
+    int64_t first[2];
+    int64_t count[2];
+    max_taps(p, g, oh, column, first, count);
+    *h0 = first[0];
+    *taps = (size_t)(count[0] > 0 ? count[0] : 0);
+    return count[0] > 0;
+  }
+  window_bounds_t b = avg_bounds(p, g, oh, column);
+  *h0 = b.h_start;
+  *taps = (size_t)(b.h_end > b.h_start ? b.h_end - b.h_start : 0);
+  *divisor = (float)b.divisor;
+  return b.h_end > b.h_start;
+}
+
 static void pool_nchw(const etr_pool_kernels_t *k, const float *in,
                       const geometry_t *g, const etr_pool_params_t *p,
                       bool is_max, float *out, int64_t *indices) {
@@ -244,14 +267,23 @@ static void pool_nchw(const etr_pool_kernels_t *k, const float *in,
       size_t row = plane * out_plane + (size_t)(oh * g->out_width);
       int64_t h0 = oh * p->stride[0] - p->padding[0];
       bool rows_inside = h0 >= 0 && h0 + span_h < g->height;
-      int64_t first = rows_inside ? lo : g->out_width;
-      int64_t last = rows_inside ? hi : g->out_width;
+      // A row whose windows reach into the padding or past the ceil_mode
+      // edge still runs its interior columns through the row kernel, on
+      // the window rows inside the input (padding never wins a max and
+      // adds nothing to a sum; the average keeps its divisor).
+      etr_pool_window_t row_window = window;
+      float row_divisor = interior_divisor;
+      bool clipped_rows = !rows_inside && lo < hi &&
+                          clip_rows(p, g, oh, lo, &h0, &row_window.kernel_h,
+                                    is_max ? NULL : &row_divisor);
+      int64_t first = rows_inside || clipped_rows ? lo : g->out_width;
+      int64_t last = rows_inside || clipped_rows ? hi : g->out_width;
       for (int64_t ow = 0; ow < g->out_width; ++ow) {
         if (ow == first && last > first) {
           size_t w0 = (size_t)(first * p->stride[1] - p->padding[1]);
           if (is_max) {
             k->max_row(x, (size_t)g->width, (size_t)h0, w0,
-                       (size_t)(last - first), &window, out + row + first,
+                       (size_t)(last - first), &row_window, out + row + first,
                        indices != NULL ? indices + row + first : NULL);
           } else {
             // An fp32 window sum that overflowed (a finite double sum
@@ -259,8 +291,8 @@ static void pool_nchw(const etr_pool_kernels_t *k, const float *in,
             // kernel reports them, so the common row is not read back
             // (scalar loads right behind masked vector stores stall).
             if (!k->avg_row(x, (size_t)g->width, (size_t)h0, w0,
-                            (size_t)(last - first), &window,
-                            interior_divisor, out + row + first)) {
+                            (size_t)(last - first), &row_window,
+                            row_divisor, out + row + first)) {
               for (int64_t i = first; i < last; ++i) {
                 if (!isfinite(out[row + i])) {
                   avg_one(x, 1, g, p, oh, i, out + row + i);
