@@ -241,9 +241,10 @@ TT_TEST(diff_movement_kernels, engine) {
 // weight), fp32 and fp16, odd sizes.
 TT_TEST(diff_movement_kernels, engine_large_transpose) {
   // {10, 2048}: the CNN's classifier weight (10-row tiles, dense 40-byte
-  // destination rows); {10, 128}: MobileNetV2's.
+  // destination rows); {10, 128}: MobileNetV2's; {1024, 17}: fp32
+  // destination rows 4 KiB apart (the AVX-512 rolled full tile).
   static const int64_t kShapes[][2] = {{257, 131}, {64, 1000}, {3, 1025},
-                                       {10, 2048}, {10, 128}};
+                                       {10, 2048}, {10, 128}, {1024, 17}};
   int failures = 0;
   for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
     if (!etr_isa_available((etr_isa_t)isa)) {
