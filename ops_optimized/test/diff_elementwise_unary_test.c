@@ -36,9 +36,12 @@
 // zero's sign).
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "ops_optimized/isa.h"
 #include "ops_optimized/ops_optimized.h"
+#include "ops_optimized/unary/unary.h"
 #include "ops_optimized/test/diff.h"
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/element.h"
@@ -336,6 +339,41 @@ TT_TEST(diff_elementwise_unary, rounding_ties) {
   cr_assert_eq(failures, 0, "%d cases disagree", failures);
 }
 
+// tanh at the seams of vf_tanh (unary/vmath.h), both signs, within its
+// 1 ULP: a few floats either side of the switch from the polynomial to
+// expm1 at |x| = ln2 / 2, of each step of n = floor(2|x| / ln2) (|x| =
+// k ln2 / 2, k = 1..28, where r restarts at 0) and of the saturation to
+// +-1 near 9.01.
+TT_TEST(diff_elementwise_unary, tanh_seams) {
+  const unary_case_t *u = &kCases[1];
+  cr_assert(strcmp(u->op, "aten::tanh.out") == 0);
+  etr_diff_case_t c;
+  etr_diff_begin(&c, u->op, g_seed++, "seams");
+  int64_t n = 30 * 8 * 2;
+  etr_tensor_t *t = etr_diff_input(&c, ETR_FLOAT, 1, &n, ETR_DIFF_CONTIGUOUS,
+                                   ETR_FILL_ZERO);
+  float *data = (float *)t->data;
+  int64_t i = 0;
+  for (int k = 0; k < 30; ++k) {
+    float seam = k < 29 ? (float)((k + 1) * 0.34657359027997264)
+                        : 9.01091194f;
+    float value = seam;
+    for (int step = 0; step < 4; ++step) {
+      value = nextafterf(value, 0.0f);
+    }
+    for (int step = 0; step < 8; ++step) {
+      data[i++] = value;
+      data[i++] = -value;
+      value = nextafterf(value, INFINITY);
+    }
+  }
+  etr_diff_out(&c, ETR_FLOAT, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
+               n + 8);
+  etr_diff_return(&c, 1);
+  etr_diff_tolerance_ulp(&c, u->float_ulp);
+  cr_assert_eq(etr_diff_run(&c), 0, "tanh disagrees at a seam");
+}
+
 // gelu's left tail, where the reference itself is only accurate to about
 // |x| 2^-53 absolute (see the file comment).
 TT_TEST(diff_elementwise_unary, gelu_tail) {
@@ -352,6 +390,47 @@ TT_TEST(diff_elementwise_unary, gelu_tail) {
     failures += etr_diff_run(&c);
   }
   cr_assert_eq(failures, 0, "%d cases disagree", failures);
+}
+
+// gelu (approximate="none") where its result is subnormal or near it
+// (x in [-14.5, -12.5]), checked against 0.5 x erfc(-x / sqrt 2) in double
+// (libm), which does not cancel there as the reference's 1 + erf does:
+// within 4 ULP (of the subnormal spacing below FLT_MIN) and the same
+// zeros, on every ISA.
+// (A product rounded into the subnormal range before the last
+// multiplication by x cost up to 11 ULP.)
+TT_TEST(diff_elementwise_unary, gelu_subnormal_tail) {
+  enum { kCount = 4096 };
+  static float x[kCount];
+  static float y[kCount];
+  for (int i = 0; i < kCount; ++i) {
+    x[i] = -12.5f - 2.0f * (float)i / kCount;
+  }
+  int failures = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    etr_f32_unary_op_for(ETR_UNARY_GELU_ERF, (etr_isa_t)isa)(kCount, x, y,
+                                                             NULL);
+    for (int i = 0; i < kCount; ++i) {
+      double expected = 0.5 * (double)x[i] *
+                        erfc(-(double)x[i] * 0.70710678118654752440);
+      float rounded = (float)expected;
+      int exponent;
+      frexp((double)rounded, &exponent);
+      double ulp = fabsf(rounded) < 0x1p-126f ? 0x1p-149
+                                              : ldexp(1.0, exponent - 24);
+      if (fabs((double)y[i] - (double)rounded) > 4 * ulp ||
+          (rounded == 0) != (y[i] == 0)) {
+        if (failures++ < 5) {
+          fprintf(stderr, "isa %d: gelu(%a) = %a, expected %a\n", isa,
+                  (double)x[i], (double)y[i], (double)rounded);
+        }
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d results off", failures);
 }
 
 // +-0.0 in, every op (and parameter set) compared bit for bit: each is

@@ -91,12 +91,20 @@ def main():
     c, e = lawson(power_basis(7), target, fs * fs, fs)
     show("kLogP", c, e, "P(f), log(1+f) = f - f^2/2 + f^3 P(f)")
 
-    # tanh(x) = x + x^3 P(x^2), |x| < 0.625; weight x^2: relative error.
-    us = cheb(1e-8, 0.625 ** 2, 2000)
+    # e^r = 1 + r + r^2 Q(r) on [0, ln2] (vf_tanh's floor reduction).
+    ln2 = float(mp.log(2))
+    rs = cheb(-1e-3, ln2 * 1.001, 3000)
+    rs = rs[np.abs(rs) > 1e-6]
+    target = [float((mp.expm1(mp.mpf(r)) - r) / mp.mpf(r) ** 2) for r in rs]
+    c, e = lawson(power_basis(4), target, np.abs(rs), rs)
+    show("kExpQ01", c, e, "Q(r), e^r = 1 + r + r^2 Q(r) on [0, ln2]")
+
+    # tanh(x) = x + x^3 P(x^2), |x| < ln2/2; weight x^2: relative error.
+    us = cheb(1e-8, (ln2 / 2 * 1.001) ** 2, 2000)
     target = [float((mp.tanh(mp.sqrt(u)) - mp.sqrt(u)) / mp.mpf(u) ** 1.5)
               for u in us]
-    c, e = lawson(power_basis(5), target, us, us)
-    show("kTanhP", c, e, "P(u), tanh(x) = x + x^3 P(x^2), |x| < 0.625")
+    c, e = lawson(power_basis(3), target, us, us)
+    show("kTanhP", c, e, "P(u), tanh(x) = x + x^3 P(x^2), |x| < ln2/2")
 
     # erf(z) = z P(z^2), |z| < 0.6; relative error.
     us = cheb(0, 0.6 ** 2, 2000)
