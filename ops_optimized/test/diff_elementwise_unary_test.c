@@ -396,36 +396,53 @@ TT_TEST(diff_elementwise_unary, gelu_tail) {
 // (x in [-14.5, -12.5]), checked against 0.5 x erfc(-x / sqrt 2) in double
 // (libm), which does not cancel there as the reference's 1 + erf does:
 // within 4 ULP (of the subnormal spacing below FLT_MIN) and the same
-// zeros, on every ISA.
+// zeros with the same signs, on every ISA.
 // (A product rounded into the subnormal range before the last
 // multiplication by x cost up to 11 ULP.)
 TT_TEST(diff_elementwise_unary, gelu_subnormal_tail) {
-  enum { kCount = 4096 };
-  static float x[kCount];
-  static float y[kCount];
-  for (int i = 0; i < kCount; ++i) {
-    x[i] = -12.5f - 2.0f * (float)i / kCount;
-  }
+  enum { kChunk = 4096 };
+  static float x[kChunk];
+  static float y[kChunk];
   int failures = 0;
   for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
     if (!etr_isa_available((etr_isa_t)isa)) {
       continue;
     }
-    etr_f32_unary_op_for(ETR_UNARY_GELU_ERF, (etr_isa_t)isa)(kCount, x, y,
-                                                             NULL);
-    for (int i = 0; i < kCount; ++i) {
-      double expected = 0.5 * (double)x[i] *
-                        erfc(-(double)x[i] * 0.70710678118654752440);
-      float rounded = (float)expected;
-      int exponent;
-      frexp((double)rounded, &exponent);
-      double ulp = fabsf(rounded) < 0x1p-126f ? 0x1p-149
-                                              : ldexp(1.0, exponent - 24);
-      if (fabs((double)y[i] - (double)rounded) > 4 * ulp ||
-          (rounded == 0) != (y[i] == 0)) {
-        if (failures++ < 5) {
-          fprintf(stderr, "isa %d: gelu(%a) = %a, expected %a\n", isa,
-                  (double)x[i], (double)y[i], (double)rounded);
+    etr_f32_unary_op_fn gelu = etr_f32_unary_op_for(ETR_UNARY_GELU_ERF,
+                                                    (etr_isa_t)isa);
+    // Every float in [-14.5, -12.5] (2^21 of them), then the 64 smallest
+    // subnormals of each sign (gelu(+-2^-149) = +-0, signed).
+    float next = -12.5f;
+    bool tiny_done = false;
+    while (!tiny_done) {
+      int count = 0;
+      for (; count < kChunk && next >= -14.5f; ++count) {
+        x[count] = next;
+        next = nextafterf(next, -INFINITY);
+      }
+      if (count == 0) {
+        for (; count < 128; ++count) {
+          x[count] = (count % 2 ? -0x1p-149f : 0x1p-149f) *
+                     (float)(count / 2 + 1);
+        }
+        tiny_done = true;
+      }
+      gelu((size_t)count, x, y, NULL);
+      for (int i = 0; i < count; ++i) {
+        double expected = 0.5 * (double)x[i] *
+                          erfc(-(double)x[i] * 0.70710678118654752440);
+        float rounded = (float)expected;
+        int exponent;
+        frexp((double)rounded, &exponent);
+        double ulp = fabsf(rounded) < 0x1p-126f ? 0x1p-149
+                                                : ldexp(1.0, exponent - 24);
+        if (fabs((double)y[i] - (double)rounded) > 4 * ulp ||
+            (rounded == 0) != (y[i] == 0) ||
+            signbit(rounded) != signbit(y[i])) {
+          if (failures++ < 5) {
+            fprintf(stderr, "isa %d: gelu(%a) = %a, expected %a\n", isa,
+                    (double)x[i], (double)y[i], (double)rounded);
+          }
         }
       }
     }

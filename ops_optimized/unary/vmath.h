@@ -283,7 +283,9 @@ static inline etr_vf vf_gelu_erf(etr_vf x) {
   // gelu(-inf) = -inf * 0 = NaN, as the formula gives.
   large = vf_select(vf_eq(x, vf_set1(-INFINITY)), vf_set1(NAN), large);
   etr_vf y = vf_select(vf_lt(a, vf_set1(0.848528147f)), small, large);
-  return vf_select(vf_eq(x, vf_zero()), x, y);  // keeps -0.0
+  // gelu has x's sign: keeps -0.0, and -2^-149, whose small-path
+  // fma(-0, erf, -0) is +0.
+  return vf_copysign(y, x);
 }
 
 // gelu with the tanh approximation, x/2 (1 + tanh(u)), u = sqrt(2/pi) (x +
