@@ -14,8 +14,9 @@
 //   1 ULP: pow with exponent 1.5 (the general exponent path, see
 //     diff_elementwise_pow_test.c), 3, -2, -0.5 (double evaluation; the
 //     reference's pow may differ from it in the last double bit);
-//   Float, the maxima measured over every float (exp, log, tanh, sigmoid)
-//     or every 5th float bit pattern (elu, gelu) on every x86 ISA, a
+//   Float, the maxima measured over every float (exp, log, tanh, sigmoid,
+//     gelu none: ops_optimized/tools/ulp_sweep 1 OP) or every 5th float
+//     bit pattern (elu, gelu tanh) on every x86 ISA, a
 //     sweep kept out of the suite for time: exp 1, log 1, tanh 1,
 //     sigmoid 2, elu 1 (2 allowed for non-unit input_scale), gelu none 4,
 //     gelu tanh 4;
