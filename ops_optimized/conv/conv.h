@@ -186,6 +186,9 @@ typedef struct etr_conv_post {
   etr_conv_post_rows_fn rows;  // etr_conv_post_rows_for(the active ISA)
   bool weight_finite;  // the (constant) weight has no inf or NaN: the
                        // padding-tap scan can be skipped
+  bool checked;  // the caller vouches that the call is the one the
+                 // reference's dry run accepted (static shapes, nothing
+                 // changed since): etr_conv_run_fused skips that check
   etr_gemm_post_t gemm;        // {etr_conv_post_gemm, this}
 } etr_conv_post_t;
 

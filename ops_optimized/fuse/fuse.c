@@ -22,6 +22,12 @@ typedef struct fused_conv {
   etr_tensor_t *target;       // the last instruction's out
   etr_tensor_t *intermediate; // the batch norm's out0 (resized), or NULL
   etr_conv_post_t post;       // scale/shift in the method's arena
+  // Every tensor of the group has a static shape: the dry runs at fusion
+  // accepted the calls once and for all, provided the convolution's input
+  // (a method input may be bound to another tensor) still has this shape.
+  bool static_shapes;
+  int32_t input_dim;
+  int64_t input_sizes[ETR_MAX_DIMS];
 } fused_conv_t;
 
 // The absorbed instructions' kernel: their work was done by the head.
@@ -60,6 +66,31 @@ static etr_error_t run_unfused(etr_kernel_context_t *ctx,
   return ETR_OK;
 }
 
+static const etr_tensor_t *tensor_of(const etr_evalue_t *value) {
+  return value->tag == ETR_TAG_TENSOR ? value->u.as_tensor : NULL;
+}
+
+// Whether every tensor argument (list elements too) has a static shape.
+static bool static_call(const etr_instruction_t *in) {
+  for (size_t a = 0; a < in->num_args; ++a) {
+    const etr_evalue_t *value = in->args[a];
+    if (value->tag == ETR_TAG_TENSOR &&
+        value->u.as_tensor->shape_dynamism != ETR_SHAPE_STATIC) {
+      return false;
+    }
+    if (value->tag == ETR_TAG_LIST_TENSOR ||
+        value->tag == ETR_TAG_LIST_OPTIONAL_TENSOR) {
+      for (size_t k = 0; k < value->u.as_tensor_list.length; ++k) {
+        const etr_tensor_t *t = etr_tensor_list_get(value, k);
+        if (t != NULL && t->shape_dynamism != ETR_SHAPE_STATIC) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
 static etr_error_t fused_conv_kernel(etr_kernel_context_t *ctx,
                                      etr_evalue_t **args, size_t num_args) {
   (void)args;
@@ -73,6 +104,11 @@ static etr_error_t fused_conv_kernel(etr_kernel_context_t *ctx,
     return run_unfused(ctx, f);
   }
   etr_conv_post_t post = f->post;
+  const etr_tensor_t *input = tensor_of(f->steps[0].args[0]);
+  post.checked = f->static_shapes && input != NULL &&
+                 input->dtype == ETR_FLOAT && input->dim == f->input_dim &&
+                 memcmp(input->sizes, f->input_sizes,
+                        (size_t)f->input_dim * sizeof(int64_t)) == 0;
   post.rows = etr_conv_post_rows_for(etr_isa_active());
   post.gemm = (etr_gemm_post_t){post.scale, post.shift, post.low, post.high,
                                 etr_conv_post_gemm, &post};
@@ -382,6 +418,15 @@ static uint32_t match(etr_method_t *m, const uint32_t *uses,
   f->num_steps = absorbed + 1;
   f->post.weight_finite = constant_or_none(m, conv->arg_indices[1]) &&
                           all_finite(tensor_or_null(conv->args[1]));
+  const etr_tensor_t *input = tensor_or_null(conv->args[0]);
+  f->static_shapes = input != NULL;
+  for (uint32_t s = 0; s < f->num_steps; ++s) {
+    f->static_shapes = f->static_shapes && static_call(&f->steps[s]);
+  }
+  if (input != NULL) {
+    f->input_dim = input->dim;
+    memcpy(f->input_sizes, input->sizes, sizeof(f->input_sizes));
+  }
   for (uint32_t s = 0; s < f->num_steps; ++s) {
     if (!accepts(m, &f->steps[s])) {
       return 0;

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Load-time fusion of optimized kernels, the rewrite XNNPACK does when it
-// is delegated a graph, done here without changing a single output bit.
+// is delegated a graph, done here without changing a single output bit
+// (NaN payloads aside: when an fma meets several NaN operands, which one it
+// returns depends on the instruction form the compiler picked, in the
+// unfused kernels as in the fused one; NaNs stay NaNs, in the same places;
+// pte_execute fuzzes exactly this equivalence).
 //
 // etr_opt_fuse_method looks, in a method loaded with the optimized kernels,
 // for a convolution followed by an inference batch norm
