@@ -59,7 +59,7 @@ labels() {
   case "$1" in
     npy_parse|ptd_load) echo //core ;;
     planner) echo //planner ;;
-    *) echo //cli:session //ops_optimized //verifier //planner ;;
+    *) echo //cli:session //ops_optimized //ops_optimized/fuse //verifier //planner ;;
   esac
 }
 needed=$(for target in $targets; do labels "$target"; done | tr ' ' '\n' | sort -u)

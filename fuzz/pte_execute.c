@@ -3,8 +3,9 @@
 // Fuzz target pte_execute: the `etref run` pipeline on a .pte. Load, verify
 // (nothing runs unless the verifier accepts it), then instantiate each
 // method (at most two) with small caps and execute it once with the
-// reference kernels and once with the optimized ones (on an ISA chosen
-// from the input's hash, so every ISA gets inputs), inputs set through
+// reference kernels, once with the optimized ones and once with them fused
+// at load (ops_optimized/fuse/fuse.h; on an ISA chosen from the input's
+// hash, so every ISA gets inputs), inputs set through
 // etr_method_set_input and filled with zeros or a small pattern (chosen
 // likewise).
 //
@@ -17,7 +18,9 @@
 // for any reason but a cap (the verifier must see everything the loader
 // checks: TFLite's lesson is that the dangerous files are the structurally
 // valid, semantically inconsistent ones); outputs whose bytes lie outside
-// memory (ASan sees the reads).
+// memory (ASan sees the reads); fused and unfused optimized runs that both
+// succeed with different outputs (NaN payloads aside, see digest_outputs).
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +28,7 @@
 #include "core/method.h"
 #include "core/program.h"
 #include "fuzz/common/fuzz_common.h"
+#include "ops_optimized/fuse/fuse.h"
 #include "ops_optimized/isa.h"
 #include "ops_reference/support/element.h"
 #include "verifier/verify.h"
@@ -110,8 +114,44 @@ static void touch_outputs(const etr_method_t *method) {
   }
 }
 
-static void run_method(const etr_program_t *program, const char *name,
-                       etr_kernel_variant_t variant, bool zero) {
+// A digest of every output's shape and bytes (0 when the run failed),
+// every NaN of a floating dtype counted as one value: which NaN an fma of
+// several NaN operands returns depends on the instruction form the
+// compiler picked, so payloads are not part of "the same result".
+static uint64_t digest_outputs(const etr_method_t *method) {
+  uint64_t digest = 1469598103934665603ull;
+  for (uint32_t i = 0; i < method->num_outputs; ++i) {
+    const etr_evalue_t *output = etr_method_output(method, i);
+    if (output == NULL || output->tag != ETR_TAG_TENSOR) {
+      continue;
+    }
+    const etr_tensor_t *t = output->u.as_tensor;
+    digest ^= etr_fuzz_hash((const uint8_t *)t->sizes,
+                            (size_t)t->dim * sizeof(t->sizes[0]));
+    if (t->data == NULL) {
+      continue;
+    }
+    size_t element = etr_scalar_type_size(t->dtype);
+    bool floating = etr_scalar_type_is_floating(t->dtype) &&
+                    !etr_scalar_type_is_complex(t->dtype);
+    const uint8_t *bytes = (const uint8_t *)t->data;
+    int64_t numel = etr_tensor_numel(t);
+    for (int64_t e = 0; e < numel; ++e) {
+      const uint8_t *at = bytes + (size_t)e * element;
+      bool nan = floating && isnan(etr_load_double(t->dtype, at));
+      static const uint8_t kNan[1] = {0xa5};
+      digest = digest * 1099511628211ull ^
+               (nan ? etr_fuzz_hash(kNan, 1) : etr_fuzz_hash(at, element));
+    }
+  }
+  return digest | 1;
+}
+
+// Runs method `name`; with `fuse`, the optimized kernels fused at load
+// (ops_optimized/fuse/fuse.h). Returns the outputs' digest, 0 on failure.
+static uint64_t run_method(const etr_program_t *program, const char *name,
+                           etr_kernel_variant_t variant, bool zero,
+                           bool fuse) {
   etr_method_config_t config;
   etr_method_config_init(&config, etr_fuzz_kernels());
   config.variant = variant;
@@ -134,8 +174,18 @@ static void run_method(const etr_program_t *program, const char *name,
                      "rejects it: %s [%s]",
                      name, diag.message, etr_error_name(status));
     }
-    return;
+    return 0;
   }
+  if (fuse) {
+    etr_diag_reset(&diag);
+    status = etr_opt_fuse_method(&method, NULL, &diag);
+    etr_fuzz_check_rejection(TARGET, "etr_opt_fuse_method", status, &diag);
+    if (status != ETR_OK) {
+      etr_method_release(&method);
+      return 0;
+    }
+  }
+  uint64_t digest = 0;
   void *buffers[MAX_INPUTS];
   size_t num_buffers = 0;
   if (set_inputs(&method, zero, buffers, &num_buffers)) {
@@ -144,12 +194,14 @@ static void run_method(const etr_program_t *program, const char *name,
     etr_fuzz_check_rejection(TARGET, "etr_method_execute", status, &diag);
     if (status == ETR_OK) {
       touch_outputs(&method);
+      digest = digest_outputs(&method);
     }
   }
   etr_method_release(&method);
   for (size_t i = 0; i < num_buffers; ++i) {
     free(buffers[i]);
   }
+  return digest;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -179,9 +231,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         etr_fuzz_fault(TARGET, "verified program lost method %u's name", m);
       }
       bool zero = (hash & 1) != 0;
-      run_method(&program, name.chars, ETR_KERNELS_REFERENCE, zero);
+      run_method(&program, name.chars, ETR_KERNELS_REFERENCE, zero, false);
       etr_isa_force((etr_isa_t)((hash >> 1) % ETR_NUM_ISAS));
-      run_method(&program, name.chars, ETR_KERNELS_OPTIMIZED, zero);
+      uint64_t plain = run_method(&program, name.chars, ETR_KERNELS_OPTIMIZED,
+                                  zero, false);
+      // Fusion never changes a bit: when both runs succeed, the outputs
+      // are the same.
+      uint64_t fused = run_method(&program, name.chars, ETR_KERNELS_OPTIMIZED,
+                                  zero, true);
+      if (plain != 0 && fused != 0 && plain != fused) {
+        etr_fuzz_fault(TARGET,
+                       "method '%s': outputs with the optimized kernels "
+                       "fused differ from unfused",
+                       name.chars);
+      }
       etr_isa_reset();
     }
   }
