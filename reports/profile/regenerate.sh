@@ -33,10 +33,14 @@ declare -A args=(
   [mlp_inline_constants]="$m/mlp_inline_constants/model.pte --input $m/mlp_inline_constants/input_0.npy"
   [delegate_demo_inline]="$m/delegate_demo_inline/model.pte --input $m/delegate_demo_inline/input_0.npy --input $m/delegate_demo_inline/input_1.npy --input $m/delegate_demo_inline/input_2.npy"
   [delegate_demo_segment]="$m/delegate_demo_segment/model.pte --input $m/delegate_demo_segment/input_0.npy --input $m/delegate_demo_segment/input_1.npy --input $m/delegate_demo_segment/input_2.npy"
+  # The optimized kernels fused at load (--fuse): reference vs fused.
+  [cnn_fused]="$m/cnn/model.pte --input $m/cnn/input_0.npy --fuse"
+  [mobilenet_v2_fused]="$m/mobilenet_v2/model.pte --input $m/mobilenet_v2/input_0.npy --fuse"
+  [transformer_fused]="$m/transformer/model.pte --input $m/transformer/input_0.npy --fuse"
 )
 order=(cnn mlp mobilenet_v2 transformer lstm mutable_buffer cond dynamic_shape
        bundled_mlp mlp_external mlp_inline_constants delegate_demo_inline
-       delegate_demo_segment)
+       delegate_demo_segment cnn_fused mobilenet_v2_fused transformer_fused)
 if [ $# -gt 0 ]; then
   order=("$@")
 fi
