@@ -496,8 +496,10 @@ static int load_method(const run_options_t *options, run_state_t *state,
     }
     if (!options->quiet) {
       printf("fused: %u convolution blocks (%u batch norms, %u clamps "
-             "absorbed), %u constant instructions folded\n",
-             stats.groups, stats.batch_norms, stats.clamps, stats.folded);
+             "absorbed), %u constant instructions folded, %u max pools "
+             "without their unread indices\n",
+             stats.groups, stats.batch_norms, stats.clamps, stats.folded,
+             stats.pruned);
     }
   }
   status = etr_prof_bind(&state->prof, &state->method, diag);

@@ -121,6 +121,7 @@ typedef enum etr_fusion_role {
   ETR_FUSION_ABSORBED = 2,
   ETR_FUSION_FOLDED = 3,  // computed once at load; its out is bound to
                           // memory of its own and the kernel does nothing
+  ETR_FUSION_PRUNED = 4,  // a kernel that skips an out nothing reads
 } etr_fusion_role_t;
 
 typedef struct etr_instruction {

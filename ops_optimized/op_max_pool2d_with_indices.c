@@ -16,10 +16,10 @@
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/pool.h"
 
-// aten::max_pool2d_with_indices.out
-etr_error_t etr_opt_max_pool2d_with_indices_out(etr_kernel_context_t *ctx,
-                                                etr_evalue_t **args,
-                                                size_t num_args) {
+// The kernel; `write_indices` false skips the indices (which the caller
+// knows nobody reads) where the driver runs, not where the reference does.
+static etr_error_t max_pool(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                            size_t num_args, bool write_indices) {
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 6);
   etr_tensor_t *indices = etr_opt_tensor_arg(args, num_args, 7);
@@ -42,9 +42,21 @@ etr_error_t etr_opt_max_pool2d_with_indices_out(etr_kernel_context_t *ctx,
                                p.padding));
   ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 4, "dilation", NULL,
                                p.dilation));
-  if (!etr_max_pool2d_run(self, &p, out, indices)) {
+  if (!etr_max_pool2d_run(self, &p, out, write_indices ? indices : NULL)) {
     return etr_opt_fallback(etr_ref_max_pool2d_with_indices_out, ctx, args,
                             num_args);
   }
   return ETR_OK;
+}
+
+etr_error_t etr_pool_max2d_values_only(etr_kernel_context_t *ctx,
+                                       etr_evalue_t **args, size_t num_args) {
+  return max_pool(ctx, args, num_args, false);
+}
+
+// aten::max_pool2d_with_indices.out
+etr_error_t etr_opt_max_pool2d_with_indices_out(etr_kernel_context_t *ctx,
+                                                etr_evalue_t **args,
+                                                size_t num_args) {
+  return max_pool(ctx, args, num_args, true);
 }

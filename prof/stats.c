@@ -88,6 +88,9 @@ static const char *kernel_label(const etr_method_t *method,
   if (instruction->fusion == ETR_FUSION_FOLDED) {
     return "folded at load";
   }
+  if (instruction->fusion == ETR_FUSION_PRUNED) {
+    return "optimized, unread outs skipped";
+  }
   if (method->config.variant == ETR_KERNELS_OPTIMIZED && op->entry != NULL &&
       op->entry->variants[ETR_KERNELS_OPTIMIZED] != NULL &&
       instruction->kernel == op->entry->variants[ETR_KERNELS_OPTIMIZED]) {

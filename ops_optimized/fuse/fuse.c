@@ -10,6 +10,7 @@
 
 #include "ops_optimized/norm/norm.h"
 #include "ops_optimized/ops_optimized.h"
+#include "ops_optimized/pool/pool.h"
 
 enum { kConvArgs = 11, kBatchNormArgs = 11, kHardtanhArgs = 5, kReluArgs = 3 };
 
@@ -581,6 +582,30 @@ static bool fold(etr_method_t *method, const uint32_t *uses,
   return true;
 }
 
+// A max_pool2d_with_indices.out whose indices nothing else references
+// (not another call, move, free, input or output, nor a list but its own
+// return list) gets the kernel that skips them.
+static bool prune_indices(etr_method_t *m, const uint32_t *uses,
+                          etr_instruction_t *in) {
+  enum { kMaxPoolArgs = 9, kIndices = 7 };
+  if (in->kind != ETR_INSTRUCTION_KERNEL_CALL ||
+      in->kernel != etr_opt_max_pool2d_with_indices_out ||
+      in->num_args != kMaxPoolArgs || in->state != NULL ||
+      in->fusion != ETR_FUSION_NONE ||
+      strcmp(op_name(m, in), "aten::max_pool2d_with_indices.out") != 0) {
+    return false;
+  }
+  uint32_t v = in->arg_indices[kIndices];
+  if (v >= m->num_values || m->values[v].tag != ETR_TAG_TENSOR ||
+      uses_in(in, v) != 1 || uses[v] != 1 ||
+      listed_elsewhere(m, m->values[v].u.as_tensor, in)) {
+    return false;
+  }
+  in->kernel = etr_pool_max2d_values_only;
+  in->fusion = ETR_FUSION_PRUNED;
+  return true;
+}
+
 etr_error_t etr_opt_fuse_method(etr_method_t *method,
                                 etr_fusion_stats_t *stats,
                                 etr_diag_t *diag) {
@@ -653,6 +678,12 @@ etr_error_t etr_opt_fuse_method(etr_method_t *method,
       ++stats->groups;
       stats->absorbed += absorbed;
       i += absorbed;
+    }
+  }
+  for (uint32_t c = 0; c < method->num_chains && status == ETR_OK; ++c) {
+    etr_chain_t *chain = &method->chains[c];
+    for (uint32_t i = 0; i < chain->num_instructions; ++i) {
+      stats->pruned += prune_indices(method, uses, &chain->instructions[i]);
     }
   }
   free(uses);

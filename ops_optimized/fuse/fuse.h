@@ -42,6 +42,10 @@
 // nothing (ETR_FUSION_FOLDED). Its readers see the same bytes the kernel
 // would have written at every execution.
 //
+// Last, a max_pool2d_with_indices whose indices nothing reads (every
+// exported CNN: the graph keeps only the values) gets a kernel that does
+// not write them (ETR_FUSION_PRUNED); its values are the same.
+//
 // What fusing gives up: the intermediate values of the absorbed
 // instructions are never written, so a method that captures intermediates
 // (etref profile --debug-buffer, etref compare) must not be fused; the CLI
@@ -65,6 +69,7 @@ typedef struct etr_fusion_stats {
   uint32_t batch_norms; // of which batch norms
   uint32_t clamps;      // of which hardtanh / relu
   uint32_t folded;      // instructions computed once, at fusion
+  uint32_t pruned;      // max pools whose unread indices are not written
 } etr_fusion_stats_t;
 
 // Fuses what it can in `method` (loaded with ETR_KERNELS_OPTIMIZED; any

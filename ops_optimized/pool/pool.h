@@ -152,8 +152,16 @@ typedef struct etr_pool_params {
   int64_t divisor;
 } etr_pool_params_t;
 
+// `indices` NULL: the values only (a caller whose indices nobody reads,
+// fuse/fuse.c, through etr_pool_max2d_values_only).
 bool etr_max_pool2d_run(const etr_tensor_t *self, const etr_pool_params_t *p,
                         etr_tensor_t *out, etr_tensor_t *indices);
+// aten::max_pool2d_with_indices.out that does not write its indices where
+// the optimized kernel runs (op_max_pool2d_with_indices.c): bound by
+// fuse/fuse.c to calls whose indices nothing reads.
+etr_error_t etr_pool_max2d_values_only(etr_kernel_context_t *ctx,
+                                       etr_evalue_t **args, size_t num_args);
+
 bool etr_avg_pool2d_run(const etr_tensor_t *self, const etr_pool_params_t *p,
                         etr_tensor_t *out);
 // Global (1x1) and evenly dividing output sizes.

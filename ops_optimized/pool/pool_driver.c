@@ -379,7 +379,7 @@ static bool pool_run(const etr_tensor_t *self, const etr_pool_params_t *p,
                      bool is_max, etr_tensor_t *out, etr_tensor_t *indices) {
   etr_tensor_t *outs[2] = {out, indices};
   geometry_t g;
-  if (!geometry_of(self, outs, 2, &g) ||
+  if (!geometry_of(self, outs, indices != NULL ? 2 : 1, &g) ||
       p->kernel[0] * p->kernel[1] > kMaxWindow) {
     return false;
   }
@@ -397,7 +397,8 @@ static bool pool_run(const etr_tensor_t *self, const etr_pool_params_t *p,
 
 bool etr_max_pool2d_run(const etr_tensor_t *self, const etr_pool_params_t *p,
                         etr_tensor_t *out, etr_tensor_t *indices) {
-  return out->dtype == ETR_FLOAT && indices->dtype == ETR_LONG &&
+  return out->dtype == ETR_FLOAT &&
+         (indices == NULL || indices->dtype == ETR_LONG) &&
          pool_run(self, p, true, out, indices);
 }
 
