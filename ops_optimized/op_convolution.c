@@ -359,30 +359,42 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
   return run_gemm(ctx, input, weight, bias, out, groups, &g, !nchw, post);
 }
 
-// Reads the arguments the optimized kernel takes (NULL input: a case for
-// the reference kernel).
-static void read_call(etr_evalue_t **args, size_t num_args,
-                      etr_tensor_t **input, etr_tensor_t **weight,
-                      etr_tensor_t **bias, etr_tensor_t **out,
-                      int64_t *groups) {
-  *input = etr_opt_tensor_arg(args, num_args, 0);
-  *weight = etr_opt_tensor_arg(args, num_args, 1);
-  *bias = etr_opt_tensor_arg(args, num_args, 2);
-  *out = etr_opt_tensor_arg(args, num_args, 9);
-  etr_tensor_t *x = *input;
-  etr_tensor_t *w = *weight;
-  etr_tensor_t *b = *bias;
-  if (num_args != 11 || x == NULL || w == NULL || *out == NULL ||
+// The tensors and groups of a call the optimized kernel takes.
+typedef struct conv_call {
+  etr_tensor_t *input;
+  etr_tensor_t *weight;
+  etr_tensor_t *bias;  // may be NULL
+  etr_tensor_t *out;
+  int64_t groups;
+} conv_call_t;
+
+// Reads them; false for a case of the reference kernel.
+static bool read_call(etr_evalue_t **args, size_t num_args, conv_call_t *c) {
+  c->input = etr_opt_tensor_arg(args, num_args, 0);
+  c->weight = etr_opt_tensor_arg(args, num_args, 1);
+  c->bias = etr_opt_tensor_arg(args, num_args, 2);
+  c->out = etr_opt_tensor_arg(args, num_args, 9);
+  const etr_tensor_t *x = c->input;
+  const etr_tensor_t *w = c->weight;
+  const etr_tensor_t *b = c->bias;
+  if (num_args != 11 || x == NULL || w == NULL || c->out == NULL ||
       !etr_opt_gemm_dtype(x->dtype) || w->dtype != x->dtype ||
-      (*out)->dtype != x->dtype ||
+      c->out->dtype != x->dtype ||
       (b != NULL && (b->dtype != x->dtype || b->dim != 1)) ||
       (x->dim != 3 && x->dim != 4) || w->dim != x->dim ||
       args[6]->tag != ETR_TAG_BOOL || args[8]->tag != ETR_TAG_INT ||
       args[6]->u.as_bool) {
-    *input = NULL;
-    return;
+    return false;
   }
-  *groups = args[8]->u.as_int;
+  c->groups = args[8]->u.as_int;
+  return true;
+}
+
+// Whether `t` shares bytes with one of the call's inputs.
+static bool overlaps_inputs(const etr_tensor_t *t, const conv_call_t *c) {
+  return etr_opt_tensors_overlap(t, c->input) ||
+         etr_opt_tensors_overlap(t, c->weight) ||
+         (c->bias != NULL && etr_opt_tensors_overlap(t, c->bias));
 }
 
 etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
@@ -392,13 +404,8 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
                                       bool *done, bool *staged) {
   *done = false;
   *staged = false;
-  etr_tensor_t *input = NULL;
-  etr_tensor_t *weight = NULL;
-  etr_tensor_t *bias = NULL;
-  etr_tensor_t *out = NULL;
-  int64_t groups = 0;
-  read_call(args, num_args, &input, &weight, &bias, &out, &groups);
-  if (input == NULL) {
+  conv_call_t c;
+  if (!read_call(args, num_args, &c)) {
     return ETR_OK;
   }
   if (post == NULL || !post->checked || ctx->dry_run) {
@@ -408,24 +415,20 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
   // The unfused kernel would have written `out`: the fused call takes the
   // same path only when `out` is free of the inputs (as planned programs
   // have it) and `target` is laid out alike.
+  const etr_tensor_t *out = c.out;
   if (ctx->dry_run || target->dtype != out->dtype ||
       target->dim != out->dim ||
       memcmp(target->sizes, out->sizes,
              (size_t)out->dim * sizeof(out->sizes[0])) != 0 ||
       memcmp(target->dim_order, out->dim_order, (size_t)out->dim) != 0 ||
-      etr_opt_tensors_overlap(out, input) ||
-      etr_opt_tensors_overlap(out, weight) ||
-      (bias != NULL && etr_opt_tensors_overlap(out, bias))) {
+      overlaps_inputs(out, &c)) {
     return ETR_OK;
   }
   // A target in the input's bytes (planners reuse them: the input is dead
   // once the block ends) is written through `out`, then copied.
-  *staged = etr_opt_tensors_overlap(target, input) ||
-            etr_opt_tensors_overlap(target, weight) ||
-            (bias != NULL && etr_opt_tensors_overlap(target, bias));
-  etr_tensor_t *dest = *staged ? out : target;
-  *done = convolve(ctx, args, num_args, input, weight, bias, dest, groups,
-                   post);
+  *staged = overlaps_inputs(target, &c);
+  *done = convolve(ctx, args, num_args, c.input, c.weight, c.bias,
+                   *staged ? c.out : target, c.groups, post);
   if (*done && *staged) {
     memmove(target->data, out->data, etr_tensor_nbytes(out));
   }
@@ -435,13 +438,8 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
 // aten::convolution.out
 etr_error_t etr_opt_convolution_out(etr_kernel_context_t *ctx,
                                     etr_evalue_t **args, size_t num_args) {
-  etr_tensor_t *input = NULL;
-  etr_tensor_t *weight = NULL;
-  etr_tensor_t *bias = NULL;
-  etr_tensor_t *out = NULL;
-  int64_t groups = 0;
-  read_call(args, num_args, &input, &weight, &bias, &out, &groups);
-  if (input == NULL) {
+  conv_call_t c;
+  if (!read_call(args, num_args, &c)) {
     return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
   }
   ETR_TRY(etr_opt_check_with_reference(etr_ref_convolution_out, ctx, args,
@@ -449,8 +447,8 @@ etr_error_t etr_opt_convolution_out(etr_kernel_context_t *ctx,
   if (ctx->dry_run) {
     return ETR_OK;
   }
-  if (!convolve(ctx, args, num_args, input, weight, bias, out, groups,
-                NULL)) {
+  if (!convolve(ctx, args, num_args, c.input, c.weight, c.bias, c.out,
+                c.groups, NULL)) {
     return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
   }
   return ETR_OK;

@@ -17,29 +17,8 @@ cnn=datasets/models/cnn
 oracle=datasets/oracle
 failures=0
 
-# expect CODE DESCRIPTION -- COMMAND...
-expect() {
-  local want=$1 what=$2
-  shift 3
-  "$@" >"$tmp/out.txt" 2>"$tmp/err.txt"
-  local got=$?
-  if [ "$got" -ne "$want" ]; then
-    echo "FAIL: $what: exit $got, expected $want: $*"
-    sed 's/^/  | /' "$tmp/out.txt" "$tmp/err.txt" | tail -20
-    failures=$((failures + 1))
-  else
-    echo "ok: $what (exit $got)"
-  fi
-}
-
-# contains FILE TEXT DESCRIPTION
-contains() {
-  if ! grep -qF -- "$2" "$1"; then
-    echo "FAIL: $3: '$2' not in $1"
-    sed 's/^/  | /' "$1" | tail -10
-    failures=$((failures + 1))
-  fi
-}
+# shellcheck source=cli/test/expect.sh
+source "$(dirname "$0")/expect.sh"
 
 unset ETREF_EXAMPLE_FAULT
 
