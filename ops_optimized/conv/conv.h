@@ -150,6 +150,11 @@ void etr_depthwise3x3_tiny_nchw_avx512(const etr_depthwise_args_t *args);
 // element (oc, c, kh, kw) through the geometry's weight strides, dense out
 // planes); multiplier unused.
 void etr_conv_direct_nchw_avx512(const etr_depthwise_args_t *args);
+// Its 3x3 stem path: stride 1 or 2 both ways, dilation 1, at most 3
+// input channels, unit column stride, rows of at least 64 outputs; reads
+// from a zero-padded stack band (stem3x3_avx512.c).
+bool etr_conv_stem3x3_nchw_avx512_applies(const etr_depthwise_args_t *args);
+void etr_conv_stem3x3_nchw_avx512(const etr_depthwise_args_t *args);
 // The direct kernel of `isa`, or NULL when it has none.
 etr_depthwise_fn etr_conv_direct_for(etr_isa_t isa);
 

@@ -231,6 +231,10 @@ static inline __attribute__((always_inline)) void by_rows_tiled(
 
 void etr_conv_direct_nchw_avx512(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
+  if (etr_conv_stem3x3_nchw_avx512_applies(args)) {
+    etr_conv_stem3x3_nchw_avx512(args);
+    return;
+  }
   const int64_t pixels = g->out_h * g->out_w;
   const bool rows = (g->stride_w == 1 || g->stride_w == 2) &&
                     g->in_stride_w == 1 && g->out_w >= 8;

@@ -311,10 +311,14 @@ TT_TEST(diff_conv, depthwise_small_planes_and_stride_2) {
 
 // The direct kernel's 3x3 stem variants (3 input channels, every loop
 // unrolled; 2 and 4 channels keep the channel loop): out rows of 8, 15,
-// 16, 17, 31 and 33 columns, 1 to 4 rows (tiles of 3), stride 1 and 2,
-// padding 0 and 1, 16 and 19 outs, bias or none, NaN and inf inputs.
+// 16, 17, 31 and 33 columns, and 63 to 129 (the banded kernel's chunks of
+// 64 and their edges), 1 to 4 rows (tiles of 3), stride 1 and 2, padding
+// 0 and 1, 16, 19 and 67 outs (blocks of 64), bias or none, NaN and inf
+// inputs.
 TT_TEST(diff_conv, direct_stem) {
-  static const int64_t widths[] = {8, 15, 16, 17, 31, 33};
+  // 63 and up: the banded kernel (stem3x3_avx512.c), chunks of 64.
+  static const int64_t widths[] = {8,  15, 16, 17, 31, 33,
+                                   63, 64, 65, 79, 80, 129};
   int failures = 0;
   int run = 0;
   for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); ++i) {
@@ -325,7 +329,8 @@ TT_TEST(diff_conv, direct_stem) {
         int64_t in_c = run % 5 == 0 ? 2 : run % 7 == 0 ? 4 : 3;
         conv_case_t p = {1, in_c, (out_h - 1) * stride + 3 - 2 * pad,
                          (widths[i] - 1) * stride + 3 - 2 * pad,
-                         run % 3 == 0 ? 19 : 16, 3, 3, stride, pad, 1, 1,
+                         run % 3 == 0 ? 19 : run % 11 == 0 ? 67 : 16, 3, 3,
+                         stride, pad, 1, 1,
                          run % 2 == 0};
         failures += run_conv(&p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
                              ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);

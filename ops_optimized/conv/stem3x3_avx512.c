@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// A CNN's first layer, NCHW, AVX-512 (conv.h): 3x3, dilation 1, stride 1
+// or 2 both ways, at most 3 input channels, rows of at least 64 outputs,
+// unit column stride (on 32-column stems the copy costs more than it saves:
+// 6.5 against 4.4 us for 3x32x32 -> 16, so they stay in direct_avx512.c). The rows a tile of 3 output rows reads (5, or 7 at
+// stride 2) are first copied, per input channel and chunk of 64 output
+// columns, into a small stack band: padded with zeros, and at stride 2
+// split into even and odd columns. Every tap of the tile is then one
+// unmasked load at a constant offset from the band (no mask, no permute),
+// shared by the FMAs of 8 out channels, and the band by all out channels.
+// The band's zeros stand for the padding taps, which add nothing: padded
+// convolutions with a non-finite weight never come here
+// (op_convolution.c). Rows of the band below the image are zeros, and the
+// outputs they feed (past the last output row) are not stored.
+#include <immintrin.h>
+
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/conv/lanes_avx512.h"
+
+#define CHUNK 64               // output columns per band
+#define SPAN (CHUNK + 16)      // a band row (one parity at stride 2)
+#define BAND_ROWS 7            // (3 - 1) * stride + 3 at stride 2
+#define MAX_CHANNELS 3         // input channels (3 x 9 <= 32 products)
+#define OUT_BLOCK 64           // out channels per weight table
+#define TILE_ROWS 3
+#define TILE_OUTS 8
+
+bool etr_conv_stem3x3_nchw_avx512_applies(const etr_depthwise_args_t *args) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  return g->kernel_h == 3 && g->kernel_w == 3 && g->dilation_h == 1 &&
+         g->dilation_w == 1 && g->channels >= 1 &&
+         g->channels <= MAX_CHANNELS && g->stride_h == g->stride_w &&
+         (g->stride_w == 1 || g->stride_w == 2) && g->in_stride_w == 1 &&
+         g->out_w >= CHUNK && g->pad_w >= 0 && g->pad_h >= 0;
+}
+
+// Input columns [first, first + 32) of a row that lie in [0, in_w).
+static inline __mmask32 inside32(int64_t first, int64_t in_w) {
+  int64_t lo = first < 0 ? -first : 0;
+  int64_t hi = in_w - first < 32 ? in_w - first : 32;
+  if (hi <= lo) {
+    return 0;
+  }
+  uint64_t span = hi - lo >= 32 ? 0xffffffffull : (1ull << (hi - lo)) - 1u;
+  return (__mmask32)(span << lo);
+}
+
+// Band row of input row `ih` (zeros outside the image) for the output
+// columns [ow_c, ow_c + span) (span a multiple of 16, at most SPAN): at
+// stride 1 input columns ow_c - pad + j,
+// at stride 2 the even ones 2 (ow_c + j) - pad in row[j] and the odd ones
+// in row[SPAN + j].
+static void copy_row(const etr_conv2d_geometry_t *g, const float *plane,
+                     int64_t ih, int64_t ow_c, int64_t span, float *row) {
+  const int64_t stride = g->stride_w;
+  const bool inside = ih >= 0 && ih < g->in_h;
+  const float *from = plane + (inside ? ih * g->in_stride_h : 0);
+  const int64_t first = ow_c * stride - g->pad_w;
+  const int64_t ahead = TILE_ROWS * stride * g->in_stride_h;
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
+                                         20, 22, 24, 26, 28, 30);
+  const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
+  for (int64_t j = 0; j < span; j += 16) {
+    const int64_t at = first + j * stride;
+    __mmask32 m = inside ? inside32(at, g->in_w) : 0;
+    // Masked-off lanes are not read: `from + at` may point before the row.
+    __m512 lo = _mm512_maskz_loadu_ps((__mmask16)m, from + at);
+    // The next tile's band reads TILE_ROWS * stride rows further down.
+    // A prefetch never faults, even past the image.
+    _mm_prefetch((const char *)(from + at + ahead), _MM_HINT_T0);
+    if (stride == 1) {
+      _mm512_storeu_ps(row + j, lo);
+      continue;
+    }
+    __m512 hi = _mm512_maskz_loadu_ps((__mmask16)(m >> 16), from + at + 16);
+    _mm_prefetch((const char *)(from + at + 16 + ahead), _MM_HINT_T0);
+    _mm512_storeu_ps(row + j, _mm512_permutex2var_ps(lo, even, hi));
+    _mm512_storeu_ps(row + SPAN + j, _mm512_permutex2var_ps(lo, odd, hi));
+  }
+}
+
+// Out channels [oc, oc + outs) (outs <= 8), rows [oh0, oh0 + 3), columns
+// [ow, ow + count), from the band (moved to column ow); w holds the 8
+// channels' weights of each (c, kh, kw) side by side.
+static inline __attribute__((always_inline)) void tile(
+    const etr_depthwise_args_t *args, const float *band, const float *w,
+    int64_t stride, int64_t channels, int64_t oc, int64_t outs, int64_t oh0,
+    int64_t ow, int64_t count) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  __m512 acc[TILE_ROWS][TILE_OUTS];
+#pragma GCC unroll 3
+  for (int r = 0; r < TILE_ROWS; ++r) {
+#pragma GCC unroll 8
+    for (int o = 0; o < TILE_OUTS; ++o) {
+      acc[r][o] = _mm512_setzero_ps();
+    }
+  }
+  const int64_t row = stride == 1 ? SPAN : 2 * SPAN;
+  // One (channel, kernel row) per trip, its 3 columns unrolled: unrolling
+  // all 27 taps made GCC hoist their loads and spill.
+#pragma GCC unroll 1
+  for (int64_t ck = 0; ck < channels * 3; ++ck) {
+    const float *at = band + (ck / 3 * BAND_ROWS + ck % 3) * row;
+    const float *wk = w + ck * 3 * TILE_OUTS;
+#pragma GCC unroll 3
+    for (int64_t kw = 0; kw < 3; ++kw) {
+      const int64_t column = stride == 1 ? kw : (kw & 1) * SPAN + kw / 2;
+      __m512 x[TILE_ROWS];
+#pragma GCC unroll 3
+      for (int r = 0; r < TILE_ROWS; ++r) {
+        x[r] = _mm512_loadu_ps(at + column + r * stride * row);
+      }
+#pragma GCC unroll 8
+      for (int o = 0; o < TILE_OUTS; ++o) {
+        const __m512 wv = _mm512_set1_ps(wk[kw * TILE_OUTS + o]);
+#pragma GCC unroll 3
+        for (int r = 0; r < TILE_ROWS; ++r) {
+          acc[r][o] = _mm512_fmadd_ps(wv, x[r], acc[r][o]);
+        }
+      }
+    }
+  }
+  const __mmask16 lanes = first_lanes(count);
+#pragma GCC unroll 3
+  for (int r = 0; r < TILE_ROWS; ++r) {
+    if (oh0 + r >= g->out_h) {
+      break;
+    }
+#pragma GCC unroll 8
+    for (int o = 0; o < TILE_OUTS; ++o) {
+      if (o >= outs) {
+        break;
+      }
+      __m512 v = acc[r][o];
+      if (args->bias != NULL) {
+        v = _mm512_add_ps(
+            v, _mm512_set1_ps(args->bias[(oc + o) * args->bias_stride]));
+      }
+      _mm512_mask_storeu_ps(args->out + (oc + o) * args->out_stride_c +
+                                (oh0 + r) * args->out_stride_h + ow,
+                            lanes, v);
+    }
+  }
+}
+
+// All tiles of out channels [oc0, oc0 + outs) (outs <= OUT_BLOCK).
+static inline __attribute__((always_inline)) void block(
+    const etr_depthwise_args_t *args, int64_t stride, int64_t channels,
+    int64_t oc0, int64_t outs) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  // Weights of 8 out channels per (c, kh, kw), zeros past the last one.
+  _Alignas(64) float weights[OUT_BLOCK * MAX_CHANNELS * 9];
+  for (int64_t o8 = 0; o8 < outs; o8 += TILE_OUTS) {
+    float *w = weights + o8 * channels * 9;
+    for (int64_t c = 0; c < channels; ++c) {
+      for (int64_t kh = 0; kh < 3; ++kh) {
+        for (int64_t kw = 0; kw < 3; ++kw, w += TILE_OUTS) {
+          const float *from = args->weight + (oc0 + o8) * g->w_stride_oc +
+                              c * g->w_stride_c + kh * g->w_stride_h +
+                              kw * g->w_stride_w;
+          for (int64_t o = 0; o < TILE_OUTS; ++o) {
+            w[o] = o8 + o < outs ? from[o * g->w_stride_oc] : 0.0f;
+          }
+        }
+      }
+    }
+  }
+  const int64_t row = stride == 1 ? SPAN : 2 * SPAN;
+  _Alignas(64) float band[MAX_CHANNELS * BAND_ROWS * 2 * SPAN];
+  const int64_t band_rows = (TILE_ROWS - 1) * stride + 3;
+  for (int64_t ow_c = 0; ow_c < g->out_w; ow_c += CHUNK) {
+    const int64_t width = g->out_w - ow_c < CHUNK ? g->out_w - ow_c : CHUNK;
+    // The columns the tiles read: 16 past their last vector.
+    const int64_t span = (width + 15) / 16 * 16 + 16;
+    for (int64_t oh0 = 0; oh0 < g->out_h; oh0 += TILE_ROWS) {
+      for (int64_t c = 0; c < channels; ++c) {
+        for (int64_t b = 0; b < band_rows; ++b) {
+          copy_row(g, args->input + c * g->in_stride_c,
+                   oh0 * stride - g->pad_h + b, ow_c, span,
+                   band + (c * BAND_ROWS + b) * row);
+        }
+      }
+      for (int64_t o8 = 0; o8 < outs; o8 += TILE_OUTS) {
+        const int64_t n = outs - o8 < TILE_OUTS ? outs - o8 : TILE_OUTS;
+        for (int64_t ow = 0; ow < width; ow += 16) {
+          tile(args, band + ow, weights + o8 * channels * 9, stride,
+               channels, oc0 + o8, n, oh0, ow_c + ow,
+               width - ow < 16 ? width - ow : 16);
+        }
+      }
+    }
+  }
+}
+
+void etr_conv_stem3x3_nchw_avx512(const etr_depthwise_args_t *args) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  for (int64_t oc0 = 0; oc0 < args->channels; oc0 += OUT_BLOCK) {
+    const int64_t outs = args->channels - oc0 < OUT_BLOCK
+                             ? args->channels - oc0
+                             : OUT_BLOCK;
+    // Constant stride and channels: every loop of a tile unrolled.
+    if (g->stride_w == 1 && g->channels == 3) {
+      block(args, 1, 3, oc0, outs);
+    } else if (g->channels == 3) {
+      block(args, 2, 3, oc0, outs);
+    } else if (g->stride_w == 1) {
+      block(args, 1, g->channels, oc0, outs);
+    } else {
+      block(args, 2, g->channels, oc0, outs);
+    }
+  }
+}
