@@ -80,6 +80,7 @@ typedef enum move_kind {
   MOVE_BROADCAST = 1,
   MOVE_TRANSPOSE = 2,
   MOVE_STRIDED = 3,
+  MOVE_REPLICATE = 4,
 } move_kind_t;
 
 typedef struct move_plan {
@@ -89,12 +90,14 @@ typedef struct move_plan {
   int64_t dst_step;    // innermost strides (bytes), for MOVE_STRIDED
   int64_t src_step;
   // MOVE_TRANSPOSE: rows x columns, source unit-stride along columns.
+  // MOVE_REPLICATE: `rows` copies of a row, dst_stride bytes apart.
   size_t rows;
   size_t columns;
   size_t src_stride;
   size_t dst_stride;
   etr_move_transpose_fn transpose;
   etr_move_fill_fn fill;
+  etr_move_replicate_fn replicate;
 } move_plan_t;
 
 // Removes dim `d` from the shape.
@@ -131,6 +134,15 @@ static void plan_move(move_shape_t *shape, size_t element_size,
   plan->src_step = shape->src[inner];
   if (shape->dst[inner] == unit && shape->src[inner] == unit) {
     plan->kind = MOVE_ROWS;
+    if (inner > 0 && shape->src[inner - 1] == 0) {
+      // An expanded row: the dim outside it re-reads the same source row.
+      plan->kind = MOVE_REPLICATE;
+      plan->replicate = etr_move_replicate_for(isa);
+      plan->rows = (size_t)shape->sizes[inner - 1];
+      plan->dst_stride = (size_t)shape->dst[inner - 1];
+      drop_dim(shape, inner - 1);
+      inner = shape->dim - 1;
+    }
   } else if (shape->dst[inner] == unit && shape->src[inner] == 0) {
     plan->kind = MOVE_BROADCAST;
     plan->fill = etr_move_fill_for(isa);
@@ -201,6 +213,10 @@ static void run_inner(const move_plan_t *plan, char *dst, const char *src) {
       return;
     case MOVE_BROADCAST:
       plan->fill(dst, (size_t)plan->count, plan->element_size, src);
+      return;
+    case MOVE_REPLICATE:
+      plan->replicate(dst, plan->dst_stride, plan->rows, src,
+                      (size_t)plan->count * plan->element_size);
       return;
     case MOVE_TRANSPOSE:
       plan->transpose(plan->rows, plan->columns, src, plan->src_stride, dst,

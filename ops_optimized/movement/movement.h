@@ -11,6 +11,8 @@
 // merges dims that are contiguous on both sides and then runs one of:
 //   rows       both innermost strides are one element: memcpy per row
 //              (one memcpy for a dense copy);
+//   replicate  rows whose next dim out has source stride 0 (an expanded
+//              row): the replicate microkernel writes them all;
 //   broadcast  the source's innermost stride is 0: the fill microkernel
 //              replicates one element along the row;
 //   transpose  one side is unit-stride on the innermost dim and the other
@@ -25,7 +27,9 @@
 //              rows x columns block of 1/2/4/8-byte elements (strides in
 //              bytes); tiles in registers, edges scalar or masked, nothing
 //              read or written outside the block;
-//   fill:      `count` copies of one element of 1..16 bytes.
+//   fill:      `count` copies of one element of 1..16 bytes;
+//   replicate: `rows` copies of one row of bytes at a destination stride
+//              (an expand of a row, the rows-of-a-broadcast move).
 // No allocation, no scratch.
 #ifndef ETR_OPS_OPTIMIZED_MOVEMENT_MOVEMENT_H
 #define ETR_OPS_OPTIMIZED_MOVEMENT_MOVEMENT_H
@@ -97,6 +101,20 @@ void etr_move_fill_avx512(void *dst, size_t count, size_t element_size,
 void etr_move_fill_neon(void *dst, size_t count, size_t element_size,
                         const void *element);
 etr_move_fill_fn etr_move_fill_for(etr_isa_t isa);
+
+// Writes `rows` copies of the `bytes` bytes at src, the first at dst and
+// each next one `dst_stride` (>= bytes) bytes further; nothing else read
+// or written.
+typedef void (*etr_move_replicate_fn)(void *dst, size_t dst_stride,
+                                      size_t rows, const void *src,
+                                      size_t bytes);
+void etr_move_replicate_scalar(void *dst, size_t dst_stride, size_t rows,
+                               const void *src, size_t bytes);
+void etr_move_replicate_avx2(void *dst, size_t dst_stride, size_t rows,
+                             const void *src, size_t bytes);
+void etr_move_replicate_avx512(void *dst, size_t dst_stride, size_t rows,
+                               const void *src, size_t bytes);
+etr_move_replicate_fn etr_move_replicate_for(etr_isa_t isa);
 
 // ---------------------------------------------------------------------------
 // The engine (movement/move.c).

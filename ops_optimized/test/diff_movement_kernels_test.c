@@ -10,6 +10,11 @@
 //   fill       element sizes 1..16 (3 and 5 take the portable path),
 //              counts 0..300 and a large one, uniform and mixed bytes,
 //              a guard after the end;
+//   replicate  row lengths around every vector width (0..300 bytes and
+//              a few long ones), 0, 1 and 3 rows and one output above the
+//              L2, destination offsets 0..63 bytes, gaps between rows; the
+//              gaps and the bytes after the end must stay untouched, and
+//              the source buffer ends exactly at the row;
 //   engine     random boxes (rank 1-6, permuted, sliced, broadcast,
 //              size-1 dims) moved with etr_move_strided, compared with an
 //              element-by-element copy.
@@ -136,6 +141,70 @@ TT_TEST(diff_movement_kernels, fill) {
     }
   }
   cr_assert_eq(failures, 0, "%d fills disagree", failures);
+}
+
+// One replicate case on one ISA: `rows` copies of a `bytes`-byte row to a
+// destination `dst_offset` bytes into its buffer, rows `gap` bytes apart.
+// Returns 1 on a mismatch.
+static int check_replicate(etr_isa_t isa, size_t bytes, size_t rows,
+                           size_t dst_offset, size_t gap) {
+  size_t stride = bytes + gap;
+  size_t dst_bytes = dst_offset + rows * stride + GUARD;
+  uint8_t *src = (uint8_t *)tt_alloc(bytes > 0 ? bytes : 1);
+  uint8_t *expected = (uint8_t *)tt_alloc(dst_bytes);
+  uint8_t *actual = (uint8_t *)tt_alloc(dst_bytes);
+  random_bytes(src, bytes);
+  memset(expected, 0x5a, dst_bytes);
+  memset(actual, 0x5a, dst_bytes);
+  for (size_t r = 0; r < rows; ++r) {
+    memcpy(expected + dst_offset + r * stride, src, bytes);
+  }
+  etr_move_replicate_fn replicate = etr_move_replicate_for(isa);
+  replicate(actual + dst_offset, stride, rows, src, bytes);
+  if (memcmp(expected, actual, dst_bytes) != 0) {
+    fprintf(stderr,
+            "replicate %s: %zu rows of %zu bytes (offset %zu, gap %zu) "
+            "disagrees\n",
+            etr_isa_name(isa), rows, bytes, dst_offset, gap);
+    return 1;
+  }
+  return 0;
+}
+
+TT_TEST(diff_movement_kernels, replicate) {
+  static const size_t kLong[] = {383, 384, 385, 511, 512, 513, 1000, 4096,
+                                 4099};
+  static const size_t kRows[] = {0, 1, 3};
+  int failures = 0;
+  int cases = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    for (size_t bytes = 0; bytes <= 300 + sizeof(kLong) / sizeof(kLong[0]);
+         ++bytes) {
+      size_t length = bytes <= 300 ? bytes : kLong[bytes - 301];
+      for (size_t r = 0; r < sizeof(kRows) / sizeof(kRows[0]); ++r) {
+        size_t offset = (bytes * 7 + r) % 64;  // 0..63 as lengths vary
+        failures += check_replicate((etr_isa_t)isa, length, kRows[r], offset,
+                                    bytes % 3 == 0 ? 0 : bytes % 11);
+        ++cases;
+      }
+      tt_free_all();
+    }
+    for (size_t offset = 0; offset < 64; offset += 4) {  // 0..15 floats
+      failures += check_replicate((etr_isa_t)isa, 4096, 2, offset, 0);
+      failures += check_replicate((etr_isa_t)isa, 68, 5, offset, 0);
+      cases += 2;
+      tt_free_all();
+    }
+    // An output above the L2 (4.5 MiB).
+    failures += check_replicate((etr_isa_t)isa, 4100, 1150, 4, 0);
+    ++cases;
+    tt_free_all();
+  }
+  cr_assert_gt(cases, 0);
+  cr_assert_eq(failures, 0, "%d of %d replicates disagree", failures, cases);
 }
 
 // A random box: src is a (permuted, sliced, broadcast) view of a buffer,

@@ -249,6 +249,72 @@ TT_TEST(diff_movement, expand_copy) {
   cr_assert_eq(failures, 0, "%d expand_copy cases disagree", failures);
 }
 
+// Expanded rows (the engine's replicate path): [1, n] -> [rows, n] and
+// [2, 1, n] -> [2, rows, n] with rows around the vector widths of every
+// element size, plus one output above the L2; a non-contiguous self (not
+// unit-stride: the engine's broadcast and strided paths) and a
+// non-contiguous out (the general path) as well.
+TT_TEST(diff_movement, expand_copy_rows) {
+  static const int64_t kWidths[] = {1, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65,
+                                    127, 129, 300};
+  int failures = 0;
+  for (size_t t = 0; t < MOVEMENT_NUM_DTYPES; ++t) {
+    etr_scalar_type_t dtype = kMovementDtypes[t];
+    for (size_t w = 0; w < sizeof(kWidths) / sizeof(kWidths[0]); ++w) {
+      int64_t n = kWidths[w];
+      for (int shape = 0; shape < 4; ++shape) {
+        bool outer = shape >= 2;
+        int64_t rows = shape % 2 == 0 ? 3 : 5;
+        etr_diff_layout_t layout =
+            shape == 3 ? ETR_DIFF_NONCONTIGUOUS : ETR_DIFF_CONTIGUOUS;
+        int64_t self_sizes[3] = {2, 1, n};
+        int64_t out_sizes[3] = {2, rows, n};
+        int32_t dim = outer ? 3 : 2;
+        etr_diff_case_t c;
+        etr_diff_begin(&c, "aten::expand_copy.out", g_seed++,
+                       "%s rows %lld x %lld shape %d",
+                       etr_scalar_type_name(dtype), (long long)rows,
+                       (long long)n, shape);
+        etr_diff_input(&c, dtype, dim, outer ? self_sizes : self_sizes + 1,
+                       layout, ETR_FILL_SPECIAL);
+        etr_diff_arg(&c, tt_ev_int_list((size_t)dim,
+                                        outer ? out_sizes : out_sizes + 1));
+        etr_diff_arg(&c, tt_ev_bool(false));
+        etr_diff_out(&c, dtype, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
+                     2 * rows * n);
+        etr_diff_return(&c, 3);
+        failures += mt_run(&c, true);
+      }
+      // A strided out of the result's shape: the general path.
+      etr_diff_case_t c;
+      etr_diff_begin(&c, "aten::expand_copy.out", g_seed++,
+                     "%s rows 4 x %lld strided out",
+                     etr_scalar_type_name(dtype), (long long)n);
+      etr_diff_input(&c, dtype, 2, (const int64_t[]){1, n},
+                     ETR_DIFF_CONTIGUOUS, ETR_FILL_SPECIAL);
+      etr_diff_arg(&c, tt_ev_int_list(2, (const int64_t[]){4, n}));
+      etr_diff_arg(&c, tt_ev_bool(false));
+      etr_diff_out(&c, dtype, 2, (const int64_t[]){4, n},
+                   ETR_DIFF_NONCONTIGUOUS, 0);
+      etr_diff_return(&c, 3);
+      failures += mt_run(&c, true);
+    }
+  }
+  // Above the L2: f32[1, 1027] -> [1100, 1027] (4.3 MiB).
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::expand_copy.out", g_seed++, "large");
+  etr_diff_input(&c, ETR_FLOAT, 2, (const int64_t[]){1, 1027},
+                 ETR_DIFF_CONTIGUOUS, ETR_FILL_SPECIAL);
+  etr_diff_arg(&c, tt_ev_int_list(2, (const int64_t[]){1100, 1027}));
+  etr_diff_arg(&c, tt_ev_bool(false));
+  etr_diff_out(&c, ETR_FLOAT, 2, (const int64_t[]){1100, 1027},
+               ETR_DIFF_CONTIGUOUS, 0);
+  etr_diff_return(&c, 3);
+  failures += mt_run(&c, true);
+  mt_summary("expand_copy_rows");
+  cr_assert_eq(failures, 0, "%d expand_copy row cases disagree", failures);
+}
+
 // view_copy, unsqueeze_copy, squeeze_copy.dims / .dim.
 TT_TEST(diff_movement, reshapes) {
   static const int64_t kSelf[3] = {2, 3, 4};

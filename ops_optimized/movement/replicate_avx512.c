@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Replicate, AVX-512: `rows` copies of one row of `bytes` bytes. A row of
+// at most 256 bytes is loaded once into four registers (masked loads, so
+// nothing past the source is read) and stored to every destination row
+// with masked stores; a longer row is copied 256 bytes per iteration from
+// the source, which stays in L1 after the first row, with a masked tail.
+// Plain stores: the destination of an expand is read next and, up to the
+// L3, is found in cache (non-temporal stores measured 3x slower on a
+// 4 MiB output here).
+#include <immintrin.h>
+
+#include "ops_optimized/movement/movement.h"
+
+// The lanes of the first `bytes` (< 64) bytes of a register.
+static inline __mmask64 head_lanes(size_t bytes) {
+  return bytes >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << bytes) - 1);
+}
+
+// A row of at most 256 bytes held in registers.
+static void replicate_short(uint8_t *dst, size_t dst_stride, size_t rows,
+                            const uint8_t *src, size_t bytes) {
+  __mmask64 lanes[4];
+  __m512i row[4];
+  for (size_t r = 0; r < 4; ++r) {
+    size_t start = r * 64;
+    lanes[r] = start < bytes ? head_lanes(bytes - start) : 0;
+    row[r] = _mm512_maskz_loadu_epi8(lanes[r], src + start);
+  }
+  for (size_t i = 0; i < rows; ++i, dst += dst_stride) {
+    _mm512_mask_storeu_epi8(dst, lanes[0], row[0]);
+    _mm512_mask_storeu_epi8(dst + 64, lanes[1], row[1]);
+    _mm512_mask_storeu_epi8(dst + 128, lanes[2], row[2]);
+    _mm512_mask_storeu_epi8(dst + 192, lanes[3], row[3]);
+  }
+}
+
+void etr_move_replicate_avx512(void *dst, size_t dst_stride, size_t rows,
+                               const void *src, size_t bytes) {
+  uint8_t *out = (uint8_t *)dst;
+  const uint8_t *in = (const uint8_t *)src;
+  if (bytes <= 256) {
+    replicate_short(out, dst_stride, rows, in, bytes);
+    return;
+  }
+  for (size_t r = 0; r < rows; ++r, out += dst_stride) {
+    size_t i = 0;
+    for (; i + 256 <= bytes; i += 256) {
+      __m512i a = _mm512_loadu_si512(in + i);
+      __m512i b = _mm512_loadu_si512(in + i + 64);
+      __m512i c = _mm512_loadu_si512(in + i + 128);
+      __m512i d = _mm512_loadu_si512(in + i + 192);
+      _mm512_storeu_si512(out + i, a);
+      _mm512_storeu_si512(out + i + 64, b);
+      _mm512_storeu_si512(out + i + 128, c);
+      _mm512_storeu_si512(out + i + 192, d);
+    }
+    for (; i + 64 <= bytes; i += 64) {
+      _mm512_storeu_si512(out + i, _mm512_loadu_si512(in + i));
+    }
+    if (i < bytes) {
+      __mmask64 lanes = head_lanes(bytes - i);
+      _mm512_mask_storeu_epi8(out + i, lanes,
+                              _mm512_maskz_loadu_epi8(lanes, in + i));
+    }
+  }
+}
