@@ -114,6 +114,66 @@ TT_TEST(diff_movement_views, diagonal_copy) {
   cr_assert_eq(failures, 0, "%d diagonal_copy cases disagree", failures);
 }
 
+// The dense fast path: a 2-D self and an out already of the diagonal's
+// length, lengths around the 4-wide unroll and the prefetch distance,
+// every dim order and offsets of both signs; a non-contiguous self, an
+// out to resize, a strided out and an empty diagonal take the general
+// path.
+TT_TEST(diff_movement_views, diagonal_copy_dense) {
+  static const int64_t kSquare[] = {1, 2, 3, 4, 5, 7, 8, 19, 20, 21, 23,
+                                    24, 25, 37, 130};
+  static const struct {
+    int64_t offset, dim1, dim2;
+  } kDiagonals[] = {{0, 0, 1}, {0, 1, 0}, {1, 0, 1}, {-2, 0, 1},
+                    {3, -1, -2}, {-1, 1, 0}};
+  int failures = 0;
+  for (size_t t = 0; t < MOVEMENT_NUM_DTYPES; ++t) {
+    etr_scalar_type_t dtype = kMovementDtypes[t];
+    for (size_t m = 0; m < sizeof(kSquare) / sizeof(kSquare[0]); ++m) {
+      // Square, wide and tall matrices.
+      for (int form = 0; form < 3; ++form) {
+        int64_t sizes[2] = {kSquare[m], kSquare[m]};
+        sizes[form == 1 ? 1 : 0] += form == 0 ? 0 : 3;
+        for (size_t d = 0; d < sizeof(kDiagonals) / sizeof(kDiagonals[0]);
+             ++d) {
+          int64_t offset = kDiagonals[d].offset;
+          int32_t dim1 = (int32_t)((kDiagonals[d].dim1 + 2) % 2);
+          int32_t dim2 = (int32_t)((kDiagonals[d].dim2 + 2) % 2);
+          int64_t rows = offset >= 0 ? sizes[dim1] : sizes[dim1] + offset;
+          int64_t cols = offset >= 0 ? sizes[dim2] - offset : sizes[dim2];
+          int64_t length = rows < cols ? rows : cols;
+          length = length > 0 ? length : 0;
+          for (int variant = 0; variant < 4; ++variant) {
+            // 0: fast path; 1: non-contiguous self; 2: out to resize;
+            // 3: strided out.
+            etr_diff_case_t c;
+            etr_diff_begin(&c, "aten::diagonal_copy.out", g_seed++,
+                           "%s %lldx%lld diagonal %zu variant %d",
+                           etr_scalar_type_name(dtype), (long long)sizes[0],
+                           (long long)sizes[1], d, variant);
+            etr_diff_input(&c, dtype, 2, sizes,
+                           variant == 1 ? ETR_DIFF_NONCONTIGUOUS
+                                        : ETR_DIFF_CONTIGUOUS,
+                           ETR_FILL_SPECIAL);
+            etr_diff_arg(&c, tt_ev_int(offset));
+            etr_diff_arg(&c, tt_ev_int(kDiagonals[d].dim1));
+            etr_diff_arg(&c, tt_ev_int(kDiagonals[d].dim2));
+            etr_diff_out(&c, dtype, 1,
+                         (const int64_t[]){variant == 2 ? 0 : length},
+                         variant == 3 ? ETR_DIFF_NONCONTIGUOUS
+                                      : ETR_DIFF_CONTIGUOUS,
+                         variant == 2 ? length : 0);
+            etr_diff_return(&c, 4);
+            failures += mt_run(&c, true);
+          }
+        }
+      }
+    }
+  }
+  mt_summary("diagonal_copy_dense");
+  cr_assert_eq(failures, 0, "%d diagonal_copy cases disagree", failures);
+}
+
 TT_TEST(diff_movement_views, flip) {
   static const int64_t kSelf[4] = {2, 3, 4, 5};
   static const struct {
