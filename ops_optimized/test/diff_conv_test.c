@@ -311,14 +311,14 @@ TT_TEST(diff_conv, depthwise_small_planes_and_stride_2) {
 
 // The direct kernel's 3x3 stem variants (3 input channels, every loop
 // unrolled; 2 and 4 channels keep the channel loop): out rows of 8, 15,
-// 16, 17, 31 and 33 columns, and 63 to 129 (the banded kernel's chunks of
-// 64 and their edges), 1 to 4 rows (tiles of 3), stride 1 and 2, padding
-// 0 and 1, 16, 19 and 67 outs (blocks of 64), bias or none, NaN and inf
-// inputs.
+// 16, 17, 31 and 33 columns, and 63 to 129 (the banded kernel's rows of
+// 64 and up, its chunks of 128 and their edges), 1 to 4 rows (tiles of
+// 3), stride 1 and 2, padding 0 and 1, 16, 19 and 67 outs (blocks of 64),
+// bias or none, NaN and inf inputs.
 TT_TEST(diff_conv, direct_stem) {
-  // 63 and up: the banded kernel (stem3x3_avx512.c), chunks of 64.
-  static const int64_t widths[] = {8,  15, 16, 17, 31, 33,
-                                   63, 64, 65, 79, 80, 129};
+  // 63 and up: the banded kernel (stem3x3_avx512.c), chunks of 128.
+  static const int64_t widths[] = {8,  15, 16, 17, 31, 33,  63,
+                                   64, 65, 80, 127, 128, 129};
   int failures = 0;
   int run = 0;
   for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); ++i) {
