@@ -309,6 +309,42 @@ TT_TEST(diff_conv, depthwise_small_planes_and_stride_2) {
   cr_assert_eq(failures, 0, "%d depthwise cases disagree", failures);
 }
 
+// The 3x3 row kernel's whole-vector reads (stride 1: a block of 16
+// outputs whose 18 input columns all lie inside the row) beside its
+// masked reads: input rows 1..40 wide (blocks at, below and above 16 and
+// 32 outputs, so a row mixes both kinds), 1..7 rows, stride 1 and 2,
+// padding 0 and 1, a multiplier of 1 or 2, bias or none; NaN and inf
+// inputs (exact data), and the non-contiguous layout's fallback.
+TT_TEST(diff_conv, depthwise_3x3_row_widths) {
+  int failures = 0;
+  int run = 0;
+  for (int64_t w = 1; w <= 40; ++w) {
+    for (int64_t stride = 1; stride <= 2; ++stride) {
+      for (int64_t pad = 0; pad <= 1; ++pad) {
+        const int64_t h = 1 + (w + stride + pad) % 7;
+        if (w + 2 * pad < 3 || h + 2 * pad < 3) {
+          continue;
+        }
+        ++run;
+        const int64_t channels = 1 + run % 3;
+        const int64_t multiplier = 1 + run % 2;
+        conv_case_t p = {1, channels, h, w, channels * multiplier, 3, 3,
+                         stride, pad, 1, channels, run % 4 < 2};
+        for (int layout = 0; layout < 3; ++layout) {
+          failures += run_conv(&p, ETR_FLOAT, (etr_diff_layout_t)layout,
+                               ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
+        }
+        g_poke_specials = true;
+        failures += run_conv(&p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                             ETR_FILL_EXACT_INT, ETR_FILL_EXACT_INT, false);
+        g_poke_specials = false;
+      }
+    }
+  }
+  cr_assert_gt(run, 100);
+  cr_assert_eq(failures, 0, "%d depthwise cases disagree", failures);
+}
+
 // The direct kernel's 3x3 stem variants (3 input channels, every loop
 // unrolled; 2 and 4 channels keep the channel loop): out rows of 8, 15,
 // 16, 17, 31 and 33 columns, and 63 to 129 (the banded kernel's rows of
