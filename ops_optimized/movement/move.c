@@ -134,8 +134,11 @@ static void plan_move(move_shape_t *shape, size_t element_size,
   plan->src_step = shape->src[inner];
   if (shape->dst[inner] == unit && shape->src[inner] == unit) {
     plan->kind = MOVE_ROWS;
-    if (inner > 0 && shape->src[inner - 1] == 0) {
-      // An expanded row: the dim outside it re-reads the same source row.
+    if (inner > 0 && shape->src[inner - 1] == 0 &&
+        shape->dst[inner - 1] >= shape->sizes[inner] * unit) {
+      // An expanded row: the dim outside it re-reads the same source row
+      // (destination rows that do not overlap: the kernel may write them
+      // in any order).
       plan->kind = MOVE_REPLICATE;
       plan->replicate = etr_move_replicate_for(isa);
       plan->rows = (size_t)shape->sizes[inner - 1];

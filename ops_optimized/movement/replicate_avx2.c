@@ -3,7 +3,9 @@
 // Replicate, AVX2: `rows` copies of one row of `bytes` bytes, copied 128
 // bytes per iteration from the source (in L1 after the first row); the
 // last bytes of a row go through one 16-byte copy and a memcpy, so
-// nothing outside the rows is read or written.
+// nothing outside the rows is read or written. Rows are written last to
+// first, so the first rows, where the next op starts reading, are the
+// ones still in the L2 (see replicate_avx512.c).
 #include <immintrin.h>
 #include <string.h>
 
@@ -11,9 +13,9 @@
 
 void etr_move_replicate_avx2(void *dst, size_t dst_stride, size_t rows,
                              const void *src, size_t bytes) {
-  uint8_t *out = (uint8_t *)dst;
   const uint8_t *in = (const uint8_t *)src;
-  for (size_t r = 0; r < rows; ++r, out += dst_stride) {
+  for (size_t r = rows; r-- > 0;) {
+    uint8_t *out = (uint8_t *)dst + r * dst_stride;
     size_t i = 0;
     for (; i + 128 <= bytes; i += 128) {
       __m256i a = _mm256_loadu_si256((const __m256i *)(in + i));
