@@ -451,6 +451,91 @@ TT_TEST(diff_elementwise_unary, gelu_subnormal_tail) {
   cr_assert_eq(failures, 0, "%d results off", failures);
 }
 
+// Whether y is not gelu(x) (approximate="none") within 4 ULP of 0.5 x
+// erfc(-x / sqrt 2) in double (libm), with the same zeros, signs and NaNs.
+static bool gelu_erf_off(float x, float y) {
+  double expected = 0.5 * (double)x * erfc(-(double)x * 0.70710678118654752440);
+  float rounded = (float)expected;
+  if (isnan(x) || isinf(x) || isnan(rounded)) {
+    return !(isnan(rounded) ? isnan(y) : y == rounded);
+  }
+  int exponent;
+  frexp((double)rounded, &exponent);
+  double ulp = fabsf(rounded) < 0x1p-126f ? 0x1p-149
+                                          : ldexp(1.0, exponent - 24);
+  return fabs((double)y - (double)rounded) > 4 * ulp ||
+         (rounded == 0) != (y == 0) || signbit(rounded) != signbit(y);
+}
+
+// gelu none's bounded path (a vector whose lanes all lie in [-3, 3])
+// against its general one: every 4099th float in [-3, 3], then 16-lane
+// and 8-lane blocks of values in range with one lane out of it (just past
+// 3, large, +-inf, NaN) at each position, at lengths around the vector
+// widths, and the range's edges and zeros; on every ISA.
+TT_TEST(diff_elementwise_unary, gelu_bounded_path) {
+  enum { kChunk = 4096 };
+  static float x[kChunk];
+  static float y[kChunk];
+  static const float kOutside[] = {3.00000024f, -3.00000024f, 7.5f, -9.0f,
+                                   INFINITY,    -INFINITY,    NAN};
+  static const float kEdges[] = {3.0f,       -3.0f,       2.99999976f,
+                                 -2.99999976f, 0.0f,      -0.0f,
+                                 0x1p-149f,  -0x1p-149f,  0x1p-126f,
+                                 -0x1p-126f, 1e-30f,      -1e-30f,
+                                 0.5f,       -0.5f,       NAN};
+  int failures = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    etr_f32_unary_op_fn gelu = etr_f32_unary_op_for(ETR_UNARY_GELU_ERF,
+                                                    (etr_isa_t)isa);
+    // The sweep: bit patterns 0 up to 3.0f, both signs interleaved.
+    uint32_t bits = 0;
+    const uint32_t last = 0x40400000u;  // 3.0f
+    while (bits <= last) {
+      int count = 0;
+      for (; count + 1 < kChunk && bits <= last; count += 2, bits += 4099) {
+        float v;
+        memcpy(&v, &bits, sizeof(v));
+        x[count] = v;
+        x[count + 1] = -v;
+      }
+      gelu((size_t)count, x, y, NULL);
+      for (int i = 0; i < count; ++i) {
+        if (gelu_erf_off(x[i], y[i]) && failures++ < 5) {
+          fprintf(stderr, "isa %d: gelu(%a) = %a\n", isa, (double)x[i],
+                  (double)y[i]);
+        }
+      }
+    }
+    // One lane out of range among in-range values, and the edges.
+    static const int kLengths[] = {0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33};
+    for (size_t o = 0; o < sizeof(kOutside) / sizeof(kOutside[0]); ++o) {
+      for (size_t l = 0; l < sizeof(kLengths) / sizeof(kLengths[0]); ++l) {
+        int n = kLengths[l];
+        for (int at = 0; at < (n > 0 ? n : 1); ++at) {
+          for (int i = 0; i < n; ++i) {
+            x[i] = i % 2 ? kEdges[i % 15] : -2.9f + 0.37f * (float)(i % 16);
+          }
+          if (n > 0) {
+            x[at] = kOutside[o];
+          }
+          gelu((size_t)n, x, y, NULL);
+          for (int i = 0; i < n; ++i) {
+            if (gelu_erf_off(x[i], y[i]) && failures++ < 5) {
+              fprintf(stderr, "isa %d: gelu(%a) = %a (n %d, %a at %d)\n",
+                      isa, (double)x[i], (double)y[i], n,
+                      (double)kOutside[o], at);
+            }
+          }
+        }
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d results off", failures);
+}
+
 // +-0.0 in, every op (and parameter set) compared bit for bit: each is
 // exact there (tanh(-0) = -0, gelu(-0) = -0, exp(-0) = 1, log(-0) = -inf).
 TT_TEST(diff_elementwise_unary, signed_zeros) {

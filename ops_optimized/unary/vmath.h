@@ -235,6 +235,48 @@ static inline etr_vd2 vd2_poly(etr_vd2 x, const double *c, int n) {
   return y;
 }
 
+// S(a) with 2 + a S(a) = D(a) = e^(-a^2/2) / Phi(-a) on [0, 3] (fit
+// kGeluD, relative error of D 3.1e-9). D is smooth and nearly linear
+// (about sqrt(2 pi) a for large a), so a polynomial fits it well.
+static const float kGeluD[9] = {1.59576952f,    0.273232639f,
+                                -0.0479045957f, -0.000596906f,
+                                0.00342519605f, -0.00117661897f,
+                                0.000220166869f, -2.3255734e-05f,
+                                1.0866072e-06f};
+
+// gelu for |x| <= 3 (and NaN, which stays NaN), all in float, no
+// double and no erfc rational: with a = |x|, m = a Phi(-a) = a
+// e^(-a^2/2) / D(a); gelu = -m for x < 0 and x - m for x > 0 (m <= a/2
+// there, no cancellation), as max(x, 0) - m (NaN - NaN for a NaN);
+// x/2 below |x| = 2^-120. e^(-a^2/2) = 2^n (1 + q)
+// from an exact split a^2 = s + e (fma): r = -s/2 - n ln2 - e/2, n =
+// round(-s/2 log2 e) in [-7, 0], so ln2 rounded to float costs below
+// 1e-8; a 2^n is exact and a 2^n (1 + q) rounds once. Besides S's
+// Horner steps, three roundings: the numerator, D and the division.
+// Over every float in [-3, 3]: at most 3 ULP, with fused multiply-adds
+// (AVX2, AVX-512, NEON) and with the scalar build's unfused ones alike,
+// same zeros and signs (a harness replaying these operations against
+// 0.5 x erfc(-x / sqrt 2) in double; test gelu_bounded_path samples it).
+static inline etr_vf vf_gelu_erf_bounded(etr_vf x) {
+  etr_vf a = vf_abs(x);
+  etr_vf square = vf_mul(a, a);
+  etr_vf square_error = vf_fma_exact(a, a, vf_neg(square));
+  etr_vf t = vf_mul(vf_set1(-0.5f), square);
+  etr_vf n = vf_round(vf_mul(t, vf_set1(kLog2e)));
+  etr_vf r = vf_fnma(n, vf_set1(0.693147182f), t);
+  r = vf_fma(square_error, vf_set1(-0.5f), r);
+  etr_vf q = vf_fma(vf_mul(r, r), vf_poly(r, kExpQ, 6), r);
+  etr_vf scaled = vf_mul(a, vf_pow2i(vf_to_vi(n)));
+  etr_vf numerator = vf_fma(scaled, q, scaled);
+  etr_vf d = vf_fma(a, vf_poly(a, kGeluD, 9), vf_set1(2.0f));
+  etr_vf m = vf_div(numerator, d);
+  etr_vf y = vf_sub(vf_max_num(x, vf_zero()), m);
+  // x/2 below 2^-120 (gelu's x^2 / sqrt(2 pi) term is lost there): x - m
+  // would round a tie x/2 the other way; keeps -0.0 and -2^-149 -> -0.
+  return vf_select(vf_lt(a, vf_set1(0x1p-120f)), vf_mul(vf_set1(0.5f), x),
+                   y);
+}
+
 // gelu(x) = x Phi(x) = x/2 (1 + erf(x / sqrt 2)), within 4 ULP of
 // 0.5 x erfc(-x / sqrt 2) rounded once, with the same zeros, NaNs and
 // infinities, over every float (ulp_sweep, stride 1, every x86 ISA). Below
@@ -250,6 +292,11 @@ static inline etr_vd2 vd2_poly(etr_vd2 x, const double *c, int n) {
 // gelu_subnormal_tail). gelu(+inf) = +inf, gelu(-inf) = NaN (-inf * 0,
 // as the formula gives), NaN stays NaN.
 static inline etr_vf vf_gelu_erf(etr_vf x) {
+  // Activations mostly lie within [-3, 3]: a vector that does takes the
+  // bounded path, about 3x cheaper (bench_elementwise --only gelu).
+  if (!vm_any(vf_gt(vf_abs(x), vf_set1(3.0f)))) {
+    return vf_gelu_erf_bounded(x);
+  }
   const etr_vf half = vf_set1(0.5f);
   const etr_vf sqrt_half = vf_set1(0.707106769f);
   etr_vf z = vf_mul(x, sqrt_half);
