@@ -67,7 +67,7 @@ static etr_error_t run_unfused(etr_kernel_context_t *ctx,
   return ETR_OK;
 }
 
-static const etr_tensor_t *tensor_of(const etr_evalue_t *value) {
+static etr_tensor_t *tensor_or_null(const etr_evalue_t *value) {
   return value->tag == ETR_TAG_TENSOR ? value->u.as_tensor : NULL;
 }
 
@@ -105,7 +105,7 @@ static etr_error_t fused_conv_kernel(etr_kernel_context_t *ctx,
     return run_unfused(ctx, f);
   }
   etr_conv_post_t post = f->post;
-  const etr_tensor_t *input = tensor_of(f->steps[0].args[0]);
+  const etr_tensor_t *input = tensor_or_null(f->steps[0].args[0]);
   post.checked = f->static_shapes && input != NULL &&
                  input->dtype == ETR_FLOAT && input->dim == f->input_dim &&
                  memcmp(input->sizes, f->input_sizes,
@@ -254,10 +254,6 @@ static bool constant_or_none(const etr_method_t *m, uint32_t v) {
           (m->values[v].tag == ETR_TAG_TENSOR &&
            (m->value_info[v].storage == ETR_STORAGE_CONSTANT ||
             m->value_info[v].storage == ETR_STORAGE_EXTERNAL)));
-}
-
-static etr_tensor_t *tensor_or_null(const etr_evalue_t *value) {
-  return value->tag == ETR_TAG_TENSOR ? value->u.as_tensor : NULL;
 }
 
 // Whether a dense Float tensor holds no inf or NaN (false for anything
@@ -517,9 +513,14 @@ static bool read_only_elsewhere(const etr_method_t *m, const uint32_t *uses,
         continue;
       }
       uint32_t here = uses_in(in, v);
+      // A delegate's args mix inputs and outputs; a kernel writes its out
+      // (the schema's last argument) and returns it in the last slot,
+      // which a malformed program may make differ: neither may be v.
       if (here > 0 && (in->kind == ETR_INSTRUCTION_DELEGATE_CALL ||
-                       in->arg_indices[in->num_args - 1] == v)) {
-        return false;  // a delegate's args mix inputs and outputs
+                       in->num_args < 2 ||
+                       in->arg_indices[in->num_args - 1] == v ||
+                       in->arg_indices[in->num_args - 2] == v)) {
+        return false;
       }
       reads += here;
     }
