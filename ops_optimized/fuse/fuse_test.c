@@ -15,34 +15,12 @@
 
 #include "core/method.h"
 #include "core/npy.h"
-#include "core/prim_ops.h"
 #include "core/program.h"
+#include "core/test/all_kernels.h"
 #include "ops_optimized/fuse/fuse.h"
 #include "ops_optimized/isa.h"
-#include "ops_optimized/ops_optimized.h"
-#include "ops_reference/ops_reference.h"
 
-static etr_kernel_registry_t g_kernels;
-
-static void build_registry(void) {
-  etr_diag_t diag;
-  etr_diag_reset(&diag);
-  etr_registry_init(&g_kernels);
-  cr_assert_eq(etr_registry_register_table(&g_kernels, etr_prim_kernels,
-                                           etr_prim_kernel_count,
-                                           ETR_KERNELS_REFERENCE, &diag),
-               ETR_OK, "%s", diag.message);
-  cr_assert_eq(etr_registry_register_table(&g_kernels, etr_reference_kernels,
-                                           etr_reference_kernel_count,
-                                           ETR_KERNELS_REFERENCE, &diag),
-               ETR_OK, "%s", diag.message);
-  cr_assert_eq(etr_registry_register_table(&g_kernels, etr_optimized_kernels,
-                                           etr_optimized_kernel_count,
-                                           ETR_KERNELS_OPTIMIZED, &diag),
-               ETR_OK, "%s", diag.message);
-}
-
-TestSuite(fuse, .init = build_registry);
+TestSuite(fuse);
 
 typedef struct loaded {
   etr_method_t method;
@@ -54,7 +32,7 @@ static void load(const etr_program_t *program, etr_kernel_variant_t variant,
   etr_diag_t diag;
   etr_diag_reset(&diag);
   etr_method_config_t config;
-  etr_method_config_init(&config, &g_kernels);
+  etr_method_config_init(&config, etr_test_all_kernels());
   config.variant = variant;
   config.memory_plan = plan;
   memset(out, 0, sizeof(*out));

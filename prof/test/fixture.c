@@ -7,10 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/prim_ops.h"
+#include "core/test/all_kernels.h"
 #include "delegates/demo_backend.h"
-#include "ops_optimized/ops_optimized.h"
-#include "ops_reference/ops_reference.h"
 
 const fixture_model_t fixture_models[] = {
     {"mlp", "", NULL},
@@ -30,40 +28,26 @@ const fixture_model_t fixture_models[] = {
 const size_t fixture_model_count =
     sizeof(fixture_models) / sizeof(fixture_models[0]);
 
-static etr_kernel_registry_t g_kernels;
 static etr_backend_registry_t g_backends;
-static bool g_registries_built = false;
+static bool g_backends_built = false;
 
-static void build_registries(void) {
-  if (g_registries_built) {
+static void build_backends(void) {
+  if (g_backends_built) {
     return;
   }
   etr_diag_t diag;
   etr_diag_reset(&diag);
-  etr_registry_init(&g_kernels);
-  cr_assert_eq(etr_registry_register_table(&g_kernels, etr_prim_kernels,
-                                           etr_prim_kernel_count,
-                                           ETR_KERNELS_REFERENCE, &diag),
-               ETR_OK, "%s", diag.message);
-  cr_assert_eq(etr_registry_register_table(&g_kernels, etr_reference_kernels,
-                                           etr_reference_kernel_count,
-                                           ETR_KERNELS_REFERENCE, &diag),
-               ETR_OK, "%s", diag.message);
-  cr_assert_eq(etr_registry_register_table(&g_kernels, etr_optimized_kernels,
-                                           etr_optimized_kernel_count,
-                                           ETR_KERNELS_OPTIMIZED, &diag),
-               ETR_OK, "%s", diag.message);
   etr_backend_registry_init(&g_backends);
   cr_assert_eq(etr_backend_registry_add(&g_backends, etr_demo_backend(),
                                         &diag),
                ETR_OK, "%s", diag.message);
-  g_registries_built = true;
+  g_backends_built = true;
 }
 
 void fixture_open(fixture_t *fixture, const char *model, const char *prefix,
                   const char *data, etr_kernel_variant_t variant,
                   const etr_event_tracer_t *tracer) {
-  build_registries();
+  build_backends();
   memset(fixture, 0, sizeof(*fixture));
   char path[512];
   etr_diag_t diag;
@@ -72,7 +56,7 @@ void fixture_open(fixture_t *fixture, const char *model, const char *prefix,
   cr_assert_eq(etr_program_load_file(path, 0, &fixture->program, &diag),
                ETR_OK, "%s: %s", path, diag.message);
   etr_method_config_t config;
-  etr_method_config_init(&config, &g_kernels);
+  etr_method_config_init(&config, etr_test_all_kernels());
   config.variant = variant;
   config.backends = &g_backends;
   config.tracer = tracer;

@@ -9,36 +9,13 @@
 #include <string.h>
 
 #include "core/file.h"
-#include "core/prim_ops.h"
+#include "core/test/all_kernels.h"
 #include "delegates/demo_backend.h"
 #include "delegates/example_vendor/example_vendor.h"
-#include "ops_optimized/ops_optimized.h"
-#include "ops_reference/ops_reference.h"
 #include "prof/oracle/capture.h"
 
-static etr_kernel_registry_t g_kernels;
-static bool g_built;
-
 const etr_kernel_registry_t *ofx_kernels(void) {
-  if (!g_built) {
-    etr_diag_t diag;
-    etr_diag_reset(&diag);
-    etr_registry_init(&g_kernels);
-    cr_assert_eq(etr_registry_register_table(&g_kernels, etr_prim_kernels,
-                                             etr_prim_kernel_count,
-                                             ETR_KERNELS_REFERENCE, &diag),
-                 ETR_OK, "%s", diag.message);
-    cr_assert_eq(etr_registry_register_table(
-                     &g_kernels, etr_reference_kernels,
-                     etr_reference_kernel_count, ETR_KERNELS_REFERENCE, &diag),
-                 ETR_OK, "%s", diag.message);
-    cr_assert_eq(etr_registry_register_table(
-                     &g_kernels, etr_optimized_kernels,
-                     etr_optimized_kernel_count, ETR_KERNELS_OPTIMIZED, &diag),
-                 ETR_OK, "%s", diag.message);
-    g_built = true;
-  }
-  return &g_kernels;
+  return etr_test_all_kernels();
 }
 
 void ofx_backends(etr_backend_registry_t *registry,
