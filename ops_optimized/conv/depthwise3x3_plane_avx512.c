@@ -2,24 +2,26 @@
 //
 // Depthwise 3x3, stride 1, padding 1, NCHW, AVX-512 (conv.h), for planes
 // of at most 64 elements held in registers (mobilenet_v2's 4x4 and 8x8
-// layers): the output plane is taken flat, 16 pixels per vector, and every
-// tap is a constant shift of the flat input plane. Each channel's plane is
-// read once, into up to four vectors between two zero vectors, and each
-// (block, tap) takes its 16 inputs from two neighbouring vectors with one
-// two-source permute, zeroing the lanes whose column falls outside the
-// image. A tap's shift s is at most a row plus one (rows of at most 15
-// elements): its inputs for block b lie in vectors (b - 1, b) when s < 0
-// (the taps of the row above, and the one to the left) and (b, b + 1)
-// otherwise, so rows above or below the image read the zero vectors (or
-// the zeroed lanes past the plane's end) and need no mask. The lanes and
-// permute indices depend only on the geometry and are worked out once per
-// call. This replaces unaligned masked loads, each split over two cache
-// lines, which made these layers run at a fifth of the FMA rate.
+// layers): the output plane is taken flat, 16 pixels per vector. Each
+// channel's plane is read once, into up to four vectors between two zero
+// vectors; per block, the rows above and below are one two-source permute
+// each of neighbouring vectors (rows of at most 15: the row above of
+// block b lies in vectors b - 1 and b, the row below in b and b + 1, so
+// rows outside the image read the zero vectors or the zeroed lanes past
+// the plane's end), and the three kernel columns' sums down the rows
+//   y_kw = w[0][kw] * above + w[1][kw] * plane + w[2][kw] * below
+// cost nine FMAs. The output is y_0 of the pixel before, plus y_1, plus
+// y_2 of the pixel after: two lane shifts across the neighbouring blocks'
+// sums, zeroing the lanes whose neighbour is in another row. Four
+// shuffles per block in place of a permute per tap (nine), which bound
+// the 8x8 layer; the indices and lanes depend only on the geometry and
+// are worked out once per call.
 //
 // As in the other depthwise kernels, taps outside the image contribute
 // zeros, which add nothing: padded convolutions with a non-finite weight
-// never come here (op_convolution.c). The sum runs in two chains from
-// +0.0 (even and odd taps), bias last.
+// never come here (op_convolution.c). The sums run from +0.0 down each
+// kernel column, then (y_1 + y_0) + y_2, bias last: an order other than
+// the reference's, within its tests' tolerance, exact for exact data.
 #include <immintrin.h>
 
 #include "ops_optimized/conv/conv.h"
@@ -37,72 +39,95 @@ bool etr_depthwise3x3_plane_nchw_avx512_applies(
          g->in_stride_h == g->in_w;
 }
 
-// What one call works out once: per tap the permute indices, per block
-// and kernel column the lanes whose input column is inside the image.
+// What one call works out once: the permute indices of the rows above
+// and below, per block the lanes that have a column on their left (kernel
+// column 0) and on their right (kernel column 2) inside the image.
 typedef struct plane_plan {
-  __m512i index[9];
+  __m512i up;
+  __m512i down;
   __mmask16 columns[MAX_BLOCKS][3];
 } plane_plan_t;
 
 // One channel: `blocks` (1..4) a constant after inlining, so the plane's
 // vectors stay in registers.
 static inline __attribute__((always_inline)) void channel(
-    const etr_depthwise_args_t *args, const plane_plan_t *plan, int64_t oc,
-    int blocks) {
-  const etr_conv2d_geometry_t *g = args->geometry;
+    const etr_depthwise_args_t *args, const etr_conv2d_geometry_t *g,
+    const plane_plan_t *plan, int64_t oc, int64_t ic, int blocks) {
   const int64_t pixels = g->in_h * g->in_w;
-  // No division on the way to the plane's first load unless needed.
-  const int64_t ic = args->multiplier == 1 ? oc : oc / args->multiplier;
   const float *in = args->input + ic * g->in_stride_c;
   const float *w = args->weight + oc * g->w_stride_oc;
+  const __m512 zero = _mm512_setzero_ps();
   // v[0] and v[blocks + 1] are the zeros above and below the plane.
   __m512 v[MAX_BLOCKS + 2];
-  v[0] = _mm512_setzero_ps();
+  v[0] = zero;
 #pragma GCC unroll 4
   for (int b = 0; b < blocks; ++b) {
     v[b + 1] = _mm512_maskz_loadu_ps(first_lanes(pixels - 16 * b),
                                      in + 16 * b);
   }
-  v[blocks + 1] = _mm512_setzero_ps();
+  v[blocks + 1] = zero;
   __m512 weights[9];
 #pragma GCC unroll 9
   for (int t = 0; t < 9; ++t) {
     weights[t] =
         _mm512_set1_ps(w[(t / 3) * g->w_stride_h + (t % 3) * g->w_stride_w]);
   }
+  // Per block, the kernel columns' sums down the three rows; y[0] and
+  // y[blocks + 1] are zeros before and after the plane.
+  __m512 y[MAX_BLOCKS + 2][3];
+  y[0][0] = y[0][2] = zero;
+#pragma GCC unroll 4
+  for (int b = 0; b < blocks; ++b) {
+    const __m512 up =
+        _mm512_permutex2var_ps(v[b], plan->up, v[b + 1]);
+    const __m512 down =
+        _mm512_permutex2var_ps(v[b + 1], plan->down, v[b + 2]);
+#pragma GCC unroll 3
+    for (int kw = 0; kw < 3; ++kw) {
+      __m512 sum = _mm512_fmadd_ps(weights[kw], up, zero);
+      sum = _mm512_fmadd_ps(weights[3 + kw], v[b + 1], sum);
+      y[b + 1][kw] = _mm512_fmadd_ps(weights[6 + kw], down, sum);
+    }
+  }
+  y[blocks + 1][0] = y[blocks + 1][2] = zero;
+  const __m512 bias = _mm512_set1_ps(
+      args->bias != NULL ? args->bias[oc * args->bias_stride] : 0.0f);
   float *plane = args->out + oc * args->out_stride_c;
 #pragma GCC unroll 4
   for (int b = 0; b < blocks; ++b) {
-    __m512 even = _mm512_setzero_ps();
-    __m512 odd = _mm512_setzero_ps();
-#pragma GCC unroll 9
-    for (int t = 0; t < 9; ++t) {
-      // Taps 0..3 shift back (vectors b - 1 and b), 4..8 forward.
-      const int low = t < 4 ? b : b + 1;
-      __m512 x = _mm512_maskz_permutex2var_ps(plan->columns[b][t % 3],
-                                              v[low], plan->index[t],
-                                              v[low + 1]);
-      if (t % 2 == 0) {
-        even = _mm512_fmadd_ps(weights[t], x, even);
-      } else {
-        odd = _mm512_fmadd_ps(weights[t], x, odd);
-      }
-    }
-    __m512 sum = _mm512_add_ps(even, odd);
+    // Lane i: kernel column 0's sum of pixel i - 1, column 2's of pixel
+    // i + 1, each zero where that pixel is in another row.
+    const __m512 left = _mm512_castsi512_ps(_mm512_maskz_alignr_epi32(
+        plan->columns[b][0], _mm512_castps_si512(y[b + 1][0]),
+        _mm512_castps_si512(y[b][0]), 15));
+    const __m512 right = _mm512_castsi512_ps(_mm512_maskz_alignr_epi32(
+        plan->columns[b][2], _mm512_castps_si512(y[b + 2][2]),
+        _mm512_castps_si512(y[b + 1][2]), 1));
+    __m512 sum = _mm512_add_ps(_mm512_add_ps(y[b + 1][1], left), right);
     if (args->bias != NULL) {
-      sum = _mm512_add_ps(sum,
-                          _mm512_set1_ps(args->bias[oc * args->bias_stride]));
+      sum = _mm512_add_ps(sum, bias);
     }
     _mm512_mask_storeu_ps(plane + 16 * b, first_lanes(pixels - 16 * b), sum);
   }
 }
 
-#define CHANNELS_WITH(blocks)                                   \
-  static void channels_##blocks(const etr_depthwise_args_t *args, \
-                                const plane_plan_t *plan) {      \
-    for (int64_t oc = 0; oc < args->channels; ++oc) {           \
-      channel(args, plan, oc, blocks);                          \
-    }                                                           \
+// The arguments are copied so that the compiler knows the stores leave
+// them alone, and the input channel counts along: a division per channel
+// (oc / multiplier) took as long as a 4x4 plane's FMAs.
+#define CHANNELS_WITH(blocks)                                           \
+  static void channels_##blocks(const etr_depthwise_args_t *args,       \
+                                const plane_plan_t *plan) {             \
+    const etr_depthwise_args_t a = *args;                               \
+    const etr_conv2d_geometry_t g = *args->geometry;                    \
+    int64_t ic = 0;                                                     \
+    int64_t repeat = 0; /* out channels so far of input channel ic */   \
+    for (int64_t oc = 0; oc < a.channels; ++oc) {                       \
+      channel(&a, &g, plan, oc, ic, blocks);                            \
+      if (++repeat == a.multiplier) {                                   \
+        repeat = 0;                                                     \
+        ++ic;                                                           \
+      }                                                                 \
+    }                                                                   \
   }
 CHANNELS_WITH(1)
 CHANNELS_WITH(2)
@@ -116,12 +141,11 @@ void etr_depthwise3x3_plane_nchw_avx512(const etr_depthwise_args_t *args) {
   const __m512i iota =
       _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   plane_plan_t plan;
-#pragma GCC unroll 9
-  for (int t = 0; t < 9; ++t) {
-    int64_t shift = (t / 3 - 1) * g->in_w + (t % 3 - 1);
-    plan.index[t] = _mm512_add_epi32(
-        iota, _mm512_set1_epi32((int32_t)(t < 4 ? shift + 16 : shift)));
-  }
+  // Lane i of the row above: pixel 16 b + i - in_w, lane 16 - in_w + i of
+  // (v[b], v[b + 1]); of the row below: lane i + in_w of (v[b + 1],
+  // v[b + 2]).
+  plan.up = _mm512_add_epi32(iota, _mm512_set1_epi32((int32_t)(16 - g->in_w)));
+  plan.down = _mm512_add_epi32(iota, _mm512_set1_epi32((int32_t)g->in_w));
   // Lanes of the first column read nothing on their left (kw = 0), those
   // of the last nothing on their right (kw = 2): bits of the flat plane,
   // in a register (a per-plane call cannot afford much setup).

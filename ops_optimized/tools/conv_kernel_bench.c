@@ -43,6 +43,9 @@ static const bench_case_t kCases[] = {
     {"dw 192x4x4 s1", false, 192, 192, 4, 1},
     {"dw 32x112x112 s1", false, 32, 32, 112, 1},
     {"dw 96x112x112 s2", false, 96, 96, 112, 2},
+    // The same rows with the data in L2: the kernels' compute rate.
+    {"dw 4x112x112 s1 (L2)", false, 4, 4, 112, 1},
+    {"dw 8x112x112 s2 (L2)", false, 8, 8, 112, 2},
     {"stem 3x64x64 s2 16", true, 3, 16, 64, 2},
     {"stem 3x32x32 s1 16", true, 3, 16, 32, 1},
     {"stem 3x224x224 s2 32", true, 3, 32, 224, 2},
