@@ -84,6 +84,7 @@ static int run_conv(const conv_case_t *p, etr_scalar_type_t dtype,
     data[numel - 1] = -INFINITY;
     data[(numel * 3) / 4] = INFINITY;
     data[numel / 3] = -INFINITY;
+    data[numel / 5] = -0.0f;
   }
   etr_diff_input(&c, dtype, dim, w_sizes,
                  layout == ETR_DIFF_NONCONTIGUOUS ? layout
@@ -306,6 +307,34 @@ TT_TEST(diff_conv, depthwise_small_planes_and_stride_2) {
       }
     }
   }
+  cr_assert_eq(failures, 0, "%d depthwise cases disagree", failures);
+}
+
+// The register-resident plane kernel (depthwise3x3_plane_avx512.c: 3x3,
+// stride 1, padding 1, rows of 2..15, at most 64 elements) on every plane
+// it takes, its row-above and row-below permutes and the column shifts
+// across 1 to 4 blocks: 5 channels (a multiplier of 1) or 2 input
+// channels times 3, bias or none; random data, and exact data with NaN,
+// inf and -0.0 inputs; beside it the planes one row taller or wider than
+// it takes (65+ elements, rows of 16), which go elsewhere.
+TT_TEST(diff_conv, depthwise_3x3_register_planes) {
+  int failures = 0;
+  int run = 0;
+  for (int64_t w = 1; w <= 16; ++w) {
+    for (int64_t h = 1; h * w <= 64 + w; ++h) {
+      ++run;
+      const bool multiplied = run % 3 == 0;
+      conv_case_t p = {1, multiplied ? 2 : 5, h, w, multiplied ? 6 : 5, 3,
+                       3, 1, 1, 1, multiplied ? 2 : 5, run % 2 == 0};
+      failures += run_conv(&p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                           ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
+      g_poke_specials = true;
+      failures += run_conv(&p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                           ETR_FILL_EXACT_INT, ETR_FILL_EXACT_INT, false);
+      g_poke_specials = false;
+    }
+  }
+  cr_assert_gt(run, 150);
   cr_assert_eq(failures, 0, "%d depthwise cases disagree", failures);
 }
 
