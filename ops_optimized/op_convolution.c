@@ -227,6 +227,47 @@ static void run_direct(etr_depthwise_fn kernel, const etr_tensor_t *input,
   }
 }
 
+// Whether the pointwise kernel takes the call: NCHW Float, 1x1, stride 1,
+// no padding, one group, weights with a unit channel stride, and at most
+// 256 input channels and 32 KiB of weights (the kernel reads both in
+// place for every pixel block: they stay in L1; larger layers keep the
+// GEMM's packed blocking).
+static bool pointwise_applies(const etr_tensor_t *input, int64_t groups,
+                              const etr_conv2d_geometry_t *g, int64_t ocg) {
+  return input->dtype == ETR_FLOAT && groups == 1 && g->kernel_h == 1 &&
+         g->kernel_w == 1 && g->stride_h == 1 && g->stride_w == 1 &&
+         g->pad_h == 0 && g->pad_w == 0 &&
+         (g->channels == 1 || g->w_stride_c == 1) && g->channels <= 256 &&
+         ocg * g->channels * (int64_t)sizeof(float) <= 32 * 1024;
+}
+
+// The pointwise kernel per image, NCHW.
+static void run_pointwise(etr_conv_pointwise_fn kernel,
+                          const etr_tensor_t *input,
+                          const etr_tensor_t *weight,
+                          const etr_tensor_t *bias, etr_tensor_t *out,
+                          const etr_conv2d_geometry_t *g,
+                          const etr_conv_post_t *post) {
+  for (int64_t n = 0; n < input->sizes[0]; ++n) {
+    etr_conv_pointwise_args_t a = {
+        .input = (const float *)input->data + n * input->strides[0],
+        .input_stride = g->in_stride_c,
+        .weight = (const float *)weight->data,
+        .weight_stride = g->w_stride_oc,
+        .bias = bias != NULL ? (const float *)bias->data : NULL,
+        .bias_stride = bias != NULL && bias->sizes[0] > 1 ? bias->strides[0]
+                                                          : 0,
+        .out = (float *)out->data + n * out->strides[0],
+        .out_stride = out->strides[1],
+        .out_channels = out->sizes[1],
+        .in_channels = g->channels,
+        .pixels = g->out_h * g->out_w,
+        .post = post,
+    };
+    kernel(&a);
+  }
+}
+
 // The GEMM per (image, group); false when the bias layout is not one the
 // GEMM takes.
 static bool run_gemm(etr_kernel_context_t *ctx, const etr_tensor_t *input,
@@ -354,6 +395,12 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
        (g.stride_w == 2 && g.out_w >= 8)) &&
       (finite || !padding_taps_matter(weight, &g))) {
     run_direct(direct, input, weight, bias, out, groups, &g, post);
+    return true;
+  }
+  etr_conv_pointwise_fn pointwise = etr_conv_pointwise_for(etr_isa_active());
+  if (pointwise != NULL && nchw &&
+      pointwise_applies(input, groups, &g, out->sizes[1])) {
+    run_pointwise(pointwise, input, weight, bias, out, &g, post);
     return true;
   }
   return run_gemm(ctx, input, weight, bias, out, groups, &g, !nchw, post);

@@ -215,6 +215,35 @@ void etr_conv_post_gemm(const etr_gemm_post_t *gemm, float *c,
                         ptrdiff_t c_stride, size_t row0, size_t rows,
                         size_t cols);
 
+// Pointwise NCHW convolution of one image (1x1, stride 1, no padding, one
+// group), fp32: out[oc][p] = sum_c weight[oc][c] * input[c][p] + bias[oc],
+// then `post` (NULL: none) for out channel post_channel0 + oc. Input rows
+// (channels) `input_stride` apart, weight rows (out channels)
+// `weight_stride` apart with unit channel stride, out rows `out_stride`
+// apart; pixels at unit stride everywhere. The sum is one FMA chain per
+// output in channel order starting from bias + 0.0 (pointwise_avx512.c).
+typedef struct etr_conv_pointwise_args {
+  const float *input;
+  int64_t input_stride;
+  const float *weight;
+  int64_t weight_stride;
+  const float *bias;  // may be NULL
+  int64_t bias_stride;
+  float *out;
+  int64_t out_stride;
+  int64_t out_channels;
+  int64_t in_channels;
+  int64_t pixels;
+  const etr_conv_post_t *post;
+  int64_t post_channel0;
+} etr_conv_pointwise_args_t;
+
+typedef void (*etr_conv_pointwise_fn)(const etr_conv_pointwise_args_t *args);
+
+void etr_conv_pointwise_nchw_avx512(const etr_conv_pointwise_args_t *args);
+// The pointwise kernel of `isa`, or NULL when it has none (conv_pack.c).
+etr_conv_pointwise_fn etr_conv_pointwise_for(etr_isa_t isa);
+
 // The optimized convolution's fused path (op_convolution.c), used by
 // fuse/fuse.c: checks the call as aten::convolution.out does (errors are
 // the same), then, when the call takes the optimized kernel's path with

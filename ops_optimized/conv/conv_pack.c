@@ -189,3 +189,14 @@ etr_gemm_pack_fn etr_conv_im2col_for(etr_isa_t isa, bool channels_last) {
                            : etr_conv_pack_im2col;
   }
 }
+
+etr_conv_pointwise_fn etr_conv_pointwise_for(etr_isa_t isa) {
+  switch (isa) {
+#if defined(__x86_64__)
+    case ETR_ISA_AVX512:
+      return etr_conv_pointwise_nchw_avx512;
+#endif
+    default:
+      return NULL;
+  }
+}
