@@ -101,86 +101,82 @@ static inline __attribute__((always_inline)) void tiles(
 }
 
 // Images of at most 16 pixels (4x4 planes): each input channel is one
-// vector, so 16 of them stay in registers while every out channel's
-// weights are broadcast against them, 8 out channels at a time (a weight
-// row is then one pointer with constant offsets; the tile kernel's 24 row
-// pointers spilled). Past 16 input channels the partial sums go through
-// `out` (fp32 both ways: the chain's values are unchanged).
-#define SMALL_CHANNELS 16
-#define SMALL_ROWS 8
-static void small_image(const etr_conv_pointwise_args_t *a) {
+// vector, so R out channels (8 or 12) keep their accumulators over all of
+// K while 8 input channels at a time are loaded and every weight is
+// broadcast against them (a weight row is then one pointer with constant
+// offsets; 24 rows of the tile kernel spilled their row pointers). Input
+// rows are reloaded per group of R out channels from L1, which measured
+// faster than carrying partial sums through `out`.
+#define SMALL_CHANNELS 8
+#define SMALL_MAX_ROWS 12
+static inline __attribute__((always_inline)) void small_image_rows(
+    const etr_conv_pointwise_args_t *a, int R) {
   const int64_t m = a->out_channels;
   const int64_t k = a->in_channels;
   const __mmask16 mask = first_lanes(a->pixels);
   const etr_conv_post_t *post = a->post;
-  int64_t k0 = 0;
-  do {  // once when k == 0: out = bias
-    const int64_t kc = k - k0 < SMALL_CHANNELS ? k - k0 : SMALL_CHANNELS;
-    const bool last = k0 + kc >= k;
-    __m512 x[SMALL_CHANNELS];
-#pragma GCC unroll 16
-    for (int c = 0; c < SMALL_CHANNELS; ++c) {
-      x[c] = c < kc ? _mm512_maskz_loadu_ps(
-                          mask, a->input + (k0 + c) * a->input_stride)
-                    : _mm512_setzero_ps();
+  for (int64_t i0 = 0; i0 < m; i0 += R) {
+    const int64_t rows = m - i0 < R ? m - i0 : R;
+    const float *w[SMALL_MAX_ROWS];
+    __m512 acc[SMALL_MAX_ROWS];
+#pragma GCC unroll 12
+    for (int r = 0; r < R; ++r) {
+      const int64_t row = i0 + (r < rows ? r : rows - 1);
+      w[r] = a->weight + row * a->weight_stride;
+      acc[r] = _mm512_set1_ps(
+          a->bias != NULL ? a->bias[row * a->bias_stride] + 0.0f : 0.0f);
     }
-    for (int64_t i0 = 0; i0 < m; i0 += SMALL_ROWS) {
-      const int64_t rows = m - i0 < SMALL_ROWS ? m - i0 : SMALL_ROWS;
-      const float *w[SMALL_ROWS];
-      __m512 acc[SMALL_ROWS];
+    const float *input = a->input;
+    int64_t k0 = 0;
+    for (; k0 + SMALL_CHANNELS <= k; k0 += SMALL_CHANNELS) {
+      __m512 x[SMALL_CHANNELS];
 #pragma GCC unroll 8
-      for (int r = 0; r < SMALL_ROWS; ++r) {
-        const int64_t row = i0 + (r < rows ? r : rows - 1);
-        w[r] = a->weight + row * a->weight_stride + k0;
-        if (k0 > 0) {
-          acc[r] = _mm512_maskz_loadu_ps(mask,
-                                         a->out + row * a->out_stride);
-        } else {
-          acc[r] = _mm512_set1_ps(
-              a->bias != NULL ? a->bias[row * a->bias_stride] + 0.0f : 0.0f);
-        }
+      for (int c = 0; c < SMALL_CHANNELS; ++c) {
+        x[c] = _mm512_maskz_loadu_ps(mask, input + c * a->input_stride);
       }
-      if (kc == SMALL_CHANNELS) {
-#pragma GCC unroll 16
-        for (int c = 0; c < SMALL_CHANNELS; ++c) {
+      input += SMALL_CHANNELS * a->input_stride;
 #pragma GCC unroll 8
-          for (int r = 0; r < SMALL_ROWS; ++r) {
-            acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(w[r][c]), x[c], acc[r]);
-          }
+      for (int c = 0; c < SMALL_CHANNELS; ++c) {
+#pragma GCC unroll 12
+        for (int r = 0; r < R; ++r) {
+          acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(w[r][k0 + c]), x[c],
+                                   acc[r]);
         }
-      } else {
-#pragma GCC unroll 16
-        for (int c = 0; c < SMALL_CHANNELS; ++c) {
-          if (c >= kc) {
-            break;
-          }
-#pragma GCC unroll 8
-          for (int r = 0; r < SMALL_ROWS; ++r) {
-            acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(w[r][c]), x[c], acc[r]);
-          }
-        }
-      }
-#pragma GCC unroll 8
-      for (int r = 0; r < SMALL_ROWS; ++r) {
-        if (r >= rows) {
-          break;
-        }
-        __m512 value = acc[r];
-        if (last && post != NULL) {  // as the GEMM microkernels' fused post
-          const int64_t channel = a->post_channel0 + i0 + r;
-          if (post->scale != NULL) {
-            value = _mm512_fmadd_ps(value, _mm512_set1_ps(post->scale[channel]),
-                                    _mm512_set1_ps(post->shift[channel]));
-          }
-          value = _mm512_min_ps(_mm512_set1_ps(post->high),
-                                _mm512_max_ps(_mm512_set1_ps(post->low),
-                                              value));
-        }
-        _mm512_mask_storeu_ps(a->out + (i0 + r) * a->out_stride, mask, value);
       }
     }
-    k0 += kc;
-  } while (k0 < k);
+    for (; k0 < k; ++k0, input += a->input_stride) {
+      const __m512 x = _mm512_maskz_loadu_ps(mask, input);
+#pragma GCC unroll 12
+      for (int r = 0; r < R; ++r) {
+        acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(w[r][k0]), x, acc[r]);
+      }
+    }
+#pragma GCC unroll 12
+    for (int r = 0; r < R; ++r) {
+      if (r >= rows) {
+        break;
+      }
+      __m512 value = acc[r];
+      if (post != NULL) {  // as the GEMM microkernels' fused post
+        const int64_t channel = a->post_channel0 + i0 + r;
+        if (post->scale != NULL) {
+          value = _mm512_fmadd_ps(value, _mm512_set1_ps(post->scale[channel]),
+                                  _mm512_set1_ps(post->shift[channel]));
+        }
+        value = _mm512_min_ps(_mm512_set1_ps(post->high),
+                              _mm512_max_ps(_mm512_set1_ps(post->low), value));
+      }
+      _mm512_mask_storeu_ps(a->out + (i0 + r) * a->out_stride, mask, value);
+    }
+  }
+}
+
+static void small_image(const etr_conv_pointwise_args_t *a) {
+  if (a->out_channels % 12 == 0) {
+    small_image_rows(a, 12);
+  } else {
+    small_image_rows(a, 8);
+  }
 }
 
 void etr_conv_pointwise_nchw_avx512(const etr_conv_pointwise_args_t *a) {
