@@ -183,6 +183,14 @@ void etr_gemm_f32_gemv_avx512(size_t kc, size_t n, const float *a,
                               ptrdiff_t a_stride, const float *b,
                               ptrdiff_t b_stride, float *c,
                               const etr_gemm_epilogue_t *epilogue);
+// etr_gemm_f32_gemv_avx512 for N < 16 when B's rows are packed end to
+// end (b_stride == n) and a_stride == 1 (gemv_narrow_avx512.c): B read as
+// a flat array in whole vectors. False, with nothing written, for other
+// shapes and strides.
+bool etr_gemm_f32_gemv_narrow_avx512(size_t kc, size_t n, const float *a,
+                                     ptrdiff_t a_stride, const float *b,
+                                     ptrdiff_t b_stride, float *c,
+                                     const etr_gemm_epilogue_t *epilogue);
 void etr_gemm_f32_ukernel_neon(size_t kc, const float *a, const float *b,
                                ptrdiff_t b_stride, float *c,
                                ptrdiff_t c_stride, size_t mr, size_t nr,

@@ -47,11 +47,16 @@ void etr_gemm_f32_ukernel_direct_a_avx512(
 
 // y = alpha * a^T B + beta * bias for one row a (M = 1): 32 columns at a
 // time, K split over four independent pairs of accumulators (an FMA chain
-// per k would wait on the FMA latency), summed at the end.
+// per k would wait on the FMA latency), summed at the end. A narrow B
+// stored densely goes to gemv_narrow_avx512.c.
 void etr_gemm_f32_gemv_avx512(size_t kc, size_t n, const float *a,
                               ptrdiff_t a_stride, const float *b,
                               ptrdiff_t b_stride, float *c,
                               const etr_gemm_epilogue_t *epilogue) {
+  if (n < 16 && etr_gemm_f32_gemv_narrow_avx512(kc, n, a, a_stride, b,
+                                                b_stride, c, epilogue)) {
+    return;
+  }
   for (size_t j = 0; j < n; j += 32) {
     size_t nr = n - j < 32 ? n - j : 32;
     const __mmask16 m0 =

@@ -247,6 +247,86 @@ TT_TEST(diff_gemm, addmm_bias_patterns_alpha_beta) {
   cr_assert_eq(failures, 0, "%d addmm cases disagree", failures);
 }
 
+// One row times a narrow dense B (M = 1, N < 16, B's rows end to end):
+// the AVX-512 flat GEMV (gemm/gemv_narrow_avx512.c), whose period is
+// R = 16 / gcd(N, 16) rows of K in N / gcd(N, 16) vectors, unrolled to
+// four FMA chains (64 rows for N = 1, 32 for N = 3, 2 for N = 8...).
+// K sweeps 0, 1, the periods' edges, the unrolled blocks' edges and a
+// classifier's 2048; N runs past 16 into the row-per-step GEMV. With
+// `plant`, a NaN sits in B at row k - 1 - R (inside the flat loop when K
+// allows) and A[0] is +inf: NaN or +-inf columns, NaN where B's row 0
+// holds 0.
+static int run_addmm_gemv(int64_t n, int64_t k, int bias_form,
+                          double alpha, double beta, etr_diff_fill_t fill,
+                          bool plant) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::addmm.out", g_seed++,
+                 "gemv n=%lld k=%lld bias %d alpha %g beta %g f%d%s",
+                 (long long)n, (long long)k, bias_form, alpha, beta,
+                 (int)fill, plant ? " planted NaN/inf" : "");
+  const int64_t row[1] = {n};
+  const int64_t full[2] = {1, n};
+  const int64_t single[1] = {1};
+  if (bias_form == 0) {
+    etr_diff_input(&c, ETR_FLOAT, 1, row, ETR_DIFF_CONTIGUOUS, fill);
+  } else if (bias_form == 1) {
+    etr_diff_input(&c, ETR_FLOAT, 2, full, ETR_DIFF_CONTIGUOUS, fill);
+  } else if (bias_form == 2) {
+    etr_diff_input(&c, ETR_FLOAT, 1, single, ETR_DIFF_CONTIGUOUS, fill);
+  } else {
+    etr_diff_input(&c, ETR_FLOAT, 0, NULL, ETR_DIFF_CONTIGUOUS, fill);
+  }
+  etr_tensor_t *a = etr_diff_input(&c, ETR_FLOAT, 2, (const int64_t[]){1, k},
+                                   ETR_DIFF_CONTIGUOUS, fill);
+  etr_tensor_t *b = etr_diff_input(&c, ETR_FLOAT, 2, (const int64_t[]){k, n},
+                                   ETR_DIFF_CONTIGUOUS, fill);
+  if (plant && k > 0) {
+    int64_t group = n & 1 ? 1 : n & 3 ? 2 : n & 7 ? 4 : n & 15 ? 8 : 16;
+    int64_t nan_row = k - 1 - 16 / group;
+    ((float *)b->data)[(nan_row > 0 ? nan_row : k - 1) * n + (n - 1) / 2] =
+        NAN;
+    ((float *)a->data)[0] = INFINITY;
+  }
+  etr_diff_arg(&c, beta == 1.0 ? tt_ev_int(1) : tt_ev_double(beta));
+  etr_diff_arg(&c, alpha == 1.0 ? tt_ev_int(1) : tt_ev_double(alpha));
+  etr_diff_out(&c, ETR_FLOAT, 2, (const int64_t[]){1, n}, ETR_DIFF_CONTIGUOUS,
+               0);
+  etr_diff_return(&c, 5);
+  if (fill == ETR_FILL_RANDOM) {
+    gemm_tolerance(&c, ETR_FLOAT, k, alpha, beta);
+  } else {
+    etr_diff_tolerance_exact(&c);
+  }
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_gemm, addmm_narrow_gemv) {
+  static const int64_t ks[] = {0,  1,  2,  3,  7,  8,  9,  15, 16,  17,
+                               31, 32, 33, 63, 64, 65, 66, 67, 257, 2048};
+  int failures = 0;
+  for (int64_t n = 1; n <= 33; ++n) {
+    for (size_t d = 0; d < sizeof(ks) / sizeof(ks[0]); ++d) {
+      failures += run_addmm_gemv(n, ks[d], (int)(d % 4), 1.0, 1.0,
+                                 ETR_FILL_EXACT_INT, false);
+      failures += run_addmm_gemv(n, ks[d], 0, 1.0, 1.0, ETR_FILL_RANDOM,
+                                 false);
+      failures += run_addmm_gemv(n, ks[d], (int)((d + 1) % 4), 1.0, 1.0,
+                                 ETR_FILL_EXACT_INT, true);
+    }
+    // alpha and beta on each bias form; beta == 0 leaves the bias unread.
+    for (int form = 0; form < 4; ++form) {
+      failures += run_addmm_gemv(n, 67, form, -2.0, 3.0, ETR_FILL_EXACT_INT,
+                                 false);
+      failures += run_addmm_gemv(n, 130, form, 0.25, 0.5, ETR_FILL_RANDOM,
+                                 false);
+      failures += run_addmm_gemv(n, 64, form, 1.0, 0.0, ETR_FILL_EXACT_INT,
+                                 false);
+    }
+  }
+  cr_assert_eq(failures, 0, "%d narrow gemv cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
 static int run_bmm(etr_scalar_type_t dtype, int64_t batch, int64_t m,
                    int64_t n, int64_t k, etr_diff_layout_t layout,
                    etr_diff_fill_t fill) {
