@@ -100,6 +100,20 @@ void etr_move_gather_elements(size_t element_size,
   }
 }
 
+// One memcpy per row from a dense index of `index_type` entries (an
+// embedding lookup): no dtype test or offset arithmetic per row around
+// the copy.
+#define GATHER_ROWS(index_type)                                          \
+  do {                                                                   \
+    const index_type *entries = (const index_type *)index->data;         \
+    for (int64_t k = 0; k < count; ++k) {                                \
+      int64_t position = (int64_t)entries[k];                            \
+      position += position < 0 ? wrap_size : 0;                          \
+      memcpy(dst + (size_t)k * row_bytes,                                \
+             block + (size_t)position * row_bytes, row_bytes);           \
+    }                                                                    \
+  } while (0)
+
 // Copies rows of `row_bytes`: dst row (o, k) = src row (o, index(k)) for
 // dense [outer, count, row] and [outer, size, row] arrays. Single-element
 // rows (a selection along the innermost dim) use the typed element loop.
@@ -119,9 +133,17 @@ static void gather_rows(const etr_tensor_t *index, bool wrap, int64_t outer,
       dst += (size_t)count * row_bytes;
       continue;
     }
+    if (contiguous) {
+      if (index->dtype == ETR_LONG) {
+        GATHER_ROWS(int64_t);
+      } else {
+        GATHER_ROWS(int32_t);
+      }
+      dst += (size_t)count * row_bytes;
+      continue;
+    }
     for (int64_t k = 0; k < count; ++k) {
-      int64_t position = contiguous ? load_index(index, k)
-                                    : etr_move_index_at(index, k);
+      int64_t position = etr_move_index_at(index, k);
       position += position < 0 ? wrap_size : 0;
       memcpy(dst, block + (size_t)position * row_bytes, row_bytes);
       dst += row_bytes;

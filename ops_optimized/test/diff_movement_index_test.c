@@ -10,6 +10,7 @@
 // refuse), every element size of data. Results must match bit for bit.
 #include <criterion/criterion.h>
 
+#include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/test/movement_test_util.h"
 
 static uint64_t g_seed = 200000;
@@ -114,6 +115,123 @@ TT_TEST(diff_movement_index, embedding) {
   }
   mt_summary("embedding");
   cr_assert_eq(failures, 0, "%d embedding cases disagree", failures);
+}
+
+// The dense row gather behind embedding (gather_rows in movement/
+// index.c): rows of D elements at and around the vector widths (4-byte,
+// 1-byte and 8-byte elements), Long and Int indices with repeats, none
+// and one entry, padding_idx (the forward ignores it), entries past the
+// end, negative and extreme (both kernels refuse), a strided out (one
+// move per entry) and a 2-dim index with a strided out (the reference).
+TT_TEST(diff_movement_index, embedding_rows) {
+  static const etr_scalar_type_t kDtypes[] = {ETR_FLOAT, ETR_BYTE,
+                                              ETR_DOUBLE};
+  static const int64_t kDims[] = {1, 15, 16, 17, 64, 65, 255, 256, 257};
+  static const struct {
+    int64_t count;
+    int64_t values[7];
+    bool ok;
+  } kIndices[] = {{7, {0, 19, 5, 5, 19, 0, 7}, true},
+                  {0, {0}, true},
+                  {1, {19}, true},
+                  {3, {4, 20, 1}, false},
+                  {3, {4, -1, 1}, false},
+                  {2, {0, INT32_MIN}, false},
+                  {2, {INT32_MAX, 0}, false}};
+  static const int64_t kPadding[] = {-1, 0, 5};
+  int failures = 0;
+  int variant = 0;
+  for (size_t t = 0; t < sizeof(kDtypes) / sizeof(kDtypes[0]); ++t) {
+    for (size_t d = 0; d < sizeof(kDims) / sizeof(kDims[0]); ++d) {
+      for (size_t i = 0; i < sizeof(kIndices) / sizeof(kIndices[0]); ++i) {
+        for (int strided_out = 0; strided_out < 2; ++strided_out) {
+          etr_scalar_type_t index_dtype = kIndexDtypes[variant % 2];
+          int64_t padding = kPadding[variant % 3];
+          ++variant;
+          int64_t count = kIndices[i].count;
+          etr_diff_case_t c;
+          etr_diff_begin(&c, "aten::embedding.out", g_seed++,
+                         "%s D %lld indices %zu %s padding %lld%s",
+                         etr_scalar_type_name(kDtypes[t]),
+                         (long long)kDims[d], i,
+                         etr_scalar_type_name(index_dtype),
+                         (long long)padding, strided_out ? " strided out" : "");
+          etr_diff_input(&c, kDtypes[t], 2, (const int64_t[]){20, kDims[d]},
+                         ETR_DIFF_CONTIGUOUS, ETR_FILL_SPECIAL);
+          mt_index(&c, index_dtype, 1, &count, kIndices[i].values,
+                   ETR_DIFF_CONTIGUOUS);
+          etr_diff_arg(&c, tt_ev_int(padding));
+          etr_diff_arg(&c, tt_ev_bool(false));
+          etr_diff_arg(&c, tt_ev_bool(false));
+          if (strided_out) {
+            etr_diff_out(&c, kDtypes[t], 2,
+                         (const int64_t[]){count, kDims[d]},
+                         ETR_DIFF_NONCONTIGUOUS, 0);
+          } else {
+            etr_diff_out(&c, kDtypes[t], 1, (const int64_t[]){0},
+                         ETR_DIFF_CONTIGUOUS, 8 * 257);
+          }
+          etr_diff_return(&c, 5);
+          mt_key(&c, kDtypes[t], ETR_DIFF_CONTIGUOUS);
+          failures += mt_run(&c, kIndices[i].ok);
+        }
+      }
+    }
+    // A 2-dim index into a strided out cannot be read as rows: the
+    // reference runs it (and agrees).
+    etr_diff_case_t c;
+    etr_diff_begin(&c, "aten::embedding.out", g_seed++,
+                   "%s 2-dim index strided out",
+                   etr_scalar_type_name(kDtypes[t]));
+    etr_diff_input(&c, kDtypes[t], 2, (const int64_t[]){20, 17},
+                   ETR_DIFF_CONTIGUOUS, ETR_FILL_SPECIAL);
+    mt_index(&c, ETR_LONG, 2, (const int64_t[]){2, 3},
+             (const int64_t[]){1, 2, 3, 19, 0, 3}, ETR_DIFF_CONTIGUOUS);
+    etr_diff_arg(&c, tt_ev_int(-1));
+    etr_diff_arg(&c, tt_ev_bool(false));
+    etr_diff_arg(&c, tt_ev_bool(false));
+    etr_diff_out(&c, kDtypes[t], 3, (const int64_t[]){2, 3, 17},
+                 ETR_DIFF_NONCONTIGUOUS, 0);
+    etr_diff_return(&c, 5);
+    mt_key(&c, kDtypes[t], ETR_DIFF_CONTIGUOUS);
+    failures += etr_diff_run(&c);
+  }
+  mt_summary("embedding_rows");
+  cr_assert_eq(failures, 0, "%d embedding row cases disagree", failures);
+}
+
+// An entry out of range anywhere (here the last, past rows already
+// copyable) is an error with out untouched: every entry is checked before
+// the first row is written.
+TT_TEST(diff_movement_index, embedding_error_writes_nothing) {
+  static const int64_t kBad[] = {20, -1, INT64_MIN, INT64_MAX};
+  for (size_t b = 0; b < sizeof(kBad) / sizeof(kBad[0]); ++b) {
+    etr_tensor_t *weight =
+        tt_tensor(ETR_FLOAT, 2, (const int64_t[]){20, 256}, NULL);
+    etr_tensor_t *indices = tt_tensor_i64(
+        ETR_LONG, 1, (const int64_t[]){4},
+        (const int64_t[]){3, 19, 0, kBad[b]});
+    etr_tensor_t *out =
+        tt_out(ETR_FLOAT, 2, (const int64_t[]){4, 256}, 4 * 256);
+    float *data = (float *)out->data;
+    for (int64_t k = 0; k < 4 * 256; ++k) {
+      data[k] = 7.0f;
+    }
+    etr_evalue_t *args[7] = {tt_ev_tensor(weight), tt_ev_tensor(indices),
+                             tt_ev_int(-1),        tt_ev_bool(false),
+                             tt_ev_bool(false),    tt_ev_tensor(out),
+                             NULL};
+    args[6] = args[5];
+    etr_diag_t diag;
+    etr_diag_reset(&diag);
+    etr_kernel_context_t ctx = {.diag = &diag};
+    cr_assert_eq(etr_opt_embedding_out(&ctx, args, 7),
+                 ETR_ERR_INVALID_ARGUMENT, "entry %lld",
+                 (long long)kBad[b]);
+    for (int64_t k = 0; k < 4 * 256; ++k) {
+      cr_assert_eq(data[k], 7.0f, "out[%lld] written", (long long)k);
+    }
+  }
 }
 
 // An index list of `length` entries, None except `tensor` at `position`.
