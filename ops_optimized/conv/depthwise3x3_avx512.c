@@ -236,9 +236,15 @@ static inline __attribute__((always_inline)) void channel_plane(
 }
 
 void etr_depthwise3x3_nchw_avx512(const etr_depthwise_args_t *args) {
-  const etr_conv2d_geometry_t *g = args->geometry;
+  // Copies, which the stores cannot change: nothing is reloaded per row.
+  const etr_depthwise_args_t arguments = *args;
+  const etr_conv2d_geometry_t geometry = *args->geometry;
+  const etr_conv2d_geometry_t *g = &geometry;
+  args = &arguments;
+  int64_t ic = 0;      // the input channel of out channel oc
+  int64_t repeat = 0;  // out channels so far of input channel ic
   for (int64_t oc = 0; oc < args->channels; ++oc) {
-    const float *in = args->input + oc / args->multiplier * g->in_stride_c;
+    const float *in = args->input + ic * g->in_stride_c;
     const float *w = args->weight + oc * g->w_stride_oc;
     const bool has_bias = args->bias != NULL;
     float bias = has_bias ? args->bias[oc * args->bias_stride] : 0.0f;
@@ -247,6 +253,10 @@ void etr_depthwise3x3_nchw_avx512(const etr_depthwise_args_t *args) {
       channel_plane(g, in, w, has_bias, bias, plane, args->out_stride_h, 1);
     } else {
       channel_plane(g, in, w, has_bias, bias, plane, args->out_stride_h, 2);
+    }
+    if (++repeat == args->multiplier) {
+      repeat = 0;
+      ++ic;
     }
   }
 }

@@ -216,7 +216,11 @@ static inline __m512 input_row(const etr_conv2d_geometry_t *g,
 }
 
 void etr_depthwise3x3_s2_rows_nchw_avx512(const etr_depthwise_args_t *args) {
-  const etr_conv2d_geometry_t *g = args->geometry;
+  // Copies, which the stores cannot change: nothing is reloaded per row.
+  const etr_depthwise_args_t arguments = *args;
+  const etr_conv2d_geometry_t geometry = *args->geometry;
+  const etr_conv2d_geometry_t *g = &geometry;
+  args = &arguments;
   const int64_t out_w = g->out_w;
   // Per kernel column: lane j (output row j / out_w of the pair, column
   // ow = j % out_w) reads column 2 * ow + kw - pad of the first (index
@@ -241,8 +245,9 @@ void etr_depthwise3x3_s2_rows_nchw_avx512(const etr_depthwise_args_t *args) {
     index[kw] = _mm512_mask_add_epi32(column, second, column,
                                       _mm512_set1_epi32(16));
   }
+  int64_t ic = 0;      // the input channel of out channel oc
+  int64_t repeat = 0;  // out channels so far of input channel ic
   for (int64_t oc = 0; oc < args->channels; ++oc) {
-    const int64_t ic = args->multiplier == 1 ? oc : oc / args->multiplier;
     const float *in = args->input + ic * g->in_stride_c;
     const float *w = args->weight + oc * g->w_stride_oc;
     __m512 weights[9];
@@ -283,6 +288,10 @@ void etr_depthwise3x3_s2_rows_nchw_avx512(const etr_depthwise_args_t *args) {
       const int64_t pair = g->out_h - oh < 2 ? 1 : 2;  // output rows here
       _mm512_mask_storeu_ps(plane + oh * out_w, first_lanes(pair * out_w),
                             sum);
+    }
+    if (++repeat == args->multiplier) {
+      repeat = 0;
+      ++ic;
     }
   }
 }
