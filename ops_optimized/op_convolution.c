@@ -102,6 +102,10 @@ static bool padding_taps_matter(const etr_tensor_t *weight,
     return false;
   }
   int64_t numel = etr_tensor_numel(weight);
+  etr_conv_nonfinite_fn scan = etr_conv_any_nonfinite_for(etr_isa_active());
+  if (etr_tensor_is_dense(weight) && scan != NULL) {
+    return scan((const float *)weight->data, numel);
+  }
   if (etr_tensor_is_dense(weight)) {
     // One pass over the bits, no branch per element: |v| >= inf (an
     // exponent of all ones) carries into bit 31 when 2^23 is added. At

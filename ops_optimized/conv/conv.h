@@ -158,6 +158,14 @@ void etr_conv_stem3x3_nchw_avx512(const etr_depthwise_args_t *args);
 // The direct kernel of `isa`, or NULL when it has none.
 etr_depthwise_fn etr_conv_direct_for(etr_isa_t isa);
 
+// Whether any of `count` floats (at `data`, dense) is an inf or a NaN: the
+// padding-tap weight scan of op_convolution.c, which a small depthwise
+// layer pays on every call. etr_conv_any_nonfinite_for returns the
+// version of `isa`, or NULL when it has none (the op's portable loop).
+typedef bool (*etr_conv_nonfinite_fn)(const float *data, int64_t count);
+bool etr_conv_any_nonfinite_avx512(const float *data, int64_t count);
+etr_conv_nonfinite_fn etr_conv_any_nonfinite_for(etr_isa_t isa);
+
 // The depthwise kernel of `isa` for the layout.
 etr_depthwise_fn etr_depthwise_for(etr_isa_t isa, bool channels_last);
 

@@ -100,3 +100,13 @@ etr_depthwise_fn etr_conv_direct_for(etr_isa_t isa) {
   (void)isa;
   return NULL;
 }
+
+etr_conv_nonfinite_fn etr_conv_any_nonfinite_for(etr_isa_t isa) {
+#if defined(__x86_64__)
+  if (isa == ETR_ISA_AVX512) {
+    return etr_conv_any_nonfinite_avx512;
+  }
+#endif
+  (void)isa;
+  return NULL;
+}

@@ -564,6 +564,50 @@ TT_TEST(diff_conv, pointwise_tile_edges) {
   cr_assert_eq(failures, 0, "%d pointwise cases disagree", failures);
 }
 
+// The padding-tap weight scan of each ISA (conv.h): counts 0..150 (the
+// unrolled blocks of 64, the 16-lane tail, partial vectors) with one inf,
+// -inf or NaN at every position, and with only finite extremes (the
+// largest float, -0.0, a denormal), which must not count.
+TT_TEST(diff_conv, nonfinite_weight_scan) {
+  static float data[150];
+  const float specials[] = {INFINITY, -INFINITY, NAN, -NAN};
+  const float finite[] = {0x1.fffffep127f, -0x1.fffffep127f, -0.0f,
+                          0x1p-149f};
+  int checked = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    etr_conv_nonfinite_fn scan = etr_isa_available((etr_isa_t)isa)
+                                     ? etr_conv_any_nonfinite_for(
+                                           (etr_isa_t)isa)
+                                     : NULL;
+    if (scan == NULL) {
+      continue;
+    }
+    for (int64_t count = 0; count <= 150; ++count) {
+      for (int64_t i = 0; i < count; ++i) {
+        data[i] = finite[i % 4];
+      }
+      cr_expect(!scan(data, count), "isa %d count %lld: finite", isa,
+                (long long)count);
+      for (int64_t at = 0; at < count; ++at) {
+        const float kept = data[at];
+        data[at] = specials[(count + at) % 4];
+        cr_expect(scan(data, count), "isa %d count %lld at %lld", isa,
+                  (long long)count, (long long)at);
+        data[at] = kept;
+        ++checked;
+      }
+      // Past the count: not read.
+      if (count < 150) {
+        data[count] = NAN;
+        cr_expect(!scan(data, count), "isa %d count %lld: past the end",
+                  isa, (long long)count);
+      }
+    }
+  }
+  cr_assert(checked > 0 || !etr_isa_available(ETR_ISA_AVX512),
+            "no ISA's scan ran");
+}
+
 TT_TEST(diff_conv, half_bfloat16_special_and_fallbacks) {
   static const etr_scalar_type_t dtypes[] = {ETR_HALF, ETR_BFLOAT16};
   int failures = 0;
