@@ -370,7 +370,9 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
                      const etr_conv_post_t *post) {
   bool nchw = etr_tensor_is_contiguous(input) &&
               etr_tensor_is_contiguous(out);
-  bool nhwc = input->dim == 4 && etr_tensor_is_dense(input) &&
+  // (Channels-last only asked when NCHW is not: at 0.3-1 us per small
+  // layer every check of this dispatch shows.)
+  bool nhwc = !nchw && input->dim == 4 && etr_tensor_is_dense(input) &&
               etr_tensor_is_dense(out) &&
               etr_dim_order_is_channels_last(input->dim_order, 4) &&
               etr_dim_order_is_channels_last(out->dim_order, 4);
