@@ -180,30 +180,39 @@ static inline __attribute__((always_inline)) void by_rows_tiled(
           }
         }
         const int64_t planes = in_channels > 0 ? in_channels : g->channels;
+        // Every row inside (all but the first and last tiles): the lane
+        // masks are the 3 columns' alone. Nine (kw, row) masks outnumber
+        // the mask registers, and their spills and reloads made the
+        // stride-2 stem issue 4 instructions per FMA.
+        const bool all_rows =
+            columns > 0 && (row_ok[0] & row_ok[1] & row_ok[2]) != 0;
+#define DIRECT_CHANNEL_LOOP(MASK)                                          \
+  for (int64_t c = 0; c < planes; ++c) {                                   \
+    const float *plane = args->input + c * g->in_stride_c;                 \
+    _Pragma("GCC unroll 3") for (int64_t kw = 0; kw < kernel_w; ++kw) {    \
+      const float *w = weights + (c * taps + kh * kernel_w + kw) * 16;     \
+      __m512 x[TILE_ROWS];                                                 \
+      _Pragma("GCC unroll 3") for (int r = 0; r < TILE_ROWS; ++r) {        \
+        x[r] = row_tap(plane + offset[r] + kw * g->dilation_w, MASK,       \
+                       stride);                                            \
+      }                                                                    \
+      _Pragma("GCC unroll 8") for (int o = 0; o < TILE_OUTS; ++o) {        \
+        const __m512 wv = _mm512_set1_ps(w[o]);                            \
+        _Pragma("GCC unroll 3") for (int r = 0; r < TILE_ROWS; ++r) {      \
+          acc[r][o] = _mm512_fmadd_ps(wv, x[r], acc[r][o]);                \
+        }                                                                  \
+      }                                                                    \
+    }                                                                      \
+  }
+        if (all_rows) {
 #pragma GCC unroll 3
-        for (int64_t c = 0; c < planes; ++c) {
-          const float *plane = args->input + c * g->in_stride_c;
+          DIRECT_CHANNEL_LOOP(valid[kw])
+        } else {
 #pragma GCC unroll 3
-          for (int64_t kw = 0; kw < kernel_w; ++kw) {
-            const float *w = weights + (c * taps + kh * kernel_w + kw) * 16;
-            __m512 x[TILE_ROWS];
-#pragma GCC unroll 3
-            for (int r = 0; r < TILE_ROWS; ++r) {
-              x[r] = row_tap(plane + offset[r] + kw * g->dilation_w,
-                             columns > 0 ? lanes_of[kw][r]
-                                         : valid[kw] & row_ok[r],
-                             stride);
-            }
-#pragma GCC unroll 8
-            for (int o = 0; o < TILE_OUTS; ++o) {
-              const __m512 wv = _mm512_set1_ps(w[o]);
-#pragma GCC unroll 3
-              for (int r = 0; r < TILE_ROWS; ++r) {
-                acc[r][o] = _mm512_fmadd_ps(wv, x[r], acc[r][o]);
-              }
-            }
-          }
+          DIRECT_CHANNEL_LOOP(columns > 0 ? lanes_of[kw][r]
+                                          : valid[kw] & row_ok[r])
         }
+#undef DIRECT_CHANNEL_LOOP
       }
 #pragma GCC unroll 3
       for (int r = 0; r < TILE_ROWS; ++r) {
