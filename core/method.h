@@ -207,6 +207,7 @@ typedef struct etr_method {
   size_t *planned_sizes;
   uint32_t num_planned_buffers;
   bool owns_planned_buffers;
+  uint8_t **planned_allocations;  // what calloc returned (owned buffers)
 
   etr_arena_t arena;  // load-time structures (growable, freed on release)
   etr_arena_t temp;   // kernel scratch (fixed)
