@@ -170,6 +170,10 @@ static const conv_case_t kGeneral[] = {
     {1, 3, 0, 40, 4, 0, 5, 2, 2, 1, 1, true},
     {2, 4, 6, 19, 6, 3, 3, 2, 1, 1, 2, true},
     {1, 3, 6, 16, 33, 3, 3, 2, 1, 1, 1, false},
+    // K = 32 x 9 = 288: two K blocks, so the im2col packer starts a block
+    // at k0 = 144 (mid-tap channel ranges); 16-pixel rows, stride 1.
+    {1, 32, 5, 16, 9, 3, 3, 1, 1, 1, 1, true},
+    {1, 29, 4, 7, 13, 3, 3, 1, 0, 1, 1, false},
 };
 
 static const conv_case_t kDepthwise[] = {
