@@ -19,7 +19,8 @@
 //     bit pattern (elu, gelu tanh) on every x86 ISA, a
 //     sweep kept out of the suite for time: exp 1, log 1, tanh 1,
 //     sigmoid 2, elu 1 (2 allowed for non-unit input_scale), gelu none 4,
-//     gelu tanh 4;
+//     gelu tanh 4 (their fast paths for |x| < 3.875: 3 and 4, test
+//     gelu_fast_paths);
 //   Half and BFloat16: 1 ULP for the transcendental ops (the fp32 value
 //     is within a few float ULP, then rounded once).
 // (The transcendental ops of unary/vmath_explog.h and vmath_trig.h have
@@ -451,10 +452,9 @@ TT_TEST(diff_elementwise_unary, gelu_subnormal_tail) {
   cr_assert_eq(failures, 0, "%d results off", failures);
 }
 
-// Whether y is not gelu(x) (approximate="none") within 4 ULP of 0.5 x
-// erfc(-x / sqrt 2) in double (libm), with the same zeros, signs and NaNs.
-static bool gelu_erf_off(float x, float y) {
-  double expected = 0.5 * (double)x * erfc(-(double)x * 0.70710678118654752440);
+// Whether y is not within `ulps` ULP of `expected` rounded to float, with
+// the same zeros, signs and NaNs (x NaN or infinite: the same value).
+static bool float_off(float x, float y, double expected, double ulps) {
   float rounded = (float)expected;
   if (isnan(x) || isinf(x) || isnan(rounded)) {
     return !(isnan(rounded) ? isnan(y) : y == rounded);
@@ -463,70 +463,122 @@ static bool gelu_erf_off(float x, float y) {
   frexp((double)rounded, &exponent);
   double ulp = fabsf(rounded) < 0x1p-126f ? 0x1p-149
                                           : ldexp(1.0, exponent - 24);
-  return fabs((double)y - (double)rounded) > 4 * ulp ||
+  return fabs((double)y - (double)rounded) > ulps * ulp ||
          (rounded == 0) != (y == 0) || signbit(rounded) != signbit(y);
 }
 
-// gelu none's bounded path (a vector whose lanes all lie in [-3, 3])
-// against its general one: every 4099th float in [-3, 3], then 16-lane
-// and 8-lane blocks of values in range with one lane out of it (just past
-// 3, large, +-inf, NaN) at each position, at lengths around the vector
-// widths, and the range's edges and zeros; on every ISA.
-TT_TEST(diff_elementwise_unary, gelu_bounded_path) {
+// gelu against forms in double (libm) that do not cancel in the left
+// tail: 0.5 x erfc(-x / sqrt 2), and x / (1 + e^(-2u)) for the tanh
+// approximation, u = sqrt(2 / pi) (x + 0.044715 x^3).
+static double gelu_erf_double(double x) {
+  return 0.5 * x * erfc(-x * 0.70710678118654752440);
+}
+static double gelu_tanh_double(double x) {
+  double u = 0.79788456080286535588 * (x + 0.044715 * x * x * x);
+  return x / (1.0 + exp(-2.0 * u));
+}
+
+// gelu's fast paths, taken by a vector whose lanes all lie in range:
+// |x| < 3.875 on AVX-512 (vmath.h's vf_gelu_table, both approximations),
+// [-3, 3] elsewhere (vf_gelu_erf_bounded, approximate="none" only; the
+// tanh approximation has no other path), against the double forms above
+// within the bounds measured over every float (ulp_sweep 1 OP -3.8749998
+// 3.8749998): 2 ULP on AVX-512 (the table), elsewhere 3 for "none" and 4
+// for "tanh". Every 4099th float of
+// the range, every float within 2^-12 of each table interval's seams
+// (x = (i + 1/2) / 4, where round(4x) ties) and its centres, then 16-lane
+// and 8-lane blocks of values in range with one lane out of it (the
+// ranges' edges, large, +-inf, NaN) at each position, at lengths around
+// the vector widths, and zeros, subnormals and NaN in range; on every
+// ISA.
+TT_TEST(diff_elementwise_unary, gelu_fast_paths) {
   enum { kChunk = 4096 };
   static float x[kChunk];
   static float y[kChunk];
-  static const float kOutside[] = {3.00000024f, -3.00000024f, 7.5f, -9.0f,
-                                   INFINITY,    -INFINITY,    NAN};
-  static const float kEdges[] = {3.0f,       -3.0f,       2.99999976f,
-                                 -2.99999976f, 0.0f,      -0.0f,
-                                 0x1p-149f,  -0x1p-149f,  0x1p-126f,
-                                 -0x1p-126f, 1e-30f,      -1e-30f,
-                                 0.5f,       -0.5f,       NAN};
+  static const float kOutside[] = {3.875f,      -3.875f,     3.00000024f,
+                                   -3.00000024f, 7.5f,       -9.0f,
+                                   INFINITY,    -INFINITY,   NAN};
+  static const float kEdges[] = {3.0f,        -3.0f,       3.87499976f,
+                                 -3.87499976f, 0.0f,       -0.0f,
+                                 0x1p-149f,   -0x1p-149f,  0x1p-126f,
+                                 -0x1p-126f,  1e-30f,      -1e-30f,
+                                 0.125f,      -0.125f,     NAN};
+  static const struct {
+    etr_unary_op_t op;
+    double (*expected)(double);
+    double ulps;
+  } kOps[] = {{ETR_UNARY_GELU_ERF, gelu_erf_double, 3},
+              {ETR_UNARY_GELU_TANH, gelu_tanh_double, 4}};
   int failures = 0;
   for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
     if (!etr_isa_available((etr_isa_t)isa)) {
       continue;
     }
-    etr_f32_unary_op_fn gelu = etr_f32_unary_op_for(ETR_UNARY_GELU_ERF,
-                                                    (etr_isa_t)isa);
-    // The sweep: bit patterns 0 up to 3.0f, both signs interleaved.
-    uint32_t bits = 0;
-    const uint32_t last = 0x40400000u;  // 3.0f
-    while (bits <= last) {
-      int count = 0;
-      for (; count + 1 < kChunk && bits <= last; count += 2, bits += 4099) {
-        float v;
-        memcpy(&v, &bits, sizeof(v));
-        x[count] = v;
-        x[count + 1] = -v;
-      }
-      gelu((size_t)count, x, y, NULL);
-      for (int i = 0; i < count; ++i) {
-        if (gelu_erf_off(x[i], y[i]) && failures++ < 5) {
-          fprintf(stderr, "isa %d: gelu(%a) = %a\n", isa, (double)x[i],
-                  (double)y[i]);
+    for (size_t o = 0; o < 2; ++o) {
+      etr_f32_unary_op_fn gelu = etr_f32_unary_op_for(kOps[o].op,
+                                                      (etr_isa_t)isa);
+      double ulps = isa == ETR_ISA_AVX512 ? 2 : kOps[o].ulps;
+      // The sweep, then the seams and centres, a chunk at a time.
+      uint32_t bits = 0;
+      const uint32_t last = 0x4077ffffu;  // 3.87499976f
+      int seam = -16;
+      for (;;) {
+        int count = 0;
+        if (bits <= last) {
+          for (; count + 1 < kChunk && bits <= last; count += 2,
+                                                     bits += 4099) {
+            float v;
+            memcpy(&v, &bits, sizeof(v));
+            x[count] = v;
+            x[count + 1] = -v;
+          }
+        } else if (seam < 16) {
+          // 2^11 floats each side of c = seam / 8 (a seam when odd, a
+          // centre when even).
+          float c = (float)seam / 8.0f;
+          float v = c;
+          for (int k = 0; k < 1024; ++k) {
+            v = nextafterf(v, -INFINITY);
+          }
+          for (; count < 2048; ++count) {
+            x[count] = v;
+            v = nextafterf(v, INFINITY);
+          }
+          ++seam;
+        } else {
+          break;
+        }
+        gelu((size_t)count, x, y, NULL);
+        for (int i = 0; i < count; ++i) {
+          if (float_off(x[i], y[i], kOps[o].expected((double)x[i]), ulps) &&
+              failures++ < 5) {
+            fprintf(stderr, "isa %d op %d: gelu(%a) = %a\n", isa,
+                    (int)kOps[o].op, (double)x[i], (double)y[i]);
+          }
         }
       }
-    }
-    // One lane out of range among in-range values, and the edges.
-    static const int kLengths[] = {0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33};
-    for (size_t o = 0; o < sizeof(kOutside) / sizeof(kOutside[0]); ++o) {
-      for (size_t l = 0; l < sizeof(kLengths) / sizeof(kLengths[0]); ++l) {
-        int n = kLengths[l];
-        for (int at = 0; at < (n > 0 ? n : 1); ++at) {
-          for (int i = 0; i < n; ++i) {
-            x[i] = i % 2 ? kEdges[i % 15] : -2.9f + 0.37f * (float)(i % 16);
-          }
-          if (n > 0) {
-            x[at] = kOutside[o];
-          }
-          gelu((size_t)n, x, y, NULL);
-          for (int i = 0; i < n; ++i) {
-            if (gelu_erf_off(x[i], y[i]) && failures++ < 5) {
-              fprintf(stderr, "isa %d: gelu(%a) = %a (n %d, %a at %d)\n",
-                      isa, (double)x[i], (double)y[i], n,
-                      (double)kOutside[o], at);
+      // One lane out of range among in-range values, and the edges; the
+      // lanes are checked against the 4 ULP of the general paths.
+      static const int kLengths[] = {0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33};
+      for (size_t u = 0; u < sizeof(kOutside) / sizeof(kOutside[0]); ++u) {
+        for (size_t l = 0; l < sizeof(kLengths) / sizeof(kLengths[0]); ++l) {
+          int n = kLengths[l];
+          for (int at = 0; at < (n > 0 ? n : 1); ++at) {
+            for (int i = 0; i < n; ++i) {
+              x[i] = i % 2 ? kEdges[i % 15] : -2.9f + 0.37f * (float)(i % 16);
+            }
+            if (n > 0) {
+              x[at] = kOutside[u];
+            }
+            gelu((size_t)n, x, y, NULL);
+            for (int i = 0; i < n; ++i) {
+              if (float_off(x[i], y[i], kOps[o].expected((double)x[i]), 4) &&
+                  failures++ < 5) {
+                fprintf(stderr,
+                        "isa %d op %d: gelu(%a) = %a (n %d, %a at %d)\n",
+                        isa, (int)kOps[o].op, (double)x[i], (double)y[i], n,
+                        (double)kOutside[u], at);
+              }
             }
           }
         }

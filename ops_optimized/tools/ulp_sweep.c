@@ -13,10 +13,13 @@
 // signs) differ. Kept out of the test suite for time.
 //
 //   bazel run -c opt //ops_optimized/tools:ulp_sweep -- [STRIDE] [OP]
+//       [LOW HIGH]
 //
 // STRIDE defaults to 1021 (4.2 million inputs an op); OP limits the
 // sweep to one op ("sin", "sigmoid", "tanh", "gelu_erf", "gelu_tanh",
-// "pow", "pow_scalar", "pow_exponent", ...).
+// "pow", "pow_scalar", "pow_exponent", ...); LOW HIGH limit the inputs
+// of the one-input sweeps (not atan2 and pow's pairs) to [LOW, HIGH] (one path of a kernel, say gelu's table
+// path: ulp_sweep 1 gelu_erf -4.125 3.8749998).
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -110,7 +113,8 @@ static const struct {
     {ETR_UNARY_GELU_TANH, "gelu_tanh", gelu_tanh_ref},
 };
 
-static void sweep_unary(etr_isa_t isa, uint32_t stride, const char *only) {
+static void sweep_unary(etr_isa_t isa, uint32_t stride, const char *only,
+                        float low, float high) {
   static float x[CHUNK];
   static float y[CHUNK];
   for (size_t o = 0; o < sizeof(kUnary) / sizeof(kUnary[0]); ++o) {
@@ -121,8 +125,11 @@ static void sweep_unary(etr_isa_t isa, uint32_t stride, const char *only) {
     worst_t w = {0};
     for (uint64_t bits = 0; bits < 0x100000000ull;) {
       size_t n = 0;
-      for (; n < CHUNK && bits < 0x100000000ull; ++n, bits += stride) {
-        x[n] = from_bits((uint32_t)bits);
+      for (; n < CHUNK && bits < 0x100000000ull; bits += stride) {
+        float v = from_bits((uint32_t)bits);
+        if (!(v < low || v > high)) {  // NaN is in every range
+          x[n++] = v;
+        }
       }
       kernel(n, x, y, NULL);
       for (size_t j = 0; j < n; ++j) {
@@ -191,7 +198,7 @@ static void sweep_pairs(etr_isa_t isa, const char *only) {
 
 // pow.Scalar_out: base^y over every STRIDE-th exponent pattern.
 static void sweep_pow_scalar(etr_isa_t isa, uint32_t stride,
-                             const char *only) {
+                             const char *only, float low, float high) {
   static const double kBases[] = {2.0, 0.5, 10.0, 2.718281828459045, 1e-3,
                                   3.0};
   static float x[CHUNK];
@@ -208,8 +215,11 @@ static void sweep_pow_scalar(etr_isa_t isa, uint32_t stride,
     params.log_base = log((double)base);
     for (uint64_t bits = 0; bits < 0x100000000ull;) {
       size_t n = 0;
-      for (; n < CHUNK && bits < 0x100000000ull; ++n, bits += stride) {
-        x[n] = from_bits((uint32_t)bits);
+      for (; n < CHUNK && bits < 0x100000000ull; bits += stride) {
+        float v = from_bits((uint32_t)bits);
+        if (!(v < low || v > high)) {  // NaN is in every range
+          x[n++] = v;
+        }
       }
       kernel(n, x, y, &params);
       for (size_t j = 0; j < n; ++j) {
@@ -224,7 +234,7 @@ static void sweep_pow_scalar(etr_isa_t isa, uint32_t stride,
 // pow.Tensor_Scalar_out's general exponents: x^c over every STRIDE-th
 // base pattern, c in double.
 static void sweep_pow_exponent(etr_isa_t isa, uint32_t stride,
-                               const char *only) {
+                               const char *only, float low, float high) {
   static const double kExponents[] = {1.5, 0.3,  -1.7, 4.0,  5.0,
                                       -3.0, 1.0 / 3, 37.5, 0.1, -0.75};
   static float x[CHUNK];
@@ -240,8 +250,11 @@ static void sweep_pow_exponent(etr_isa_t isa, uint32_t stride,
     params.exponent = kExponents[e];
     for (uint64_t bits = 0; bits < 0x100000000ull;) {
       size_t n = 0;
-      for (; n < CHUNK && bits < 0x100000000ull; ++n, bits += stride) {
-        x[n] = from_bits((uint32_t)bits);
+      for (; n < CHUNK && bits < 0x100000000ull; bits += stride) {
+        float v = from_bits((uint32_t)bits);
+        if (!(v < low || v > high)) {  // NaN is in every range
+          x[n++] = v;
+        }
       }
       kernel(n, x, y, &params);
       for (size_t j = 0; j < n; ++j) {
@@ -256,8 +269,10 @@ static void sweep_pow_exponent(etr_isa_t isa, uint32_t stride,
 int main(int argc, char **argv) {
   uint32_t stride = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 1021;
   const char *only = argc > 2 ? argv[2] : NULL;
-  if (stride == 0) {
-    fprintf(stderr, "usage: ulp_sweep [STRIDE > 0] [OP]\n");
+  float low = argc > 4 ? strtof(argv[3], NULL) : -INFINITY;
+  float high = argc > 4 ? strtof(argv[4], NULL) : INFINITY;
+  if (stride == 0 || argc == 4 || argc > 5) {
+    fprintf(stderr, "usage: ulp_sweep [STRIDE > 0] [OP] [LOW HIGH]\n");
     return 2;
   }
   for (int i = 0; i < ETR_NUM_ISAS; ++i) {
@@ -265,10 +280,10 @@ int main(int argc, char **argv) {
     if (!etr_isa_available(isa)) {
       continue;
     }
-    sweep_unary(isa, stride, only);
+    sweep_unary(isa, stride, only, low, high);
     sweep_pairs(isa, only);
-    sweep_pow_scalar(isa, stride, only);
-    sweep_pow_exponent(isa, stride, only);
+    sweep_pow_scalar(isa, stride, only, low, high);
+    sweep_pow_exponent(isa, stride, only, low, high);
   }
   return 0;
 }

@@ -168,6 +168,16 @@ static inline etr_vf vf_scale_pow2(etr_vf p, etr_vf n) {
   return _mm512_scalef_ps(p, n);
 }
 
+// Entry (index lane & 31) of the 32 floats table[0..31], per lane: one
+// vpermt2ps (the two table halves are loop invariants the compiler keeps
+// in registers). The other ISAs have no such lookup, and vmath.h's table
+// paths are compiled only where ETR_HAVE_VF_LOOKUP32 is defined.
+#define ETR_HAVE_VF_LOOKUP32 1
+static inline etr_vf vf_lookup32(const float *table, etr_vi index) {
+  return _mm512_permutex2var_ps(_mm512_loadu_ps(table), index,
+                                _mm512_loadu_ps(table + 16));
+}
+
 // Double lanes.
 static inline etr_vd2 vf_to_vd2(etr_vf a) {
   etr_vd2 d;
