@@ -12,6 +12,11 @@
 //     stride 2 along rows of 8 or more outputs, run a direct kernel where
 //     the ISA has one (AVX-512): packing their im2col panel costs more
 //     than the product;
+//   * Float NCHW pointwise convolutions (1x1, stride 1, no padding, one
+//     group) with at most 256 input channels and 32 KiB of weights run
+//     the pointwise kernel where the ISA has one (AVX-512: the models'
+//     small 1x1 layers, 0.3-5 us, where the GEMM driver's per-tile setup
+//     and packing weighed);
 //   * everything else is one GEMM per (image, group): out = W x im2col in
 //     NCHW, im2col x W^T in NHWC, with the im2col operand generated while
 //     packing (pointwise convolutions read the input in place) and the bias

@@ -9,7 +9,8 @@
 //       NCHW: out[oc][pixel] = W[oc][k] x im2col[k][pixel], k = (c, kh, kw)
 //       NHWC: out[pixel][oc] = im2col[pixel][k] x W^T[k][oc], k = (kh, kw, c)
 //   * pointwise (1x1, stride 1, no padding) is the same GEMM reading the
-//     input in place as a matrix;
+//     input in place as a matrix, or for small Float NCHW layers a direct
+//     kernel (etr_conv_pointwise_args_t below);
 //   * depthwise (groups == input channels, one or more out channels per
 //     group in NCHW, exactly one in NHWC) runs direct kernels per ISA.
 // Taps that fall in the padding are skipped by the direct kernels and are

@@ -184,8 +184,12 @@ static inline __attribute__((always_inline)) void by_rows_tiled(
         // masks are the 3 columns' alone. Nine (kw, row) masks outnumber
         // the mask registers, and their spills and reloads made the
         // stride-2 stem issue 4 instructions per FMA.
-        const bool all_rows =
-            columns > 0 && (row_ok[0] & row_ok[1] & row_ok[2]) != 0;
+        __mmask32 rows_ok = 0xffffffffu;
+#pragma GCC unroll 3
+        for (int r = 0; r < TILE_ROWS; ++r) {
+          rows_ok &= row_ok[r];
+        }
+        const bool all_rows = columns > 0 && rows_ok != 0;
 #define DIRECT_CHANNEL_LOOP(MASK)                                          \
   for (int64_t c = 0; c < planes; ++c) {                                   \
     const float *plane = args->input + c * g->in_stride_c;                 \
