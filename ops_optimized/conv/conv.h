@@ -140,6 +140,12 @@ void etr_depthwise3x3_plane_nchw_avx512(const etr_depthwise_args_t *args);
 bool etr_depthwise3x3_s2_rows_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise3x3_s2_rows_nchw_avx512(const etr_depthwise_args_t *args);
+// NCHW 3x3, stride 2, padding 1, dilation 1, dense input planes of even
+// sizes (twice the output's) and at most 64 elements, split by parity in
+// registers (depthwise3x3_s2_plane_avx512.c).
+bool etr_depthwise3x3_s2_plane_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g);
+void etr_depthwise3x3_s2_plane_nchw_avx512(const etr_depthwise_args_t *args);
 // NCHW 3x3, any stride and dilation, input planes of at most 64 dense
 // elements and outputs of at most 16, from registers (the same file).
 bool etr_depthwise3x3_tiny_nchw_avx512_applies(
