@@ -295,3 +295,75 @@ void etr_depthwise3x3_s2_rows_nchw_avx512(const etr_depthwise_args_t *args) {
     }
   }
 }
+
+// Stride 1, padding 1, rows of 8..16 as one vector each, any height
+// (mobilenet_v2's 16x16 layer; smaller planes take the kernel above): the
+// rows are walked down with the last two kept in registers, so each input
+// row is one load, and the output row is the kernel columns' sums down
+// the three rows combined with two lane shifts (zeros shifted in at both
+// ends of the row, and past its end the masked load's zeros), in place of
+// the row kernel's three masked loads per row, split over cache lines.
+bool etr_depthwise3x3_row_vector_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g) {
+  return g->kernel_h == 3 && g->kernel_w == 3 && g->stride_h == 1 &&
+         g->stride_w == 1 && g->dilation_h == 1 && g->dilation_w == 1 &&
+         g->pad_h == 1 && g->pad_w == 1 && g->in_w >= 8 && g->in_w <= 16 &&
+         g->out_w == g->in_w && g->out_h == g->in_h && g->in_stride_w == 1;
+}
+
+void etr_depthwise3x3_row_vector_nchw_avx512(
+    const etr_depthwise_args_t *args) {
+  // Copies, which the stores cannot change: nothing is reloaded per row.
+  const etr_depthwise_args_t a = *args;
+  const etr_conv2d_geometry_t g = *args->geometry;
+  const __mmask16 lanes = first_lanes(g.in_w);
+  const __m512 zero = _mm512_setzero_ps();
+  int64_t ic = 0;      // the input channel of out channel oc
+  int64_t repeat = 0;  // out channels so far of input channel ic
+  for (int64_t oc = 0; oc < a.channels; ++oc) {
+    const float *in = a.input + ic * g.in_stride_c;
+    const float *w = a.weight + oc * g.w_stride_oc;
+    __m512 weights[9];
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; ++t) {
+      weights[t] =
+          _mm512_set1_ps(w[(t / 3) * g.w_stride_h + (t % 3) * g.w_stride_w]);
+    }
+    const bool has_bias = a.bias != NULL;
+    const __m512 bias =
+        _mm512_set1_ps(has_bias ? a.bias[oc * a.bias_stride] : 0.0f);
+    float *plane = a.out + oc * a.out_stride_c;
+    __m512 above = zero;
+    __m512 row = _mm512_maskz_loadu_ps(lanes, in);
+    for (int64_t oh = 0; oh < g.in_h; ++oh) {
+      const __m512 below =
+          oh + 1 < g.in_h
+              ? _mm512_maskz_loadu_ps(lanes, in + (oh + 1) * g.in_stride_h)
+              : zero;
+      __m512 y[3];
+#pragma GCC unroll 3
+      for (int kw = 0; kw < 3; ++kw) {
+        y[kw] = _mm512_fmadd_ps(weights[3 + kw], row, zero);
+        y[kw] = _mm512_fmadd_ps(weights[kw], above, y[kw]);
+        y[kw] = _mm512_fmadd_ps(weights[6 + kw], below, y[kw]);
+      }
+      // Lane i: kernel column 0's sum of column i - 1, column 2's of
+      // column i + 1.
+      const __m512 left = _mm512_castsi512_ps(_mm512_alignr_epi32(
+          _mm512_castps_si512(y[0]), _mm512_castps_si512(zero), 15));
+      const __m512 right = _mm512_castsi512_ps(_mm512_alignr_epi32(
+          _mm512_castps_si512(zero), _mm512_castps_si512(y[2]), 1));
+      __m512 sum = _mm512_add_ps(_mm512_add_ps(y[1], left), right);
+      if (has_bias) {
+        sum = _mm512_add_ps(sum, bias);
+      }
+      _mm512_mask_storeu_ps(plane + oh * a.out_stride_h, lanes, sum);
+      above = row;
+      row = below;
+    }
+    if (++repeat == a.multiplier) {
+      repeat = 0;
+      ++ic;
+    }
+  }
+}
