@@ -218,25 +218,76 @@ ALWAYS_INLINE void load_pair_rows(const pair_layout_t *p, const float *t0,
   r1->odd = _mm512_permutex2var_ps(a1, p->odd, b1);
 }
 
+// Rows of more than 8 outputs: every row's full blocks of 16 outputs
+// unmasked in one inlined loop, then its masked tail. `with_indices` is a
+// constant in each instantiation, so the values-only loop carries no
+// index work.
+ALWAYS_INLINE void max_wide_rows(const float *in, size_t planes,
+                                 size_t height, size_t width,
+                                 size_t out_height, size_t out_width,
+                                 float *out, int64_t *indices,
+                                 bool with_indices) {
+  const __m512i lanes2 = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
+                                           20, 22, 24, 26, 28, 30);
+  const __m512i step = _mm512_set1_epi32(32);
+  size_t full = out_width / 16;
+  size_t tail = out_width % 16;
+  __mmask16 active = mask16(tail);
+  __mmask16 lo = mask16(2 * tail);
+  __mmask16 hi = tail > 8 ? mask16(2 * tail - 16) : 0;
+  for (size_t plane = 0; plane < planes; ++plane) {
+    const float *x = in + plane * height * width;
+    for (size_t oh = 0; oh < out_height; ++oh) {
+      const float *top = x + 2 * oh * width;
+      __m512i corner = _mm512_add_epi32(
+          _mm512_set1_epi32((int32_t)(2 * oh * width)), lanes2);
+      for (size_t b = 0; b < full; ++b) {
+        columns_t r0 = load_pairs(top + 32 * b, 0xffff, 0xffff);
+        columns_t r1 = load_pairs(top + width + 32 * b, 0xffff, 0xffff);
+        __m512i offset;
+        __m512 best = max_taps(r0, r1, width, &offset);
+        _mm512_storeu_ps(out + 16 * b, best);
+        if (with_indices) {
+          store_indices(indices + 16 * b, 0xffff,
+                        _mm512_add_epi32(corner, offset));
+          corner = _mm512_add_epi32(corner, step);
+        }
+      }
+      if (tail != 0) {
+        columns_t r0 = load_pairs(top + 32 * full, lo, hi);
+        columns_t r1 = load_pairs(top + width + 32 * full, lo, hi);
+        __m512i offset;
+        __m512 best = max_taps(r0, r1, width, &offset);
+        _mm512_mask_storeu_ps(out + 16 * full, active, best);
+        if (with_indices) {
+          store_indices(indices + 16 * full, active,
+                        _mm512_add_epi32(corner, offset));
+        }
+      }
+      out += out_width;
+      if (with_indices) {
+        indices += out_width;
+      }
+    }
+  }
+}
+
 void etr_pool_max_planes_2x2s2_avx512(const float *in, size_t planes,
                                       size_t height, size_t width,
                                       size_t out_height, size_t out_width,
                                       float *out, int64_t *indices) {
-  row_walk_t walk = {in, height * width, width, out_height, 0, 0};
-  size_t rows = planes * out_height;
   if (out_width > 8) {
-    for (size_t r = 0; r < rows; ++r) {
-      int32_t corner;
-      const float *top = next_row(&walk, &corner);
-      etr_pool_max_row_2x2s2_avx512(top - corner, width, 0,
-                                    (size_t)corner, out_width,
-                                    out + r * out_width,
-                                    indices != NULL
-                                        ? indices + r * out_width
-                                        : NULL);
+    if (indices != NULL) {
+      max_wide_rows(in, planes, height, width, out_height, out_width, out,
+                    indices, true);
+    } else {
+      max_wide_rows(in, planes, height, width, out_height, out_width, out,
+                    NULL, false);
     }
     return;
   }
+  row_walk_t walk = {in, height * width, width, out_height, 0, 0};
+  size_t rows = planes * out_height;
   pair_layout_t p = pair_layout(out_width);
   for (size_t r = 0; r < rows; r += 2) {
     bool two = r + 1 < rows;
