@@ -43,9 +43,10 @@ static inline etr_vf vf_pow2i(etr_vi n) {
 }
 
 #ifndef ETR_HAVE_VF_SCALE_POW2
-// p 2^n for float lanes n holding integers in [-150, 128], rounded once:
-// 2^n in two factors, so that p 2^(n/2) is exact and a subnormal result
-// is rounded only by the last multiplication. simd_avx512.h has its own
+// p 2^n for float lanes n holding integers in [-150, 128] (down to -252
+// for |p| >= 1/2), rounded once: 2^n in two factors, so that p 2^(n/2)
+// is exact and a subnormal result is rounded only by the last
+// multiplication. simd_avx512.h has its own
 // (one vscalefps).
 static inline etr_vf vf_scale_pow2(etr_vf p, etr_vf n) {
   etr_vi ni = vf_to_vi(n);
@@ -401,7 +402,9 @@ static inline etr_vf vf_gelu_erf(etr_vf x) {
 }
 
 // gelu with the tanh approximation, x/2 (1 + tanh(u)), u = sqrt(2/pi) (x +
-// 0.044715 x^3), within 4 ULP, evaluated as x sigmoid(2u): 2u in double (it
+// 0.044715 x^3), within 4 ULP of x / (1 + e^(-2u)) in double rounded once,
+// with the same zeros, NaNs and infinities, over every float (ulp_sweep 1
+// gelu_tanh, every x86 ISA), evaluated as x sigmoid(2u): 2u in double (it
 // reaches hundreds, where a float u would cost many ULPs of sigmoid), then
 // split into float hi + lo for e^-|2u| = e^-|hi| (1 -+ lo).
 ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_wide(etr_vf x) {
@@ -413,13 +416,30 @@ ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_wide(etr_vf x) {
   etr_vf hi = vd2_to_vf(v);
   etr_vf lo = vd2_to_vf(vd2_sub(v, vf_to_vd2(hi)));
   etr_vm negative = vf_lt(hi, vf_zero());
-  etr_vf e = vf_exp_nonpositive(vf_neg(vf_abs(hi)));
+  // e^-|v| = p 2^n with p near 1, kept apart until the last step (as in
+  // vf_gelu_erf_wide): for v < 0, gelu = x e^v / (1 + e^v) = (x p / (1 +
+  // e^v)) 2^n, all normal until the one rounding into the subnormal
+  // range. Rounding e^v there first, then multiplying by |x| up to 11,
+  // cost up to 10 ULP near x = -10 and flushed results near x = -10.9 to
+  // zero or not. -|hi| is capped at -120, so n >= -174, in
+  // vf_scale_pow2's range; below v = -120 (x < -11.3) gelu is x 0.
+  etr_vf n;
+  etr_vf r = vf_reduce_ln2(vf_max_num(vf_neg(vf_abs(hi)), vf_set1(-120.0f)),
+                           &n);
+  etr_vf p = vf_add(vf_fma(vf_mul(r, r), vf_poly(r, kExpQ, 6), r),
+                    vf_set1(1.0f));
   // e^-|v| = e^-|hi| * e^-(sign * lo), e^t ~ 1 + t for |t| <= 2^-24.
   etr_vf signed_lo = vf_select(negative, vf_neg(lo), lo);
-  e = vf_fnma(e, signed_lo, e);
-  etr_vf numerator = vf_select(negative, e, vf_set1(1.0f));
-  etr_vf sigmoid = vf_div(numerator, vf_add(vf_set1(1.0f), e));
-  return vf_mul(x, sigmoid);
+  p = vf_fnma(p, signed_lo, p);
+  // 1 + e^-|v| needs e^-|v| only to an ulp of 1: 2^n floored at 2^-126.
+  etr_vf scale = vf_pow2i(vf_to_vi(vf_max_num(n, vf_set1(-126.0f))));
+  etr_vf denominator = vf_fma(p, scale, vf_set1(1.0f));
+  etr_vf numerator = vf_select(negative, vf_mul(x, p), x);
+  etr_vf y = vf_scale_pow2(vf_div(numerator, denominator),
+                           vf_select(negative, n, vf_zero()));
+  // x 0: -0.0, and NaN for x = -inf (-inf * 0, as the formula gives) and
+  // NaN (v is then -200).
+  return vf_select(vf_lt(hi, vf_set1(-120.0f)), vf_mul(x, vf_zero()), y);
 }
 
 static inline etr_vf vf_gelu_tanh(etr_vf x) {
