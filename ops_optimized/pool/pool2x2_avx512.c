@@ -218,6 +218,63 @@ ALWAYS_INLINE void load_pair_rows(const pair_layout_t *p, const float *t0,
   r1->odd = _mm512_permutex2var_ps(a1, p->odd, b1);
 }
 
+// ---------------------------------------------------------------------------
+// Values only (the fused max pool, whose indices nobody reads): full
+// blocks of 16 outputs without the column split. The 8 windows of 16
+// input columns sit in 64-bit lanes, the left tap in the low half and the
+// right one in the high half, which a 32-bit shift right of each 64-bit
+// lane brings down: a shift, not a shuffle (the split's 4 vpermt2ps bound
+// it). The tree of max_taps runs in the low halves (the high halves'
+// results are unused) and one vpermt2ps packs the two vectors' low halves
+// into the 16 outputs. Windows without NaN take vmaxps (a > b ? a : b;
+// the later tap first keeps the first of equal taps, a zero's sign
+// included). (Measured for the indices too: no faster, so they keep the
+// split, whose masks give them in order.)
+
+ALWAYS_INLINE __m512 right_taps(__m512 row) {
+  return _mm512_castsi512_ps(_mm512_srli_epi64(_mm512_castps_si512(row), 32));
+}
+
+// Window k's maximum in 32-bit lane 2 k.
+ALWAYS_INLINE __m512 max_half(__m512 top_row, __m512 bottom_row,
+                              bool nan_free) {
+  __m512 top_right = right_taps(top_row);
+  __m512 bottom_right = right_taps(bottom_row);
+  if (nan_free) {
+    return _mm512_max_ps(_mm512_max_ps(bottom_right, bottom_row),
+                         _mm512_max_ps(top_right, top_row));
+  }
+  __m512 top = _mm512_mask_mov_ps(top_row, replaces(top_right, top_row),
+                                  top_right);
+  __m512 bottom = _mm512_mask_mov_ps(
+      bottom_row, replaces(bottom_right, bottom_row), bottom_right);
+  return _mm512_mask_mov_ps(top, replaces(bottom, top), bottom);
+}
+
+// The 16 outputs whose windows start at column 0 of `top` (the top row of
+// their row pair).
+ALWAYS_INLINE void max_block16_values(const float *top, size_t width,
+                                      float *out) {
+  const __m512i pack = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
+                                         20, 22, 24, 26, 28, 30);
+  __m512 a0 = _mm512_loadu_ps(top);
+  __m512 b0 = _mm512_loadu_ps(top + 16);
+  __m512 a1 = _mm512_loadu_ps(top + width);
+  __m512 b1 = _mm512_loadu_ps(top + width + 16);
+  bool nan_free = (_mm512_cmp_ps_mask(a0, a1, _CMP_UNORD_Q) |
+                   _mm512_cmp_ps_mask(b0, b1, _CMP_UNORD_Q)) == 0;
+  __m512 first;
+  __m512 second;
+  if (nan_free) {
+    first = max_half(a0, a1, true);
+    second = max_half(b0, b1, true);
+  } else {
+    first = max_half(a0, a1, false);
+    second = max_half(b0, b1, false);
+  }
+  _mm512_storeu_ps(out, _mm512_permutex2var_ps(first, pack, second));
+}
+
 // Rows of more than 8 outputs: every row's full blocks of 16 outputs
 // unmasked in one inlined loop, then its masked tail. `with_indices` is a
 // constant in each instantiation, so the values-only loop carries no
@@ -241,17 +298,18 @@ ALWAYS_INLINE void max_wide_rows(const float *in, size_t planes,
       const float *top = x + 2 * oh * width;
       __m512i corner = _mm512_add_epi32(
           _mm512_set1_epi32((int32_t)(2 * oh * width)), lanes2);
-      for (size_t b = 0; b < full; ++b) {
+      for (size_t b = 0; b < full && !with_indices; ++b) {
+        max_block16_values(top + 32 * b, width, out + 16 * b);
+      }
+      for (size_t b = 0; b < full && with_indices; ++b) {
         columns_t r0 = load_pairs(top + 32 * b, 0xffff, 0xffff);
         columns_t r1 = load_pairs(top + width + 32 * b, 0xffff, 0xffff);
         __m512i offset;
         __m512 best = max_taps(r0, r1, width, &offset);
         _mm512_storeu_ps(out + 16 * b, best);
-        if (with_indices) {
-          store_indices(indices + 16 * b, 0xffff,
-                        _mm512_add_epi32(corner, offset));
-          corner = _mm512_add_epi32(corner, step);
-        }
+        store_indices(indices + 16 * b, 0xffff,
+                      _mm512_add_epi32(corner, offset));
+        corner = _mm512_add_epi32(corner, step);
       }
       if (tail != 0) {
         columns_t r0 = load_pairs(top + 32 * full, lo, hi);
