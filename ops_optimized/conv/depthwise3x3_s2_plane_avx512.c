@@ -12,7 +12,8 @@
 // 2 ow - 1, which is kernel column 0's sum moved one lane, as in the
 // stride-1 plane kernel (depthwise3x3_plane_avx512.c). Fifteen shuffles
 // per channel in place of the tiny kernel's 27 (depthwise3x3_avx512.c),
-// which measured 1.6x slower on the 8x8 layer.
+// which measured 1.6x slower on the 8x8 layer. Below it, the same
+// parity split for rows of 17..32 inputs, one output row per vector.
 //
 // Taps outside the image contribute zeros, which add nothing: padded
 // convolutions with a non-finite weight never come here
@@ -166,5 +167,101 @@ void etr_depthwise3x3_s2_plane_nchw_avx512(const etr_depthwise_args_t *args) {
     s2_channels_wide(args, &plan);
   } else {
     s2_channels_narrow(args, &plan);
+  }
+}
+
+// Stride 2, padding 1, rows of 17..32 inputs and 9..16 outputs, any height
+// (mobilenet_v2's 32x32 -> 16x16 layer): an output row is one vector. Each
+// input row is two loads split by column parity with two permutes, lane
+// ow of the even part holding column 2 ow and of the odd part column
+// 2 ow + 1; kernel column 1 reads the even part, columns 2 and 0 the odd
+// one (0 a lane to the left, with a zero shifted in). Output row oh reads
+// input rows 2 oh - 1 (the previous output row's last, kept), 2 oh and
+// 2 oh + 1. The row kernel (depthwise3x3_avx512.c) read each row with
+// three masked loads starting a column before it, split over cache lines.
+bool etr_depthwise3x3_s2_row_vector_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g) {
+  return g->kernel_h == 3 && g->kernel_w == 3 && g->stride_h == 2 &&
+         g->stride_w == 2 && g->dilation_h == 1 && g->dilation_w == 1 &&
+         g->pad_h == 1 && g->pad_w == 1 && g->in_w >= 17 && g->in_w <= 32 &&
+         g->in_stride_w == 1;
+}
+
+// Input row `row` split by column parity; zeros outside the image.
+static inline __attribute__((always_inline)) void split_row(
+    const etr_conv2d_geometry_t *g, const float *in, int64_t row,
+    __mmask16 high_lanes, __m512 *even, __m512 *odd) {
+  const __m512i even_index = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16,
+                                               18, 20, 22, 24, 26, 28, 30);
+  const __m512i odd_index = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17,
+                                              19, 21, 23, 25, 27, 29, 31);
+  if (row >= g->in_h) {
+    *even = *odd = _mm512_setzero_ps();
+    return;
+  }
+  const float *r = in + row * g->in_stride_h;
+  const __m512 lo = _mm512_loadu_ps(r);
+  const __m512 hi = _mm512_maskz_loadu_ps(high_lanes, r + 16);
+  *even = _mm512_permutex2var_ps(lo, even_index, hi);
+  *odd = _mm512_permutex2var_ps(lo, odd_index, hi);
+}
+
+void etr_depthwise3x3_s2_row_vector_nchw_avx512(
+    const etr_depthwise_args_t *args) {
+  // Copies, which the stores cannot change: nothing is reloaded per row.
+  const etr_depthwise_args_t a = *args;
+  const etr_conv2d_geometry_t g = *args->geometry;
+  const __mmask16 high_lanes = first_lanes(g.in_w - 16);
+  const __mmask16 lanes = first_lanes(g.out_w);
+  const __m512 zero = _mm512_setzero_ps();
+  int64_t ic = 0;      // the input channel of out channel oc
+  int64_t repeat = 0;  // out channels so far of input channel ic
+  for (int64_t oc = 0; oc < a.channels; ++oc) {
+    const float *in = a.input + ic * g.in_stride_c;
+    const float *w = a.weight + oc * g.w_stride_oc;
+    __m512 weights[9];
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; ++t) {
+      weights[t] =
+          _mm512_set1_ps(w[(t / 3) * g.w_stride_h + (t % 3) * g.w_stride_w]);
+    }
+    const bool has_bias = a.bias != NULL;
+    const __m512 bias =
+        _mm512_set1_ps(has_bias ? a.bias[oc * a.bias_stride] : 0.0f);
+    float *plane = a.out + oc * a.out_stride_c;
+    __m512 above_even = zero;  // row 2 oh - 1 (none above row 0)
+    __m512 above_odd = zero;
+    for (int64_t oh = 0; oh < g.out_h; ++oh) {
+      __m512 even;
+      __m512 odd;
+      __m512 below_even;
+      __m512 below_odd;
+      split_row(&g, in, 2 * oh, high_lanes, &even, &odd);
+      split_row(&g, in, 2 * oh + 1, high_lanes, &below_even, &below_odd);
+      // The own row first.
+      __m512 y1 = _mm512_fmadd_ps(weights[4], even, zero);
+      __m512 y2 = _mm512_fmadd_ps(weights[5], odd, zero);
+      __m512 y0 = _mm512_fmadd_ps(weights[3], odd, zero);
+      y1 = _mm512_fmadd_ps(weights[1], above_even, y1);
+      y2 = _mm512_fmadd_ps(weights[2], above_odd, y2);
+      y0 = _mm512_fmadd_ps(weights[0], above_odd, y0);
+      y1 = _mm512_fmadd_ps(weights[7], below_even, y1);
+      y2 = _mm512_fmadd_ps(weights[8], below_odd, y2);
+      y0 = _mm512_fmadd_ps(weights[6], below_odd, y0);
+      // Lane ow: kernel column 0's sum of odd column ow - 1 (2 ow - 1).
+      const __m512 left = _mm512_castsi512_ps(_mm512_alignr_epi32(
+          _mm512_castps_si512(y0), _mm512_castps_si512(zero), 15));
+      __m512 sum = _mm512_add_ps(_mm512_add_ps(y1, left), y2);
+      if (has_bias) {
+        sum = _mm512_add_ps(sum, bias);
+      }
+      _mm512_mask_storeu_ps(plane + oh * a.out_stride_h, lanes, sum);
+      above_even = below_even;
+      above_odd = below_odd;
+    }
+    if (++repeat == a.multiplier) {
+      repeat = 0;
+      ++ic;
+    }
   }
 }

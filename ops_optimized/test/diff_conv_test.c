@@ -368,6 +368,33 @@ TT_TEST(diff_conv, depthwise_3x3_row_vectors) {
   cr_assert_eq(failures, 0, "%d depthwise cases disagree", failures);
 }
 
+// The stride-2 row kernel that splits rows by column parity
+// (depthwise3x3_s2_plane_avx512.c: padding 1, rows of 17..32 inputs, any
+// height): rows of 15..34 (the ones beside it go elsewhere), odd and even
+// heights 1..12, 5 channels or 2 x 3, bias or none, random data and exact
+// data with NaN, inf and -0.0 inputs.
+TT_TEST(diff_conv, depthwise_3x3_stride_2_row_vectors) {
+  int failures = 0;
+  int run = 0;
+  for (int64_t w = 15; w <= 34; ++w) {
+    for (int64_t h = 1; h <= 12; h += 1 + (w % 2)) {
+      ++run;
+      const bool multiplied = run % 3 == 0;
+      conv_case_t p = {1 + (run % 7 == 0), multiplied ? 2 : 5, h, w,
+                       multiplied ? 6 : 5, 3, 3, 2, 1, 1,
+                       multiplied ? 2 : 5, run % 2 == 0};
+      failures += run_conv(&p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                           ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
+      g_poke_specials = true;
+      failures += run_conv(&p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                           ETR_FILL_EXACT_INT, ETR_FILL_EXACT_INT, false);
+      g_poke_specials = false;
+    }
+  }
+  cr_assert_gt(run, 100);
+  cr_assert_eq(failures, 0, "%d depthwise cases disagree", failures);
+}
+
 // The stride-2 parity-split plane kernel (depthwise3x3_plane_avx512.c:
 // padding 1, input planes of even sizes up to 64 elements, split into
 // row and column parities with one or two permutes each): every even
@@ -482,7 +509,7 @@ TT_TEST(diff_conv, depthwise_kernel_per_plane) {
       {4, 4, 1, 1}, {8, 8, 1, 1}, {3, 7, 1, 1}, {16, 16, 2, 1},
       {9, 9, 2, 1}, {15, 16, 2, 0}, {8, 8, 2, 1}, {12, 20, 2, 1},
       {6, 17, 1, 1}, {4, 4, 2, 1}, {6, 8, 2, 1}, {2, 16, 2, 1},
-      {16, 16, 1, 1}, {9, 12, 1, 1}};
+      {16, 16, 1, 1}, {9, 12, 1, 1}, {7, 20, 2, 1}};
   enum { kChannels = 5, kSpare = 3, kMaxPlane = 20 * 20 };
   static float input[kChannels * kMaxPlane];
   static float weight[kChannels * 9];
