@@ -64,6 +64,19 @@ ALWAYS_INLINE void store_indices(int64_t *p, __mmask16 m, __m512i index) {
       _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(index, 1)));
 }
 
+// The winning tap's offset from the window's corner, from the pair steps'
+// masks: right-column winners of the top and bottom pairs, and the lanes
+// where the bottom pair won. Blends of vectors rather than mask logic
+// (kandn/kor and two masked moves measured slower: mask ops bound the
+// with-indices loop).
+ALWAYS_INLINE __m512i tap_offsets(__mmask16 top_right, __mmask16 bottom_right,
+                                  __mmask16 lower, __m512i below) {
+  const __m512i one = _mm512_set1_epi32(1);
+  __m512i top = _mm512_maskz_mov_epi32(top_right, one);
+  __m512i bottom = _mm512_mask_add_epi32(below, bottom_right, below, one);
+  return _mm512_mask_mov_epi32(top, lower, bottom);
+}
+
 // The reference's walk over the four taps (greater, or NaN, replaces):
 // the best value and its tap's offset from the window's corner (0, 1,
 // width, width + 1). Reduced as a tree (each row's pair, then the rows),
@@ -73,16 +86,32 @@ ALWAYS_INLINE void store_indices(int64_t *p, __mmask16 m, __m512i index) {
 // greater). Two short chains instead of one of three steps.
 ALWAYS_INLINE __m512 max_taps(columns_t r0, columns_t r1, size_t width,
                               __m512i *offset) {
-  const __m512i one = _mm512_set1_epi32(1);
   const __m512i below = _mm512_set1_epi32((int32_t)width);
   __mmask16 top_right = replaces(r0.odd, r0.even);
   __mmask16 bottom_right = replaces(r1.odd, r1.even);
   __m512 top = _mm512_mask_mov_ps(r0.even, top_right, r0.odd);
   __m512 bottom = _mm512_mask_mov_ps(r1.even, bottom_right, r1.odd);
   __mmask16 lower = replaces(bottom, top);
-  __mmask16 right = (__mmask16)((top_right & ~lower) | (bottom_right & lower));
-  *offset = _mm512_add_epi32(_mm512_maskz_mov_epi32(lower, below),
-                             _mm512_maskz_mov_epi32(right, one));
+  *offset = tap_offsets(top_right, bottom_right, lower, below);
+  return _mm512_mask_mov_ps(top, lower, bottom);
+}
+
+// max_taps, faster for windows without NaN, which most are: one compare
+// a step (greater alone) after two that look for NaN in the four taps.
+ALWAYS_INLINE __m512 max_taps_checked(columns_t r0, columns_t r1,
+                                      size_t width, __m512i *offset) {
+  __mmask16 nan = _mm512_cmp_ps_mask(r0.even, r0.odd, _CMP_UNORD_Q) |
+                  _mm512_cmp_ps_mask(r1.even, r1.odd, _CMP_UNORD_Q);
+  if (nan != 0) {
+    return max_taps(r0, r1, width, offset);
+  }
+  const __m512i below = _mm512_set1_epi32((int32_t)width);
+  __mmask16 top_right = _mm512_cmp_ps_mask(r0.odd, r0.even, _CMP_GT_OQ);
+  __mmask16 bottom_right = _mm512_cmp_ps_mask(r1.odd, r1.even, _CMP_GT_OQ);
+  __m512 top = _mm512_mask_mov_ps(r0.even, top_right, r0.odd);
+  __m512 bottom = _mm512_mask_mov_ps(r1.even, bottom_right, r1.odd);
+  __mmask16 lower = _mm512_cmp_ps_mask(bottom, top, _CMP_GT_OQ);
+  *offset = tap_offsets(top_right, bottom_right, lower, below);
   return _mm512_mask_mov_ps(top, lower, bottom);
 }
 
@@ -305,7 +334,7 @@ ALWAYS_INLINE void max_wide_rows(const float *in, size_t planes,
         columns_t r0 = load_pairs(top + 32 * b, 0xffff, 0xffff);
         columns_t r1 = load_pairs(top + width + 32 * b, 0xffff, 0xffff);
         __m512i offset;
-        __m512 best = max_taps(r0, r1, width, &offset);
+        __m512 best = max_taps_checked(r0, r1, width, &offset);
         _mm512_storeu_ps(out + 16 * b, best);
         store_indices(indices + 16 * b, 0xffff,
                       _mm512_add_epi32(corner, offset));
@@ -315,7 +344,7 @@ ALWAYS_INLINE void max_wide_rows(const float *in, size_t planes,
         columns_t r0 = load_pairs(top + 32 * full, lo, hi);
         columns_t r1 = load_pairs(top + width + 32 * full, lo, hi);
         __m512i offset;
-        __m512 best = max_taps(r0, r1, width, &offset);
+        __m512 best = max_taps_checked(r0, r1, width, &offset);
         _mm512_mask_storeu_ps(out + 16 * full, active, best);
         if (with_indices) {
           store_indices(indices + 16 * full, active,
@@ -357,7 +386,7 @@ void etr_pool_max_planes_2x2s2_avx512(const float *in, size_t planes,
     columns_t r1;
     load_pair_rows(&p, t0, t1, two, width, &r0, &r1);
     __m512i offset;
-    __m512 best = max_taps(r0, r1, width, &offset);
+    __m512 best = max_taps_checked(r0, r1, width, &offset);
     __mmask16 active = two ? p.load : mask16(out_width);
     _mm512_mask_storeu_ps(out + r * out_width, active, best);
     if (indices != NULL) {
