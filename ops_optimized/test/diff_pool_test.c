@@ -51,6 +51,9 @@ typedef struct pool_spec {
   int64_t divisor;  // 0: none
   bool nan_heavy;   // every third element NaN (windows with several NaNs)
   pattern_t pattern;
+  // Contiguous outs of the input's rank: 1 already of the result's shape,
+  // 2 one output row taller (the kernel must resize them); 0 empty.
+  int presized;
 } pool_spec_t;
 
 static double max_abs_of(etr_diff_fill_t fill) {
@@ -129,6 +132,11 @@ static int run_pool(const pool_spec_t *s, uint64_t seed) {
     etr_scalar_type_t dtype = k == 0 ? s->dtype : ETR_LONG;
     if (nhwc) {
       etr_diff_out(&c, dtype, 4, out_sizes, ETR_DIFF_CHANNELS_LAST, 0);
+    } else if (s->presized != 0) {
+      int64_t sizes[4];
+      memcpy(sizes, out_sizes, sizeof(sizes));
+      sizes[s->rank - 2] += s->presized == 2 ? 1 : 0;
+      etr_diff_out(&c, dtype, s->rank, sizes, 0, 0);
     } else {
       etr_diff_out(&c, dtype, 1, (const int64_t[]){0}, 0, spare);
     }
@@ -267,7 +275,10 @@ TT_TEST(diff_pool, two_by_two_stride_two) {
 // across planes; plane sizes whose H * W falls on and beside the vector
 // edges; odd H and W (the unused last row and column) and ceil_mode (the
 // border outputs the driver adds); each planted pattern, NaN-heavy data,
-// and the CNN's shape.
+// and the CNN's shape. Outs empty (resized by the reference's dry run) or
+// already of the result's shape (variants 7..9: the op skips the dry run
+// for floor mode, and must not for ceil_mode on odd sizes), 4-D and 3-D,
+// or one row too tall (variant 10: the dry run must shrink them).
 static const int64_t kWholeTensorShapes[][4] = {
     {1, 16, 32, 32}, {2, 17, 33, 32}, {1, 5, 4, 64},  {1, 3, 8, 96},
     {1, 7, 9, 97},   {3, 2, 6, 130},  {1, 9, 2, 16},  {1, 33, 16, 16},
@@ -279,16 +290,23 @@ TT_TEST(diff_pool, two_by_two_stride_two_whole_tensor) {
   uint64_t seed = 30000;
   size_t count = sizeof(kWholeTensorShapes) / sizeof(kWholeTensorShapes[0]);
   for (size_t i = 0; i < count; ++i) {
-    for (int variant = 0; variant < 7; ++variant) {
+    for (int variant = 0; variant < 11; ++variant) {
       const int64_t *sizes = kWholeTensorShapes[i];
-      pool_spec_t s = {kOps[0], ETR_FLOAT, 4,
+      bool three_d = variant == 8 && sizes[0] == 1;
+      pool_spec_t s = {kOps[0], ETR_FLOAT, three_d ? 3 : 4,
                        {sizes[0], sizes[1], sizes[2], sizes[3]}, 0,
                        variant == 5 ? ETR_FILL_SPECIAL : ETR_FILL_RANDOM,
                        {2, 2}, {2, 2}, {0, 0}, {1, 1},
-                       variant == 6 || (i % 2 == 1 && variant == 0), true, 0,
-                       variant == 0,
+                       variant == 6 || variant == 9 ||
+                           (i % 2 == 1 && variant == 0),
+                       true, 0, variant == 0 || variant == 7,
                        variant >= 1 && variant <= 4 ? (pattern_t)variant
-                                                    : PATTERN_NONE};
+                       : variant == 8               ? PATTERN_TIES
+                                                    : PATTERN_NONE,
+                       variant == 10 ? 2 : variant >= 7 ? 1 : 0};
+      if (three_d) {
+        memmove(s.sizes, s.sizes + 1, 3 * sizeof(int64_t));
+      }
       failures += run_pool(&s, seed++);
     }
   }
