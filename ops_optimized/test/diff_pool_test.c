@@ -278,7 +278,8 @@ TT_TEST(diff_pool, two_by_two_stride_two) {
 // and the CNN's shape. Outs empty (resized by the reference's dry run) or
 // already of the result's shape (variants 7..9: the op skips the dry run
 // for floor mode, and must not for ceil_mode on odd sizes), 4-D and 3-D,
-// or one row too tall (variant 10: the dry run must shrink them).
+// or one row too tall (variant 10: the dry run must shrink them); the
+// average too for those.
 static const int64_t kWholeTensorShapes[][4] = {
     {1, 16, 32, 32}, {2, 17, 33, 32}, {1, 5, 4, 64},  {1, 3, 8, 96},
     {1, 7, 9, 97},   {3, 2, 6, 130},  {1, 9, 2, 16},  {1, 33, 16, 16},
@@ -308,10 +309,15 @@ TT_TEST(diff_pool, two_by_two_stride_two_whole_tensor) {
         memmove(s.sizes, s.sizes + 1, 3 * sizeof(int64_t));
       }
       failures += run_pool(&s, seed++);
+      if (variant >= 7) {
+        // avg_pool2d skips its dry run alike (divisor_override too).
+        s.op = kOps[1];
+        s.divisor = variant == 9 ? 3 : 0;
+        failures += run_pool(&s, seed++);
+      }
     }
   }
-  cr_assert_eq(failures, 0, "%d whole-tensor 2x2 max cases disagree",
-               failures);
+  cr_assert_eq(failures, 0, "%d whole-tensor 2x2 cases disagree", failures);
 }
 
 // etr_pool_max2d_values_only (the fused max pool whose indices nobody
