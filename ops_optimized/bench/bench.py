@@ -177,18 +177,34 @@ def run_case(case: bench_cases.Case, meta: Dict[str, Any], server: measure.Serve
     if xnnpack_meta.get("delegate_calls", 0) > 0:
         candidates.append(measure.ExecutorchCandidate(
             "executorch_xnnpack", str(directory / "xnnpack.pte"), inputs))
+    # A DRAM elementwise case is judged against the bandwidth measured in
+    # its own interleaved rounds (the pattern report.pattern_of gives it).
+    side = None
+    if case.group == "elementwise" and case.id.endswith("-DRAM"):
+        pattern = "triad" if case.tensor_args() >= 2 else "copy"
+        side = measure.BandwidthCandidate(f"bandwidth_{pattern}", server, pattern,
+                                          BANDWIDTH_FLOATS["DRAM"])
+        candidates.append(side)
     expected = executorch.outputs(scratch)
     checks = {c.name: measure.compare_outputs(c.outputs(scratch), expected)
               for c in candidates if c not in (executorch, profiled)}
     times = measure.interleave(candidates, args.rounds, args.batch_ms * 1e-3, args.max_seconds)
     del times["executorch_profiled"]  # its Python-side times include the profiler's
+    interleaved = None
+    if side is not None:
+        per_pass = times.pop(side.name)["cpu"]
+        interleaved = {"pattern": side.pattern, "floats": side.floats,
+                       "gbs": side.bytes_per_pass / per_pass["median"] * 1e-9,
+                       "gbs_min": side.bytes_per_pass / per_pass["max"] * 1e-9,
+                       "gbs_max": side.bytes_per_pass / per_pass["min"] * 1e-9}
     executorch_kernel = profiled.kernel_times(scratch / "case.etdp")
     reference.unload()
     optimized.unload()
     info = optimized.info
     return {"flops": float(info["flops"]), "bytes": float(info["bytes"]),
             "cost_class": info["class"], "has_optimized": info["has_optimized"] == "1",
-            "times": times, "executorch_etdump": executorch_kernel, "checks": checks}
+            "times": times, "executorch_etdump": executorch_kernel, "checks": checks,
+            "bandwidth_interleaved": interleaved}
 
 
 def run_model(name: str, server: measure.Server, args, scratch: Path) -> Dict[str, Any]:

@@ -94,6 +94,23 @@ class EtrefCandidate(Candidate):
         self.server.request(f"unload {self.slot}")
 
 
+class BandwidthCandidate(Candidate):
+    """The roofline's bandwidth loop (bench_server `bandwidth`: PATTERN over
+    arrays of FLOATS) as a candidate: interleaved with a memory-bound case,
+    it gives the bandwidth the machine had during that case's own rounds
+    (a neighbour on a shared VM can move DRAM bandwidth by 20% within a
+    run). Times are per pass; bytes_per_pass converts them to GB/s."""
+
+    def __init__(self, name: str, server: Server, pattern: str, floats: int) -> None:
+        self.name, self.server, self.pattern, self.floats = name, server, pattern, floats
+        self.bytes_per_pass = 0.0
+
+    def run(self, n: int) -> tuple:
+        reply = self.server.request(f"bandwidth {self.pattern} {self.floats} {n}")
+        self.bytes_per_pass = float(reply["bytes"]) / n
+        return int(reply["cpu_ns"]), int(reply["wall_ns"])
+
+
 class ExecutorchCandidate(Candidate):
     """ExecuTorch's runtime through its Python bindings: inputs are set once
     (set_inputs) and execute() runs the method on them."""
