@@ -40,12 +40,8 @@ etr_error_t etr_opt_avg_pool2d_backward_grad_input(etr_kernel_context_t *ctx,
   }
   etr_pool2d_params_t p;
   etr_nn_avg_options_t options = {.has_divisor = false};
-  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 2, "kernel_size", NULL,
-                               p.kernel));
-  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 3, "stride", p.kernel,
-                               p.stride));
-  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 4, "padding", NULL,
-                               p.padding));
+  ETR_TRY(etr_pool2d_read_window(ctx, args, num_args, 2, p.kernel, p.stride,
+                                 p.padding));
   ETR_TRY(etr_arg_bool(ctx, args, num_args, 5, "ceil_mode", &p.ceil_mode));
   ETR_TRY(etr_arg_bool(ctx, args, num_args, 6, "count_include_pad",
                        &options.count_include_pad));

@@ -22,12 +22,8 @@
 static etr_error_t read_params(etr_kernel_context_t *ctx,
                                etr_evalue_t **args, size_t num_args,
                                etr_pool_params_t *p) {
-  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 1, "kernel_size", NULL,
-                               p->kernel));
-  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 2, "stride", p->kernel,
-                               p->stride));
-  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 3, "padding", NULL,
-                               p->padding));
+  ETR_TRY(etr_pool2d_read_window(ctx, args, num_args, 1, p->kernel, p->stride,
+                                 p->padding));
   return etr_pool2d_read_pair(ctx, args, num_args, 4, "dilation", NULL,
                               p->dilation);
 }

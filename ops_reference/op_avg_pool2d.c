@@ -88,12 +88,8 @@ etr_error_t etr_ref_avg_pool2d_out(etr_kernel_context_t *ctx,
   etr_tensor_t *out = NULL;
   ETR_TRY(etr_check_num_args(ctx, num_args, 9));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "self", &self));
-  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 1, "kernel_size", NULL,
-                               p.kernel));
-  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 2, "stride", p.kernel,
-                               p.stride));
-  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 3, "padding", NULL,
-                               p.padding));
+  ETR_TRY(etr_pool2d_read_window(ctx, args, num_args, 1, p.kernel, p.stride,
+                                 p.padding));
   ETR_TRY(etr_arg_bool(ctx, args, num_args, 4, "ceil_mode", &p.ceil_mode));
   ETR_TRY(etr_arg_bool(ctx, args, num_args, 5, "count_include_pad",
                        &options.count_include_pad));

@@ -61,12 +61,8 @@ etr_error_t etr_ref_max_pool2d_with_indices_backward_grad_input(
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 0, "grad_output",
                          &grad_output));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 1, "self", &self));
-  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 2, "kernel_size", NULL,
-                               p.kernel));
-  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 3, "stride", p.kernel,
-                               p.stride));
-  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 4, "padding", NULL,
-                               p.padding));
+  ETR_TRY(etr_pool2d_read_window(ctx, args, num_args, 2, p.kernel, p.stride,
+                                 p.padding));
   ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, 5, "dilation", NULL,
                                p.dilation));
   ETR_TRY(etr_arg_bool(ctx, args, num_args, 6, "ceil_mode", &p.ceil_mode));

@@ -26,6 +26,18 @@ etr_error_t etr_pool2d_read_pair(etr_kernel_context_t *ctx,
   return ETR_OK;
 }
 
+etr_error_t etr_pool2d_read_window(etr_kernel_context_t *ctx,
+                                   etr_evalue_t **args, size_t num_args,
+                                   size_t first, int64_t *kernel,
+                                   int64_t *stride, int64_t *padding) {
+  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, first, "kernel_size",
+                               NULL, kernel));
+  ETR_TRY(etr_pool2d_read_pair(ctx, args, num_args, first + 1, "stride",
+                               kernel, stride));
+  return etr_pool2d_read_pair(ctx, args, num_args, first + 2, "padding", NULL,
+                              padding);
+}
+
 etr_error_t etr_pool2d_check_input(etr_kernel_context_t *ctx,
                                    const etr_tensor_t *input) {
   bool ok = input->dim == 3 || input->dim == 4;

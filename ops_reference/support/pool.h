@@ -36,6 +36,13 @@ etr_error_t etr_pool2d_read_pair(etr_kernel_context_t *ctx,
                                  size_t index, const char *what,
                                  const int64_t *fallback, int64_t *out);
 
+// Reads kernel_size, stride (empty: the kernel size) and padding, the
+// three `int[2]` arguments at `first`, first + 1 and first + 2.
+etr_error_t etr_pool2d_read_window(etr_kernel_context_t *ctx,
+                                   etr_evalue_t **args, size_t num_args,
+                                   size_t first, int64_t *kernel,
+                                   int64_t *stride, int64_t *padding);
+
 // InvalidArgument unless `input` is 3-D or 4-D with non-zero C, H and W
 // (the batch may be 0).
 etr_error_t etr_pool2d_check_input(etr_kernel_context_t *ctx,
