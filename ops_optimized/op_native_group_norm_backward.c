@@ -74,16 +74,20 @@ etr_error_t etr_opt_native_group_norm_backward_out(etr_kernel_context_t *ctx,
   const float *mu = (const float *)mean->data;
   const float *rs = (const float *)rstd->data;
   const float *gamma = weight != NULL ? (const float *)weight->data : NULL;
+  // Empty planes (hxw == 0) may come with NULL data: no pointer
+  // arithmetic on them, not even + 0.
   double *ds = sums;
-  double *db = sums + pairs;
+  double *db = pairs > 0 ? sums + pairs : NULL;
   for (size_t k = 0; k < pairs; ++k) {
-    const float *dy = dy_all + (int64_t)k * hxw;
-    const float *x = x_all + (int64_t)k * hxw;
     double s = 0.0;
     double b = 0.0;
-    for (int64_t i = 0; i < hxw; ++i) {
-      s += (double)dy[i] * (double)x[i];
-      b += (double)dy[i];
+    if (hxw > 0) {
+      const float *dy = dy_all + (int64_t)k * hxw;
+      const float *x = x_all + (int64_t)k * hxw;
+      for (int64_t i = 0; i < hxw; ++i) {
+        s += (double)dy[i] * (double)x[i];
+        b += (double)dy[i];
+      }
     }
     ds[k] = s;
     db[k] = b;
@@ -105,7 +109,7 @@ etr_error_t etr_opt_native_group_norm_backward_out(etr_kernel_context_t *ctx,
         }
         double c2 = (dbg * m - dsg) * r * r * r * scale;
         double c3 = -c2 * m - dbg * r * scale;
-        for (int64_t c = g * d; c < (g + 1) * d; ++c) {
+        for (int64_t c = g * d; c < (g + 1) * d && hxw > 0; ++c) {
           double c1 = r * (gamma != NULL ? (double)gamma[c] : 1.0);
           int64_t first = (n * channels + c) * hxw;
           const float *dy = dy_all + first;

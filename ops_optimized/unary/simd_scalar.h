@@ -124,7 +124,12 @@ static inline etr_vi vf_as_vi(etr_vf a) {
   memcpy(&i, &a, sizeof(i));
   return i;
 }
-static inline etr_vi vf_to_vi(etr_vf a) { return (int32_t)a; }
+// Callers pass integral values; NaN and values out of int32 range (a NaN
+// lane through the gelu paths) give INT32_MIN, as x86's cvtps does,
+// instead of C's undefined conversion.
+static inline etr_vi vf_to_vi(etr_vf a) {
+  return a >= -2147483648.0f && a < 2147483648.0f ? (int32_t)a : INT32_MIN;
+}
 static inline etr_vf vi_to_vf(etr_vi a) { return (float)a; }
 
 static inline etr_vd2 vf_to_vd2(etr_vf a) { return (double)a; }
