@@ -38,24 +38,9 @@ static etr_error_t read_params(etr_kernel_context_t *ctx,
 // call skips it (as op_max_pool2d_with_indices.c does).
 static bool settled_2x2s2(const etr_pool_params_t *p,
                           const etr_tensor_t *self, const etr_tensor_t *out) {
-  if (p->kernel[0] != 2 || p->kernel[1] != 2 || p->stride[0] != 2 ||
-      p->stride[1] != 2 || p->padding[0] != 0 || p->padding[1] != 0 ||
-      p->ceil_mode || (p->has_divisor && p->divisor == 0) ||
-      (self->dim != 3 && self->dim != 4) || out->dtype != ETR_FLOAT ||
-      out->dim != self->dim) {
-    return false;
-  }
-  int32_t d = self->dim;
-  if (self->sizes[d - 3] < 1 || self->sizes[d - 2] < 2 ||
-      self->sizes[d - 1] < 2) {
-    return false;
-  }
-  for (int32_t i = 0; i < d; ++i) {
-    if (out->sizes[i] != (i < d - 2 ? self->sizes[i] : self->sizes[i] / 2)) {
-      return false;
-    }
-  }
-  return true;
+  return etr_pool_is_2x2s2(p) && !p->ceil_mode &&
+         !(p->has_divisor && p->divisor == 0) && out->dtype == ETR_FLOAT &&
+         etr_pool_halves(self, out);
 }
 
 // aten::avg_pool2d.out

@@ -39,28 +39,13 @@ static bool settled_2x2s2(etr_kernel_context_t *ctx, etr_evalue_t **args,
                           const etr_tensor_t *self, const etr_tensor_t *out,
                           const etr_tensor_t *indices) {
   bool ceil_mode = true;
-  if (p->kernel[0] != 2 || p->kernel[1] != 2 || p->stride[0] != 2 ||
-      p->stride[1] != 2 || p->padding[0] != 0 || p->padding[1] != 0 ||
-      p->dilation[0] != 1 || p->dilation[1] != 1 ||
-      etr_arg_bool(ctx, args, num_args, 5, "ceil_mode", &ceil_mode) !=
-          ETR_OK ||
-      ceil_mode || (self->dim != 3 && self->dim != 4) ||
-      out->dtype != ETR_FLOAT || indices->dtype != ETR_LONG ||
-      out->dim != self->dim || indices->dim != self->dim) {
-    return false;
-  }
-  int32_t d = self->dim;
-  if (self->sizes[d - 3] < 1 || self->sizes[d - 2] < 2 ||
-      self->sizes[d - 1] < 2) {
-    return false;
-  }
-  for (int32_t i = 0; i < d; ++i) {
-    int64_t size = i < d - 2 ? self->sizes[i] : self->sizes[i] / 2;
-    if (out->sizes[i] != size || indices->sizes[i] != size) {
-      return false;
-    }
-  }
-  return true;
+  return etr_pool_is_2x2s2(p) && p->dilation[0] == 1 &&
+         p->dilation[1] == 1 &&
+         etr_arg_bool(ctx, args, num_args, 5, "ceil_mode", &ceil_mode) ==
+             ETR_OK &&
+         !ceil_mode && out->dtype == ETR_FLOAT &&
+         indices->dtype == ETR_LONG && etr_pool_halves(self, out) &&
+         etr_pool_halves(self, indices);
 }
 
 // The kernel; `write_indices` false skips the indices (which the caller

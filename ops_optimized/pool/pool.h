@@ -152,6 +152,14 @@ typedef struct etr_pool_params {
   int64_t divisor;
 } etr_pool_params_t;
 
+// Whether `p` is the CNNs' 2x2 window with stride 2, no padding (kernel,
+// stride and padding only), and `self` (3-D or 4-D, at least 1 x 2 x 2 in
+// its last three dims) pooled by it in floor mode has the shape `t` has:
+// the case where the pooling kernels skip the reference's dry run, whose
+// checks all pass there and whose resize changes nothing.
+bool etr_pool_is_2x2s2(const etr_pool_params_t *p);
+bool etr_pool_halves(const etr_tensor_t *self, const etr_tensor_t *t);
+
 // `indices` NULL: the values only (a caller whose indices nobody reads,
 // fuse/fuse.c, through etr_pool_max2d_values_only).
 bool etr_max_pool2d_run(const etr_tensor_t *self, const etr_pool_params_t *p,

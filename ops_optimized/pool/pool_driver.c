@@ -395,6 +395,25 @@ static bool pool_run(const etr_tensor_t *self, const etr_pool_params_t *p,
   return true;
 }
 
+bool etr_pool_is_2x2s2(const etr_pool_params_t *p) {
+  return p->kernel[0] == 2 && p->kernel[1] == 2 && p->stride[0] == 2 &&
+         p->stride[1] == 2 && p->padding[0] == 0 && p->padding[1] == 0;
+}
+
+bool etr_pool_halves(const etr_tensor_t *self, const etr_tensor_t *t) {
+  int32_t d = self->dim;
+  if ((d != 3 && d != 4) || t->dim != d || self->sizes[d - 3] < 1 ||
+      self->sizes[d - 2] < 2 || self->sizes[d - 1] < 2) {
+    return false;
+  }
+  for (int32_t i = 0; i < d; ++i) {
+    if (t->sizes[i] != (i < d - 2 ? self->sizes[i] : self->sizes[i] / 2)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool etr_max_pool2d_run(const etr_tensor_t *self, const etr_pool_params_t *p,
                         etr_tensor_t *out, etr_tensor_t *indices) {
   return out->dtype == ETR_FLOAT &&
