@@ -31,23 +31,9 @@ static void diagonal_view(const etr_tensor_t *self, etr_evalue_t **args,
   etr_arg_int(ctx, args, num_args, 3, "dim2", &dim2_arg);
   etr_normalize_dim(ctx, dim1_arg, self->dim, &dim1);
   etr_normalize_dim(ctx, dim2_arg, self->dim, &dim2);
-  int64_t size1 = self->sizes[dim1];
-  int64_t size2 = self->sizes[dim2];
   int64_t length = 0;
   int64_t first = 0;
-  if (offset >= 0) {
-    if (offset < size2) {
-      length = size1 < size2 - offset ? size1 : size2 - offset;
-      first = offset * self->strides[dim2];
-    }
-  } else if (offset > -size1) {
-    length = size1 + offset < size2 ? size1 + offset : size2;
-    first = -offset * self->strides[dim1];
-  }
-  if (length <= 0) {
-    length = 0;
-    first = 0;
-  }
+  etr_diagonal_extent(self, offset, dim1, dim2, &length, &first);
   int64_t sizes[ETR_MAX_DIMS];
   int64_t strides[ETR_MAX_DIMS];
   int32_t dim = 0;
@@ -138,20 +124,9 @@ static bool diagonal_dense(etr_evalue_t **args, size_t num_args,
     return false;
   }
   size_t size = etr_scalar_type_size(self->dtype);
-  int64_t size1 = self->sizes[dim1];
-  int64_t size2 = self->sizes[dim2];
-  // The reference's length and first element, for offsets of any size.
   int64_t length = 0;
   int64_t first = 0;
-  if (offset >= 0) {
-    if (offset < size2) {
-      length = size1 < size2 - offset ? size1 : size2 - offset;
-      first = offset * self->strides[dim2];
-    }
-  } else if (offset > -size1) {
-    length = size1 + offset < size2 ? size1 + offset : size2;
-    first = -offset * self->strides[dim1];
-  }
+  etr_diagonal_extent(self, offset, dim1, dim2, &length, &first);
   if ((size != 1 && size != 2 && size != 4 && size != 8) || length <= 0 ||
       out->sizes[0] != length || (length > 1 && out->strides[0] != 1) ||
       out->data == NULL ||

@@ -42,24 +42,9 @@ etr_error_t etr_ref_diagonal_copy_out(etr_kernel_context_t *ctx,
             "%s: diagonal dimensions cannot be identical %lld, %lld",
             etr_op_name(ctx), (long long)dim1_arg, (long long)dim2_arg);
 
-  int64_t size1 = self->sizes[dim1];
-  int64_t size2 = self->sizes[dim2];
-  // Diagonal length and first element, without overflow for any offset.
   int64_t length = 0;
   int64_t first = 0;
-  if (offset >= 0) {
-    if (offset < size2) {
-      length = size1 < size2 - offset ? size1 : size2 - offset;
-      first = offset * self->strides[dim2];
-    }
-  } else if (offset > -size1) {
-    length = size1 + offset < size2 ? size1 + offset : size2;
-    first = -offset * self->strides[dim1];
-  }
-  if (length <= 0) {
-    length = 0;
-    first = 0;
-  }
+  etr_diagonal_extent(self, offset, dim1, dim2, &length, &first);
   int64_t sizes[ETR_MAX_DIMS];
   int64_t strides[ETR_MAX_DIMS];
   int32_t dim = 0;

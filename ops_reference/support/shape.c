@@ -271,3 +271,25 @@ etr_error_t etr_check_dim_order_arg(etr_kernel_context_t *ctx,
   // out's dim order is a valid permutation, so dim_order is one as well.
   return ETR_OK;
 }
+
+void etr_diagonal_extent(const etr_tensor_t *self, int64_t offset,
+                         int32_t dim1, int32_t dim2, int64_t *length,
+                         int64_t *first) {
+  int64_t size1 = self->sizes[dim1];
+  int64_t size2 = self->sizes[dim2];
+  *length = 0;
+  *first = 0;
+  if (offset >= 0) {
+    if (offset < size2) {
+      *length = size1 < size2 - offset ? size1 : size2 - offset;
+      *first = offset * self->strides[dim2];
+    }
+  } else if (offset > -size1) {
+    *length = size1 + offset < size2 ? size1 + offset : size2;
+    *first = -offset * self->strides[dim1];
+  }
+  if (*length <= 0) {
+    *length = 0;
+    *first = 0;
+  }
+}

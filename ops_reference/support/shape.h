@@ -123,6 +123,13 @@ etr_error_t etr_resize_out_like(etr_kernel_context_t *ctx, etr_tensor_t *out,
 etr_error_t etr_check_rank(etr_kernel_context_t *ctx, const char *what,
                            const etr_tensor_t *tensor, int32_t dim);
 
+// The diagonal `offset` of dims dim1 and dim2 of `self`: its length and
+// the element offset of its first element (both 0 when it is empty),
+// without overflow for any offset.
+void etr_diagonal_extent(const etr_tensor_t *self, int64_t offset,
+                         int32_t dim1, int32_t dim2, int64_t *length,
+                         int64_t *first);
+
 #ifdef __cplusplus
 }
 #endif
