@@ -49,6 +49,13 @@ typedef struct etr_kernel_context {
   // ordinary kernel call; set by load-time passes that bind a kernel to
   // data prepared once per method (ops_optimized/fuse/fuse.h).
   const void *state;
+  // An earlier call of this instruction with the same arguments (the same
+  // values, dtypes, shapes and dim orders; only tensor data pointers may
+  // differ) returned ETR_OK, so every check that depends on nothing else
+  // passes again and the outputs already have their shapes. Never set in a
+  // dry run. Kernels may skip such checks; they stay memory-safe whatever
+  // the data pointers are.
+  bool args_checked;
 } etr_kernel_context_t;
 
 typedef etr_error_t (*etr_kernel_fn)(etr_kernel_context_t *ctx,

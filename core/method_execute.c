@@ -261,7 +261,7 @@ static etr_error_t read_condition(const etr_evalue_t *value, bool *out,
 }
 
 static etr_error_t run_instruction(etr_method_t *method,
-                                   const etr_instruction_t *instruction,
+                                   etr_instruction_t *instruction,
                                    uint32_t *next, etr_diag_t *diag) {
   switch (instruction->kind) {
     case ETR_INSTRUCTION_KERNEL_CALL: {
@@ -274,6 +274,7 @@ static etr_error_t run_instruction(etr_method_t *method,
           .op_name = method->operators[instruction->callee].name,
           .rng_state = &method->rng_state,
           .state = instruction->state,
+          .args_checked = instruction->args_checked,
       };
       etr_error_t status =
           instruction->kernel(&context, instruction->args,
@@ -281,6 +282,7 @@ static etr_error_t run_instruction(etr_method_t *method,
       if (status != ETR_OK && (diag == NULL || diag->code == ETR_OK)) {
         ETR_FAIL(diag, status, "kernel failed");
       }
+      instruction->args_checked = instruction->args_fixed && status == ETR_OK;
       return status;
     }
     case ETR_INSTRUCTION_DELEGATE_CALL: {
@@ -359,7 +361,7 @@ etr_error_t etr_method_execute(etr_method_t *method, etr_diag_t *diag) {
   uint64_t started = method->config.max_execute_ns != 0 ? etr_now_ns() : 0;
   etr_error_t status = ETR_OK;
   for (uint32_t c = 0; c < method->num_chains && status == ETR_OK; ++c) {
-    const etr_chain_t *chain = &method->chains[c];
+    etr_chain_t *chain = &method->chains[c];
     uint32_t pc = 0;
     while (pc < chain->num_instructions) {
       if (steps >= method->config.max_instructions) {
@@ -379,7 +381,7 @@ etr_error_t etr_method_execute(etr_method_t *method, etr_diag_t *diag) {
         break;
       }
       ++steps;
-      const etr_instruction_t *instruction = &chain->instructions[pc];
+      etr_instruction_t *instruction = &chain->instructions[pc];
       uint32_t next = pc + 1;
       if (tracer != NULL && tracer->begin_instruction != NULL) {
         tracer->begin_instruction(tracer->user, method, c, pc);

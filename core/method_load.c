@@ -556,6 +556,7 @@ static etr_error_t load_plan(etr_method_t *method, const etr_fb_table_t *plan,
   ETR_TRY(parse_operators(method, plan, diag));
   ETR_TRY(parse_delegates(method, plan, diag));
   ETR_TRY(parse_chains(method, plan, diag));
+  ETR_TRY(etr_method_mark_fixed_args(method, diag));
   // Backends first: a program that delegates to a backend etref lacks is
   // best explained by naming the backend, not the kernels it may also miss.
   ETR_TRY(init_delegates(method, plan, diag));

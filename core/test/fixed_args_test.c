@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Which kernel calls the loader marks as seeing fixed arguments
+// (etr_instruction_t.args_fixed, core/method_fixed_args.c), and that a
+// kernel is told so (ctx->args_checked) only from the second successful
+// call of such an instruction on, never for the others.
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/method.h"
+#include "core/npy.h"
+#include "core/program.h"
+#include "core/test/all_kernels.h"
+
+typedef struct {
+  etr_program_t program;
+  etr_method_t method;
+} loaded_t;
+
+static void load(loaded_t *loaded, const char *model) {
+  memset(loaded, 0, sizeof(*loaded));
+  char path[512];
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  snprintf(path, sizeof(path), "datasets/models/%s/model.pte", model);
+  cr_assert_eq(etr_program_load_file(path, 0, &loaded->program, &diag),
+               ETR_OK, "%s: %s", model, diag.message);
+  etr_method_config_t config;
+  etr_method_config_init(&config, etr_test_all_kernels());
+  config.variant = ETR_KERNELS_OPTIMIZED;
+  cr_assert_eq(etr_method_load(&loaded->program, "forward", &config,
+                               &loaded->method, &diag),
+               ETR_OK, "%s: %s", model, diag.message);
+}
+
+static void unload(loaded_t *loaded) {
+  etr_method_release(&loaded->method);
+  etr_program_release(&loaded->program);
+}
+
+// Kernel calls of the method, and how many of them are args_fixed.
+static void count_fixed(const etr_method_t *m, int *calls, int *fixed) {
+  *calls = 0;
+  *fixed = 0;
+  for (uint32_t c = 0; c < m->num_chains; ++c) {
+    for (uint32_t i = 0; i < m->chains[c].num_instructions; ++i) {
+      const etr_instruction_t *in = &m->chains[c].instructions[i];
+      if (in->kind == ETR_INSTRUCTION_KERNEL_CALL) {
+        ++*calls;
+        *fixed += in->args_fixed;
+      }
+    }
+  }
+}
+
+static void set_inputs(etr_method_t *m, const char *model,
+                       const char *prefix) {
+  for (uint32_t i = 0; i < m->num_inputs; ++i) {
+    char path[512];
+    snprintf(path, sizeof(path), "datasets/models/%s/%sinput_%u.npy", model,
+             prefix, i);
+    etr_npy_array_t input;
+    etr_diag_t diag;
+    etr_diag_reset(&diag);
+    cr_assert_eq(etr_npy_load_file(path, 0, &input, &diag), ETR_OK, "%s",
+                 diag.message);
+    cr_assert_eq(etr_method_set_input_tensor(m, i, &input.tensor, &diag),
+                 ETR_OK, "%s: %s", model, diag.message);
+    etr_npy_array_release(&input);
+  }
+}
+
+Test(fixed_args, static_models_fix_every_kernel_call) {
+  static const char *const kModels[] = {"mlp", "cnn", "mobilenet_v2",
+                                        "transformer", "lstm"};
+  for (size_t k = 0; k < sizeof(kModels) / sizeof(kModels[0]); ++k) {
+    loaded_t loaded;
+    load(&loaded, kModels[k]);
+    int calls = 0;
+    int fixed = 0;
+    count_fixed(&loaded.method, &calls, &fixed);
+    cr_expect_gt(calls, 0);
+    cr_expect_eq(fixed, calls, "%s: %d of %d kernel calls fixed",
+                 kModels[k], fixed, calls);
+    unload(&loaded);
+  }
+}
+
+Test(fixed_args, dynamic_shapes_are_not_fixed) {
+  loaded_t loaded;
+  load(&loaded, "dynamic_shape");
+  const etr_method_t *m = &loaded.method;
+  int dynamic_calls = 0;
+  for (uint32_t c = 0; c < m->num_chains; ++c) {
+    for (uint32_t i = 0; i < m->chains[c].num_instructions; ++i) {
+      const etr_instruction_t *in = &m->chains[c].instructions[i];
+      bool dynamic = false;
+      for (size_t a = 0; a < in->num_args; ++a) {
+        dynamic = dynamic || (in->args[a]->tag == ETR_TAG_TENSOR &&
+                              in->args[a]->u.as_tensor->shape_dynamism !=
+                                  ETR_SHAPE_STATIC);
+      }
+      if (in->kind == ETR_INSTRUCTION_KERNEL_CALL && dynamic) {
+        ++dynamic_calls;
+        cr_expect(!in->args_fixed, "instruction %u has a dynamic tensor", i);
+      }
+    }
+  }
+  cr_expect_gt(dynamic_calls, 0);
+  unload(&loaded);
+}
+
+// The mutable buffer's update is an in-place aten::copy_, which stores
+// `self` in its return slot: the slot's readers, and the copy itself, are
+// not fixed.
+Test(fixed_args, in_place_return_slots_are_not_fixed) {
+  loaded_t loaded;
+  load(&loaded, "mutable_buffer");
+  const etr_method_t *m = &loaded.method;
+  int in_place = 0;
+  for (uint32_t c = 0; c < m->num_chains; ++c) {
+    for (uint32_t i = 0; i < m->chains[c].num_instructions; ++i) {
+      const etr_instruction_t *in = &m->chains[c].instructions[i];
+      if (in->kind == ETR_INSTRUCTION_KERNEL_CALL &&
+          strncmp(m->operators[in->callee].name, "aten::copy_", 11) == 0) {
+        ++in_place;
+        cr_expect(!in->args_fixed, "copy_ at %u is fixed", i);
+      }
+    }
+  }
+  cr_expect_gt(in_place, 0, "the model has no aten::copy_");
+  unload(&loaded);
+}
+
+// A kernel that records what it was told, then runs the real one.
+static etr_kernel_fn g_wrapped;
+static int g_calls;
+static int g_checked_calls;
+
+static etr_error_t spy(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                       size_t num_args) {
+  ++g_calls;
+  g_checked_calls += ctx->args_checked;
+  return g_wrapped(ctx, args, num_args);
+}
+
+// Wraps the first kernel call whose args_fixed is `fixed`; NULL for none.
+static etr_instruction_t *wrap_first(etr_method_t *m, bool fixed) {
+  for (uint32_t c = 0; c < m->num_chains; ++c) {
+    for (uint32_t i = 0; i < m->chains[c].num_instructions; ++i) {
+      etr_instruction_t *in = &m->chains[c].instructions[i];
+      if (in->kind == ETR_INSTRUCTION_KERNEL_CALL && in->kernel != NULL &&
+          in->args_fixed == fixed) {
+        g_wrapped = in->kernel;
+        in->kernel = spy;
+        g_calls = 0;
+        g_checked_calls = 0;
+        return in;
+      }
+    }
+  }
+  return NULL;
+}
+
+static void execute(etr_method_t *m) {
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  cr_assert_eq(etr_method_execute(m, &diag), ETR_OK, "%s", diag.message);
+}
+
+Test(fixed_args, checked_from_the_second_call_of_a_fixed_instruction) {
+  loaded_t loaded;
+  load(&loaded, "cnn");
+  etr_instruction_t *in = wrap_first(&loaded.method, true);
+  cr_assert_not_null(in);
+  set_inputs(&loaded.method, "cnn", "");
+  execute(&loaded.method);
+  cr_expect_eq(g_calls, 1);
+  cr_expect_eq(g_checked_calls, 0, "the first call cannot be vouched for");
+  cr_expect(in->args_checked);
+  execute(&loaded.method);
+  execute(&loaded.method);
+  cr_expect_eq(g_calls, 3);
+  cr_expect_eq(g_checked_calls, 2);
+  unload(&loaded);
+}
+
+Test(fixed_args, never_checked_for_a_call_that_is_not_fixed) {
+  static const char *const kPrefixes[] = {"case0_", "case1_", "case2_"};
+  loaded_t loaded;
+  load(&loaded, "dynamic_shape");
+  etr_instruction_t *in = wrap_first(&loaded.method, false);
+  cr_assert_not_null(in);
+  for (size_t k = 0; k < sizeof(kPrefixes) / sizeof(kPrefixes[0]); ++k) {
+    set_inputs(&loaded.method, "dynamic_shape", kPrefixes[k]);
+    execute(&loaded.method);
+  }
+  cr_expect_eq(g_calls, 3);
+  cr_expect_eq(g_checked_calls, 0);
+  cr_expect(!in->args_checked);
+  unload(&loaded);
+}
+
+// Runs that skip the checks compute what the first run did, bit for bit.
+Test(fixed_args, later_runs_match_the_first) {
+  static const char *const kModels[] = {"mlp", "cnn", "mobilenet_v2",
+                                        "transformer", "lstm"};
+  for (size_t k = 0; k < sizeof(kModels) / sizeof(kModels[0]); ++k) {
+    loaded_t loaded;
+    load(&loaded, kModels[k]);
+    etr_method_t *m = &loaded.method;
+    set_inputs(m, kModels[k], "");
+    execute(m);
+    const etr_evalue_t *output = etr_method_output(m, 0);
+    cr_assert(output != NULL && output->tag == ETR_TAG_TENSOR);
+    const etr_tensor_t *t = output->u.as_tensor;
+    size_t bytes = etr_tensor_nbytes(t);
+    void *first = malloc(bytes + 1);
+    cr_assert_not_null(first);
+    memcpy(first, t->data, bytes);
+    for (int run = 0; run < 2; ++run) {  // inputs may share planned memory
+      set_inputs(m, kModels[k], "");
+      execute(m);
+    }
+    cr_expect_eq(memcmp(first, output->u.as_tensor->data, bytes), 0,
+                 "%s: the third run's output differs from the first's",
+                 kModels[k]);
+    free(first);
+    unload(&loaded);
+  }
+}
+
+// A failed call leaves the instruction unvouched: its kernel is told
+// nothing on the next call.
+static etr_error_t failing(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                           size_t num_args) {
+  (void)args;
+  (void)num_args;
+  ++g_calls;
+  g_checked_calls += ctx->args_checked;
+  return ETR_FAIL(ctx->diag, ETR_ERR_INVALID_ARGUMENT, "planted failure");
+}
+
+Test(fixed_args, a_failed_call_is_not_vouched_for) {
+  loaded_t loaded;
+  load(&loaded, "cnn");
+  etr_instruction_t *in = wrap_first(&loaded.method, true);
+  cr_assert_not_null(in);
+  set_inputs(&loaded.method, "cnn", "");
+  execute(&loaded.method);
+  cr_expect(in->args_checked);
+  in->kernel = failing;
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  cr_expect_neq(etr_method_execute(&loaded.method, &diag), ETR_OK);
+  cr_expect(!in->args_checked);
+  in->kernel = spy;
+  g_calls = 0;
+  g_checked_calls = 0;
+  execute(&loaded.method);
+  cr_expect_eq(g_calls, 1);
+  cr_expect_eq(g_checked_calls, 0);
+  unload(&loaded);
+}
