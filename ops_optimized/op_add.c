@@ -15,6 +15,7 @@
 // .out calls on dense Float or Long tensors whose out already has the
 // result shape try binary/dense.c first (no probe, no plan).
 #include "ops_optimized/binary/elementwise.h"
+#include "ops_optimized/common/check.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
 
@@ -109,9 +110,7 @@ static etr_error_t add_integer_tensors(etr_kernel_context_t *ctx,
       alpha.kind != ETR_SCALAR_INT) {
     return ETR_OK;
   }
-  etr_kernel_context_t dry = *ctx;
-  dry.dry_run = true;
-  if (etr_ref_add_out(&dry, args, num_args) != ETR_OK) {
+  if (etr_opt_check(etr_ref_add_out, ctx, args, num_args) != ETR_OK) {
     return ETR_OK;  // the reference reports it
   }
   if (ctx->dry_run) {

@@ -114,8 +114,7 @@ etr_error_t etr_opt_addmm_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
       out->dtype != mat1->dtype || mat1->dim != 2 || mat2->dim != 2) {
     return etr_opt_fallback(etr_ref_addmm_out, ctx, args, num_args);
   }
-  ETR_TRY(etr_opt_check_with_reference(etr_ref_addmm_out, ctx, args,
-                                       num_args));
+  ETR_TRY(etr_opt_check(etr_ref_addmm_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

@@ -110,8 +110,7 @@ etr_error_t etr_opt_any_all_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   if (num_args != 3 || !specialized_dtypes(self, out)) {
     return etr_opt_fallback(etr_ref_any_all_out, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(etr_ref_any_all_out, ctx, args,
-                                     num_args));
+  ETR_TRY(etr_opt_check(etr_ref_any_all_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }
@@ -129,8 +128,7 @@ etr_error_t etr_opt_any_dims_out(etr_kernel_context_t *ctx,
   if (num_args != 5 || !specialized_dtypes(self, out)) {
     return etr_opt_fallback(etr_ref_any_dims_out, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(etr_ref_any_dims_out, ctx, args,
-                                     num_args));
+  ETR_TRY(etr_opt_check(etr_ref_any_dims_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }
@@ -159,8 +157,7 @@ etr_error_t etr_opt_any_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   if (num_args != 5 || !specialized_dtypes(self, out)) {
     return etr_opt_fallback(etr_ref_any_out, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(etr_ref_any_out, ctx, args,
-                                     num_args));
+  ETR_TRY(etr_opt_check(etr_ref_any_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

@@ -23,8 +23,7 @@ etr_error_t etr_opt_arange_start_out(etr_kernel_context_t *ctx,
        out->dtype != ETR_LONG)) {
     return etr_opt_fallback(etr_ref_arange_start_out, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(etr_ref_arange_start_out, ctx, args,
-                                     num_args));
+  ETR_TRY(etr_opt_check(etr_ref_arange_start_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

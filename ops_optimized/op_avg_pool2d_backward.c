@@ -34,7 +34,7 @@ etr_error_t etr_opt_avg_pool2d_backward_grad_input(etr_kernel_context_t *ctx,
       grad_input == NULL || self->dtype != ETR_FLOAT) {
     return etr_opt_fallback(reference, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(reference, ctx, args, num_args));
+  ETR_TRY(etr_opt_check(reference, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

@@ -22,8 +22,7 @@ etr_error_t etr_opt_bmm_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
       out->dtype != self->dtype || self->dim != 3 || mat2->dim != 3) {
     return etr_opt_fallback(etr_ref_bmm_out, ctx, args, num_args);
   }
-  ETR_TRY(etr_opt_check_with_reference(etr_ref_bmm_out, ctx, args,
-                                       num_args));
+  ETR_TRY(etr_opt_check(etr_ref_bmm_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

@@ -112,7 +112,7 @@ etr_error_t etr_opt_cat_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
     return ETR_OK;
   }
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 2);
-  if (etr_move_validate(etr_ref_cat_out, ctx, args, num_args) != ETR_OK ||
+  if (etr_opt_check(etr_ref_cat_out, ctx, args, num_args) != ETR_OK ||
       !inputs_movable(out, args, num_args)) {
     return etr_opt_fallback(etr_ref_cat_out, ctx, args, num_args);
   }

@@ -27,8 +27,7 @@ etr_error_t etr_opt_cdist_forward_out(etr_kernel_context_t *ctx,
       x1->dtype != ETR_FLOAT) {
     return etr_opt_fallback(etr_ref_cdist_forward_out, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(etr_ref_cdist_forward_out, ctx, args,
-                                     num_args));
+  ETR_TRY(etr_opt_check(etr_ref_cdist_forward_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

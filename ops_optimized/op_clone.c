@@ -16,7 +16,7 @@ etr_error_t etr_opt_clone_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 2);
   if (!etr_move_same_dtype(self, out) ||
-      etr_move_validate(etr_ref_clone_out, ctx, args, num_args) != ETR_OK ||
+      etr_opt_check(etr_ref_clone_out, ctx, args, num_args) != ETR_OK ||
       etr_move_overlaps(out, self)) {
     return etr_opt_fallback(etr_ref_clone_out, ctx, args, num_args);
   }

@@ -467,8 +467,7 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
     return ETR_OK;
   }
   if (post == NULL || !post->checked || ctx->dry_run) {
-    ETR_TRY(etr_opt_check_with_reference(etr_ref_convolution_out, ctx, args,
-                                         num_args));
+    ETR_TRY(etr_opt_check(etr_ref_convolution_out, ctx, args, num_args));
   }
   // The unfused kernel would have written `out`: the fused call takes the
   // same path only when `out` is free of the inputs (as planned programs
@@ -500,8 +499,7 @@ etr_error_t etr_opt_convolution_out(etr_kernel_context_t *ctx,
   if (!read_call(args, num_args, &c)) {
     return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
   }
-  ETR_TRY(etr_opt_check_with_reference(etr_ref_convolution_out, ctx, args,
-                                       num_args));
+  ETR_TRY(etr_opt_check(etr_ref_convolution_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

@@ -181,7 +181,7 @@ etr_error_t etr_opt_convolution_backward_out(etr_kernel_context_t *ctx,
       (input->dim != 3 && input->dim != 4)) {
     return etr_opt_fallback(reference, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(reference, ctx, args, num_args));
+  ETR_TRY(etr_opt_check(reference, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

@@ -35,7 +35,7 @@ etr_error_t etr_opt_copy_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   etr_tensor_t *src = etr_opt_tensor_arg(args, num_args, 1);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 3);
   if (!etr_move_same_dtype(src, out) ||
-      etr_move_validate(etr_ref_copy_out, ctx, args, num_args) != ETR_OK ||
+      etr_opt_check(etr_ref_copy_out, ctx, args, num_args) != ETR_OK ||
       !move_broadcast(ctx, out, src)) {
     return etr_opt_fallback(etr_ref_copy_out, ctx, args, num_args);
   }
@@ -48,8 +48,7 @@ etr_error_t etr_opt_copy_inplace(etr_kernel_context_t *ctx,
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *src = etr_opt_tensor_arg(args, num_args, 1);
   if (!etr_move_same_dtype(src, self) ||
-      etr_move_validate(etr_ref_copy_inplace, ctx, args, num_args) !=
-          ETR_OK ||
+      etr_opt_check(etr_ref_copy_inplace, ctx, args, num_args) != ETR_OK ||
       !move_broadcast(ctx, self, src)) {
     return etr_opt_fallback(etr_ref_copy_inplace, ctx, args, num_args);
   }

@@ -17,8 +17,8 @@
 etr_error_t etr_opt_dequantize_per_tensor_out(etr_kernel_context_t *ctx,
                                               etr_evalue_t **args,
                                               size_t num_args) {
-  if (etr_quant_validate(etr_ref_dequantize_per_tensor_out, ctx, args,
-                         num_args) != ETR_OK) {
+  if (etr_opt_check(etr_ref_dequantize_per_tensor_out, ctx, args,
+                    num_args) != ETR_OK) {
     return etr_opt_fallback(etr_ref_dequantize_per_tensor_out, ctx, args,
                             num_args);
   }
@@ -43,8 +43,8 @@ etr_error_t etr_opt_dequantize_per_tensor_out(etr_kernel_context_t *ctx,
 // quantized_decomposed::dequantize_per_tensor.Tensor_out
 etr_error_t etr_opt_dequantize_per_tensor_tensor_out(
     etr_kernel_context_t *ctx, etr_evalue_t **args, size_t num_args) {
-  if (etr_quant_validate(etr_ref_dequantize_per_tensor_tensor_out, ctx, args,
-                         num_args) != ETR_OK) {
+  if (etr_opt_check(etr_ref_dequantize_per_tensor_tensor_out, ctx, args,
+                    num_args) != ETR_OK) {
     return etr_opt_fallback(etr_ref_dequantize_per_tensor_tensor_out, ctx,
                             args, num_args);
   }

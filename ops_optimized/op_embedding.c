@@ -22,8 +22,7 @@ etr_error_t etr_opt_embedding_out(etr_kernel_context_t *ctx,
   etr_tensor_t *indices = etr_opt_tensor_arg(args, num_args, 1);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 5);
   if (!etr_move_same_dtype(weight, out) ||
-      etr_move_validate(etr_ref_embedding_out, ctx, args, num_args) !=
-          ETR_OK ||
+      etr_opt_check(etr_ref_embedding_out, ctx, args, num_args) != ETR_OK ||
       etr_move_overlaps(out, weight)) {
     return etr_opt_fallback(etr_ref_embedding_out, ctx, args, num_args);
   }

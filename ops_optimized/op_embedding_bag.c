@@ -76,8 +76,7 @@ etr_error_t etr_opt_embedding_bag_out(etr_kernel_context_t *ctx,
                                       etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *weight = etr_opt_tensor_arg(args, num_args, 0);
   if (num_args != 14 || weight == NULL || weight->dtype != ETR_FLOAT ||
-      etr_move_validate(etr_ref_embedding_bag_out, ctx, args, num_args) !=
-          ETR_OK) {
+      etr_opt_check(etr_ref_embedding_bag_out, ctx, args, num_args) != ETR_OK) {
     return etr_opt_fallback(etr_ref_embedding_bag_out, ctx, args, num_args);
   }
   if (ctx->dry_run) {

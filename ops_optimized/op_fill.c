@@ -17,8 +17,7 @@ etr_error_t etr_opt_fill_scalar_out(etr_kernel_context_t *ctx,
                                     etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 2);
   if (out == NULL ||
-      etr_move_validate(etr_ref_fill_scalar_out, ctx, args, num_args) !=
-          ETR_OK) {
+      etr_opt_check(etr_ref_fill_scalar_out, ctx, args, num_args) != ETR_OK) {
     return etr_opt_fallback(etr_ref_fill_scalar_out, ctx, args, num_args);
   }
   if (ctx->dry_run) {

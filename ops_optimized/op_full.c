@@ -22,7 +22,7 @@ static etr_error_t full(etr_kernel_fn reference, size_t value_index,
                         etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, out_index);
   if (out == NULL ||
-      etr_move_validate(reference, ctx, args, num_args) != ETR_OK) {
+      etr_opt_check(reference, ctx, args, num_args) != ETR_OK) {
     return etr_opt_fallback(reference, ctx, args, num_args);
   }
   if (ctx->dry_run) {

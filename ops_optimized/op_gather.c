@@ -65,7 +65,7 @@ etr_error_t etr_opt_gather_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 4);
   if (!etr_move_same_dtype(self, out) || index == NULL ||
       self->dim == 0 || index->dim == 0 ||
-      etr_move_validate(etr_ref_gather_out, ctx, args, num_args) != ETR_OK ||
+      etr_opt_check(etr_ref_gather_out, ctx, args, num_args) != ETR_OK ||
       etr_move_overlaps(out, self)) {
     return etr_opt_fallback(etr_ref_gather_out, ctx, args, num_args);
   }

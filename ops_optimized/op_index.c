@@ -49,8 +49,7 @@ etr_error_t etr_opt_index_tensor_out(etr_kernel_context_t *ctx,
   const etr_tensor_t *index =
       num_args == 4 ? single_index(args[1], &dim) : NULL;
   if (index == NULL || !etr_move_same_dtype(self, out) ||
-      etr_move_validate(etr_ref_index_tensor_out, ctx, args, num_args) !=
-          ETR_OK ||
+      etr_opt_check(etr_ref_index_tensor_out, ctx, args, num_args) != ETR_OK ||
       etr_move_overlaps(out, self)) {
     return etr_opt_fallback(etr_ref_index_tensor_out, ctx, args, num_args);
   }

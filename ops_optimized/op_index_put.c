@@ -77,8 +77,7 @@ etr_error_t etr_opt_index_put_out(etr_kernel_context_t *ctx,
                     args[3]->tag == ETR_TAG_BOOL && args[3]->u.as_bool;
   etr_tensor_t view;
   if (index == NULL || accumulate || !etr_move_same_dtype(self, out) ||
-      etr_move_validate(etr_ref_index_put_out, ctx, args, num_args) !=
-          ETR_OK ||
+      etr_opt_check(etr_ref_index_put_out, ctx, args, num_args) != ETR_OK ||
       etr_move_overlaps(out, self) || etr_move_overlaps(out, values)) {
     return etr_opt_fallback(etr_ref_index_put_out, ctx, args, num_args);
   }

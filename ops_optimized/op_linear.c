@@ -49,8 +49,7 @@ etr_error_t etr_opt_linear_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
       (bias != NULL && (bias->dtype != input->dtype || bias->dim > 1))) {
     return etr_opt_fallback(etr_ref_linear_out, ctx, args, num_args);
   }
-  ETR_TRY(etr_opt_check_with_reference(etr_ref_linear_out, ctx, args,
-                                       num_args));
+  ETR_TRY(etr_opt_check(etr_ref_linear_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

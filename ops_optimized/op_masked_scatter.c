@@ -27,7 +27,7 @@ etr_error_t etr_opt_masked_scatter_out(etr_kernel_context_t *ctx,
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 3);
   if (num_args != 5 || mask == NULL || source == NULL ||
       !etr_move_same_dtype(self, out) ||
-      etr_move_validate(etr_ref_masked_scatter_out, ctx, args, num_args) !=
+      etr_opt_check(etr_ref_masked_scatter_out, ctx, args, num_args) !=
           ETR_OK) {
     return etr_opt_fallback(etr_ref_masked_scatter_out, ctx, args, num_args);
   }

@@ -24,8 +24,7 @@ etr_error_t etr_opt_max_dim_max(etr_kernel_context_t *ctx, etr_evalue_t **args,
       indices->dtype != ETR_LONG) {
     return etr_opt_fallback(etr_ref_max_dim_max, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(etr_ref_max_dim_max, ctx, args,
-                                     num_args));
+  ETR_TRY(etr_opt_check(etr_ref_max_dim_max, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

@@ -64,8 +64,8 @@ static etr_error_t max_pool(etr_kernel_context_t *ctx, etr_evalue_t **args,
   bool read = read_params(ctx, args, num_args, &p) == ETR_OK;
   if (!read || ctx->dry_run || !settled_2x2s2(ctx, args, num_args, &p, self,
                                               out, indices)) {
-    ETR_TRY(etr_reduce_check_reference(etr_ref_max_pool2d_with_indices_out,
-                                       ctx, args, num_args));
+    ETR_TRY(etr_opt_check(etr_ref_max_pool2d_with_indices_out,
+                          ctx, args, num_args));
     if (ctx->dry_run) {
       return ETR_OK;
     }

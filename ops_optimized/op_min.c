@@ -24,8 +24,7 @@ etr_error_t etr_opt_min_dim_min(etr_kernel_context_t *ctx, etr_evalue_t **args,
       indices->dtype != ETR_LONG) {
     return etr_opt_fallback(etr_ref_min_dim_min, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(etr_ref_min_dim_min, ctx, args,
-                                     num_args));
+  ETR_TRY(etr_opt_check(etr_ref_min_dim_min, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

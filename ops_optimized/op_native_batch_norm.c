@@ -24,8 +24,8 @@ etr_error_t etr_opt_native_batch_norm_legit_no_training_out(
     return etr_opt_fallback(etr_ref_native_batch_norm_legit_no_training_out,
                             ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(
-      etr_ref_native_batch_norm_legit_no_training_out, ctx, args, num_args));
+  ETR_TRY(etr_opt_check(etr_ref_native_batch_norm_legit_no_training_out, ctx,
+                        args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

@@ -68,7 +68,7 @@ static etr_error_t run(etr_kernel_fn reference, bool has_stats,
       input->dtype != ETR_FLOAT) {
     return etr_opt_fallback(reference, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(reference, ctx, args, num_args));
+  ETR_TRY(etr_opt_check(reference, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

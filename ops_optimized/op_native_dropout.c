@@ -25,8 +25,7 @@ etr_error_t etr_opt_native_dropout_out(etr_kernel_context_t *ctx,
       input->dtype != ETR_FLOAT) {
     return etr_opt_fallback(etr_ref_native_dropout_out, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(etr_ref_native_dropout_out, ctx, args,
-                                     num_args));
+  ETR_TRY(etr_opt_check(etr_ref_native_dropout_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

@@ -31,7 +31,7 @@ etr_error_t etr_opt_native_group_norm_backward_out(etr_kernel_context_t *ctx,
   if (num_args != 14 || input == NULL || input->dtype != ETR_FLOAT) {
     return etr_opt_fallback(reference, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(reference, ctx, args, num_args));
+  ETR_TRY(etr_opt_check(reference, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

@@ -24,8 +24,7 @@ etr_error_t etr_opt_native_layer_norm_out(etr_kernel_context_t *ctx,
     return etr_opt_fallback(etr_ref_native_layer_norm_out, ctx, args,
                             num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(etr_ref_native_layer_norm_out, ctx,
-                                     args, num_args));
+  ETR_TRY(etr_opt_check(etr_ref_native_layer_norm_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

@@ -23,8 +23,7 @@ etr_error_t etr_opt_pdist_forward_out(etr_kernel_context_t *ctx,
       self->dtype != ETR_FLOAT) {
     return etr_opt_fallback(etr_ref_pdist_forward_out, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(etr_ref_pdist_forward_out, ctx, args,
-                                     num_args));
+  ETR_TRY(etr_opt_check(etr_ref_pdist_forward_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

@@ -17,8 +17,8 @@
 etr_error_t etr_opt_quantize_per_tensor_out(etr_kernel_context_t *ctx,
                                             etr_evalue_t **args,
                                             size_t num_args) {
-  if (etr_quant_validate(etr_ref_quantize_per_tensor_out, ctx, args,
-                         num_args) != ETR_OK) {
+  if (etr_opt_check(etr_ref_quantize_per_tensor_out, ctx, args,
+                    num_args) != ETR_OK) {
     return etr_opt_fallback(etr_ref_quantize_per_tensor_out, ctx, args,
                             num_args);
   }
@@ -48,8 +48,8 @@ etr_error_t etr_opt_quantize_per_tensor_out(etr_kernel_context_t *ctx,
 etr_error_t etr_opt_quantize_per_tensor_tensor_out(etr_kernel_context_t *ctx,
                                                    etr_evalue_t **args,
                                                    size_t num_args) {
-  if (etr_quant_validate(etr_ref_quantize_per_tensor_tensor_out, ctx, args,
-                         num_args) != ETR_OK) {
+  if (etr_opt_check(etr_ref_quantize_per_tensor_tensor_out, ctx, args,
+                    num_args) != ETR_OK) {
     return etr_opt_fallback(etr_ref_quantize_per_tensor_tensor_out, ctx,
                             args, num_args);
   }

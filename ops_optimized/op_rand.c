@@ -24,7 +24,7 @@ etr_error_t etr_opt_rand_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
     return etr_opt_fallback(etr_ref_rand_out, ctx, args, num_args);
   }
   ETR_TRY(
-      etr_reduce_check_reference(etr_ref_rand_out, ctx, args, num_args));
+      etr_opt_check(etr_ref_rand_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

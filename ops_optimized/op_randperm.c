@@ -58,7 +58,7 @@ etr_error_t etr_opt_randperm_out(etr_kernel_context_t *ctx,
     return etr_opt_fallback(etr_ref_randperm_out, ctx, args, num_args);
   }
   ETR_TRY(
-      etr_reduce_check_reference(etr_ref_randperm_out, ctx, args, num_args));
+      etr_opt_check(etr_ref_randperm_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

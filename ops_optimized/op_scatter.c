@@ -21,7 +21,7 @@ static etr_error_t scatter(etr_kernel_fn reference, bool has_src,
   etr_tensor_t *index = etr_opt_tensor_arg(args, num_args, 2);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 4);
   if (num_args != 6 || !etr_move_same_dtype(self, out) || index == NULL ||
-      etr_move_validate(reference, ctx, args, num_args) != ETR_OK) {
+      etr_opt_check(reference, ctx, args, num_args) != ETR_OK) {
     return etr_opt_fallback(reference, ctx, args, num_args);
   }
   if (ctx->dry_run) {

@@ -23,8 +23,7 @@ etr_error_t etr_opt_scatter_add_out(etr_kernel_context_t *ctx,
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 4);
   if (num_args != 6 || !etr_move_same_dtype(self, out) || index == NULL ||
       src == NULL ||
-      etr_move_validate(etr_ref_scatter_add_out, ctx, args, num_args) !=
-          ETR_OK) {
+      etr_opt_check(etr_ref_scatter_add_out, ctx, args, num_args) != ETR_OK) {
     return etr_opt_fallback(etr_ref_scatter_add_out, ctx, args, num_args);
   }
   if (ctx->dry_run) {

@@ -28,8 +28,8 @@ etr_error_t etr_opt_scatter_reduce_two_out(etr_kernel_context_t *ctx,
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 6);
   if (num_args != 8 || !etr_move_same_dtype(self, out) || index == NULL ||
       src == NULL ||
-      etr_move_validate(etr_ref_scatter_reduce_two_out, ctx, args,
-                        num_args) != ETR_OK) {
+      etr_opt_check(etr_ref_scatter_reduce_two_out, ctx, args,
+                    num_args) != ETR_OK) {
     return etr_opt_fallback(etr_ref_scatter_reduce_two_out, ctx, args,
                             num_args);
   }

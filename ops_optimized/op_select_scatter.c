@@ -20,7 +20,7 @@ etr_error_t etr_opt_select_scatter_out(etr_kernel_context_t *ctx,
   etr_tensor_t *src = etr_opt_tensor_arg(args, num_args, 1);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 4);
   if (!etr_move_same_dtype(self, out) || !etr_move_same_dtype(src, out) ||
-      etr_move_validate(etr_ref_select_scatter_out, ctx, args, num_args) !=
+      etr_opt_check(etr_ref_select_scatter_out, ctx, args, num_args) !=
           ETR_OK ||
       etr_move_overlaps(out, self) || etr_move_overlaps(out, src)) {
     return etr_opt_fallback(etr_ref_select_scatter_out, ctx, args,

@@ -23,7 +23,7 @@ etr_error_t etr_opt_softmax_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
       !etr_reduce_is_f32_like(self->dtype) || out->dtype != self->dtype) {
     return etr_opt_fallback(etr_ref_softmax_out, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(etr_ref_softmax_out, ctx, args, num_args));
+  ETR_TRY(etr_opt_check(etr_ref_softmax_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

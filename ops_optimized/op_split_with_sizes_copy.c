@@ -113,8 +113,8 @@ etr_error_t etr_opt_split_with_sizes_copy_out(etr_kernel_context_t *ctx,
   }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   if (self == NULL ||
-      etr_move_validate(etr_ref_split_with_sizes_copy_out, ctx, args,
-                        num_args) != ETR_OK ||
+      etr_opt_check(etr_ref_split_with_sizes_copy_out, ctx, args,
+                    num_args) != ETR_OK ||
       !outs_movable(self, args, num_args)) {
     return etr_opt_fallback(etr_ref_split_with_sizes_copy_out, ctx, args,
                             num_args);

@@ -69,7 +69,7 @@ static etr_error_t squeeze(etr_kernel_fn reference, etr_kernel_context_t *ctx,
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 2);
   int64_t strides[ETR_MAX_DIMS];
   if (!etr_move_same_dtype(self, out) ||
-      etr_move_validate(reference, ctx, args, num_args) != ETR_OK ||
+      etr_opt_check(reference, ctx, args, num_args) != ETR_OK ||
       etr_move_overlaps(out, self) ||
       !etr_move_reshape_strides(self, out->dim, out->sizes, strides)) {
     return etr_opt_fallback(reference, ctx, args, num_args);

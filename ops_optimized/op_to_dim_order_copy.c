@@ -22,7 +22,8 @@ etr_error_t etr_opt_to_dim_order_copy_out(etr_kernel_context_t *ctx,
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 3);
   if (self == NULL || out == NULL ||
-      etr_move_validate(etr_ref_to_dim_order_copy_out, ctx, args, num_args) != ETR_OK) {
+      etr_opt_check(etr_ref_to_dim_order_copy_out, ctx, args, num_args) !=
+          ETR_OK) {
     return etr_opt_fallback(etr_ref_to_dim_order_copy_out, ctx, args, num_args);
   }
   if (etr_move_same_dtype(self, out)) {

@@ -26,8 +26,7 @@ etr_error_t etr_opt_topk_values(etr_kernel_context_t *ctx, etr_evalue_t **args,
       self->dtype != ETR_FLOAT) {
     return etr_opt_fallback(etr_ref_topk_values, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(etr_ref_topk_values, ctx, args,
-                                     num_args));
+  ETR_TRY(etr_opt_check(etr_ref_topk_values, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

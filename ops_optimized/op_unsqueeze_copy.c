@@ -49,7 +49,7 @@ etr_error_t etr_opt_unsqueeze_copy_out(etr_kernel_context_t *ctx,
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 2);
   int64_t strides[ETR_MAX_DIMS];
   if (!etr_move_same_dtype(self, out) ||
-      etr_move_validate(etr_ref_unsqueeze_copy_out, ctx, args, num_args) !=
+      etr_opt_check(etr_ref_unsqueeze_copy_out, ctx, args, num_args) !=
           ETR_OK ||
       etr_move_overlaps(out, self) ||
       !etr_move_reshape_strides(self, out->dim, out->sizes, strides)) {

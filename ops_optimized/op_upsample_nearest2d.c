@@ -26,8 +26,8 @@ etr_error_t etr_opt_upsample_nearest2d_vec_out(etr_kernel_context_t *ctx,
     return etr_opt_fallback(etr_ref_upsample_nearest2d_vec_out, ctx, args,
                             num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(etr_ref_upsample_nearest2d_vec_out, ctx,
-                                     args, num_args));
+  ETR_TRY(etr_opt_check(etr_ref_upsample_nearest2d_vec_out, ctx,
+                        args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

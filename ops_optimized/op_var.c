@@ -51,8 +51,7 @@ etr_error_t etr_opt_var_correction_out(etr_kernel_context_t *ctx,
   if (num_args != 6 || !specialized_dtypes(self, out)) {
     return etr_opt_fallback(etr_ref_var_correction_out, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(etr_ref_var_correction_out, ctx, args,
-                                     num_args));
+  ETR_TRY(etr_opt_check(etr_ref_var_correction_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }
@@ -77,8 +76,7 @@ etr_error_t etr_opt_var_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   if (num_args != 6 || !specialized_dtypes(self, out)) {
     return etr_opt_fallback(etr_ref_var_out, ctx, args, num_args);
   }
-  ETR_TRY(etr_reduce_check_reference(etr_ref_var_out, ctx, args,
-                                     num_args));
+  ETR_TRY(etr_opt_check(etr_ref_var_out, ctx, args, num_args));
   if (ctx->dry_run) {
     return ETR_OK;
   }

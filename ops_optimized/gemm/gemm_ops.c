@@ -3,15 +3,6 @@
 // Shared pieces of the matmul and convolution kernels (see gemm_ops.h).
 #include "ops_optimized/gemm/gemm_ops.h"
 
-etr_error_t etr_opt_check_with_reference(etr_kernel_fn reference,
-                                         etr_kernel_context_t *ctx,
-                                         etr_evalue_t **args,
-                                         size_t num_args) {
-  etr_kernel_context_t check = *ctx;
-  check.dry_run = true;
-  return reference(&check, args, num_args);
-}
-
 // First and one-past-last byte the tensor's elements occupy; false for a
 // negative stride.
 static bool byte_span(const etr_tensor_t *t, uintptr_t *first,

@@ -12,19 +12,12 @@
 
 #include "core/kernel.h"
 #include "core/tensor.h"
+#include "ops_optimized/common/check.h"
 #include "ops_optimized/gemm/gemm.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-// Runs `reference` as a dry run: the reference's own argument checks and
-// messages, and the outs resized, without touching data. A kernel that
-// calls this first reports exactly the errors its reference twin reports.
-etr_error_t etr_opt_check_with_reference(etr_kernel_fn reference,
-                                         etr_kernel_context_t *ctx,
-                                         etr_evalue_t **args,
-                                         size_t num_args);
 
 // Float, Half and BFloat16: the dtypes the GEMM computes (in fp32).
 static inline bool etr_opt_gemm_dtype(etr_scalar_type_t dtype) {

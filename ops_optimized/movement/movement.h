@@ -40,6 +40,7 @@
 
 #include "core/kernel.h"
 #include "core/tensor.h"
+#include "ops_optimized/common/check.h"
 #include "ops_optimized/isa.h"
 #include "ops_reference/support/movement_scatter.h"
 
@@ -209,20 +210,6 @@ void etr_move_index_select(etr_tensor_t *out, const etr_tensor_t *self,
 
 // ---------------------------------------------------------------------------
 // Kernel helpers.
-
-// Runs `reference` as a dry run (ctx->dry_run set on a copy of ctx): it
-// checks every argument and resizes the outs exactly as the reference
-// kernel does, touching no data. A movement kernel calls it first, so its
-// argument errors and out shapes are the reference's by construction, and
-// then reads its (now valid) arguments with the etr_arg_* readers.
-static inline etr_error_t etr_move_validate(etr_kernel_fn reference,
-                                            etr_kernel_context_t *ctx,
-                                            etr_evalue_t **args,
-                                            size_t num_args) {
-  etr_kernel_context_t dry = *ctx;
-  dry.dry_run = true;
-  return reference(&dry, args, num_args);
-}
 
 // True when `tensor` and `other` are tensors of the same element size and
 // dtype (a move keeps bytes, so the dtypes must be equal).

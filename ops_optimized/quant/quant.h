@@ -38,6 +38,7 @@
 
 #include "core/kernel.h"
 #include "core/tensor.h"
+#include "ops_optimized/common/check.h"
 #include "ops_optimized/isa.h"
 #include "ops_reference/support/quantize.h"
 
@@ -81,18 +82,5 @@ bool etr_quant_run_quantize(const etr_tensor_t *input, etr_tensor_t *out,
 // out. Returns false, writing nothing, when not specialized.
 bool etr_quant_run_dequantize(const etr_tensor_t *input, etr_tensor_t *out,
                               const etr_quant_params_t *params);
-
-// Runs `reference` as a dry run (on a copy of ctx): it checks every
-// argument and resizes out exactly as the reference kernel does, touching
-// no data, so an optimized kernel's errors and out shapes are the
-// reference's by construction.
-static inline etr_error_t etr_quant_validate(etr_kernel_fn reference,
-                                             etr_kernel_context_t *ctx,
-                                             etr_evalue_t **args,
-                                             size_t num_args) {
-  etr_kernel_context_t dry = *ctx;
-  dry.dry_run = true;
-  return reference(&dry, args, num_args);
-}
 
 #endif  // ETR_OPS_OPTIMIZED_QUANT_QUANT_H

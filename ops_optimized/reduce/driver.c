@@ -14,15 +14,6 @@
 
 enum { kBlock = 256 };  // outputs computed per microkernel call
 
-etr_error_t etr_reduce_check_reference(etr_kernel_fn reference,
-                                         etr_kernel_context_t *ctx,
-                                         etr_evalue_t **args,
-                                         size_t num_args) {
-  etr_kernel_context_t dry = *ctx;
-  dry.dry_run = true;
-  return reference(&dry, args, num_args);
-}
-
 bool etr_reduce_plan_init(const etr_tensor_t *self, uint32_t mask,
                           bool keepdim, etr_tensor_t *const *outs,
                           size_t num_outs, bool ordered,

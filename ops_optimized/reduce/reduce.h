@@ -36,6 +36,7 @@
 
 #include "core/kernel.h"
 #include "core/tensor.h"
+#include "ops_optimized/common/check.h"
 #include "ops_optimized/isa.h"
 
 // One ISA's reduction microkernels. `rows` kernels read `rows` rows of n
@@ -174,12 +175,5 @@ typedef struct etr_reduce_request {
 // not one it handles (layout, scratch, sizes); the caller then falls back.
 bool etr_reduce_run(etr_kernel_context_t *ctx,
                     const etr_reduce_request_t *request);
-
-// Runs `reference` as a dry run: the reference's argument checks and out
-// resizing, no data touched. Optimized kernels call it before computing.
-etr_error_t etr_reduce_check_reference(etr_kernel_fn reference,
-                                         etr_kernel_context_t *ctx,
-                                         etr_evalue_t **args,
-                                         size_t num_args);
 
 #endif  // ETR_OPS_OPTIMIZED_REDUCE_REDUCE_H
