@@ -64,6 +64,17 @@ static etr_error_t set_tensor_input(uint32_t index, etr_tensor_t *target,
   if (info->storage == ETR_STORAGE_UNBOUND) {
     // Unplanned input: the method uses the caller's memory, which must be
     // dense in the input's dim order and stay alive while it executes.
+    // A static-shape input keeps the program's shape, as a planned one
+    // does (etr_tensor_resize).
+    bool same_shape = true;
+    for (int32_t i = 0; i < source->dim; ++i) {
+      same_shape = same_shape && source->sizes[i] == target->sizes[i];
+    }
+    ETR_CHECK(diag,
+              same_shape || target->shape_dynamism != ETR_SHAPE_STATIC,
+              ETR_ERR_INVALID_ARGUMENT,
+              "input %u has a static shape; got a tensor of another shape",
+              index);
     etr_tensor_t bound = *source;
     memcpy(bound.dim_order, target->dim_order, sizeof(bound.dim_order));
     etr_strides_from_dim_order(bound.sizes, bound.dim_order, bound.dim,

@@ -378,3 +378,34 @@ Test(model, bundled_program_passes_its_test_sets) {
   etr_program_release(&program);
   etr_bundled_program_release(&bundle);
 }
+
+// An input the program leaves unplanned binds the caller's memory; a
+// static-shape one must still come in the program's shape (cnn's input,
+// made unplanned here, is [1, 3, 32, 32]).
+Test(model, unplanned_static_input_keeps_its_shape) {
+  loaded_t loaded;
+  load(&loaded, "cnn", NULL, ETR_KERNELS_REFERENCE);
+  etr_method_t *m = &loaded.method;
+  m->value_info[m->inputs[0]].storage = ETR_STORAGE_UNBOUND;
+  etr_npy_array_t input;
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  cr_assert_eq(etr_npy_load_file("datasets/models/cnn/input_0.npy", 0, &input,
+                                 &diag),
+               ETR_OK, "%s", diag.message);
+  cr_assert_eq(etr_method_set_input_tensor(m, 0, &input.tensor, &diag),
+               ETR_OK, "%s", diag.message);
+  etr_tensor_t smaller = input.tensor;
+  smaller.sizes[2] = smaller.sizes[3] = 16;
+  etr_strides_from_dim_order(smaller.sizes, smaller.dim_order, smaller.dim,
+                             smaller.strides);
+  etr_diag_reset(&diag);
+  cr_expect_eq(etr_method_set_input_tensor(m, 0, &smaller, &diag),
+               ETR_ERR_INVALID_ARGUMENT);
+  cr_expect(strstr(diag.message, "static shape") != NULL, "%s",
+            diag.message);
+  cr_expect_eq(m->values[m->inputs[0]].u.as_tensor->sizes[2], 32,
+               "the failed call changed the input");
+  etr_npy_array_release(&input);
+  unload(&loaded);
+}
