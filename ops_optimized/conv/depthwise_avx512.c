@@ -253,7 +253,8 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
   // (depthwise3x3_plane_avx512.c), stride-2 padding-1 planes of even
   // sizes split by parity (depthwise3x3_s2_plane_avx512.c), stride-1
   // padding-1 rows of 8..16 one vector each (the plane file) and stride-2
-  // rows of 17..32 inputs split by parity (the s2 plane file), other planes
+  // rows of 17..32 inputs split by parity (the s2 plane file) and of 33
+  // or more (depthwise3x3_s2_wide_avx512.c), other planes
   // of at most 64 inputs and 16 outputs in registers, stride 2 to rows of at most 8 two rows per
   // vector (the plane file), small stride-1 planes taken flat, then rows
   // of 8 or more outputs: weights in registers, no masks or index
@@ -272,6 +273,10 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
   }
   if (etr_depthwise3x3_s2_row_vector_nchw_avx512_applies(g)) {
     etr_depthwise3x3_s2_row_vector_nchw_avx512(args);
+    return;
+  }
+  if (etr_depthwise3x3_s2_wide_nchw_avx512_applies(g)) {
+    etr_depthwise3x3_s2_wide_nchw_avx512(args);
     return;
   }
   if (etr_depthwise3x3_tiny_nchw_avx512_applies(g)) {

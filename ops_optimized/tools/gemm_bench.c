@@ -342,6 +342,10 @@ int main(int argc, char **argv) {
   bench_conv(128, 56, 128, 3, 2, 1, 1, false, false);
   bench_conv(32, 112, 32, 3, 1, 1, 32, false, false);
   bench_conv(32, 112, 32, 3, 1, 1, 32, true, false);
+  // The bench's dwconv3x3s2-96-112 (input in L3) and 8 of its channels
+  // (in L2): the wide stride-2 depthwise rows.
+  bench_conv(96, 112, 96, 3, 2, 1, 96, false, false);
+  bench_conv(8, 112, 8, 3, 2, 1, 8, false, false);
   tt_free_all();
   return 0;
 }

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Depthwise 3x3, stride 2, padding 1, NCHW, AVX-512 (conv.h), for rows
+// spanning several vectors (33 or more inputs; the bench's 112x112 ->
+// 56x56 layer). The plane is walked row by row, 16 outputs (32 inputs)
+// per block; output row oh reads input rows 2 oh - 1, 2 oh and 2 oh + 1,
+// each as two loads split into even and odd columns by two in-lane
+// shuffles (vshufps), which leave them in a scrambled lane order (lane
+// 4 k + j holds column pair 2 k + j for j < 2, 8 + 2 k + j - 2 else) that
+// the FMAs do not mind. Kernel column 1 reads the even columns, column 2
+// the odd ones, column 0 the odd column before: kernel column 0's sum
+// down the rows, taken one output back (the previous block's last for
+// output 0) by the same permute that restores the order; columns 1 and
+// 2's sums are put back in order by one more. On this machine (Zen 5)
+// cross-lane permutes compete with the FMAs for their pipes and in-lane
+// shuffles do not: two permutes per 16 outputs in place of the row
+// kernel's six (depthwise3x3_avx512.c: three loads per row, split over
+// cache lines, two permutes and a shift) took 8 channels of 112x112 in L2
+// from 4.5 to 3.7 us. Re-splitting row 2 oh - 1 (just read, in L1) costs
+// less than keeping it. The input of a large layer streams from L3: the
+// rows two output rows ahead are prefetched.
+//
+// Taps outside the image contribute zeros (masked loads), which add
+// nothing: padded convolutions with a non-finite weight never come here
+// (op_convolution.c). The sums run from +0.0 down each kernel column (the
+// own row first), then (y_1 + y_2) + y_0, bias last: an order other than
+// the reference's, within its tests' tolerance, exact for exact data.
+#include <immintrin.h>
+
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/conv/lanes_avx512.h"
+
+bool etr_depthwise3x3_s2_wide_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g) {
+  return g->kernel_h == 3 && g->kernel_w == 3 && g->stride_h == 2 &&
+         g->stride_w == 2 && g->dilation_h == 1 && g->dilation_w == 1 &&
+         g->pad_h == 1 && g->pad_w == 1 && g->in_w >= 33 &&
+         g->in_stride_w == 1;
+}
+
+// Masks of one block: its input columns in the row (two loads) and its
+// outputs.
+typedef struct wide_masks {
+  __mmask16 low;
+  __mmask16 high;
+  __mmask16 out;
+} wide_masks_t;
+
+// What stays the same for every block of a channel.
+typedef struct wide_channel {
+  __m512 weights[9];
+  __m512 bias;
+  __m512i natural;  // lane m: the scrambled lane of output m
+  __m512i shifted;  // lane m: that of output m - 1 (16 +: previous block)
+} wide_channel_t;
+
+// Input columns [32 b, 32 b + 32) of a row, zeros outside `lanes`: the
+// even ones and the odd ones, in the scrambled order of vshufps (lane
+// 4 k + j holds column pair 2 k + j for j < 2, 8 + 2 k + j - 2 else).
+static inline __attribute__((always_inline)) void split(
+    const float *row, __mmask16 low, __mmask16 high, __m512 *even,
+    __m512 *odd) {
+  const __m512 a = _mm512_maskz_loadu_ps(low, row);
+  const __m512 b = _mm512_maskz_loadu_ps(high, row + 16);
+  *even = _mm512_shuffle_ps(a, b, 0x88);
+  *odd = _mm512_shuffle_ps(a, b, 0xdd);
+}
+
+// One block of an output row from input rows `up`, `own` and `below`
+// (`up_lanes` and `below_lanes` 0 outside the image). `left` carries
+// kernel column 0's sums (scrambled) from block to block.
+static inline __attribute__((always_inline)) void wide_block(
+    const wide_channel_t *c, const float *up, const float *own,
+    const float *below, __mmask16 up_lanes, __mmask16 below_lanes,
+    wide_masks_t m, __m512 *left, float *out) {
+  const __m512 zero = _mm512_setzero_ps();
+  __m512 even, odd, above_even, above_odd, below_even, below_odd;
+  split(own, m.low, m.high, &even, &odd);
+  split(up, m.low & up_lanes, m.high & up_lanes, &above_even, &above_odd);
+  split(below, m.low & below_lanes, m.high & below_lanes, &below_even,
+        &below_odd);
+  const __m512 *w = c->weights;
+  __m512 y1 = _mm512_fmadd_ps(w[4], even, zero);
+  __m512 y2 = _mm512_fmadd_ps(w[5], odd, zero);
+  __m512 y0 = _mm512_fmadd_ps(w[3], odd, zero);
+  y1 = _mm512_fmadd_ps(w[1], above_even, y1);
+  y2 = _mm512_fmadd_ps(w[2], above_odd, y2);
+  y0 = _mm512_fmadd_ps(w[0], above_odd, y0);
+  y1 = _mm512_fmadd_ps(w[7], below_even, y1);
+  y2 = _mm512_fmadd_ps(w[8], below_odd, y2);
+  y0 = _mm512_fmadd_ps(w[6], below_odd, y0);
+  // Back in order; kernel column 0's sum of the odd column before each
+  // output (the previous block's last for output 0).
+  const __m512 middle =
+      _mm512_permutexvar_ps(c->natural, _mm512_add_ps(y1, y2));
+  const __m512 before = _mm512_permutex2var_ps(y0, c->shifted, *left);
+  *left = y0;
+  _mm512_mask_storeu_ps(
+      out, m.out, _mm512_add_ps(_mm512_add_ps(middle, before), c->bias));
+}
+
+static void wide_plane(const etr_conv2d_geometry_t *g, const float *in,
+                       const float *weight, float bias, float *plane,
+                       int64_t out_stride_h) {
+  wide_channel_t c;
+#pragma GCC unroll 9
+  for (int t = 0; t < 9; ++t) {
+    c.weights[t] = _mm512_set1_ps(
+        weight[(t / 3) * g->w_stride_h + (t % 3) * g->w_stride_w]);
+  }
+  c.bias = _mm512_set1_ps(bias);
+  c.natural = _mm512_setr_epi32(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10,
+                                11, 14, 15);
+  // Output 0 reads the previous block's output 15 (lane 15, + 16).
+  c.shifted = _mm512_setr_epi32(31, 0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7,
+                                10, 11, 14);
+  const int64_t in_w = g->in_w;
+  const int64_t full = in_w / 32;  // blocks of 32 inputs and 16 outputs
+  const int64_t rest = in_w - 32 * full;
+  const wide_masks_t all = {0xffff, 0xffff, 0xffff};
+  const wide_masks_t tail = {first_lanes(rest), first_lanes(rest - 16),
+                             first_lanes((rest + 1) / 2)};
+  const int64_t row_stride = g->in_stride_h;
+  for (int64_t oh = 0; oh < g->out_h; ++oh) {
+    const float *own = in + 2 * oh * row_stride;
+    const bool has_up = oh > 0;
+    const bool has_below = 2 * oh + 1 < g->in_h;
+    const float *up = has_up ? own - row_stride : own;
+    const float *below = has_below ? own + row_stride : own;
+    const __mmask16 up_lanes = has_up ? 0xffff : 0;
+    const __mmask16 below_lanes = has_below ? 0xffff : 0;
+    // Two output rows ahead: input rows 2 oh + 4 and 2 oh + 5.
+    const bool ahead = 2 * oh + 5 < g->in_h;
+    const float *next = ahead ? own + 4 * row_stride : own;
+    const int64_t next_stride = ahead ? row_stride : 0;
+    float *out = plane + oh * out_stride_h;
+    __m512 left = _mm512_setzero_ps();
+    int64_t b = 0;
+    for (; b < full; ++b) {
+      _mm_prefetch((const char *)(next + 32 * b), _MM_HINT_T0);
+      _mm_prefetch((const char *)(next + 32 * b + 16), _MM_HINT_T0);
+      _mm_prefetch((const char *)(next + next_stride + 32 * b), _MM_HINT_T0);
+      _mm_prefetch((const char *)(next + next_stride + 32 * b + 16),
+                   _MM_HINT_T0);
+      wide_block(&c, up + 32 * b, own + 32 * b, below + 32 * b, up_lanes,
+                 below_lanes, all, &left, out + 16 * b);
+    }
+    if (rest > 0) {
+      wide_block(&c, up + 32 * b, own + 32 * b, below + 32 * b, up_lanes,
+                 below_lanes, tail, &left, out + 16 * b);
+    }
+  }
+}
+
+void etr_depthwise3x3_s2_wide_nchw_avx512(const etr_depthwise_args_t *args) {
+  const etr_depthwise_args_t a = *args;
+  const etr_conv2d_geometry_t g = *args->geometry;
+  int64_t ic = 0;      // the input channel of out channel oc
+  int64_t repeat = 0;  // out channels so far of input channel ic
+  for (int64_t oc = 0; oc < a.channels; ++oc) {
+    wide_plane(&g, a.input + ic * g.in_stride_c, a.weight + oc * g.w_stride_oc,
+               a.bias != NULL ? a.bias[oc * a.bias_stride] : 0.0f,
+               a.out + oc * a.out_stride_c, a.out_stride_h);
+    if (++repeat == a.multiplier) {
+      repeat = 0;
+      ++ic;
+    }
+  }
+}
