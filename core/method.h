@@ -138,7 +138,8 @@ typedef struct etr_instruction {
   const void *state;
   // KernelCall: ETR_FUSION_HEAD when `kernel` also computes the next
   // `fused_count` instructions, which are then ETR_FUSION_ABSORBED (their
-  // kernel does nothing). ETR_FUSION_NONE for every instruction of a
+  // kernel does nothing, and the executor steps over them unless a tracer
+  // times each instruction; never jump targets). ETR_FUSION_NONE for every instruction of a
   // method no pass touched.
   uint8_t fusion;
   uint8_t fused_count;

@@ -406,6 +406,15 @@ etr_error_t etr_method_execute(etr_method_t *method, etr_diag_t *diag) {
         describe_failure(method, c, pc, instruction, diag);
         break;
       }
+      // A fused block's head did the work of the instructions it absorbed,
+      // whose kernels do nothing (ops_optimized/fuse/fuse.h; never jump
+      // targets): step over them, unless a tracer times each instruction.
+      if (instruction->fusion == ETR_FUSION_HEAD && tracer == NULL &&
+          next == pc + 1 &&
+          instruction->fused_count < chain->num_instructions - pc) {
+        next += instruction->fused_count;
+        steps += instruction->fused_count;
+      }
       pc = next;
     }
   }

@@ -7,7 +7,8 @@
 // out, in the convolution's input bytes make the fused kernel stage
 // through the convolution's out, or run the three kernels one after
 // another, with the same bits again; a fused method's dry run
-// accepts every instruction; reference methods are left alone.
+// accepts every instruction; reference methods are left alone; the
+// executor steps over absorbed instructions unless a tracer watches.
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,5 +284,58 @@ Test(fuse, dry_run_and_roles) {
   load(&program, ETR_KERNELS_REFERENCE, true, NULL, &reference);
   cr_assert_eq(reference.stats.groups, 0);
   etr_method_release(&reference.method);
+  etr_program_release(&program);
+}
+
+// Absorbed instructions do nothing: the executor steps over them after
+// their head, unless a tracer times every instruction (a profile lists
+// them as fused into the previous one). Either way they count as executed.
+static uint32_t g_absorbed_calls;
+
+static etr_error_t count_absorbed(etr_kernel_context_t *ctx,
+                                  etr_evalue_t **args, size_t num_args) {
+  (void)ctx;
+  (void)args;
+  (void)num_args;
+  ++g_absorbed_calls;
+  return ETR_OK;
+}
+
+static void on_instruction(void *user, const etr_method_t *method,
+                           uint32_t chain, uint32_t instruction) {
+  (void)method;
+  (void)chain;
+  (void)instruction;
+  ++*(uint32_t *)user;
+}
+
+Test(fuse, absorbed_instructions_are_stepped_over_untraced) {
+  etr_program_t program;
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  cr_assert_eq(etr_program_load_file("datasets/models/mobilenet_v2/model.pte",
+                                     0, &program, &diag),
+               ETR_OK, "%s", diag.message);
+  loaded_t fused;
+  load(&program, ETR_KERNELS_OPTIMIZED, true, NULL, &fused);
+  etr_chain_t *chain = &fused.method.chains[0];
+  for (uint32_t i = 0; i < chain->num_instructions; ++i) {
+    if (chain->instructions[i].fusion == ETR_FUSION_ABSORBED) {
+      chain->instructions[i].kernel = count_absorbed;
+    }
+  }
+  cr_assert_gt(fused.stats.absorbed, 0);
+  g_absorbed_calls = 0;
+  run("mobilenet_v2", &fused.method);
+  cr_expect_eq(g_absorbed_calls, 0);
+  cr_expect_eq(fused.method.last_instruction_count, chain->num_instructions);
+  uint32_t traced = 0;
+  etr_event_tracer_t tracer = {.user = &traced,
+                               .begin_instruction = on_instruction};
+  fused.method.config.tracer = &tracer;
+  run("mobilenet_v2", &fused.method);
+  cr_expect_eq(g_absorbed_calls, 2 * fused.stats.absorbed);
+  cr_expect_eq(traced, 2 * chain->num_instructions);
+  etr_method_release(&fused.method);
   etr_program_release(&program);
 }
