@@ -146,6 +146,11 @@ bool etr_depthwise3x3_row_vector_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise3x3_row_vector_nchw_avx512(
     const etr_depthwise_args_t *args);
+// NCHW 3x3, stride 1, padding 1, dilation 1, rows of more than 16, any
+// height, unit column stride, row by row (depthwise3x3_s1_rows_avx512.c).
+bool etr_depthwise3x3_s1_rows_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g);
+void etr_depthwise3x3_s1_rows_nchw_avx512(const etr_depthwise_args_t *args);
 // NCHW 3x3, stride 2, padding 1, dilation 1, dense input planes of even
 // sizes (twice the output's) and at most 64 elements, split by parity in
 // registers (depthwise3x3_s2_plane_avx512.c).
