@@ -170,6 +170,12 @@ void etr_depthwise3x3_s2_row_vector_nchw_avx512(
 bool etr_depthwise3x3_s2_wide_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise3x3_s2_wide_nchw_avx512(const etr_depthwise_args_t *args);
+// NCHW 3x3, stride 2, padding 1, dilation 1, rows of at most 16 inputs,
+// two output rows per vector split by column parity, dense out planes,
+// unit column stride (depthwise3x3_s2_narrow_avx512.c).
+bool etr_depthwise3x3_s2_narrow_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g);
+void etr_depthwise3x3_s2_narrow_nchw_avx512(const etr_depthwise_args_t *args);
 // NCHW 3x3, any stride and dilation, input planes of at most 64 dense
 // elements and outputs of at most 16, from registers (the same file).
 bool etr_depthwise3x3_tiny_nchw_avx512_applies(

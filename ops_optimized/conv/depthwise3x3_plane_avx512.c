@@ -188,17 +188,18 @@ void etr_depthwise3x3_plane_nchw_avx512(const etr_depthwise_args_t *args) {
   }
 }
 
-// Stride 2 to rows of at most 8 outputs from rows of at most 16 inputs
-// (mobilenet_v2's 16x16 -> 8x8 layer; the row kernel of
-// depthwise3x3_avx512.c would fill half of each vector): two output rows
-// per vector, lanes [0, out_w) the first, [out_w, 2 * out_w) the second,
-// stored with one masked store (out planes are dense, as for the flat
-// kernels of depthwise_avx512.c: the op checks). Kernel row kh
-// of output rows oh and oh + 1 reads input rows 2 * oh - pad + kh and two
-// below it: one masked load each, and each tap is one two-source permute
-// of the pair, zeroing the lanes whose column is outside the image. The
-// five input rows of a pair of output rows overlap the next pair's by
-// one, which is kept.
+// Stride 2 to rows of at most 8 outputs from rows of at most 16 inputs,
+// padding other than 1 (padding 1, as mobilenet_v2's 16x16 -> 8x8
+// layer, takes the parity split of depthwise3x3_s2_narrow_avx512.c; the
+// row kernel of depthwise3x3_avx512.c would fill half of each vector):
+// two output rows per vector, lanes [0, out_w) the first, [out_w,
+// 2 * out_w) the second, stored with one masked store (out planes are
+// dense, as for the flat kernels of depthwise_avx512.c: the op checks).
+// Kernel row kh of output rows oh and oh + 1 reads input rows
+// 2 * oh - pad + kh and two below it: one masked load each, and each tap
+// is one two-source permute of the pair, zeroing the lanes whose column
+// is outside the image. The five input rows of a pair of output rows
+// overlap the next pair's by one, which is kept.
 bool etr_depthwise3x3_s2_rows_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g) {
   return g->kernel_h == 3 && g->kernel_w == 3 && g->stride_h == 2 &&

@@ -171,14 +171,18 @@ void etr_depthwise3x3_s2_plane_nchw_avx512(const etr_depthwise_args_t *args) {
 }
 
 // Stride 2, padding 1, rows of 17..32 inputs and 9..16 outputs, any height
-// (mobilenet_v2's 32x32 -> 16x16 layer): an output row is one vector. Each
-// input row is two loads split by column parity with two permutes, lane
-// ow of the even part holding column 2 ow and of the odd part column
-// 2 ow + 1; kernel column 1 reads the even part, columns 2 and 0 the odd
-// one (0 a lane to the left, with a zero shifted in). Output row oh reads
-// input rows 2 oh - 1 (the previous output row's last, kept), 2 oh and
-// 2 oh + 1. The row kernel (depthwise3x3_avx512.c) read each row with
-// three masked loads starting a column before it, split over cache lines.
+// (mobilenet_v2's 32x32 -> 16x16 layer): an output row is one vector.
+// Each input row is two loads split into even and odd columns by two
+// in-lane shuffles (vshufps), which leave them in a scrambled lane order
+// (lane 4 k + j holds column pair 2 k + j for j < 2, 8 + 2 k + j - 2
+// else) that the FMAs do not mind; kernel column 1 reads the even part,
+// columns 2 and 0 the odd one (0 the odd column before), and the sums down
+// the rows are put back in order by two permutes, kernel column 0's taken
+// one output back with a zero in the first. Output row oh reads input
+// rows 2 oh - 1 (the previous output row's last, kept), 2 oh and 2 oh + 1.
+// Two cross-lane permutes per row in place of five (two per input row
+// and a shift): on this machine (Zen 5) cross-lane permutes compete with
+// the FMAs for their pipes, in-lane shuffles do not.
 bool etr_depthwise3x3_s2_row_vector_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g) {
   return g->kernel_h == 3 && g->kernel_w == 3 && g->stride_h == 2 &&
@@ -187,14 +191,11 @@ bool etr_depthwise3x3_s2_row_vector_nchw_avx512_applies(
          g->in_stride_w == 1;
 }
 
-// Input row `row` split by column parity; zeros outside the image.
+// Input row `row` split by column parity (scrambled); zeros outside the
+// image.
 static inline __attribute__((always_inline)) void split_row(
     const etr_conv2d_geometry_t *g, const float *in, int64_t row,
     __mmask16 high_lanes, __m512 *even, __m512 *odd) {
-  const __m512i even_index = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16,
-                                               18, 20, 22, 24, 26, 28, 30);
-  const __m512i odd_index = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17,
-                                              19, 21, 23, 25, 27, 29, 31);
   if (row >= g->in_h) {
     *even = *odd = _mm512_setzero_ps();
     return;
@@ -202,8 +203,8 @@ static inline __attribute__((always_inline)) void split_row(
   const float *r = in + row * g->in_stride_h;
   const __m512 lo = _mm512_loadu_ps(r);
   const __m512 hi = _mm512_maskz_loadu_ps(high_lanes, r + 16);
-  *even = _mm512_permutex2var_ps(lo, even_index, hi);
-  *odd = _mm512_permutex2var_ps(lo, odd_index, hi);
+  *even = _mm512_shuffle_ps(lo, hi, 0x88);
+  *odd = _mm512_shuffle_ps(lo, hi, 0xdd);
 }
 
 void etr_depthwise3x3_s2_row_vector_nchw_avx512(
@@ -214,6 +215,11 @@ void etr_depthwise3x3_s2_row_vector_nchw_avx512(
   const __mmask16 high_lanes = first_lanes(g.in_w - 16);
   const __mmask16 lanes = first_lanes(g.out_w);
   const __m512 zero = _mm512_setzero_ps();
+  // Lane m: the scrambled lane of output m, and of output m - 1.
+  const __m512i natural = _mm512_setr_epi32(0, 1, 4, 5, 8, 9, 12, 13, 2, 3,
+                                            6, 7, 10, 11, 14, 15);
+  const __m512i before = _mm512_setr_epi32(0, 0, 1, 4, 5, 8, 9, 12, 13, 2,
+                                           3, 6, 7, 10, 11, 14);
   int64_t ic = 0;      // the input channel of out channel oc
   int64_t repeat = 0;  // out channels so far of input channel ic
   for (int64_t oc = 0; oc < a.channels; ++oc) {
@@ -225,9 +231,8 @@ void etr_depthwise3x3_s2_row_vector_nchw_avx512(
       weights[t] =
           _mm512_set1_ps(w[(t / 3) * g.w_stride_h + (t % 3) * g.w_stride_w]);
     }
-    const bool has_bias = a.bias != NULL;
-    const __m512 bias =
-        _mm512_set1_ps(has_bias ? a.bias[oc * a.bias_stride] : 0.0f);
+    const __m512 bias = _mm512_set1_ps(
+        a.bias != NULL ? a.bias[oc * a.bias_stride] : 0.0f);
     float *plane = a.out + oc * a.out_stride_c;
     __m512 above_even = zero;  // row 2 oh - 1 (none above row 0)
     __m512 above_odd = zero;
@@ -248,13 +253,11 @@ void etr_depthwise3x3_s2_row_vector_nchw_avx512(
       y1 = _mm512_fmadd_ps(weights[7], below_even, y1);
       y2 = _mm512_fmadd_ps(weights[8], below_odd, y2);
       y0 = _mm512_fmadd_ps(weights[6], below_odd, y0);
-      // Lane ow: kernel column 0's sum of odd column ow - 1 (2 ow - 1).
-      const __m512 left = _mm512_castsi512_ps(_mm512_alignr_epi32(
-          _mm512_castps_si512(y0), _mm512_castps_si512(zero), 15));
-      __m512 sum = _mm512_add_ps(_mm512_add_ps(y1, left), y2);
-      if (has_bias) {
-        sum = _mm512_add_ps(sum, bias);
-      }
+      const __m512 sum = _mm512_add_ps(
+          _mm512_add_ps(
+              _mm512_permutexvar_ps(natural, _mm512_add_ps(y1, y2)),
+              _mm512_maskz_permutexvar_ps((__mmask16)0xfffe, before, y0)),
+          bias);
       _mm512_mask_storeu_ps(plane + oh * a.out_stride_h, lanes, sum);
       above_even = below_even;
       above_odd = below_odd;

@@ -255,11 +255,13 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
   // padding-1 rows of 8..16 one vector each (the plane file) and stride-2
   // rows of 17..32 inputs split by parity (the s2 plane file) and of 33
   // or more (depthwise3x3_s2_wide_avx512.c), other planes
-  // of at most 64 inputs and 16 outputs in registers, stride 2 to rows of at most 8 two rows per
-  // vector (the plane file), small stride-1 planes taken flat, stride-1
-  // padding-1 rows wider than 16 row by row (depthwise3x3_s1_rows_avx512.c),
-  // then rows of 8 or more outputs: weights in registers, no masks or
-  // index arithmetic per tap (depthwise3x3_avx512.c).
+  // of at most 64 inputs and 16 outputs in registers, stride 2 to rows of
+  // at most 8 two rows per vector (padding 1: split by parity,
+  // depthwise3x3_s2_narrow_avx512.c; else the plane file), small stride-1
+  // planes taken flat, stride-1 padding-1 rows wider than 16 row by row
+  // (depthwise3x3_s1_rows_avx512.c), then rows of 8 or more outputs:
+  // weights in registers, no masks or index arithmetic per tap
+  // (depthwise3x3_avx512.c).
   if (etr_depthwise3x3_plane_nchw_avx512_applies(g)) {
     etr_depthwise3x3_plane_nchw_avx512(args);
     return;
@@ -282,6 +284,10 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
   }
   if (etr_depthwise3x3_tiny_nchw_avx512_applies(g)) {
     etr_depthwise3x3_tiny_nchw_avx512(args);
+    return;
+  }
+  if (etr_depthwise3x3_s2_narrow_nchw_avx512_applies(g)) {
+    etr_depthwise3x3_s2_narrow_nchw_avx512(args);
     return;
   }
   if (etr_depthwise3x3_s2_rows_nchw_avx512_applies(g)) {
