@@ -182,7 +182,9 @@ void etr_depthwise3x3_s2_plane_nchw_avx512(const etr_depthwise_args_t *args) {
 // rows 2 oh - 1 (the previous output row's last, kept), 2 oh and 2 oh + 1.
 // Two cross-lane permutes per row in place of five (two per input row
 // and a shift): on this machine (Zen 5) cross-lane permutes compete with
-// the FMAs for their pipes, in-lane shuffles do not.
+// the FMAs for their pipes, in-lane shuffles do not. Kernel columns 1 and
+// 2 sum in one chain (the own row first), column 0 in another: one add
+// fewer per row.
 bool etr_depthwise3x3_s2_row_vector_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g) {
   return g->kernel_h == 3 && g->kernel_w == 3 && g->stride_h == 2 &&
@@ -191,18 +193,11 @@ bool etr_depthwise3x3_s2_row_vector_nchw_avx512_applies(
          g->in_stride_w == 1;
 }
 
-// Input row `row` split by column parity (scrambled); zeros outside the
-// image.
-static inline __attribute__((always_inline)) void split_row(
-    const etr_conv2d_geometry_t *g, const float *in, int64_t row,
-    __mmask16 high_lanes, __m512 *even, __m512 *odd) {
-  if (row >= g->in_h) {
-    *even = *odd = _mm512_setzero_ps();
-    return;
-  }
-  const float *r = in + row * g->in_stride_h;
-  const __m512 lo = _mm512_loadu_ps(r);
-  const __m512 hi = _mm512_maskz_loadu_ps(high_lanes, r + 16);
+// Columns 0..31 of an input row split by column parity (scrambled).
+static inline __attribute__((always_inline)) void split(
+    const float *row, __mmask16 high_lanes, __m512 *even, __m512 *odd) {
+  const __m512 lo = _mm512_loadu_ps(row);
+  const __m512 hi = _mm512_maskz_loadu_ps(high_lanes, row + 16);
   *even = _mm512_shuffle_ps(lo, hi, 0x88);
   *odd = _mm512_shuffle_ps(lo, hi, 0xdd);
 }
@@ -236,26 +231,34 @@ void etr_depthwise3x3_s2_row_vector_nchw_avx512(
     float *plane = a.out + oc * a.out_stride_c;
     __m512 above_even = zero;  // row 2 oh - 1 (none above row 0)
     __m512 above_odd = zero;
+    // Rows whose input rows are all inside the image, then the last one
+    // (odd heights), whose row below is padding.
+    const int64_t inside_rows = g.in_h / 2;
     for (int64_t oh = 0; oh < g.out_h; ++oh) {
       __m512 even;
       __m512 odd;
       __m512 below_even;
       __m512 below_odd;
-      split_row(&g, in, 2 * oh, high_lanes, &even, &odd);
-      split_row(&g, in, 2 * oh + 1, high_lanes, &below_even, &below_odd);
-      // The own row first.
-      __m512 y1 = _mm512_fmadd_ps(weights[4], even, zero);
-      __m512 y2 = _mm512_fmadd_ps(weights[5], odd, zero);
+      const float *r = in + 2 * oh * g.in_stride_h;
+      split(r, high_lanes, &even, &odd);
+      if (oh < inside_rows) {
+        split(r + g.in_stride_h, high_lanes, &below_even, &below_odd);
+      } else {
+        below_even = below_odd = zero;
+      }
+      // Kernel columns 1 and 2 in one chain, the own row first.
+      __m512 y12 = _mm512_fmadd_ps(weights[4], even, zero);
       __m512 y0 = _mm512_fmadd_ps(weights[3], odd, zero);
-      y1 = _mm512_fmadd_ps(weights[1], above_even, y1);
-      y2 = _mm512_fmadd_ps(weights[2], above_odd, y2);
+      y12 = _mm512_fmadd_ps(weights[5], odd, y12);
       y0 = _mm512_fmadd_ps(weights[0], above_odd, y0);
-      y1 = _mm512_fmadd_ps(weights[7], below_even, y1);
-      y2 = _mm512_fmadd_ps(weights[8], below_odd, y2);
+      y12 = _mm512_fmadd_ps(weights[1], above_even, y12);
       y0 = _mm512_fmadd_ps(weights[6], below_odd, y0);
+      y12 = _mm512_fmadd_ps(weights[2], above_odd, y12);
+      y12 = _mm512_fmadd_ps(weights[7], below_even, y12);
+      y12 = _mm512_fmadd_ps(weights[8], below_odd, y12);
       const __m512 sum = _mm512_add_ps(
           _mm512_add_ps(
-              _mm512_permutexvar_ps(natural, _mm512_add_ps(y1, y2)),
+              _mm512_permutexvar_ps(natural, y12),
               _mm512_maskz_permutexvar_ps((__mmask16)0xfffe, before, y0)),
           bias);
       _mm512_mask_storeu_ps(plane + oh * a.out_stride_h, lanes, sum);
