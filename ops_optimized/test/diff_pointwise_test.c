@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The pointwise NCHW kernel (conv.h, etr_conv_pointwise_args_t;
+// pointwise_avx512.c) at its tile edges, in two ways:
+//   * called directly on every ISA that has one, against the contract
+//     conv.h states: one fp32 FMA chain per output in channel order from
+//     bias + 0.0, then the fused post (batch-norm fma, clamp) as
+//     post_scalar.c computes it. That is bit for bit on any data, NaN
+//     compared as NaN. Row strides are padded past the row, the out's
+//     padding and the rows past out_channels hold a canary that must
+//     survive, and the post reads its channels from post_channel0;
+//   * through aten::convolution.out against the reference kernel
+//     (diff.h): exact small integers bit for bit with NaN and inf poked
+//     into the input, random data within the accumulation bound.
+// Out channels cover each tile height's edges (the 4x4-image tiles of 8,
+// 12, 16 and 24 rows, the larger images' 8 and 12), input channels every
+// count up to 17 and the 4- and 8-channel steps' edges, pixels 1..16 (one
+// vector: a 4x4 image) and the edges of 16, 32 and 64.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/isa.h"
+#include "ops_optimized/ops_optimized.h"
+#include "ops_optimized/test/diff.h"
+#include "ops_reference/ops_reference.h"
+
+static const float kCanary = -1234.5f;
+
+// Deterministic values: small integers (exact sums), or fractions with
+// NaN, inf and -0.0 mixed in when `specials` is set.
+static float value_at(uint64_t *state, bool specials) {
+  *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+  uint32_t bits = (uint32_t)(*state >> 33);
+  if (specials) {
+    switch (bits % 23) {
+      case 0:
+        return NAN;
+      case 1:
+        return INFINITY;
+      case 2:
+        return -INFINITY;
+      case 3:
+        return -0.0f;
+      default:
+        return (float)((int32_t)(bits % 2001) - 1000) / 256.0f;
+    }
+  }
+  return (float)((int32_t)(bits % 9) - 4);
+}
+
+// The contract's value of out[oc][p].
+static float model_output(const etr_conv_pointwise_args_t *a, int64_t oc,
+                          int64_t p) {
+  float acc = a->bias != NULL ? a->bias[oc * a->bias_stride] + 0.0f : 0.0f;
+  for (int64_t k = 0; k < a->in_channels; ++k) {
+    acc = fmaf(a->weight[oc * a->weight_stride + k],
+               a->input[k * a->input_stride + p], acc);
+  }
+  const etr_conv_post_t *post = a->post;
+  if (post != NULL) {
+    int64_t channel = a->post_channel0 + oc;
+    if (post->scale != NULL) {
+      acc = fmaf(acc, post->scale[channel], post->shift[channel]);
+    }
+    acc = acc < post->low ? post->low : acc;
+    acc = acc > post->high ? post->high : acc;
+  }
+  return acc;
+}
+
+static bool same_float(float a, float b) {
+  if (isnan(a) || isnan(b)) {
+    return isnan(a) && isnan(b);
+  }
+  return memcmp(&a, &b, sizeof a) == 0;
+}
+
+typedef struct kernel_case {
+  int64_t out_channels, in_channels, pixels;
+  int bias;  // 0 none, 1 one per channel, 2 one shared (stride 0)
+  int post;  // 0 none, 1 clamp, 2 batch norm and clamp
+  bool specials;
+} kernel_case_t;
+
+// Runs one case on `kernel`; returns the number of wrong floats.
+static int run_kernel_case(etr_conv_pointwise_fn kernel,
+                           const kernel_case_t *c, uint64_t seed) {
+  const int64_t m = c->out_channels;
+  const int64_t k = c->in_channels;
+  const int64_t n = c->pixels;
+  // Padded strides: a kernel that assumed dense rows reads or writes the
+  // wrong elements.
+  const int64_t input_stride = n + 3;
+  const int64_t weight_stride = k + 1;
+  const int64_t out_stride = n + 5;
+  const int64_t extra_rows = 2;  // canary rows past the last out channel
+  float *input = tt_alloc(sizeof(float) * (size_t)(k * input_stride));
+  float *weight = tt_alloc(sizeof(float) * (size_t)(m * weight_stride));
+  float *bias = tt_alloc(sizeof(float) * (size_t)m);
+  float *out = tt_alloc(sizeof(float) *
+                        (size_t)((m + extra_rows) * out_stride));
+  float *scale = tt_alloc(sizeof(float) * (size_t)(m + 3));
+  float *shift = tt_alloc(sizeof(float) * (size_t)(m + 3));
+  uint64_t state = seed;
+  for (int64_t i = 0; i < k * input_stride; ++i) {
+    input[i] = value_at(&state, c->specials);
+  }
+  for (int64_t i = 0; i < m * weight_stride; ++i) {
+    weight[i] = value_at(&state, c->specials);
+  }
+  for (int64_t i = 0; i < m; ++i) {
+    bias[i] = value_at(&state, c->specials);
+  }
+  for (int64_t i = 0; i < m + 3; ++i) {
+    scale[i] = value_at(&state, false) / 2.0f;
+    shift[i] = value_at(&state, false);
+  }
+  for (int64_t i = 0; i < (m + extra_rows) * out_stride; ++i) {
+    out[i] = kCanary;
+  }
+  etr_conv_post_t post = {
+      .scale = c->post == 2 ? scale : NULL,
+      .shift = c->post == 2 ? shift : NULL,
+      .low = c->post == 2 ? -6.0f : 0.0f,
+      .high = c->post == 2 ? 6.0f : INFINITY,
+  };
+  etr_conv_pointwise_args_t a = {
+      .input = input,
+      .input_stride = input_stride,
+      .weight = weight,
+      .weight_stride = weight_stride,
+      .bias = c->bias != 0 ? bias : NULL,
+      .bias_stride = c->bias == 1 ? 1 : 0,
+      .out = out,
+      .out_stride = out_stride,
+      .out_channels = m,
+      .in_channels = k,
+      .pixels = n,
+      .post = c->post != 0 ? &post : NULL,
+      .post_channel0 = c->post != 0 ? 3 : 0,
+  };
+  kernel(&a);
+  int wrong = 0;
+  for (int64_t oc = 0; oc < m + extra_rows; ++oc) {
+    for (int64_t p = 0; p < out_stride; ++p) {
+      float want = oc < m && p < n ? model_output(&a, oc, p) : kCanary;
+      float got = out[oc * out_stride + p];
+      if (!same_float(got, want)) {
+        if (wrong < 3) {
+          cr_log_error("pointwise m %lld k %lld n %lld bias %d post %d%s: "
+                       "out[%lld][%lld] = %a, want %a",
+                       (long long)m, (long long)k, (long long)n, c->bias,
+                       c->post, c->specials ? " specials" : "",
+                       (long long)oc, (long long)p, (double)got,
+                       (double)want);
+        }
+        ++wrong;
+      }
+    }
+  }
+  return wrong;
+}
+
+static const int64_t kOuts[] = {1,  3,  4,  5,  7,  8,  9,  11, 12, 13,
+                                15, 16, 17, 20, 23, 24, 25, 28, 31, 32,
+                                33, 36, 40, 47, 48, 49, 72, 144};
+static const int64_t kIns[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
+                               12, 13, 15, 16, 17, 23, 24, 25, 32, 33, 96};
+static const int64_t kPixels[] = {1,  2,  7,  15, 16, 17, 31, 32,
+                                  33, 48, 63, 64, 65, 100, 129};
+
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+TT_TEST(diff_pointwise, kernel_against_fma_chain) {
+  int wrong = 0;
+  int cases = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    etr_conv_pointwise_fn kernel =
+        etr_isa_available((etr_isa_t)isa)
+            ? etr_conv_pointwise_for((etr_isa_t)isa)
+            : NULL;
+    if (kernel == NULL) {
+      continue;
+    }
+    uint64_t seed = 77;
+    for (size_t i = 0; i < COUNT(kOuts); ++i) {
+      for (size_t j = 0; j < COUNT(kIns); ++j) {
+        // Every (out, in) pair at 16 pixels (a 4x4 image) and at one
+        // rotating pixel count, with the bias, post and data kinds
+        // rotating too.
+        int64_t pixels[2] = {16, kPixels[(i * 7 + j) % COUNT(kPixels)]};
+        for (int t = 0; t < 2; ++t) {
+          ++seed;
+          kernel_case_t c = {kOuts[i], kIns[j], pixels[t],
+                             (int)(seed % 3), (int)((seed / 3) % 3),
+                             seed % 4 == 0};
+          wrong += run_kernel_case(kernel, &c, seed);
+          ++cases;
+        }
+      }
+    }
+    // Every pixel count of one vector, every post and bias kind.
+    for (int64_t n = 1; n <= 17; ++n) {
+      for (int kind = 0; kind < 9; ++kind) {
+        kernel_case_t c = {16 + kind % 3 * 4, 9, n, kind % 3, kind / 3,
+                           n % 2 == 0};
+        wrong += run_kernel_case(kernel, &c, 1000 + (uint64_t)n);
+        ++cases;
+      }
+    }
+  }
+  cr_log_info("%d pointwise kernel cases", cases);
+  cr_assert(cases > 0 || !etr_isa_available(ETR_ISA_AVX512),
+            "no ISA's pointwise kernel ran");
+  cr_assert_eq(wrong, 0, "%d wrong floats", wrong);
+}
+
+// One pointwise convolution through the op against the reference.
+static int run_op(int64_t n, int64_t c, int64_t h, int64_t w, int64_t oc,
+                  bool bias, etr_diff_fill_t fill, bool poke) {
+  static uint64_t seed = 9100;
+  etr_diff_case_t d;
+  etr_diff_begin(&d, "aten::convolution.out", seed++,
+                 "pointwise [%lld,%lld,%lld,%lld] -> %lld%s f%d%s",
+                 (long long)n, (long long)c, (long long)h, (long long)w,
+                 (long long)oc, bias ? " bias" : "", (int)fill,
+                 poke ? " poked" : "");
+  etr_tensor_t *input = etr_diff_input(&d, ETR_FLOAT, 4,
+                                       (const int64_t[]){n, c, h, w},
+                                       ETR_DIFF_CONTIGUOUS, fill);
+  if (poke) {  // exact sums stay exact with inf and NaN in any order
+    float *data = (float *)input->data;
+    int64_t numel = etr_tensor_numel(input);
+    data[numel / 2] = INFINITY;
+    data[numel - 1] = -INFINITY;
+    data[numel / 3] = NAN;
+    data[numel / 5] = -0.0f;
+  }
+  etr_diff_input(&d, ETR_FLOAT, 4, (const int64_t[]){oc, c, 1, 1},
+                 ETR_DIFF_CONTIGUOUS, fill);
+  if (bias) {
+    etr_diff_input(&d, ETR_FLOAT, 1, (const int64_t[]){oc},
+                   ETR_DIFF_CONTIGUOUS, fill);
+  } else {
+    etr_diff_arg(&d, tt_ev_none());
+  }
+  d.layout = ETR_DIFF_CONTIGUOUS;
+  d.dtype = ETR_FLOAT;
+  etr_diff_arg(&d, TT_EV_INTS(1, 1));
+  etr_diff_arg(&d, TT_EV_INTS(0, 0));
+  etr_diff_arg(&d, TT_EV_INTS(1, 1));
+  etr_diff_arg(&d, tt_ev_bool(false));
+  etr_diff_arg(&d, TT_EV_INTS(0, 0));
+  etr_diff_arg(&d, tt_ev_int(1));
+  etr_diff_out(&d, ETR_FLOAT, 4, (const int64_t[]){n, oc, h, w},
+               ETR_DIFF_CONTIGUOUS, 0);
+  etr_diff_return(&d, 9);
+  if (fill == ETR_FILL_RANDOM) {
+    etr_diff_tolerance_bound(
+        &d, etr_diff_accumulation_bound(ETR_FLOAT, c + 1, 1.0, 1.0) + 0x1p-24,
+        2.0 * 0x1p-24);
+  } else {
+    etr_diff_tolerance_exact(&d);
+  }
+  return etr_diff_run(&d);
+}
+
+// The op on the tiles' shapes: 4x4 images (and smaller) with out channels
+// around 8, 12, 16 and 24, and 32x32 images with few out channels.
+TT_TEST(diff_pointwise, op_tile_shapes) {
+  static const int64_t outs[] = {7, 8, 9, 12, 15, 16, 17, 24, 25, 47, 48,
+                                 144};
+  static const int64_t ins[] = {1, 3, 8, 9, 24, 33};
+  static const int64_t planes[][2] = {{4, 4}, {3, 5}, {2, 8}, {1, 1}};
+  int failures = 0;
+  int run = 0;
+  for (size_t o = 0; o < COUNT(outs); ++o) {
+    for (size_t i = 0; i < COUNT(ins); ++i) {
+      const int64_t *plane = planes[run % 4];
+      ++run;
+      failures += run_op(1 + (run % 7 == 0), ins[i], plane[0], plane[1],
+                         outs[o], run % 2 == 0, ETR_FILL_EXACT_INT, true);
+      failures += run_op(1, ins[i], plane[0], plane[1], outs[o],
+                         run % 2 == 1, ETR_FILL_RANDOM, false);
+    }
+  }
+  static const int64_t small_outs[] = {1, 3, 4, 5, 8, 11};
+  for (size_t o = 0; o < COUNT(small_outs); ++o) {
+    failures += run_op(1, 16, 32, 32, small_outs[o], o % 2 == 0,
+                       ETR_FILL_EXACT_INT, true);
+    failures += run_op(1, 5, 9, 11, small_outs[o], o % 2 == 1,
+                       ETR_FILL_RANDOM, false);
+  }
+  cr_assert_eq(failures, 0, "%d pointwise cases disagree", failures);
+}
