@@ -40,19 +40,31 @@ static void unload(loaded_t *loaded) {
   etr_program_release(&loaded->program);
 }
 
-// Kernel calls of the method, and how many of them are args_fixed.
-static void count_fixed(const etr_method_t *m, int *calls, int *fixed) {
-  *calls = 0;
-  *fixed = 0;
+#define MAX_CALLS 512
+
+// The method's kernel calls, in chain order; their count.
+static size_t kernel_calls(etr_method_t *m, etr_instruction_t **calls) {
+  size_t n = 0;
   for (uint32_t c = 0; c < m->num_chains; ++c) {
     for (uint32_t i = 0; i < m->chains[c].num_instructions; ++i) {
-      const etr_instruction_t *in = &m->chains[c].instructions[i];
+      etr_instruction_t *in = &m->chains[c].instructions[i];
       if (in->kind == ETR_INSTRUCTION_KERNEL_CALL) {
-        ++*calls;
-        *fixed += in->args_fixed;
+        cr_assert_lt(n, MAX_CALLS);
+        calls[n++] = in;
       }
     }
   }
+  return n;
+}
+
+static bool has_dynamic_tensor(const etr_instruction_t *in) {
+  for (size_t a = 0; a < in->num_args; ++a) {
+    if (in->args[a]->tag == ETR_TAG_TENSOR &&
+        in->args[a]->u.as_tensor->shape_dynamism != ETR_SHAPE_STATIC) {
+      return true;
+    }
+  }
+  return false;
 }
 
 static void set_inputs(etr_method_t *m, const char *model,
@@ -78,12 +90,15 @@ Test(fixed_args, static_models_fix_every_kernel_call) {
   for (size_t k = 0; k < sizeof(kModels) / sizeof(kModels[0]); ++k) {
     loaded_t loaded;
     load(&loaded, kModels[k]);
-    int calls = 0;
-    int fixed = 0;
-    count_fixed(&loaded.method, &calls, &fixed);
-    cr_expect_gt(calls, 0);
-    cr_expect_eq(fixed, calls, "%s: %d of %d kernel calls fixed",
-                 kModels[k], fixed, calls);
+    etr_instruction_t *calls[MAX_CALLS];
+    size_t n = kernel_calls(&loaded.method, calls);
+    size_t fixed = 0;
+    for (size_t i = 0; i < n; ++i) {
+      fixed += calls[i]->args_fixed;
+    }
+    cr_expect_gt(n, 0);
+    cr_expect_eq(fixed, n, "%s: %zu of %zu kernel calls fixed", kModels[k],
+                 fixed, n);
     unload(&loaded);
   }
 }
@@ -91,21 +106,13 @@ Test(fixed_args, static_models_fix_every_kernel_call) {
 Test(fixed_args, dynamic_shapes_are_not_fixed) {
   loaded_t loaded;
   load(&loaded, "dynamic_shape");
-  const etr_method_t *m = &loaded.method;
+  etr_instruction_t *calls[MAX_CALLS];
+  size_t n = kernel_calls(&loaded.method, calls);
   int dynamic_calls = 0;
-  for (uint32_t c = 0; c < m->num_chains; ++c) {
-    for (uint32_t i = 0; i < m->chains[c].num_instructions; ++i) {
-      const etr_instruction_t *in = &m->chains[c].instructions[i];
-      bool dynamic = false;
-      for (size_t a = 0; a < in->num_args; ++a) {
-        dynamic = dynamic || (in->args[a]->tag == ETR_TAG_TENSOR &&
-                              in->args[a]->u.as_tensor->shape_dynamism !=
-                                  ETR_SHAPE_STATIC);
-      }
-      if (in->kind == ETR_INSTRUCTION_KERNEL_CALL && dynamic) {
-        ++dynamic_calls;
-        cr_expect(!in->args_fixed, "instruction %u has a dynamic tensor", i);
-      }
+  for (size_t i = 0; i < n; ++i) {
+    if (has_dynamic_tensor(calls[i])) {
+      ++dynamic_calls;
+      cr_expect(!calls[i]->args_fixed, "call %zu has a dynamic tensor", i);
     }
   }
   cr_expect_gt(dynamic_calls, 0);
@@ -113,21 +120,19 @@ Test(fixed_args, dynamic_shapes_are_not_fixed) {
 }
 
 // The mutable buffer's update is an in-place aten::copy_, which stores
-// `self` in its return slot: the slot's readers, and the copy itself, are
-// not fixed.
+// `self` in its return slot: that slot is rebound, so the copy is not
+// fixed.
 Test(fixed_args, in_place_return_slots_are_not_fixed) {
   loaded_t loaded;
   load(&loaded, "mutable_buffer");
-  const etr_method_t *m = &loaded.method;
+  etr_instruction_t *calls[MAX_CALLS];
+  size_t n = kernel_calls(&loaded.method, calls);
   int in_place = 0;
-  for (uint32_t c = 0; c < m->num_chains; ++c) {
-    for (uint32_t i = 0; i < m->chains[c].num_instructions; ++i) {
-      const etr_instruction_t *in = &m->chains[c].instructions[i];
-      if (in->kind == ETR_INSTRUCTION_KERNEL_CALL &&
-          strncmp(m->operators[in->callee].name, "aten::copy_", 11) == 0) {
-        ++in_place;
-        cr_expect(!in->args_fixed, "copy_ at %u is fixed", i);
-      }
+  for (size_t i = 0; i < n; ++i) {
+    const char *name = loaded.method.operators[calls[i]->callee].name;
+    if (strncmp(name, "aten::copy_", 11) == 0) {
+      ++in_place;
+      cr_expect(!calls[i]->args_fixed, "copy_ (call %zu) is fixed", i);
     }
   }
   cr_expect_gt(in_place, 0, "the model has no aten::copy_");
@@ -148,17 +153,15 @@ static etr_error_t spy(etr_kernel_context_t *ctx, etr_evalue_t **args,
 
 // Wraps the first kernel call whose args_fixed is `fixed`; NULL for none.
 static etr_instruction_t *wrap_first(etr_method_t *m, bool fixed) {
-  for (uint32_t c = 0; c < m->num_chains; ++c) {
-    for (uint32_t i = 0; i < m->chains[c].num_instructions; ++i) {
-      etr_instruction_t *in = &m->chains[c].instructions[i];
-      if (in->kind == ETR_INSTRUCTION_KERNEL_CALL && in->kernel != NULL &&
-          in->args_fixed == fixed) {
-        g_wrapped = in->kernel;
-        in->kernel = spy;
-        g_calls = 0;
-        g_checked_calls = 0;
-        return in;
-      }
+  etr_instruction_t *calls[MAX_CALLS];
+  size_t n = kernel_calls(m, calls);
+  for (size_t i = 0; i < n; ++i) {
+    if (calls[i]->kernel != NULL && calls[i]->args_fixed == fixed) {
+      g_wrapped = calls[i]->kernel;
+      calls[i]->kernel = spy;
+      g_calls = 0;
+      g_checked_calls = 0;
+      return calls[i];
     }
   }
   return NULL;
