@@ -49,28 +49,36 @@ typedef struct plane_plan {
 } plane_plan_t;
 
 // One channel: `blocks` (1..4) a constant after inlining, so the plane's
-// vectors stay in registers.
+// vectors stay in registers. `whole` (a constant too): the plane fills
+// its vectors and its rows divide 16 (2, 4 or 8 wide), so every block
+// has block 0's column lanes, and the weight is dense (3 x 3 at unit
+// stride): no masks on loads and stores, two column masks for all
+// blocks, taps at constant offsets (4x4 planes measured 24% faster,
+// 8x8 13%: without it the masks spill and the taps take registers).
 static inline __attribute__((always_inline)) void channel(
     const etr_depthwise_args_t *args, const etr_conv2d_geometry_t *g,
-    const plane_plan_t *plan, int64_t oc, int64_t ic, int blocks) {
+    const plane_plan_t *plan, int64_t oc, int64_t ic, int blocks,
+    bool whole) {
   const int64_t pixels = g->in_h * g->in_w;
   const float *in = args->input + ic * g->in_stride_c;
   const float *w = args->weight + oc * g->w_stride_oc;
+  const int64_t w_stride_h = whole ? 3 : g->w_stride_h;
+  const int64_t w_stride_w = whole ? 1 : g->w_stride_w;
   const __m512 zero = _mm512_setzero_ps();
   // v[0] and v[blocks + 1] are the zeros above and below the plane.
   __m512 v[MAX_BLOCKS + 2];
   v[0] = zero;
 #pragma GCC unroll 4
   for (int b = 0; b < blocks; ++b) {
-    v[b + 1] = _mm512_maskz_loadu_ps(first_lanes(pixels - 16 * b),
-                                     in + 16 * b);
+    v[b + 1] = whole ? _mm512_loadu_ps(in + 16 * b)
+                     : _mm512_maskz_loadu_ps(first_lanes(pixels - 16 * b),
+                                             in + 16 * b);
   }
   v[blocks + 1] = zero;
   __m512 weights[9];
 #pragma GCC unroll 9
   for (int t = 0; t < 9; ++t) {
-    weights[t] =
-        _mm512_set1_ps(w[(t / 3) * g->w_stride_h + (t % 3) * g->w_stride_w]);
+    weights[t] = _mm512_set1_ps(w[(t / 3) * w_stride_h + (t % 3) * w_stride_w]);
   }
   // Per block, the kernel columns' sums down the three rows (the own row
   // first: its vector is ready before the permuted ones); y[0] and
@@ -98,54 +106,48 @@ static inline __attribute__((always_inline)) void channel(
   for (int b = 0; b < blocks; ++b) {
     // Lane i: kernel column 0's sum of pixel i - 1, column 2's of pixel
     // i + 1, each zero where that pixel is in another row.
+    const int lanes = whole ? 0 : b;  // the block whose column lanes
     const __m512 left = _mm512_castsi512_ps(_mm512_maskz_alignr_epi32(
-        plan->columns[b][0], _mm512_castps_si512(y[b + 1][0]),
+        plan->columns[lanes][0], _mm512_castps_si512(y[b + 1][0]),
         _mm512_castps_si512(y[b][0]), 15));
     const __m512 right = _mm512_castsi512_ps(_mm512_maskz_alignr_epi32(
-        plan->columns[b][2], _mm512_castps_si512(y[b + 2][2]),
+        plan->columns[lanes][2], _mm512_castps_si512(y[b + 2][2]),
         _mm512_castps_si512(y[b + 1][2]), 1));
     __m512 sum = _mm512_add_ps(_mm512_add_ps(y[b + 1][1], left), right);
     if (args->bias != NULL) {
       sum = _mm512_add_ps(sum, bias);
     }
-    _mm512_mask_storeu_ps(plane + 16 * b, first_lanes(pixels - 16 * b), sum);
+    if (whole) {
+      _mm512_storeu_ps(plane + 16 * b, sum);
+    } else {
+      _mm512_mask_storeu_ps(plane + 16 * b, first_lanes(pixels - 16 * b),
+                            sum);
+    }
   }
 }
 
 // The arguments and the plan are copied so that the compiler knows the
 // stores leave them alone (reloading the plan's vectors per channel cost
-// a fifth of a 4x4 layer's time), and the input channel counts along: a
-// division per channel (oc / multiplier) took as long as a 4x4 plane's
-// FMAs. Without a multiplier two channels go per iteration (8x8 planes
-// measured 20% faster so: the compiler interleaves their chains).
-#define CHANNELS_WITH(blocks)                                           \
-  static void channels_##blocks(const etr_depthwise_args_t *args,       \
-                                const plane_plan_t *plan) {             \
+// a fifth of a 4x4 layer's time).
+#define CHANNELS_WITH(blocks, whole)                                    \
+  static void channels_##blocks##_##whole(                              \
+      const etr_depthwise_args_t *args, const plane_plan_t *plan) {     \
     const etr_depthwise_args_t a = *args;                               \
     const etr_conv2d_geometry_t g = *args->geometry;                    \
     const plane_plan_t p = *plan;                                       \
-    int64_t ic = 0;                                                     \
-    int64_t repeat = 0; /* out channels so far of input channel ic */   \
-    int64_t oc = 0;                                                     \
-    if (a.multiplier == 1) {                                            \
-      for (; oc + 1 < a.channels; oc += 2) {                            \
-        channel(&a, &g, &p, oc, oc, blocks);                            \
-        channel(&a, &g, &p, oc + 1, oc + 1, blocks);                    \
-      }                                                                 \
-      ic = oc;                                                          \
-    }                                                                   \
-    for (; oc < a.channels; ++oc) {                                     \
-      channel(&a, &g, &p, oc, ic, blocks);                              \
-      if (++repeat == a.multiplier) {                                   \
-        repeat = 0;                                                     \
-        ++ic;                                                           \
-      }                                                                 \
-    }                                                                   \
+    const int n = blocks;                                               \
+    DEPTHWISE_CHANNELS(a.channels, a.multiplier, CHANNEL_##whole);      \
   }
-CHANNELS_WITH(1)
-CHANNELS_WITH(2)
-CHANNELS_WITH(3)
-CHANNELS_WITH(4)
+#define CHANNEL_0(oc, ic) channel(&a, &g, &p, oc, ic, n, false)
+#define CHANNEL_1(oc, ic) channel(&a, &g, &p, oc, ic, n, true)
+CHANNELS_WITH(1, 0)
+CHANNELS_WITH(2, 0)
+CHANNELS_WITH(3, 0)
+CHANNELS_WITH(4, 0)
+CHANNELS_WITH(1, 1)
+CHANNELS_WITH(2, 1)
+CHANNELS_WITH(3, 1)
+CHANNELS_WITH(4, 1)
 
 void etr_depthwise3x3_plane_nchw_avx512(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
@@ -172,18 +174,32 @@ void etr_depthwise3x3_plane_nchw_avx512(const etr_depthwise_args_t *args) {
     plan.columns[b][1] = (__mmask16)0xffff;
     plan.columns[b][2] = (__mmask16)~(last_column >> (16 * b));
   }
-  switch (blocks) {
+  const bool whole = pixels == 16 * blocks && 16 % g->in_w == 0 &&
+                     g->w_stride_h == 3 && g->w_stride_w == 1;
+  switch (blocks + (whole ? MAX_BLOCKS : 0)) {
     case 1:
-      channels_1(args, &plan);
+      channels_1_0(args, &plan);
       break;
     case 2:
-      channels_2(args, &plan);
+      channels_2_0(args, &plan);
       break;
     case 3:
-      channels_3(args, &plan);
+      channels_3_0(args, &plan);
+      break;
+    case 4:
+      channels_4_0(args, &plan);
+      break;
+    case 5:
+      channels_1_1(args, &plan);
+      break;
+    case 6:
+      channels_2_1(args, &plan);
+      break;
+    case 7:
+      channels_3_1(args, &plan);
       break;
     default:
-      channels_4(args, &plan);
+      channels_4_1(args, &plan);
       break;
   }
 }

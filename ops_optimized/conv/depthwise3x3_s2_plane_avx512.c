@@ -107,33 +107,18 @@ static inline __attribute__((always_inline)) void s2_channel(
 }
 
 // The arguments and plan are copied so that the compiler knows the stores
-// leave them alone, the input channel counts along (no division per
-// channel), and without a multiplier two channels go per iteration, as in
-// the stride-1 plane kernel.
+// leave them alone; the channels go as in the stride-1 plane kernel
+// (DEPTHWISE_CHANNELS, lanes_avx512.h).
 #define S2_CHANNELS(name, wide)                                         \
   static void name(const etr_depthwise_args_t *args,                    \
                    const s2_plan_t *plan) {                             \
     const etr_depthwise_args_t a = *args;                               \
     const etr_conv2d_geometry_t g = *args->geometry;                    \
     const s2_plan_t p = *plan;                                          \
-    int64_t ic = 0;                                                     \
-    int64_t repeat = 0; /* out channels so far of input channel ic */   \
-    int64_t oc = 0;                                                     \
-    if (a.multiplier == 1) {                                            \
-      for (; oc + 1 < a.channels; oc += 2) {                            \
-        s2_channel(&a, &g, &p, oc, oc, wide);                           \
-        s2_channel(&a, &g, &p, oc + 1, oc + 1, wide);                   \
-      }                                                                 \
-      ic = oc;                                                          \
-    }                                                                   \
-    for (; oc < a.channels; ++oc) {                                     \
-      s2_channel(&a, &g, &p, oc, ic, wide);                             \
-      if (++repeat == a.multiplier) {                                   \
-        repeat = 0;                                                     \
-        ++ic;                                                           \
-      }                                                                 \
-    }                                                                   \
+    const bool w = wide;                                                \
+    DEPTHWISE_CHANNELS(a.channels, a.multiplier, S2_CHANNEL);           \
   }
+#define S2_CHANNEL(oc, ic) s2_channel(&a, &g, &p, oc, ic, w)
 S2_CHANNELS(s2_channels_narrow, false)
 S2_CHANNELS(s2_channels_wide, true)
 

@@ -24,6 +24,7 @@ typedef struct plane_case {
   int64_t channels, height, width, multiplier;
   bool bias;
   etr_diff_layout_t layout;
+  etr_diff_layout_t weight_layout;
   etr_diff_fill_t fill;
   bool specials;  // NaN, inf and -0.0 in the (exact) input
 } plane_case_t;
@@ -32,10 +33,11 @@ typedef struct plane_case {
 static int run_case(const plane_case_t *p) {
   etr_diff_case_t c;
   etr_diff_begin(&c, "aten::convolution.out", g_seed++,
-                 "dw3x3 s1 [1,%lld,%lld,%lld] x%lld%s l%d f%d%s",
+                 "dw3x3 s1 [1,%lld,%lld,%lld] x%lld%s l%d w%d f%d%s",
                  (long long)p->channels, (long long)p->height,
                  (long long)p->width, (long long)p->multiplier,
-                 p->bias ? " bias" : "", (int)p->layout, (int)p->fill,
+                 p->bias ? " bias" : "", (int)p->layout,
+                 (int)p->weight_layout, (int)p->fill,
                  p->specials ? " specials" : "");
   const int64_t out_channels = p->channels * p->multiplier;
   etr_tensor_t *input = etr_diff_input(
@@ -52,7 +54,7 @@ static int run_case(const plane_case_t *p) {
     data[numel / 5] = -0.0f;
   }
   etr_diff_input(&c, ETR_FLOAT, 4, (const int64_t[]){out_channels, 1, 3, 3},
-                 ETR_DIFF_CONTIGUOUS, p->fill);
+                 p->weight_layout, p->fill);
   if (p->bias) {
     etr_diff_input(&c, ETR_FLOAT, 1, (const int64_t[]){out_channels},
                    ETR_DIFF_CONTIGUOUS, p->fill);
@@ -96,9 +98,15 @@ TT_TEST(diff_depthwise_s1, plane_shapes) {
     for (int j = 0; j < kNumSizes; ++j) {
       ++run;
       const bool large = kSizes[i] * kSizes[j] > 64 * 64;
-      plane_case_t p = {large ? 2 : 1 + run % 4, kSizes[i], kSizes[j],
-                        1 + run % 2 * (large ? 0 : 1), run % 3 != 0,
-                        ETR_DIFF_CONTIGUOUS, ETR_FILL_RANDOM, false};
+      plane_case_t p = {large ? 2 : 1 + run % 4,
+                        kSizes[i],
+                        kSizes[j],
+                        1 + run % 2 * (large ? 0 : 1),
+                        run % 3 != 0,
+                        ETR_DIFF_CONTIGUOUS,
+                        ETR_DIFF_CONTIGUOUS,
+                        ETR_FILL_RANDOM,
+                        false};
       failures += run_case(&p);
       p.fill = ETR_FILL_EXACT_INT;
       p.specials = true;
@@ -110,17 +118,27 @@ TT_TEST(diff_depthwise_s1, plane_shapes) {
 }
 
 // Many channels (the register-plane kernels take two per iteration; odd
-// counts leave one), and the other layouts, which other kernels take.
+// counts leave one), the other input layouts, which other kernels take,
+// and a strided weight (taps not at constant offsets).
 TT_TEST(diff_depthwise_s1, channels_and_layouts) {
   static const int64_t shapes[][2] = {{4, 4},  {8, 8},   {16, 16},
                                       {32, 32}, {5, 40}, {3, 17}};
   int failures = 0;
   for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
     for (int64_t channels = 1; channels <= 9; channels += 2) {
-      for (int layout = 0; layout < 3; ++layout) {
-        plane_case_t p = {channels, shapes[s][0], shapes[s][1],
-                          1 + channels % 2, channels % 3 == 0,
-                          (etr_diff_layout_t)layout, ETR_FILL_RANDOM, false};
+      // Layouts 0..2 of the input, then a contiguous input with a
+      // strided weight (the register-plane kernel's general taps).
+      for (int layout = 0; layout < 4; ++layout) {
+        plane_case_t p = {channels,
+                          shapes[s][0],
+                          shapes[s][1],
+                          1 + channels % 2,
+                          channels % 3 == 0,
+                          (etr_diff_layout_t)(layout % 3),
+                          layout == 3 ? ETR_DIFF_NONCONTIGUOUS
+                                      : ETR_DIFF_CONTIGUOUS,
+                          ETR_FILL_RANDOM,
+                          false};
         failures += run_case(&p);
         p.fill = ETR_FILL_EXACT_INT;
         p.specials = layout == ETR_DIFF_CONTIGUOUS;
