@@ -141,7 +141,8 @@ bool etr_depthwise3x3_s2_rows_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise3x3_s2_rows_nchw_avx512(const etr_depthwise_args_t *args);
 // NCHW 3x3, stride 1, padding 1, dilation 1, rows of 8..16 as one vector
-// each, any height, unit column stride (depthwise3x3_plane_avx512.c).
+// each, any height, unit column stride
+// (depthwise3x3_row_vector_avx512.c).
 bool etr_depthwise3x3_row_vector_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise3x3_row_vector_nchw_avx512(

@@ -252,7 +252,8 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
   // 3x3: stride-1 planes of at most 64 elements held in registers
   // (depthwise3x3_plane_avx512.c), stride-2 padding-1 planes of even
   // sizes split by parity (depthwise3x3_s2_plane_avx512.c), stride-1
-  // padding-1 rows of 8..16 one vector each (the plane file) and stride-2
+  // padding-1 rows of 8..16 one vector each
+  // (depthwise3x3_row_vector_avx512.c) and stride-2
   // rows of 17..32 inputs split by parity (the s2 plane file) and of 33
   // or more (depthwise3x3_s2_wide_avx512.c), other planes
   // of at most 64 inputs and 16 outputs in registers, stride 2 to rows of
