@@ -15,7 +15,8 @@
 // Out channels cover each tile height's edges (the 4x4-image tiles of 8,
 // 12, 16 and 24 rows, the larger images' 8 and 12), input channels every
 // count up to 17 and the 4- and 8-channel steps' edges, pixels 1..16 (one
-// vector: a 4x4 image) and the edges of 16, 32 and 64.
+// vector: a 4x4 image) and the edges of 16, 32 and 64, and images of 512
+// pixels or more with the input at each offset in a cache line.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
@@ -83,6 +84,8 @@ typedef struct kernel_case {
   int bias;  // 0 none, 1 one per channel, 2 one shared (stride 0)
   int post;  // 0 none, 1 clamp, 2 batch norm and clamp
   bool specials;
+  int shift;  // -1: input rows n + 3 apart; else rows a multiple of 16
+              // floats apart starting `shift` floats past a cache line
 } kernel_case_t;
 
 // Runs one case on `kernel`; returns the number of wrong floats.
@@ -93,11 +96,16 @@ static int run_kernel_case(etr_conv_pointwise_fn kernel,
   const int64_t n = c->pixels;
   // Padded strides: a kernel that assumed dense rows reads or writes the
   // wrong elements.
-  const int64_t input_stride = n + 3;
+  const int64_t input_stride = c->shift < 0 ? n + 3 : (n + 15) / 16 * 16;
   const int64_t weight_stride = k + 1;
   const int64_t out_stride = n + 5;
   const int64_t extra_rows = 2;  // canary rows past the last out channel
-  float *input = tt_alloc(sizeof(float) * (size_t)(k * input_stride));
+  // tt_alloc's payload is 16-byte aligned: round up to a line, then shift.
+  const int64_t lead = c->shift < 0 ? 0 : c->shift;
+  char *input_block =
+      tt_alloc(sizeof(float) * (size_t)(k * input_stride + lead) + 64);
+  float *input = (float *)(input_block + (64 - (uintptr_t)input_block % 64)) +
+                 lead;
   float *weight = tt_alloc(sizeof(float) * (size_t)(m * weight_stride));
   float *bias = tt_alloc(sizeof(float) * (size_t)m);
   float *out = tt_alloc(sizeof(float) *
@@ -196,7 +204,7 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
           ++seed;
           kernel_case_t c = {kOuts[i], kIns[j], pixels[t],
                              (int)(seed % 3), (int)((seed / 3) % 3),
-                             seed % 4 == 0};
+                             seed % 4 == 0, -1};
           wrong += run_kernel_case(kernel, &c, seed);
           ++cases;
         }
@@ -206,8 +214,20 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
     for (int64_t n = 1; n <= 17; ++n) {
       for (int kind = 0; kind < 9; ++kind) {
         kernel_case_t c = {16 + kind % 3 * 4, 9, n, kind % 3, kind / 3,
-                           n % 2 == 0};
+                           n % 2 == 0, -1};
         wrong += run_kernel_case(kernel, &c, 1000 + (uint64_t)n);
+        ++cases;
+      }
+    }
+    // Images of 512 pixels or more, input rows equally aligned: the pixel
+    // blocks start at the input's cache line, every offset in it.
+    static const int64_t large[] = {511, 512, 513, 1024, 1041};
+    for (size_t l = 0; l < COUNT(large); ++l) {
+      for (int shift = 0; shift < 16; shift += 1 + (int)l) {
+        kernel_case_t c = {shift % 2 == 0 ? 8 : 13, 3 + shift % 4, large[l],
+                           shift % 3, (shift / 3) % 3, shift % 5 == 0,
+                           shift};
+        wrong += run_kernel_case(kernel, &c, 2000 + (uint64_t)shift);
         ++cases;
       }
     }
