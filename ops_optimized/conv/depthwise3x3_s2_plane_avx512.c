@@ -122,7 +122,105 @@ static inline __attribute__((always_inline)) void s2_channel(
 S2_CHANNELS(s2_channels_narrow, false)
 S2_CHANNELS(s2_channels_wide, true)
 
+// The 8x8 plane (mobilenet_v2's 8x8 -> 4x4 layer) split by in-lane
+// shuffles: vector v holds input rows 2 v and 2 v + 1, and vshufps of
+// (v0, v2) and (v1, v3) takes the even (or odd) columns of rows 0, 4, 1, 5
+// and 2, 6, 3, 7, a 128-bit lane each half; three 128-bit-lane shuffles
+// (vshuff32x4) gather the own rows 0, 2, 4, 6, the rows below and, with
+// a byte shift inside the lanes for the zero above row 0, the rows above.
+// Output (r, c) sits in lane 4 (2 (r % 2) + c / 2) + c % 2 + 2 (r / 2);
+// two permutes restore the order, kernel column 0's taking it one output
+// back. Eight cross-lane shuffles per channel, six of them whole 128-bit
+// lanes, in place of eleven and four blends: 96 channels 0.29 -> 0.22 us.
+typedef struct s2_eight_plan {
+  __m512i natural;  // lane m: the lane of output m
+  __m512i before;   // lane m: that of output m - 1 in its row
+} s2_eight_plan_t;
+
+// Even (0x88) or odd (0xdd) columns of the own rows, the rows below and
+// the rows above.
+#define S2_EIGHT_SPLIT(parity, own, below, above)                          \
+  {                                                                         \
+    const __m512 x = _mm512_shuffle_ps(v0, v2, parity);                     \
+    const __m512 y = _mm512_shuffle_ps(v1, v3, parity);                     \
+    own = _mm512_shuffle_f32x4(x, y, _MM_SHUFFLE(1, 0, 1, 0));              \
+    below = _mm512_shuffle_f32x4(x, y, _MM_SHUFFLE(3, 2, 3, 2));            \
+    above = _mm512_shuffle_f32x4(                                           \
+        _mm512_castsi512_ps(_mm512_bslli_epi128(_mm512_castps_si512(y), 8)), \
+        x, _MM_SHUFFLE(3, 2, 3, 2));                                        \
+  }
+
+static inline __attribute__((always_inline)) void s2_eight_channel(
+    const etr_depthwise_args_t *args, const etr_conv2d_geometry_t *g,
+    const s2_eight_plan_t *plan, int64_t oc, int64_t ic) {
+  const float *in = args->input + ic * g->in_stride_c;
+  const float *w = args->weight + oc * g->w_stride_oc;
+  const __m512 zero = _mm512_setzero_ps();
+  const __m512 v0 = _mm512_loadu_ps(in);
+  const __m512 v1 = _mm512_loadu_ps(in + 16);
+  const __m512 v2 = _mm512_loadu_ps(in + 32);
+  const __m512 v3 = _mm512_loadu_ps(in + 48);
+  __m512 even, below_even, above_even, odd, below_odd, above_odd;
+  S2_EIGHT_SPLIT(0x88, even, below_even, above_even)
+  S2_EIGHT_SPLIT(0xdd, odd, below_odd, above_odd)
+  __m512 weights[9];
+#pragma GCC unroll 9
+  for (int t = 0; t < 9; ++t) {
+    weights[t] =
+        _mm512_set1_ps(w[(t / 3) * g->w_stride_h + (t % 3) * g->w_stride_w]);
+  }
+  // Kernel columns 1 and 2 in one chain, 0 in another, the own row first.
+  __m512 y12 = _mm512_fmadd_ps(weights[4], even, zero);
+  __m512 y0 = _mm512_fmadd_ps(weights[3], odd, zero);
+  y12 = _mm512_fmadd_ps(weights[5], odd, y12);
+  y0 = _mm512_fmadd_ps(weights[0], above_odd, y0);
+  y12 = _mm512_fmadd_ps(weights[1], above_even, y12);
+  y0 = _mm512_fmadd_ps(weights[6], below_odd, y0);
+  y12 = _mm512_fmadd_ps(weights[2], above_odd, y12);
+  y12 = _mm512_fmadd_ps(weights[7], below_even, y12);
+  y12 = _mm512_fmadd_ps(weights[8], below_odd, y12);
+  __m512 sum = _mm512_add_ps(
+      _mm512_permutexvar_ps(plan->natural, y12),
+      _mm512_maskz_permutexvar_ps((__mmask16)0xeeee, plan->before, y0));
+  if (args->bias != NULL) {
+    sum = _mm512_add_ps(sum,
+                        _mm512_set1_ps(args->bias[oc * args->bias_stride]));
+  }
+  _mm512_storeu_ps(args->out + oc * args->out_stride_c, sum);
+}
+
+static void s2_eight(const etr_depthwise_args_t *args) {
+  const etr_depthwise_args_t a = *args;
+  const etr_conv2d_geometry_t g = *args->geometry;
+  s2_eight_plan_t p;
+  p.natural = _mm512_setr_epi32(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11,
+                                14, 15);
+  p.before = _mm512_setr_epi32(0, 0, 1, 4, 0, 8, 9, 12, 0, 2, 3, 6, 0, 10,
+                               11, 14);
+  int64_t ic = 0;
+  int64_t repeat = 0;  // out channels so far of input channel ic
+  int64_t oc = 0;
+  if (a.multiplier == 1) {  // two channels per iteration, as below
+    for (; oc + 1 < a.channels; oc += 2) {
+      s2_eight_channel(&a, &g, &p, oc, oc);
+      s2_eight_channel(&a, &g, &p, oc + 1, oc + 1);
+    }
+    ic = oc;
+  }
+  for (; oc < a.channels; ++oc) {
+    s2_eight_channel(&a, &g, &p, oc, ic);
+    if (++repeat == a.multiplier) {
+      repeat = 0;
+      ++ic;
+    }
+  }
+}
+
 void etr_depthwise3x3_s2_plane_nchw_avx512(const etr_depthwise_args_t *args) {
+  if (args->geometry->in_h == 8 && args->geometry->in_w == 8) {
+    s2_eight(args);
+    return;
+  }
   const etr_conv2d_geometry_t *g = args->geometry;
   const __m512i iota =
       _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);

@@ -2,12 +2,14 @@
 //
 // Differential tests of the stride-2 3x3 depthwise kernels of
 // ops_optimized/conv/ (depthwise3x3_s2_wide_avx512.c, rows of 33 or more
-// inputs, beside the 17..32-input and register-plane kernels of
-// depthwise3x3_s2_plane_avx512.c and the two-rows-per-vector kernel of
-// depthwise3x3_plane_avx512.c) against the reference aten::convolution.out
-// on every ISA of this machine (diff.h): row widths around the vector
-// edges (1, 15..17, 31..33, 63..65, 112, 113, 1024, 1025), heights 1..9 odd and even, padding 0 and 1, bias or
-// none, a channel multiplier, random data (bound tolerance, as in
+// inputs; depthwise3x3_s2_narrow_avx512.c, rows of at most 16; the
+// 17..32-input row kernel and the register planes, 8x8 among them, of
+// depthwise3x3_s2_plane_avx512.c; the two-rows kernel of
+// depthwise3x3_plane_avx512.c for other padding) against the reference
+// aten::convolution.out on every ISA of this machine (diff.h): row widths
+// around the vector edges (1, 7, 8, 15..17, 31..33, 63..65, 112, 113,
+// 1024, 1025), heights 1..9 odd and even, padding 0 and 1, bias or none,
+// a channel multiplier, random data (bound tolerance, as in
 // diff_conv_test.c) and exact data with NaN, inf and -0.0 inputs (bit for
 // bit); then the fused epilogue (batch norm scale/shift and a clamp,
 // etr_conv_run_fused) on the same kernels against the unfused op followed
@@ -100,11 +102,13 @@ static int run_s2(const s2_case_t *p, etr_diff_fill_t fill) {
 }
 
 // Widths around the vector edges of the parity split (16 outputs, 32
-// inputs per block) and the kernels' bounds (17 and 32 inputs for the row
-// kernel, 33 for the wide one, which takes any width above it).
-static const int64_t kWidths[] = {1,  2,  15, 16, 17,  31,  32,  33,  34,
-                                  47, 48, 63, 64, 65,  66,  95,  96,  97,
-                                  111, 112, 113, 127, 128, 129, 1024, 1025};
+// inputs per block) and the kernels' bounds (8 for the 8x8 plane, 16 for
+// the two-rows kernel, 17 and 32 for the row kernel, 33 for the wide one,
+// which takes any width above it).
+static const int64_t kWidths[] = {1,   2,   7,   8,   15,  16,   17,
+                                  31,  32,  33,  34,  47,  48,   63,
+                                  64,  65,  66,  95,  96,  97,   111,
+                                  112, 113, 127, 128, 129, 1024, 1025};
 
 TT_TEST(diff_depthwise_s2, row_widths_heights_padding) {
   int failures = 0;
