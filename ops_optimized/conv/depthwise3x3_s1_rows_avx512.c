@@ -14,9 +14,10 @@
 // computed one step ahead. That is two loads per 16 outputs where taking
 // each tap from a shifted load needs nine, most of them split over two
 // cache lines. Against the column strips of depthwise3x3_avx512.c
-// (conv_kernel_bench, 64-byte aligned planes): [32,112,112] from L3
+// (the kernels alone, 64-byte aligned planes): [32,112,112] from L3
 // 40.5 -> 34.5 us, [4,112,112] in L2 4.0 -> 3.6 us, [16,32,32] 1.45 ->
-// 1.18 us.
+// 1.18 us. From L3 the kernel waits on the data: software prefetch of
+// the rows 1..4 passes ahead or of the out lines measured slower.
 //
 // Rows outside the image are skipped (the first and last output rows
 // sum two kernel rows); columns outside it are the zero vectors shifted
