@@ -3,11 +3,11 @@
 // Fuzz target pte_execute: the `etref run` pipeline on a .pte. Load, verify
 // (nothing runs unless the verifier accepts it), then instantiate each
 // method (at most two) with small caps and execute it once with the
-// reference kernels, once with the optimized ones and once with them fused
-// at load (ops_optimized/fuse/fuse.h; on an ISA chosen from the input's
-// hash, so every ISA gets inputs), inputs set through
-// etr_method_set_input and filled with zeros or a small pattern (chosen
-// likewise).
+// reference kernels, then twice each with the optimized ones (calls
+// vouched for in the second run, and never) and with them fused at load
+// (ops_optimized/fuse/fuse.h), on an ISA chosen from the input's hash, so
+// every ISA gets inputs; inputs set through etr_method_set_input before
+// each run and filled with zeros or a small pattern (chosen likewise).
 //
 // Caps: 16 MiB planned, 32 MiB of method structures, 100k instructions and
 // 2 s per execute (fuzz_common.h), so a valid-but-huge program is rejected
@@ -19,7 +19,9 @@
 // checks: TFLite's lesson is that the dangerous files are the structurally
 // valid, semantically inconsistent ones); outputs whose bytes lie outside
 // memory (ASan sees the reads); fused and unfused optimized runs that both
-// succeed with different outputs (NaN payloads aside, see digest_outputs).
+// succeed with different outputs (NaN payloads aside, see digest_outputs);
+// a second run with calls vouched for that fails, succeeds or computes
+// unlike the same run without.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +39,7 @@
 #define MAX_METHODS 2
 #define MAX_INPUTS 64
 #define MAX_INPUT_BYTES ((size_t)16 << 20)
+#define TIMED_OUT 2u  // run_method's result for a run past its budget
 
 // A small deterministic value for element i: exercises index-taking ops
 // with valid small indices and float ops with ordinary numbers.
@@ -147,11 +150,24 @@ static uint64_t digest_outputs(const etr_method_t *method) {
   return digest | 1;
 }
 
-// Runs method `name`; with `fuse`, the optimized kernels fused at load
-// (ops_optimized/fuse/fuse.h). Returns the outputs' digest, 0 on failure.
+// Clears every instruction's args_fixed, so the executor never tells a
+// kernel its arguments were checked before (core/method_fixed_args.c).
+static void never_vouch(etr_method_t *method) {
+  for (uint32_t c = 0; c < method->num_chains; ++c) {
+    for (uint32_t i = 0; i < method->chains[c].num_instructions; ++i) {
+      method->chains[c].instructions[i].args_fixed = false;
+    }
+  }
+}
+
+// Runs method `name` `runs` times, inputs set before each; with `fuse`,
+// the optimized kernels fused at load (ops_optimized/fuse/fuse.h); with
+// `vouch` false, no call is ever vouched for. Returns the last run's
+// outputs' digest (odd), 0 when a run failed, TIMED_OUT when one ran past
+// its time budget.
 static uint64_t run_method(const etr_program_t *program, const char *name,
                            etr_kernel_variant_t variant, bool zero,
-                           bool fuse) {
+                           bool fuse, int runs, bool vouch) {
   etr_method_config_t config;
   etr_method_config_init(&config, etr_fuzz_kernels());
   config.variant = variant;
@@ -185,17 +201,26 @@ static uint64_t run_method(const etr_program_t *program, const char *name,
       return 0;
     }
   }
+  if (!vouch) {
+    never_vouch(&method);
+  }
   uint64_t digest = 0;
-  void *buffers[MAX_INPUTS];
+  void *buffers[2 * MAX_INPUTS];
   size_t num_buffers = 0;
-  if (set_inputs(&method, zero, buffers, &num_buffers)) {
+  for (int run = 0; run < runs && run < 2; ++run) {
+    digest = 0;
+    if (!set_inputs(&method, zero, buffers, &num_buffers)) {
+      break;
+    }
     etr_diag_reset(&diag);
     status = etr_method_execute(&method, &diag);
     etr_fuzz_check_rejection(TARGET, "etr_method_execute", status, &diag);
-    if (status == ETR_OK) {
-      touch_outputs(&method);
-      digest = digest_outputs(&method);
+    if (status != ETR_OK) {
+      digest = status == ETR_ERR_OUT_OF_RESOURCES ? TIMED_OUT : 0;
+      break;
     }
+    touch_outputs(&method);
+    digest = digest_outputs(&method);
   }
   etr_method_release(&method);
   for (size_t i = 0; i < num_buffers; ++i) {
@@ -231,15 +256,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         etr_fuzz_fault(TARGET, "verified program lost method %u's name", m);
       }
       bool zero = (hash & 1) != 0;
-      run_method(&program, name.chars, ETR_KERNELS_REFERENCE, zero, false);
+      run_method(&program, name.chars, ETR_KERNELS_REFERENCE, zero, false, 1,
+                 true);
       etr_isa_force((etr_isa_t)((hash >> 1) % ETR_NUM_ISAS));
+      // Each optimized method runs twice: in the second run the executor
+      // vouches for the calls whose arguments cannot have changed, and the
+      // kernels skip their checks; with vouching off, the same two runs
+      // must end the same way with the same outputs.
       uint64_t plain = run_method(&program, name.chars, ETR_KERNELS_OPTIMIZED,
-                                  zero, false);
+                                  zero, false, 2, true);
+      uint64_t unvouched = run_method(&program, name.chars,
+                                      ETR_KERNELS_OPTIMIZED, zero, false, 2,
+                                      false);
+      if (plain != unvouched && plain != TIMED_OUT &&
+          unvouched != TIMED_OUT) {
+        etr_fuzz_fault(TARGET,
+                       "method '%s': a second run with calls vouched for "
+                       "(ctx->args_checked) %s one without",
+                       name.chars,
+                       plain == 0 || unvouched == 0 ? "ends unlike"
+                                                    : "computes unlike");
+      }
       // Fusion never changes a bit: when both runs succeed, the outputs
       // are the same.
       uint64_t fused = run_method(&program, name.chars, ETR_KERNELS_OPTIMIZED,
-                                  zero, true);
-      if (plain != 0 && fused != 0 && plain != fused) {
+                                  zero, true, 2, true);
+      if (plain != 0 && fused != 0 && plain != TIMED_OUT &&
+          fused != TIMED_OUT && plain != fused) {
         etr_fuzz_fault(TARGET,
                        "method '%s': outputs with the optimized kernels "
                        "fused differ from unfused",
