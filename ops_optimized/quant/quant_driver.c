@@ -98,9 +98,19 @@ static bool zero_points_within(const etr_quant_params_t *params,
 bool etr_quant_run_quantize(const etr_tensor_t *input, etr_tensor_t *out,
                             const etr_quant_params_t *params,
                             int64_t quant_min, int64_t quant_max) {
+  // The microkernels clamp in float and convert the result, which must
+  // then lie in the out dtype's range. The reference's checks leave
+  // quant_max below it (and quant_min above) possible, with every value
+  // clamped to that bound and wrapped as ExecuTorch's integer cast does:
+  // the reference computes those.
+  int64_t lower = 0;
+  int64_t upper = 0;
+  etr_quant_dtype_range(out->dtype, &lower, &upper);
   quant_walk_t walk;
   if (input->dtype != ETR_FLOAT ||
       (out->dtype != ETR_CHAR && out->dtype != ETR_BYTE) ||
+      quant_min < lower || quant_min > upper || quant_max < lower ||
+      quant_max > upper ||
       !plan_walk(input, out, params, &walk) ||
       !zero_points_within(params, &walk, INT32_MAX)) {
     return false;

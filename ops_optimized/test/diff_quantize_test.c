@@ -274,6 +274,17 @@ TT_TEST(diff_quantize, quantize_per_tensor) {
   bad.tensor_out = true;
   bad.zero_point = (int64_t)1 << 40;
   failures += run_quantize(&bad, 1, &kEdges[9]);
+  // Bounds both accept although quant_max lies below the out dtype's
+  // range: every value becomes quant_max, wrapped to the dtype (the
+  // fallback; a fuzzer's find: the float clamp converted it out of range).
+  static const int64_t kBelow[][2] = {{ETR_CHAR, -1000},
+                                      {ETR_CHAR, INT64_MIN},
+                                      {ETR_BYTE, -5}};
+  for (size_t i = 0; i < 3; ++i) {
+    quant_case_t below = kCases[kBelow[i][0] == ETR_CHAR ? 0 : 1];
+    below.quant_max = kBelow[i][1];
+    failures += run_quantize(&below, 1, &kEdges[9]);
+  }
   cr_assert_eq(failures, 0, "%d quantize cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
 }
