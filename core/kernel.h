@@ -50,11 +50,10 @@ typedef struct etr_kernel_context {
   // data prepared once per method (ops_optimized/fuse/fuse.h).
   const void *state;
   // An earlier call of this instruction with the same arguments (the same
-  // values, dtypes, shapes and dim orders; only tensor data pointers may
-  // differ) returned ETR_OK, so every check that depends on nothing else
+  // values, dtypes, shapes, dim orders and data pointers; only the data
+  // differ) returned ETR_OK, so every check that does not read tensor data
   // passes again and the outputs already have their shapes. Never set in a
-  // dry run. Kernels may skip such checks; they stay memory-safe whatever
-  // the data pointers are.
+  // dry run. Kernels may skip such checks.
   bool args_checked;
 } etr_kernel_context_t;
 

@@ -144,13 +144,14 @@ typedef struct etr_instruction {
   uint8_t fusion;
   uint8_t fused_count;
   // KernelCall: set at load when every argument can only ever be what it
-  // is now, apart from tensor data pointers: each tensor (list elements
-  // too) has a static shape, and no input, MoveCall, delegate or kernel
-  // return slot can rebind the value or any Int of its lists
-  // (method_fixed_args.c).
+  // is now, apart from tensor data: each tensor (list elements too) has a
+  // static shape and memory of its own (planned or constant), and no
+  // input, MoveCall, FreeCall, delegate or kernel return slot can rebind
+  // the value or any Int of its lists (method_fixed_args.c).
   bool args_fixed;
   // KernelCall: set after a call of an `args_fixed` instruction returned
-  // ETR_OK; its kernel is then told so (etr_kernel_context_t.args_checked).
+  // ETR_OK; the executor then skips its argument check and tells its
+  // kernel so (etr_kernel_context_t.args_checked).
   bool args_checked;
   // MoveCall: from, to. JumpFalseCall: condition value, destination.
   // FreeCall: value.

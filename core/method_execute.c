@@ -278,7 +278,9 @@ static etr_error_t run_instruction(etr_method_t *method,
     case ETR_INSTRUCTION_KERNEL_CALL: {
       ETR_CHECK(diag, instruction->kernel != NULL, ETR_ERR_OPERATOR_MISSING,
                 "no kernel is registered for this operator");
-      ETR_TRY(check_call_args(method, instruction, false, diag));
+      if (!instruction->args_checked) {  // else passed on these arguments
+        ETR_TRY(check_call_args(method, instruction, false, diag));
+      }
       etr_kernel_context_t context = {
           .diag = diag,
           .temp = &method->temp,

@@ -5,6 +5,9 @@
 // value changes between calls only when something rebinds it:
 //   * set_input: every method input except a planned static-shape tensor
 //     (copied into, never rebound; etr_tensor_resize keeps its shape);
+//   * a tensor without memory of its own (not planned, not a constant): a
+//     kernel (et_view), a move or an input gives it its data pointer;
+//   * a FreeCall, which takes its tensor's memory away;
 //   * a MoveCall, at its destination;
 //   * a DelegateCall, at any argument that is not a static-shape tensor
 //     (backends only say at run time which arguments they write);
@@ -12,12 +15,12 @@
 //     Int, Double or Bool there, and in-place ops (`aten::copy_`, names
 //     ending in '_' before the overload) store `self`. An out-variant's
 //     return slot that is a static-shape tensor only has its data written.
-// A tensor itself keeps its dtype and dim order, and, when static, its
-// shape (resizing a static tensor to another shape fails). So a call none
-// of whose arguments, tensor-list elements or int-list Ints is rebound,
-// and whose tensors are all static, sees the same dtypes, shapes and
-// non-tensor values on every run; only data pointers may differ (FreeCall,
-// et_view), and the executor's argument check still runs for those.
+// A tensor itself keeps its dtype, dim order and (planned or constant)
+// memory, and, when static, its shape (resizing a static tensor to another
+// shape fails). So a call none of whose arguments, tensor-list elements or
+// int-list Ints is rebound, and whose tensors are all static, sees the
+// same values, dtypes, shapes and data pointers on every run: only the
+// data differ.
 #include <string.h>
 
 #include "core/method_internal.h"
@@ -57,6 +60,12 @@ static bool is_rebound(const etr_method_t *method, const bool *rebound,
 }
 
 static void mark_rebound(const etr_method_t *method, bool *rebound) {
+  for (uint32_t v = 0; v < method->num_values; ++v) {
+    if (method->values[v].tag == ETR_TAG_TENSOR &&
+        method->value_info[v].storage == ETR_STORAGE_UNBOUND) {
+      rebound[v] = true;
+    }
+  }
   for (uint32_t i = 0; i < method->num_inputs; ++i) {
     uint32_t v = method->inputs[i];
     if (!is_static_tensor_value(&method->values[v]) ||
@@ -70,6 +79,8 @@ static void mark_rebound(const etr_method_t *method, bool *rebound) {
       const etr_instruction_t *in = &chain->instructions[i];
       if (in->kind == ETR_INSTRUCTION_MOVE_CALL) {
         rebound[in->operands[1]] = true;
+      } else if (in->kind == ETR_INSTRUCTION_FREE_CALL) {
+        rebound[in->operands[0]] = true;
       } else if (in->kind == ETR_INSTRUCTION_DELEGATE_CALL) {
         for (size_t a = 0; a < in->num_args; ++a) {
           if (!is_static_tensor_value(in->args[a])) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/method.h"
+#include "core/method_internal.h"
 #include "core/npy.h"
 #include "core/program.h"
 #include "core/test/all_kernels.h"
@@ -136,6 +137,34 @@ Test(fixed_args, in_place_return_slots_are_not_fixed) {
     }
   }
   cr_expect_gt(in_place, 0, "the model has no aten::copy_");
+  unload(&loaded);
+}
+
+// A tensor without memory of its own gets a data pointer at run time (from
+// et_view, a move or an input): the calls that take it are not fixed.
+Test(fixed_args, tensors_bound_at_run_time_are_not_fixed) {
+  loaded_t loaded;
+  load(&loaded, "cnn");
+  etr_method_t *m = &loaded.method;
+  etr_instruction_t *calls[MAX_CALLS];
+  size_t n = kernel_calls(m, calls);
+  cr_assert_gt(n, 1);
+  uint32_t v = calls[1]->arg_indices[0];  // the second call's input
+  cr_assert_eq(m->value_info[v].storage, ETR_STORAGE_PLANNED);
+  m->value_info[v].storage = ETR_STORAGE_UNBOUND;
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  cr_assert_eq(etr_method_mark_fixed_args(m, &diag), ETR_OK);
+  size_t users = 0;
+  for (size_t i = 0; i < n; ++i) {
+    bool uses = false;
+    for (size_t a = 0; a < calls[i]->num_args; ++a) {
+      uses = uses || calls[i]->arg_indices[a] == v;
+    }
+    users += uses;
+    cr_expect_eq(calls[i]->args_fixed, !uses, "call %zu", i);
+  }
+  cr_expect_geq(users, 2, "the producer and the consumer");
   unload(&loaded);
 }
 
