@@ -55,7 +55,16 @@ typedef struct etr_kernel_context {
   // passes again and the outputs already have their shapes. Never set in a
   // dry run. Kernels may skip such checks.
   bool args_checked;
+  // ETR_KERNEL_MEMO_BYTES that stay with the instruction from call to call
+  // (aligned for any type), for a kernel to keep what it concluded from its
+  // arguments: zeroed before every call that is not vouched for, so what a
+  // kernel finds there when args_checked is set it wrote itself, on these
+  // same arguments. NULL when the instruction has none (calls outside a
+  // method, arguments that are not fixed).
+  void *memo;
 } etr_kernel_context_t;
+
+enum { ETR_KERNEL_MEMO_BYTES = 256 };
 
 typedef etr_error_t (*etr_kernel_fn)(etr_kernel_context_t *ctx,
                                      etr_evalue_t **args, size_t num_args);

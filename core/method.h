@@ -153,6 +153,9 @@ typedef struct etr_instruction {
   // ETR_OK; the executor then skips its argument check and tells its
   // kernel so (etr_kernel_context_t.args_checked).
   bool args_checked;
+  // KernelCall, `args_fixed` only: the kernel's etr_kernel_context_t.memo
+  // (ETR_KERNEL_MEMO_BYTES from the method's arena); NULL otherwise.
+  void *memo;
   // MoveCall: from, to. JumpFalseCall: condition value, destination.
   // FreeCall: value.
   uint32_t operands[2];

@@ -280,6 +280,9 @@ static etr_error_t run_instruction(etr_method_t *method,
                 "no kernel is registered for this operator");
       if (!instruction->args_checked) {  // else passed on these arguments
         ETR_TRY(check_call_args(method, instruction, false, diag));
+        if (instruction->memo != NULL) {
+          memset(instruction->memo, 0, ETR_KERNEL_MEMO_BYTES);
+        }
       }
       etr_kernel_context_t context = {
           .diag = diag,
@@ -288,6 +291,7 @@ static etr_error_t run_instruction(etr_method_t *method,
           .rng_state = &method->rng_state,
           .state = instruction->state,
           .args_checked = instruction->args_checked,
+          .memo = instruction->memo,
       };
       etr_error_t status =
           instruction->kernel(&context, instruction->args,

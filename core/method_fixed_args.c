@@ -154,6 +154,14 @@ etr_error_t etr_method_mark_fixed_args(etr_method_t *method,
         fixed = is_fixed(method, rebound, in->args[a]);
       }
       in->args_fixed = fixed;
+      in->memo = NULL;
+      if (fixed) {
+        in->memo = etr_method_alloc(method, 1, ETR_KERNEL_MEMO_BYTES,
+                                    "kernel memo", diag);
+        if (in->memo == NULL) {
+          return ETR_ERR_MEMORY_ALLOCATION_FAILED;
+        }
+      }
     }
   }
   return ETR_OK;

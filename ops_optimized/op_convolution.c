@@ -365,14 +365,34 @@ static bool run_gemm(etr_kernel_context_t *ctx, const etr_tensor_t *input,
   return true;
 }
 
-// Computes an accepted (checked, out resized) call into `out`, with the
-// fused epilogue `post` (NULL: none; NCHW Float only). False, having
-// written nothing, for the cases that go to the reference kernel.
-static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
-                     size_t num_args, const etr_tensor_t *input,
-                     const etr_tensor_t *weight, const etr_tensor_t *bias,
-                     etr_tensor_t *out, int64_t groups,
-                     const etr_conv_post_t *post) {
+// The path a call takes, decided from its arguments alone (no tensor
+// data): kept in ctx->memo between the vouched calls of an instruction.
+typedef enum conv_path {
+  PATH_DEPTHWISE = 1,  // also needs the weight scan when there is padding
+  PATH_DIRECT,         // likewise
+  PATH_POINTWISE,
+  PATH_GEMM,
+} conv_path_t;
+
+typedef struct conv_plan {
+  uint32_t mark;  // PLAN_MARK once decided
+  int32_t isa;    // the ISA the kernels were picked for
+  conv_path_t path;
+  bool nchw;
+  etr_conv2d_geometry_t g;
+} conv_plan_t;
+
+#define PLAN_MARK 0x76636f6eu
+_Static_assert(sizeof(conv_plan_t) <= ETR_KERNEL_MEMO_BYTES,
+               "a convolution plan must fit the kernel memo");
+
+// Decides the path of an accepted call, or false for the reference kernel.
+// `post` (NULL: none) must then be NCHW Float.
+static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                      size_t num_args, const etr_tensor_t *input,
+                      const etr_tensor_t *weight, const etr_tensor_t *bias,
+                      const etr_tensor_t *out, int64_t groups,
+                      const etr_conv_post_t *post, conv_plan_t *plan) {
   bool nchw = etr_tensor_is_contiguous(input) &&
               etr_tensor_is_contiguous(out);
   // (Channels-last only asked when NCHW is not: at 0.3-1 us per small
@@ -381,40 +401,88 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
               etr_tensor_is_dense(out) &&
               etr_dim_order_is_channels_last(input->dim_order, 4) &&
               etr_dim_order_is_channels_last(out->dim_order, 4);
-  etr_conv2d_geometry_t g;
+  etr_conv2d_geometry_t *g = &plan->g;
   if ((!nchw && !nhwc) || (post != NULL && !nchw) ||
       (post != NULL && input->dtype != ETR_FLOAT) ||
       etr_opt_tensors_overlap(out, input) ||
       etr_opt_tensors_overlap(out, weight) ||
       (bias != NULL && etr_opt_tensors_overlap(out, bias)) ||
       !build_geometry(ctx, args, num_args, input, weight, out, groups, !nchw,
-                      &g)) {
+                      g)) {
     return false;
   }
-  // The weight scan only for the paths that skip padding taps (both Float).
-  // A fused call knows its constant weight's answer (fuse/fuse.c).
+  etr_isa_t isa = etr_isa_active();
+  plan->isa = (int32_t)isa;
+  plan->nchw = nchw;
+  etr_conv_pointwise_fn pointwise = etr_conv_pointwise_for(isa);
+  if (depthwise_applies(input, out, groups, g, !nchw)) {
+    plan->path = PATH_DEPTHWISE;
+  } else if (etr_conv_direct_for(isa) != NULL && nchw &&
+             input->dtype == ETR_FLOAT && g->channels <= 4 &&
+             g->channels * g->kernel_h * g->kernel_w <= 32 &&
+             ((g->stride_h == 1 && g->stride_w == 1) ||
+              (g->stride_w == 2 && g->out_w >= 8))) {
+    plan->path = PATH_DIRECT;
+  } else if (pointwise != NULL && nchw &&
+             pointwise_applies(input, groups, g, out->sizes[1])) {
+    plan->path = PATH_POINTWISE;
+  } else {
+    plan->path = PATH_GEMM;
+  }
+  plan->mark = PLAN_MARK;
+  return true;
+}
+
+// Computes an accepted (checked, out resized) call into `out`, with the
+// fused epilogue `post` (NULL: none; NCHW Float only). False, having
+// written nothing, for the cases that go to the reference kernel. An
+// unfused call whose arguments the executor vouches for reuses the plan
+// its first call left in ctx->memo.
+static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                     size_t num_args, const etr_tensor_t *input,
+                     const etr_tensor_t *weight, const etr_tensor_t *bias,
+                     etr_tensor_t *out, int64_t groups,
+                     const etr_conv_post_t *post) {
+  conv_plan_t local;
+  bool memo = post == NULL && ctx->memo != NULL;
+  conv_plan_t *plan = memo ? (conv_plan_t *)ctx->memo : &local;
+  if (!(memo && ctx->args_checked && plan->mark == PLAN_MARK &&
+        plan->isa == (int32_t)etr_isa_active())) {
+    plan->mark = 0;
+    if (!plan_call(ctx, args, num_args, input, weight, bias, out, groups,
+                   post, plan)) {
+      return false;
+    }
+  }
+  const etr_conv2d_geometry_t *g = &plan->g;
+  bool nchw = plan->nchw;
+  // The paths that skip padding taps need a finite weight (a data check,
+  // made on every call). A fused call knows its constant weight's answer
+  // (fuse/fuse.c).
   bool finite = post != NULL && post->weight_finite;
-  if (depthwise_applies(input, out, groups, &g, !nchw) &&
-      (finite || !padding_taps_matter(weight, &g))) {
-    run_depthwise(input, weight, bias, out, &g, !nchw, post);
-    return true;
+  conv_path_t path = plan->path;
+  if ((path == PATH_DEPTHWISE || path == PATH_DIRECT) && !finite &&
+      padding_taps_matter(weight, g)) {
+    path = PATH_GEMM;  // padding: not the pointwise kernel's case either
   }
-  etr_depthwise_fn direct = etr_conv_direct_for(etr_isa_active());
-  if (direct != NULL && nchw && input->dtype == ETR_FLOAT &&
-      g.channels <= 4 && g.channels * g.kernel_h * g.kernel_w <= 32 &&
-      ((g.stride_h == 1 && g.stride_w == 1) ||
-       (g.stride_w == 2 && g.out_w >= 8)) &&
-      (finite || !padding_taps_matter(weight, &g))) {
-    run_direct(direct, input, weight, bias, out, groups, &g, post);
-    return true;
+  switch (path) {
+    case PATH_DEPTHWISE:
+      run_depthwise(input, weight, bias, out, g, !nchw, post);
+      return true;
+    case PATH_DIRECT:
+      run_direct(etr_conv_direct_for(etr_isa_active()), input, weight, bias,
+                 out, groups, g, post);
+      return true;
+    case PATH_POINTWISE:
+      run_pointwise(etr_conv_pointwise_for(etr_isa_active()), input, weight,
+                    bias, out, g, post);
+      return true;
+    default: {
+      etr_conv2d_geometry_t gemm_g = *g;  // the GEMM sources point into it
+      return run_gemm(ctx, input, weight, bias, out, groups, &gemm_g, !nchw,
+                      post);
+    }
   }
-  etr_conv_pointwise_fn pointwise = etr_conv_pointwise_for(etr_isa_active());
-  if (pointwise != NULL && nchw &&
-      pointwise_applies(input, groups, &g, out->sizes[1])) {
-    run_pointwise(pointwise, input, weight, bias, out, &g, post);
-    return true;
-  }
-  return run_gemm(ctx, input, weight, bias, out, groups, &g, !nchw, post);
 }
 
 // The tensors and groups of a call the optimized kernel takes.

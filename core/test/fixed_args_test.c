@@ -3,7 +3,9 @@
 // Which kernel calls the loader marks as seeing fixed arguments
 // (etr_instruction_t.args_fixed, core/method_fixed_args.c), and that a
 // kernel is told so (ctx->args_checked) only from the second successful
-// call of such an instruction on, never for the others.
+// call of such an instruction on, never for the others; that only fixed
+// calls get a kernel memo, which lasts while they are vouched for and is
+// cleared otherwise.
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,12 +174,22 @@ Test(fixed_args, tensors_bound_at_run_time_are_not_fixed) {
 static etr_kernel_fn g_wrapped;
 static int g_calls;
 static int g_checked_calls;
+static int g_memo_calls;  // calls with a memo
+static int g_memo_kept;   // calls that found the spy's mark in it
 
 static etr_error_t spy(etr_kernel_context_t *ctx, etr_evalue_t **args,
                        size_t num_args) {
   ++g_calls;
   g_checked_calls += ctx->args_checked;
-  return g_wrapped(ctx, args, num_args);
+  etr_error_t status = g_wrapped(ctx, args, num_args);
+  if (ctx->memo != NULL) {  // after the real kernel, which may use it too
+    unsigned char *last = (unsigned char *)ctx->memo +
+                          ETR_KERNEL_MEMO_BYTES - 1;
+    ++g_memo_calls;
+    g_memo_kept += *last == 0xab;
+    *last = 0xab;
+  }
+  return status;
 }
 
 // Wraps the first kernel call whose args_fixed is `fixed`; NULL for none.
@@ -190,6 +202,8 @@ static etr_instruction_t *wrap_first(etr_method_t *m, bool fixed) {
       calls[i]->kernel = spy;
       g_calls = 0;
       g_checked_calls = 0;
+      g_memo_calls = 0;
+      g_memo_kept = 0;
       return calls[i];
     }
   }
@@ -216,6 +230,8 @@ Test(fixed_args, checked_from_the_second_call_of_a_fixed_instruction) {
   execute(&loaded.method);
   cr_expect_eq(g_calls, 3);
   cr_expect_eq(g_checked_calls, 2);
+  cr_expect_eq(g_memo_calls, 3, "a fixed call has a memo");
+  cr_expect_eq(g_memo_kept, 2, "the memo lasts while the call is vouched");
   unload(&loaded);
 }
 
@@ -231,6 +247,7 @@ Test(fixed_args, never_checked_for_a_call_that_is_not_fixed) {
   }
   cr_expect_eq(g_calls, 3);
   cr_expect_eq(g_checked_calls, 0);
+  cr_expect_eq(g_memo_calls, 0, "only fixed calls have a memo");
   cr_expect(!in->args_checked);
   unload(&loaded);
 }
@@ -291,8 +308,10 @@ Test(fixed_args, a_failed_call_is_not_vouched_for) {
   in->kernel = spy;
   g_calls = 0;
   g_checked_calls = 0;
+  g_memo_kept = 0;
   execute(&loaded.method);
   cr_expect_eq(g_calls, 1);
   cr_expect_eq(g_checked_calls, 0);
+  cr_expect_eq(g_memo_kept, 0, "the memo is cleared for an unvouched call");
   unload(&loaded);
 }

@@ -43,6 +43,9 @@ static etr_error_t run_unfused(etr_kernel_context_t *ctx,
     etr_kernel_context_t step = *ctx;
     step.state = NULL;
     step.op_name = f->names[s];
+    // What the executor vouched for is the head's call, not the others'.
+    step.args_checked = false;
+    step.memo = NULL;
     if (ctx->temp != NULL) {
       etr_arena_reset(ctx->temp);
     }

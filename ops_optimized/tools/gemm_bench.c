@@ -9,8 +9,9 @@
 //       [--mobilenet]
 //
 // Kernels are called through their registered entry points with a 1 MiB
-// scratch arena (the method's default ctx->temp), and, from the second call
-// on, ctx->args_checked set, as a program's static-shape calls are. Times are thread CPU
+// scratch arena (the method's default ctx->temp) and a kernel memo, and,
+// from the second call on, ctx->args_checked set, as a program's fixed
+// calls are (core/method_fixed_args.c). Times are thread CPU
 // time (CLOCK_THREAD_CPUTIME_ID), so other processes on a shared machine
 // inflate them less than wall time would; each figure is the median of
 // --reps repetitions (default 7), each repeating the call for at least
@@ -56,7 +57,8 @@ static double time_kernel(etr_kernel_fn kernel, etr_evalue_t **args,
                           size_t num_args, int reps) {
   etr_arena_t arena;
   etr_diag_t diag;
-  etr_kernel_context_t ctx = {.diag = &diag, .temp = &arena};
+  _Alignas(16) unsigned char memo[ETR_KERNEL_MEMO_BYTES] = {0};
+  etr_kernel_context_t ctx = {.diag = &diag, .temp = &arena, .memo = memo};
   double samples[64];
   reps = reps > 64 ? 64 : reps;
   // Calibrate the inner count so one repetition takes >= 20 ms.

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The optimized convolution's plan memo (op_convolution.c: a vouched call,
+// ctx->args_checked, reuses the path and geometry its first call left in
+// ctx->memo): on each path (depthwise, direct, pointwise, GEMM) the second,
+// vouched call computes the reference's bits again; a weight that became
+// non-finite between calls still sends padded depthwise/direct calls to
+// the GEMM (the weight scan is a data check, made on every call); a memo
+// left by another call is ignored unless the call is vouched for; a plan
+// made for another ISA is made again (the AVX-512 direct kernel has no
+// AVX2 twin). Data: small integers, so every order of summation is exact.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "ops_optimized/isa.h"
+#include "ops_optimized/ops_optimized.h"
+#include "ops_reference/ops_reference.h"
+#include "ops_reference/test/test_util.h"
+
+typedef struct conv_shape {
+  int64_t c, h, oc, k, stride, pad, groups;
+  const char *path;  // the path it takes on AVX-512, for messages
+} conv_shape_t;
+
+static const conv_shape_t kShapes[] = {
+    {8, 6, 8, 3, 1, 1, 8, "depthwise"},
+    {3, 20, 16, 3, 2, 1, 1, "direct"},
+    {12, 4, 20, 1, 1, 0, 1, "pointwise"},
+    {6, 7, 10, 3, 1, 1, 1, "GEMM"},
+};
+
+typedef struct conv_call {
+  etr_tensor_t *weight;
+  etr_tensor_t *out;
+  etr_evalue_t *args[11];
+} conv_call_t;
+
+static etr_tensor_t *integers(int32_t dim, const int64_t *sizes, int seed) {
+  etr_tensor_t *t = tt_tensor(ETR_FLOAT, dim, sizes, NULL);
+  float *data = (float *)t->data;
+  for (int64_t i = 0; i < etr_tensor_numel(t); ++i) {
+    data[i] = (float)((i * 7 + seed * 3) % 9 - 4);
+  }
+  return t;
+}
+
+// The arguments of `s`, with an out of its own.
+static void make_call(const conv_shape_t *s, conv_call_t *call) {
+  int64_t oh = (s->h + 2 * s->pad - s->k) / s->stride + 1;
+  etr_tensor_t *x = integers(4, (const int64_t[]){1, s->c, s->h, s->h}, 1);
+  call->weight = integers(
+      4, (const int64_t[]){s->oc, s->c / s->groups, s->k, s->k}, 2);
+  etr_tensor_t *bias = integers(1, (const int64_t[]){s->oc}, 3);
+  call->out = tt_out(ETR_FLOAT, 4, (const int64_t[]){1, s->oc, oh, oh}, 0);
+  etr_evalue_t *args[11] = {
+      tt_ev_tensor(x),
+      tt_ev_tensor(call->weight),
+      tt_ev_tensor(bias),
+      TT_EV_INTS(s->stride, s->stride),
+      TT_EV_INTS(s->pad, s->pad),
+      TT_EV_INTS(1, 1),
+      tt_ev_bool(false),
+      TT_EV_INTS(0, 0),
+      tt_ev_int(s->groups),
+      tt_ev_tensor(call->out),
+      NULL};
+  args[10] = args[9];
+  memcpy(call->args, args, sizeof(args));
+}
+
+// The reference's result for the call's current data, into a copy.
+static etr_tensor_t *reference(conv_call_t *call) {
+  etr_tensor_t *out = tt_out(ETR_FLOAT, call->out->dim, call->out->sizes,
+                             0);
+  etr_evalue_t *args[11];
+  memcpy(args, call->args, sizeof(args));
+  args[9] = args[10] = tt_ev_tensor(out);
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  etr_kernel_context_t ctx = {.diag = &diag};
+  cr_assert_eq(etr_ref_convolution_out(&ctx, args, 11), ETR_OK, "%s",
+               diag.message);
+  return out;
+}
+
+// Runs the optimized kernel with `memo`, vouched or not, over an out
+// filled with NaN first, and compares with the reference bit for bit
+// (NaN where it has NaN).
+static void check(const conv_shape_t *s, conv_call_t *call, void *memo,
+                  bool vouched, const char *what) {
+  etr_tensor_t *expected = reference(call);
+  float *got = (float *)call->out->data;
+  int64_t n = etr_tensor_numel(call->out);
+  for (int64_t i = 0; i < n; ++i) {
+    got[i] = NAN;
+  }
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  etr_kernel_context_t ctx = {
+      .diag = &diag, .args_checked = vouched, .memo = memo};
+  cr_assert_eq(etr_opt_convolution_out(&ctx, call->args, 11), ETR_OK,
+               "%s: %s", s->path, diag.message);
+  const float *want = (const float *)expected->data;
+  for (int64_t i = 0; i < n; ++i) {
+    bool same = isnan(want[i]) ? isnan(got[i])
+                               : memcmp(&got[i], &want[i], 4) == 0;
+    cr_assert(same, "%s path, %s: element %lld is %g, the reference's %g",
+              s->path, what, (long long)i, got[i], want[i]);
+  }
+}
+
+static bool all_zero(const unsigned char *bytes, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (bytes[i] != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+TT_TEST(diff_conv_memo, vouched_calls_compute_the_same) {
+  for (size_t k = 0; k < sizeof(kShapes) / sizeof(kShapes[0]); ++k) {
+    _Alignas(16) unsigned char memo[ETR_KERNEL_MEMO_BYTES] = {0};
+    conv_call_t call;
+    make_call(&kShapes[k], &call);
+    check(&kShapes[k], &call, memo, false, "first call");
+    cr_expect(!all_zero(memo, sizeof(memo)), "%s: no plan kept",
+              kShapes[k].path);
+    check(&kShapes[k], &call, memo, true, "vouched call");
+    // Only the data changed: a NaN weight, which padded depthwise and
+    // direct calls must not skip over in the padding.
+    ((float *)call.weight->data)[0] = NAN;
+    check(&kShapes[k], &call, memo, true, "NaN weight");
+  }
+}
+
+TT_TEST(diff_conv_memo, another_calls_memo_is_ignored_unless_vouched) {
+  _Alignas(16) unsigned char memo[ETR_KERNEL_MEMO_BYTES] = {0};
+  conv_call_t first;
+  make_call(&kShapes[3], &first);
+  check(&kShapes[3], &first, memo, false, "the memo's call");
+  for (size_t k = 0; k < 3; ++k) {
+    conv_call_t call;
+    make_call(&kShapes[k], &call);
+    check(&kShapes[k], &call, memo, false, "another call's memo");
+  }
+}
+
+TT_TEST(diff_conv_memo, a_plan_for_another_isa_is_made_again) {
+  if (!etr_isa_available(ETR_ISA_AVX512) ||
+      !etr_isa_available(ETR_ISA_AVX2)) {
+    cr_skip_test("needs AVX-512 and AVX2");
+  }
+  for (size_t k = 0; k < sizeof(kShapes) / sizeof(kShapes[0]); ++k) {
+    _Alignas(16) unsigned char memo[ETR_KERNEL_MEMO_BYTES] = {0};
+    conv_call_t call;
+    make_call(&kShapes[k], &call);
+    etr_isa_force(ETR_ISA_AVX512);
+    check(&kShapes[k], &call, memo, false, "AVX-512 first call");
+    etr_isa_force(ETR_ISA_AVX2);
+    check(&kShapes[k], &call, memo, true, "AVX2 vouched call");
+    etr_isa_reset();
+  }
+}
