@@ -2,7 +2,7 @@
 //
 // Differential tests of pow.Tensor_Scalar_out's general exponents (any
 // finite exponent other than 0, 1, 2, 3, -1, -2, 0.5 and -0.5, which
-// diff_elementwise_unary_test.c covers exactly) against the reference
+// diff_elementwise_unary_exact_test.c covers) against the reference
 // kernel, on every ISA of this machine: C's pow(x, c) with c in double,
 // computed as e^(c ln|x|) in double (unary/vmath_explog.h's
 // vf_pow_const).

@@ -10,7 +10,8 @@ least squares (rational ones by Loeb's linearization), against mpmath at
 relative error of the function the polynomial is part of. vmath.h's
 comments name the fit each constant array comes from; the end-to-end
 error bounds (in float ULPs, rounding included) are stated and tested in
-ops_optimized/test/diff_elementwise_unary_test.c.
+ops_optimized/test/diff_elementwise_unary_test.c and, for gelu,
+diff_elementwise_gelu_test.c.
 
 Usage: python3 ops_optimized/unary/fit_polynomials.py  (needs numpy, mpmath)
        python3 ops_optimized/unary/fit_polynomials.py --gelu-tables \

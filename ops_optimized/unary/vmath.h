@@ -8,8 +8,9 @@
 // float result against the correctly rounded value; the bounds actually
 // tested against the reference kernels (which evaluate in double and round
 // once) are measured and stated in ops_optimized/test/
-// diff_elementwise_unary_test.c. Polynomial and rational coefficients come
-// from ops_optimized/unary/fit_polynomials.py (the array names match its
+// diff_elementwise_unary_test.c (gelu's: diff_elementwise_gelu_test.c).
+// Polynomial and rational coefficients come from
+// ops_optimized/unary/fit_polynomials.py (the array names match its
 // output). Special values (NaN, +-inf, +-0, subnormals, overflow and
 // underflow) are handled explicitly and come out as the C library's.
 #ifndef ETR_OPS_OPTIMIZED_UNARY_VMATH_H

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Differential tests of gelu (approximate "none" and "tanh") against the
+// reference kernel, on every ISA of this machine: the unary sweeps of
+// unary_test_util.h, the left tail where the reference cancels, results
+// in and near the subnormal range, and the fast paths' lanes, seams and
+// range checks (the last two call the microkernels directly, against
+// forms in double that do not cancel).
+//
+// Bounds: Float 4 ULP (the maximum measured over every float,
+// ops_optimized/tools/ulp_sweep 1 OP, on every x86 ISA; see
+// diff_elementwise_unary_test.c), Half and BFloat16 1 ULP; the fast
+// paths for |x| < 3.875: 2 ULP on AVX-512, else 3 ("none") and 4
+// ("tanh"); subnormal results within 4 ULP of the subnormal spacing with
+// the same zeros and signs. gelu's reference cancels in 1 + erf / 1 + tanh
+// below about x = -5 and is then only accurate to about |x| 2^-53
+// absolute, so the wide-range gelu cases bound |optimized - reference| by
+// 2e-15 + 4 * 2^-23 |ref|.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ops_optimized/isa.h"
+#include "ops_optimized/test/diff.h"
+#include "ops_optimized/test/unary_test_util.h"
+#include "ops_optimized/unary/unary.h"
+
+UNARY_TEST(diff_elementwise_gelu, gelu, 8, 9)
+
+// gelu's left tail, where the reference itself is only accurate to about
+// |x| 2^-53 absolute (see the file comment).
+TT_TEST(diff_elementwise_gelu, gelu_tail) {
+  int failures = 0;
+  for (size_t index = 8; index <= 9; ++index) {
+    etr_diff_case_t c;
+    unary_begin_ranged(&c, kUnaryCases[index].op, kUnaryCases[index].label,
+                       ETR_FLOAT, 4099, -16, 16, false);
+    etr_diff_arg(&c, kUnaryCases[index].extra[0]());
+    etr_diff_out(&c, ETR_FLOAT, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
+                 4107);
+    etr_diff_return(&c, 2);
+    etr_diff_tolerance_bound(&c, 2e-15, 4 * 0x1p-23);
+    failures += etr_diff_run(&c);
+  }
+  cr_assert_eq(failures, 0, "%d cases disagree", failures);
+}
+
+// Whether y is not within `ulps` ULP of `expected` rounded to float, with
+// the same zeros, signs and NaNs (x NaN or infinite: the same value).
+static bool float_off(float x, float y, double expected, double ulps) {
+  float rounded = (float)expected;
+  if (isnan(x) || isinf(x) || isnan(rounded)) {
+    return !(isnan(rounded) ? isnan(y) : y == rounded);
+  }
+  int exponent;
+  frexp((double)rounded, &exponent);
+  double ulp = fabsf(rounded) < 0x1p-126f ? 0x1p-149
+                                          : ldexp(1.0, exponent - 24);
+  return fabs((double)y - (double)rounded) > ulps * ulp ||
+         (rounded == 0) != (y == 0) || signbit(rounded) != signbit(y);
+}
+
+// gelu against forms in double (libm) that do not cancel in the left
+// tail: 0.5 x erfc(-x / sqrt 2), and x / (1 + e^(-2u)) for the tanh
+// approximation, u = sqrt(2 / pi) (x + 0.044715 x^3).
+static double gelu_erf_double(double x) {
+  return 0.5 * x * erfc(-x * 0.70710678118654752440);
+}
+static double gelu_tanh_double(double x) {
+  double u = 0.79788456080286535588 * (x + 0.044715 * x * x * x);
+  return x / (1.0 + exp(-2.0 * u));
+}
+
+// gelu where its result is subnormal or near it: every float of x in
+// [-14.5, -12.5] for approximate="none" and in [-11.5, -9.5] for "tanh",
+// then the 64 smallest subnormals of each sign (gelu(+-2^-149) = +-0,
+// signed), checked against the double forms above, which do not cancel
+// there as the reference's 1 + erf and 1 + tanh do: within 4 ULP (of the
+// subnormal spacing below FLT_MIN) and the same zeros with the same
+// signs, on every ISA. (A product rounded into the subnormal range before
+// the last multiplication by x cost up to 11 ULP for "none", 10 ULP and
+// results flushed to zero or not near x = -10.9 for "tanh".)
+TT_TEST(diff_elementwise_gelu, gelu_subnormal_tail) {
+  enum { kChunk = 4096 };
+  static float x[kChunk];
+  static float y[kChunk];
+  static const struct {
+    etr_unary_op_t op;
+    double (*expected)(double);
+    float high;
+    float low;
+  } kOps[] = {{ETR_UNARY_GELU_ERF, gelu_erf_double, -12.5f, -14.5f},
+              {ETR_UNARY_GELU_TANH, gelu_tanh_double, -9.5f, -11.5f}};
+  int failures = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    for (size_t o = 0; o < 2; ++o) {
+      etr_f32_unary_op_fn gelu = etr_f32_unary_op_for(kOps[o].op,
+                                                      (etr_isa_t)isa);
+      float next = kOps[o].high;
+      bool tiny_done = false;
+      while (!tiny_done) {
+        int count = 0;
+        for (; count < kChunk && next >= kOps[o].low; ++count) {
+          x[count] = next;
+          next = nextafterf(next, -INFINITY);
+        }
+        if (count == 0) {
+          for (; count < 128; ++count) {
+            x[count] = (count % 2 ? -0x1p-149f : 0x1p-149f) *
+                       (float)(count / 2 + 1);
+          }
+          tiny_done = true;
+        }
+        gelu((size_t)count, x, y, NULL);
+        for (int i = 0; i < count; ++i) {
+          if (float_off(x[i], y[i], kOps[o].expected((double)x[i]), 4) &&
+              failures++ < 5) {
+            fprintf(stderr, "isa %d op %d: gelu(%a) = %a\n", isa,
+                    (int)kOps[o].op, (double)x[i], (double)y[i]);
+          }
+        }
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d results off", failures);
+}
+
+// gelu's fast paths, taken by a vector whose lanes all lie in range:
+// |x| < 3.875 on AVX-512 (vmath.h's vf_gelu_table, both approximations),
+// [-3, 3] elsewhere (vf_gelu_erf_bounded, approximate="none" only; the
+// tanh approximation has no other path), against the double forms above
+// within the bounds measured over every float (ulp_sweep 1 OP -3.8749998
+// 3.8749998): 2 ULP on AVX-512 (the table), elsewhere 3 for "none" and 4
+// for "tanh". Every 4099th float of
+// the range, every float within 2^-12 of each table interval's seams
+// (x = (i + 1/2) / 4, where round(4x) ties) and its centres, then 16-lane
+// and 8-lane blocks of values in range with one lane out of it (the
+// ranges' edges, large, +-inf, NaN) at each position, at lengths around
+// the vector widths, and zeros, subnormals and NaN in range; on every
+// ISA.
+TT_TEST(diff_elementwise_gelu, gelu_fast_paths) {
+  enum { kChunk = 4096 };
+  static float x[kChunk];
+  static float y[kChunk];
+  static const float kOutside[] = {3.875f,      -3.875f,     3.00000024f,
+                                   -3.00000024f, 7.5f,       -9.0f,
+                                   INFINITY,    -INFINITY,   NAN};
+  static const float kEdges[] = {3.0f,        -3.0f,       3.87499976f,
+                                 -3.87499976f, 0.0f,       -0.0f,
+                                 0x1p-149f,   -0x1p-149f,  0x1p-126f,
+                                 -0x1p-126f,  1e-30f,      -1e-30f,
+                                 0.125f,      -0.125f,     NAN};
+  static const struct {
+    etr_unary_op_t op;
+    double (*expected)(double);
+    double ulps;
+  } kOps[] = {{ETR_UNARY_GELU_ERF, gelu_erf_double, 3},
+              {ETR_UNARY_GELU_TANH, gelu_tanh_double, 4}};
+  int failures = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    for (size_t o = 0; o < 2; ++o) {
+      etr_f32_unary_op_fn gelu = etr_f32_unary_op_for(kOps[o].op,
+                                                      (etr_isa_t)isa);
+      double ulps = isa == ETR_ISA_AVX512 ? 2 : kOps[o].ulps;
+      // The sweep, then the seams and centres, a chunk at a time.
+      uint32_t bits = 0;
+      const uint32_t last = 0x4077ffffu;  // 3.87499976f
+      int seam = -16;
+      for (;;) {
+        int count = 0;
+        if (bits <= last) {
+          for (; count + 1 < kChunk && bits <= last; count += 2,
+                                                     bits += 4099) {
+            float v;
+            memcpy(&v, &bits, sizeof(v));
+            x[count] = v;
+            x[count + 1] = -v;
+          }
+        } else if (seam < 16) {
+          // 2^11 floats each side of c = seam / 8 (a seam when odd, a
+          // centre when even).
+          float c = (float)seam / 8.0f;
+          float v = c;
+          for (int k = 0; k < 1024; ++k) {
+            v = nextafterf(v, -INFINITY);
+          }
+          for (; count < 2048; ++count) {
+            x[count] = v;
+            v = nextafterf(v, INFINITY);
+          }
+          ++seam;
+        } else {
+          break;
+        }
+        gelu((size_t)count, x, y, NULL);
+        for (int i = 0; i < count; ++i) {
+          if (float_off(x[i], y[i], kOps[o].expected((double)x[i]), ulps) &&
+              failures++ < 5) {
+            fprintf(stderr, "isa %d op %d: gelu(%a) = %a\n", isa,
+                    (int)kOps[o].op, (double)x[i], (double)y[i]);
+          }
+        }
+      }
+      // One lane out of range among in-range values, and the edges; the
+      // lanes are checked against the 4 ULP of the general paths.
+      static const int kLengths[] = {0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33};
+      for (size_t u = 0; u < sizeof(kOutside) / sizeof(kOutside[0]); ++u) {
+        for (size_t l = 0; l < sizeof(kLengths) / sizeof(kLengths[0]); ++l) {
+          int n = kLengths[l];
+          for (int at = 0; at < (n > 0 ? n : 1); ++at) {
+            for (int i = 0; i < n; ++i) {
+              x[i] = i % 2 ? kEdges[i % 15] : -2.9f + 0.37f * (float)(i % 16);
+            }
+            if (n > 0) {
+              x[at] = kOutside[u];
+            }
+            gelu((size_t)n, x, y, NULL);
+            for (int i = 0; i < n; ++i) {
+              if (float_off(x[i], y[i], kOps[o].expected((double)x[i]), 4) &&
+                  failures++ < 5) {
+                fprintf(stderr,
+                        "isa %d op %d: gelu(%a) = %a (n %d, %a at %d)\n",
+                        isa, (int)kOps[o].op, (double)x[i], (double)y[i], n,
+                        (double)kOutside[u], at);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d results off", failures);
+}
