@@ -150,12 +150,32 @@ typedef struct s2_eight_plan {
         x, _MM_SHUFFLE(3, 2, 3, 2));                                        \
   }
 
+// The nine taps of one stride-2 output vector from the even and odd
+// columns of its own input row and the rows above and below: kernel
+// columns 1 and 2 in one chain (*y12, at the even positions' lanes),
+// column 0 in another (*y0, one lane later), the own row first.
+static inline __attribute__((always_inline)) void s2_taps(
+    const __m512 *weights, __m512 even, __m512 odd, __m512 above_even,
+    __m512 above_odd, __m512 below_even, __m512 below_odd, __m512 *y12,
+    __m512 *y0) {
+  const __m512 zero = _mm512_setzero_ps();
+  __m512 a = _mm512_fmadd_ps(weights[4], even, zero);
+  __m512 b = _mm512_fmadd_ps(weights[3], odd, zero);
+  a = _mm512_fmadd_ps(weights[5], odd, a);
+  b = _mm512_fmadd_ps(weights[0], above_odd, b);
+  a = _mm512_fmadd_ps(weights[1], above_even, a);
+  b = _mm512_fmadd_ps(weights[6], below_odd, b);
+  a = _mm512_fmadd_ps(weights[2], above_odd, a);
+  a = _mm512_fmadd_ps(weights[7], below_even, a);
+  *y12 = _mm512_fmadd_ps(weights[8], below_odd, a);
+  *y0 = b;
+}
+
 static inline __attribute__((always_inline)) void s2_eight_channel(
     const etr_depthwise_args_t *args, const etr_conv2d_geometry_t *g,
     const s2_eight_plan_t *plan, int64_t oc, int64_t ic) {
   const float *in = args->input + ic * g->in_stride_c;
   const float *w = args->weight + oc * g->w_stride_oc;
-  const __m512 zero = _mm512_setzero_ps();
   const __m512 v0 = _mm512_loadu_ps(in);
   const __m512 v1 = _mm512_loadu_ps(in + 16);
   const __m512 v2 = _mm512_loadu_ps(in + 32);
@@ -169,16 +189,10 @@ static inline __attribute__((always_inline)) void s2_eight_channel(
     weights[t] =
         _mm512_set1_ps(w[(t / 3) * g->w_stride_h + (t % 3) * g->w_stride_w]);
   }
-  // Kernel columns 1 and 2 in one chain, 0 in another, the own row first.
-  __m512 y12 = _mm512_fmadd_ps(weights[4], even, zero);
-  __m512 y0 = _mm512_fmadd_ps(weights[3], odd, zero);
-  y12 = _mm512_fmadd_ps(weights[5], odd, y12);
-  y0 = _mm512_fmadd_ps(weights[0], above_odd, y0);
-  y12 = _mm512_fmadd_ps(weights[1], above_even, y12);
-  y0 = _mm512_fmadd_ps(weights[6], below_odd, y0);
-  y12 = _mm512_fmadd_ps(weights[2], above_odd, y12);
-  y12 = _mm512_fmadd_ps(weights[7], below_even, y12);
-  y12 = _mm512_fmadd_ps(weights[8], below_odd, y12);
+  __m512 y12;
+  __m512 y0;
+  s2_taps(weights, even, odd, above_even, above_odd, below_even, below_odd,
+          &y12, &y0);
   __m512 sum = _mm512_add_ps(
       _mm512_permutexvar_ps(plan->natural, y12),
       _mm512_maskz_permutexvar_ps((__mmask16)0xeeee, plan->before, y0));
@@ -329,16 +343,10 @@ void etr_depthwise3x3_s2_row_vector_nchw_avx512(
       } else {
         below_even = below_odd = zero;
       }
-      // Kernel columns 1 and 2 in one chain, the own row first.
-      __m512 y12 = _mm512_fmadd_ps(weights[4], even, zero);
-      __m512 y0 = _mm512_fmadd_ps(weights[3], odd, zero);
-      y12 = _mm512_fmadd_ps(weights[5], odd, y12);
-      y0 = _mm512_fmadd_ps(weights[0], above_odd, y0);
-      y12 = _mm512_fmadd_ps(weights[1], above_even, y12);
-      y0 = _mm512_fmadd_ps(weights[6], below_odd, y0);
-      y12 = _mm512_fmadd_ps(weights[2], above_odd, y12);
-      y12 = _mm512_fmadd_ps(weights[7], below_even, y12);
-      y12 = _mm512_fmadd_ps(weights[8], below_odd, y12);
+      __m512 y12;
+      __m512 y0;
+      s2_taps(weights, even, odd, above_even, above_odd, below_even,
+              below_odd, &y12, &y0);
       const __m512 sum = _mm512_add_ps(
           _mm512_add_ps(
               _mm512_permutexvar_ps(natural, y12),
