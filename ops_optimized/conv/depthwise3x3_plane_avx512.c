@@ -76,10 +76,7 @@ static inline __attribute__((always_inline)) void channel(
   }
   v[blocks + 1] = zero;
   __m512 weights[9];
-#pragma GCC unroll 9
-  for (int t = 0; t < 9; ++t) {
-    weights[t] = _mm512_set1_ps(w[(t / 3) * w_stride_h + (t % 3) * w_stride_w]);
-  }
+  broadcast_taps3x3(w, w_stride_h, w_stride_w, weights);
   // Per block, the kernel columns' sums down the three rows (the own row
   // first: its vector is ready before the permuted ones); y[0] and
   // y[blocks + 1] are zeros before and after the plane.
@@ -268,11 +265,7 @@ void etr_depthwise3x3_s2_rows_nchw_avx512(const etr_depthwise_args_t *args) {
     const float *in = args->input + ic * g->in_stride_c;
     const float *w = args->weight + oc * g->w_stride_oc;
     __m512 weights[9];
-#pragma GCC unroll 9
-    for (int t = 0; t < 9; ++t) {
-      weights[t] =
-          _mm512_set1_ps(w[(t / 3) * g->w_stride_h + (t % 3) * g->w_stride_w]);
-    }
+    broadcast_taps3x3(w, g->w_stride_h, g->w_stride_w, weights);
     const __m512 bias = _mm512_set1_ps(
         args->bias != NULL ? args->bias[oc * args->bias_stride] : 0.0f);
     float *plane = args->out + oc * args->out_stride_c;

@@ -132,11 +132,7 @@ static inline __attribute__((always_inline)) void channel_group(
 #pragma GCC unroll 2
   for (int c = 0; c < count; ++c) {
     const float *w = a->weight + (oc + c) * g->w_stride_oc;
-#pragma GCC unroll 9
-    for (int t = 0; t < 9; ++t) {
-      p[c].weights[t] = _mm512_set1_ps(
-          w[(t / 3) * g->w_stride_h + (t % 3) * g->w_stride_w]);
-    }
+    broadcast_taps3x3(w, g->w_stride_h, g->w_stride_w, p[c].weights);
     p[c].bias =
         _mm512_set1_ps(has_bias ? a->bias[(oc + c) * a->bias_stride] : 0.0f);
     p[c].in = in[c];

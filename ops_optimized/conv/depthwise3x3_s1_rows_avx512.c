@@ -162,11 +162,7 @@ void etr_depthwise3x3_s1_rows_nchw_avx512(const etr_depthwise_args_t *args) {
     const float *in = a.input + ic * g.in_stride_c;
     const float *w = a.weight + oc * g.w_stride_oc;
     channel_weights_t k;
-#pragma GCC unroll 9
-    for (int t = 0; t < 9; ++t) {
-      k.w[t] =
-          _mm512_set1_ps(w[(t / 3) * g.w_stride_h + (t % 3) * g.w_stride_w]);
-    }
+    broadcast_taps3x3(w, g.w_stride_h, g.w_stride_w, k.w);
     k.has_bias = a.bias != NULL;
     k.bias = _mm512_set1_ps(k.has_bias ? a.bias[oc * a.bias_stride] : 0.0f);
     float *plane = a.out + oc * a.out_stride_c;

@@ -128,11 +128,7 @@ void etr_depthwise3x3_s2_narrow_nchw_avx512(
     const float *in = a.input + ic * g.in_stride_c;
     const float *w = a.weight + oc * g.w_stride_oc;
     narrow_channel_t c;
-#pragma GCC unroll 9
-    for (int t = 0; t < 9; ++t) {
-      c.weights[t] =
-          _mm512_set1_ps(w[(t / 3) * g.w_stride_h + (t % 3) * g.w_stride_w]);
-    }
+    broadcast_taps3x3(w, g.w_stride_h, g.w_stride_w, c.weights);
     c.bias = _mm512_set1_ps(a.bias != NULL ? a.bias[oc * a.bias_stride]
                                            : 0.0f);
     c.natural = natural;

@@ -78,11 +78,7 @@ static inline __attribute__((always_inline)) void s2_channel(
   const __m512 odd_odd_up = _mm512_maskz_permutexvar_ps(
       plan->below_first_row, plan->up, parts[3]);
   __m512 weights[9];
-#pragma GCC unroll 9
-  for (int t = 0; t < 9; ++t) {
-    weights[t] =
-        _mm512_set1_ps(w[(t / 3) * g->w_stride_h + (t % 3) * g->w_stride_w]);
-  }
+  broadcast_taps3x3(w, g->w_stride_h, g->w_stride_w, weights);
   // Kernel column 1 reads the even columns, 0 and 2 the odd ones (0 a
   // lane to the left); the own row first.
   __m512 y1 = _mm512_fmadd_ps(weights[4], parts[0], zero);
@@ -184,11 +180,7 @@ static inline __attribute__((always_inline)) void s2_eight_channel(
   S2_EIGHT_SPLIT(0x88, even, below_even, above_even)
   S2_EIGHT_SPLIT(0xdd, odd, below_odd, above_odd)
   __m512 weights[9];
-#pragma GCC unroll 9
-  for (int t = 0; t < 9; ++t) {
-    weights[t] =
-        _mm512_set1_ps(w[(t / 3) * g->w_stride_h + (t % 3) * g->w_stride_w]);
-  }
+  broadcast_taps3x3(w, g->w_stride_h, g->w_stride_w, weights);
   __m512 y12;
   __m512 y0;
   s2_taps(weights, even, odd, above_even, above_odd, below_even, below_odd,
@@ -318,11 +310,7 @@ void etr_depthwise3x3_s2_row_vector_nchw_avx512(
     const float *in = a.input + ic * g.in_stride_c;
     const float *w = a.weight + oc * g.w_stride_oc;
     __m512 weights[9];
-#pragma GCC unroll 9
-    for (int t = 0; t < 9; ++t) {
-      weights[t] =
-          _mm512_set1_ps(w[(t / 3) * g.w_stride_h + (t % 3) * g.w_stride_w]);
-    }
+    broadcast_taps3x3(w, g.w_stride_h, g.w_stride_w, weights);
     const __m512 bias = _mm512_set1_ps(
         a.bias != NULL ? a.bias[oc * a.bias_stride] : 0.0f);
     float *plane = a.out + oc * a.out_stride_c;

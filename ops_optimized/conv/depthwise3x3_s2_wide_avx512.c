@@ -103,11 +103,7 @@ static void wide_plane(const etr_conv2d_geometry_t *g, const float *in,
                        const float *weight, float bias, float *plane,
                        int64_t out_stride_h) {
   wide_channel_t c;
-#pragma GCC unroll 9
-  for (int t = 0; t < 9; ++t) {
-    c.weights[t] = _mm512_set1_ps(
-        weight[(t / 3) * g->w_stride_h + (t % 3) * g->w_stride_w]);
-  }
+  broadcast_taps3x3(weight, g->w_stride_h, g->w_stride_w, c.weights);
   c.bias = _mm512_set1_ps(bias);
   c.natural = _mm512_setr_epi32(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10,
                                 11, 14, 15);

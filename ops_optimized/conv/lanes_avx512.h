@@ -78,4 +78,14 @@ static inline __mmask16 inside(__mmask16 lanes, __m512i v, int64_t size) {
     }                                                           \
   } while (0)
 
+// The nine weights of a 3x3 kernel at `w` (row stride `stride_h`, column
+// stride `stride_w`), each broadcast to every lane, row-major in `taps`.
+static inline __attribute__((always_inline)) void broadcast_taps3x3(
+    const float *w, int64_t stride_h, int64_t stride_w, __m512 *taps) {
+#pragma GCC unroll 9
+  for (int t = 0; t < 9; ++t) {
+    taps[t] = _mm512_set1_ps(w[(t / 3) * stride_h + (t % 3) * stride_w]);
+  }
+}
+
 #endif  // ETR_OPS_OPTIMIZED_CONV_LANES_AVX512_H
