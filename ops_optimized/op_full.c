@@ -9,6 +9,7 @@
 // full.out into a dense out already of `size` skips the dry run
 // (full_dense): one microkernel fill.
 #include "ops_optimized/common/args.h"
+#include "ops_optimized/binary/elementwise.h"
 #include "ops_optimized/common/dense.h"
 #include "ops_optimized/movement/movement.h"
 #include "ops_optimized/ops_optimized.h"
@@ -75,9 +76,11 @@ static bool full_dense(const etr_kernel_context_t *ctx, etr_evalue_t **args,
     value.as_double = args[1]->u.as_double;
     value.as_int = (int64_t)0;
   }
-  etr_kernel_context_t probe = *ctx;
-  probe.diag = NULL;
-  if (etr_movement_check_fill_value(&probe, "fill_value", &value, out->dtype,
+  // A vouched call's value passed this check before (it reads no tensor
+  // data).
+  etr_kernel_context_t probe = etr_ew_probe_context(ctx);
+  if (!ctx->args_checked &&
+      etr_movement_check_fill_value(&probe, "fill_value", &value, out->dtype,
                                     numel) != ETR_OK) {
     return false;
   }

@@ -8,6 +8,7 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "ops_optimized/movement/fill_pattern_x86.h"
 #include "ops_optimized/movement/movement.h"
 
 void etr_move_fill_avx2(void *dst, size_t count, size_t element_size,
@@ -16,11 +17,7 @@ void etr_move_fill_avx2(void *dst, size_t count, size_t element_size,
     etr_move_fill_scalar(dst, count, element_size, element);
     return;
   }
-  uint8_t pattern[16];
-  for (size_t i = 0; i < 16; i += element_size) {
-    memcpy(pattern + i, element, element_size);
-  }
-  const __m128i half = _mm_loadu_si128((const __m128i *)pattern);
+  const __m128i half = etr_move_pattern128(element, element_size);
   const __m256i value = _mm256_broadcastsi128_si256(half);
   uint8_t *out = (uint8_t *)dst;
   size_t total = count * element_size;
@@ -39,5 +36,7 @@ void etr_move_fill_avx2(void *dst, size_t count, size_t element_size,
     i += 16;
   }
   // i is a multiple of 16, so the pattern starts over here.
+  uint8_t pattern[16];
+  _mm_storeu_si128((__m128i *)pattern, half);
   memcpy(out + i, pattern, total - i);
 }

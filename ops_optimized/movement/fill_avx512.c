@@ -8,6 +8,7 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "ops_optimized/movement/fill_pattern_x86.h"
 #include "ops_optimized/movement/movement.h"
 
 void etr_move_fill_avx512(void *dst, size_t count, size_t element_size,
@@ -16,12 +17,8 @@ void etr_move_fill_avx512(void *dst, size_t count, size_t element_size,
     etr_move_fill_scalar(dst, count, element_size, element);
     return;
   }
-  uint8_t pattern[16];
-  for (size_t i = 0; i < 16; i += element_size) {
-    memcpy(pattern + i, element, element_size);
-  }
-  const __m512i value =
-      _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)pattern));
+  const __m512i value = _mm512_broadcast_i32x4(etr_move_pattern128(
+      element, element_size));
   uint8_t *out = (uint8_t *)dst;
   size_t total = count * element_size;
   size_t i = 0;
