@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The convolution differential tests' case runner (diff_conv_test.c,
+// diff_conv_depthwise_kernels_test.c, diff_conv_direct_test.c): one
+// aten::convolution.out case against the reference kernel on every ISA of
+// this machine (diff.h), with the tolerances below.
+//
+// Tolerances:
+//   exact     ETR_FILL_EXACT_INT data (exact fp32 partial sums): bit for
+//             bit, whatever the summation order;
+//   bound     random floats in [-1, 1): gamma_k bound for k = C/groups *
+//             KH * KW products (etr_diff_accumulation_bound) plus 2 units
+//             of the out dtype's roundoff relative;
+//   special   NaN, +-inf, -0.0, denormals in the input with weights of
+//             small integers and a single input channel per group and a
+//             1-tap kernel (one product per output: exact); and inf/NaN
+//             weights against padding, where PyTorch (and so the reference
+//             and every optimized path) multiplies the padding's zeros in:
+//             a NaN border.
+#ifndef ETREF_OPS_OPTIMIZED_TEST_CONV_TEST_UTIL_H_
+#define ETREF_OPS_OPTIMIZED_TEST_CONV_TEST_UTIL_H_
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ops_optimized/test/diff.h"
+
+static uint64_t g_seed = 5000;
+
+// When set, run_conv puts NaN, +inf and -inf into a contiguous Float
+// input filled with exact integers: sums then stay exact in any order
+// (inf + finite = inf, inf - inf = NaN, NaN spreads), so the special
+// values are compared bit for bit through the direct kernels' 3x3 sums.
+static bool g_poke_specials = false;
+
+typedef struct conv_case {
+  int64_t n, c, h, w;   // input (h = 0: a 1-D convolution of width w)
+  int64_t oc, kh, kw;   // weight
+  int64_t stride, pad, dilation, groups;
+  bool bias;
+} conv_case_t;
+
+static inline int64_t out_size(int64_t in, int64_t k, int64_t stride, int64_t pad,
+                        int64_t dilation) {
+  return (in + 2 * pad - dilation * (k - 1) - 1) / stride + 1;
+}
+
+static inline int run_conv(const conv_case_t *p, etr_scalar_type_t dtype,
+                    etr_diff_layout_t layout, etr_diff_fill_t fill,
+                    etr_diff_fill_t weight_fill, bool transposed) {
+  bool one_d = p->h == 0;
+  int32_t dim = one_d ? 3 : 4;
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::convolution.out", g_seed++,
+                 "in [%lld,%lld,%lld,%lld] oc %lld k %lldx%lld s%lld p%lld "
+                 "d%lld g%lld%s l%d f%d%s",
+                 (long long)p->n, (long long)p->c, (long long)p->h,
+                 (long long)p->w, (long long)p->oc, (long long)p->kh,
+                 (long long)p->kw, (long long)p->stride, (long long)p->pad,
+                 (long long)p->dilation, (long long)p->groups,
+                 p->bias ? " bias" : "", (int)layout, (int)fill,
+                 transposed ? " transposed" : "");
+  int64_t in_sizes[4] = {p->n, p->c, one_d ? p->w : p->h, p->w};
+  int64_t w_sizes[4] = {p->oc, p->c / p->groups, one_d ? p->kw : p->kh,
+                        p->kw};
+  if (transposed) {
+    w_sizes[0] = p->c;
+    w_sizes[1] = p->oc / p->groups;
+  }
+  etr_tensor_t *input = etr_diff_input(&c, dtype, dim, in_sizes, layout,
+                                       fill);
+  if (g_poke_specials && dtype == ETR_FLOAT &&
+      layout == ETR_DIFF_CONTIGUOUS && fill == ETR_FILL_EXACT_INT) {
+    float *data = (float *)input->data;
+    int64_t numel = etr_tensor_numel(input);
+    data[0] = NAN;
+    data[numel / 2] = INFINITY;
+    data[numel - 1] = -INFINITY;
+    data[(numel * 3) / 4] = INFINITY;
+    data[numel / 3] = -INFINITY;
+    data[numel / 5] = -0.0f;
+  }
+  etr_diff_input(&c, dtype, dim, w_sizes,
+                 layout == ETR_DIFF_NONCONTIGUOUS ? layout
+                                                  : ETR_DIFF_CONTIGUOUS,
+                 weight_fill);
+  if (p->bias) {
+    etr_diff_input(&c, dtype, 1, (const int64_t[]){p->oc},
+                   ETR_DIFF_CONTIGUOUS, weight_fill);
+  } else {
+    etr_diff_arg(&c, tt_ev_none());
+  }
+  c.layout = layout;  // the input's, for the coverage records
+  c.dtype = dtype;
+  int64_t spatial = one_d ? 1 : 2;
+  int64_t s[2] = {p->stride, p->stride};
+  int64_t pad[2] = {p->pad, p->pad};
+  int64_t d[2] = {p->dilation, p->dilation};
+  int64_t zero[2] = {0, 0};
+  etr_diff_arg(&c, tt_ev_int_list((size_t)spatial, s));
+  etr_diff_arg(&c, tt_ev_int_list((size_t)spatial, pad));
+  etr_diff_arg(&c, tt_ev_int_list((size_t)spatial, d));
+  etr_diff_arg(&c, tt_ev_bool(transposed));
+  etr_diff_arg(&c, tt_ev_int_list((size_t)spatial, zero));
+  etr_diff_arg(&c, tt_ev_int(p->groups));
+  int64_t oh = one_d ? 1 : out_size(p->h, p->kh, p->stride, p->pad,
+                                    p->dilation);
+  int64_t ow = out_size(p->w, p->kw, p->stride, p->pad, p->dilation);
+  int64_t o_sizes[4] = {p->n, p->oc, one_d ? ow : oh, ow};
+  if (transposed) {  // (in - 1) * stride - 2 * pad + dilation * (k - 1) + 1
+    o_sizes[2] = (p->h - 1) * p->stride - 2 * p->pad +
+                 p->dilation * (p->kh - 1) + 1;
+    o_sizes[3] = (p->w - 1) * p->stride - 2 * p->pad +
+                 p->dilation * (p->kw - 1) + 1;
+  }
+  etr_diff_out(&c, dtype, dim, o_sizes,
+               layout == ETR_DIFF_CHANNELS_LAST ? layout
+                                                : ETR_DIFF_CONTIGUOUS,
+               0);
+  etr_diff_return(&c, 9);
+  int64_t k = p->c / p->groups * p->kw * (one_d ? 1 : p->kh);
+  if (fill == ETR_FILL_RANDOM) {
+    double u = dtype == ETR_HALF       ? 0x1p-11
+               : dtype == ETR_BFLOAT16 ? 0x1p-8
+                                       : 0x1p-24;
+    etr_diff_tolerance_bound(
+        &c, etr_diff_accumulation_bound(ETR_FLOAT, k + 1, 1.0, 1.0) + 0x1p-24,
+        2.0 * u);
+  } else {
+    etr_diff_tolerance_exact(&c);
+  }
+  return etr_diff_run(&c);
+}
+
+
+// The sweeps' usual pair: random data within the bound, then exact data
+// with NaN, inf and -0.0 poked into the input, bit for bit (contiguous
+// Float).
+static inline int run_conv_random_and_specials(const conv_case_t *p) {
+  int failures = run_conv(p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS, ETR_FILL_RANDOM,
+                          ETR_FILL_RANDOM, false);
+  g_poke_specials = true;
+  failures += run_conv(p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS, ETR_FILL_EXACT_INT,
+                       ETR_FILL_EXACT_INT, false);
+  g_poke_specials = false;
+  return failures;
+}
+
+#endif  // ETREF_OPS_OPTIMIZED_TEST_CONV_TEST_UTIL_H_
