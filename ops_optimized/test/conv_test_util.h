@@ -41,14 +41,14 @@ typedef struct conv_case {
   bool bias;
 } conv_case_t;
 
-static inline int64_t out_size(int64_t in, int64_t k, int64_t stride, int64_t pad,
-                        int64_t dilation) {
+static inline int64_t out_size(int64_t in, int64_t k, int64_t stride,
+                               int64_t pad, int64_t dilation) {
   return (in + 2 * pad - dilation * (k - 1) - 1) / stride + 1;
 }
 
 static inline int run_conv(const conv_case_t *p, etr_scalar_type_t dtype,
-                    etr_diff_layout_t layout, etr_diff_fill_t fill,
-                    etr_diff_fill_t weight_fill, bool transposed) {
+                           etr_diff_layout_t layout, etr_diff_fill_t fill,
+                           etr_diff_fill_t weight_fill, bool transposed) {
   bool one_d = p->h == 0;
   int32_t dim = one_d ? 3 : 4;
   etr_diff_case_t c;

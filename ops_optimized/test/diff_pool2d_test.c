@@ -75,7 +75,7 @@ TT_TEST(diff_pool2d, windows_and_widths) {
                             op == 0 ? win->dilation[1] : 1},
                            ceil == 1, width % 2 == 0,
                            (op == 1 && w == 1 && ceil == 1) ? 5 : 0, false,
-                           PATTERN_NONE};
+                           PATTERN_NONE, 0};
           failures += run_pool(&s, seed++);
         }
       }
@@ -107,7 +107,7 @@ TT_TEST(diff_pool2d, layouts_and_models) {
                          {win->padding[0], win->padding[1]},
                          {op == 0 ? win->dilation[0] : 1,
                           op == 0 ? win->dilation[1] : 1},
-                         w % 3 == 0, w % 2 == 1, 0, false, PATTERN_NONE};
+                         w % 3 == 0, w % 2 == 1, 0, false, PATTERN_NONE, 0};
         failures += run_pool(&s, seed++);
       }
     }
@@ -119,12 +119,12 @@ TT_TEST(diff_pool2d, layouts_and_models) {
         pool_spec_t cnn = {kPoolOps[op], kDtypes[t], 4, {1, 16, 32, 32},
                            (etr_diff_layout_t)layout, ETR_FILL_RANDOM,
                            {2, 2}, {2, 2}, {0, 0}, {1, 1}, false, true, 0,
-                           false, PATTERN_NONE};
+                           false, PATTERN_NONE, 0};
         failures += run_pool(&cnn, seed++);
         pool_spec_t padded = {kPoolOps[op], kDtypes[t], 3, {4, 17, 19},
                               (etr_diff_layout_t)layout, ETR_FILL_SPECIAL,
                               {3, 3}, {2, 2}, {1, 1}, {1, 1}, true, false, 0,
-                              false, PATTERN_NONE};
+                              false, PATTERN_NONE, 0};
         failures += run_pool(&padded, seed++);
       }
     }
@@ -135,24 +135,24 @@ TT_TEST(diff_pool2d, layouts_and_models) {
       pool_spec_t nans = {kPoolOps[op], ETR_FLOAT, 4, {2, 19, 9, 37},
                           (etr_diff_layout_t)layout, ETR_FILL_RANDOM,
                           {3, 3}, {1, 2}, {1, 1}, {1, 1}, true, true, 0,
-                          true, PATTERN_NONE};
+                          true, PATTERN_NONE, 0};
       failures += run_pool(&nans, seed++);
       if (op == 0) {
         pool_spec_t miss = {kPoolOps[op], ETR_FLOAT, 4, {1, 3, 2, 2},
                             (etr_diff_layout_t)layout, ETR_FILL_RANDOM,
                             {2, 2}, {1, 1}, {1, 1}, {3, 3}, false, true, 0,
-                            false, PATTERN_NONE};
+                            false, PATTERN_NONE, 0};
         failures += run_pool(&miss, seed++);
       }
     }
     // Errors: padding above half the kernel; a zero stride.
     pool_spec_t bad_padding = {kPoolOps[op], ETR_FLOAT, 4, {1, 2, 5, 5}, 0,
                                ETR_FILL_RANDOM, {2, 2}, {1, 1}, {2, 2},
-                               {1, 1}, false, true, 0, false, PATTERN_NONE};
+                               {1, 1}, false, true, 0, false, PATTERN_NONE, 0};
     failures += run_pool(&bad_padding, seed++);
     pool_spec_t bad_stride = {kPoolOps[op], ETR_FLOAT, 4, {1, 2, 5, 5}, 0,
                               ETR_FILL_RANDOM, {2, 2}, {0, 1}, {0, 0},
-                              {1, 1}, false, true, 0, false, PATTERN_NONE};
+                              {1, 1}, false, true, 0, false, PATTERN_NONE, 0};
     failures += run_pool(&bad_stride, seed++);
   }
   // Adaptive average: global (MobileNet's head), evenly dividing, uneven

@@ -43,7 +43,7 @@ TT_TEST(diff_pool2x2, two_by_two_stride_two) {
                          {2, 2}, {2, 2}, {0, 0}, {1, 1},
                          odd == 1 && out_width % 2 == 0, out_width % 2 == 1,
                          op == 1 && out_width % 4 == 3 ? 3 : 0,
-                         out_width % 7 == 0, pattern};
+                         out_width % 7 == 0, pattern, 0};
         failures += run_pool(&s, seed++);
       }
     }
