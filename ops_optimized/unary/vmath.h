@@ -179,6 +179,8 @@ static const float kExpQ01[5] = {0.500001073f, 0.166645497f,
 // form (a polynomial of degree 6 below 0.625, expm1 with Cody-Waite
 // rounding to nearest above): ~88% of DRAM copy bandwidth on AVX-512 at
 // 16 Mi floats instead of ~70% (bench_elementwise --only "tanh f32").
+// NaN and the sign ride through the select and one OR rather than a
+// copysign and a NaN select: 4.5 -> 5.2 G elements/s in L2 (AVX-512).
 static inline etr_vf vf_tanh(etr_vf x) {
   const etr_vf one = vf_set1(1.0f);
   etr_vf a = vf_abs(x);
@@ -191,9 +193,12 @@ static inline etr_vf vf_tanh(etr_vf x) {
   etr_vf half_scale = vf_pow2i(vi_sub(vf_to_vi(n), vi_set1(1)));
   etr_vf h = vf_fma(half_scale, q, vf_sub(half_scale, vf_set1(0.5f)));
   etr_vf ratio = vf_div(h, vf_add(h, one));
-  etr_vf y = vf_select(vf_lt(a, vf_set1(0.346573591f)), near_zero, ratio);
-  y = vf_copysign(y, x);
-  return vf_select(vf_isnan(x), x, y);
+  // An ordered compare, false for NaN: a NaN takes near_zero, which is
+  // that NaN (quieted) carried through the polynomial.
+  etr_vf y = vf_select(vf_ge(a, vf_set1(0.346573591f)), ratio, near_zero);
+  // y is +0.0, positive or NaN with a clear sign bit: x's sign ORed in.
+  return vi_as_vf(vi_or(vf_as_vi(y),
+                        vi_and(vf_as_vi(x), vi_set1(INT32_MIN))));
 }
 
 // e^z for z <= 0, vf_exp's algorithm without its selects: z is capped
