@@ -58,6 +58,15 @@ TT_TEST(diff_conv, depthwise_small_planes_and_stride_2) {
   cr_assert_eq(failures, 0, "%d depthwise cases disagree", failures);
 }
 
+// Case `run` of the 3x3 padding-1 kernel sweeps below: 5 channels, or on
+// every third run 2 input channels times 3; bias on even runs.
+static conv_case_t sweep_case(int run, int64_t n, int64_t h, int64_t w,
+                              int64_t stride) {
+  const bool multiplied = run % 3 == 0;
+  return (conv_case_t){n, multiplied ? 2 : 5, h, w, multiplied ? 6 : 5,
+                       3, 3, stride, 1, 1, multiplied ? 2 : 5, run % 2 == 0};
+}
+
 // The register-resident plane kernel (depthwise3x3_plane_avx512.c: 3x3,
 // stride 1, padding 1, rows of 2..15, at most 64 elements) on every plane
 // it takes, its row-above and row-below permutes and the column shifts
@@ -71,9 +80,7 @@ TT_TEST(diff_conv, depthwise_3x3_register_planes) {
   for (int64_t w = 1; w <= 16; ++w) {
     for (int64_t h = 1; h * w <= 64 + w; ++h) {
       ++run;
-      const bool multiplied = run % 3 == 0;
-      conv_case_t p = {1, multiplied ? 2 : 5, h, w, multiplied ? 6 : 5, 3,
-                       3, 1, 1, 1, multiplied ? 2 : 5, run % 2 == 0};
+      conv_case_t p = sweep_case(run, 1, h, w, 1);
       failures += run_conv_random_and_specials(&p);
     }
   }
@@ -91,10 +98,7 @@ TT_TEST(diff_conv, depthwise_3x3_row_vectors) {
   for (int64_t w = 7; w <= 17; ++w) {
     for (int64_t h = 1; h <= 20; h += 1 + (h > 6)) {
       ++run;
-      const bool multiplied = run % 3 == 0;
-      conv_case_t p = {1 + (run % 7 == 0), multiplied ? 2 : 5, h, w,
-                       multiplied ? 6 : 5, 3, 3, 1, 1, 1,
-                       multiplied ? 2 : 5, run % 2 == 0};
+      conv_case_t p = sweep_case(run, 1 + (run % 7 == 0), h, w, 1);
       failures += run_conv_random_and_specials(&p);
     }
   }
@@ -113,10 +117,7 @@ TT_TEST(diff_conv, depthwise_3x3_stride_2_row_vectors) {
   for (int64_t w = 15; w <= 34; ++w) {
     for (int64_t h = 1; h <= 12; h += 1 + (w % 2)) {
       ++run;
-      const bool multiplied = run % 3 == 0;
-      conv_case_t p = {1 + (run % 7 == 0), multiplied ? 2 : 5, h, w,
-                       multiplied ? 6 : 5, 3, 3, 2, 1, 1,
-                       multiplied ? 2 : 5, run % 2 == 0};
+      conv_case_t p = sweep_case(run, 1 + (run % 7 == 0), h, w, 2);
       failures += run_conv_random_and_specials(&p);
     }
   }
@@ -139,9 +140,7 @@ TT_TEST(diff_conv, depthwise_3x3_stride_2_parity_planes) {
         continue;
       }
       ++run;
-      const bool multiplied = run % 3 == 0;
-      conv_case_t p = {1, multiplied ? 2 : 5, h, w, multiplied ? 6 : 5, 3,
-                       3, 2, 1, 1, multiplied ? 2 : 5, run % 2 == 0};
+      conv_case_t p = sweep_case(run, 1, h, w, 2);
       failures += run_conv_random_and_specials(&p);
     }
   }
