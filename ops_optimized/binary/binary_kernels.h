@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "ops_optimized/binary/binary.h"
+#include "ops_optimized/common/stream.h"
 #include "ops_optimized/unary/vmath_trig.h"
 
 static inline etr_vf op_add(etr_vf a, etr_vf b, const etr_binary_params_t *p) {
@@ -137,8 +138,34 @@ static inline etr_vf op_pow(etr_vf a, etr_vf b,
   return vf_pow(a, b);
 }
 
-#define ETR_BINARY_LOOP(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP)          \
+#if defined(ETR_HAVE_VF_STREAM)
+// An out of ETR_STREAM_MIN_FLOATS or more (common/stream.h): the lanes up
+// to y's next vector boundary with one masked op, then pairs of vectors
+// written with streaming stores; the loops below finish the tail.
+#define ETR_BINARY_STREAM(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP)        \
+  if (n >= ETR_STREAM_MIN_FLOATS) {                                     \
+    i = etr_stream_head(y, sizeof(etr_vf));                             \
+    if (i > 0) {                                                        \
+      vf_store_n(y, OP(LOAD_A_N(0, i), LOAD_B_N(0, i), params), i);     \
+    }                                                                   \
+    for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {          \
+      etr_vf r0 = OP(LOAD_A(i), LOAD_B(i), params);                     \
+      etr_vf r1 = OP(LOAD_A(i + ETR_VF_LANES), LOAD_B(i + ETR_VF_LANES), \
+                     params);                                           \
+      vf_stream(y + i, r0);                                             \
+      vf_stream(y + i + ETR_VF_LANES, r1);                              \
+    }                                                                   \
+    vf_stream_fence();                                                  \
+  }
+#else
+#define ETR_BINARY_STREAM(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP)
+#endif
+
+#define ETR_BINARY_LOOP(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP, STREAMED) \
   size_t i = 0;                                                         \
+  if (STREAMED) {                                                       \
+    ETR_BINARY_STREAM(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP)           \
+  }                                                                     \
   for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {            \
     etr_vf r0 = OP(LOAD_A(i), LOAD_B(i), params);                       \
     etr_vf r1 = OP(LOAD_A(i + ETR_VF_LANES), LOAD_B(i + ETR_VF_LANES),  \
@@ -165,37 +192,41 @@ static inline etr_vf op_pow(etr_vf a, etr_vf b,
 #define SPLAT_A_N(i, left) splat_a
 #define SPLAT_B_N(i, left) splat_b
 
-#define ETR_DEFINE_BINARY(name)                                           \
+#define ETR_DEFINE_BINARY(name, streamed)                                 \
   static void name##_vv(size_t n, const float *a, const float *b,         \
                         float *y, const etr_binary_params_t *params) {    \
-    ETR_BINARY_LOOP(VECTOR_A, VECTOR_B, VECTOR_A_N, VECTOR_B_N, op_##name) \
+    ETR_BINARY_LOOP(VECTOR_A, VECTOR_B, VECTOR_A_N, VECTOR_B_N, op_##name, \
+                    streamed)                                             \
   }                                                                       \
   static void name##_vs(size_t n, const float *a, float b, float *y,      \
                         const etr_binary_params_t *params) {              \
     const etr_vf splat_b = vf_set1(b);                                    \
-    ETR_BINARY_LOOP(VECTOR_A, SPLAT_B, VECTOR_A_N, SPLAT_B_N, op_##name)  \
+    ETR_BINARY_LOOP(VECTOR_A, SPLAT_B, VECTOR_A_N, SPLAT_B_N, op_##name, \
+                    streamed)                                             \
   }                                                                       \
   static void name##_sv(size_t n, float a, const float *b, float *y,      \
                         const etr_binary_params_t *params) {              \
     const etr_vf splat_a = vf_set1(a);                                    \
-    ETR_BINARY_LOOP(SPLAT_A, VECTOR_B, SPLAT_A_N, VECTOR_B_N, op_##name)  \
+    ETR_BINARY_LOOP(SPLAT_A, VECTOR_B, SPLAT_A_N, VECTOR_B_N, op_##name, \
+                    streamed)                                             \
   }
 
-ETR_DEFINE_BINARY(add)
-ETR_DEFINE_BINARY(sub)
-ETR_DEFINE_BINARY(mul)
-ETR_DEFINE_BINARY(div)
-ETR_DEFINE_BINARY(maximum)
-ETR_DEFINE_BINARY(minimum)
-ETR_DEFINE_BINARY(add_scaled)
-ETR_DEFINE_BINARY(fmod)
-ETR_DEFINE_BINARY(remainder)
-ETR_DEFINE_BINARY(div_trunc)
-ETR_DEFINE_BINARY(div_floor)
-ETR_DEFINE_BINARY(atan2)
-ETR_DEFINE_BINARY(pow)
+ETR_DEFINE_BINARY(add, 1)
+ETR_DEFINE_BINARY(sub, 1)
+ETR_DEFINE_BINARY(mul, 1)
+ETR_DEFINE_BINARY(div, 1)
+ETR_DEFINE_BINARY(maximum, 1)
+ETR_DEFINE_BINARY(minimum, 1)
+ETR_DEFINE_BINARY(add_scaled, 0)
+ETR_DEFINE_BINARY(fmod, 0)
+ETR_DEFINE_BINARY(remainder, 0)
+ETR_DEFINE_BINARY(div_trunc, 0)
+ETR_DEFINE_BINARY(div_floor, 0)
+ETR_DEFINE_BINARY(atan2, 0)
+ETR_DEFINE_BINARY(pow, 0)
 #undef ETR_DEFINE_BINARY
 #undef ETR_BINARY_LOOP
+#undef ETR_BINARY_STREAM
 
 // Comparisons: a mask per vector, stored as 0/1 bytes.
 #define ETR_DEFINE_COMPARE(name, PREDICATE)                              \

@@ -1,15 +1,35 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// fp32 relu, AVX-512: 16 lanes, 2 vectors per iteration; the tail uses a
-// lane mask, so nothing past n is touched. NaN and -0.0 lanes are kept
-// (x < 0 is false for both, as PyTorch: relu(-0.0) is -0.0).
+// fp32 relu, AVX-512: 16 lanes, 2 vectors per iteration (streaming stores
+// for an out of ETR_STREAM_MIN_FLOATS or more, common/stream.h); the tail
+// uses a lane mask, so nothing past n is touched. NaN and -0.0 lanes are
+// kept (x < 0 is false for both, as PyTorch: relu(-0.0) is -0.0).
 #include <immintrin.h>
 
+#include "ops_optimized/common/stream.h"
 #include "ops_optimized/unary/unary.h"
 
 void etr_f32_relu_avx512(size_t n, const float *x, float *y) {
   const __m512 zero = _mm512_setzero_ps();
   size_t i = 0;
+  if (n >= ETR_STREAM_MIN_FLOATS) {  // streaming stores (common/stream.h)
+    i = etr_stream_head(y, 64);
+    if (i > 0) {
+      __mmask16 lanes = (__mmask16)((1u << i) - 1);
+      __m512 v = _mm512_maskz_loadu_ps(lanes, x);
+      __mmask16 negative = _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ);
+      _mm512_mask_storeu_ps(y, lanes, _mm512_mask_mov_ps(v, negative, zero));
+    }
+    for (; i + 32 <= n; i += 32) {
+      __m512 a = _mm512_loadu_ps(x + i);
+      __m512 b = _mm512_loadu_ps(x + i + 16);
+      __mmask16 ma = _mm512_cmp_ps_mask(a, zero, _CMP_LT_OQ);
+      __mmask16 mb = _mm512_cmp_ps_mask(b, zero, _CMP_LT_OQ);
+      _mm512_stream_ps(y + i, _mm512_mask_mov_ps(a, ma, zero));
+      _mm512_stream_ps(y + i + 16, _mm512_mask_mov_ps(b, mb, zero));
+    }
+    _mm_sfence();
+  }
   for (; i + 32 <= n; i += 32) {
     __m512 a = _mm512_loadu_ps(x + i);
     __m512 b = _mm512_loadu_ps(x + i + 16);

@@ -40,6 +40,11 @@ static inline etr_vf vf_load_n(const float *p, size_t n) {
 static inline void vf_store_n(float *p, etr_vf v, size_t n) {
   _mm256_maskstore_ps(p, avx2_first(n), v);
 }
+// A non-temporal store (common/stream.h) to a 32-byte aligned p, and
+// the fence that orders such stores before what follows.
+#define ETR_HAVE_VF_STREAM 1
+static inline void vf_stream(float *p, etr_vf v) { _mm256_stream_ps(p, v); }
+static inline void vf_stream_fence(void) { _mm_sfence(); }
 
 static inline etr_vf vf_set1(float x) { return _mm256_set1_ps(x); }
 static inline etr_vf vf_zero(void) { return _mm256_setzero_ps(); }

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Non-temporal (streaming) stores for fp32 outputs larger than the last-
+// level cache. An ordinary store first reads the line it writes ("read
+// for ownership"), so an elementwise kernel streaming x into y moves 3
+// bytes for every 2 it needs; a non-temporal store writes the line without
+// reading it and without keeping it in cache. For an out that cannot stay
+// in cache anyway (ETR_STREAM_MIN_FLOATS and up: the 32 MiB L3 of the Zen
+// machine this was measured on, the largest of the x86 parts in
+// ../shared/ENVIRONMENT.md) that is pure gain for the memory-bound
+// kernels: relu on 16 Mi floats 3.2-3.4 -> 2.6 ms (bench_server on
+// relu-DRAM, interleaved). Below it the out is better left in cache for
+// the next op.
+//
+// The stores sit in the kernels' own loops, interleaved with the work: a
+// first version that computed L1-sized chunks and streamed each one after
+// made relu only half as much faster and tanh and sigmoid 15-40% slower
+// (their stores then come in bursts). Only the ISAs with such a store
+// (simd_<isa>.h defines ETR_HAVE_VF_STREAM) and the kernels whose time is
+// memory (relu, and add/sub/mul/div/maximum/minimum) use them.
+#ifndef ETR_OPS_OPTIMIZED_COMMON_STREAM_H
+#define ETR_OPS_OPTIMIZED_COMMON_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ETR_STREAM_MIN_FLOATS ((size_t)8 << 20)  // 32 MiB
+
+// How many floats from y to the next `align`-byte boundary (align a power
+// of two; y 4-byte aligned, as every float pointer is).
+static inline size_t etr_stream_head(const float *y, size_t align) {
+  return (size_t)((align - ((uintptr_t)y & (align - 1))) & (align - 1)) /
+         sizeof(float);
+}
+
+#endif  // ETR_OPS_OPTIMIZED_COMMON_STREAM_H

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The streaming-store loops (common/stream.h) of the fp32 microkernels that
+// have them: relu, and add/sub/mul/div/maximum/minimum in their vector-
+// vector, vector-scalar and scalar-vector forms, on every ISA of this
+// machine, against the portable kernels bit for bit (the same IEEE
+// operation per element). Outs of ETR_STREAM_MIN_FLOATS + 37 floats (the
+// streaming branch, plus a tail) start at every float offset within a
+// 64-byte line, so the head before the first aligned vector runs with 0 to
+// 15 lanes; one float before and after the out holds a canary that must
+// survive. One call just under the threshold takes the ordinary loop.
+// Inputs mix NaN, infinities, -0.0 and negative values.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops_optimized/binary/binary.h"
+#include "ops_optimized/common/stream.h"
+#include "ops_optimized/isa.h"
+#include "ops_optimized/test/diff.h"
+#include "ops_optimized/unary/unary.h"
+
+enum { kLead = 16, kExtra = 37 };
+
+static const float kCanary = -1234.5f;
+
+// Deterministic inputs: fractions of both signs with specials mixed in.
+static void fill(float *p, size_t n, uint32_t seed) {
+  uint32_t state = seed;
+  for (size_t i = 0; i < n; ++i) {
+    state = state * 1664525u + 1013904223u;
+    switch ((state >> 24) % 61) {
+      case 0:
+        p[i] = NAN;
+        break;
+      case 1:
+        p[i] = INFINITY;
+        break;
+      case 2:
+        p[i] = -INFINITY;
+        break;
+      case 3:
+        p[i] = -0.0f;
+        break;
+      default:
+        p[i] = (float)((int32_t)(state >> 8) % 20001 - 10000) / 64.0f;
+    }
+  }
+}
+
+static bool same(float a, float b) {
+  return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+// Compares got[0..n) with want, and the canaries around got.
+static int check(const float *got, const float *want, size_t n,
+                 const char *what, etr_isa_t isa, size_t offset) {
+  int bad = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (!same(got[i], want[i]) && bad++ < 3) {
+      cr_log_error("%s isa %s offset %zu n %zu at %zu: %a vs %a", what,
+                   etr_isa_name(isa), offset, n, i, (double)got[i],
+                   (double)want[i]);
+    }
+  }
+  if (got[-1] != kCanary || got[n] != kCanary) {
+    cr_log_error("%s isa %s offset %zu n %zu: canary overwritten", what,
+                 etr_isa_name(isa), offset, n);
+    ++bad;
+  }
+  return bad;
+}
+
+typedef struct buffers {
+  float *a, *b, *want, *got;  // got has kLead floats before the out
+  size_t n;
+} buffers_t;
+
+// n floats and a spare line, 64-byte aligned (aligned_alloc wants a size
+// that is a multiple of the alignment).
+static float *lines(size_t n) {
+  return aligned_alloc(64, (n * sizeof(float) + 127) / 64 * 64);
+}
+
+static buffers_t make_buffers(size_t n) {
+  buffers_t t = {.a = lines(n),
+                 .b = lines(n),
+                 .want = lines(n),
+                 .got = lines(n + kLead),
+                 .n = n};
+  cr_assert(t.a != NULL && t.b != NULL && t.want != NULL && t.got != NULL);
+  fill(t.a, n, 17u);
+  fill(t.b, n, 91u);
+  return t;
+}
+
+static void free_buffers(buffers_t *t) {
+  free(t->a);
+  free(t->b);
+  free(t->want);
+  free(t->got);
+}
+
+// The out at `offset` floats past a 64-byte boundary, canaries around it.
+static float *out_at(buffers_t *t, size_t offset, size_t n) {
+  float *y = t->got + kLead + offset;
+  y[-1] = kCanary;
+  y[n] = kCanary;
+  return y;
+}
+
+static const size_t kSizes[] = {ETR_STREAM_MIN_FLOATS + kExtra,
+                                ETR_STREAM_MIN_FLOATS - 1};
+
+TT_TEST(diff_streaming, relu) {
+  buffers_t t = make_buffers(ETR_STREAM_MIN_FLOATS + kExtra);
+  int bad = 0;
+  int runs = 0;
+  for (size_t s = 0; s < 2; ++s) {
+    size_t n = kSizes[s];
+    etr_f32_relu_for(ETR_ISA_SCALAR)(n, t.a, t.want);
+    for (int isa = 1; isa < ETR_NUM_ISAS; ++isa) {
+      if (!etr_isa_available((etr_isa_t)isa)) {
+        continue;
+      }
+      for (size_t offset = 0; offset < 16; offset += 1 + 14 * s) {
+        float *y = out_at(&t, offset, n);
+        etr_f32_relu_for((etr_isa_t)isa)(n, t.a, y);
+        bad += check(y, t.want, n, "relu", (etr_isa_t)isa, offset);
+        ++runs;
+      }
+    }
+  }
+  free_buffers(&t);
+  cr_assert_eq(bad, 0, "%d relu mismatches", bad);
+  cr_log_info("%d relu runs", runs);
+}
+
+TT_TEST(diff_streaming, binary) {
+  static const etr_binary_op_t ops[] = {
+      ETR_BINARY_ADD, ETR_BINARY_SUB,     ETR_BINARY_MUL,
+      ETR_BINARY_DIV, ETR_BINARY_MAXIMUM, ETR_BINARY_MINIMUM};
+  static const char *names[] = {"add", "sub", "mul", "div", "maximum",
+                                "minimum"};
+  buffers_t t = make_buffers(ETR_STREAM_MIN_FLOATS + kExtra);
+  const etr_binary_params_t params = {0.0};
+  const etr_f32_binary_kernels_t *ref = etr_f32_binary_for(ETR_ISA_SCALAR);
+  int bad = 0;
+  int runs = 0;
+  for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); ++o) {
+    for (int form = 0; form < 3; ++form) {  // vv, vs, sv
+      size_t n = kSizes[(o + (size_t)form) % 5 == 4];
+      const float scalar = t.b[7];
+      if (form == 0) {
+        ref->vv[ops[o]](n, t.a, t.b, t.want, &params);
+      } else if (form == 1) {
+        ref->vs[ops[o]](n, t.a, scalar, t.want, &params);
+      } else {
+        ref->sv[ops[o]](n, scalar, t.b, t.want, &params);
+      }
+      for (int isa = 1; isa < ETR_NUM_ISAS; ++isa) {
+        if (!etr_isa_available((etr_isa_t)isa)) {
+          continue;
+        }
+        const etr_f32_binary_kernels_t *k =
+            etr_f32_binary_for((etr_isa_t)isa);
+        // Offsets 0..15 spread over the ops and forms.
+        size_t offset = (o * 3 + (size_t)form) * 5 % 16;
+        float *y = out_at(&t, offset, n);
+        if (form == 0) {
+          k->vv[ops[o]](n, t.a, t.b, y, &params);
+        } else if (form == 1) {
+          k->vs[ops[o]](n, t.a, scalar, y, &params);
+        } else {
+          k->sv[ops[o]](n, scalar, t.b, y, &params);
+        }
+        bad += check(y, t.want, n, names[o], (etr_isa_t)isa, offset);
+        ++runs;
+      }
+    }
+  }
+  free_buffers(&t);
+  cr_assert_eq(bad, 0, "%d binary mismatches", bad);
+  cr_assert_gt(runs, 0);
+}
+
+// In place (y == a), as add_ and the runtime's in-place outs do.
+TT_TEST(diff_streaming, in_place) {
+  buffers_t t = make_buffers(ETR_STREAM_MIN_FLOATS + kExtra);
+  size_t n = t.n;
+  const etr_binary_params_t params = {0.0};
+  etr_f32_binary_for(ETR_ISA_SCALAR)->vv[ETR_BINARY_ADD](n, t.a, t.b, t.want,
+                                                         &params);
+  int bad = 0;
+  for (int isa = 1; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    float *y = out_at(&t, 3, n);
+    memcpy(y, t.a, n * sizeof(float));
+    etr_f32_binary_for((etr_isa_t)isa)->vv[ETR_BINARY_ADD](n, y, t.b, y,
+                                                           &params);
+    bad += check(y, t.want, n, "add in place", (etr_isa_t)isa, 3);
+  }
+  free_buffers(&t);
+  cr_assert_eq(bad, 0, "%d in-place mismatches", bad);
+}
