@@ -64,7 +64,7 @@ ENVIRONMENT_FIGURES = {"peak_avx512_gflops": 147.0, "peak_avx2_gflops": 84.0,
 # use the same sizes: cases.ELEMENTWISE_LEVELS rows of 1024).
 BANDWIDTH_FLOATS = {"L1": 2 * 1024, "L2": 64 * 1024, "L3": 1024 * 1024,
                     "DRAM": 16384 * 1024}
-SMOKE_CASES = ["add-L1"]
+SMOKE_CASES = ["add-L1", "mm-256"]
 
 
 def log(message: str) -> None:
@@ -185,9 +185,15 @@ def run_case(case: bench_cases.Case, meta: Dict[str, Any], server: measure.Serve
         side = measure.BandwidthCandidate(f"bandwidth_{pattern}", server, pattern,
                                           BANDWIDTH_FLOATS["DRAM"])
         candidates.append(side)
+    # A compute-bound case (GEMM, convolution) is judged against the FMA
+    # peak measured in its own interleaved rounds.
+    peak = None
+    if case.group in ("gemm", "conv"):
+        peak = measure.PeakCandidate("fma_peak", server)
+        candidates.append(peak)
     expected = executorch.outputs(scratch)
     checks = {c.name: measure.compare_outputs(c.outputs(scratch), expected)
-              for c in candidates if c not in (executorch, profiled)}
+              for c in candidates if c not in (executorch, profiled, side, peak)}
     times = measure.interleave(candidates, args.rounds, args.batch_ms * 1e-3, args.max_seconds)
     del times["executorch_profiled"]  # its Python-side times include the profiler's
     interleaved = None
@@ -197,6 +203,14 @@ def run_case(case: bench_cases.Case, meta: Dict[str, Any], server: measure.Serve
                        "gbs": side.bytes_per_pass / per_pass["median"] * 1e-9,
                        "gbs_min": side.bytes_per_pass / per_pass["max"] * 1e-9,
                        "gbs_max": side.bytes_per_pass / per_pass["min"] * 1e-9}
+    peak_interleaved = None
+    if peak is not None:
+        per_iteration = times.pop(peak.name)["cpu"]
+        flops = peak.flops_per_iteration
+        peak_interleaved = {"gflops": flops / per_iteration["median"] * 1e-9,
+                            "gflops_min": flops / per_iteration["max"] * 1e-9,
+                            "gflops_max": flops / per_iteration["min"] * 1e-9,
+                            "rounds": per_iteration["n"]}
     executorch_kernel = profiled.kernel_times(scratch / "case.etdp")
     reference.unload()
     optimized.unload()
@@ -204,7 +218,7 @@ def run_case(case: bench_cases.Case, meta: Dict[str, Any], server: measure.Serve
     return {"flops": float(info["flops"]), "bytes": float(info["bytes"]),
             "cost_class": info["class"], "has_optimized": info["has_optimized"] == "1",
             "times": times, "executorch_etdump": executorch_kernel, "checks": checks,
-            "bandwidth_interleaved": interleaved}
+            "bandwidth_interleaved": interleaved, "peak_interleaved": peak_interleaved}
 
 
 def run_model(name: str, server: measure.Server, args, scratch: Path) -> Dict[str, Any]:
@@ -249,7 +263,8 @@ def main() -> int:
     parser.add_argument("--work", default=os.path.join(
         os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "etref", "bench"))
     parser.add_argument("--smoke", action="store_true",
-                        help="one small case (add-L1), the mlp model, two rounds (a check, not numbers)")
+                        help="two small cases (add-L1, mm-256), the mlp model, two rounds (a check, not"
+                        " numbers)")
     parser.add_argument("--only", help="cases whose id or operator matches this regex")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--batch-ms", type=float, default=10.0)

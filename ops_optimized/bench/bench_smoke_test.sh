@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # The benchmark command works end to end, in seconds: bench.py --smoke
-# (one small case, add-L1, and the mlp model, two rounds each, against
-# ExecuTorch's runtime and XNNPACK) with bench_server, into a temporary
+# (two small cases, add-L1 and mm-256 with its FMA peak measured
+# alongside, and the mlp model, two rounds each, against ExecuTorch's
+# runtime and XNNPACK) with bench_server, into a temporary
 # directory; check_report.py then checks what it wrote. No timing is
 # asserted (the machine may be loaded); outputs must agree.
 #

@@ -39,6 +39,10 @@ def main() -> None:
         etdump = (case.get("executorch_etdump") or {}).get("kernel") or {}
         if not etdump.get("median", 0) > 0:
             fail(f"{case['id']}: no ExecuTorch kernel time from the ETDump")
+        if case.get("group") in ("gemm", "conv"):
+            peak = case.get("peak_interleaved") or {}
+            if not peak.get("gflops", 0) > 0 or not peak.get("rounds", 0) > 0:
+                fail(f"{case['id']}: no FMA peak measured alongside")
         for runtime, check in case["checks"].items():
             if not check or not check.get("ok"):
                 fail(f"{case['id']}: {runtime}'s output differs from ExecuTorch's: {check}")

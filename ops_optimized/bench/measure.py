@@ -111,6 +111,24 @@ class BandwidthCandidate(Candidate):
         return int(reply["cpu_ns"]), int(reply["wall_ns"])
 
 
+class PeakCandidate(Candidate):
+    """The roofline's FMA-peak loop (bench_server `peak`: 24 independent FMA
+    chains) as a candidate: interleaved with a compute-bound case, it gives
+    the peak the core had during that case's own rounds (this shared VM's
+    clock moves by up to 20% within a run: one run measured 215 GFLOP/s at
+    its start and then GEMM at 102-105% of it). Times are per loop
+    iteration; flops_per_iteration converts them to GFLOP/s."""
+
+    def __init__(self, name: str, server: Server) -> None:
+        self.name, self.server = name, server
+        self.flops_per_iteration = 0.0
+
+    def run(self, n: int) -> tuple:
+        reply = self.server.request(f"peak {n}")
+        self.flops_per_iteration = float(reply["flops"]) / n
+        return int(reply["cpu_ns"]), int(reply["wall_ns"])
+
+
 class ExecutorchCandidate(Candidate):
     """ExecuTorch's runtime through its Python bindings: inputs are set once
     (set_inputs) and execute() runs the method on them."""
