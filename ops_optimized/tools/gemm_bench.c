@@ -335,7 +335,8 @@ int main(int argc, char **argv) {
   bench_conv(72, 16, 12, 1, 1, 0, 1, false, true);
   bench_conv(144, 4, 144, 3, 1, 1, 144, false, true);
   bench_conv(32, 4, 128, 1, 1, 0, 1, false, true);
-  // Larger, ResNet/MobileNet-like layers.
+  // Larger, ResNet/MobileNet-like layers; a 224x224 stem.
+  bench_conv(3, 224, 32, 3, 2, 1, 1, false, false);
   bench_conv(64, 56, 64, 3, 1, 1, 1, false, false);
   bench_conv(64, 56, 64, 3, 1, 1, 1, true, false);
   bench_conv(256, 56, 64, 1, 1, 0, 1, false, false);
