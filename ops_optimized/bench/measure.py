@@ -116,16 +116,26 @@ class PeakCandidate(Candidate):
     chains) as a candidate: interleaved with a compute-bound case, it gives
     the peak the core had during that case's own rounds (this shared VM's
     clock moves by up to 20% within a run: one run measured 215 GFLOP/s at
-    its start and then GEMM at 102-105% of it). Times are per loop
-    iteration; flops_per_iteration converts them to GFLOP/s."""
+    its start and then GEMM at 102-105% of it). It runs in bench_server's
+    one thread, on the CPU run.sh pins, timed in thread CPU time, as the
+    etref candidates are.
 
-    def __init__(self, name: str, server: Server) -> None:
-        self.name, self.server = name, server
-        self.flops_per_iteration = 0.0
+    One execution is `unit` loop iterations (~30 microseconds), so that
+    interleave()'s one-execution calibration is not swamped by the request's
+    own cost (one iteration takes ~4 ns); a sample is `batch_seconds` long,
+    shorter than the other candidates' (the loop is steady, and each
+    compute-bound case pays it every round). Times are per execution;
+    flops_per_execution converts them to GFLOP/s."""
+
+    unit = 8192
+
+    def __init__(self, name: str, server: Server, batch_seconds: float) -> None:
+        self.name, self.server, self.batch_seconds = name, server, batch_seconds
+        self.flops_per_execution = 0.0
 
     def run(self, n: int) -> tuple:
-        reply = self.server.request(f"peak {n}")
-        self.flops_per_iteration = float(reply["flops"]) / n
+        reply = self.server.request(f"peak {n * self.unit}")
+        self.flops_per_execution = float(reply["flops"]) / n
         return int(reply["cpu_ns"]), int(reply["wall_ns"])
 
 
@@ -212,13 +222,15 @@ def interleave(candidates: Sequence[Candidate], rounds: int, batch_seconds: floa
     """Per candidate: median/min/max seconds per execution (thread CPU and
     wall) over the rounds, the batch size and the number of rounds. A
     candidate slower than max_seconds per round-set gets fewer rounds (at
-    least one timed execution)."""
+    least one timed execution); one with a `batch_seconds` of its own
+    (PeakCandidate) gets batches of that length."""
     plan = {}
     for candidate in candidates:
         cpu, wall = candidate.run(1)
         single = max(cpu, 1) * 1e-9
         slow = single > 0.2  # the calibration execution is the first sample
-        iterations = 1 if slow else max(1, int(batch_seconds / single))
+        batch = getattr(candidate, "batch_seconds", batch_seconds)
+        iterations = 1 if slow else max(1, int(batch / single))
         iterations = min(iterations, getattr(candidate, "max_batch", iterations))
         planned = rounds
         if single * iterations * rounds > max_seconds:
