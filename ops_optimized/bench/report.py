@@ -6,11 +6,15 @@ Figures derived here, from the run's own measurements:
     runtime's execute() time on an empty program (single-op cases);
   * GFLOP/s and GB/s from prof/cost_model.h's FLOPs and compulsory bytes;
   * % of roofline: against min(peak, intensity x bandwidth), with the FMA
-    peak and the bandwidth measured in this run (a GEMM or convolution
-    case's peak in its own interleaved rounds), the bandwidth of the level
+    peak and the bandwidth measured in this run, the bandwidth of the level
     the case's working set fits in (L1 / L2 / L3 / DRAM, by the CPU's cache
     sizes) and of the access pattern the operator has (read for reductions,
-    triad for ops reading two or more tensors, copy for the rest).
+    triad for ops reading two or more tensors, copy for the rest). Where
+    the run measured a roof alongside the case, interleaved with its own
+    rounds, that one is used: the FMA peak for GEMM and convolution
+    (peak_interleaved), the copy or triad bandwidth for DRAM elementwise
+    cases (bandwidth_interleaved); elsewhere the mean of the run's start
+    and end measurements.
 Can be rerun alone: python3 report.py results.json OUT_DIR.
 """
 
@@ -70,11 +74,13 @@ class Roof:
         return "DRAM" if "DRAM" in self.bandwidth else list(self.bandwidth)[-1]
 
     def attainable(self, flops: float, nbytes: float, pattern: str,
-                   peak: Optional[float] = None) -> Tuple[float, bool, str]:
+                   peak: Optional[float] = None,
+                   bandwidth: Optional[float] = None) -> Tuple[float, bool, str]:
         """(attainable GFLOP/s, or GB/s when flops is 0; memory bound?; level),
-        against `peak` (the case's own, measured alongside) when given."""
+        against `peak` and `bandwidth` (the case's own, measured alongside)
+        where given, else the run's start/end figures."""
         level = self.level(nbytes)
-        bandwidth = self.bandwidth[level][pattern]
+        bandwidth = bandwidth if bandwidth else self.bandwidth[level][pattern]
         if flops <= 0:
             return bandwidth, True, level
         peak = peak if peak else self.peak
@@ -143,8 +149,16 @@ def derive(results: Dict[str, Any], roof: Roof) -> List[Dict[str, Any]]:
         side_peak = (case.get("peak_interleaved") or {}).get("gflops")
         row["peak"] = side_peak if side_peak else roof.peak
         row["peak_alongside"] = bool(side_peak)
+        # A DRAM case's bandwidth, likewise, where the loop measured alongside
+        # it has the case's level and pattern.
+        side_bandwidth = case.get("bandwidth_interleaved") or {}
+        if (roof.level(case["bytes"]) != "DRAM"
+                or side_bandwidth.get("pattern") != pattern_of(case)):
+            side_bandwidth = {}
+        row["bandwidth_alongside"] = bool(side_bandwidth.get("gbs"))
         attainable, memory_bound, level = roof.attainable(case["flops"], case["bytes"],
-                                                          pattern_of(case), side_peak)
+                                                          pattern_of(case), side_peak,
+                                                          side_bandwidth.get("gbs"))
         row.update(level=level, memory_bound=memory_bound, pattern=pattern_of(case))
         row["rate"] = None
         if optimized and optimized > 0:
@@ -156,6 +170,25 @@ def derive(results: Dict[str, Any], roof: Roof) -> List[Dict[str, Any]]:
             row["bandwidth_gbs"] = case["bytes"] / optimized * 1e-9
         rows.append(row)
     return rows
+
+
+def alongside_peak_lines(rows: List[Dict[str, Any]]) -> List[str]:
+    """The FMA peaks measured alongside the GEMM and convolution cases, in
+    brief (shows how far the clock moved during the run)."""
+    sides = [r["peak_interleaved"] for r in rows if r.get("peak_interleaved")]
+    if not sides:
+        return []
+    medians = [p["gflops"] for p in sides]
+    lengths = [p["sample_ms"] for p in sides if "sample_ms" in p]
+    length = f" of {statistics.median(lengths):.1f} ms" if lengths else ""
+    return [f"FMA peak measured alongside each of the {len(sides)} GEMM and convolution cases"
+            f" (the same loop, {statistics.median(p['rounds'] for p in sides):.0f} samples{length}"
+            " per case, one in each round of the case's own batches, in bench_server's one"
+            " thread on the same pinned CPU, thread CPU time): per-case"
+            f" medians {min(medians):.1f} to {max(medians):.1f} GFLOP/s (median"
+            f" {statistics.median(medians):.1f}), single samples"
+            f" {min(p['gflops_min'] for p in sides):.1f} to"
+            f" {max(p['gflops_max'] for p in sides):.1f}.", ""]
 
 
 def fmt_time(seconds: Optional[float]) -> str:
@@ -214,8 +247,14 @@ def targets(rows: List[Dict[str, Any]], models: List[Dict[str, Any]], roof: Roof
     if model_convs:
         passing = sum(r["roof_percent"] >= 70 for r in model_convs)
         median = statistics.median(r["roof_percent"] for r in model_convs)
+        alongside = [r["peak"] for r in model_convs if r["peak_alongside"]]
+        span = f"{min(alongside):.0f}" if alongside else ""
+        if alongside and f"{max(alongside):.0f}" != span:
+            span += f"-{max(alongside):.0f}"
+        against = (f"each vs min(the peak measured alongside it, {span} GFLOP/s, memory roof)"
+                   if alongside else f"vs min(peak {roof.peak:.0f}, memory roof)")
         lines.append(f"| conv2d >= 70% of roofline | the datasets' {len(model_convs)} distinct conv"
-                     f" layers | {passing} at >= 70%; median {median:.0f}% |"
+                     f" layers | {passing} at >= 70%; median {median:.0f}% ({against}) |"
                      f" {verdict(passing == len(model_convs))} |")
     for row in rows:
         name, _, level = row["id"].rpartition("-")
@@ -334,11 +373,14 @@ def write(results: Dict[str, Any], out: Path) -> None:
         f" (samples {roof.peak_min:.1f} to {roof.peak_max:.1f}); ENVIRONMENT.md quotes"
         f" {env['peak_avx512_gflops']:.0f} GFLOP/s (AVX-512) for its Cascade Lake machines, DRAM"
         f" {env['dram_gbs']:.0f} GB/s, L2 {env['l2_gbs']:.0f} GB/s: this run's CPU is the one named"
-        " above, and every % below is against this run's own measurements. GEMM and"
-        " convolution cases are judged against the peak measured alongside them (the FMA loop"
-        " interleaved with the case's own rounds, in the same thread on the same pinned CPU;"
-        " each row gives it): the clock of this shared VM moves by up to 20% within a run.",
-        "",
+        " above, and every % below is against this run's own measurements. The bold peak and"
+        " the table below are the means of the start and end measurements; they are the roofs"
+        " of the roofline figure and of every case without a roof of its own. GEMM and"
+        " convolution cases have one: the FMA peak measured alongside them, and DRAM"
+        " elementwise cases the copy or triad bandwidth measured alongside them (each loop"
+        " interleaved with the case's own rounds), as the clock and the DRAM bandwidth of this"
+        " shared VM move by up to 20% within a run.",
+        "", *alongside_peak_lines(rows),
         "Outputs of 32 MiB or more (the DRAM cases) are written by relu and add/sub/mul/div"
         " with non-temporal stores, which skip the read of each line an ordinary store does"
         " first (ops_optimized/common/stream.h); the copy and triad loops use ordinary stores,"
@@ -355,8 +397,9 @@ def write(results: Dict[str, Any], out: Path) -> None:
     passes = sum(line.endswith("| PASS |") for line in judged)
     md += ["", "## Targets", "",
            f"{passes} of {len(judged)} judged rows PASS, {len(judged) - passes} MISS. GEMM is"
-           " judged against the FMA peak measured alongside it; conv2d against min(that peak, arithmetic"
-           " intensity x bandwidth of the level its working set fits in); elementwise ops"
+           " judged against the median of the FMA peak samples measured alongside it (each row"
+           " gives it); conv2d against min(that peak of its own, arithmetic intensity x bandwidth"
+           " of the level its working set fits in, from the table above); elementwise ops"
            " against the bandwidth of their level and access pattern, judged in DRAM (every op)"
            " and L2 (the ops with a few instructions per element), shown for information"
            " elsewhere (in DRAM against the copy or triad loop measured alongside, interleaved"
@@ -413,8 +456,10 @@ def write(results: Dict[str, Any], out: Path) -> None:
     md += ["## Per operator", "",
            "Times per execution after subtracting the empty-program time. Speedup = reference /"
            " optimized. Rate = GFLOP/s (GB/s for data movement) of etref optimized; roof = % of"
-           " the attainable rate at the case's level and pattern (compute-bound: vs the FMA peak"
-           " measured alongside the case)."
+           " the attainable rate, min(FMA peak, arithmetic intensity x bandwidth) at the case's"
+           " level and pattern, with the peak measured alongside the case for GEMM and"
+           " convolution and the bandwidth measured alongside it for DRAM elementwise cases"
+           " (the run's start/end figures for the rest)."
            " vs ET = ExecuTorch kernel time / etref optimized time (> 1: etref is faster), kind"
            " `opt`/`port` = which ExecuTorch kernel ran. Sources: `standard` or the models whose"
            " programs hold that call. check = etref's output against ExecuTorch's (ref/opt)."
