@@ -5,7 +5,9 @@
 # (two small cases, add-L1 and mm-256 with its FMA peak measured
 # alongside, and the mlp model, two rounds each, against ExecuTorch's
 # runtime and XNNPACK) with bench_server, into a temporary
-# directory; check_report.py then checks what it wrote. No timing is
+# directory; check_report.py then checks what it wrote, including the
+# shape of mm-256's peak_interleaved (positive GFLOP/s, min <= median <=
+# max, rounds, sample length) and that add-L1 has none. No timing is
 # asserted (the machine may be loaded); outputs must agree.
 #
 # Needs a Python with ExecuTorch (the project's .venv) named by ETREF_PYTHON,

@@ -19,6 +19,27 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
+def check_peak_interleaved(case) -> None:
+    """A GEMM or convolution case has the FMA peak measured alongside it
+    (report.py judges it against that): positive GFLOP/s, min <= median <=
+    max, one sample per round it ran and a sample length; no other case has
+    one."""
+    peak = case.get("peak_interleaved")
+    if case.get("group") not in ("gemm", "conv"):
+        if peak is not None:
+            fail(f"{case['id']}: an FMA peak measured alongside a {case.get('group')} case")
+        return
+    if not isinstance(peak, dict):
+        fail(f"{case['id']}: no FMA peak measured alongside")
+    for key in ("gflops", "gflops_min", "gflops_max", "rounds", "sample_ms"):
+        if not isinstance(peak.get(key), (int, float)) or not peak[key] > 0:
+            fail(f"{case['id']}: peak_interleaved.{key} is {peak.get(key)!r}, not a positive number")
+    if not peak["gflops_min"] <= peak["gflops"] <= peak["gflops_max"]:
+        fail(f"{case['id']}: peak_interleaved is not min <= median <= max: {peak}")
+    if peak["rounds"] != int(peak["rounds"]):
+        fail(f"{case['id']}: peak_interleaved.rounds is {peak['rounds']!r}, not a count")
+
+
 def main() -> None:
     out = Path(sys.argv[1])
     results = json.loads((out / "results.json").read_text())
@@ -39,10 +60,7 @@ def main() -> None:
         etdump = (case.get("executorch_etdump") or {}).get("kernel") or {}
         if not etdump.get("median", 0) > 0:
             fail(f"{case['id']}: no ExecuTorch kernel time from the ETDump")
-        if case.get("group") in ("gemm", "conv"):
-            peak = case.get("peak_interleaved") or {}
-            if not peak.get("gflops", 0) > 0 or not peak.get("rounds", 0) > 0:
-                fail(f"{case['id']}: no FMA peak measured alongside")
+        check_peak_interleaved(case)
         for runtime, check in case["checks"].items():
             if not check or not check.get("ok"):
                 fail(f"{case['id']}: {runtime}'s output differs from ExecuTorch's: {check}")
