@@ -193,6 +193,11 @@ void etr_conv_direct_nchw_avx512(const etr_depthwise_args_t *args);
 // from a zero-padded stack band (stem3x3_avx512.c).
 bool etr_conv_stem3x3_nchw_avx512_applies(const etr_depthwise_args_t *args);
 void etr_conv_stem3x3_nchw_avx512(const etr_depthwise_args_t *args);
+// Its case on rows of 8 to 48 outputs with at most 16 columns of padding,
+// from one band per 8 output rows (stem3x3_narrow_avx512.c).
+bool etr_conv_stem3x3_narrow_nchw_avx512_applies(
+    const etr_depthwise_args_t *args);
+void etr_conv_stem3x3_narrow_nchw_avx512(const etr_depthwise_args_t *args);
 // The direct kernel of `isa`, or NULL when it has none.
 etr_depthwise_fn etr_conv_direct_for(etr_isa_t isa);
 

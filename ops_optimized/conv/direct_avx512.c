@@ -310,6 +310,12 @@ void etr_conv_direct_nchw_avx512(const etr_depthwise_args_t *args) {
     etr_conv_stem3x3_nchw_avx512(args);
     return;
   }
+  // Rows of 8 to 48 (the models' 32-column stems): by_rows_stem_s2 and
+  // by_rows_tiled below keep 49 to 63 and the other shapes.
+  if (etr_conv_stem3x3_narrow_nchw_avx512_applies(args)) {
+    etr_conv_stem3x3_narrow_nchw_avx512(args);
+    return;
+  }
   const int64_t pixels = g->out_h * g->out_w;
   const bool rows = (g->stride_w == 1 || g->stride_w == 2) &&
                     g->in_stride_w == 1 && g->out_w >= 8;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The direct kernel's stride-2 stem path (direct_avx512.c,
-// by_rows_stem_s2: 3 input channels, 3x3, dilation 1, out rows of 8 to 63
-// columns; 64 and up take stem3x3_avx512.c) through aten::convolution.out
+// by_rows_stem_s2: 3 input channels, 3x3, dilation 1, out rows of 49 to
+// 63 columns; 8 to 48 take stem3x3_narrow_avx512.c, 64 and up
+// stem3x3_avx512.c) through aten::convolution.out
 // against the reference kernel (diff.h): out channels around its block of
 // 16 (1, 15, 16, 17, 32, 33), out rows of 8, 9, 15, 16, 17, 31, 32, 33
 // and 63 columns (column blocks of 16 and their masked tails), 1 to 3 out
