@@ -18,8 +18,10 @@
 // Taps outside the image contribute zeros, which add nothing: padded
 // convolutions with a non-finite weight never come here
 // (op_convolution.c). The sums run from +0.0 down each kernel column (the
-// own row first), then (y_1 + y_0) + y_2, bias last: an order other than
-// the reference's, within its tests' tolerance, exact for exact data.
+// own row first), then (y_1 + y_0) + y_2, bias last (the 8x8 and row
+// kernels below start kernel columns 1 and 2's chain from the bias): an
+// order other than the reference's, within its tests' tolerance, exact
+// for exact data.
 #include <immintrin.h>
 
 #include "ops_optimized/conv/conv.h"
@@ -146,16 +148,26 @@ typedef struct s2_eight_plan {
         x, _MM_SHUFFLE(3, 2, 3, 2));                                        \
   }
 
+// Out channel oc's bias in every lane (+0.0 without one), to start a sum
+// with: + 0.0 makes a -0.0 bias add as the +0.0 start of an unbiased sum
+// does, which is what adding it last gave.
+static inline __m512 channel_bias(const etr_depthwise_args_t *args,
+                                  int64_t oc) {
+  return _mm512_set1_ps(
+      args->bias != NULL ? args->bias[oc * args->bias_stride] + 0.0f : 0.0f);
+}
+
 // The nine taps of one stride-2 output vector from the even and odd
 // columns of its own input row and the rows above and below: kernel
-// columns 1 and 2 in one chain (*y12, at the even positions' lanes),
-// column 0 in another (*y0, one lane later), the own row first.
+// columns 1 and 2 in one chain from `start` (*y12, at the even positions'
+// lanes), column 0 in another from +0.0 (*y0, one lane later), the own row
+// first.
 static inline __attribute__((always_inline)) void s2_taps(
-    const __m512 *weights, __m512 even, __m512 odd, __m512 above_even,
+    const __m512 *weights, __m512 start, __m512 even, __m512 odd, __m512 above_even,
     __m512 above_odd, __m512 below_even, __m512 below_odd, __m512 *y12,
     __m512 *y0) {
   const __m512 zero = _mm512_setzero_ps();
-  __m512 a = _mm512_fmadd_ps(weights[4], even, zero);
+  __m512 a = _mm512_fmadd_ps(weights[4], even, start);
   __m512 b = _mm512_fmadd_ps(weights[3], odd, zero);
   a = _mm512_fmadd_ps(weights[5], odd, a);
   b = _mm512_fmadd_ps(weights[0], above_odd, b);
@@ -183,15 +195,11 @@ static inline __attribute__((always_inline)) void s2_eight_channel(
   broadcast_taps3x3(w, g->w_stride_h, g->w_stride_w, weights);
   __m512 y12;
   __m512 y0;
-  s2_taps(weights, even, odd, above_even, above_odd, below_even, below_odd,
-          &y12, &y0);
-  __m512 sum = _mm512_add_ps(
+  s2_taps(weights, channel_bias(args, oc), even, odd, above_even, above_odd,
+          below_even, below_odd, &y12, &y0);
+  const __m512 sum = _mm512_add_ps(
       _mm512_permutexvar_ps(plan->natural, y12),
       _mm512_maskz_permutexvar_ps((__mmask16)0xeeee, plan->before, y0));
-  if (args->bias != NULL) {
-    sum = _mm512_add_ps(sum,
-                        _mm512_set1_ps(args->bias[oc * args->bias_stride]));
-  }
   _mm512_storeu_ps(args->out + oc * args->out_stride_c, sum);
 }
 
@@ -311,8 +319,7 @@ void etr_depthwise3x3_s2_row_vector_nchw_avx512(
     const float *w = a.weight + oc * g.w_stride_oc;
     __m512 weights[9];
     broadcast_taps3x3(w, g.w_stride_h, g.w_stride_w, weights);
-    const __m512 bias = _mm512_set1_ps(
-        a.bias != NULL ? a.bias[oc * a.bias_stride] : 0.0f);
+    const __m512 bias = channel_bias(&a, oc);
     float *plane = a.out + oc * a.out_stride_c;
     __m512 above_even = zero;  // row 2 oh - 1 (none above row 0)
     __m512 above_odd = zero;
@@ -333,13 +340,11 @@ void etr_depthwise3x3_s2_row_vector_nchw_avx512(
       }
       __m512 y12;
       __m512 y0;
-      s2_taps(weights, even, odd, above_even, above_odd, below_even,
+      s2_taps(weights, bias, even, odd, above_even, above_odd, below_even,
               below_odd, &y12, &y0);
       const __m512 sum = _mm512_add_ps(
-          _mm512_add_ps(
-              _mm512_permutexvar_ps(natural, y12),
-              _mm512_maskz_permutexvar_ps((__mmask16)0xfffe, before, y0)),
-          bias);
+          _mm512_permutexvar_ps(natural, y12),
+          _mm512_maskz_permutexvar_ps((__mmask16)0xfffe, before, y0));
       _mm512_mask_storeu_ps(plane + oh * a.out_stride_h, lanes, sum);
       above_even = below_even;
       above_odd = below_odd;
