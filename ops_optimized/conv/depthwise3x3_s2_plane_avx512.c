@@ -184,6 +184,25 @@ static inline __attribute__((always_inline)) void s2_taps(
   _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(hi),      \
                                           _mm512_castps_si512(lo), k))
 
+// S2_EIGHT_SPLIT of a plane 8 floats past a line, from the five lines
+// a0 .. a4 it touches: pairs p of 128-bit lanes (rows r and r + 4) sit
+// two lanes on, (p + 2) / 4 = j in shufps(a_j, a_j+2), so the own rows
+// (pairs 0, 1, 4, 5), the rows below (2, 3, 6, 7) and above (the rows
+// below a row back) come from those directly: six lane shuffles per
+// channel in place of ten.
+#define S2_EIGHT_SPLIT_HALF(parity, own, below, above)                  \
+  {                                                                      \
+    const __m512 x0 = _mm512_shuffle_ps(a0, a2, parity);                 \
+    const __m512 x1 = _mm512_shuffle_ps(a1, a3, parity);                 \
+    const __m512 x2 = _mm512_shuffle_ps(a2, a4, parity);                 \
+    own = _mm512_shuffle_f32x4(x0, x1, _MM_SHUFFLE(3, 2, 3, 2));         \
+    below = _mm512_shuffle_f32x4(x1, x2, _MM_SHUFFLE(1, 0, 1, 0));       \
+    above = _mm512_shuffle_f32x4(                                        \
+        _mm512_castsi512_ps(                                             \
+            _mm512_bslli_epi128(_mm512_castps_si512(x2), 8)),            \
+        x1, _MM_SHUFFLE(1, 0, 1, 0));                                    \
+  }
+
 // One channel: the plane at `in`, `skew` floats past a 64-byte line (0,
 // 4, 8 or 12, a constant after inlining; 0 also for any plane the loads
 // may split), weights at `w` (row stride `stride_h`, column stride
@@ -195,12 +214,14 @@ static inline __attribute__((always_inline)) void s2_taps(
 static inline __attribute__((always_inline)) void s2_eight_plane(
     const s2_eight_plan_t *plan, const float *in, const float *w,
     int64_t stride_h, int64_t stride_w, __m512 bias, float *out, int skew) {
-  __m512 v0, v1, v2, v3;
+  __m512 even, below_even, above_even, odd, below_odd, above_odd;
   if (skew == 0) {
-    v0 = _mm512_loadu_ps(in);
-    v1 = _mm512_loadu_ps(in + 16);
-    v2 = _mm512_loadu_ps(in + 32);
-    v3 = _mm512_loadu_ps(in + 48);
+    const __m512 v0 = _mm512_loadu_ps(in);
+    const __m512 v1 = _mm512_loadu_ps(in + 16);
+    const __m512 v2 = _mm512_loadu_ps(in + 32);
+    const __m512 v3 = _mm512_loadu_ps(in + 48);
+    S2_EIGHT_SPLIT(0x88, even, below_even, above_even)
+    S2_EIGHT_SPLIT(0xdd, odd, below_odd, above_odd)
   } else {
     const float *line = in - skew;
     const __m512 a0 =
@@ -210,27 +231,30 @@ static inline __attribute__((always_inline)) void s2_eight_plane(
     const __m512 a3 = _mm512_loadu_ps(line + 48);
     const __m512 a4 =
         _mm512_maskz_loadu_ps((__mmask16)((1u << skew) - 1u), line + 64);
-    // valignd takes its count as an immediate.
-    if (skew == 4) {
-      v0 = S2_ALIGN(a1, a0, 4);
-      v1 = S2_ALIGN(a2, a1, 4);
-      v2 = S2_ALIGN(a3, a2, 4);
-      v3 = S2_ALIGN(a4, a3, 4);
-    } else if (skew == 8) {
-      v0 = S2_ALIGN(a1, a0, 8);
-      v1 = S2_ALIGN(a2, a1, 8);
-      v2 = S2_ALIGN(a3, a2, 8);
-      v3 = S2_ALIGN(a4, a3, 8);
+    if (skew == 8) {
+      // Half a line: vshufps of lines j and j + 2 pairs the 128-bit
+      // lanes the split pairs (rows r and r + 4), two lanes on, so the
+      // lane shuffles take them from the lines' pairs directly.
+      S2_EIGHT_SPLIT_HALF(0x88, even, below_even, above_even)
+      S2_EIGHT_SPLIT_HALF(0xdd, odd, below_odd, above_odd)
     } else {
-      v0 = S2_ALIGN(a1, a0, 12);
-      v1 = S2_ALIGN(a2, a1, 12);
-      v2 = S2_ALIGN(a3, a2, 12);
-      v3 = S2_ALIGN(a4, a3, 12);
+      // valignd takes its count as an immediate.
+      __m512 v0, v1, v2, v3;
+      if (skew == 4) {
+        v0 = S2_ALIGN(a1, a0, 4);
+        v1 = S2_ALIGN(a2, a1, 4);
+        v2 = S2_ALIGN(a3, a2, 4);
+        v3 = S2_ALIGN(a4, a3, 4);
+      } else {
+        v0 = S2_ALIGN(a1, a0, 12);
+        v1 = S2_ALIGN(a2, a1, 12);
+        v2 = S2_ALIGN(a3, a2, 12);
+        v3 = S2_ALIGN(a4, a3, 12);
+      }
+      S2_EIGHT_SPLIT(0x88, even, below_even, above_even)
+      S2_EIGHT_SPLIT(0xdd, odd, below_odd, above_odd)
     }
   }
-  __m512 even, below_even, above_even, odd, below_odd, above_odd;
-  S2_EIGHT_SPLIT(0x88, even, below_even, above_even)
-  S2_EIGHT_SPLIT(0xdd, odd, below_odd, above_odd)
   __m512 weights[9];
   broadcast_taps3x3(w, stride_h, stride_w, weights);
   __m512 y12;
