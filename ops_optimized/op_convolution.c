@@ -11,7 +11,9 @@
 //     at most 32 products per output (a CNN's first layer), stride 1, or
 //     stride 2 along rows of 8 or more outputs, run a direct kernel where
 //     the ISA has one (AVX-512): packing their im2col panel costs more
-//     than the product;
+//     than the product; so do the 3x3 stride-1 ones of up to 16 input
+//     channels per group that the kernel takes (etr_conv_direct_takes_wide:
+//     rows of 16, 32 or 48 outputs);
 //   * Float NCHW pointwise convolutions (1x1, stride 1, no padding, one
 //     group) with at most 256 input channels and 32 KiB of weights run
 //     the pointwise kernel where the ISA has one (AVX-512: the models'
@@ -418,10 +420,12 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
   if (depthwise_applies(input, out, groups, g, !nchw)) {
     plan->path = PATH_DEPTHWISE;
   } else if (etr_conv_direct_for(isa) != NULL && nchw &&
-             input->dtype == ETR_FLOAT && g->channels <= 4 &&
-             g->channels * g->kernel_h * g->kernel_w <= 32 &&
-             ((g->stride_h == 1 && g->stride_w == 1) ||
-              (g->stride_w == 2 && g->out_w >= 8))) {
+             input->dtype == ETR_FLOAT &&
+             ((g->channels <= 4 &&
+               g->channels * g->kernel_h * g->kernel_w <= 32 &&
+               ((g->stride_h == 1 && g->stride_w == 1) ||
+                (g->stride_w == 2 && g->out_w >= 8))) ||
+              etr_conv_direct_takes_wide(isa, g))) {
     plan->path = PATH_DIRECT;
   } else if (pointwise != NULL && nchw &&
              pointwise_applies(input, groups, g, out->sizes[1])) {

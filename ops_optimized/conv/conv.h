@@ -194,12 +194,18 @@ void etr_conv_direct_nchw_avx512(const etr_depthwise_args_t *args);
 bool etr_conv_stem3x3_nchw_avx512_applies(const etr_depthwise_args_t *args);
 void etr_conv_stem3x3_nchw_avx512(const etr_depthwise_args_t *args);
 // Its case on rows of 8 to 48 outputs with at most 16 columns of padding,
-// from one band per 8 output rows (stem3x3_narrow_avx512.c).
+// from one band per 8 output rows, and at stride 1 of up to 16 input
+// channels on rows of 16, 32 or 48 (stem3x3_narrow_avx512.c).
 bool etr_conv_stem3x3_narrow_nchw_avx512_applies(
     const etr_depthwise_args_t *args);
 void etr_conv_stem3x3_narrow_nchw_avx512(const etr_depthwise_args_t *args);
 // The direct kernel of `isa`, or NULL when it has none.
 etr_depthwise_fn etr_conv_direct_for(etr_isa_t isa);
+// Whether that kernel also takes `g` (a group's geometry) past the
+// op's few-channel limit: 3x3 stride-1 layers of up to 16 input channels
+// on narrow rows (stem3x3_narrow_avx512.c).
+bool etr_conv_direct_takes_wide(etr_isa_t isa,
+                                const etr_conv2d_geometry_t *g);
 
 // Whether any of `count` floats (at `data`, dense) is an inf or a NaN: the
 // padding-tap weight scan of op_convolution.c, which a small depthwise

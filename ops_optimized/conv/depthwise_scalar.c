@@ -101,6 +101,19 @@ etr_depthwise_fn etr_conv_direct_for(etr_isa_t isa) {
   return NULL;
 }
 
+bool etr_conv_direct_takes_wide(etr_isa_t isa,
+                                const etr_conv2d_geometry_t *g) {
+#if defined(__x86_64__)
+  if (isa == ETR_ISA_AVX512) {
+    const etr_depthwise_args_t args = {.geometry = g};
+    return etr_conv_stem3x3_narrow_nchw_avx512_applies(&args);
+  }
+#endif
+  (void)isa;
+  (void)g;
+  return false;
+}
+
 etr_conv_nonfinite_fn etr_conv_any_nonfinite_for(etr_isa_t isa) {
 #if defined(__x86_64__)
   if (isa == ETR_ISA_AVX512) {

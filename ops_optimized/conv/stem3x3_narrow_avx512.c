@@ -4,12 +4,19 @@
 // dilation 1, stride 1 or 2 both ways, at most 3 input channels, rows of
 // 8 to 48 outputs (64 and up: stem3x3_avx512.c), padding of at most 16
 // columns, unit column stride: the cnn stem (3x32x32 -> 16) and
-// mobilenet_v2's (3x64x64 -> 16, stride 2).
+// mobilenet_v2's (3x64x64 -> 16, stride 2). At stride 1 also layers of up
+// to 16 input channels on rows of 16, 32 or 48 outputs (the cnn's second
+// layer, 16x16x16 -> 32: 12.7 -> 10.9 us against im2col and the GEMM,
+// whose packing took a fifth of the time).
 //
-// The input rows of 8 output rows are copied once into a stack band
-// (at most 33 KB): zeros for the padding, at stride 2 split into even and
-// odd columns, read with cache-line aligned loads whose masks are worked
-// out once per call. Every out channel then reads the band. A tile is 4
+// The input rows of 8 output rows (4 past 3 input channels) are copied
+// once into a stack band (at most 33 KB): zeros for the padding, at
+// stride 2 split into even and odd columns, read with cache-line aligned
+// loads whose masks are worked out once per call. Every out channel then
+// reads the band. Weights are broadcast from where they are when each out
+// channel's are dense (padding 1; else from a table, built per block of
+// out channels: at 32 x 144 weights building it took 15% of the time). A
+// tile is 4
 // out channels by 4 output rows by 16 columns (16 accumulators): each tap
 // is 4 unmasked loads at constant offsets and 4 weight broadcasts for 16
 // FMAs. The row-by-row direct kernel (direct_avx512.c) spent 3 times as
@@ -35,6 +42,13 @@
 #define BAND_ROWS 17           // (BAND_OUT_ROWS - 1) * 2 + 3 at stride 2
 #define MAX_CHANNELS 3         // input channels (3 x 9 <= 32 products)
 #define OUT_BLOCK 64           // out channels per weight table
+#define WIDE_CHANNELS 16       // at stride 1, in bands of 4 output rows
+#define WIDE_BAND_OUT_ROWS 4
+#define BAND_FLOATS (MAX_CHANNELS * BAND_ROWS * 2 * SPAN)
+#define TABLE_FLOATS (OUT_BLOCK * MAX_CHANNELS * 9)
+_Static_assert(WIDE_CHANNELS * (WIDE_BAND_OUT_ROWS + 2) * SPAN <=
+                   BAND_FLOATS,
+               "a wide band must fit the stem's");
 #define TILE_ROWS 4
 #define TILE_OUTS 4
 
@@ -43,7 +57,12 @@ bool etr_conv_stem3x3_narrow_nchw_avx512_applies(
   const etr_conv2d_geometry_t *g = args->geometry;
   return g->kernel_h == 3 && g->kernel_w == 3 && g->dilation_h == 1 &&
          g->dilation_w == 1 && g->channels >= 1 &&
-         g->channels <= MAX_CHANNELS && g->stride_h == g->stride_w &&
+         // (Many input channels on rows of other widths leave lanes of
+         // every FMA idle: the GEMM's flattened pixels fill them.)
+         (g->channels <= MAX_CHANNELS ||
+          (g->channels <= WIDE_CHANNELS && g->stride_w == 1 &&
+           g->out_w % 16 == 0)) &&
+         g->stride_h == g->stride_w &&
          (g->stride_w == 1 || g->stride_w == 2) && g->in_stride_w == 1 &&
          g->out_w >= 8 && g->out_w <= MAX_OUT_W && g->pad_w >= 0 &&
          g->pad_w <= MARGIN &&
@@ -68,17 +87,18 @@ static __mmask16 inside16(int64_t first, int64_t in_w) {
 // image of each of the `loads` loads.
 static inline __attribute__((always_inline)) void copy_band(
     const etr_depthwise_args_t *args, int64_t stride, int64_t channels,
-    int64_t oh0, const __mmask16 *masks, int64_t loads, float *band) {
+    int64_t band_out_rows, int64_t oh0, const __mmask16 *masks,
+    int64_t loads, float *band) {
   const etr_conv2d_geometry_t *g = args->geometry;
   const int64_t row = stride == 1 ? SPAN : 2 * SPAN;
-  const int64_t rows = (BAND_OUT_ROWS - 1) * stride + 3;
+  const int64_t rows = (band_out_rows - 1) * stride + 3;
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
                                          20, 22, 24, 26, 28, 30);
   const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
   const __m512 zero = _mm512_setzero_ps();
   for (int64_t c = 0; c < channels; ++c) {
     for (int64_t b = 0; b < rows; ++b) {
-      float *to = band + (c * BAND_ROWS + b) * row;
+      float *to = band + (c * rows + b) * row;
       const int64_t ih = oh0 * stride - g->pad_h + b;
       if (ih < 0 || ih >= g->in_h) {
         for (int64_t j = 0; j < row; j += 16) {
@@ -113,12 +133,14 @@ static inline __attribute__((always_inline)) void copy_band(
 // One tile: out channels [0, outs) (outs <= TILE_OUTS) of `out`, rows
 // [0, rows) (rows <= TILE_ROWS; the band has zeros for the others),
 // `lanes` of 16 columns, from the band (moved to the tile's first column);
-// w holds the TILE_OUTS channels' weights of each (c, kh, kw) side by
-// side, `bias` (NULL: none) the channels' biases.
+// w[o] points at out channel o's weight of tap (0, 0, 0), the next taps
+// (c, kh, kw) following every `step` floats; `bias` (NULL: none) holds
+// the channels' biases.
 static inline __attribute__((always_inline)) void tile(
-    const float *band, const float *w, const float *bias, float *out,
-    int64_t out_stride_c, int64_t out_stride_h, int64_t stride, int64_t pad,
-    int64_t channels, int64_t outs, int64_t rows, __mmask16 lanes) {
+    const float *band, const float *const *w, int64_t step,
+    const float *bias, float *out, int64_t out_stride_c,
+    int64_t out_stride_h, int64_t stride, int64_t pad, int64_t channels,
+    int64_t plane_rows, int64_t outs, int64_t rows, __mmask16 lanes) {
   __m512 acc[TILE_ROWS][TILE_OUTS];
 #pragma GCC unroll 4
   for (int r = 0; r < TILE_ROWS; ++r) {
@@ -133,12 +155,16 @@ static inline __attribute__((always_inline)) void tile(
   // is made opaque so that GCC keeps it in a register and reads the taps
   // at constant displacements from it; left to itself it indexed the
   // stack band with offsets it kept on the stack (3 instructions per FMA).
-  const float *wk = w;
+  const float *wk[TILE_OUTS];
+#pragma GCC unroll 8
+  for (int o = 0; o < TILE_OUTS; ++o) {
+    wk[o] = w[o];
+  }
 #pragma GCC unroll 1
   for (int64_t c = 0; c < channels; ++c) {
 #pragma GCC unroll 1
-    for (int64_t kh = 0; kh < 3; ++kh, wk += 3 * TILE_OUTS) {
-      const float *at = band + (c * BAND_ROWS + kh) * row;
+    for (int64_t kh = 0; kh < 3; ++kh) {
+      const float *at = band + (c * plane_rows + kh) * row;
       __asm__("" : "+r"(at));
 #pragma GCC unroll 4
       for (int64_t kw = 0; kw < 3; ++kw) {
@@ -154,12 +180,16 @@ static inline __attribute__((always_inline)) void tile(
         }
 #pragma GCC unroll 8
         for (int o = 0; o < TILE_OUTS; ++o) {
-          const __m512 wv = _mm512_set1_ps(wk[kw * TILE_OUTS + o]);
+          const __m512 wv = _mm512_set1_ps(wk[o][kw * step]);
 #pragma GCC unroll 4
           for (int r = 0; r < TILE_ROWS; ++r) {
             acc[r][o] = _mm512_fmadd_ps(wv, x[r], acc[r][o]);
           }
         }
+      }
+#pragma GCC unroll 8
+      for (int o = 0; o < TILE_OUTS; ++o) {
+        wk[o] += 3 * step;
       }
     }
   }
@@ -183,18 +213,26 @@ static inline __attribute__((always_inline)) void tile(
   }
 }
 
-// All tiles of out channels [oc0, oc0 + outs) (outs <= OUT_BLOCK).
+// All tiles of out channels [oc0, oc0 + outs) (outs <= OUT_BLOCK), the
+// weights read in place (`in_place`: each out channel's (c, kh, kw) dense)
+// or from a table (outs * channels * 9 <= TABLE_FLOATS).
 static inline __attribute__((always_inline)) void block(
     const etr_depthwise_args_t *args, int64_t stride, int64_t pad,
-    int64_t channels, int64_t oc0, int64_t outs) {
+    int64_t channels, bool in_place, int64_t oc0, int64_t outs) {
   const etr_conv2d_geometry_t *g = args->geometry;
-  // Weights of TILE_OUTS out channels per (c, kh, kw), zeros past the
-  // last one, and the biases in a row.
-  _Alignas(64) float weights[OUT_BLOCK * MAX_CHANNELS * 9];
+  const int64_t band_out_rows =
+      channels <= MAX_CHANNELS ? BAND_OUT_ROWS : WIDE_BAND_OUT_ROWS;
+  const int64_t plane_rows = (band_out_rows - 1) * stride + 3;
+  // Else weights of TILE_OUTS out channels per (c, kh, kw), zeros past
+  // the last one; and the biases in a row.
+  _Alignas(64) float weights[TABLE_FLOATS];
   _Alignas(64) float biases[OUT_BLOCK];
   const int64_t taps = channels * 9;
   for (int64_t o = 0; o < (outs + TILE_OUTS - 1) / TILE_OUTS * TILE_OUTS;
        ++o) {
+    if (in_place) {
+      break;
+    }
     float *w = weights + o / TILE_OUTS * TILE_OUTS * taps + o % TILE_OUTS;
     if (o >= outs) {
       for (int64_t t = 0; t < taps; ++t) {
@@ -211,9 +249,9 @@ static inline __attribute__((always_inline)) void block(
         }
       }
     }
-    if (args->bias != NULL) {
-      biases[o] = args->bias[(oc0 + o) * args->bias_stride];
-    }
+  }
+  for (int64_t o = 0; o < outs && args->bias != NULL; ++o) {
+    biases[o] = args->bias[(oc0 + o) * args->bias_stride];
   }
   // The input columns the tiles read: up to (16-column vectors of output
   // columns - 1) * stride + 2 - pad, 16 per load; pairs at stride 2.
@@ -225,23 +263,32 @@ static inline __attribute__((always_inline)) void block(
   for (int64_t i = 0; i < loads; ++i) {
     masks[i] = inside16(16 * i, g->in_w);
   }
-  _Alignas(64) float band[MAX_CHANNELS * BAND_ROWS * 2 * SPAN];
+  _Alignas(64) float band[BAND_FLOATS];
   const int64_t out_stride_c = args->out_stride_c;
   const int64_t out_stride_h = args->out_stride_h;
-  for (int64_t oh0 = 0; oh0 < g->out_h; oh0 += BAND_OUT_ROWS) {
-    copy_band(args, stride, channels, oh0, masks, loads, band);
+  for (int64_t oh0 = 0; oh0 < g->out_h; oh0 += band_out_rows) {
+    copy_band(args, stride, channels, band_out_rows, oh0, masks, loads,
+              band);
     const int64_t row = stride == 1 ? SPAN : 2 * SPAN;
     for (int64_t o8 = 0; o8 < outs; o8 += TILE_OUTS) {
       const int64_t n = outs - o8 < TILE_OUTS ? outs - o8 : TILE_OUTS;
-      for (int64_t r = 0; r < BAND_OUT_ROWS && oh0 + r < g->out_h;
+      // Channels past the last (not stored) read the last one's weights.
+      const float *w[TILE_OUTS];
+      for (int64_t o = 0; o < TILE_OUTS; ++o) {
+        w[o] = in_place ? args->weight + (oc0 + o8 + (o < n ? o : n - 1)) *
+                                             g->w_stride_oc
+                        : weights + o8 * taps + o;
+      }
+      for (int64_t r = 0; r < band_out_rows && oh0 + r < g->out_h;
            r += TILE_ROWS) {
         const int64_t rows = g->out_h - oh0 - r;
         float *out = args->out + (oc0 + o8) * out_stride_c +
                      (oh0 + r) * out_stride_h;
         for (int64_t ow = 0; ow < g->out_w; ow += 16) {
-          tile(band + r * stride * row + ow, weights + o8 * taps,
+          tile(band + r * stride * row + ow, w, in_place ? 1 : TILE_OUTS,
                args->bias != NULL ? biases + o8 : NULL, out + ow,
-               out_stride_c, out_stride_h, stride, pad, channels, n, rows,
+               out_stride_c, out_stride_h, stride, pad, channels,
+               plane_rows, n, rows,
                first_lanes(g->out_w - ow));
         }
       }
@@ -251,20 +298,35 @@ static inline __attribute__((always_inline)) void block(
 
 void etr_conv_stem3x3_narrow_nchw_avx512(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
-  for (int64_t oc0 = 0; oc0 < args->channels; oc0 += OUT_BLOCK) {
-    const int64_t outs = args->channels - oc0 < OUT_BLOCK
+  // Weights read in place: each out channel's dense, and padding 1 (the
+  // specialized variants); else from a table.
+  const bool in_place = g->w_stride_w == 1 && g->w_stride_h == 3 &&
+                        (g->channels == 1 || g->w_stride_c == 9) &&
+                        g->pad_w == 1 &&
+                        (g->channels == 3 || g->stride_w == 1);
+  // Out channels per block: 64, fewer for a table of many input channels.
+  const int64_t per_block =
+      in_place || g->channels <= MAX_CHANNELS
+          ? OUT_BLOCK
+          : TABLE_FLOATS / (g->channels * 9) / TILE_OUTS * TILE_OUTS;
+  for (int64_t oc0 = 0; oc0 < args->channels; oc0 += per_block) {
+    const int64_t outs = args->channels - oc0 < per_block
                              ? args->channels - oc0
-                             : OUT_BLOCK;
+                             : per_block;
     // Constant stride, padding and channels: every loop of a tile
     // unrolled, every tap at a constant offset.
-    if (g->stride_w == 1 && g->channels == 3 && g->pad_w == 1) {
-      block(args, 1, 1, 3, oc0, outs);
-    } else if (g->channels == 3 && g->pad_w == 1) {
-      block(args, 2, 1, 3, oc0, outs);
+    if (in_place && g->channels == 3) {
+      if (g->stride_w == 1) {
+        block(args, 1, 1, 3, true, oc0, outs);
+      } else {
+        block(args, 2, 1, 3, true, oc0, outs);
+      }
+    } else if (in_place) {
+      block(args, 1, 1, g->channels, true, oc0, outs);
     } else if (g->stride_w == 1) {
-      block(args, 1, g->pad_w, g->channels, oc0, outs);
+      block(args, 1, g->pad_w, g->channels, false, oc0, outs);
     } else {
-      block(args, 2, g->pad_w, g->channels, oc0, outs);
+      block(args, 2, g->pad_w, g->channels, false, oc0, outs);
     }
   }
 }

@@ -3,7 +3,8 @@
 // The narrow-row 3x3 stem kernel (stem3x3_narrow_avx512.c: 1 to 3 input
 // channels, stride 1 or 2, out rows of 8 to 48 columns, padding up to 16
 // columns, one band per 8 out rows, tiles of 4 out channels by 4 rows by
-// 16 columns, weight tables of 64 out channels) through
+// 16 columns, blocks of 64 out channels; and up to 16 input channels at
+// stride 1 on rows of 16, 32 or 48; weights in place or in a table) through
 // aten::convolution.out against the reference kernel on every ISA of this
 // machine (conv_test_util.h): random data within the accumulation bound,
 // and exact integers with NaN, inf and -0.0 poked into the input, bit for
@@ -97,6 +98,98 @@ TT_TEST(diff_conv_stem_narrow, padding) {
     }
   }
   cr_assert_eq(failures, 0, "%d narrow stem cases disagree", failures);
+}
+
+// 4 to 17 input channels at stride 1 (the kernel's wide case: rows of
+// 16, 32 or 48 outputs, bands of 4 rows; 17 channels and other widths
+// take the GEMM), one or two groups, padding 1 (weights read in place)
+// and 0 or 2 (a weight table of 12 to 48 out channels per block: out
+// channels past it), out rows around the tiles.
+TT_TEST(diff_conv_stem_narrow, wide_channels) {
+  static const int64_t channels[] = {4, 5, 8, 12, 15, 16, 17};
+  static const int64_t widths[] = {16, 32, 48, 24};
+  int failures = 0;
+  int run = 0;
+  for (size_t c = 0; c < COUNT(channels); ++c) {
+    for (size_t i = 0; i < COUNT(widths); ++i) {
+      ++run;
+      int64_t groups = run % 5 == 0 ? 2 : 1;
+      int64_t pad = run % 3 == 0 ? 0 : run % 4 == 0 ? 2 : 1;
+      conv_case_t p = stem_case(channels[c] * groups, 1 + run % 9, widths[i],
+                                groups * (run % 2 == 0 ? 32 : 13), 1, pad,
+                                run % 2 == 1);
+      p.groups = groups;
+      failures += run_conv_random_and_specials(&p);
+    }
+  }
+  // The cnn's second layer (16x16x16 -> 32), and its 16 -> 32 at 32x32.
+  conv_case_t cnn = {1, 16, 16, 16, 32, 3, 3, 1, 1, 1, 1, true};
+  failures += run_conv_random_and_specials(&cnn);
+  cnn.h = cnn.w = 32;
+  failures += run_conv_random_and_specials(&cnn);
+  cr_assert_eq(failures, 0, "%d wide-channel cases disagree", failures);
+}
+
+// A contiguous input with a channels-last or strided weight: the weight
+// table instead of the weights in place (stems and wide channels).
+static int run_weight_layout(const conv_case_t *p,
+                             etr_diff_layout_t weight_layout,
+                             etr_diff_fill_t fill) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::convolution.out", g_seed++,
+                 "in [1,%lld,%lld,%lld] oc %lld s%lld p%lld weight l%d f%d",
+                 (long long)p->c, (long long)p->h, (long long)p->w,
+                 (long long)p->oc, (long long)p->stride, (long long)p->pad,
+                 (int)weight_layout, (int)fill);
+  etr_diff_input(&c, ETR_FLOAT, 4, (const int64_t[]){1, p->c, p->h, p->w},
+                 ETR_DIFF_CONTIGUOUS, fill);
+  etr_diff_input(&c, ETR_FLOAT, 4, (const int64_t[]){p->oc, p->c, 3, 3},
+                 weight_layout, fill);
+  etr_diff_input(&c, ETR_FLOAT, 1, (const int64_t[]){p->oc},
+                 ETR_DIFF_CONTIGUOUS, fill);
+  c.layout = ETR_DIFF_CONTIGUOUS;
+  c.dtype = ETR_FLOAT;
+  etr_diff_arg(&c, tt_ev_int_list(2, (const int64_t[]){p->stride,
+                                                       p->stride}));
+  etr_diff_arg(&c, tt_ev_int_list(2, (const int64_t[]){p->pad, p->pad}));
+  etr_diff_arg(&c, TT_EV_INTS(1, 1));
+  etr_diff_arg(&c, tt_ev_bool(false));
+  etr_diff_arg(&c, TT_EV_INTS(0, 0));
+  etr_diff_arg(&c, tt_ev_int(1));
+  int64_t oh = out_size(p->h, 3, p->stride, p->pad, 1);
+  int64_t ow = out_size(p->w, 3, p->stride, p->pad, 1);
+  etr_diff_out(&c, ETR_FLOAT, 4, (const int64_t[]){1, p->oc, oh, ow},
+               ETR_DIFF_CONTIGUOUS, 0);
+  etr_diff_return(&c, 9);
+  if (fill == ETR_FILL_RANDOM) {
+    etr_diff_tolerance_bound(
+        &c,
+        etr_diff_accumulation_bound(ETR_FLOAT, p->c * 9 + 1, 1.0, 1.0) +
+            0x1p-24,
+        2.0 * 0x1p-24);
+  } else {
+    etr_diff_tolerance_exact(&c);
+  }
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_conv_stem_narrow, weight_layouts) {
+  static const conv_case_t cases[] = {
+      {1, 3, 32, 32, 16, 3, 3, 1, 1, 1, 1, true},
+      {1, 3, 64, 64, 17, 3, 3, 2, 1, 1, 1, true},
+      {1, 16, 16, 16, 32, 3, 3, 1, 1, 1, 1, true},
+      {1, 9, 8, 30, 5, 3, 3, 1, 0, 1, 1, true},
+  };
+  int failures = 0;
+  for (size_t i = 0; i < COUNT(cases); ++i) {
+    for (int layout = 1; layout <= 2; ++layout) {
+      failures += run_weight_layout(&cases[i], (etr_diff_layout_t)layout,
+                                    ETR_FILL_RANDOM);
+      failures += run_weight_layout(&cases[i], (etr_diff_layout_t)layout,
+                                    ETR_FILL_EXACT_INT);
+    }
+  }
+  cr_assert_eq(failures, 0, "%d weight layout cases disagree", failures);
 }
 
 // The models' stems (cnn: 3x32x32 -> 16, stride 1; mobilenet_v2:
