@@ -5,8 +5,9 @@
 // ISA of this machine (diff.h): the 8x8 register plane of
 // depthwise3x3_s2_plane_avx512.c, whose dense loop (one out channel per
 // input channel, dense weights, two channels per step) and general loop
-// (a channel multiplier, strided weights) are both taken, and the 16-wide
-// rows of depthwise3x3_s2_narrow_avx512.c, which prefetch planes ahead.
+// (a channel multiplier, strided weights) are both taken, the 16-wide
+// rows of depthwise3x3_s2_narrow_avx512.c (a dense unrolled loop and the
+// general one) and the 32-wide rows of the plane file.
 // Channel counts 1..5 and the layers' own (odd tails of the two-channel
 // steps), bias or none, random data (bound tolerance, as in
 // diff_conv_test.c) and exact data with NaN, inf and -0.0 inputs and a
@@ -96,12 +97,12 @@ static int run_small(const small_case_t *p, etr_diff_fill_t fill) {
   return etr_diff_run(&c);
 }
 
-// Every channel count 1..5 and the layers' on both kernels, bias or none,
-// dense weights (the 8x8 dense loop) and strided ones, and a multiplier
-// (the 8x8 general loop).
+// Every channel count 1..5 and the layers' on the three kernels, bias or
+// none, dense weights (the dense 8x8 and 16x16 loops) and strided ones,
+// and a multiplier (the general loops).
 TT_TEST(diff_depthwise_s2_small, channels_bias_loops) {
   static const int64_t kChannels[] = {1, 2, 3, 4, 5, 72, 95, 96};
-  static const int64_t kSizes[] = {8, 16};
+  static const int64_t kSizes[] = {8, 16, 32};
   int failures = 0;
   int run = 0;
   for (size_t s = 0; s < sizeof(kSizes) / sizeof(kSizes[0]); ++s) {
@@ -118,7 +119,7 @@ TT_TEST(diff_depthwise_s2_small, channels_bias_loops) {
       }
     }
   }
-  cr_assert_eq(run, 64);
+  cr_assert_eq(run, 96);
   cr_assert_eq(failures, 0, "%d small stride-2 depthwise cases disagree",
                failures);
 }
@@ -151,12 +152,12 @@ static void plain_depthwise_s2(const float *input, const float *weight,
   }
 }
 
-// Every float offset 0..16 from a line, 1..5 and 8 channels, 8x8 and
-// 16x16, bias (channel 0's -0.0) or none; exact data with NaN, inf and an
-// all -0.0 channel 0. The floats around the input are NaN: a kernel that
+// Every float offset 0..16 from a line, 1..5 and 8 channels, 8x8, 16x16
+// and 32x32, bias (channel 0's -0.0) or none; exact data with NaN, inf
+// and an all -0.0 channel 0. The floats around the input are NaN: a kernel that
 // reads them shows it.
 TT_TEST(diff_depthwise_s2_small, plane_offsets) {
-  enum { kMaxChannels = 8, kMaxPlane = 16 * 16, kSlack = 64 };
+  enum { kMaxChannels = 8, kMaxPlane = 32 * 32, kSlack = 64 };
   static _Alignas(64) float buffer[kMaxChannels * kMaxPlane + 2 * kSlack];
   static float weight[kMaxChannels * 9];
   static float bias[kMaxChannels];
@@ -176,7 +177,7 @@ TT_TEST(diff_depthwise_s2_small, plane_offsets) {
       continue;
     }
     etr_depthwise_fn kernel = etr_depthwise_for((etr_isa_t)isa, false);
-    for (int64_t size = 8; size <= 16; size += 8) {
+    for (int64_t size = 8; size <= 32; size *= 2) {
       const int64_t plane = size * size;
       const int64_t out_plane = plane / 4;
       for (size_t n = 0; n < sizeof(kChannels) / sizeof(kChannels[0]);
