@@ -163,9 +163,9 @@ static inline __m512 channel_bias(const etr_depthwise_args_t *args,
 // lanes), column 0 in another from +0.0 (*y0, one lane later), the own row
 // first.
 static inline __attribute__((always_inline)) void s2_taps(
-    const __m512 *weights, __m512 start, __m512 even, __m512 odd, __m512 above_even,
-    __m512 above_odd, __m512 below_even, __m512 below_odd, __m512 *y12,
-    __m512 *y0) {
+    const __m512 *weights, __m512 start, __m512 even, __m512 odd,
+    __m512 above_even, __m512 above_odd, __m512 below_even,
+    __m512 below_odd, __m512 *y12, __m512 *y0) {
   const __m512 zero = _mm512_setzero_ps();
   __m512 a = _mm512_fmadd_ps(weights[4], even, start);
   __m512 b = _mm512_fmadd_ps(weights[3], odd, zero);
