@@ -476,17 +476,26 @@ void etr_depthwise_nhwc_avx512(const etr_depthwise_args_t *args) {
 
 // |v| >= inf as unsigned bits (the sign cleared) for some v: four running
 // maxima, so the loop runs at the loads' rate (1296 weights of a 144
-// channel layer in about 15 ns; the op's portable loop took 60).
+// channel layer in about 15 ns; the op's portable loop took 60). The
+// loads start at a 64-byte boundary after a masked head: weights 16 bytes
+// aligned split every load across two cache lines, which took 1728
+// floats from 15 ns to 27.
 bool etr_conv_any_nonfinite_avx512(const float *data, int64_t count) {
   const __m512i magnitude = _mm512_set1_epi32(0x7fffffff);
   __m512i top[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(),
                     _mm512_setzero_si512(), _mm512_setzero_si512()};
-  int64_t i = 0;
+  // Floats before the first 64-byte boundary (0 when data is on one; a
+  // float pointer is 4-byte aligned).
+  int64_t i = (int64_t)((64 - ((uintptr_t)data & 63)) & 63) / 4;
+  i = i < count ? i : count;
+  top[1] = _mm512_maskz_and_epi32(
+      first_lanes(i), _mm512_maskz_loadu_epi32(first_lanes(i), data),
+      magnitude);
   for (; i + 64 <= count; i += 64) {
 #pragma GCC unroll 4
     for (int k = 0; k < 4; ++k) {
       top[k] = _mm512_max_epu32(
-          top[k], _mm512_and_si512(_mm512_loadu_si512(data + i + 16 * k),
+          top[k], _mm512_and_si512(_mm512_load_si512(data + i + 16 * k),
                                    magnitude));
     }
   }
