@@ -25,10 +25,14 @@
 // never come here (op_convolution.c). The sums run down kernel columns
 // 0 and 2 from their first products and down column 1 from the bias (no
 // add for the bias, no branch: no bias reads a zero), then
-// (y_1 + y_0) + y_2: an order
-// other than the reference's, within its tests' tolerance, exact for
-// exact data (measured with the plan below, 4x4 layers 15-20% faster:
-// `ops_optimized/tools:gemm_bench --mobilenet`).
+// (y_1 + y_0) + y_2: an order other than the reference's, within its
+// tests' tolerance, exact for exact data. With the plan below built in
+// registers and the op's cheaper weight check, mobilenet_v2's 4x4 layers
+// took 11-16% less time, the 8x8 one 12% (gemm_bench --mobilenet).
+// Planes that straddle two cache lines cost the 4x4 layers 10-35% more
+// than aligned ones (more when the input and the out sit at different
+// offsets in their lines); reading and writing whole lines instead, with
+// a permute each way, measured slower: the shuffles bind first.
 #include <immintrin.h>
 
 #include "ops_optimized/conv/conv.h"
