@@ -12,8 +12,8 @@
 // 2 ow - 1, which is kernel column 0's sum moved one lane, as in the
 // stride-1 plane kernel (depthwise3x3_plane_avx512.c). Fifteen shuffles
 // per channel in place of the tiny kernel's 27 (depthwise3x3_avx512.c),
-// which measured 1.6x slower on the 8x8 layer. Below it, the same
-// parity split for rows of 17..32 inputs, one output row per vector.
+// which measured 1.6x slower on the 8x8 layer. The same parity split for
+// rows of 17..32 inputs is in depthwise3x3_s2_rows_avx512.c.
 //
 // Taps outside the image contribute zeros, which add nothing: padded
 // convolutions with a non-finite weight never come here
@@ -25,6 +25,7 @@
 #include <immintrin.h>
 
 #include "ops_optimized/conv/conv.h"
+#include "ops_optimized/conv/depthwise3x3_s2_avx512.h"
 #include "ops_optimized/conv/lanes_avx512.h"
 
 bool etr_depthwise3x3_s2_plane_nchw_avx512_applies(
@@ -147,37 +148,6 @@ typedef struct s2_eight_plan {
         _mm512_castsi512_ps(_mm512_bslli_epi128(_mm512_castps_si512(y), 8)), \
         x, _MM_SHUFFLE(3, 2, 3, 2));                                        \
   }
-
-// Out channel oc's bias in every lane (+0.0 without one), to start a sum
-// with: + 0.0 makes a -0.0 bias add as the +0.0 start of an unbiased sum
-// does, which is what adding it last gave.
-static inline __m512 channel_bias(const etr_depthwise_args_t *args,
-                                  int64_t oc) {
-  return _mm512_set1_ps(
-      args->bias != NULL ? args->bias[oc * args->bias_stride] + 0.0f : 0.0f);
-}
-
-// The nine taps of one stride-2 output vector from the even and odd
-// columns of its own input row and the rows above and below: kernel
-// columns 1 and 2 in one chain from `start` (*y12, at the even positions'
-// lanes), column 0 in another from +0.0 (*y0, one lane later), the own row
-// first.
-static inline __attribute__((always_inline)) void s2_taps(
-    const __m512 *weights, __m512 start, __m512 even, __m512 odd,
-    __m512 above_even, __m512 above_odd, __m512 below_even,
-    __m512 below_odd, __m512 *y12, __m512 *y0) {
-  const __m512 zero = _mm512_setzero_ps();
-  __m512 a = _mm512_fmadd_ps(weights[4], even, start);
-  __m512 b = _mm512_fmadd_ps(weights[3], odd, zero);
-  a = _mm512_fmadd_ps(weights[5], odd, a);
-  b = _mm512_fmadd_ps(weights[0], above_odd, b);
-  a = _mm512_fmadd_ps(weights[1], above_even, a);
-  b = _mm512_fmadd_ps(weights[6], below_odd, b);
-  a = _mm512_fmadd_ps(weights[2], above_odd, a);
-  a = _mm512_fmadd_ps(weights[7], below_even, a);
-  *y12 = _mm512_fmadd_ps(weights[8], below_odd, a);
-  *y0 = b;
-}
 
 // Lanes 16 - k .. 31 - k of (hi, lo): the 16 floats k after lo's start.
 #define S2_ALIGN(hi, lo, k)                                            \
@@ -393,94 +363,5 @@ void etr_depthwise3x3_s2_plane_nchw_avx512(const etr_depthwise_args_t *args) {
     s2_channels_wide(args, &plan);
   } else {
     s2_channels_narrow(args, &plan);
-  }
-}
-
-// Stride 2, padding 1, rows of 17..32 inputs and 9..16 outputs, any height
-// (mobilenet_v2's 32x32 -> 16x16 layer): an output row is one vector.
-// Each input row is two loads split into even and odd columns by two
-// in-lane shuffles (vshufps), which leave them in a scrambled lane order
-// (lane 4 k + j holds column pair 2 k + j for j < 2, 8 + 2 k + j - 2
-// else) that the FMAs do not mind; kernel column 1 reads the even part,
-// columns 2 and 0 the odd one (0 the odd column before), and the sums down
-// the rows are put back in order by two permutes, kernel column 0's taken
-// one output back with a zero in the first. Output row oh reads input
-// rows 2 oh - 1 (the previous output row's last, kept), 2 oh and 2 oh + 1.
-// Two cross-lane permutes per row in place of five (two per input row
-// and a shift): on this machine (Zen 5) cross-lane permutes compete with
-// the FMAs for their pipes, in-lane shuffles do not. Kernel columns 1 and
-// 2 sum in one chain (the own row first), column 0 in another: one add
-// fewer per row.
-bool etr_depthwise3x3_s2_row_vector_nchw_avx512_applies(
-    const etr_conv2d_geometry_t *g) {
-  return g->kernel_h == 3 && g->kernel_w == 3 && g->stride_h == 2 &&
-         g->stride_w == 2 && g->dilation_h == 1 && g->dilation_w == 1 &&
-         g->pad_h == 1 && g->pad_w == 1 && g->in_w >= 17 && g->in_w <= 32 &&
-         g->in_stride_w == 1;
-}
-
-// Columns 0..31 of an input row split by column parity (scrambled).
-static inline __attribute__((always_inline)) void split(
-    const float *row, __mmask16 high_lanes, __m512 *even, __m512 *odd) {
-  const __m512 lo = _mm512_loadu_ps(row);
-  const __m512 hi = _mm512_maskz_loadu_ps(high_lanes, row + 16);
-  *even = _mm512_shuffle_ps(lo, hi, 0x88);
-  *odd = _mm512_shuffle_ps(lo, hi, 0xdd);
-}
-
-void etr_depthwise3x3_s2_row_vector_nchw_avx512(
-    const etr_depthwise_args_t *args) {
-  // Copies, which the stores cannot change: nothing is reloaded per row.
-  const etr_depthwise_args_t a = *args;
-  const etr_conv2d_geometry_t g = *args->geometry;
-  const __mmask16 high_lanes = first_lanes(g.in_w - 16);
-  const __mmask16 lanes = first_lanes(g.out_w);
-  const __m512 zero = _mm512_setzero_ps();
-  // Lane m: the scrambled lane of output m, and of output m - 1.
-  const __m512i natural = _mm512_setr_epi32(0, 1, 4, 5, 8, 9, 12, 13, 2, 3,
-                                            6, 7, 10, 11, 14, 15);
-  const __m512i before = _mm512_setr_epi32(0, 0, 1, 4, 5, 8, 9, 12, 13, 2,
-                                           3, 6, 7, 10, 11, 14);
-  int64_t ic = 0;      // the input channel of out channel oc
-  int64_t repeat = 0;  // out channels so far of input channel ic
-  for (int64_t oc = 0; oc < a.channels; ++oc) {
-    const float *in = a.input + ic * g.in_stride_c;
-    const float *w = a.weight + oc * g.w_stride_oc;
-    __m512 weights[9];
-    broadcast_taps3x3(w, g.w_stride_h, g.w_stride_w, weights);
-    const __m512 bias = channel_bias(&a, oc);
-    float *plane = a.out + oc * a.out_stride_c;
-    __m512 above_even = zero;  // row 2 oh - 1 (none above row 0)
-    __m512 above_odd = zero;
-    // Rows whose input rows are all inside the image, then the last one
-    // (odd heights), whose row below is padding.
-    const int64_t inside_rows = g.in_h / 2;
-    for (int64_t oh = 0; oh < g.out_h; ++oh) {
-      __m512 even;
-      __m512 odd;
-      __m512 below_even;
-      __m512 below_odd;
-      const float *r = in + 2 * oh * g.in_stride_h;
-      split(r, high_lanes, &even, &odd);
-      if (oh < inside_rows) {
-        split(r + g.in_stride_h, high_lanes, &below_even, &below_odd);
-      } else {
-        below_even = below_odd = zero;
-      }
-      __m512 y12;
-      __m512 y0;
-      s2_taps(weights, bias, even, odd, above_even, above_odd, below_even,
-              below_odd, &y12, &y0);
-      const __m512 sum = _mm512_add_ps(
-          _mm512_permutexvar_ps(natural, y12),
-          _mm512_maskz_permutexvar_ps((__mmask16)0xfffe, before, y0));
-      _mm512_mask_storeu_ps(plane + oh * a.out_stride_h, lanes, sum);
-      above_even = below_even;
-      above_odd = below_odd;
-    }
-    if (++repeat == a.multiplier) {
-      repeat = 0;
-      ++ic;
-    }
   }
 }
