@@ -4,7 +4,9 @@
 // have them: relu, and add/sub/mul/div/maximum/minimum in their vector-
 // vector, vector-scalar and scalar-vector forms, on every ISA of this
 // machine, against the portable kernels bit for bit (the same IEEE
-// operation per element). Outs of ETR_STREAM_MIN_FLOATS + 37 floats (the
+// operation per element); and every op of the unary table, against the
+// same ISA's ordinary loop (two calls under the threshold) bit for bit,
+// as its polynomials may round differently from the portable ones. Outs of ETR_STREAM_MIN_FLOATS + 37 floats (the
 // streaming branch, plus a tail) start at every float offset within a
 // 64-byte line, so the head before the first aligned vector runs with 0 to
 // 15 lanes; one float before and after the out holds a canary that must
@@ -12,6 +14,7 @@
 // Inputs mix NaN, infinities, -0.0 and negative values.
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,4 +209,44 @@ TT_TEST(diff_streaming, in_place) {
   }
   free_buffers(&t);
   cr_assert_eq(bad, 0, "%d in-place mismatches", bad);
+}
+
+// Every op of the unary table (clamp as hardtanh uses it), each on every
+// ISA with its out at an offset of its own.
+TT_TEST(diff_streaming, unary_table) {
+  buffers_t t = make_buffers(ETR_STREAM_MIN_FLOATS + kExtra);
+  size_t n = t.n;
+  const etr_unary_params_t params = {.low = -1.0f,
+                                     .high = 6.0f,
+                                     .slope = 0.01f,
+                                     .negcoef = 1.0f,
+                                     .poscoef = 1.0f,
+                                     .input_scale = 1.0f,
+                                     .log_base = 0.6931471805599453,
+                                     .exponent = 1.5};
+  int bad = 0;
+  int runs = 0;
+  for (int op = 0; op < ETR_UNARY_NUM_OPS; ++op) {
+    for (int isa = 1; isa < ETR_NUM_ISAS; ++isa) {
+      if (!etr_isa_available((etr_isa_t)isa)) {
+        continue;
+      }
+      etr_f32_unary_op_fn k =
+          etr_f32_unary_op_for((etr_unary_op_t)op, (etr_isa_t)isa);
+      // The ordinary loop: the out in two calls, each under the threshold.
+      size_t first = ETR_STREAM_MIN_FLOATS - 1;
+      k(first, t.a, t.want, &params);
+      k(n - first, t.a + first, t.want + first, &params);
+      size_t offset = ((size_t)op * 7 + (size_t)isa) % 16;
+      float *y = out_at(&t, offset, n);
+      k(n, t.a, y, &params);
+      char what[32];
+      snprintf(what, sizeof what, "unary op %d", op);
+      bad += check(y, t.want, n, what, (etr_isa_t)isa, offset);
+      ++runs;
+    }
+  }
+  free_buffers(&t);
+  cr_assert_eq(bad, 0, "%d unary mismatches", bad);
+  cr_log_info("%d unary runs", runs);
 }

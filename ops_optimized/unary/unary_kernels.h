@@ -6,11 +6,14 @@
 // function of one vector; ETR_DEFINE_UNARY wraps it in the loop: two
 // vectors per step, then whole vectors, then one partial vector (masked or
 // buffered by the primitives), so nothing past n is read or written and
-// x == y (in place) is fine.
+// x == y (in place) is fine. An out of ETR_STREAM_MIN_FLOATS or more is
+// written with streaming stores on the ISAs that have them
+// (common/stream.h).
 #ifndef ETR_UNARY_TABLE
 #error "define ETR_UNARY_TABLE and include a simd_<isa>.h first"
 #endif
 
+#include "ops_optimized/common/stream.h"
 #include "ops_optimized/unary/unary.h"
 #include "ops_optimized/unary/vmath.h"
 #include "ops_optimized/unary/vmath_explog.h"
@@ -254,11 +257,35 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
   return vf_exp_double(vd2_mul(vf_to_vd2(v), k->log_base));
 }
 
+#if defined(ETR_HAVE_VF_STREAM)
+// An out of ETR_STREAM_MIN_FLOATS or more: the lanes up to y's next vector
+// boundary with one partial vector, then pairs of vectors written with
+// streaming stores, in the loop itself (stream.h: not in bursts); the
+// loops after it finish the tail.
+#define ETR_UNARY_STREAM(name)                                            \
+  if (n >= ETR_STREAM_MIN_FLOATS) {                                       \
+    i = etr_stream_head(y, sizeof(etr_vf));                               \
+    if (i > 0) {                                                          \
+      vf_store_n(y, op_##name(vf_load_n(x, i), &k), i);                   \
+    }                                                                     \
+    for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {            \
+      etr_vf a = op_##name(vf_load(x + i), &k);                           \
+      etr_vf b = op_##name(vf_load(x + i + ETR_VF_LANES), &k);            \
+      vf_stream(y + i, a);                                                \
+      vf_stream(y + i + ETR_VF_LANES, b);                                 \
+    }                                                                     \
+    vf_stream_fence();                                                    \
+  }
+#else
+#define ETR_UNARY_STREAM(name)
+#endif
+
 #define ETR_DEFINE_UNARY(name)                                            \
   static void unary_##name(size_t n, const float *x, float *y,            \
                            const etr_unary_params_t *params) {            \
     const unary_consts_t k = unary_consts(params);                        \
     size_t i = 0;                                                         \
+    ETR_UNARY_STREAM(name)                                                \
     for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {            \
       etr_vf a = op_##name(vf_load(x + i), &k);                           \
       etr_vf b = op_##name(vf_load(x + i + ETR_VF_LANES), &k);            \
@@ -320,6 +347,7 @@ ETR_DEFINE_UNARY(atan)
 ETR_DEFINE_UNARY(exp_scaled)
 ETR_DEFINE_UNARY(pow_scalar)
 #undef ETR_DEFINE_UNARY
+#undef ETR_UNARY_STREAM
 
 const etr_f32_unary_op_fn ETR_UNARY_TABLE[ETR_UNARY_NUM_OPS] = {
     [ETR_UNARY_NEG] = unary_neg,
