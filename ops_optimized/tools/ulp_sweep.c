@@ -99,6 +99,7 @@ static const struct {
   const char *name;
   double (*ref)(double);
 } kUnary[] = {
+    {ETR_UNARY_EXP, "exp", exp},       {ETR_UNARY_LOG, "log", log},
     {ETR_UNARY_EXPM1, "expm1", expm1}, {ETR_UNARY_LOG2, "log2", log2},
     {ETR_UNARY_LOG10, "log10", log10}, {ETR_UNARY_LOG1P, "log1p", log1p_ref},
     {ETR_UNARY_SINH, "sinh", sinh},    {ETR_UNARY_COSH, "cosh", cosh},
