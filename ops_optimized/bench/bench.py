@@ -64,6 +64,10 @@ ENVIRONMENT_FIGURES = {"peak_avx512_gflops": 147.0, "peak_avx2_gflops": 84.0,
 # use the same sizes: cases.ELEMENTWISE_LEVELS rows of 1024).
 BANDWIDTH_FLOATS = {"L1": 2 * 1024, "L2": 64 * 1024, "L3": 1024 * 1024,
                     "DRAM": 16384 * 1024}
+# The copy and triad loops again with non-temporal stores (roofline.h):
+# in DRAM an ordinary store also reads each line it writes, so the better
+# of the two is the bandwidth a kernel can get there.
+STREAM_PATTERNS = ("copy_stream", "triad_stream")
 SMOKE_CASES = ["add-L1", "mm-256"]
 # Length of one FMA-peak sample interleaved with a GEMM or convolution case
 # (at most --batch-ms): the loop is steady, and the ~60 such cases of a full
@@ -149,10 +153,12 @@ def measure_roofline(server: measure.Server, rounds: int, seconds: float,
     roof: Dict[str, Any] = {"peak": measure.measure_peak(server, rounds, seconds),
                             "bandwidth": {}}
     for level in levels:
+        # Streaming stores only pay for arrays beyond the caches: DRAM.
+        patterns = ("read", "copy", "triad") + (STREAM_PATTERNS if level == "DRAM" else ())
         roof["bandwidth"][level] = {
             pattern: measure.measure_bandwidth(server, pattern, BANDWIDTH_FLOATS[level], rounds,
                                                seconds)
-            for pattern in ("read", "copy", "triad")}
+            for pattern in patterns}
     return roof
 
 
@@ -182,13 +188,15 @@ def run_case(case: bench_cases.Case, meta: Dict[str, Any], server: measure.Serve
         candidates.append(measure.ExecutorchCandidate(
             "executorch_xnnpack", str(directory / "xnnpack.pte"), inputs))
     # A DRAM elementwise case is judged against the bandwidth measured in
-    # its own interleaved rounds (the pattern report.pattern_of gives it).
-    side = None
+    # its own interleaved rounds (the pattern report.pattern_of gives it),
+    # the better of the loop with ordinary and with streaming stores.
+    sides: List[measure.BandwidthCandidate] = []
     if case.group == "elementwise" and case.id.endswith("-DRAM"):
         pattern = "triad" if case.tensor_args() >= 2 else "copy"
-        side = measure.BandwidthCandidate(f"bandwidth_{pattern}", server, pattern,
-                                          BANDWIDTH_FLOATS["DRAM"])
-        candidates.append(side)
+        for loop in (pattern, f"{pattern}_stream"):
+            sides.append(measure.BandwidthCandidate(f"bandwidth_{loop}", server, loop,
+                                                    BANDWIDTH_FLOATS["DRAM"]))
+        candidates += sides
     # A compute-bound case (GEMM, convolution) is judged against the FMA
     # peak measured in its own interleaved rounds.
     peak = None
@@ -198,16 +206,20 @@ def run_case(case: bench_cases.Case, meta: Dict[str, Any], server: measure.Serve
         candidates.append(peak)
     expected = executorch.outputs(scratch)
     checks = {c.name: measure.compare_outputs(c.outputs(scratch), expected)
-              for c in candidates if c not in (executorch, profiled, side, peak)}
+              for c in candidates if c not in (executorch, profiled, peak, *sides)}
     times = measure.interleave(candidates, args.rounds, args.batch_ms * 1e-3, args.max_seconds)
     del times["executorch_profiled"]  # its Python-side times include the profiler's
     interleaved = None
-    if side is not None:
-        per_pass = times.pop(side.name)["cpu"]
-        interleaved = {"pattern": side.pattern, "floats": side.floats,
-                       "gbs": side.bytes_per_pass / per_pass["median"] * 1e-9,
-                       "gbs_min": side.bytes_per_pass / per_pass["max"] * 1e-9,
-                       "gbs_max": side.bytes_per_pass / per_pass["min"] * 1e-9}
+    if sides:
+        stores = {}
+        for side, store in zip(sides, ("ordinary", "streaming")):
+            per_pass = times.pop(side.name)["cpu"]
+            stores[store] = {"gbs": side.bytes_per_pass / per_pass["median"] * 1e-9,
+                             "gbs_min": side.bytes_per_pass / per_pass["max"] * 1e-9,
+                             "gbs_max": side.bytes_per_pass / per_pass["min"] * 1e-9}
+        best = max(stores, key=lambda store: stores[store]["gbs"])
+        interleaved = {"pattern": sides[0].pattern, "floats": sides[0].floats,
+                       **stores[best], "store": best, "stores": stores}
     peak_interleaved = None
     if peak is not None:
         peak_times = times.pop(peak.name)

@@ -12,8 +12,9 @@
 //       (24 chains of FMAs of the widest vector; GFLOP/s = F / T)
 //   bandwidth PATTERN FLOATS PASSES
 //                               -> ok bytes=B cpu_ns=T wall_ns=W
-//       (PATTERN read | copy | triad over arrays of FLOATS floats each,
-//        PASSES passes; roofline.h says how bytes are counted)
+//       (PATTERN read | copy | triad | copy_stream | triad_stream over
+//        arrays of FLOATS floats each, PASSES passes; roofline.h says
+//        how bytes are counted)
 //   load SLOT VARIANT PROGRAM [INPUT.npy ...]   (VARIANT: reference,
 //                               optimized, or fused: optimized + fuse.h)
 //                               -> ok instructions=N kernels=K flops=F
@@ -249,9 +250,10 @@ static void command_peak(char **words, int count, char *reply, size_t size) {
 
 static void command_bandwidth(char **words, int count, char *reply,
                               size_t size) {
-  static const char *const kPatterns[] = {"read", "copy", "triad"};
+  static const char *const kPatterns[] = {"read", "copy", "triad",
+                                          "copy_stream", "triad_stream"};
   int pattern = -1;
-  for (int p = 0; p < 3 && count >= 4; ++p) {
+  for (int p = 0; p < 5 && count >= 4; ++p) {
     if (strcmp(words[1], kPatterns[p]) == 0) {
       pattern = p;
     }
@@ -261,7 +263,8 @@ static void command_bandwidth(char **words, int count, char *reply,
   floats = (floats + 63) / 64 * 64;
   if (pattern < 0 || floats == 0 || passes < 1) {
     snprintf(reply, size,
-             "error usage: bandwidth read|copy|triad FLOATS PASSES");
+             "error usage: bandwidth read|copy|triad|copy_stream|"
+             "triad_stream FLOATS PASSES");
     return;
   }
   float *a = aligned_alloc(64, floats * sizeof(float));

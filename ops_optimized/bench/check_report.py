@@ -40,6 +40,23 @@ def check_peak_interleaved(case) -> None:
         fail(f"{case['id']}: peak_interleaved.rounds is {peak['rounds']!r}, not a count")
 
 
+def check_bandwidth(case) -> None:
+    """A DRAM elementwise case has the copy or triad loop measured alongside
+    it with both stores, and is judged against the better one."""
+    if case.get("group") != "elementwise" or not case["id"].endswith("-DRAM"):
+        return
+    side = case.get("bandwidth_interleaved")
+    if not isinstance(side, dict):
+        fail(f"{case['id']}: no bandwidth measured alongside")
+    stores = side.get("stores") or {}
+    for store in ("ordinary", "streaming"):
+        entry = stores.get(store) or {}
+        if not 0 < entry.get("gbs_min", 0) <= entry.get("gbs", 0) <= entry.get("gbs_max", 0):
+            fail(f"{case['id']}: bandwidth_interleaved.stores.{store} is {entry!r}")
+    if side["gbs"] != max(stores[s]["gbs"] for s in stores) or side.get("store") not in stores:
+        fail(f"{case['id']}: bandwidth_interleaved is not its better store: {side!r}")
+
+
 def main() -> None:
     out = Path(sys.argv[1])
     results = json.loads((out / "results.json").read_text())
@@ -61,6 +78,7 @@ def main() -> None:
         if not etdump.get("median", 0) > 0:
             fail(f"{case['id']}: no ExecuTorch kernel time from the ETDump")
         check_peak_interleaved(case)
+        check_bandwidth(case)
         for runtime, check in case["checks"].items():
             if not check or not check.get("ok"):
                 fail(f"{case['id']}: {runtime}'s output differs from ExecuTorch's: {check}")

@@ -11,8 +11,10 @@ double etr_bench_pattern_bytes(etr_bench_pattern_t pattern) {
     case ETR_BENCH_READ:
       return 4.0;
     case ETR_BENCH_COPY:
+    case ETR_BENCH_COPY_STREAM:
       return 8.0;
     case ETR_BENCH_TRIAD:
+    case ETR_BENCH_TRIAD_STREAM:
       return 12.0;
   }
   return 0.0;
@@ -31,11 +33,13 @@ static float pass_scalar(etr_bench_pattern_t pattern, float *a, float *b,
       return sums[0] + sums[1] + sums[2] + sums[3] + sums[4] + sums[5] +
              sums[6] + sums[7];
     case ETR_BENCH_COPY:
+    case ETR_BENCH_COPY_STREAM:
       for (size_t i = 0; i < count; ++i) {
         b[i] = a[i];
       }
       return b[count / 2];
     case ETR_BENCH_TRIAD:
+    case ETR_BENCH_TRIAD_STREAM:
       for (size_t i = 0; i < count; ++i) {
         a[i] = b[i] + 0.5f * c[i];
       }

@@ -8,6 +8,11 @@
 //   read   s += a[i]              4 bytes per element (reductions)
 //   copy   b[i] = a[i]            8 bytes per element (unary, movement)
 //   triad  a[i] = b[i] + s * c[i] 12 bytes per element (binary)
+// and copy and triad again with non-temporal (streaming) stores, which
+// write a line without first reading it: the most a kernel writing an
+// out larger than the caches can get (ops_optimized/common/stream.h), as
+// an ordinary store also reads the line it writes. Where the CPU has no
+// such store (plain C) they are the ordinary loops.
 // Bytes are counted as the cost model counts an operator's (prof/
 // cost_model.h): each array read once, each written once, no
 // write-allocate traffic, as STREAM does. Each loop uses the widest vectors
@@ -25,9 +30,12 @@ typedef enum etr_bench_pattern {
   ETR_BENCH_READ = 0,
   ETR_BENCH_COPY = 1,
   ETR_BENCH_TRIAD = 2,
+  ETR_BENCH_COPY_STREAM = 3,
+  ETR_BENCH_TRIAD_STREAM = 4,
 } etr_bench_pattern_t;
 
-// Bytes one element of `pattern` counts (4, 8 or 12).
+// Bytes one element of `pattern` counts (4, 8 or 12; streaming stores
+// count as their ordinary twin).
 double etr_bench_pattern_bytes(etr_bench_pattern_t pattern);
 
 // One pass of `pattern` over `count` floats (a multiple of 64) of the

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Roofline loops, AVX-512 (see roofline.h): 64 floats per step in four
-// independent vectors, aligned loads and stores.
+// independent vectors, aligned loads and stores
+// (streaming stores for the _STREAM patterns, fenced at the end).
 #include <immintrin.h>
 
 #include "ops_optimized/bench/roofline.h"
@@ -41,6 +42,24 @@ float etr_bench_pass_avx512(etr_bench_pattern_t pattern, float *a, float *b,
                                           _mm512_load_ps(b + i + j)));
         }
       }
+      return a[count / 2];
+    case ETR_BENCH_COPY_STREAM:
+      for (size_t i = 0; i < count; i += 64) {
+        for (size_t j = 0; j < 64; j += 16) {
+          _mm512_stream_ps(b + i + j, _mm512_load_ps(a + i + j));
+        }
+      }
+      _mm_sfence();
+      return b[count / 2];
+    case ETR_BENCH_TRIAD_STREAM:
+      for (size_t i = 0; i < count; i += 64) {
+        for (size_t j = 0; j < 64; j += 16) {
+          _mm512_stream_ps(a + i + j,
+                          _mm512_fmadd_ps(half, _mm512_load_ps(c + i + j),
+                                          _mm512_load_ps(b + i + j)));
+        }
+      }
+      _mm_sfence();
       return a[count / 2];
   }
   return 0.0f;

@@ -151,7 +151,7 @@ def roofline_chart(rows: Sequence[Dict[str, Any]], roof, path: Path) -> None:
     svg.text(22, (top + bottom) / 2, "GFLOP/s", 11, "middle", rotate=-90)
     svg.line(left, y(roof.peak), right, y(roof.peak), "#000", 1.5)
     for level, dash in (("L1", "2,2"), ("L2", "6,3"), ("L3", "9,3,2,3"), ("DRAM", "")):
-        bandwidth = roof.bandwidth.get(level, {}).get("triad")
+        bandwidth = roof.best(level, "triad")[0] if level in roof.bandwidth else None
         if bandwidth is None:
             continue
         knee = roof.peak / bandwidth
