@@ -62,6 +62,13 @@ typedef struct etr_kernel_context {
   // same arguments. NULL when the instruction has none (calls outside a
   // method, arguments that are not fixed).
   void *memo;
+  // Bit a (a < 64) set when args[a] is a tensor of read-only constant
+  // bytes (the program's constant segment or the .ptd data map; the
+  // executor never passes them as an output) and the arguments are fixed
+  // (memo is not NULL): its data is then the same on every call too, so a
+  // kernel may keep in memo what it concluded from that data (the
+  // convolution: whether its weight is finite). 0 outside a method.
+  uint64_t constant_args;
 } etr_kernel_context_t;
 
 enum { ETR_KERNEL_MEMO_BYTES = 256 };

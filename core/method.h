@@ -156,6 +156,9 @@ typedef struct etr_instruction {
   // KernelCall, `args_fixed` only: the kernel's etr_kernel_context_t.memo
   // (ETR_KERNEL_MEMO_BYTES from the method's arena); NULL otherwise.
   void *memo;
+  // KernelCall, `args_fixed` only: bit a set when args[a] is a tensor of
+  // read-only constant bytes (etr_kernel_context_t.constant_args).
+  uint64_t constant_args;
   // MoveCall: from, to. JumpFalseCall: condition value, destination.
   // FreeCall: value.
   uint32_t operands[2];

@@ -292,6 +292,7 @@ static etr_error_t run_instruction(etr_method_t *method,
           .state = instruction->state,
           .args_checked = instruction->args_checked,
           .memo = instruction->memo,
+          .constant_args = instruction->constant_args,
       };
       etr_error_t status =
           instruction->kernel(&context, instruction->args,

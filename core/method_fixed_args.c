@@ -131,6 +131,23 @@ static bool is_fixed(const etr_method_t *method, const bool *rebound,
   }
 }
 
+// Bit a for each of the first 64 arguments that is a tensor in read-only
+// constant memory (its data pointer is fixed with the call's arguments,
+// and no kernel writes there: check_call_args refuses such an output).
+static uint64_t constant_args(const etr_method_t *method,
+                              const etr_instruction_t *in) {
+  uint64_t bits = 0;
+  for (size_t a = 0; a < in->num_args && a < 64; ++a) {
+    uint32_t v = in->arg_indices[a];
+    if (v < method->num_values && method->values[v].tag == ETR_TAG_TENSOR &&
+        (method->value_info[v].storage == ETR_STORAGE_CONSTANT ||
+         method->value_info[v].storage == ETR_STORAGE_EXTERNAL)) {
+      bits |= (uint64_t)1 << a;
+    }
+  }
+  return bits;
+}
+
 etr_error_t etr_method_mark_fixed_args(etr_method_t *method,
                                        etr_diag_t *diag) {
   if (method->num_values == 0) {
@@ -155,12 +172,14 @@ etr_error_t etr_method_mark_fixed_args(etr_method_t *method,
       }
       in->args_fixed = fixed;
       in->memo = NULL;
+      in->constant_args = 0;
       if (fixed) {
         in->memo = etr_method_alloc(method, 1, ETR_KERNEL_MEMO_BYTES,
                                     "kernel memo", diag);
         if (in->memo == NULL) {
           return ETR_ERR_MEMORY_ALLOCATION_FAILED;
         }
+        in->constant_args = constant_args(method, in);
       }
     }
   }

@@ -35,7 +35,8 @@ etr_error_t etr_method_parse_values(etr_method_t *method,
 void *etr_method_alloc(etr_method_t *method, size_t count, size_t size,
                        const char *what, etr_diag_t *diag);
 
-// Sets etr_instruction_t.args_fixed of every KernelCall (method_fixed_args.c).
+// Sets etr_instruction_t.args_fixed (and memo, constant_args) of every
+// KernelCall (method_fixed_args.c).
 // Chains, inputs and values must be parsed.
 etr_error_t etr_method_mark_fixed_args(etr_method_t *method,
                                        etr_diag_t *diag);

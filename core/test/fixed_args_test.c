@@ -5,7 +5,8 @@
 // kernel is told so (ctx->args_checked) only from the second successful
 // call of such an instruction on, never for the others; that only fixed
 // calls get a kernel memo, which lasts while they are vouched for and is
-// cleared otherwise.
+// cleared otherwise; which of a fixed call's arguments are read-only
+// constants (constant_args).
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,6 +250,41 @@ Test(fixed_args, never_checked_for_a_call_that_is_not_fixed) {
   cr_expect_eq(g_checked_calls, 0);
   cr_expect_eq(g_memo_calls, 0, "only fixed calls have a memo");
   cr_expect(!in->args_checked);
+  unload(&loaded);
+}
+
+// A fixed call's constant_args has a bit for exactly its arguments that
+// are tensors in read-only constant memory: in the cnn, each convolution's
+// weight and bias (arguments 1 and 2), never its input or out; calls
+// without a memo have none.
+Test(fixed_args, constant_args_mark_the_read_only_tensors) {
+  loaded_t loaded;
+  load(&loaded, "cnn");
+  etr_method_t *m = &loaded.method;
+  etr_instruction_t *calls[MAX_CALLS];
+  size_t n = kernel_calls(m, calls);
+  int convolutions = 0;
+  for (size_t i = 0; i < n; ++i) {
+    etr_instruction_t *in = calls[i];
+    uint64_t want = 0;
+    for (size_t a = 0; a < in->num_args && a < 64; ++a) {
+      uint32_t v = in->arg_indices[a];
+      if (m->values[v].tag == ETR_TAG_TENSOR &&
+          (m->value_info[v].storage == ETR_STORAGE_CONSTANT ||
+           m->value_info[v].storage == ETR_STORAGE_EXTERNAL)) {
+        want |= (uint64_t)1 << a;
+      }
+    }
+    cr_expect_eq(in->constant_args, in->memo != NULL ? want : 0,
+                 "call %zu: constant_args %#llx", i,
+                 (unsigned long long)in->constant_args);
+    if (strcmp(m->operators[in->callee].name, "aten::convolution.out") == 0) {
+      ++convolutions;
+      cr_expect_eq(in->constant_args & 0x207, 0x6,
+                   "convolution %zu: weight and bias, not input or out", i);
+    }
+  }
+  cr_expect_gt(convolutions, 0);
   unload(&loaded);
 }
 

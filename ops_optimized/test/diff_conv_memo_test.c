@@ -8,7 +8,10 @@
 // the GEMM (the weight scan is a data check, made on every call); a memo
 // left by another call is ignored unless the call is vouched for; a plan
 // made for another ISA is made again (the AVX-512 direct kernel has no
-// AVX2 twin). Data: small integers, so every order of summation is exact.
+// AVX2 twin); a weight the executor says is read-only constant data
+// (ctx->constant_args) is scanned once, on its first call, and a NaN in
+// it still sends the padded calls to the GEMM. Data: small integers, so
+// every order of summation is exact.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -87,8 +90,32 @@ static etr_tensor_t *reference(conv_call_t *call) {
 // Runs the optimized kernel with `memo`, vouched or not, over an out
 // filled with NaN first, and compares with the reference bit for bit
 // (NaN where it has NaN).
+static void check_constant(const conv_shape_t *s, conv_call_t *call,
+                           void *memo, bool vouched, uint64_t constant_args,
+                           const char *what);
+
 static void check(const conv_shape_t *s, conv_call_t *call, void *memo,
                   bool vouched, const char *what) {
+  check_constant(s, call, memo, vouched, 0, what);
+}
+
+// Runs the optimized kernel, vouched; whether out element 0 (channel 0's
+// top-left corner) is NaN.
+static bool corner_is_nan(conv_call_t *call, void *memo, uint64_t constant) {
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  etr_kernel_context_t ctx = {.diag = &diag,
+                              .args_checked = true,
+                              .memo = memo,
+                              .constant_args = constant};
+  cr_assert_eq(etr_opt_convolution_out(&ctx, call->args, 11), ETR_OK, "%s",
+               diag.message);
+  return isnan(((const float *)call->out->data)[0]);
+}
+
+static void check_constant(const conv_shape_t *s, conv_call_t *call,
+                           void *memo, bool vouched, uint64_t constant_args,
+                           const char *what) {
   etr_tensor_t *expected = reference(call);
   float *got = (float *)call->out->data;
   int64_t n = etr_tensor_numel(call->out);
@@ -97,8 +124,10 @@ static void check(const conv_shape_t *s, conv_call_t *call, void *memo,
   }
   etr_diag_t diag;
   etr_diag_reset(&diag);
-  etr_kernel_context_t ctx = {
-      .diag = &diag, .args_checked = vouched, .memo = memo};
+  etr_kernel_context_t ctx = {.diag = &diag,
+                              .args_checked = vouched,
+                              .memo = memo,
+                              .constant_args = constant_args};
   cr_assert_eq(etr_opt_convolution_out(&ctx, call->args, 11), ETR_OK,
                "%s: %s", s->path, diag.message);
   const float *want = (const float *)expected->data;
@@ -161,5 +190,43 @@ TT_TEST(diff_conv_memo, a_plan_for_another_isa_is_made_again) {
     etr_isa_force(ETR_ISA_AVX2);
     check(&kShapes[k], &call, memo, true, "AVX2 vouched call");
     etr_isa_reset();
+  }
+}
+
+// The weight (argument 1) and bias (2) marked read-only constants.
+static const uint64_t kConstantWeight = 0x6;
+
+TT_TEST(diff_conv_memo, a_constant_weight_is_scanned_once) {
+  for (size_t k = 0; k < 2; ++k) {  // the padded paths: depthwise, direct
+    const conv_shape_t *s = &kShapes[k];
+    _Alignas(16) unsigned char memo[ETR_KERNEL_MEMO_BYTES] = {0};
+    conv_call_t call;
+    make_call(s, &call);
+    check_constant(s, &call, memo, false, kConstantWeight, "first call");
+    check_constant(s, &call, memo, true, kConstantWeight, "vouched call");
+    // The executor never changes a constant's bytes; changing them here
+    // shows the vouched call kept its scan. Weight element 0 is channel
+    // 0's top-left tap, which for out element 0 falls on the padding: the
+    // reference gives 0 x NaN = NaN there, the path that skips padding
+    // taps a number.
+    // (The direct kernel reads its padding as zeros at that corner, so
+    // only the depthwise one shows it.)
+    float *w = (float *)call.weight->data;
+    w[0] = NAN;
+    if (k == 0) {
+      cr_expect(!corner_is_nan(&call, memo, kConstantWeight),
+                "%s: the constant weight was scanned again", s->path);
+      cr_expect(corner_is_nan(&call, memo, 0),
+                "%s: a weight that is not constant was not scanned",
+                s->path);
+    }
+    // Without the constant bit the scan is made on every call.
+    check_constant(s, &call, memo, true, 0, "NaN weight, not constant");
+    // A constant weight with a NaN from its first call on.
+    _Alignas(16) unsigned char fresh[ETR_KERNEL_MEMO_BYTES] = {0};
+    check_constant(s, &call, fresh, false, kConstantWeight,
+                   "NaN constant weight, first call");
+    check_constant(s, &call, fresh, true, kConstantWeight,
+                   "NaN constant weight, vouched call");
   }
 }

@@ -6,12 +6,14 @@
 //
 //   bazel run -c opt //ops_optimized/tools:gemm_bench -- [--isa NAME]
 //       [--quick] [--reps N] [--peak GFLOPS] [--only SHAPE-SUBSTRING]
-//       [--mobilenet]
+//       [--mobilenet] [--no-constant-weights]
 //
 // Kernels are called through their registered entry points with a 1 MiB
 // scratch arena (the method's default ctx->temp) and a kernel memo, and,
 // from the second call on, ctx->args_checked set, as a program's fixed
-// calls are (core/method_fixed_args.c). Times are thread CPU
+// calls are (core/method_fixed_args.c); a convolution's weight and bias
+// are marked read-only constants (ctx->constant_args), as a program's
+// are, unless --no-constant-weights. Times are thread CPU
 // time (CLOCK_THREAD_CPUTIME_ID), so other processes on a shared machine
 // inflate them less than wall time would; each figure is the median of
 // --reps repetitions (default 7), each repeating the call for at least
@@ -53,12 +55,19 @@ static int compare_doubles(const void *a, const void *b) {
 }
 
 // Median seconds per call of `kernel` on `args`.
+// The next calls' ctx->constant_args (bench_conv sets it).
+static uint64_t g_constant_args = 0;
+static bool g_constant_weights = true;
+
 static double time_kernel(etr_kernel_fn kernel, etr_evalue_t **args,
                           size_t num_args, int reps) {
   etr_arena_t arena;
   etr_diag_t diag;
   _Alignas(16) unsigned char memo[ETR_KERNEL_MEMO_BYTES] = {0};
-  etr_kernel_context_t ctx = {.diag = &diag, .temp = &arena, .memo = memo};
+  etr_kernel_context_t ctx = {.diag = &diag,
+                              .temp = &arena,
+                              .memo = memo,
+                              .constant_args = g_constant_args};
   double samples[64];
   reps = reps > 64 ? 64 : reps;
   // Calibrate the inner count so one repetition takes >= 20 ms.
@@ -231,9 +240,13 @@ static double bench_conv(int64_t c, int64_t h, int64_t oc, int64_t kernel,
            (long long)oc);
   double flops = 2.0 * (double)(oh * oh * oc) * (double)(c / groups) *
                  (double)(kernel * kernel);
-  return report(groups == c && groups > 1 ? "depthwise" : "conv", shape,
-                flops, etr_opt_convolution_out,
-                with_reference ? etr_ref_convolution_out : NULL, args, 11);
+  g_constant_args = g_constant_weights ? 0x6 : 0;  // weight, bias
+  double seconds =
+      report(groups == c && groups > 1 ? "depthwise" : "conv", shape, flops,
+             etr_opt_convolution_out,
+             with_reference ? etr_ref_convolution_out : NULL, args, 11);
+  g_constant_args = 0;
+  return seconds;
 }
 
 // Every convolution of datasets/models/mobilenet_v2 (c, h, oc, kernel,
@@ -272,6 +285,8 @@ int main(int argc, char **argv) {
       quick = true;
     } else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
       g_reps = atoi(argv[++i]);
+    } else if (strcmp(argv[i], "--no-constant-weights") == 0) {
+      g_constant_weights = false;
     } else if (strcmp(argv[i], "--mobilenet") == 0) {
       mobilenet = true;
     } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
