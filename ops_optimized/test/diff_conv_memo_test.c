@@ -99,17 +99,25 @@ static void check(const conv_shape_t *s, conv_call_t *call, void *memo,
   check_constant(s, call, memo, vouched, 0, what);
 }
 
-// Runs the optimized kernel, vouched; whether out element 0 (channel 0's
-// top-left corner) is NaN.
-static bool corner_is_nan(conv_call_t *call, void *memo, uint64_t constant) {
+// Runs the optimized kernel on the call with `memo`, vouched or not,
+// telling it which arguments are read-only constants.
+static void run_optimized(const conv_shape_t *s, conv_call_t *call,
+                          void *memo, bool vouched, uint64_t constant_args) {
   etr_diag_t diag;
   etr_diag_reset(&diag);
   etr_kernel_context_t ctx = {.diag = &diag,
-                              .args_checked = true,
+                              .args_checked = vouched,
                               .memo = memo,
-                              .constant_args = constant};
-  cr_assert_eq(etr_opt_convolution_out(&ctx, call->args, 11), ETR_OK, "%s",
-               diag.message);
+                              .constant_args = constant_args};
+  cr_assert_eq(etr_opt_convolution_out(&ctx, call->args, 11), ETR_OK,
+               "%s: %s", s->path, diag.message);
+}
+
+// A vouched call; whether out element 0 (channel 0's top-left corner) is
+// NaN.
+static bool corner_is_nan(const conv_shape_t *s, conv_call_t *call,
+                          void *memo, uint64_t constant_args) {
+  run_optimized(s, call, memo, true, constant_args);
   return isnan(((const float *)call->out->data)[0]);
 }
 
@@ -122,14 +130,7 @@ static void check_constant(const conv_shape_t *s, conv_call_t *call,
   for (int64_t i = 0; i < n; ++i) {
     got[i] = NAN;
   }
-  etr_diag_t diag;
-  etr_diag_reset(&diag);
-  etr_kernel_context_t ctx = {.diag = &diag,
-                              .args_checked = vouched,
-                              .memo = memo,
-                              .constant_args = constant_args};
-  cr_assert_eq(etr_opt_convolution_out(&ctx, call->args, 11), ETR_OK,
-               "%s: %s", s->path, diag.message);
+  run_optimized(s, call, memo, vouched, constant_args);
   const float *want = (const float *)expected->data;
   for (int64_t i = 0; i < n; ++i) {
     bool same = isnan(want[i]) ? isnan(got[i])
@@ -214,9 +215,9 @@ TT_TEST(diff_conv_memo, a_constant_weight_is_scanned_once) {
     float *w = (float *)call.weight->data;
     w[0] = NAN;
     if (k == 0) {
-      cr_expect(!corner_is_nan(&call, memo, kConstantWeight),
+      cr_expect(!corner_is_nan(s, &call, memo, kConstantWeight),
                 "%s: the constant weight was scanned again", s->path);
-      cr_expect(corner_is_nan(&call, memo, 0),
+      cr_expect(corner_is_nan(s, &call, memo, 0),
                 "%s: a weight that is not constant was not scanned",
                 s->path);
     }
