@@ -334,6 +334,7 @@ int main(int argc, char **argv) {
   bench_addmm(4, 64, 32);
   bench_addmm(1, 10, 2048);
   bench_addmm(1, 10, 128);
+  bench_addmm(256, 1024, 1024);  // the bench's addmm-256x1024x1024
   bench_bmm(4, 16, 16, 16);
   bench_linear(16, 64, 64);
   bench_linear(512, 512, 512);
