@@ -4,7 +4,7 @@
 // against the reference kernels, on every ISA of this machine: sigmoid,
 // tanh, exp, log and elu; and every unary op's wide-range inputs
 // (domains). gelu has diff_elementwise_gelu_test.c; the exact ops (sqrt,
-// rsqrt, neg, abs, leaky_relu, hardtanh, clamp, pow.Tensor_Scalar_out,
+// rsqrt (1 ULP), neg, abs, leaky_relu, hardtanh, clamp, pow.Tensor_Scalar_out,
 // ceil, floor, round, trunc, sign, reciprocal) and every op's signed zeros
 // diff_elementwise_unary_exact_test.c. The case table and sweeps are in
 // unary_test_util.h.

@@ -66,7 +66,7 @@ static const unary_case_t kUnaryCases[] = {
     {"aten::exp.out", "", 1, 1, 0, {NULL}},
     {"aten::log.out", "", 1, 1, 0, {NULL}},
     {"aten::sqrt.out", "", 0, 0, 0, {NULL}},
-    {"aten::rsqrt.out", "", 0, 0, 0, {NULL}},
+    {"aten::rsqrt.out", "", 1, 1, 0, {NULL}},
     {"aten::neg.out", "", 0, 0, 0, {NULL}},
     {"aten::abs.out", "", 0, 0, 0, {NULL}},
     {"aten::gelu.out", "none", 4, 1, 1, {string_none}},
