@@ -173,6 +173,15 @@ static inline etr_vf vf_scale_pow2(etr_vf p, etr_vf n) {
   return _mm512_scalef_ps(p, n);
 }
 
+// For finite x > 0, subnormals too: floor(log2 x) as a float
+// (vgetexpps), and x's significand in [1, 2) (vgetmantps); vmath.h's
+// vf_split_mantissa takes them when ETR_HAVE_VF_MANT_EXP is defined.
+#define ETR_HAVE_VF_MANT_EXP 1
+static inline etr_vf vf_exponent_of(etr_vf x) { return _mm512_getexp_ps(x); }
+static inline etr_vf vf_mantissa_1_2(etr_vf x) {
+  return _mm512_getmant_ps(x, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_src);
+}
+
 // Entry (index lane & 31) of the 32 floats table[0..31], per lane: one
 // vpermt2ps (the two table halves are loop invariants the compiler keeps
 // in registers). The other ISAs have no such lookup, and vmath.h's table

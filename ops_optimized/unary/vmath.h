@@ -123,21 +123,35 @@ static const float kLogP[8] = {0.333333164f,  -0.250008106f, 0.200022951f,
                                -0.166244984f, 0.141809613f,  -0.131291136f,
                                0.12883471f,   -0.0786087364f};
 
+// x = 2^exponent m, m in [sqrt(1/2), sqrt(2)), for finite x > 0
+// (subnormals included): returns m (exact) and writes the exponent. The
+// ISAs with vgetmantps/vgetexpps (ETR_HAVE_VF_MANT_EXP: AVX-512) take
+// [1, 2) and the exponent from them, subnormals included; the others
+// scale a subnormal up by 2^23 and read the bits.
+static inline etr_vf vf_split_mantissa(etr_vf x, etr_vf *exponent) {
+#if defined(ETR_HAVE_VF_MANT_EXP)
+  etr_vf e = vf_exponent_of(x);
+  etr_vf m = vf_mantissa_1_2(x);
+#else
+  etr_vm subnormal = vf_lt(x, vf_set1(1.17549435e-38f));
+  etr_vf scaled = vf_select(subnormal, vf_mul(x, vf_set1(8388608.0f)), x);
+  etr_vi bits = vf_as_vi(scaled);
+  etr_vf e = vi_to_vf(vi_sub(vi_shr23(bits), vi_set1(127)));
+  e = vf_sub(e, vf_select(subnormal, vf_set1(23.0f), vf_zero()));
+  etr_vf m = vi_as_vf(vi_or(vi_and(bits, vi_set1(0x007fffff)),
+                            vi_set1(0x3f800000)));  // [1, 2)
+#endif
+  etr_vm big = vf_gt(m, vf_set1(1.41421354f));
+  *exponent = vf_add(e, vf_select(big, vf_set1(1.0f), vf_zero()));
+  return vf_select(big, vf_mul(m, vf_set1(0.5f)), m);
+}
+
 // ln x, about 1 ULP; subnormal x handled, ln(+-0) = -inf, ln(x < 0) = NaN,
 // ln(+inf) = +inf, NaN stays NaN.
 static inline etr_vf vf_log(etr_vf x) {
   const etr_vf one = vf_set1(1.0f);
-  etr_vm subnormal = vf_lt(x, vf_set1(1.17549435e-38f));
-  etr_vf scaled = vf_select(subnormal, vf_mul(x, vf_set1(8388608.0f)), x);
-  etr_vi bits = vf_as_vi(scaled);
-  etr_vf exponent = vi_to_vf(vi_sub(vi_shr23(bits), vi_set1(127)));
-  exponent = vf_sub(exponent, vf_select(subnormal, vf_set1(23.0f),
-                                        vf_zero()));
-  etr_vf m = vi_as_vf(vi_or(vi_and(bits, vi_set1(0x007fffff)),
-                            vi_set1(0x3f800000)));  // [1, 2)
-  etr_vm big = vf_gt(m, vf_set1(1.41421354f));
-  m = vf_select(big, vf_mul(m, vf_set1(0.5f)), m);
-  exponent = vf_add(exponent, vf_select(big, one, vf_zero()));
+  etr_vf exponent;
+  etr_vf m = vf_split_mantissa(x, &exponent);
   etr_vf f = vf_sub(m, one);  // exact
   etr_vf z = vf_mul(f, f);
   etr_vf y = vf_mul(vf_mul(f, z), vf_poly(f, kLogP, 8));

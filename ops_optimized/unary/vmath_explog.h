@@ -16,21 +16,6 @@
 
 #include "ops_optimized/unary/vmath.h"
 
-// x = 2^exponent m, m in [sqrt(1/2), sqrt(2)), for finite x > 0
-// (subnormals included): returns m (exact) and writes the exponent.
-static inline etr_vf vf_split_mantissa(etr_vf x, etr_vf *exponent) {
-  etr_vm subnormal = vf_lt(x, vf_set1(1.17549435e-38f));
-  etr_vf scaled = vf_select(subnormal, vf_mul(x, vf_set1(8388608.0f)), x);
-  etr_vi bits = vf_as_vi(scaled);
-  etr_vf e = vi_to_vf(vi_sub(vi_shr23(bits), vi_set1(127)));
-  e = vf_sub(e, vf_select(subnormal, vf_set1(23.0f), vf_zero()));
-  etr_vf m = vi_as_vf(vi_or(vi_and(bits, vi_set1(0x007fffff)),
-                            vi_set1(0x3f800000)));
-  etr_vm big = vf_gt(m, vf_set1(1.41421354f));
-  *exponent = vf_add(e, vf_select(big, vf_set1(1.0f), vf_zero()));
-  return vf_select(big, vf_mul(m, vf_set1(0.5f)), m);
-}
-
 // ln x = exponent ln 2 + ln m for finite x > 0: returns ln m (vf_log's
 // polynomial, about an ulp of ln m) and writes the exponent.
 static inline etr_vf vf_log_mantissa(etr_vf x, etr_vf *exponent) {
