@@ -7,7 +7,9 @@
 // Numerics (the reference evaluates everything in double and rounds once):
 //   softmax      m = max (NaN if any NaN); e = exp(x - m) in fp32 (a
 //                Cephes-style polynomial, <= 2 ulp; results below 2^-126
-//                flush to 0); s = sum e in fp32 vector accumulators;
+//                flush to 0, except on AVX-512, whose vscalefps rounds
+//                them to subnormals); s = sum e in fp32 vector
+//                accumulators;
 //                y = e * (1/s). Each output is within a few ulp of the
 //                largest output of its row (the tests state the bound);
 //   log_softmax  y = (x - m) - log(s), same s;
