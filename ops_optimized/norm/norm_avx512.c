@@ -194,7 +194,12 @@ static void normalize_avx512(size_t n, const float *x, float mean_hi,
   __m512 lo = _mm512_set1_ps(mean_lo);
   __m512 sv = _mm512_set1_ps(scale);
   __m512 tv = _mm512_set1_ps(shift);
-  for (size_t i = 0; i < n; i += 16) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {  // whole vectors unmasked (as scale)
+    __m512 d = _mm512_sub_ps(_mm512_sub_ps(_mm512_loadu_ps(x + i), hi), lo);
+    _mm512_storeu_ps(y + i, _mm512_fmadd_ps(d, sv, tv));
+  }
+  if (i < n) {
     __mmask16 k = mask16(n - i);
     __m512 d = _mm512_sub_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), hi),
                              lo);
@@ -211,7 +216,15 @@ static void normalize_affine_avx512(size_t n, const float *x, float mean_hi,
   __m512 rv = _mm512_set1_ps(rstd);
   __m512 one = _mm512_set1_ps(1.0f);
   __m512 zero = _mm512_setzero_ps();
-  for (size_t i = 0; i < n; i += 16) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {  // whole vectors unmasked (as scale)
+    __m512 t = _mm512_mul_ps(
+        _mm512_sub_ps(_mm512_sub_ps(_mm512_loadu_ps(x + i), hi), lo), rv);
+    __m512 wv = w != NULL ? _mm512_loadu_ps(w + i) : one;
+    __m512 bv = b != NULL ? _mm512_loadu_ps(b + i) : zero;
+    _mm512_storeu_ps(y + i, _mm512_fmadd_ps(t, wv, bv));
+  }
+  if (i < n) {
     __mmask16 k = mask16(n - i);
     __m512 d = _mm512_sub_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), hi),
                              lo);
