@@ -89,12 +89,18 @@ static inline __attribute__((always_inline)) void tile(
     int64_t stride, int64_t channels, int64_t oc, int64_t outs, int64_t oh0,
     int64_t ow, int64_t count) {
   const etr_conv2d_geometry_t *g = args->geometry;
+  // The sums start from the bias (24 adds fewer per tile than adding it
+  // at the end; channels past `outs` start from 0 and are not stored).
   __m512 acc[TILE_ROWS][TILE_OUTS];
-#pragma GCC unroll 3
-  for (int r = 0; r < TILE_ROWS; ++r) {
 #pragma GCC unroll 8
-    for (int o = 0; o < TILE_OUTS; ++o) {
-      acc[r][o] = _mm512_setzero_ps();
+  for (int o = 0; o < TILE_OUTS; ++o) {
+    const __m512 start =
+        args->bias != NULL && o < outs
+            ? _mm512_set1_ps(args->bias[(oc + o) * args->bias_stride])
+            : _mm512_setzero_ps();
+#pragma GCC unroll 3
+    for (int r = 0; r < TILE_ROWS; ++r) {
+      acc[r][o] = start;
     }
   }
   const int64_t row = stride == 1 ? SPAN : 2 * SPAN;
@@ -133,14 +139,9 @@ static inline __attribute__((always_inline)) void tile(
       if (o >= outs) {
         break;
       }
-      __m512 v = acc[r][o];
-      if (args->bias != NULL) {
-        v = _mm512_add_ps(
-            v, _mm512_set1_ps(args->bias[(oc + o) * args->bias_stride]));
-      }
       _mm512_mask_storeu_ps(args->out + (oc + o) * args->out_stride_c +
                                 (oh0 + r) * args->out_stride_h + ow,
-                            lanes, v);
+                            lanes, acc[r][o]);
     }
   }
 }
