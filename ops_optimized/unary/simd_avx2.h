@@ -90,6 +90,10 @@ static inline etr_vf vf_max_num(etr_vf a, etr_vf bound) {
 static inline etr_vf vf_min_num(etr_vf a, etr_vf bound) {
   return _mm256_min_ps(a, bound);
 }
+// max against a bound that keeps a NaN `a` (its second operand).
+static inline etr_vf vf_max_keep_nan(etr_vf a, etr_vf bound) {
+  return _mm256_max_ps(bound, a);
+}
 static inline etr_vf vf_neg(etr_vf a) {
   return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f));
 }

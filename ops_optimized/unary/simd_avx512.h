@@ -97,6 +97,11 @@ static inline etr_vf vf_max_num(etr_vf a, etr_vf bound) {
 static inline etr_vf vf_min_num(etr_vf a, etr_vf bound) {
   return _mm512_min_ps(a, bound);
 }
+// max against a bound that keeps a NaN `a` (maxps returns its second
+// operand when either is NaN).
+static inline etr_vf vf_max_keep_nan(etr_vf a, etr_vf bound) {
+  return _mm512_max_ps(bound, a);
+}
 static inline etr_vf vf_neg(etr_vf a) {
   return _mm512_castsi512_ps(_mm512_xor_si512(
       _mm512_castps_si512(a), _mm512_set1_epi32((int32_t)0x80000000u)));

@@ -216,11 +216,11 @@ static inline etr_vf vf_tanh(etr_vf x) {
 
 // e^z for z <= 0, vf_exp's algorithm without its selects: z is capped
 // below at -104 (e^-104 rounds to 0, so the cap is the underflow to 0; a
-// NaN z also becomes -104, callers put NaN back), so there is no overflow
-// to test for and vf_scale_pow2 (n down to -150) rounds a subnormal
-// result once. z = -0.0 gives 1.
+// NaN z stays NaN and gives NaN), so there is no overflow to test for and
+// vf_scale_pow2 (n down to -150) rounds a subnormal result once. z = -0.0
+// gives 1.
 static inline etr_vf vf_exp_nonpositive(etr_vf z) {
-  z = vf_max_num(z, vf_set1(-104.0f));
+  z = vf_max_keep_nan(z, vf_set1(-104.0f));
   etr_vf n;
   etr_vf r = vf_reduce_ln2(z, &n);
   etr_vf q = vf_poly(r, kExpQ, 6);
@@ -230,13 +230,13 @@ static inline etr_vf vf_exp_nonpositive(etr_vf z) {
 
 // 1 / (1 + e^-x), about 2 ULP: with e = e^-|x|, 1 / (1 + e) for x >= 0
 // and e / (1 + e) for x < 0, so large negative x keep their tiny (down to
-// subnormal) results. NaN stays NaN.
+// subnormal) results. A NaN x makes e NaN, so 1 / (1 + e) is NaN with no
+// select of its own (2 of ~21 operations).
 static inline etr_vf vf_sigmoid(etr_vf x) {
   const etr_vf one = vf_set1(1.0f);
   etr_vf e = vf_exp_nonpositive(vf_neg(vf_abs(x)));
   etr_vf numerator = vf_select(vf_lt(x, vf_zero()), e, one);
-  etr_vf y = vf_div(numerator, vf_add(one, e));
-  return vf_select(vf_isnan(x), x, y);
+  return vf_div(numerator, vf_add(one, e));
 }
 
 // P(u) with erf(z) = z P(z^2), |z| < 0.6 (fit kErfP, relative error
