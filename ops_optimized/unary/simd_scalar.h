@@ -115,8 +115,12 @@ static inline etr_vi vi_shl23(etr_vi a) {
 static inline etr_vi vi_shr23(etr_vi a) {
   return (int32_t)((uint32_t)a >> 23);
 }
+// floor(a / 2) for every a, INT32_MIN too (a NaN exponent reaches
+// vf_scale_pow2 as INT32_MIN, where 1 - a overflowed): a logical shift
+// with the sign bit put back.
 static inline etr_vi vi_sra1(etr_vi a) {
-  return a >= 0 ? a / 2 : -((1 - a) / 2);  // floor(a / 2)
+  uint32_t u = (uint32_t)a;
+  return (int32_t)((u >> 1) | (u & 0x80000000u));
 }
 static inline etr_vf vi_as_vf(etr_vi a) {
   float f;
