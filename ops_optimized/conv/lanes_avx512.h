@@ -3,8 +3,9 @@
 // Lane masks and lane coordinates shared by the AVX-512 convolution
 // kernels (depthwise_avx512.c, im2col_avx512.c, direct_avx512.c), which
 // take 16 output pixels of a flattened plane per vector, and the channel
-// loop of the register-plane depthwise kernels. Include only from
-// *_avx512.c files.
+// loop of the register-plane depthwise kernels; first_lanes also serves
+// the bilinear resampling row (resample/resample_avx512.c). Include only
+// from *_avx512.c files.
 #ifndef ETR_OPS_OPTIMIZED_CONV_LANES_AVX512_H
 #define ETR_OPS_OPTIMIZED_CONV_LANES_AVX512_H
 

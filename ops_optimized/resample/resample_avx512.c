@@ -8,6 +8,7 @@
 // channel vector is touched. Semantics in resample.h.
 #include <immintrin.h>
 
+#include "ops_optimized/conv/lanes_avx512.h"
 #include "ops_optimized/resample/resample.h"
 
 static inline __mmask16 mask16(size_t count) {
@@ -38,11 +39,6 @@ static void duplicate_row_avx512(const float *src, size_t count,
         dst + 2 * k, mask16(2 * lanes),
         _mm512_permutexvar_ps(pairs, _mm512_castps256_ps512(v)));
   }
-}
-
-// The lanes of the first `count` (<= 16; may be <= 0) of a vector.
-static inline __mmask16 first16(int32_t count) {
-  return count <= 0 ? 0 : mask16((size_t)count);
 }
 
 // The 16 outputs of one step take their inputs from a window of at most
@@ -82,8 +78,8 @@ static void bilinear_row_avx512(const float *r0, const float *r1, float h0,
         _mm512_mask_cmple_epi32_mask(m, rb, top_column);
     __m512 ta, tb, ba, bb;
     if (span >= 0 && span < 32 && inside == m) {
-      __mmask16 lo = first16(span + 1);
-      __mmask16 hi = first16(span + 1 - 16);
+      __mmask16 lo = first_lanes(span + 1);
+      __mmask16 hi = first_lanes(span + 1 - 16);
       __m512 r0lo = _mm512_maskz_loadu_ps(lo, r0 + base);
       __m512 r0hi = _mm512_maskz_loadu_ps(hi, r0 + base + 16);
       __m512 r1lo = _mm512_maskz_loadu_ps(lo, r1 + base);

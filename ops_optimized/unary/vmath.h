@@ -74,22 +74,29 @@ static inline etr_vf vf_reduce_ln2(etr_vf x, etr_vf *n) {
   return vf_fnma(*n, vf_set1(kLn2Lo), r);
 }
 
+// e^z for z in [-104, 89] (or NaN, which gives NaN): z = n ln2 + r,
+// e^r by kExpQ, then vf_scale_pow2, which rounds p 2^n once for n in
+// [-150, 128], so e^89 (and anything above ln(FLT_MAX): n = 128 with
+// p >= 1) overflows to +inf and e^-104 rounds to 0, with no select for
+// either. The range handling of vf_exp and vf_exp_nonpositive is their
+// clamp to that interval.
+static inline etr_vf vf_exp_in_range(etr_vf z) {
+  etr_vf n;
+  etr_vf r = vf_reduce_ln2(z, &n);
+  etr_vf q = vf_poly(r, kExpQ, 6);
+  etr_vf p = vf_add(vf_fma(vf_mul(r, r), q, r), vf_set1(1.0f));
+  return vf_scale_pow2(p, n);
+}
+
 // e^x, about 1 ULP; overflows to +inf above ln(FLT_MAX), rounds to
-// subnormals and 0 below ln(FLT_MIN), e^-inf = 0, NaN stays NaN. The
-// clamp to [-104, 89] is the whole range handling: vf_scale_pow2 rounds
-// p 2^n once for n in [-150, 128], so e^89 (and anything above
-// ln(FLT_MAX): n = 128 with p >= 1) overflows to +inf and e^-104 rounds
-// to 0, with no select for either. On AVX-512 (one vscalefps) exp on 16
-// Ki floats went 4.6 -> 6.5-7.4 G elements/s, AVX2 19 -> 21-24 GB/s
-// (bench_elementwise --only "exp f32", old and new alternated).
+// subnormals and 0 below ln(FLT_MIN), e^-inf = 0, NaN stays NaN. On
+// AVX-512 (one vscalefps) exp on 16 Ki floats went 4.6 -> 6.5-7.4 G
+// elements/s when its overflow/underflow selects went, AVX2 19 -> 21-24
+// GB/s (bench_elementwise --only "exp f32", old and new alternated).
 static inline etr_vf vf_exp(etr_vf x) {
   etr_vf clamped = vf_min_num(vf_max_num(x, vf_set1(-104.0f)),
                               vf_set1(89.0f));
-  etr_vf n;
-  etr_vf r = vf_reduce_ln2(clamped, &n);
-  etr_vf q = vf_poly(r, kExpQ, 6);
-  etr_vf p = vf_add(vf_fma(vf_mul(r, r), q, r), vf_set1(1.0f));
-  return vf_select(vf_isnan(x), x, vf_scale_pow2(p, n));
+  return vf_select(vf_isnan(x), x, vf_exp_in_range(clamped));
 }
 
 // e^x - 1, about 1 ULP; exact for |x| < 2^-25, -1 below -17.4, +inf
@@ -214,18 +221,12 @@ static inline etr_vf vf_tanh(etr_vf x) {
                         vi_and(vf_as_vi(x), vi_set1(INT32_MIN))));
 }
 
-// e^z for z <= 0, vf_exp's algorithm without its selects: z is capped
-// below at -104 (e^-104 rounds to 0, so the cap is the underflow to 0; a
-// NaN z stays NaN and gives NaN), so there is no overflow to test for and
-// vf_scale_pow2 (n down to -150) rounds a subnormal result once. z = -0.0
+// e^z for z <= 0, vf_exp without its selects: z is capped below at -104
+// (e^-104 rounds to 0, so the cap is the underflow to 0; a NaN z stays
+// NaN and gives NaN), and there is no overflow to test for. z = -0.0
 // gives 1.
 static inline etr_vf vf_exp_nonpositive(etr_vf z) {
-  z = vf_max_keep_nan(z, vf_set1(-104.0f));
-  etr_vf n;
-  etr_vf r = vf_reduce_ln2(z, &n);
-  etr_vf q = vf_poly(r, kExpQ, 6);
-  etr_vf p = vf_add(vf_fma(vf_mul(r, r), q, r), vf_set1(1.0f));
-  return vf_scale_pow2(p, n);
+  return vf_exp_in_range(vf_max_keep_nan(z, vf_set1(-104.0f)));
 }
 
 // 1 / (1 + e^-x), about 2 ULP: with e = e^-|x|, 1 / (1 + e) for x >= 0
