@@ -24,7 +24,8 @@
 // the epilogue runs once per element. When M is small and B is fp32 with
 // unit column stride, B is read in place (no packing; edges use masked
 // loads); a row-major fp32 A is read in place by kernels that can
-// (ukernel_direct_a).
+// (ukernel_direct_a) when N or M is small, and its row block is then all
+// of M.
 //
 // Scratch: the packed blocks come from ctx->temp (etr_arena_t), sized to
 // what the arena has left (blocks shrink down to one micro-panel when it is
@@ -60,7 +61,7 @@ extern "C" {
 // Scratch the driver would like from ctx->temp for the fastest blocking
 // (packed A block + packed B block, plus an fp32 result block for Half and
 // BFloat16 results). Less works too, down to nothing.
-#define ETR_GEMM_PREFERRED_SCRATCH_BYTES (768 * 1024)
+#define ETR_GEMM_PREFERRED_SCRATCH_BYTES (960 * 1024)
 
 // Microkernel flags.
 #define ETR_GEMM_ACCUMULATE 1u  // add C's current contents to the sums

@@ -463,9 +463,12 @@ static void expect_same_with_arena(etr_kernel_fn optimized,
 }
 
 TT_TEST(diff_gemm, mm_with_arena_blockings) {
+  // M x N x K; 700 x 260 x 70 packs A in two row blocks (1 MiB arena),
+  // 40 x 520 x 300 reads A in place, all of M one block, over several
+  // column and K blocks.
   static const int64_t shapes[][3] = {
       {100, 40, 300}, {64, 600, 40}, {1, 777, 300}, {28, 513, 260},
-      {337, 33, 257}};
+      {337, 33, 257}, {700, 260, 70}, {40, 520, 300}};
   static const size_t arenas[] = {1 << 20, 96 << 10, 20 << 10, 64};
   for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
     for (int layout = 0; layout < 3; ++layout) {
