@@ -22,7 +22,10 @@
 // tanh, exp and gelu within the noise (they are bound by their
 // polynomials at ~5.5 G elements/s). Only the ISAs with such a store
 // (simd_<isa>.h defines ETR_HAVE_VF_STREAM) have them: in relu, the
-// unary table (unary_kernels.h) and add/sub/mul/div/maximum/minimum.
+// unary table (unary_kernels.h) and add/sub/mul/div/maximum/minimum. The
+// unary table's loop also prefetches x a few KiB ahead
+// (ETR_UNARY_PREFETCH_FLOATS): its transcendental ops do too much work per
+// line for the hardware prefetchers to stay ahead on their own.
 #ifndef ETR_OPS_OPTIMIZED_COMMON_STREAM_H
 #define ETR_OPS_OPTIMIZED_COMMON_STREAM_H
 
