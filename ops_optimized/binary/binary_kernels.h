@@ -225,6 +225,59 @@ ETR_DEFINE_BINARY(div_floor, 0)
 ETR_DEFINE_BINARY(atan2, 0)
 ETR_DEFINE_BINARY(pow, 0)
 #undef ETR_DEFINE_BINARY
+
+#if ETR_VF_LANES > 1
+// Division by one float b without a divide instruction (a vector divide
+// issues once every 8-10 cycles on the Intel Xeon of 2026-11-28, where
+// ExecuTorch's AVX2 loop beat ours on div.Scalar): with r = RN(1 / b),
+// q0 = RN(a * r) is within 1.5 ulp of a / b; one correction
+// q1 = RN(q0 + RN(a - b * q0) * r), the remainder exact by FMA, brings it
+// within 1 ulp (it adds half an ulp of rounding to an error near 2^-24
+// ulp), and Markstein's theorem (a correctly rounded reciprocal and a
+// quotient within 1 ulp: one more such step rounds correctly; Muller et
+// al., Handbook of Floating-Point Arithmetic, 2nd ed., sec. 4.9) makes
+// q2 = RN(q1 + RN(a - b * q1) * r) the correctly rounded a / b, bit for
+// bit what the divide gives. The theorem needs no overflow or underflow
+// anywhere: |b| in [2^-30, 2^30] (else the plain loop), and a vector
+// whose |q0| is not in [2^-70, 2^70] in every lane (|a| then in about
+// [2^-100, 2^100]; zeros, infinities and NaNs fail it too) is divided.
+// bench_server on div-scalar-L2 (f32[64x1024] / 3) and the exhaustive
+// check of ops_optimized/tools/div_scalar_check.c back it.
+typedef struct div_by {
+  etr_vf b;
+  etr_vf r;
+  etr_vf low;
+  etr_vf high;
+} div_by_t;
+
+static inline etr_vf op_div_by(etr_vf a, etr_vf b, const div_by_t *k) {
+  (void)b;
+  const etr_vf q0 = vf_mul(a, k->r);
+  const etr_vf size = vf_abs(q0);
+  if (!vm_all(vm_and(vf_ge(size, k->low), vf_le(size, k->high)))) {
+    return vf_div(a, k->b);
+  }
+  const etr_vf q1 = vf_fma_exact(vf_fnma(q0, k->b, a), k->r, q0);
+  return vf_fma_exact(vf_fnma(q1, k->b, a), k->r, q1);
+}
+
+static void div_by_scalar_vs(size_t n, const float *a, float b, float *y,
+                             const etr_binary_params_t *unused) {
+  const float size = fabsf(b);
+  if (!(size >= 0x1p-30f && size <= 0x1p30f)) {
+    div_vs(n, a, b, y, unused);
+    return;
+  }
+  const div_by_t k = {vf_set1(b), vf_set1(1.0f / b), vf_set1(0x1p-70f),
+                      vf_set1(0x1p70f)};
+  const div_by_t *params = &k;
+  const etr_vf splat_b = k.b;
+  ETR_BINARY_LOOP(VECTOR_A, SPLAT_B, VECTOR_A_N, SPLAT_B_N, op_div_by, 1)
+}
+#define DIV_VS div_by_scalar_vs
+#else
+#define DIV_VS div_vs
+#endif
 #undef ETR_BINARY_LOOP
 #undef ETR_BINARY_STREAM
 
@@ -279,7 +332,7 @@ const etr_f32_binary_kernels_t ETR_BINARY_KERNELS = {
     .vv = {add_vv, sub_vv, mul_vv, div_vv, maximum_vv, minimum_vv,
            add_scaled_vv, fmod_vv, remainder_vv, div_trunc_vv,
            div_floor_vv, atan2_vv, pow_vv},
-    .vs = {add_vs, sub_vs, mul_vs, div_vs, maximum_vs, minimum_vs,
+    .vs = {add_vs, sub_vs, mul_vs, DIV_VS, maximum_vs, minimum_vs,
            add_scaled_vs, fmod_vs, remainder_vs, div_trunc_vs,
            div_floor_vs, atan2_vs, pow_vs},
     .sv = {add_sv, sub_sv, mul_sv, div_sv, maximum_sv, minimum_sv,
@@ -290,3 +343,4 @@ const etr_f32_binary_kernels_t ETR_BINARY_KERNELS = {
     .compare_vs = {compare_eq_vs, compare_ne_vs, compare_lt_vs,
                    compare_le_vs, compare_gt_vs, compare_ge_vs},
 };
+#undef DIV_VS

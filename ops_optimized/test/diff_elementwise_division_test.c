@@ -18,11 +18,16 @@
 // pairs self = +-e^u (u uniform over many binades) with other = +-e^v,
 // which make quotients from below 1 to past 2^23 (the exact fused path,
 // its one-off correction and the fmodf lanes) for every op; and the
-// integer divisions of binary/integer.h (the last test).
+// integer divisions of binary/integer.h; and division by one float
+// (binary_kernels.h's multiply-and-correct kernel) against the divide, bit
+// for bit, over 2^14 significands of self for 29 divisors on every ISA
+// (ops_optimized/tools/div_scalar_check runs all 2^23).
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
 
+#include "ops_optimized/binary/binary.h"
+#include "ops_optimized/isa.h"
 #include "ops_optimized/test/diff.h"
 #include "ops_reference/support/element.h"
 
@@ -302,4 +307,70 @@ TT_TEST(diff_elementwise_division, integers) {
   }
   cr_assert_eq(failures, 0, "%d cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, before);
+}
+
+// The vs kernel of div on every ISA, bit for bit against the divide: 2^14
+// significands of self spread over [1, 2), at exponents putting the
+// quotient near 2^-70, 1 and 2^70 (the kernel's range ends: the vectors
+// astride them take the divide), both signs, for divisors of special
+// significands (1, 1 + ulp, all ones, 3, 10, ...) and seeded random ones
+// with |b| in [2^-30, 2^30]; and divisors outside that range (the plain
+// divide).
+TT_TEST(diff_elementwise_division, div_by_one_float_bitwise) {
+  enum { kCount = 1 << 14 };
+  static float a[kCount];
+  static float y[kCount];
+  float divisors[40];
+  size_t count = 0;
+  static const float kSpecial[] = {1.0f,  -(1.0f + 0x1p-23f),
+                                   2.0f - 0x1p-23f, -1.5f, 3.0f, -5.0f,
+                                   7.0f,  10.0f, -3.14159265f, 0x1p-30f,
+                                   0x1p30f, 0x1.8p31f, 0x1p-40f, 0.0f};
+  for (size_t i = 0; i < sizeof(kSpecial) / sizeof(kSpecial[0]); ++i) {
+    divisors[count++] = kSpecial[i];
+  }
+  uint64_t state = g_seed++;
+  while (count < 29) {  // exponent in [-30, 29], random significand, sign
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t r = (uint32_t)(state >> 32);
+    uint32_t bits = (r & 0x807fffffu) |
+                    ((uint32_t)(127 - 30 + (int)((r >> 8) % 60)) << 23);
+    memcpy(&divisors[count++], &bits, sizeof(float));
+  }
+  int failures = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    etr_f32_binary_vs_fn divide =
+        etr_f32_binary_for((etr_isa_t)isa)->vs[ETR_BINARY_DIV];
+    for (size_t d = 0; d < count; ++d) {
+      const float b = divisors[d];
+      const int b_exponent = b == 0.0f ? 0 : ilogbf(b);
+      static const int kQuotientExponents[] = {-69, -1, 0, 1, 69};
+      for (size_t e = 0; e < 5; ++e) {
+        for (int sign = 0; sign < 2; ++sign) {
+          for (uint32_t i = 0; i < kCount; ++i) {
+            uint32_t bits = 0x3f800000u | (i << 9);
+            float m;
+            memcpy(&m, &bits, sizeof(m));
+            a[i] = ldexpf(sign ? -m : m, kQuotientExponents[e] + b_exponent);
+          }
+          divide(kCount, a, b, y, &(etr_binary_params_t){0});
+          for (uint32_t i = 0; i < kCount; ++i) {
+            float want = a[i] / b;
+            if (memcmp(&want, &y[i], sizeof(float)) != 0 &&
+                !(isnan(want) && isnan(y[i]))) {
+              if (++failures <= 5) {
+                cr_log_error("%s: %a / %a = %a, kernel %a",
+                             etr_isa_name((etr_isa_t)isa), (double)a[i],
+                             (double)b, (double)want, (double)y[i]);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d quotients differ from the divide", failures);
 }

@@ -83,6 +83,7 @@ static inline etr_vf vf_rint(etr_vf a) {
 }
 // True when any lane of m is.
 static inline bool vm_any(etr_vm m) { return _mm256_movemask_ps(m) != 0; }
+static inline bool vm_all(etr_vm m) { return _mm256_movemask_ps(m) == 0xff; }
 // maxps/minps return the second operand when either is NaN.
 static inline etr_vf vf_max_num(etr_vf a, etr_vf bound) {
   return _mm256_max_ps(a, bound);

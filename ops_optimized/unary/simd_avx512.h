@@ -89,6 +89,7 @@ static inline etr_vf vf_rint(etr_vf a) {
 }
 // True when any lane of m is.
 static inline bool vm_any(etr_vm m) { return m != 0; }
+static inline bool vm_all(etr_vm m) { return m == (etr_vm)0xffff; }
 // max/min against a bound for range reduction: a NaN `a` gives `bound`
 // (callers fix NaN lanes afterwards; the point is to keep them finite).
 static inline etr_vf vf_max_num(etr_vf a, etr_vf bound) {

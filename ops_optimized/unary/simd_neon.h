@@ -66,6 +66,7 @@ static inline etr_vf vf_trunc(etr_vf a) { return vrndq_f32(a); }
 static inline etr_vf vf_rint(etr_vf a) { return vrndnq_f32(a); }
 // True when any lane of m is.
 static inline bool vm_any(etr_vm m) { return vmaxvq_u32(m) != 0; }
+static inline bool vm_all(etr_vm m) { return vminvq_u32(m) != 0; }
 // FMAXNM/FMINNM return the number when one operand is a quiet NaN.
 static inline etr_vf vf_max_num(etr_vf a, etr_vf bound) {
   return vmaxnmq_f32(a, bound);

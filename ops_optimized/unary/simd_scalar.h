@@ -69,6 +69,7 @@ static inline etr_vf vf_trunc(etr_vf a) { return truncf(a); }
 static inline etr_vf vf_rint(etr_vf a) { return nearbyintf(a); }
 // True when any lane of m is.
 static inline bool vm_any(etr_vm m) { return m; }
+static inline bool vm_all(etr_vm m) { return m; }
 // A NaN `a` gives `bound`, as maxps does.
 static inline etr_vf vf_max_num(etr_vf a, etr_vf bound) {
   return a > bound ? a : bound;
