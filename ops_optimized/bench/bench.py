@@ -110,12 +110,20 @@ def cache_sizes() -> Dict[str, int]:
 
 def machine_info() -> Dict[str, Any]:
     model, flags = "unknown", ""
+    ident: Dict[str, str] = {}  # vendor, family, model, stepping: the
+    # microarchitecture, which a VM's "model name" often hides
     with open("/proc/cpuinfo") as file:
         for line in file:
-            if line.startswith("model name") and model == "unknown":
+            key = line.split(":", 1)[0].strip()
+            if key == "model name" and model == "unknown":
                 model = line.split(":", 1)[1].strip()
-            elif line.startswith("flags") and not flags:
+            elif key == "flags" and not flags:
                 flags = line.split(":", 1)[1]
+            elif key in ("vendor_id", "cpu family", "model", "stepping") and key not in ident:
+                ident[key] = line.split(":", 1)[1].strip()
+    if ident:
+        model += " ({})".format(", ".join(
+            f"{k.replace('vendor_id', 'vendor')} {v}" for k, v in ident.items()))
     wanted = ["avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512dq", "avx512vl",
               "avx512_vnni", "avx512_bf16", "amx_tile"]
     return {"cpu": model, "flags": [f for f in wanted if f in flags.split()],
