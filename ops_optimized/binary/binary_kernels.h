@@ -239,8 +239,11 @@ ETR_DEFINE_BINARY(pow, 0)
 // q2 = RN(q1 + RN(a - b * q1) * r) the correctly rounded a / b, bit for
 // bit what the divide gives. The theorem needs no overflow or underflow
 // anywhere: |b| in [2^-30, 2^30] (else the plain loop), and a vector
-// whose |q0| is not in [2^-70, 2^70] in every lane (|a| then in about
-// [2^-100, 2^100]; zeros, infinities and NaNs fail it too) is divided.
+// whose |q0| is not in [2^-70, 2^70] in every lane (zeros, infinities and
+// NaNs fail it too) is divided. |a| is then about 2^-100 or more, so with
+// denormals flushed (FTZ/DAZ) the quotients are still the divide's: a
+// remainder that flushes to zero, below 2^-126, leaves q0 within a
+// quarter of an ulp of a / b, which is RN(a / b) already.
 // bench_server on div-scalar-L2 (f32[64x1024] / 3) and the exhaustive
 // check of ops_optimized/tools/div_scalar_check.c back it.
 typedef struct div_by {

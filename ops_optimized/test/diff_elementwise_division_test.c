@@ -26,6 +26,10 @@
 #include <math.h>
 #include <string.h>
 
+#if defined(__x86_64__)
+#include <xmmintrin.h>  // _mm_getcsr, _mm_setcsr
+#endif
+
 #include "ops_optimized/binary/binary.h"
 #include "ops_optimized/isa.h"
 #include "ops_optimized/test/diff.h"
@@ -315,8 +319,25 @@ TT_TEST(diff_elementwise_division, integers) {
 // astride them take the divide), both signs, for divisors of special
 // significands (1, 1 + ulp, all ones, 3, 10, ...) and seeded random ones
 // with |b| in [2^-30, 2^30]; and divisors outside that range (the plain
-// divide).
+// divide). On x86 the sweep runs again with denormals flushed (MXCSR FTZ
+// and DAZ), against the divide in that mode.
+static int div_by_one_float_sweep(void);
+
 TT_TEST(diff_elementwise_division, div_by_one_float_bitwise) {
+  int failures = div_by_one_float_sweep();
+  cr_assert_eq(failures, 0, "%d quotients differ from the divide", failures);
+#if defined(__x86_64__)
+  const unsigned int mxcsr = _mm_getcsr();
+  _mm_setcsr(mxcsr | 0x8040u);  // FTZ (bit 15) and DAZ (bit 6)
+  failures = div_by_one_float_sweep();
+  _mm_setcsr(mxcsr);
+  cr_assert_eq(failures, 0,
+               "%d quotients differ from the divide with FTZ and DAZ set",
+               failures);
+#endif
+}
+
+static int div_by_one_float_sweep(void) {
   enum { kCount = 1 << 14 };
   static float a[kCount];
   static float y[kCount];
@@ -347,8 +368,8 @@ TT_TEST(diff_elementwise_division, div_by_one_float_bitwise) {
     for (size_t d = 0; d < count; ++d) {
       const float b = divisors[d];
       const int b_exponent = b == 0.0f ? 0 : ilogbf(b);
-      static const int kQuotientExponents[] = {-69, -1, 0, 1, 69};
-      for (size_t e = 0; e < 5; ++e) {
+      static const int kQuotientExponents[] = {-70, -69, -1, 0, 1, 69};
+      for (size_t e = 0; e < 6; ++e) {
         for (int sign = 0; sign < 2; ++sign) {
           for (uint32_t i = 0; i < kCount; ++i) {
             uint32_t bits = 0x3f800000u | (i << 9);
@@ -372,5 +393,5 @@ TT_TEST(diff_elementwise_division, div_by_one_float_bitwise) {
       }
     }
   }
-  cr_assert_eq(failures, 0, "%d quotients differ from the divide", failures);
+  return failures;
 }

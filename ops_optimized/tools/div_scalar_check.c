@@ -5,7 +5,7 @@
 // divide) against the divide, bit for bit, on every ISA this machine has:
 //
 //   bazel run -c opt //ops_optimized/tools:div_scalar_check -- [--quick]
-//       [DIVISORS]
+//       [--ftz] [DIVISORS]
 //
 // For each divisor b (significands of special shape: 1, 1 + ulp, all
 // ones, 1.5, 3, 5, 7, 10, pi; then DIVISORS seeded random ones, default
@@ -16,13 +16,18 @@
 // quotient and its rounding alike, so within the range this covers every
 // a. --quick takes 2^16 significands (spread over [1, 2)) and 20 random
 // divisors (a smaller sweep runs in the suite:
-// diff_elementwise_division_test). Prints the first mismatches (a, b,
+// diff_elementwise_division_test). --ftz (x86) runs with denormals flushed
+// (MXCSR FTZ and DAZ), the divide too. Prints the first mismatches (a, b,
 // both results) and exits 1 on any.
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__x86_64__)
+#include <xmmintrin.h>  // _mm_getcsr, _mm_setcsr
+#endif
 
 #include "ops_optimized/binary/binary.h"
 #include "ops_optimized/isa.h"
@@ -55,11 +60,19 @@ int main(int argc, char **argv) {
     if (strcmp(argv[i], "--quick") == 0) {
       quick = true;
       random_divisors = 20;
+    } else if (strcmp(argv[i], "--ftz") == 0) {
+#if defined(__x86_64__)
+      _mm_setcsr(_mm_getcsr() | 0x8040u);  // FTZ (bit 15) and DAZ (bit 6)
+#else
+      fprintf(stderr, "div_scalar_check: --ftz is for x86 only\n");
+      return 2;
+#endif
     } else {
       char *end = NULL;
       random_divisors = strtol(argv[i], &end, 10);
       if (end == argv[i] || *end != '\0' || random_divisors < 0) {
-        fprintf(stderr, "usage: div_scalar_check [--quick] [DIVISORS]\n");
+        fprintf(stderr,
+                "usage: div_scalar_check [--quick] [--ftz] [DIVISORS]\n");
         return 2;
       }
     }
@@ -96,8 +109,8 @@ int main(int argc, char **argv) {
         b = float_of((next_random() & 0x807fffffu) | (exponent << 23));
       }
       const int b_exponent = ilogbf(b);
-      static const int kQuotientExponents[] = {-69, -1, 0, 1, 69};
-      for (size_t e = 0; e < 5; ++e) {
+      static const int kQuotientExponents[] = {-70, -69, -1, 0, 1, 69};
+      for (size_t e = 0; e < 6; ++e) {
         const int exponent = kQuotientExponents[e] + b_exponent;
         for (int sign = 0; sign < 2; ++sign) {
           for (uint32_t i = 0; i < count; ++i) {
