@@ -341,7 +341,8 @@ static int div_by_one_float_sweep(void) {
   enum { kCount = 1 << 14 };
   static float a[kCount];
   static float y[kCount];
-  float divisors[40];
+  enum { kDivisors = 29 };
+  float divisors[kDivisors];
   size_t count = 0;
   static const float kSpecial[] = {1.0f,  -(1.0f + 0x1p-23f),
                                    2.0f - 0x1p-23f, -1.5f, 3.0f, -5.0f,
@@ -351,7 +352,7 @@ static int div_by_one_float_sweep(void) {
     divisors[count++] = kSpecial[i];
   }
   uint64_t state = g_seed++;
-  while (count < 29) {  // exponent in [-30, 29], random significand, sign
+  while (count < kDivisors) {  // exponent in [-30, 29], random significand, sign
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     uint32_t r = (uint32_t)(state >> 32);
     uint32_t bits = (r & 0x807fffffu) |

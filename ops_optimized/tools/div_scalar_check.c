@@ -89,7 +89,6 @@ int main(int argc, char **argv) {
                                    1.5f, 3.0f, 5.0f, 7.0f, 10.0f,
                                    3.14159265f};
   const size_t specials = sizeof(kSpecial) / sizeof(kSpecial[0]);
-  // Exponents of a: quotients near 2^-70, 1 and 2^70 for this b.
   long mismatches = 0;
   long checked = 0;
   for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
@@ -109,6 +108,8 @@ int main(int argc, char **argv) {
         b = float_of((next_random() & 0x807fffffu) | (exponent << 23));
       }
       const int b_exponent = ilogbf(b);
+      // Exponents of a: quotients near 2^-70 (astride the kernel's lower
+      // end), 1 and 2^70 for this b.
       static const int kQuotientExponents[] = {-70, -69, -1, 0, 1, 69};
       for (size_t e = 0; e < 6; ++e) {
         const int exponent = kQuotientExponents[e] + b_exponent;
