@@ -357,6 +357,7 @@ int main(int argc, char **argv) {
   bench_conv(64, 56, 64, 3, 1, 1, 1, true, false);
   bench_conv(256, 56, 64, 1, 1, 0, 1, false, false);
   bench_conv(256, 56, 64, 1, 1, 0, 1, true, false);
+  bench_conv(64, 56, 256, 1, 1, 0, 1, false, false);  // conv1x1-64to256-56
   bench_conv(128, 28, 128, 3, 1, 1, 1, false, false);
   bench_conv(128, 56, 128, 3, 2, 1, 1, false, false);
   bench_conv(32, 112, 32, 3, 1, 1, 32, false, false);
