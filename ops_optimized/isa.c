@@ -93,3 +93,16 @@ etr_isa_t etr_isa_force(etr_isa_t isa) {
   g_active = (int)choose(isa);
   return (etr_isa_t)g_active;
 }
+
+bool etr_isa_split_wide_divide(void) {
+  static int split = -1;
+  if (split < 0) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    split = __builtin_cpu_is("intel") ? 1 : 0;
+#else
+    split = 0;
+#endif
+  }
+  return split == 1;
+}

@@ -47,6 +47,11 @@ etr_isa_t etr_isa_force(etr_isa_t isa);
 // Returns to the detected (or ETREF_ISA) choice.
 void etr_isa_reset(void);
 
+// True on Intel CPUs, where a 512-bit vector divide issues more slowly per
+// element than two 256-bit ones (binary/binary_avx512.c): the AVX-512
+// division kernels then divide in halves. Detected once.
+bool etr_isa_split_wide_divide(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -101,6 +101,11 @@ extern const etr_f32_binary_kernels_t etr_f32_binary_scalar;
 extern const etr_f32_binary_kernels_t etr_f32_binary_avx2;
 extern const etr_f32_binary_kernels_t etr_f32_binary_avx512;
 extern const etr_f32_binary_kernels_t etr_f32_binary_neon;
+// etr_f32_binary_avx512 with div (vector by vector, and a value by a
+// vector) dividing each 16-lane vector as two 8-lane halves: what
+// etr_f32_binary_for gives for AVX-512 on the CPUs of
+// etr_isa_split_wide_divide (the results are the same bits).
+extern const etr_f32_binary_kernels_t etr_f32_binary_avx512_split_divide;
 
 // The kernels for `isa` (scalar when this build has none for it).
 const etr_f32_binary_kernels_t *etr_f32_binary_for(etr_isa_t isa);

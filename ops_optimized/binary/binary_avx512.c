@@ -5,4 +5,5 @@
 #include "ops_optimized/unary/simd_avx512.h"
 
 #define ETR_BINARY_KERNELS etr_f32_binary_avx512
+#define ETR_BINARY_KERNELS_SPLIT_DIVIDE etr_f32_binary_avx512_split_divide
 #include "ops_optimized/binary/binary_kernels.h"

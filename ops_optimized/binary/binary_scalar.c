@@ -12,7 +12,8 @@ const etr_f32_binary_kernels_t *etr_f32_binary_for(etr_isa_t isa) {
   switch (isa) {
 #if defined(__x86_64__)
     case ETR_ISA_AVX512:
-      return &etr_f32_binary_avx512;
+      return etr_isa_split_wide_divide() ? &etr_f32_binary_avx512_split_divide
+                                         : &etr_f32_binary_avx512;
     case ETR_ISA_AVX2:
       return &etr_f32_binary_avx2;
 #endif

@@ -21,7 +21,9 @@
 // integer divisions of binary/integer.h; and division by one float
 // (binary_kernels.h's multiply-and-correct kernel) against the divide, bit
 // for bit, over 2^14 significands of self for 29 divisors on every ISA
-// (ops_optimized/tools/div_scalar_check runs all 2^23).
+// (ops_optimized/tools/div_scalar_check runs all 2^23); and both AVX-512
+// division tables (whole vectors, and in two halves as Intel CPUs get)
+// against C's division.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -395,4 +397,87 @@ static int div_by_one_float_sweep(void) {
     }
   }
   return failures;
+}
+
+// Both AVX-512 division tables (binary.h: etr_f32_binary_avx512 and the
+// split-divide one that Intel CPUs get; the op-level tests above run only
+// the one this CPU selects), vector by vector and a value by a vector,
+// bit for bit against C's division: lengths across the 16-lane and
+// 32-lane loop edges and past the unrolled pairs, random magnitudes over
+// many binades with special values (zeros of both signs, infinities,
+// NaN, subnormals, extremes) mixed in, y separate and y aliasing b.
+TT_TEST(diff_elementwise_division, avx512_divide_tables_bitwise) {
+#if defined(__x86_64__)
+  if (!etr_isa_available(ETR_ISA_AVX512)) {
+    return;
+  }
+  static const float kSpecial[] = {0.0f,     -0.0f,      INFINITY,
+                                   -INFINITY, NAN,       0x1p-149f,
+                                   -0x1p-140f, 0x1.fffffep127f,
+                                   1.0f,     -3.0f,      0x1p-126f};
+  enum { kMax = 4099 };
+  static float a[kMax];
+  static float b[kMax];
+  static float y[kMax];
+  static float want[kMax];
+  const etr_f32_binary_kernels_t *tables[] = {
+      &etr_f32_binary_avx512, &etr_f32_binary_avx512_split_divide};
+  static const size_t kLengths[] = {0,  1,  7,  15, 16, 17, 31, 32, 33,
+                                    47, 48, 63, 64, 65, 100, kMax};
+  uint64_t state = g_seed++;
+  int failures = 0;
+  for (size_t l = 0; l < sizeof(kLengths) / sizeof(kLengths[0]); ++l) {
+    const size_t n = kLengths[l];
+    for (size_t i = 0; i < n; ++i) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      uint32_t r = (uint32_t)(state >> 32);
+      a[i] = ldexpf((r & 1u) ? -1.0f - (float)(r >> 9) * 0x1p-23f
+                             : 1.0f + (float)(r >> 9) * 0x1p-23f,
+                    (int)((r >> 1) % 120) - 60);
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      r = (uint32_t)(state >> 32);
+      b[i] = ldexpf((r & 1u) ? -1.0f - (float)(r >> 9) * 0x1p-23f
+                             : 1.0f + (float)(r >> 9) * 0x1p-23f,
+                    (int)((r >> 1) % 120) - 60);
+      if (r % 7 == 0) {
+        b[i] = kSpecial[(r >> 3) % (sizeof(kSpecial) / sizeof(kSpecial[0]))];
+      }
+      if (r % 11 == 0) {
+        a[i] = kSpecial[(r >> 5) % (sizeof(kSpecial) / sizeof(kSpecial[0]))];
+      }
+    }
+    const float scalar = n > 0 ? a[n / 2] : 2.5f;
+    for (size_t t = 0; t < 2; ++t) {
+      for (int shape = 0; shape < 3; ++shape) {  // vv, sv, vv with y = b
+        for (size_t i = 0; i < n; ++i) {
+          want[i] = (shape == 1 ? scalar : a[i]) / b[i];
+          y[i] = b[i];
+        }
+        etr_binary_params_t params = {0};
+        if (shape == 0) {
+          tables[t]->vv[ETR_BINARY_DIV](n, a, b, y, &params);
+        } else if (shape == 1) {
+          tables[t]->sv[ETR_BINARY_DIV](n, scalar, b, y, &params);
+        } else {
+          tables[t]->vv[ETR_BINARY_DIV](n, a, y, y, &params);
+        }
+        for (size_t i = 0; i < n; ++i) {
+          if (memcmp(&want[i], &y[i], sizeof(float)) != 0 &&
+              !(isnan(want[i]) && isnan(y[i]))) {
+            if (++failures <= 5) {
+              cr_log_error("table %zu shape %d n %zu [%zu]: %a / %a = %a, "
+                           "kernel %a (seed %llu)",
+                           t, shape, n, i,
+                           (double)(shape == 1 ? scalar : a[i]),
+                           (double)b[i], (double)want[i], (double)y[i],
+                           (unsigned long long)g_seed - 1);
+            }
+          }
+        }
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d quotients differ from C's division",
+               failures);
+#endif
 }
