@@ -43,6 +43,7 @@
 #include "core/evalue.h"
 #include "core/event_tracer.h"
 #include "core/kernel.h"
+#include "core/platform.h"
 #include "core/program.h"
 
 #ifdef __cplusplus
@@ -224,7 +225,7 @@ typedef struct etr_method {
   size_t *planned_sizes;
   uint32_t num_planned_buffers;
   bool owns_planned_buffers;
-  uint8_t **planned_allocations;  // what calloc returned (owned buffers)
+  etr_pages_t *planned_allocations;  // the owned pools' memory
 
   etr_arena_t arena;  // load-time structures (growable, freed on release)
   etr_arena_t temp;   // kernel scratch (fixed)

@@ -119,35 +119,27 @@ static etr_error_t setup_planned_buffers(etr_method_t *method,
             "the plan needs %zu bytes of planned memory, over the %zu-byte "
             "limit",
             total, config->max_planned_bytes);
-  method->planned_allocations = (uint8_t **)etr_method_alloc(
-      method, count, sizeof(uint8_t *), "planned buffers", diag);
+  method->planned_allocations = (etr_pages_t *)etr_method_alloc(
+      method, count, sizeof(etr_pages_t), "planned buffers", diag);
   if (count > 0 && method->planned_allocations == NULL) {
     return ETR_ERR_MEMORY_ALLOCATION_FAILED;
   }
   method->owns_planned_buffers = true;
   for (uint32_t i = 0; i < count; ++i) {
     // Zeroed so that runs are deterministic even where a program reads a
-    // planned buffer before writing it (uninitialized mutable state).
-    // calloc keeps large blocks as untouched zero pages, so an unused pool
-    // costs nothing; its address is only 16-byte aligned (glibc puts a
-    // 16-byte header before a page), so each pool starts at the first
-    // cache line inside it: the planner's offsets are multiples of 16 or
+    // planned buffer before writing it (uninitialized mutable state); an
+    // unused pool's pages are never touched, so it costs nothing. Pools
+    // start on a cache line (the planner's offsets are multiples of 16 or
     // more, and a tensor at a 64-byte offset then never splits a vector
-    // store across two lines.
-    enum { kPoolAlignment = 64 };
-    size_t bytes = 0;
+    // store across two lines), large ones on transparent huge pages
+    // (core/platform.h).
     ETR_CHECK(diag,
-              etr_size_add(method->planned_sizes[i], kPoolAlignment, &bytes),
-              ETR_ERR_INVALID_PROGRAM, "planned buffer %u is too large",
-              i + 1);
-    uint8_t *allocation = (uint8_t *)calloc(bytes, 1);
-    ETR_CHECK(diag, allocation != NULL, ETR_ERR_MEMORY_ALLOCATION_FAILED,
+              etr_pages_alloc(method->planned_sizes[i],
+                              &method->planned_allocations[i]),
+              ETR_ERR_MEMORY_ALLOCATION_FAILED,
               "out of memory for planned buffer %u (%zu bytes)", i + 1,
               method->planned_sizes[i]);
-    method->planned_allocations[i] = allocation;
-    uintptr_t misalignment = (uintptr_t)allocation % kPoolAlignment;
-    method->planned_buffers[i] =
-        allocation + (misalignment == 0 ? 0 : kPoolAlignment - misalignment);
+    method->planned_buffers[i] = method->planned_allocations[i].data;
   }
   return ETR_OK;
 }
@@ -613,7 +605,7 @@ void etr_method_release(etr_method_t *method) {
   }
   if (method->owns_planned_buffers) {
     for (uint32_t i = 0; i < method->num_planned_buffers; ++i) {
-      free(method->planned_allocations[i]);
+      etr_pages_free(&method->planned_allocations[i]);
     }
   }
   free(method->temp_buffer);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // POSIX implementation of the platform layer (see platform.h).
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE  // MAP_ANONYMOUS, madvise
 #include "core/platform.h"
 
 #include <stdarg.h>
@@ -9,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 uint64_t etr_now_ns(void) {
   struct timespec now;
@@ -64,4 +68,58 @@ void etr_log_message(etr_log_level_t level, const char *file, int line,
   vsnprintf(message, sizeof(message), format, args);
   va_end(args);
   g_sink(level, file, line, message, g_sink_user);
+}
+
+bool etr_pages_alloc(size_t bytes, etr_pages_t *pages) {
+  enum { kLine = 64 };
+  memset(pages, 0, sizeof(*pages));
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const size_t huge = (size_t)2 << 20;
+  if (bytes >= ETR_PAGES_HUGE_MIN_BYTES && bytes <= SIZE_MAX - huge) {
+    // One huge page more than asked, so that the data can start on a
+    // 2 MiB boundary and still hold `bytes`.
+    size_t mapped = bytes + huge;
+    void *base = mmap(NULL, mapped, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) {
+      return false;
+    }
+    uintptr_t start = ((uintptr_t)base + huge - 1) / huge * huge;
+    size_t usable = (mapped - (start - (uintptr_t)base)) / huge * huge;
+    (void)madvise((void *)start, usable, MADV_HUGEPAGE);  // advice only
+    pages->data = (uint8_t *)start;
+    pages->base = base;
+    pages->mapped = mapped;
+    return true;
+  }
+#endif
+  if (bytes > SIZE_MAX - kLine) {
+    return false;
+  }
+  // calloc keeps large blocks as untouched zero pages; its address is only
+  // 16-byte aligned (glibc puts a 16-byte header before a page), so the
+  // data starts at the first cache line inside it.
+  uint8_t *base = (uint8_t *)calloc(bytes + kLine, 1);
+  if (base == NULL) {
+    return false;
+  }
+  uintptr_t misalignment = (uintptr_t)base % kLine;
+  pages->data = base + (misalignment == 0 ? 0 : kLine - misalignment);
+  pages->base = base;
+  return true;
+}
+
+void etr_pages_free(etr_pages_t *pages) {
+  if (pages == NULL || pages->base == NULL) {
+    return;
+  }
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (pages->mapped != 0) {
+    munmap(pages->base, pages->mapped);
+    memset(pages, 0, sizeof(*pages));
+    return;
+  }
+#endif
+  free(pages->base);
+  memset(pages, 0, sizeof(*pages));
 }

@@ -49,6 +49,7 @@
 #include "core/method.h"
 #include "ops_optimized/fuse/fuse.h"
 #include "core/npy.h"
+#include "core/platform.h"
 #include "core/prim_ops.h"
 #include "core/program.h"
 #include "ops_optimized/bench/roofline.h"
@@ -267,16 +268,23 @@ static void command_bandwidth(char **words, int count, char *reply,
              "triad_stream FLOATS PASSES");
     return;
   }
-  float *a = aligned_alloc(64, floats * sizeof(float));
-  float *b = aligned_alloc(64, floats * sizeof(float));
-  float *c = aligned_alloc(64, floats * sizeof(float));
-  if (a == NULL || b == NULL || c == NULL) {
-    free(a);
-    free(b);
-    free(c);
+  // The memory a method's planned pools get (core/platform.h: huge pages
+  // for large ones), so the loops are measured as etref's ops run.
+  etr_pages_t pages[3];
+  bool have = true;
+  for (int i = 0; i < 3; ++i) {
+    have = etr_pages_alloc(floats * sizeof(float), &pages[i]) && have;
+  }
+  if (!have) {
+    for (int i = 0; i < 3; ++i) {
+      etr_pages_free(&pages[i]);
+    }
     snprintf(reply, size, "error out of memory");
     return;
   }
+  float *a = (float *)pages[0].data;
+  float *b = (float *)pages[1].data;
+  float *c = (float *)pages[2].data;
   for (size_t i = 0; i < floats; ++i) {
     a[i] = (float)(i & 255);
     b[i] = 1.0f;
@@ -298,9 +306,9 @@ static void command_bandwidth(char **words, int count, char *reply,
   snprintf(reply, size, "ok bytes=%.0f cpu_ns=%llu wall_ns=%llu sink=%g",
            bytes, (unsigned long long)cpu, (unsigned long long)wall,
            (double)sink);
-  free(a);
-  free(b);
-  free(c);
+  for (int i = 0; i < 3; ++i) {
+    etr_pages_free(&pages[i]);
+  }
 }
 
 static int split(char *line, char **words) {
