@@ -385,6 +385,13 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
           round_up(p->m, kernel->mr) * 100) {
     kernel = kernel->narrow;
   }
+  // More columns a step when that pads N at most 5% more (8 x 48 for the
+  // 8-row tile: 11 loads per 24 FMAs against 10 per 16).
+  if (kernel->wide != NULL &&
+      round_up(p->n, kernel->wide->nr) * 100 <=
+          round_up(p->n, kernel->nr) * 105) {
+    kernel = kernel->wide;
+  }
   blocking_t blocks = {0, 0, 0, false, false, p->c_dtype != ETR_FLOAT,
                        false};
   // A row-major fp32 A is read in place where the kernel can and N is

@@ -139,6 +139,9 @@ typedef struct etr_gemm_kernel {
   // A shorter tile of the same ISA (NULL: none); the driver takes it when
   // it pads fewer rows of M.
   const struct etr_gemm_kernel *narrow;
+  // The same rows with more columns a step (NULL: none); the driver takes
+  // it when its panels pad N little more (at most 5%) than this one's.
+  const struct etr_gemm_kernel *wide;
   // The microkernels apply etr_gemm_epilogue_t's post fields.
   bool fuses_post;
 } etr_gemm_kernel_t;
@@ -177,6 +180,15 @@ void etr_gemm_f32_ukernel_8x32_avx512(size_t kc, const float *a,
                                       size_t nr, unsigned flags,
                                       const etr_gemm_epilogue_t *epilogue);
 void etr_gemm_f32_ukernel_8x32_direct_a_avx512(
+    size_t kc, const float *a, ptrdiff_t a_stride, const float *b,
+    ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr, size_t nr,
+    unsigned flags, const etr_gemm_epilogue_t *epilogue);
+void etr_gemm_f32_ukernel_8x48_avx512(size_t kc, const float *a,
+                                      const float *b, ptrdiff_t b_stride,
+                                      float *c, ptrdiff_t c_stride, size_t mr,
+                                      size_t nr, unsigned flags,
+                                      const etr_gemm_epilogue_t *epilogue);
+void etr_gemm_f32_ukernel_8x48_direct_a_avx512(
     size_t kc, const float *a, ptrdiff_t a_stride, const float *b,
     ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr, size_t nr,
     unsigned flags, const etr_gemm_epilogue_t *epilogue);

@@ -18,6 +18,7 @@
 
 // The tile height and its rows, for ukernel_avx512.h.
 #define MR 12
+#define NR 32
 
 #define ROWS(X) \
   X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)

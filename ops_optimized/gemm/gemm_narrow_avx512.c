@@ -11,6 +11,7 @@
 
 // The tile height and its rows, for ukernel_avx512.h.
 #define MR 8
+#define NR 32
 
 #define ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
 

@@ -80,6 +80,20 @@ static const etr_gemm_kernel_t kAvx2 = {
     .nc = 256,
     .direct_b_max_m = 12,
 };
+static const etr_gemm_kernel_t kAvx512NarrowWide = {
+    .ukernel = etr_gemm_f32_ukernel_8x48_avx512,
+    .ukernel_direct_a = etr_gemm_f32_ukernel_8x48_direct_a_avx512,
+    .gemv = etr_gemm_f32_gemv_avx512,
+    .pack_rows = etr_gemm_pack_rows_f32_avx512,
+    .pack_columns = etr_gemm_pack_columns_f32_avx512,
+    .mr = 8,
+    .nr = 48,
+    .kc = 256,
+    .mc = 8 * 40,
+    .nc = 240,
+    .direct_b_max_m = 24,
+    .fuses_post = true,
+};
 static const etr_gemm_kernel_t kAvx512Narrow = {
     .ukernel = etr_gemm_f32_ukernel_8x32_avx512,
     .ukernel_direct_a = etr_gemm_f32_ukernel_8x32_direct_a_avx512,
@@ -92,6 +106,7 @@ static const etr_gemm_kernel_t kAvx512Narrow = {
     .mc = 8 * 40,
     .nc = 256,
     .direct_b_max_m = 24,
+    .wide = &kAvx512NarrowWide,
     .fuses_post = true,
 };
 static const etr_gemm_kernel_t kAvx512 = {

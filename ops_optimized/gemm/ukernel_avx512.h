@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The body of the AVX-512 fp32 GEMM microkernels, shared by the 12 x 32
-// (gemm_avx512.c) and 8 x 32 (gemm_narrow_avx512.c) tiles: the includer
-// defines MR and ROWS(X) (X applied to each row index), and around each
-// use of UKERNEL_BODY(step) the macro A_ROW(i) (address of A[i][k] at the
-// current k step; `step` advances A by one k step). Include only from
-// *_avx512.c files.
+// (gemm_avx512.c), 8 x 32 (gemm_narrow_avx512.c) and 8 x 48
+// (gemm_8x48_avx512.c) tiles: the includer defines MR, NR (32 or 48: two
+// or three vectors of columns) and ROWS(X) (X applied to each row index),
+// and around each use of UKERNEL_BODY(step) the macro A_ROW(i) (address of
+// A[i][k] at the current k step; `step` advances A by one k step). Include
+// only from *_avx512.c files, once.
 #ifndef ETR_OPS_OPTIMIZED_GEMM_UKERNEL_AVX512_H
 #define ETR_OPS_OPTIMIZED_GEMM_UKERNEL_AVX512_H
 
@@ -13,9 +14,24 @@
 
 #include "ops_optimized/gemm/gemm.h"
 
-#define DECLARE(i)                    \
+#if NR == 48
+#define DECLARE(i)                      \
+  __m512 c##i##a = _mm512_setzero_ps(); \
+  __m512 c##i##b = _mm512_setzero_ps(); \
+  __m512 c##i##c = _mm512_setzero_ps();
+#else
+#define DECLARE(i)                      \
   __m512 c##i##a = _mm512_setzero_ps(); \
   __m512 c##i##b = _mm512_setzero_ps();
+#endif
+
+#define STEP_WIDE(i)                                \
+  {                                                 \
+    const __m512 x = _mm512_set1_ps(*A_ROW(i));     \
+    c##i##a = _mm512_fmadd_ps(x, b0, c##i##a);      \
+    c##i##b = _mm512_fmadd_ps(x, b1, c##i##b);      \
+    c##i##c = _mm512_fmadd_ps(x, b2, c##i##c);      \
+  }
 
 #define STEP_FULL(i)                                \
   {                                                 \
@@ -27,48 +43,78 @@
 #define STEP_HALF(i) \
   c##i##a = _mm512_fmadd_ps(_mm512_set1_ps(*A_ROW(i)), b0, c##i##a);
 
-// Stores row i: optional C accumulation, alpha, beta * bias, the fused
-// post (gemm.h; max/min are the clamp's selections bit for bit), masked
-// store.
-#define STORE(i)                                                           \
-  if (i < mr) {                                                            \
-    float *row = c + (ptrdiff_t)(i) * c_stride;                            \
-    __m512 va = c##i##a;                                                   \
-    __m512 vb = c##i##b;                                                   \
-    if (accumulate) {                                                      \
-      va = _mm512_add_ps(_mm512_maskz_loadu_ps(m0, row), va);              \
-      vb = _mm512_add_ps(_mm512_maskz_loadu_ps(m1, row + 16), vb);         \
-    }                                                                      \
-    if (finish) {                                                          \
-      va = _mm512_mul_ps(alpha, va);                                       \
-      vb = _mm512_mul_ps(alpha, vb);                                       \
-      if (bias != NULL) {                                                  \
-        const float *bias_row = bias + (ptrdiff_t)(i) * bias_row_stride;   \
-        __m512 ba;                                                         \
-        __m512 bb;                                                         \
-        if (bias_per_row) {                                                \
-          ba = bb = _mm512_set1_ps(bias_row[0]);                           \
-        } else {                                                           \
-          ba = _mm512_maskz_loadu_ps(m0, bias_row);                        \
-          bb = _mm512_maskz_loadu_ps(m1, bias_row + 16);                   \
-        }                                                                  \
-        va = _mm512_fmadd_ps(beta, ba, va);                                \
-        vb = _mm512_fmadd_ps(beta, bb, vb);                                \
-      }                                                                    \
-      if (post_scale != NULL) {                                            \
-        const __m512 ps = _mm512_set1_ps(post_scale[i]);                   \
-        const __m512 pt = _mm512_set1_ps(post_shift[i]);                   \
-        va = _mm512_fmadd_ps(va, ps, pt);                                  \
-        vb = _mm512_fmadd_ps(vb, ps, pt);                                  \
-      }                                                                    \
-      if (post_clamp) {                                                    \
-        va = _mm512_min_ps(post_high, _mm512_max_ps(post_low, va));        \
-        vb = _mm512_min_ps(post_high, _mm512_max_ps(post_low, vb));        \
-      }                                                                    \
-    }                                                                      \
-    _mm512_mask_storeu_ps(row, m0, va);                                    \
-    _mm512_mask_storeu_ps(row + 16, m1, vb);                               \
+// Stores one vector of row i's sums (`value`, the lanes of `mask`, at
+// column `offset` of the tile): optional C accumulation, alpha, beta *
+// bias, the fused post (gemm.h; max/min are the clamp's selections bit for
+// bit), masked store.
+#define STORE_VECTOR(i, value, mask, offset)                             \
+  {                                                                      \
+    float *row = c + (ptrdiff_t)(i) * c_stride + (offset);               \
+    __m512 v = (value);                                                  \
+    if (accumulate) {                                                    \
+      v = _mm512_add_ps(_mm512_maskz_loadu_ps(mask, row), v);            \
+    }                                                                    \
+    if (finish) {                                                        \
+      v = _mm512_mul_ps(alpha, v);                                       \
+      if (bias != NULL) {                                                \
+        const float *bias_row = bias + (ptrdiff_t)(i) * bias_row_stride; \
+        const __m512 bv =                                                \
+            bias_per_row ? _mm512_set1_ps(bias_row[0])                   \
+                         : _mm512_maskz_loadu_ps(mask, bias_row + (offset)); \
+        v = _mm512_fmadd_ps(beta, bv, v);                                \
+      }                                                                  \
+      if (post_scale != NULL) {                                          \
+        v = _mm512_fmadd_ps(v, _mm512_set1_ps(post_scale[i]),            \
+                            _mm512_set1_ps(post_shift[i]));              \
+      }                                                                  \
+      if (post_clamp) {                                                  \
+        v = _mm512_min_ps(post_high, _mm512_max_ps(post_low, v));        \
+      }                                                                  \
+    }                                                                    \
+    _mm512_mask_storeu_ps(row, mask, v);                                 \
   }
+
+// Stores row i (its rows past mr are not stored).
+#if NR == 48
+#define STORE(i)                        \
+  if (i < mr) {                         \
+    STORE_VECTOR(i, c##i##a, m0, 0)     \
+    STORE_VECTOR(i, c##i##b, m1, 16)    \
+    if (m2 != 0) {                      \
+      STORE_VECTOR(i, c##i##c, m2, 32)  \
+    }                                   \
+  }
+#else
+#define STORE(i)                        \
+  if (i < mr) {                         \
+    STORE_VECTOR(i, c##i##a, m0, 0)     \
+    STORE_VECTOR(i, c##i##b, m1, 16)    \
+  }
+#endif
+
+// With three vectors of columns: the loop over all three when the tile
+// has more than 32 columns (the two-vector and one-vector loops below
+// take the narrower tiles), and the third vector's lane mask.
+#if NR == 48
+#define WIDE_MASK                                                  \
+  const __mmask16 m2 =                                             \
+      nr >= 48 ? (__mmask16)0xffff                                 \
+               : nr > 32 ? (__mmask16)((1u << (nr - 32)) - 1u) : 0;
+#define WIDE_LOOP(A_STEP)                                          \
+  if (nr > 32) {                                                   \
+    for (size_t k = 0; k < kc; ++k) {                              \
+      const __m512 b0 = _mm512_loadu_ps(b);                        \
+      const __m512 b1 = _mm512_loadu_ps(b + 16);                   \
+      const __m512 b2 = _mm512_maskz_loadu_ps(m2, b + 32);         \
+      ROWS(STEP_WIDE)                                              \
+      A_STEP;                                                      \
+      b += b_stride;                                               \
+    }                                                              \
+  } else
+#else
+#define WIDE_MASK
+#define WIDE_LOOP(A_STEP)
+#endif
 
 // The microkernel body: A_ROW(i) (defined around each use) is the address
 // of A[i][k] for the loop's k step, A_STEP advances A by one k step.
@@ -78,6 +124,7 @@
   const __mmask16 m1 =                                                     \
       nr >= 32 ? (__mmask16)0xffff                                         \
                : nr > 16 ? (__mmask16)((1u << (nr - 16)) - 1u) : 0;        \
+  WIDE_MASK                                                                \
   ROWS(DECLARE)                                                            \
   if (flags & ETR_GEMM_ACCUMULATE) { /* C is read at the end */            \
     for (size_t i = 0; i < mr; ++i) {                                      \
@@ -87,6 +134,7 @@
                    _MM_HINT_T0);                                           \
     }                                                                      \
   }                                                                        \
+  WIDE_LOOP(A_STEP)                                                        \
   if (nr > 16) {                                                           \
     for (size_t k = 0; k < kc; ++k) {                                      \
       const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);                      \

@@ -4,7 +4,9 @@
 // the reference kernels, on every ISA of this machine (diff.h).
 //
 // Sizes sweep the tile edges of every microkernel (scalar 4 x 8, AVX2
-// 6 x 16, AVX-512 12 x 32, NEON 8 x 12): M, N and K at 0, 1, tile - 1,
+// 6 x 16, AVX-512 12 x 32, 8 x 32 and 8 x 48, NEON 8 x 12; 8 x 48 takes
+// the 8-row products whose N pads at most 5% more in 48-column panels,
+// e.g. N = 33, 47-49, 65, 95-97): M, N and K at 0, 1, tile - 1,
 // tile, tile + 1, multiples and larger, K past the stack blocking's K block
 // (the harness gives kernels no scratch arena, so these runs use the
 // smallest blocking: one micro-panel per block, several K blocks); the
@@ -100,8 +102,8 @@ static int run_mm(etr_scalar_type_t dtype, int64_t m, int64_t n, int64_t k,
 TT_TEST(diff_gemm, mm_tile_edges_exact) {
   static const int64_t ms[] = {0,  1,  3,  4,  5,  6,  7,  8,
                                9,  11, 12, 13, 24, 25, 43};
-  static const int64_t ns[] = {0,  1,  7,  8,  9,  11, 12, 13,
-                               15, 16, 17, 31, 32, 33, 65};
+  static const int64_t ns[] = {0,  1,  7,  8,  9,  11, 12, 13, 15, 16,
+                               17, 31, 32, 33, 47, 48, 49, 65, 95, 97};
   static const int64_t ks[] = {0, 1, 3, 8, 17, 66, 67, 257};
   int failures = 0;
   for (size_t a = 0; a < sizeof(ms) / sizeof(ms[0]); ++a) {
