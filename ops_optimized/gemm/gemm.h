@@ -109,6 +109,14 @@ typedef void (*etr_gemm_pack_f32_fn)(const float *src, ptrdiff_t stride,
                                      size_t kc, size_t xc, size_t width,
                                      float *dst);
 
+// The same microkernel reading a plain B in place (b_stride apart, as
+// without ETR_GEMM_B_PACKED) and writing each B row it reads, NR wide with
+// zeros past nr, to `packed`: the packed panel later row panels read.
+typedef void (*etr_gemm_ukernel_pack_b_fn)(
+    size_t kc, const float *a, const float *b, ptrdiff_t b_stride, float *c,
+    ptrdiff_t c_stride, size_t mr, size_t nr, unsigned flags,
+    const etr_gemm_epilogue_t *epilogue, float *packed);
+
 // The same microkernel reading A in place: A[i][k] at a[i * a_stride + k]
 // (a row-major A, not packed); rows >= mr are not read.
 typedef void (*etr_gemm_ukernel_direct_a_fn)(
@@ -127,6 +135,7 @@ typedef void (*etr_gemm_gemv_fn)(size_t kc, size_t n, const float *a,
 typedef struct etr_gemm_kernel {
   etr_gemm_ukernel_fn ukernel;
   etr_gemm_ukernel_direct_a_fn ukernel_direct_a;  // NULL: always pack A
+  etr_gemm_ukernel_pack_b_fn ukernel_pack_b;  // NULL: B packed on its own
   etr_gemm_gemv_fn gemv;  // NULL: M = 1 runs the microkernel
   etr_gemm_pack_f32_fn pack_rows;
   etr_gemm_pack_f32_fn pack_columns;
@@ -166,6 +175,18 @@ void etr_gemm_f32_ukernel_avx512(size_t kc, const float *a, const float *b,
                                  ptrdiff_t c_stride, size_t mr, size_t nr,
                                  unsigned flags,
                                  const etr_gemm_epilogue_t *epilogue);
+void etr_gemm_f32_ukernel_pack_b_avx512(
+    size_t kc, const float *a, const float *b, ptrdiff_t b_stride, float *c,
+    ptrdiff_t c_stride, size_t mr, size_t nr, unsigned flags,
+    const etr_gemm_epilogue_t *epilogue, float *packed);
+void etr_gemm_f32_ukernel_8x32_pack_b_avx512(
+    size_t kc, const float *a, const float *b, ptrdiff_t b_stride, float *c,
+    ptrdiff_t c_stride, size_t mr, size_t nr, unsigned flags,
+    const etr_gemm_epilogue_t *epilogue, float *packed);
+void etr_gemm_f32_ukernel_8x48_pack_b_avx512(
+    size_t kc, const float *a, const float *b, ptrdiff_t b_stride, float *c,
+    ptrdiff_t c_stride, size_t mr, size_t nr, unsigned flags,
+    const etr_gemm_epilogue_t *epilogue, float *packed);
 void etr_gemm_f32_ukernel_direct_a_avx2(
     size_t kc, const float *a, ptrdiff_t a_stride, const float *b,
     ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr, size_t nr,

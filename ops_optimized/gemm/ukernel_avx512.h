@@ -4,9 +4,9 @@
 // (gemm_avx512.c), 8 x 32 (gemm_narrow_avx512.c) and 8 x 48
 // (gemm_8x48_avx512.c) tiles: the includer defines MR, NR (32 or 48: two
 // or three vectors of columns) and ROWS(X) (X applied to each row index),
-// and around each use of UKERNEL_BODY(step) the macro A_ROW(i) (address of
-// A[i][k] at the current k step; `step` advances A by one k step). Include
-// only from *_avx512.c files, once.
+// and around each use of UKERNEL_BODY(step, pack) the macro A_ROW(i)
+// (address of A[i][k] at the current k step; `step` advances A by one k
+// step; `pack` is below). Include only from *_avx512.c files, once.
 #ifndef ETR_OPS_OPTIMIZED_GEMM_UKERNEL_AVX512_H
 #define ETR_OPS_OPTIMIZED_GEMM_UKERNEL_AVX512_H
 
@@ -106,6 +106,7 @@
       const __m512 b0 = _mm512_loadu_ps(b);                        \
       const __m512 b1 = _mm512_loadu_ps(b + 16);                   \
       const __m512 b2 = _mm512_maskz_loadu_ps(m2, b + 32);         \
+      PACK_ROW(b0, b1, b2)                                         \
       ROWS(STEP_WIDE)                                              \
       A_STEP;                                                      \
       b += b_stride;                                               \
@@ -117,14 +118,29 @@
 #endif
 
 // The microkernel body: A_ROW(i) (defined around each use) is the address
-// of A[i][k] for the loop's k step, A_STEP advances A by one k step.
-#define UKERNEL_BODY(A_STEP)                                          \
+// of A[i][k] for the loop's k step, A_STEP advances A by one k step. PACK
+// is NULL, or where to write the B rows read (an NR-wide packed panel,
+// zeros past nr): the packing of B fused into the first row panel's
+// products (gemm.c), each row prefetched PACK_AHEAD rows before its use.
+#define PACK_AHEAD 16
+#define PACK_ROW(...)                                                      \
+  if (pack != NULL) {                                                      \
+    const __m512 row_vectors[NR / 16] = {__VA_ARGS__};                     \
+    _Pragma("GCC unroll 3") for (int v = 0; v < NR / 16; ++v) {            \
+      _mm_prefetch((const char *)(b + PACK_AHEAD * b_stride + 16 * v),     \
+                   _MM_HINT_T0);                                           \
+      _mm512_storeu_ps(pack + 16 * v, row_vectors[v]);                     \
+    }                                                                      \
+    pack += NR;                                                            \
+  }
+#define UKERNEL_BODY(A_STEP, PACK)                                    \
   const __mmask16 m0 =                                                     \
       nr >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nr) - 1u);         \
   const __mmask16 m1 =                                                     \
       nr >= 32 ? (__mmask16)0xffff                                         \
                : nr > 16 ? (__mmask16)((1u << (nr - 16)) - 1u) : 0;        \
   WIDE_MASK                                                                \
+  float *pack = (PACK);                                                    \
   ROWS(DECLARE)                                                            \
   if (flags & ETR_GEMM_ACCUMULATE) { /* C is read at the end */            \
     for (size_t i = 0; i < mr; ++i) {                                      \
@@ -139,6 +155,7 @@
     for (size_t k = 0; k < kc; ++k) {                                      \
       const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);                      \
       const __m512 b1 = _mm512_maskz_loadu_ps(m1, b + 16);                 \
+      PACK_ROW(b0, b1)                                                     \
       ROWS(STEP_FULL)                                                      \
       A_STEP;                                                              \
       b += b_stride;                                                       \
@@ -146,6 +163,7 @@
   } else {                                                                 \
     for (size_t k = 0; k < kc; ++k) {                                      \
       const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);                      \
+      PACK_ROW(b0)                                                         \
       ROWS(STEP_HALF)                                                      \
       A_STEP;                                                              \
       b += b_stride;                                                       \
