@@ -102,7 +102,8 @@ extern const etr_f32_binary_kernels_t etr_f32_binary_avx2;
 extern const etr_f32_binary_kernels_t etr_f32_binary_avx512;
 extern const etr_f32_binary_kernels_t etr_f32_binary_neon;
 // etr_f32_binary_avx512 with div (vector by vector, and a value by a
-// vector) dividing each 16-lane vector as two 8-lane halves: what
+// vector) dividing one 16-lane vector of each pair as two 8-lane halves
+// and the other by Newton steps on the FMA pipes (binary_kernels.h): what
 // etr_f32_binary_for gives for AVX-512 on the CPUs of
 // etr_isa_split_wide_divide (the results are the same bits).
 extern const etr_f32_binary_kernels_t etr_f32_binary_avx512_split_divide;

@@ -315,7 +315,9 @@ TT_TEST(diff_elementwise_division, integers) {
   cr_assert_gt(etr_diff_stats()->specialized, before);
 }
 
-// The vs kernel of div on every ISA, bit for bit against the divide: 2^14
+// The vs kernel of div on every ISA (and the AVX-512 vector-by-vector
+// division with Newton steps, b in every lane), bit for bit against the
+// divide: 2^14
 // significands of self spread over [1, 2), at exponents putting the
 // quotient near 2^-70, 1 and 2^70 (the kernel's range ends: the vectors
 // astride them take the divide), both signs, for divisors of special
@@ -339,9 +341,26 @@ TT_TEST(diff_elementwise_division, div_by_one_float_bitwise) {
 #endif
 }
 
+// Quotients y[i] of a[i] / b against C's division; failures logged.
+static int check_quotients(const char *label, const float *a, float b,
+                           const float *y, uint32_t n, int failures) {
+  for (uint32_t i = 0; i < n; ++i) {
+    float want = a[i] / b;
+    if (memcmp(&want, &y[i], sizeof(float)) != 0 &&
+        !(isnan(want) && isnan(y[i]))) {
+      if (++failures <= 5) {
+        cr_log_error("%s: %a / %a = %a, kernel %a", label, (double)a[i],
+                     (double)b, (double)want, (double)y[i]);
+      }
+    }
+  }
+  return failures;
+}
+
 static int div_by_one_float_sweep(void) {
   enum { kCount = 1 << 14 };
-  static float a[kCount];
+  static float a[kCount + 16];
+  static float b_lanes[kCount + 16];
   static float y[kCount];
   enum { kDivisors = 29 };
   float divisors[kDivisors];
@@ -362,37 +381,42 @@ static int div_by_one_float_sweep(void) {
     memcpy(&divisors[count++], &bits, sizeof(float));
   }
   int failures = 0;
-  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
-    if (!etr_isa_available((etr_isa_t)isa)) {
-      continue;
-    }
-    etr_f32_binary_vs_fn divide =
-        etr_f32_binary_for((etr_isa_t)isa)->vs[ETR_BINARY_DIV];
-    for (size_t d = 0; d < count; ++d) {
-      const float b = divisors[d];
-      const int b_exponent = b == 0.0f ? 0 : ilogbf(b);
-      static const int kQuotientExponents[] = {-70, -69, -1, 0, 1, 69};
-      for (size_t e = 0; e < 6; ++e) {
-        for (int sign = 0; sign < 2; ++sign) {
-          for (uint32_t i = 0; i < kCount; ++i) {
-            uint32_t bits = 0x3f800000u | (i << 9);
-            float m;
-            memcpy(&m, &bits, sizeof(m));
-            a[i] = ldexpf(sign ? -m : m, kQuotientExponents[e] + b_exponent);
+  for (size_t d = 0; d < count; ++d) {
+    const float b = divisors[d];
+    const int b_exponent = b == 0.0f ? 0 : ilogbf(b);
+    static const int kQuotientExponents[] = {-70, -69, -1, 0, 1, 69};
+    for (size_t e = 0; e < 6; ++e) {
+      for (int sign = 0; sign < 2; ++sign) {
+        for (uint32_t i = 0; i < kCount + 16; ++i) {
+          uint32_t bits = 0x3f800000u | ((i % kCount) << 9);
+          float m;
+          memcpy(&m, &bits, sizeof(m));
+          a[i] = ldexpf(sign ? -m : m, kQuotientExponents[e] + b_exponent);
+          b_lanes[i] = b;
+        }
+        for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+          if (!etr_isa_available((etr_isa_t)isa)) {
+            continue;
           }
-          divide(kCount, a, b, y, &(etr_binary_params_t){0});
-          for (uint32_t i = 0; i < kCount; ++i) {
-            float want = a[i] / b;
-            if (memcmp(&want, &y[i], sizeof(float)) != 0 &&
-                !(isnan(want) && isnan(y[i]))) {
-              if (++failures <= 5) {
-                cr_log_error("%s: %a / %a = %a, kernel %a",
-                             etr_isa_name((etr_isa_t)isa), (double)a[i],
-                             (double)b, (double)want, (double)y[i]);
-              }
-            }
+          etr_f32_binary_for((etr_isa_t)isa)->vs[ETR_BINARY_DIV](
+              kCount, a, b, y, &(etr_binary_params_t){0});
+          failures = check_quotients(etr_isa_name((etr_isa_t)isa), a, b, y,
+                                     kCount, failures);
+        }
+#if defined(__x86_64__)
+        // The split-divide table's vector-by-vector division takes every
+        // other vector by Newton steps: b in every lane, at offsets 0 and
+        // 16 so each quotient goes through both halves of a pair.
+        if (etr_isa_available(ETR_ISA_AVX512)) {
+          for (uint32_t offset = 0; offset <= 16; offset += 16) {
+            etr_f32_binary_avx512_split_divide.vv[ETR_BINARY_DIV](
+                kCount, a + offset, b_lanes + offset, y,
+                &(etr_binary_params_t){0});
+            failures = check_quotients("avx512 split vv", a + offset, b, y,
+                                       kCount, failures);
           }
         }
+#endif
       }
     }
   }

@@ -19,6 +19,14 @@
 // diff_elementwise_division_test). --ftz (x86) runs with denormals flushed
 // (MXCSR FTZ and DAZ), the divide too. Prints the first mismatches (a, b,
 // both results) and exits 1 on any.
+//
+// --vv checks instead the AVX-512 vector-by-vector division of the
+// split-divide table (binary_kernels.h: one vector in two by Newton steps
+// from vrcp14ps): first that the two Newton steps give the correctly
+// rounded 1 / b for every significand at every exponent of the range,
+// both signs, but the all-ones one (which the kernel divides); then the
+// sweep above with b in every lane, each element once in a vector the
+// divider takes and once in one the Newton steps take.
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +34,7 @@
 #include <string.h>
 
 #if defined(__x86_64__)
+#include <immintrin.h>  // the reciprocal steps
 #include <xmmintrin.h>  // _mm_getcsr, _mm_setcsr
 #endif
 
@@ -53,13 +62,57 @@ static uint32_t next_random(void) {  // xorshift64*
   return (uint32_t)((g_state * 0x2545f4914f6cdd1dull) >> 32);
 }
 
+#if defined(__x86_64__)
+// div_by_newton's reciprocal (binary_kernels.h), restated: vrcp14ps and
+// two Newton steps with the remainder fused. Mismatches against 1 / b
+// over every significand at exponents -30..30, both signs, other than
+// the all-ones significand; prints the first.
+__attribute__((target("avx512f,fma"))) static long check_reciprocals(
+    long *checked) {
+  long mismatches = 0;
+  const __m512 one = _mm512_set1_ps(1.0f);
+  for (int exponent = -30; exponent <= 30; ++exponent) {
+    for (uint32_t sign = 0; sign < 2; ++sign) {
+      for (uint32_t m = 0; m < (1u << 23); m += 16) {
+        float b[16];
+        float r[16];
+        for (int l = 0; l < 16; ++l) {
+          b[l] = float_of((sign << 31) | ((uint32_t)(exponent + 127) << 23) |
+                          (m + (uint32_t)l));
+        }
+        const __m512 vb = _mm512_loadu_ps(b);
+        __m512 vr = _mm512_rcp14_ps(vb);
+        vr = _mm512_fmadd_ps(_mm512_fnmadd_ps(vb, vr, one), vr, vr);
+        vr = _mm512_fmadd_ps(_mm512_fnmadd_ps(vb, vr, one), vr, vr);
+        _mm512_storeu_ps(r, vr);
+        for (int l = 0; l < 16; ++l) {
+          if ((m + (uint32_t)l) == 0x7fffffu) {
+            continue;  // divided by the kernel
+          }
+          float want = 1.0f / b[l];
+          if (bits_of(want) != bits_of(r[l]) && ++mismatches <= 10) {
+            printf("reciprocal of %a: %a, Newton steps %a\n", (double)b[l],
+                   (double)want, (double)r[l]);
+          }
+        }
+        *checked += 16;
+      }
+    }
+  }
+  return mismatches;
+}
+#endif
+
 int main(int argc, char **argv) {
   bool quick = false;
+  bool vv = false;
   long random_divisors = 200;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--quick") == 0) {
       quick = true;
       random_divisors = 20;
+    } else if (strcmp(argv[i], "--vv") == 0) {
+      vv = true;
     } else if (strcmp(argv[i], "--ftz") == 0) {
 #if defined(__x86_64__)
       _mm_setcsr(_mm_getcsr() | 0x8040u);  // FTZ (bit 15) and DAZ (bit 6)
@@ -72,16 +125,38 @@ int main(int argc, char **argv) {
       random_divisors = strtol(argv[i], &end, 10);
       if (end == argv[i] || *end != '\0' || random_divisors < 0) {
         fprintf(stderr,
-                "usage: div_scalar_check [--quick] [--ftz] [DIVISORS]\n");
+                "usage: div_scalar_check [--quick] [--ftz] [--vv] "
+                "[DIVISORS]\n");
         return 2;
       }
     }
   }
   const uint32_t count = quick ? (1u << 16) : (1u << 23);
   const uint32_t step = (1u << 23) / count;
-  float *a = malloc(sizeof(float) * count);
-  float *y = malloc(sizeof(float) * count);
-  if (a == NULL || y == NULL) {
+  long mismatches = 0;
+  long checked = 0;
+  if (vv) {
+#if defined(__x86_64__)
+    if (!etr_isa_available(ETR_ISA_AVX512)) {
+      printf("div_scalar_check: no AVX-512 here, nothing to check\n");
+      return 0;
+    }
+    long reciprocals = 0;
+    mismatches += check_reciprocals(&reciprocals);
+    printf("div_scalar_check: %ld reciprocals, %ld mismatches\n",
+           reciprocals, mismatches);
+#else
+    fprintf(stderr, "div_scalar_check: --vv is for x86 only\n");
+    return 2;
+#endif
+  }
+  // With --vv, a and b hold 16 more elements: the sweep runs at offsets 0
+  // and 16, so each element falls once in each vector of a pair.
+  const uint32_t extra = vv ? 16 : 0;
+  float *a = malloc(sizeof(float) * (count + extra));
+  float *bs = malloc(sizeof(float) * (count + extra));
+  float *y = malloc(sizeof(float) * (count + extra));
+  if (a == NULL || bs == NULL || y == NULL) {
     fprintf(stderr, "div_scalar_check: out of memory\n");
     return 2;
   }
@@ -89,10 +164,9 @@ int main(int argc, char **argv) {
                                    1.5f, 3.0f, 5.0f, 7.0f, 10.0f,
                                    3.14159265f};
   const size_t specials = sizeof(kSpecial) / sizeof(kSpecial[0]);
-  long mismatches = 0;
-  long checked = 0;
   for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
-    if (!etr_isa_available((etr_isa_t)isa)) {
+    if (!etr_isa_available((etr_isa_t)isa) ||
+        (vv && isa != ETR_ISA_AVX512)) {
       continue;
     }
     etr_f32_binary_vs_fn divide =
@@ -114,22 +188,32 @@ int main(int argc, char **argv) {
       for (size_t e = 0; e < 6; ++e) {
         const int exponent = kQuotientExponents[e] + b_exponent;
         for (int sign = 0; sign < 2; ++sign) {
-          for (uint32_t i = 0; i < count; ++i) {
-            float m = float_of(0x3f800000u | (i * step));
+          for (uint32_t i = 0; i < count + extra; ++i) {
+            float m = float_of(0x3f800000u | ((i % count) * step));
             a[i] = ldexpf(sign ? -m : m, exponent);
+            bs[i] = b;
           }
-          divide(count, a, b, y, &(etr_binary_params_t){0});
-          for (uint32_t i = 0; i < count; ++i) {
-            float want = a[i] / b;
-            if (bits_of(want) != bits_of(y[i])) {
-              if (++mismatches <= 10) {
-                printf("%s: %a / %a = %a, kernel %a\n",
-                       etr_isa_name((etr_isa_t)isa), (double)a[i],
-                       (double)b, (double)want, (double)y[i]);
+          for (uint32_t offset = 0; offset <= extra; offset += 16) {
+            if (vv) {
+              etr_f32_binary_avx512_split_divide.vv[ETR_BINARY_DIV](
+                  count, a + offset, bs + offset, y,
+                  &(etr_binary_params_t){0});
+            } else {
+              divide(count, a, b, y, &(etr_binary_params_t){0});
+            }
+            for (uint32_t i = 0; i < count; ++i) {
+              float want = a[offset + i] / b;
+              if (bits_of(want) != bits_of(y[i])) {
+                if (++mismatches <= 10) {
+                  printf("%s: %a / %a = %a, kernel %a\n",
+                         etr_isa_name((etr_isa_t)isa),
+                         (double)a[offset + i], (double)b, (double)want,
+                         (double)y[i]);
+                }
               }
             }
+            checked += count;
           }
-          checked += count;
         }
       }
     }
@@ -137,6 +221,7 @@ int main(int argc, char **argv) {
   printf("div_scalar_check: %ld divisions, %ld mismatches\n", checked,
          mismatches);
   free(a);
+  free(bs);
   free(y);
   return mismatches == 0 ? 0 : 1;
 }

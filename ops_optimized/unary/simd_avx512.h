@@ -66,6 +66,11 @@ static inline etr_vf vf_div_halves(etr_vf a, etr_vf b) {
                                     _mm512_extractf32x8_ps(b, 1));
   return _mm512_insertf32x8(_mm512_castps256_ps512(low), high, 1);
 }
+// 1 / b within a relative 2^-14 (vrcp14ps), for binary_kernels.h's
+// division by Newton steps.
+static inline etr_vf vf_reciprocal_estimate(etr_vf b) {
+  return _mm512_rcp14_ps(b);
+}
 static inline etr_vf vf_sqrt(etr_vf a) { return _mm512_sqrt_ps(a); }
 // a * b + c and c - a * b, rounded once (vf_fma_exact: also in the
 // scalar build, where vf_fma may round twice).
