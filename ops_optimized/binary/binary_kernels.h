@@ -290,8 +290,8 @@ static inline etr_vf div_by_newton(etr_vf a, etr_vf b) {
   }                                                                       \
   n -= i;                                                                 \
   y += i;
-static void div_halves_vv(size_t n, const float *a, const float *b, float *y,
-                          const etr_binary_params_t *params) {
+static void div_split_vv(size_t n, const float *a, const float *b, float *y,
+                         const etr_binary_params_t *params) {
   ETR_DIV_PAIRS(VECTOR_A, VECTOR_B)
   a += i;
   b += i;
@@ -300,8 +300,8 @@ static void div_halves_vv(size_t n, const float *a, const float *b, float *y,
                     op_div_halves, 1)
   }
 }
-static void div_halves_sv(size_t n, float a, const float *b, float *y,
-                          const etr_binary_params_t *params) {
+static void div_split_sv(size_t n, float a, const float *b, float *y,
+                         const etr_binary_params_t *params) {
   const etr_vf splat_a = vf_set1(a);
   ETR_DIV_PAIRS(SPLAT_A, VECTOR_B)
   b += i;
@@ -440,8 +440,7 @@ _Static_assert(ETR_BINARY_NUM_OPS == 13 && ETR_COMPARE_NUM_OPS == 6,
   };
 ETR_BINARY_TABLE(ETR_BINARY_KERNELS, div_vv, div_sv)
 #if defined(ETR_BINARY_KERNELS_SPLIT_DIVIDE)
-ETR_BINARY_TABLE(ETR_BINARY_KERNELS_SPLIT_DIVIDE, div_halves_vv,
-                 div_halves_sv)
+ETR_BINARY_TABLE(ETR_BINARY_KERNELS_SPLIT_DIVIDE, div_split_vv, div_split_sv)
 #endif
 #undef ETR_BINARY_TABLE
 #undef DIV_VS

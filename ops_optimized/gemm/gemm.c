@@ -192,8 +192,8 @@ static void run_block(const etr_gemm_kernel_t *kernel,
   // Not when B's rows lie a multiple of 1 KiB apart: read in place, a
   // micro-panel's rows then share a few L1 sets, which evict the rows
   // fetched ahead before their use (mm 1024^3 ran 12% slower fused).
-  // conv nchw 256x56^2 k1 -> 64 (rows 12544 bytes apart) went 121 -> 134
-  // GFLOP/s (gemm_bench, medians of 5 alternated rounds, Intel Xeon).
+  // conv nchw 256x56^2 k1 -> 64 (rows 12544 bytes apart) went 127.5 ->
+  // 151.5 GFLOP/s (gemm_bench, medians of 5 alternated rounds, Intel Xeon).
   const float *b_source = NULL;
   if (blocks->direct_b) {
     b = (const float *)p->b.data + (ptrdiff_t)pc * p->b.k_stride +
