@@ -317,6 +317,12 @@ Test(tracer, times_agree_with_the_platform_clock_on_either_time_source) {
     if (platform == 1) {
       cr_assert(!prof.use_tsc);
     }
+    // The lower bound is checked on the run with the largest share: the
+    // scheduler can stretch any single outer interval (CI runs two test
+    // binaries on two cores), but not all five.
+    double best_share = 0.0;
+    double best_inner = 0.0;
+    double best_outer = 0.0;
     for (int r = 0; r < 5; ++r) {
       fixture_set_inputs(&cnn);
       uint64_t before = etr_now_ns();
@@ -330,12 +336,19 @@ Test(tracer, times_agree_with_the_platform_clock_on_either_time_source) {
       double inner = (double)(run->end_ns - run->start_ns);
       cr_assert_leq(inner, outer * 1.02 + 2000, "run %d: %.0f ns inside %.0f",
                     r, inner, outer);
-      cr_assert_geq(inner, outer * 0.5 - 20000, "run %d: %.0f ns inside %.0f",
-                    r, inner, outer);
+      double share = inner / (outer + 20000.0);
+      if (share > best_share) {
+        best_share = share;
+        best_inner = inner;
+        best_outer = outer;
+      }
       const etr_prof_event_t *last =
           &prof.events[run->first_event + run->num_events - 1];
       cr_assert_leq(last->end_ns, run->end_ns);
     }
+    cr_assert_geq(best_share, 0.5,
+                  "best of 5 runs: %.0f ns inside %.0f (platform clock %d)",
+                  best_inner, best_outer, platform);
     fixture_close(&cnn);
     etr_prof_release(&prof);
   }
