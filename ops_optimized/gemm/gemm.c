@@ -438,9 +438,19 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
   blocking_t wanted = blocks;
   choose_blocking(kernel, p->m, p->n, p->k, SIZE_MAX, &wanted);
   size_t wanted_floats = needed_floats(&wanted);
-  // Keep all of B packed when it is packed at all, goes to fp32 C, and
-  // fits the preferred scratch next to the A block.
-  bool resident_candidate = !blocks.direct_b && !blocks.c_scratch;
+  // Keep all of B packed when it is packed at all, goes to fp32 C, fits
+  // the preferred scratch next to the A block, and its panels are read
+  // again: by a second row block or by batch items sharing B. With one
+  // row block and nothing shared, packing all of B first only moves the
+  // packing out of the products' way (where ukernel_pack_b overlaps it
+  // with them) and out of L2: conv nchw 64x56^2 k1 -> 256 (one block of
+  // 256 rows, B 800 KB packed) went 126 -> 131 GFLOP/s (gemm_bench,
+  // medians of 10 alternated rounds, Intel Xeon).
+  bool b_shared =
+      batch != NULL && ((batch->count[0] > 1 && batch->b[0] == 0) ||
+                        (batch->count[1] > 1 && batch->b[1] == 0));
+  bool resident_candidate = !blocks.direct_b && !blocks.c_scratch &&
+                            (b_shared || p->m > wanted.mc);
   size_t a_floats = blocks.direct_a ? 0 : wanted.mc * wanted.kc;
   if (resident_candidate &&
       resident_floats(kernel, p) + a_floats <=
@@ -465,7 +475,8 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
   }
   choose_blocking(kernel, p->m, p->n, p->k, available, &blocks);
   blocks.b_resident =
-      resident_candidate &&
+      !blocks.direct_b && !blocks.c_scratch &&
+      (b_shared || p->m > blocks.mc) &&
       resident_floats(kernel, p) +
               (blocks.direct_a ? 0 : blocks.mc * blocks.kc) <=
           available;
