@@ -172,8 +172,10 @@ static int check_replicate(etr_isa_t isa, size_t bytes, size_t rows,
 }
 
 TT_TEST(diff_movement_kernels, replicate) {
-  static const size_t kLong[] = {383, 384, 385, 511, 512, 513, 1000, 4096,
-                                 4099};
+  // Past 8 KiB the vector kernels copy a chunk of every row at a time:
+  // one chunk and a byte, several with a partial last one.
+  static const size_t kLong[] = {383,  384,  385,  511,  512,   513,
+                                 1000, 4096, 4099, 8192, 8193, 20001};
   static const size_t kRows[] = {0, 1, 3};
   int failures = 0;
   int cases = 0;

@@ -298,6 +298,14 @@ static void build_cases(void) {
                  etr_opt_repeat_out, 4.0 * (256 * 256 + 64 * 64));
     ARGS(c, tt_ev_tensor(random_tensor(ETR_FLOAT, 2, tile)), TT_EV_INTS(4, 4),
          out, out);
+    // The kernel benchmark's repeat case: four copies of a 256 KiB row.
+    int64_t block[2] = {64, 1024};
+    out = out_ev(ETR_FLOAT, 2, (const int64_t[]){256, 1024}, false);
+    c = add_case("repeat 64x1024 x(4,1)", "aten::repeat.out",
+                 etr_ref_repeat_out, etr_opt_repeat_out,
+                 4.0 * (256 * 1024 + 64 * 1024));
+    ARGS(c, tt_ev_tensor(random_tensor(ETR_FLOAT, 2, block)),
+         TT_EV_INTS(4, 1), out, out);
     out = out_ev(ETR_FLOAT, 2, (const int64_t[]){1024, 1024}, false);
     c = add_case("full 1024x1024 f32 1.5", "aten::full.out", etr_ref_full_out,
                  etr_opt_full_out, 4.0 * 1024 * 1024);
