@@ -29,7 +29,8 @@
 //              read or written outside the block;
 //   fill:      `count` copies of one element of 1..16 bytes;
 //   replicate: `rows` copies of one row of bytes at a destination stride
-//              (an expand of a row, the rows-of-a-broadcast move).
+//              (an expand of a row, the rows-of-a-broadcast move);
+//   rows:      `rows` short rows of bytes between two strides.
 // No allocation, no scratch.
 #ifndef ETR_OPS_OPTIMIZED_MOVEMENT_MOVEMENT_H
 #define ETR_OPS_OPTIMIZED_MOVEMENT_MOVEMENT_H
@@ -116,6 +117,22 @@ void etr_move_replicate_avx2(void *dst, size_t dst_stride, size_t rows,
 void etr_move_replicate_avx512(void *dst, size_t dst_stride, size_t rows,
                                const void *src, size_t bytes);
 etr_move_replicate_fn etr_move_replicate_for(etr_isa_t isa);
+
+// Copies `rows` rows of `bytes` bytes, row r from src + r * src_stride to
+// dst + r * dst_stride (dst_stride >= bytes; no row overlaps the source);
+// nothing else read or written. The short rows of a strided move (a pad's
+// or a slice's), which one memcpy call each spent most of their time
+// calling.
+typedef void (*etr_move_rows_fn)(void *dst, size_t dst_stride,
+                                 const void *src, ptrdiff_t src_stride,
+                                 size_t rows, size_t bytes);
+void etr_move_rows_scalar(void *dst, size_t dst_stride, const void *src,
+                          ptrdiff_t src_stride, size_t rows, size_t bytes);
+void etr_move_rows_avx2(void *dst, size_t dst_stride, const void *src,
+                        ptrdiff_t src_stride, size_t rows, size_t bytes);
+void etr_move_rows_avx512(void *dst, size_t dst_stride, const void *src,
+                          ptrdiff_t src_stride, size_t rows, size_t bytes);
+etr_move_rows_fn etr_move_rows_for(etr_isa_t isa);
 
 // ---------------------------------------------------------------------------
 // The engine (movement/move.c).

@@ -5,7 +5,8 @@
 // the source chunk is in L1 after the first row); the last bytes of a
 // span go through one 16-byte copy and a memcpy, so nothing outside the
 // rows is read or written. Chunks and rows are written last to first, as
-// in replicate_avx512.c.
+// in replicate_avx512.c. Strided rows (etr_move_rows_avx2) copy each row
+// the same way.
 #include <immintrin.h>
 #include <string.h>
 
@@ -33,7 +34,9 @@ static inline void copy_span(uint8_t *out, const uint8_t *in, size_t bytes) {
                      _mm_loadu_si128((const __m128i *)(in + i)));
     i += 16;
   }
-  memcpy(out + i, in + i, bytes - i);
+  if (i < bytes) {
+    memcpy(out + i, in + i, bytes - i);
+  }
 }
 
 // Long rows a chunk at a time through every row, as replicate_avx512.c.
@@ -48,5 +51,14 @@ void etr_move_replicate_avx2(void *dst, size_t dst_stride, size_t rows,
     for (size_t r = rows; r-- > 0;) {
       copy_span((uint8_t *)dst + r * dst_stride + offset, in + offset, span);
     }
+  }
+}
+
+void etr_move_rows_avx2(void *dst, size_t dst_stride, const void *src,
+                        ptrdiff_t src_stride, size_t rows, size_t bytes) {
+  uint8_t *out = (uint8_t *)dst;
+  const uint8_t *in = (const uint8_t *)src;
+  for (size_t r = 0; r < rows; ++r, out += dst_stride, in += src_stride) {
+    copy_span(out, in, bytes);
   }
 }

@@ -10,6 +10,8 @@
 // here). Chunks are written last to first and, within a chunk, rows last
 // to first, so when the output is larger than the L2 the first bytes of
 // its rows, where the next op starts reading, are the ones still in it.
+// Strided rows (etr_move_rows_avx512): rows of at most 256 bytes with
+// four masked loads and stores each, longer ones as above.
 #include <immintrin.h>
 
 #include "ops_optimized/movement/movement.h"
@@ -80,6 +82,36 @@ void etr_move_replicate_avx512(void *dst, size_t dst_stride, size_t rows,
     size_t span = bytes - offset < CHUNK_BYTES ? bytes - offset : CHUNK_BYTES;
     for (size_t r = rows; r-- > 0;) {
       copy_span((uint8_t *)dst + r * dst_stride + offset, in + offset, span);
+    }
+  }
+}
+
+// Rows of at most 256 bytes: four masked loads and stores each.
+void etr_move_rows_avx512(void *dst, size_t dst_stride, const void *src,
+                          ptrdiff_t src_stride, size_t rows, size_t bytes) {
+  uint8_t *out = (uint8_t *)dst;
+  const uint8_t *in = (const uint8_t *)src;
+  if (bytes > 256) {
+    for (size_t r = 0; r < rows; ++r, out += dst_stride, in += src_stride) {
+      copy_span(out, in, bytes);
+    }
+    return;
+  }
+  __mmask64 lanes[4];
+  for (size_t v = 0; v < 4; ++v) {
+    size_t start = v * 64;
+    lanes[v] = start < bytes ? head_lanes(bytes - start) : 0;
+  }
+  for (size_t r = 0; r < rows; ++r, out += dst_stride, in += src_stride) {
+    _mm512_mask_storeu_epi8(out, lanes[0],
+                            _mm512_maskz_loadu_epi8(lanes[0], in));
+    if (lanes[1] != 0) {
+      _mm512_mask_storeu_epi8(out + 64, lanes[1],
+                              _mm512_maskz_loadu_epi8(lanes[1], in + 64));
+      _mm512_mask_storeu_epi8(out + 128, lanes[2],
+                              _mm512_maskz_loadu_epi8(lanes[2], in + 128));
+      _mm512_mask_storeu_epi8(out + 192, lanes[3],
+                              _mm512_maskz_loadu_epi8(lanes[3], in + 192));
     }
   }
 }

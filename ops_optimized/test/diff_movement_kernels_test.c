@@ -15,6 +15,9 @@
 //              L2, destination offsets 0..63 bytes, gaps between rows; the
 //              gaps and the bytes after the end must stay untouched, and
 //              the source buffer ends exactly at the row;
+//   rows       the same lengths and 0, 1, 3 and 17 rows between gapped
+//              strides, the source read forwards or backwards (the pad's
+//              and a slice's short rows);
 //   engine     random boxes (rank 1-6, permuted, sliced, broadcast,
 //              size-1 dims) moved with etr_move_strided, compared with an
 //              element-by-element copy.
@@ -207,6 +210,72 @@ TT_TEST(diff_movement_kernels, replicate) {
   }
   cr_assert_gt(cases, 0);
   cr_assert_eq(failures, 0, "%d of %d replicates disagree", failures, cases);
+}
+
+// One strided-rows case on one ISA: `rows` rows of `bytes` bytes from a
+// source whose rows are `bytes + src_gap` apart (last to first when
+// `backwards`) to a destination `dst_offset` bytes into its buffer, rows
+// `bytes + dst_gap` apart. Returns 1 on a mismatch.
+static int check_rows(etr_isa_t isa, size_t bytes, size_t rows,
+                      size_t dst_offset, size_t dst_gap, size_t src_gap,
+                      bool backwards) {
+  size_t dst_stride = bytes + dst_gap;
+  size_t src_step = bytes + src_gap;
+  size_t dst_bytes = dst_offset + rows * dst_stride + GUARD;
+  size_t src_bytes = rows * src_step;
+  uint8_t *src = (uint8_t *)tt_alloc(src_bytes > 0 ? src_bytes : 1);
+  uint8_t *expected = (uint8_t *)tt_alloc(dst_bytes);
+  uint8_t *actual = (uint8_t *)tt_alloc(dst_bytes);
+  random_bytes(src, src_bytes);
+  memset(expected, 0x5a, dst_bytes);
+  memset(actual, 0x5a, dst_bytes);
+  // The source buffer ends exactly at the last row read.
+  const uint8_t *first = backwards && rows > 0
+                             ? src + (rows - 1) * src_step
+                             : src;
+  ptrdiff_t src_stride = backwards ? -(ptrdiff_t)src_step
+                                   : (ptrdiff_t)src_step;
+  for (size_t r = 0; r < rows; ++r) {
+    memcpy(expected + dst_offset + r * dst_stride,
+           first + (ptrdiff_t)r * src_stride, bytes);
+  }
+  etr_move_rows_fn copy_rows = etr_move_rows_for(isa);
+  copy_rows(actual + dst_offset, dst_stride, first, src_stride, rows, bytes);
+  if (memcmp(expected, actual, dst_bytes) != 0) {
+    fprintf(stderr,
+            "rows %s: %zu rows of %zu bytes (offset %zu, gaps %zu/%zu%s) "
+            "disagree\n",
+            etr_isa_name(isa), rows, bytes, dst_offset, dst_gap, src_gap,
+            backwards ? ", source backwards" : "");
+    return 1;
+  }
+  return 0;
+}
+
+TT_TEST(diff_movement_kernels, strided_rows) {
+  static const size_t kLong[] = {383, 384, 385, 1000, 1024, 4099};
+  static const size_t kRows[] = {0, 1, 3, 17};
+  int failures = 0;
+  int cases = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    for (size_t bytes = 0; bytes <= 300 + sizeof(kLong) / sizeof(kLong[0]);
+         ++bytes) {
+      size_t length = bytes <= 300 ? bytes : kLong[bytes - 301];
+      for (size_t r = 0; r < sizeof(kRows) / sizeof(kRows[0]); ++r) {
+        size_t offset = (bytes * 5 + r) % 64;
+        failures += check_rows((etr_isa_t)isa, length, kRows[r], offset,
+                               bytes % 7, bytes % 13, (bytes + r) % 4 == 3);
+        ++cases;
+      }
+      tt_free_all();
+    }
+  }
+  cr_assert_gt(cases, 0);
+  cr_assert_eq(failures, 0, "%d of %d strided row copies disagree", failures,
+               cases);
 }
 
 // Expanded rows whose destination rows overlap (stride 4 elements, rows
