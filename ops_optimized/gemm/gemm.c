@@ -189,11 +189,12 @@ static void run_block(const etr_gemm_kernel_t *kernel,
   // products read it in place and write the packed panels as they go
   // (ukernel_pack_b), so its loads from memory overlap their FMAs instead
   // of a copy running first; the other row panels read the packed ones.
-  // Not when B's rows lie a multiple of 1 KiB apart: read in place, a
-  // micro-panel's rows then share a few L1 sets, which evict the rows
-  // fetched ahead before their use (mm 1024^3 ran 12% slower fused).
-  // conv nchw 256x56^2 k1 -> 64 (rows 12544 bytes apart) went 127.5 ->
-  // 151.5 GFLOP/s (gemm_bench, medians of 5 alternated rounds, Intel Xeon).
+  // Not when B's rows lie a multiple of 4 KiB apart: read in place, a
+  // micro-panel's rows then share one L1 set, which evicts the rows
+  // fetched ahead before their use (mm 1024^3 and 2048^3 gained nothing
+  // fused; mm 256^3-768^3, rows 1-3 KiB apart, 2%: paired gemm_bench
+  // runs). conv nchw 256x56^2 k1 -> 64 (rows 12544 bytes apart) went
+  // 127.5 -> 151.5 GFLOP/s (gemm_bench, Intel Xeon).
   const float *b_source = NULL;
   if (blocks->direct_b) {
     b = (const float *)p->b.data + (ptrdiff_t)pc * p->b.k_stride +
@@ -205,7 +206,8 @@ static void run_block(const etr_gemm_kernel_t *kernel,
     } else if (kernel->ukernel_pack_b != NULL && !blocks->direct_a &&
                p->b.pack == etr_gemm_pack_strided &&
                p->b.dtype == ETR_FLOAT && p->b.x_stride == 1 &&
-               (p->b.k_stride * (ptrdiff_t)sizeof(float)) % 1024 != 0) {
+               ((p->b.k_stride * (ptrdiff_t)sizeof(float)) % 1024 != 0 ||
+                p->b.k_stride * (ptrdiff_t)sizeof(float) < 4096)) {
       b_source = (const float *)p->b.data + (ptrdiff_t)pc * p->b.k_stride +
                  (ptrdiff_t)col0;
       b = b_packed;

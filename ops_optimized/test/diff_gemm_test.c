@@ -468,15 +468,15 @@ TT_TEST(diff_gemm, mm_with_arena_blockings) {
   // M x N x K; 700 x 260 x 70 packs A in two row blocks (1 MiB arena),
   // 40 x 520 x 300 reads A in place, all of M one block, over several
   // column and K blocks. With A packed and B's rows not a multiple of
-  // 1 KiB apart, the first row panel packs B as it multiplies and the
+  // 4 KiB apart, the first row panel packs B as it multiplies and the
   // others read those panels (gemm.c): 64 x 600 and 64 x 259 (8 x 48, the
   // last panel 24 and 19 columns wide), 96 x 300 and 48 x 272 (12 x 32,
-  // last panels of 12 and 16), 700 x 260; 64 x 256 has rows 1 KiB apart
-  // and packs B on its own.
+  // last panels of 12 and 16), 700 x 260, 64 x 256 (rows 1 KiB apart);
+  // 64 x 1024 has rows 4 KiB apart and packs B on its own.
   static const int64_t shapes[][3] = {
-      {100, 40, 300}, {64, 600, 40}, {1, 777, 300},  {28, 513, 260},
+      {100, 40, 300}, {64, 600, 40},  {1, 777, 300},  {28, 513, 260},
       {337, 33, 257}, {700, 260, 70}, {40, 520, 300}, {96, 300, 50},
-      {48, 272, 33},  {64, 259, 20},  {64, 256, 30}};
+      {48, 272, 33},  {64, 259, 20},  {64, 256, 30},  {64, 1024, 20}};
   static const size_t arenas[] = {1 << 20, 96 << 10, 20 << 10, 64};
   for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
     for (int layout = 0; layout < 3; ++layout) {
