@@ -25,37 +25,7 @@
 
 #include "ops_optimized/gemm/ukernel_avx512.h"
 
-void etr_gemm_f32_ukernel_avx512(size_t kc, const float *a, const float *b,
-                                 ptrdiff_t b_stride, float *c,
-                                 ptrdiff_t c_stride, size_t mr, size_t nr,
-                                 unsigned flags,
-                                 const etr_gemm_epilogue_t *epilogue) {
-#define A_ROW(i) (a + (i))
-  UKERNEL_BODY(a += MR, NULL)
-#undef A_ROW
-}
-
-// The same, reading B in place (b_stride apart) and writing the rows it
-// reads to `packed` as the packed panel (gemm.h).
-void etr_gemm_f32_ukernel_pack_b_avx512(
-    size_t kc, const float *a, const float *b, ptrdiff_t b_stride, float *c,
-    ptrdiff_t c_stride, size_t mr, size_t nr, unsigned flags,
-    const etr_gemm_epilogue_t *epilogue, float *packed) {
-#define A_ROW(i) (a + (i))
-  UKERNEL_BODY(a += MR, packed)
-#undef A_ROW
-}
-
-void etr_gemm_f32_ukernel_direct_a_avx512(
-    size_t kc, const float *a, ptrdiff_t a_stride, const float *b,
-    ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr, size_t nr,
-    unsigned flags, const etr_gemm_epilogue_t *epilogue) {
-  ROWS(ROW_POINTER)
-  size_t step = 0;
-#define A_ROW(i) (a##i + step)
-  UKERNEL_BODY(++step, NULL)
-#undef A_ROW
-}
+UKERNEL_ENTRIES()
 
 // y = alpha * a^T B + beta * bias for one row a (M = 1): 32 columns at a
 // time, K split over four independent pairs of accumulators (an FMA chain

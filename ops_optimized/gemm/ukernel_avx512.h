@@ -4,9 +4,8 @@
 // (gemm_avx512.c), 8 x 32 (gemm_narrow_avx512.c) and 8 x 48
 // (gemm_8x48_avx512.c) tiles: the includer defines MR, NR (32 or 48: two
 // or three vectors of columns) and ROWS(X) (X applied to each row index),
-// and around each use of UKERNEL_BODY(step, pack) the macro A_ROW(i)
-// (address of A[i][k] at the current k step; `step` advances A by one k
-// step; `pack` is below). Include only from *_avx512.c files, once.
+// then UKERNEL_ENTRIES(TAG) (at the end) defines the tile's entry points.
+// Include only from *_avx512.c files, once.
 #ifndef ETR_OPS_OPTIMIZED_GEMM_UKERNEL_AVX512_H
 #define ETR_OPS_OPTIMIZED_GEMM_UKERNEL_AVX512_H
 
@@ -25,23 +24,35 @@
   __m512 c##i##b = _mm512_setzero_ps();
 #endif
 
-#define STEP_WIDE(i)                                \
+// One k step of row i: A[i][k] (ROW(i) its address) broadcast, times B's
+// vectors b0, b1, b2 (as many as the tile has) into row i's accumulators.
+#define STEP_WIDE(i, ROW)                           \
   {                                                 \
-    const __m512 x = _mm512_set1_ps(*A_ROW(i));     \
+    const __m512 x = _mm512_set1_ps(*ROW(i));       \
     c##i##a = _mm512_fmadd_ps(x, b0, c##i##a);      \
     c##i##b = _mm512_fmadd_ps(x, b1, c##i##b);      \
     c##i##c = _mm512_fmadd_ps(x, b2, c##i##c);      \
   }
-
-#define STEP_FULL(i)                                \
+#define STEP_FULL(i, ROW)                           \
   {                                                 \
-    const __m512 x = _mm512_set1_ps(*A_ROW(i));     \
+    const __m512 x = _mm512_set1_ps(*ROW(i));       \
     c##i##a = _mm512_fmadd_ps(x, b0, c##i##a);      \
     c##i##b = _mm512_fmadd_ps(x, b1, c##i##b);      \
   }
+#define STEP_HALF(i, ROW) \
+  c##i##a = _mm512_fmadd_ps(_mm512_set1_ps(*ROW(i)), b0, c##i##a);
 
-#define STEP_HALF(i) \
-  c##i##a = _mm512_fmadd_ps(_mm512_set1_ps(*A_ROW(i)), b0, c##i##a);
+// Where A[i][k] is, per way of reading A (the MODE of UKERNEL_BODY): P, a
+// packed panel (a advances MR a step); D, rows read in place (row
+// pointers a0.. from ROW_POINTER, `step` the k index).
+#define A_ROW_P(i) (a + (i))
+#define A_ROW_D(i) (a##i + step)
+#define STEP_WIDE_P(i) STEP_WIDE(i, A_ROW_P)
+#define STEP_WIDE_D(i) STEP_WIDE(i, A_ROW_D)
+#define STEP_FULL_P(i) STEP_FULL(i, A_ROW_P)
+#define STEP_FULL_D(i) STEP_FULL(i, A_ROW_D)
+#define STEP_HALF_P(i) STEP_HALF(i, A_ROW_P)
+#define STEP_HALF_D(i) STEP_HALF(i, A_ROW_D)
 
 // Stores one vector of row i's sums (`value`, the lanes of `mask`, at
 // column `offset` of the tile): optional C accumulation, alpha, beta *
@@ -100,21 +111,21 @@
   const __mmask16 m2 =                                             \
       nr >= 48 ? (__mmask16)0xffff                                 \
                : nr > 32 ? (__mmask16)((1u << (nr - 32)) - 1u) : 0;
-#define WIDE_LOOP(A_STEP)                                          \
+#define WIDE_LOOP(MODE, A_STEP)                                    \
   if (nr > 32) {                                                   \
     _Pragma("GCC unroll 4") for (size_t k = 0; k < kc; ++k) {      \
       const __m512 b0 = _mm512_loadu_ps(b);                        \
       const __m512 b1 = _mm512_loadu_ps(b + 16);                   \
       const __m512 b2 = _mm512_maskz_loadu_ps(m2, b + 32);         \
       PACK_ROW(b0, b1, b2)                                         \
-      ROWS(STEP_WIDE)                                              \
+      ROWS(STEP_WIDE_##MODE)                                       \
       A_STEP;                                                      \
       b += b_stride;                                               \
     }                                                              \
   } else
 #else
 #define WIDE_MASK
-#define WIDE_LOOP(A_STEP)
+#define WIDE_LOOP(MODE, A_STEP)
 #endif
 
 // The two- and three-vector k loops are unrolled 4 times: the loop's own
@@ -123,11 +134,11 @@
 // new gemm_bench run at once on the two CPUs, swapped each round, medians
 // of 6 paired ratios, Intel Xeon; unrolling 8 times gained nothing more,
 // prefetching B's rows 8 steps ahead lost 1-3%).
-// The microkernel body: A_ROW(i) (defined around each use) is the address
-// of A[i][k] for the loop's k step, A_STEP advances A by one k step. PACK
-// is NULL, or where to write the B rows read (an NR-wide packed panel,
-// zeros past nr): the packing of B fused into the first row panel's
-// products (gemm.c), each row prefetched PACK_AHEAD rows before its use.
+// The microkernel body: MODE (P or D above) says how A is read,
+// A_STEP advances it by one k step. PACK is NULL, or where to write the B
+// rows read (an NR-wide packed panel, zeros past nr): the packing of B
+// fused into the first row panel's products (gemm.c), each row
+// prefetched PACK_AHEAD rows before its use.
 #define PACK_AHEAD 16
 #define PACK_ROW(...)                                                      \
   if (pack != NULL) {                                                      \
@@ -139,7 +150,7 @@
     }                                                                      \
     pack += NR;                                                            \
   }
-#define UKERNEL_BODY(A_STEP, PACK)                                    \
+#define UKERNEL_BODY(MODE, A_STEP, PACK)                                   \
   const __mmask16 m0 =                                                     \
       nr >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nr) - 1u);         \
   const __mmask16 m1 =                                                     \
@@ -156,13 +167,13 @@
                    _MM_HINT_T0);                                           \
     }                                                                      \
   }                                                                        \
-  WIDE_LOOP(A_STEP)                                                        \
+  WIDE_LOOP(MODE, A_STEP)                                                  \
   if (nr > 16) {                                                           \
     _Pragma("GCC unroll 4") for (size_t k = 0; k < kc; ++k) {              \
       const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);                      \
       const __m512 b1 = _mm512_maskz_loadu_ps(m1, b + 16);                 \
       PACK_ROW(b0, b1)                                                     \
-      ROWS(STEP_FULL)                                                      \
+      ROWS(STEP_FULL_##MODE)                                               \
       A_STEP;                                                              \
       b += b_stride;                                                       \
     }                                                                      \
@@ -170,7 +181,7 @@
     for (size_t k = 0; k < kc; ++k) {                                      \
       const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);                      \
       PACK_ROW(b0)                                                         \
-      ROWS(STEP_HALF)                                                      \
+      ROWS(STEP_HALF_##MODE)                                               \
       A_STEP;                                                              \
       b += b_stride;                                                       \
     }                                                                      \
@@ -193,5 +204,30 @@
 // outside A is read; their sums are not stored).
 #define ROW_POINTER(i)                                                      \
   const float *a##i = a + (ptrdiff_t)((i) < mr ? (i) : mr - 1) * a_stride;
+
+// The tile's three entry points (gemm.h), etr_gemm_f32_ukernel<TAG>_avx512
+// and its _pack_b and _direct_a forms: packed A and B; packed A with B
+// read in place and written to `packed`; A read in place.
+#define UKERNEL_ENTRIES(TAG)                                                 \
+  void etr_gemm_f32_ukernel##TAG##_avx512(                                   \
+      size_t kc, const float *a, const float *b, ptrdiff_t b_stride,         \
+      float *c, ptrdiff_t c_stride, size_t mr, size_t nr, unsigned flags,    \
+      const etr_gemm_epilogue_t *epilogue) {                                 \
+    UKERNEL_BODY(P, a += MR, NULL)                                           \
+  }                                                                          \
+  void etr_gemm_f32_ukernel##TAG##_pack_b_avx512(                            \
+      size_t kc, const float *a, const float *b, ptrdiff_t b_stride,         \
+      float *c, ptrdiff_t c_stride, size_t mr, size_t nr, unsigned flags,    \
+      const etr_gemm_epilogue_t *epilogue, float *packed) {                  \
+    UKERNEL_BODY(P, a += MR, packed)                                         \
+  }                                                                          \
+  void etr_gemm_f32_ukernel##TAG##_direct_a_avx512(                          \
+      size_t kc, const float *a, ptrdiff_t a_stride, const float *b,         \
+      ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr,           \
+      size_t nr, unsigned flags, const etr_gemm_epilogue_t *epilogue) {      \
+    ROWS(ROW_POINTER)                                                        \
+    size_t step = 0;                                                         \
+    UKERNEL_BODY(D, ++step, NULL)                                            \
+  }
 
 #endif  // ETR_OPS_OPTIMIZED_GEMM_UKERNEL_AVX512_H
