@@ -327,6 +327,21 @@ static void build_cases(void) {
          tt_ev_tensor(tt_tensor_i64(ETR_LONG, 1, (const int64_t[]){128},
                                     tokens)),
          tt_ev_int(-1), tt_ev_bool(false), tt_ev_bool(false), out, out);
+    // The kernel benchmark's embedding case: 512 scattered rows of 1 KiB
+    // from an 8 MiB table.
+    int64_t table8[2] = {8192, 256};
+    int64_t rows512[512];
+    for (int i = 0; i < 512; ++i) {
+      rows512[i] = ((int64_t)i * 2654435761LL) % 8192;
+    }
+    out = out_ev(ETR_FLOAT, 2, (const int64_t[]){512, 256}, false);
+    c = add_case("embedding 8192x256 x512 rows", "aten::embedding.out",
+                 etr_ref_embedding_out, etr_opt_embedding_out,
+                 8.0 * 512 * 256);
+    ARGS(c, tt_ev_tensor(random_tensor(ETR_FLOAT, 2, table8)),
+         tt_ev_tensor(tt_tensor_i64(ETR_LONG, 1, (const int64_t[]){512},
+                                    rows512)),
+         tt_ev_int(-1), tt_ev_bool(false), tt_ev_bool(false), out, out);
     int64_t table[2] = {256, 1024};
     int64_t picks[256];
     for (int i = 0; i < 256; ++i) {
