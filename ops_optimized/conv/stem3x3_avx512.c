@@ -58,7 +58,7 @@ static void copy_row(const etr_conv2d_geometry_t *g, const float *plane,
   const bool inside = ih >= 0 && ih < g->in_h;
   const float *from = plane + (inside ? ih * g->in_stride_h : 0);
   const int64_t first = ow_c * stride - g->pad_w;
-  const int64_t ahead = TILE_ROWS * stride * g->in_stride_h;
+  const int64_t ahead = 2 * TILE_ROWS * stride * g->in_stride_h;
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
                                          20, 22, 24, 26, 28, 30);
   const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
@@ -67,15 +67,19 @@ static void copy_row(const etr_conv2d_geometry_t *g, const float *plane,
     __mmask32 m = inside ? inside32(at, g->in_w) : 0;
     // Masked-off lanes are not read: `from + at` may point before the row.
     __m512 lo = _mm512_maskz_loadu_ps((__mmask16)m, from + at);
-    // The next tile's band reads TILE_ROWS * stride rows further down.
-    // A prefetch never faults, even past the image.
-    _mm_prefetch((const char *)(from + at + ahead), _MM_HINT_T0);
+    // The band after next reads 2 * TILE_ROWS * stride rows further
+    // down: prefetched into L2, as a band's tiles store more than L1
+    // holds (32 out channels x 3 rows of 112: 43 KB) before the next one,
+    // which evicted the T0 prefetch of the next band's rows (stem 3x224
+    // s2 +5.7%, paired gemm_bench runs). A prefetch never faults, even
+    // past the image.
+    _mm_prefetch((const char *)(from + at + ahead), _MM_HINT_T1);
     if (stride == 1) {
       _mm512_storeu_ps(row + j, lo);
       continue;
     }
     __m512 hi = _mm512_maskz_loadu_ps((__mmask16)(m >> 16), from + at + 16);
-    _mm_prefetch((const char *)(from + at + 16 + ahead), _MM_HINT_T0);
+    _mm_prefetch((const char *)(from + at + 16 + ahead), _MM_HINT_T1);
     _mm512_storeu_ps(row + j, _mm512_permutex2var_ps(lo, even, hi));
     _mm512_storeu_ps(row + SPAN + j, _mm512_permutex2var_ps(lo, odd, hi));
   }
