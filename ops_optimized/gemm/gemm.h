@@ -146,7 +146,8 @@ typedef struct etr_gemm_kernel {
   size_t nc;  // preferred columns of B per packed block (multiple of nr)
   size_t direct_b_max_m;  // read B in place when M is at most this
   // A shorter tile of the same ISA (NULL: none); the driver takes it when
-  // it pads fewer rows of M.
+  // it pads enough fewer rows of M, or when its wide form fits N and it
+  // pads no more rows (etr_gemm).
   const struct etr_gemm_kernel *narrow;
   // The same rows with more columns a step (NULL: none); the driver takes
   // it when its panels pad N little more (at most 5%) than this one's.
