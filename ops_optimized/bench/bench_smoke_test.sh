@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # The benchmark command works end to end, in seconds: bench.py --smoke
-# (two small cases, add-L1 and mm-256 with its FMA peak measured
-# alongside, and the mlp model, two rounds each, against ExecuTorch's
+# (three small cases, add-L1, mm-256 with its FMA peak measured
+# alongside and a Float to BFloat16 conversion, and the mlp model, two
+# rounds each, against ExecuTorch's
 # runtime and XNNPACK) with bench_server, into a temporary
 # directory; check_report.py then checks what it wrote, including the
 # shape of mm-256's peak_interleaved (positive GFLOP/s, min <= median <=

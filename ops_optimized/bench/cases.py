@@ -89,6 +89,9 @@ class Case:
     args: List[Any]  # the schema's non-out arguments, TensorSpec for tensors
     sources: List[str] = field(default_factory=list)  # "standard" or models
     note: str = ""
+    # The result dtype, for an out variant that takes it from `out` where
+    # the functional overload has a `dtype` argument (_to_dim_order_copy).
+    out_dtype: Optional[torch.dtype] = None
 
     def label(self) -> str:
         parts = []
@@ -99,6 +102,8 @@ class Case:
                 parts.append("[" + ", ".join(v.describe() for v in value) + "]")
             elif value is not None:
                 parts.append(repr(value).replace(" ", ""))
+        if self.out_dtype is not None:
+            parts.append("-> " + _DTYPE_NAMES.get(self.out_dtype, str(self.out_dtype)))
         return " ".join(parts)
 
     def tensor_args(self) -> int:
@@ -114,6 +119,8 @@ class Case:
         digest.update(self.op.encode())
         for value in self.args:
             digest.update(_spec_key(value, with_values).encode())
+        if self.out_dtype is not None:
+            digest.update(f"out_dtype={self.out_dtype}".encode())
         return digest.hexdigest()
 
 
@@ -135,40 +142,57 @@ def _load_edge_op_registries() -> None:
 
 def functional_overload(op: str):
     """For "aten::add.out", the functional overload with the same inputs
-    (aten.add.Tensor) and the out schema's non-out arguments."""
+    (aten.add.Tensor) and the out schema's non-out arguments. Positional
+    arguments match in order, keyword-only ones by name (the functional
+    overload may have more, with defaults: _to_dim_order_copy's dtype)."""
     _load_edge_op_registries()
     name, _, overload = op.partition(".")
     namespace, base = name.split("::")
     packet = getattr(getattr(torch.ops, namespace), base)
     out_schema = getattr(packet, overload or "default")._schema
     inputs = [a for a in out_schema.arguments if not a.is_out]
+    positional = [(a.name, str(a.type)) for a in inputs if not a.kwarg_only]
+    keywords = {a.name: str(a.type) for a in inputs if a.kwarg_only}
     best = None
     for candidate in packet.overloads():
         schema = getattr(packet, candidate)._schema
         if any(a.is_out or (a.alias_info is not None and a.alias_info.is_write)
                for a in schema.arguments):
             continue
-        args = schema.arguments
-        if len(args) < len(inputs):
+        their_positional = [a for a in schema.arguments if not a.kwarg_only]
+        their_keywords = {a.name: a for a in schema.arguments if a.kwarg_only}
+        if [(a.name, str(a.type)) for a in their_positional[: len(positional)]] != positional:
             continue
-        if [(a.name, str(a.type)) for a in args[: len(inputs)]] != [
-                (a.name, str(a.type)) for a in inputs]:
+        if any(name not in their_keywords or str(their_keywords[name].type) != kind
+               for name, kind in keywords.items()):
             continue
-        if any(not a.has_default_value() for a in args[len(inputs):]):
+        extra = their_positional[len(positional):] + [
+            a for name, a in their_keywords.items() if name not in keywords]
+        if any(not a.has_default_value() for a in extra):
             continue
-        if best is None or len(args) < len(best[1].arguments):
+        if best is None or len(schema.arguments) < len(best[1].arguments):
             best = (candidate, schema)
     if best is None:
         raise ValueError(f"{op}: no functional overload with the same arguments")
     return getattr(packet, best[0]), inputs, len(out_schema.arguments) - len(inputs)
 
 
+def takes_out_dtype(op: str) -> bool:
+    """Whether op's out variant takes its result dtype from `out` where the
+    functional overload has a `dtype` argument (_to_dim_order_copy): the
+    case then names the dtype (Case.out_dtype)."""
+    fn, inputs, _ = functional_overload(op)
+    return (all(a.name != "dtype" for a in inputs) and
+            any(a.name == "dtype" for a in fn._schema.arguments))
+
+
 class OneOp(torch.nn.Module):
     """One operator call; constants are buffers, other tensors inputs."""
 
-    def __init__(self, fn, schema_args, template, constants) -> None:
+    def __init__(self, fn, schema_args, template, constants, extra_keywords) -> None:
         super().__init__()
         self.fn = fn
+        self.extra_keywords = extra_keywords
         self.schema_args = schema_args
         self.template = template
         for i, tensor in enumerate(constants):
@@ -184,7 +208,7 @@ class OneOp(torch.nn.Module):
         return item
 
     def forward(self, *inputs):
-        positional, keywords = [], {}
+        positional, keywords = [], dict(self.extra_keywords)
         for arg, item in zip(self.schema_args, self.template):
             value = self._value(item, inputs)
             if arg.kwarg_only:
@@ -213,7 +237,8 @@ def build_module(case: Case, seed: int) -> Tuple[torch.nn.Module, List[torch.Ten
         return value
 
     template = [place(v) for v in case.args]
-    return OneOp(fn, schema_args, template, constants).eval(), inputs
+    extra = {} if case.out_dtype is None else {"dtype": case.out_dtype}
+    return OneOp(fn, schema_args, template, constants, extra).eval(), inputs
 
 
 def case_seed(case: Case) -> int:
@@ -246,9 +271,54 @@ def group_of(op: str) -> str:
     return "movement" if base in _MOVEMENT else "elementwise"
 
 
-def _evalue_to_arg(plan, program, index: int, constants_wanted: bool):
+def _run_time_ints(plan) -> Dict[int, Tuple[Optional[int], str]]:
+    """The plan's Int values that an instruction writes at run time (the
+    symbolic sizes of a dynamic-shape program; the program stores 0 for
+    them), each with the value it takes on the program's own tensor sizes
+    (for a dynamic dimension, its upper bound), or None where that is not
+    known statically, and the operator that writes it. Only
+    aten::sym_size.int is evaluated."""
     from executorch.exir import schema
 
+    written: Dict[int, Tuple[Optional[int], str]] = {}
+    for chain in plan.chains:
+        for instruction in chain.instructions:
+            call = instruction.instr_args
+            if not isinstance(call, schema.KernelCall) or not call.args:
+                continue
+            operator = plan.operators[call.op_index]
+            if operator.overload.endswith("out"):
+                continue
+            name = f"{operator.name}.{operator.overload}"
+            target = call.args[-1]
+            if not isinstance(plan.values[target].val, schema.Int):
+                continue
+            value = None
+            if name == "aten::sym_size.int" and len(call.args) == 3:
+                tensor = plan.values[call.args[0]].val
+                dim = plan.values[call.args[1]].val
+                if isinstance(tensor, schema.Tensor) and isinstance(dim, schema.Int):
+                    sizes = list(tensor.sizes)
+                    if -len(sizes) <= dim.int_val < len(sizes):
+                        value = int(sizes[dim.int_val])
+            written[target] = (value, name)
+    return written
+
+
+def _int_at(plan, index: int, run_time: Dict[int, Tuple[Optional[int], str]]) -> int:
+    if index in run_time:
+        value, writer = run_time[index]
+        if value is None:
+            raise ValueError(f"an argument is computed at run time by {writer}")
+        return value
+    return plan.values[index].val.int_val
+
+
+def _evalue_to_arg(plan, program, index: int, constants_wanted: bool,
+                   run_time: Optional[Dict[int, Tuple[Optional[int], str]]] = None):
+    from executorch.exir import schema
+
+    run_time = {} if run_time is None else run_time
     val = plan.values[index].val
     if isinstance(val, schema.Tensor):
         dtype = _SCALAR_TYPES.get(int(val.scalar_type))
@@ -268,21 +338,24 @@ def _evalue_to_arg(plan, program, index: int, constants_wanted: bool):
         return TensorSpec(shape, dtype, channels_last=channels_last)
     if isinstance(val, schema.Null):
         return None
-    if isinstance(val, (schema.Int, schema.Double, schema.Bool)):
+    if isinstance(val, schema.Int):
+        return _int_at(plan, index, run_time)
+    if isinstance(val, (schema.Double, schema.Bool)):
         return val.int_val if isinstance(val, schema.Int) else (
             val.double_val if isinstance(val, schema.Double) else val.bool_val)
     if isinstance(val, schema.String):
         return val.string_val
     if isinstance(val, schema.IntList):
-        return [plan.values[i].val.int_val for i in val.items]
+        return [_int_at(plan, i, run_time) for i in val.items]
     if isinstance(val, schema.DoubleList):
         return list(val.items)
     if isinstance(val, schema.BoolList):
         return list(val.items)
     if isinstance(val, schema.TensorList):
-        return [_evalue_to_arg(plan, program, i, constants_wanted) for i in val.items]
+        return [_evalue_to_arg(plan, program, i, constants_wanted, run_time)
+                for i in val.items]
     if isinstance(val, schema.OptionalTensorList):
-        return [None if i < 0 else _evalue_to_arg(plan, program, i, constants_wanted)
+        return [None if i < 0 else _evalue_to_arg(plan, program, i, constants_wanted, run_time)
                 for i in val.items]
     raise ValueError(f"unsupported EValue {type(val).__name__}")
 
@@ -298,6 +371,7 @@ def model_cases(models_dir: Path, models: Sequence[str] = MODEL_PROGRAMS) -> Tup
     for model in models:
         program = deserialize_pte_binary((models_dir / model / "model.pte").read_bytes()).program
         for plan in program.execution_plan:
+            run_time = _run_time_ints(plan)
             for chain in plan.chains:
                 for instruction in chain.instructions:
                     call = instruction.instr_args
@@ -310,12 +384,17 @@ def model_cases(models_dir: Path, models: Sequence[str] = MODEL_PROGRAMS) -> Tup
                         continue
                     try:
                         _, schema_args, _ = functional_overload(op)
-                        args = [_evalue_to_arg(plan, program, i, True)
+                        args = [_evalue_to_arg(plan, program, i, True, run_time)
                                 for i in call.args[: len(schema_args)]]
+                        out_dtype = None
+                        if takes_out_dtype(op):
+                            out = _evalue_to_arg(plan, program, call.args[len(schema_args)],
+                                                 False)
+                            out_dtype = out.dtype
                     except (ValueError, AttributeError) as error:
                         skipped[op] = str(error)
                         continue
-                    case = Case("", group_of(op), op, args, [model])
+                    case = Case("", group_of(op), op, args, [model], out_dtype=out_dtype)
                     key = case.key(with_values=False)
                     if key in found:
                         if model not in found[key].sources:
@@ -472,7 +551,15 @@ def standard_cases() -> List[Case]:
     add("pad-64x56", "movement", "aten::constant_pad_nd.out", f, [1, 1, 1, 1], 0.0)
     add("clone-to-channels-last-64x56", "movement", "dim_order_ops::_clone_dim_order.out", f,
         False, [0, 2, 3, 1])
-    add("clone-64x56", "movement", "aten::clone.out", f, None)
+    # What x.clone() and x.to(dtype) become in an ExecuTorch program.
+    add("clone-64x56", "movement", "dim_order_ops::_clone_dim_order.out", f, False, None)
+    for source, target in ((torch.float32, torch.float16), (torch.float16, torch.float32),
+                           (torch.float32, torch.bfloat16), (torch.int64, torch.float32)):
+        name = f"to-{_DTYPE_NAMES[source]}-{_DTYPE_NAMES[target]}-64x56"
+        fill = "index:1000" if source == torch.int64 else "randn"
+        cases.append(Case(name, "movement", "dim_order_ops::_to_dim_order_copy.out",
+                          [_t(1, 64, 56, 56, dtype=source, fill=fill), False, None],
+                          ["standard"], out_dtype=target))
     add("split-2x64x56", "movement", "aten::split_with_sizes_copy.out", _t(1, 128, 56, 56),
         [64, 64], 1)
     add("flip-w-64x56", "movement", "aten::flip.out", f, [3])

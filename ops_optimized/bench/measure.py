@@ -163,7 +163,10 @@ class ExecutorchCandidate(Candidate):
         return cpu, wall
 
     def outputs(self, directory: Path) -> List[np.ndarray]:
-        return [t.numpy().copy() for t in self.method.get_outputs() if isinstance(t, torch.Tensor)]
+        # BFloat16 has no numpy dtype: widened to float32 (exact), as
+        # etref's .npy writer (core/npy.h) saves it.
+        return [(t.float() if t.dtype == torch.bfloat16 else t).numpy().copy()
+                for t in self.method.get_outputs() if isinstance(t, torch.Tensor)]
 
 
 class ExecutorchProfiledCandidate(ExecutorchCandidate):
