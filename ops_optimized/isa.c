@@ -7,6 +7,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 static const char *const kNames[ETR_NUM_ISAS] = {"scalar", "avx2", "avx512",
                                                  "neon"};
@@ -105,4 +108,25 @@ bool etr_isa_split_wide_divide(void) {
 #endif
   }
   return split == 1;
+}
+
+bool etr_isa_has_avx512_bf16(void) {
+  static int has = -1;
+  if (has < 0) {
+    has = 0;
+#if defined(__x86_64__)
+    // CPUID leaf 7, subleaf 1: EAX bit 5 is AVX512_BF16 (read directly:
+    // not every compiler's __builtin_cpu_supports knows the name). The
+    // register state is the one ETR_ISA_AVX512 already checks.
+    unsigned eax = 0;
+    unsigned ebx = 0;
+    unsigned ecx = 0;
+    unsigned edx = 0;
+    if (etr_isa_available(ETR_ISA_AVX512) &&
+        __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) && (eax & (1u << 5))) {
+      has = 1;
+    }
+#endif
+  }
+  return has == 1;
 }

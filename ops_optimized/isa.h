@@ -52,6 +52,11 @@ void etr_isa_reset(void);
 // division kernels then divide in halves. Detected once.
 bool etr_isa_split_wide_divide(void);
 
+// True when the CPU has AVX512_BF16 (VCVTNE2PS2BF16) beside ETR_ISA_AVX512:
+// the AVX-512 fp32 -> BFloat16 conversion then uses it
+// (unary/convert_bf16_avx512.c). Detected once.
+bool etr_isa_has_avx512_bf16(void);
+
 #ifdef __cplusplus
 }
 #endif

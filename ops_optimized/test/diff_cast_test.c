@@ -16,7 +16,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/scalar_type.h"
+#include "ops_optimized/isa.h"
 #include "ops_optimized/test/diff.h"
+#include "ops_optimized/unary/unary.h"
 
 static uint64_t g_seed = 72000;
 
@@ -137,4 +140,93 @@ TT_TEST(diff_cast, float_pairs) {
   }
   cr_assert_eq(failures, 0, "%d conversion cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// The fp32 -> BFloat16 microkernels themselves (unary/unary.h), every
+// table this machine can run, element for element against
+// etr_float_to_bfloat16: 32-element blocks with a denormal and without
+// (AVX512_BF16's VCVTNE2PS2BF16 flushes denormals; such blocks take the
+// integer path), NaNs with payloads in either half (signalling too),
+// ties, values that round up to the next binade or to infinity, and
+// nothing written past n.
+static int check_to_bf16(const char *name,
+                         void (*to_bf16)(size_t, const float *, uint16_t *),
+                         uint64_t seed) {
+  enum { kBlocks = 12, kN = 32 * kBlocks + 9, kGuard = 40 };
+  static const uint32_t kSpecial[] = {
+      0x7f800001u, 0xff800001u, 0x7fbfffffu, 0x7fc00001u, 0xffffffffu,
+      0x7f80ffffu, 0x7fa50000u, 0x7f800000u, 0xff800000u, 0x80000000u,
+      0x00000000u, 0x3f808000u, 0x3f818000u, 0x3f80ffffu, 0x7f7fffffu,
+      0xff7f8000u, 0x7f7f7fffu, 0x00800000u, 0x80808000u, 0x3fffffffu};
+  // Denormals that round to a nonzero BFloat16 (a flush would show).
+  static const uint32_t kDenormals[] = {0x807fffffu, 0x007f8000u,
+                                        0x80018000u};
+  float x[kN];
+  uint16_t y[kN + kGuard];
+  uint64_t state = seed;
+  for (int i = 0; i < kN; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t bits = (uint32_t)(state >> 32);
+    if ((bits & 0x7f800000u) == 0) {
+      bits |= 0x00800000u;  // no denormals but the ones placed below
+    }
+    if (i % 7 == 3) {
+      bits = kSpecial[(state >> 8) % (sizeof(kSpecial) / sizeof(kSpecial[0]))];
+    }
+    // Denormals in blocks 3 (first lane), 7 (last lane) and the tail.
+    if (i == 3 * 32) {
+      bits = kDenormals[0];
+    } else if (i == 7 * 32 + 31) {
+      bits = kDenormals[1];
+    } else if (i == kN - 2) {
+      bits = kDenormals[2];
+    }
+    memcpy(&x[i], &bits, sizeof(bits));
+  }
+  int failures = 0;
+  for (size_t n = 0; n <= (size_t)kN; n += n < 70 ? 1 : 31) {
+    for (int i = 0; i < kN + kGuard; ++i) {
+      y[i] = 0xabcd;
+    }
+    to_bf16(n, x, y);
+    for (size_t i = 0; i < (size_t)kN + kGuard; ++i) {
+      uint16_t want = 0xabcd;
+      if (i < n) {
+        etr_bfloat16_t b = etr_float_to_bfloat16(x[i]);
+        memcpy(&want, &b, sizeof(want));
+      }
+      if (y[i] != want && failures++ < 5) {
+        uint32_t bits;
+        memcpy(&bits, &x[i < (size_t)kN ? i : 0], sizeof(bits));
+        cr_log_error("%s: n %zu element %zu (0x%08x): 0x%04x, want 0x%04x",
+                     name, n, i, i < (size_t)kN ? bits : 0u, y[i], want);
+      }
+    }
+  }
+  return failures;
+}
+
+TT_TEST(diff_cast, to_bf16_kernels) {
+  int failures = 0;
+  int tables = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (etr_isa_available((etr_isa_t)isa)) {
+      failures += check_to_bf16(etr_isa_name((etr_isa_t)isa),
+                                etr_f32_convert_for((etr_isa_t)isa)->to_bf16,
+                                0x5eed0000u + (uint64_t)isa);
+      ++tables;
+    }
+  }
+#if defined(__x86_64__)
+  // With AVX512_BF16 the AVX-512 table above is its kernel; the integer
+  // one runs too.
+  if (etr_isa_available(ETR_ISA_AVX512)) {
+    failures += check_to_bf16("avx512 integer", etr_f32_convert_avx512.to_bf16,
+                              0x5eed1000u);
+    ++tables;
+  }
+  cr_log_info("AVX512_BF16: %s", etr_isa_has_avx512_bf16() ? "yes" : "no");
+#endif
+  cr_assert_eq(failures, 0, "%d BFloat16 conversions disagree", failures);
+  cr_assert_gt(tables, 1);
 }

@@ -37,7 +37,8 @@ const etr_f32_convert_kernels_t *etr_f32_convert_for(etr_isa_t isa) {
   switch (isa) {
 #if defined(__x86_64__)
     case ETR_ISA_AVX512:
-      return &etr_f32_convert_avx512;
+      return etr_isa_has_avx512_bf16() ? &etr_f32_convert_avx512_bf16
+                                       : &etr_f32_convert_avx512;
     case ETR_ISA_AVX2:
       return &etr_f32_convert_avx2;
 #endif

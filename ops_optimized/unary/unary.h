@@ -125,7 +125,13 @@ extern const etr_f32_convert_kernels_t etr_f32_convert_scalar;
 extern const etr_f32_convert_kernels_t etr_f32_convert_avx2;
 extern const etr_f32_convert_kernels_t etr_f32_convert_avx512;
 extern const etr_f32_convert_kernels_t etr_f32_convert_neon;
+// ETR_ISA_AVX512 on a CPU with AVX512_BF16 (etr_isa_has_avx512_bf16): the
+// AVX-512 table with etr_f32_to_bf16_avx512_bf16 (convert_bf16_avx512.c).
+extern const etr_f32_convert_kernels_t etr_f32_convert_avx512_bf16;
+void etr_f32_to_bf16_avx512_bf16(size_t n, const float *x, uint16_t *y);
 
+// The table for `isa` (for ETR_ISA_AVX512, the AVX512_BF16 one where the
+// CPU has that extension).
 const etr_f32_convert_kernels_t *etr_f32_convert_for(etr_isa_t isa);
 
 #endif  // ETR_OPS_OPTIMIZED_UNARY_UNARY_H
