@@ -177,11 +177,11 @@ def functional_overload(op: str):
     return getattr(packet, best[0]), inputs, len(out_schema.arguments) - len(inputs)
 
 
-def takes_out_dtype(op: str) -> bool:
-    """Whether op's out variant takes its result dtype from `out` where the
-    functional overload has a `dtype` argument (_to_dim_order_copy): the
-    case then names the dtype (Case.out_dtype)."""
-    fn, inputs, _ = functional_overload(op)
+def takes_out_dtype(fn, inputs) -> bool:
+    """For functional_overload's fn and inputs: whether the out variant
+    takes its result dtype from `out` where the functional overload has a
+    `dtype` argument (_to_dim_order_copy): the case then names the dtype
+    (Case.out_dtype)."""
     return (all(a.name != "dtype" for a in inputs) and
             any(a.name == "dtype" for a in fn._schema.arguments))
 
@@ -383,11 +383,11 @@ def model_cases(models_dir: Path, models: Sequence[str] = MODEL_PROGRAMS) -> Tup
                         skipped[op] = "not an out-variant kernel (prim op or in-place)"
                         continue
                     try:
-                        _, schema_args, _ = functional_overload(op)
+                        fn, schema_args, _ = functional_overload(op)
                         args = [_evalue_to_arg(plan, program, i, True, run_time)
                                 for i in call.args[: len(schema_args)]]
                         out_dtype = None
-                        if takes_out_dtype(op):
+                        if takes_out_dtype(fn, schema_args):
                             out = _evalue_to_arg(plan, program, call.args[len(schema_args)],
                                                  False)
                             out_dtype = out.dtype
