@@ -4,12 +4,10 @@
 // step, the tail under a lane mask (nothing past n is touched). vcvtps2ph
 // rounds to nearest even and keeps NaNs quiet with their upper payload
 // bits, as etr_float_to_half; BFloat16 rounds with integer arithmetic
-// exactly as etr_float_to_bfloat16 (NaN -> its upper half | 0x40;
-// bf16_avx512.h), or with AVX512_BF16 where the CPU has it
-// (convert_bf16_avx512.c).
+// exactly as etr_float_to_bfloat16 (NaN -> its upper half | 0x40), or
+// with AVX512_BF16 where the CPU has it (convert_bf16_avx512.c).
 #include <immintrin.h>
 
-#include "ops_optimized/unary/bf16_avx512.h"
 #include "ops_optimized/unary/unary.h"
 
 static inline __mmask16 first_lanes(size_t n) {
@@ -26,7 +24,17 @@ static inline __m256i to_f16_16(__m512 v) {
   return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 }
 
-static inline __m256i to_bf16_16(__m512 v) { return etr_to_bf16_16_avx512(v); }
+static inline __m256i to_bf16_16(__m512 v) {
+  __m512i bits = _mm512_castps_si512(v);
+  __m512i upper = _mm512_srli_epi32(bits, 16);
+  __m512i bias = _mm512_add_epi32(
+      _mm512_and_si512(upper, _mm512_set1_epi32(1)), _mm512_set1_epi32(0x7fff));
+  __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(bits, bias), 16);
+  __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+  rounded = _mm512_mask_mov_epi32(
+      rounded, nan, _mm512_or_si512(upper, _mm512_set1_epi32(0x40)));
+  return _mm512_cvtepi32_epi16(rounded);
+}
 
 // Whole vectors with plain loads and stores (masked 16-bit moves are
 // slower on every step), then the tail under a mask.

@@ -5,8 +5,9 @@
 // a NaN its upper half with the quiet bit set, the bits of
 // etr_float_to_bfloat16, except that it flushes denormal inputs to a
 // signed zero where the reference rounds them like any other value. A
-// block of 32 that holds a denormal (VFPCLASSPS) takes the integer
-// arithmetic of bf16_avx512.h instead; the last 31 or fewer elements too.
+// block of 32 that holds a denormal (VFPCLASSPS) goes to the integer
+// AVX-512 kernel of convert_avx512.c instead, as do the last 31 or fewer
+// elements.
 // 1.7-2.0x the integer kernel's rate on 4K (L1) to 200K (L2) elements,
 // the two interleaved in one process, medians of 21 rounds (Intel Xeon,
 // family 6 model 207); the kernel benchmark's to-f32-bf16-64x56 row is
@@ -16,7 +17,6 @@
 // hands this kernel out only where etr_isa_has_avx512_bf16().
 #include <immintrin.h>
 
-#include "ops_optimized/unary/bf16_avx512.h"
 #include "ops_optimized/unary/unary.h"
 
 #define DENORMAL_CLASS 0x20  // VFPCLASSPS imm8 bit 5: denormal, either sign
@@ -35,16 +35,8 @@ __attribute__((target("avx512bf16"))) void etr_f32_to_bf16_avx512_bf16(
       const __m512bh both = _mm512_cvtne2ps_pbh(high, low);
       _mm512_storeu_si512((void *)(y + i), (__m512i)both);
     } else {
-      _mm256_storeu_si256((__m256i *)(y + i), etr_to_bf16_16_avx512(low));
-      _mm256_storeu_si256((__m256i *)(y + i + 16),
-                          etr_to_bf16_16_avx512(high));
+      etr_f32_convert_avx512.to_bf16(32, x + i, y + i);
     }
   }
-  for (; i < n; i += 16) {
-    const __mmask16 lanes =
-        n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1u);
-    _mm256_mask_storeu_epi16(
-        y + i, lanes,
-        etr_to_bf16_16_avx512(_mm512_maskz_loadu_ps(lanes, x + i)));
-  }
+  etr_f32_convert_avx512.to_bf16(n - i, x + i, y + i);
 }
