@@ -261,14 +261,6 @@ etr_error_t etr_npy_load_file(const char *path, size_t max_bytes,
     free(buffer);
     return status;
   }
-  size_t bytes = array->tensor.capacity_bytes;
-  if (bytes >= ETR_PAGES_HUGE_MIN_BYTES &&
-      etr_pages_alloc(bytes, &array->pages)) {
-    memcpy(array->pages.data, array->tensor.data, bytes);
-    array->tensor.data = array->pages.data;
-    free(buffer);
-    return ETR_OK;
-  }
   size_t element_size = etr_scalar_type_size(array->tensor.dtype);
   size_t offset = (size_t)((uint8_t *)array->tensor.data - (uint8_t *)buffer);
   if (offset % element_size != 0 || offset % 16 != 0) {
@@ -283,7 +275,6 @@ etr_error_t etr_npy_load_file(const char *path, size_t max_bytes,
 void etr_npy_array_release(etr_npy_array_t *array) {
   if (array != NULL) {
     free(array->owned);
-    etr_pages_free(&array->pages);
     memset(array, 0, sizeof(*array));
   }
 }

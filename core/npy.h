@@ -21,7 +21,6 @@
 #include <stdint.h>
 
 #include "core/error.h"
-#include "core/platform.h"
 #include "core/tensor.h"
 
 #ifdef __cplusplus
@@ -29,9 +28,8 @@ extern "C" {
 #endif
 
 typedef struct etr_npy_array {
-  etr_tensor_t tensor;  // data points into `owned` or `pages`
+  etr_tensor_t tensor;  // data points into `owned`
   void *owned;
-  etr_pages_t pages;
 } etr_npy_array_t;
 
 // Parses a .npy image in memory. On success `tensor` describes the array and
@@ -43,11 +41,7 @@ etr_error_t etr_npy_parse(const uint8_t *data, size_t size,
                           etr_tensor_t *tensor, etr_diag_t *diag);
 
 // Reads and parses a .npy file (at most max_bytes; 0 = 4 GiB). The data is
-// moved to an aligned position when the header leaves it misaligned. Data of
-// ETR_PAGES_HUGE_MIN_BYTES or more is copied into etr_pages_alloc memory,
-// the memory a method's planned pools get: an input bound straight from the
-// array is then streamed through huge pages like the tensors the plan
-// places (a 64 MiB read from 4 KiB pages is 10-15% slower on a Xeon).
+// moved to an aligned position when the header leaves it misaligned.
 etr_error_t etr_npy_load_file(const char *path, size_t max_bytes,
                               etr_npy_array_t *array, etr_diag_t *diag);
 
