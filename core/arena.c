@@ -138,3 +138,16 @@ void etr_arena_reset(etr_arena_t *arena) {
   arena->used = 0;
   arena->total_used = 0;
 }
+
+etr_arena_mark_t etr_arena_mark(const etr_arena_t *arena) {
+  etr_arena_mark_t mark = {arena->base, arena->used, arena->total_used};
+  return mark;
+}
+
+void etr_arena_rewind(etr_arena_t *arena, etr_arena_mark_t mark) {
+  if (arena->base == mark.base && mark.used <= arena->used &&
+      mark.total_used <= arena->total_used) {
+    arena->used = mark.used;
+    arena->total_used = mark.total_used;
+  }
+}

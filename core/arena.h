@@ -67,6 +67,21 @@ void *etr_arena_alloc(etr_arena_t *arena, size_t size, size_t alignment);
 void *etr_arena_calloc(etr_arena_t *arena, size_t count, size_t element_size,
                        size_t alignment);
 
+// Where a fixed arena's allocations stand, for etr_arena_rewind.
+typedef struct etr_arena_mark {
+  const uint8_t *base;
+  size_t used;
+  size_t total_used;
+} etr_arena_mark_t;
+
+etr_arena_mark_t etr_arena_mark(const etr_arena_t *arena);
+
+// Forgets the allocations made since `mark` was taken (a kernel that calls
+// a scratch-taking helper once per block of its work hands the same bytes
+// to every call). Does nothing when the arena has moved to another block
+// or was reset below the mark since (a growable arena keeps what it took).
+void etr_arena_rewind(etr_arena_t *arena, etr_arena_mark_t mark);
+
 // Forgets every allocation of a fixed arena (growable arenas keep their
 // blocks and restart in the newest one). Peak usage is kept.
 void etr_arena_reset(etr_arena_t *arena);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::convolution.out for 1-D and 2-D, non-transposed
-// convolutions of Float, Half and BFloat16 (ops_optimized/conv/conv.h):
+// Optimized aten::convolution.out for 1-D and 2-D convolutions of Float,
+// Half and BFloat16 (ops_optimized/conv/conv.h):
 //   * input and out both contiguous (NCHW) or both channels-last (NHWC,
 //     2-D only); the weight may have any strides;
 //   * Float depthwise convolutions (groups == input channels > 1, at most
@@ -23,9 +23,13 @@
 //     NCHW, im2col x W^T in NHWC, with the im2col operand generated while
 //     packing (pointwise convolutions read the input in place) and the bias
 //     added in the microkernel's store.
-// Arguments are checked by the reference kernel's dry run. Transposed and
-// 3-D convolutions, other dtypes, mixed layouts and outs overlapping an
-// input go to the reference kernel (ops_reference/op_convolution.c).
+//   * transposed Float NCHW convolutions (input, weight and out
+//     contiguous) are a GEMM per (image, group) scattered into the out
+//     (conv/conv_transposed.c).
+// Arguments are checked by the reference kernel's dry run. Other
+// transposed convolutions, 3-D ones, other dtypes, mixed layouts and outs
+// overlapping an input go to the reference kernel
+// (ops_reference/op_convolution.c).
 //
 // Padding: PyTorch multiplies taps in the padding by zeros, so an inf or
 // NaN weight makes a border output NaN. The GEMM path does the same with
@@ -525,8 +529,10 @@ typedef struct conv_call {
   int64_t groups;
 } conv_call_t;
 
-// Reads them; false for a case of the reference kernel.
-static bool read_call(etr_evalue_t **args, size_t num_args, conv_call_t *c) {
+// Reads them; false for a case of the reference kernel (or a transposed
+// convolution when `transposed` is false, and the other way round).
+static bool read_call(etr_evalue_t **args, size_t num_args, bool transposed,
+                      conv_call_t *c) {
   c->input = etr_opt_tensor_arg(args, num_args, 0);
   c->weight = etr_opt_tensor_arg(args, num_args, 1);
   c->bias = etr_opt_tensor_arg(args, num_args, 2);
@@ -540,7 +546,7 @@ static bool read_call(etr_evalue_t **args, size_t num_args, conv_call_t *c) {
       (b != NULL && (b->dtype != x->dtype || b->dim != 1)) ||
       (x->dim != 3 && x->dim != 4) || w->dim != x->dim ||
       args[6]->tag != ETR_TAG_BOOL || args[8]->tag != ETR_TAG_INT ||
-      args[6]->u.as_bool) {
+      args[6]->u.as_bool != transposed) {
     return false;
   }
   c->groups = args[8]->u.as_int;
@@ -562,7 +568,7 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
   *done = false;
   *staged = false;
   conv_call_t c;
-  if (!read_call(args, num_args, &c)) {
+  if (!read_call(args, num_args, false, &c)) {
     return ETR_OK;
   }
   if (post == NULL || !post->checked || ctx->dry_run) {
@@ -591,11 +597,41 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
   return ETR_OK;
 }
 
+// A transposed convolution through conv_transposed.c; false for its
+// reference cases.
+static bool transposed(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                       size_t num_args, const conv_call_t *c) {
+  if (overlaps_inputs(c->out, c)) {
+    return false;
+  }
+  int32_t spatial = c->input->dim - 2;
+  int64_t stride[2];
+  int64_t padding[2];
+  int64_t dilation[2];
+  read_pair(ctx, args, num_args, 3, spatial, 1, &stride[0], &stride[1]);
+  read_pair(ctx, args, num_args, 4, spatial, 0, &padding[0], &padding[1]);
+  read_pair(ctx, args, num_args, 5, spatial, 1, &dilation[0], &dilation[1]);
+  if (spatial == 1) {
+    stride[0] = dilation[0] = 1;
+    padding[0] = 0;
+  }
+  return etr_conv_transposed_nchw(ctx->temp, etr_isa_active(), c->input,
+                                  c->weight, c->bias, c->out, c->groups,
+                                  stride, padding, dilation);
+}
+
 // aten::convolution.out
 etr_error_t etr_opt_convolution_out(etr_kernel_context_t *ctx,
                                     etr_evalue_t **args, size_t num_args) {
   conv_call_t c;
-  if (!read_call(args, num_args, &c)) {
+  if (read_call(args, num_args, true, &c)) {
+    ETR_TRY(etr_opt_check(etr_ref_convolution_out, ctx, args, num_args));
+    if (ctx->dry_run || transposed(ctx, args, num_args, &c)) {
+      return ETR_OK;
+    }
+    return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
+  }
+  if (!read_call(args, num_args, false, &c)) {
     return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
   }
   ETR_TRY(etr_opt_check(etr_ref_convolution_out, ctx, args, num_args));

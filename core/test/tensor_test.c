@@ -162,6 +162,25 @@ Test(arena, fixed_arena_aligns_and_refuses_overflow) {
   cr_assert_eq(rounded, 32);
 }
 
+Test(arena, rewind_hands_the_same_bytes_out_again) {
+  _Alignas(64) uint8_t buffer[256];
+  etr_arena_t arena;
+  etr_arena_init(&arena, buffer, sizeof(buffer));
+  cr_assert_not_null(etr_arena_alloc(&arena, 10, 1));
+  etr_arena_mark_t mark = etr_arena_mark(&arena);
+  void *first = etr_arena_alloc(&arena, 100, 16);
+  cr_assert_not_null(first);
+  cr_assert_not_null(etr_arena_alloc(&arena, 100, 16));
+  cr_assert_null(etr_arena_alloc(&arena, 100, 16));  // full
+  etr_arena_rewind(&arena, mark);
+  cr_assert_eq(arena.used, mark.used);
+  cr_assert_eq(etr_arena_alloc(&arena, 100, 16), first);
+  // Reset below the mark: rewinding must not move `used` forward.
+  etr_arena_reset(&arena);
+  etr_arena_rewind(&arena, mark);
+  cr_assert_eq(arena.used, 0);
+}
+
 Test(arena, growable_arena_respects_its_limit) {
   etr_arena_t arena;
   etr_arena_init_growable(&arena, 1024, 8192);

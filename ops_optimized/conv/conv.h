@@ -315,6 +315,20 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
                                const etr_conv_post_t *post, bool *done,
                                bool *staged);
 
+// Transposed convolution (conv_transposed.c): Float, 1-D or 2-D, input,
+// weight ([C_in, C_out/groups, kH, kW]) and out contiguous, the out free
+// of the inputs and sized by the caller's checks; stride, padding and
+// dilation as (h, w) (1-D: h = 1, 0, 1). A GEMM per (image, group) into
+// fp32 blocks from `temp` (may be NULL: stack), scattered into the out.
+// False, with nothing written, for any other case.
+bool etr_conv_transposed_nchw(etr_arena_t *temp, etr_isa_t isa,
+                              const etr_tensor_t *input,
+                              const etr_tensor_t *weight,
+                              const etr_tensor_t *bias, etr_tensor_t *out,
+                              int64_t groups, const int64_t stride[2],
+                              const int64_t padding[2],
+                              const int64_t dilation[2]);
+
 #ifdef __cplusplus
 }
 #endif

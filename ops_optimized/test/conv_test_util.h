@@ -34,6 +34,9 @@ static uint64_t g_seed = 5000;
 // values are compared bit for bit through the direct kernels' 3x3 sums.
 static bool g_poke_specials = false;
 
+// output_padding of the transposed cases (both spatial dims).
+static int64_t g_output_padding = 0;
+
 typedef struct conv_case {
   int64_t n, c, h, w;   // input (h = 0: a 1-D convolution of width w)
   int64_t oc, kh, kw;   // weight
@@ -98,21 +101,27 @@ static inline int run_conv(const conv_case_t *p, etr_scalar_type_t dtype,
   int64_t pad[2] = {p->pad, p->pad};
   int64_t d[2] = {p->dilation, p->dilation};
   int64_t zero[2] = {0, 0};
+  int64_t out_pad[2] = {g_output_padding, g_output_padding};
   etr_diff_arg(&c, tt_ev_int_list((size_t)spatial, s));
   etr_diff_arg(&c, tt_ev_int_list((size_t)spatial, pad));
   etr_diff_arg(&c, tt_ev_int_list((size_t)spatial, d));
   etr_diff_arg(&c, tt_ev_bool(transposed));
-  etr_diff_arg(&c, tt_ev_int_list((size_t)spatial, zero));
+  etr_diff_arg(&c, tt_ev_int_list((size_t)spatial,
+                                  transposed ? out_pad : zero));
   etr_diff_arg(&c, tt_ev_int(p->groups));
   int64_t oh = one_d ? 1 : out_size(p->h, p->kh, p->stride, p->pad,
                                     p->dilation);
   int64_t ow = out_size(p->w, p->kw, p->stride, p->pad, p->dilation);
   int64_t o_sizes[4] = {p->n, p->oc, one_d ? ow : oh, ow};
-  if (transposed) {  // (in - 1) * stride - 2 * pad + dilation * (k - 1) + 1
-    o_sizes[2] = (p->h - 1) * p->stride - 2 * p->pad +
-                 p->dilation * (p->kh - 1) + 1;
-    o_sizes[3] = (p->w - 1) * p->stride - 2 * p->pad +
-                 p->dilation * (p->kw - 1) + 1;
+  if (transposed) {  // (in - 1) * stride - 2 * pad + dilation * (k - 1)
+                     // + output_padding + 1
+    ow = (p->w - 1) * p->stride - 2 * p->pad + p->dilation * (p->kw - 1) +
+         g_output_padding + 1;
+    o_sizes[one_d ? 2 : 3] = ow;
+    if (!one_d) {
+      o_sizes[2] = (p->h - 1) * p->stride - 2 * p->pad +
+                   p->dilation * (p->kh - 1) + g_output_padding + 1;
+    }
   }
   etr_diff_out(&c, dtype, dim, o_sizes,
                layout == ETR_DIFF_CHANNELS_LAST ? layout

@@ -4,9 +4,9 @@
 // reference kernel, on every ISA of this machine (diff.h): 1-D and 2-D,
 // NCHW and channels-last, stride, padding, dilation, groups, depthwise
 // (with and without a channel multiplier), pointwise, bias or none, the
-// mobilenet_v2 and cnn dataset shapes, Float/Half/BFloat16, and the cases
-// that fall back (transposed, 3-D, mixed layouts, non-contiguous inputs,
-// other dtypes). The sweeps of single kernels' edges are in
+// mobilenet_v2 and cnn dataset shapes, Float/Half/BFloat16, transposed
+// convolutions, and the cases that fall back (3-D, mixed layouts,
+// non-contiguous inputs, other dtypes, Half or channels-last transposed). The sweeps of single kernels' edges are in
 // diff_conv_depthwise_kernels_test.c and diff_conv_direct_test.c;
 // tolerances in conv_test_util.h.
 #include <criterion/criterion.h>
@@ -187,15 +187,85 @@ TT_TEST(diff_conv, half_bfloat16_special_and_fallbacks) {
                            ETR_FILL_SPECIAL, ETR_FILL_EXACT_INT, false);
     }
   }
-  // Cases that fall back: transposed, Double, Int.
+  // Cases that fall back: Half and channels-last transposed, Double, Int.
   const conv_case_t up = {1, 4, 5, 5, 6, 3, 3, 2, 1, 1, 2, true};
-  failures += run_conv(&up, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+  failures += run_conv(&up, ETR_HALF, ETR_DIFF_CONTIGUOUS,
+                       ETR_FILL_EXACT_INT, ETR_FILL_EXACT_INT, true);
+  failures += run_conv(&up, ETR_FLOAT, ETR_DIFF_CHANNELS_LAST,
                        ETR_FILL_EXACT_INT, ETR_FILL_EXACT_INT, true);
   failures += run_conv(&kGeneral[3], ETR_DOUBLE, ETR_DIFF_CONTIGUOUS,
                        ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
   failures += run_conv(&kGeneral[3], ETR_INT, ETR_DIFF_CONTIGUOUS,
                        ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
   cr_assert_eq(failures, 0, "%d convolution cases disagree", failures);
+}
+
+// Transposed convolutions (conv/conv_transposed.c): the decoder shapes
+// (2x2 stride 2, 4x4 stride 2 padding 1), stride 1 and 3 (gaps no tap
+// lands in: bias only), padding past the kernel's reach, dilation,
+// output_padding, groups, 1-D, several images, a 1x1 kernel, and blocks:
+// 64 x 64 pixels and 512 out channels x 16 taps overflow the cols block
+// (several pixel blocks; rows split too). Random data within the bound,
+// exact data bit for bit, NaN/inf/-0.0 poked into exact data, and special
+// values through a 1x1 kernel. Every Float contiguous run must take the
+// kernel, not the reference.
+TT_TEST(diff_conv, transposed) {
+  static const conv_case_t cases[] = {
+      // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
+      {1, 32, 16, 16, 16, 2, 2, 2, 0, 1, 1, true},   // UNet up-sampling
+      {2, 8, 7, 9, 4, 4, 4, 2, 1, 1, 1, true},      // DCGAN-style
+      {1, 5, 6, 5, 7, 3, 3, 1, 1, 1, 1, false},
+      {1, 4, 5, 6, 6, 2, 3, 3, 0, 1, 2, true},      // gaps, groups
+      {1, 3, 4, 4, 2, 3, 3, 2, 3, 1, 1, true},      // pad past the taps
+      {1, 6, 5, 5, 3, 3, 3, 2, 1, 2, 3, true},      // dilation, groups
+      {1, 3, 0, 17, 4, 0, 5, 2, 2, 1, 1, true},     // 1-D
+      {2, 4, 0, 9, 6, 0, 3, 3, 1, 2, 2, false},     // 1-D, groups
+      {1, 16, 64, 64, 8, 2, 2, 2, 0, 1, 1, true},   // several pixel blocks
+      {1, 8, 3, 5, 512, 4, 4, 1, 0, 1, 1, false},   // rows split
+      {1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, true},
+  };
+  const size_t count = sizeof(cases) / sizeof(cases[0]);
+  int failures = 0;
+  const etr_diff_stats_t before = *etr_diff_stats();
+  for (size_t i = 0; i < count; ++i) {
+    failures += run_conv(&cases[i], ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                         ETR_FILL_RANDOM, ETR_FILL_RANDOM, true);
+    failures += run_conv(&cases[i], ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                         ETR_FILL_EXACT_INT, ETR_FILL_EXACT_INT, true);
+    g_poke_specials = true;
+    failures += run_conv(&cases[i], ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                         ETR_FILL_EXACT_INT, ETR_FILL_EXACT_INT, true);
+    g_poke_specials = false;
+  }
+  // output_padding 1 (stride 2 and 3) and 2 (stride 3).
+  static const int64_t out_pads[][2] = {{0, 1}, {3, 1}, {3, 2}, {6, 1}};
+  for (size_t i = 0; i < sizeof(out_pads) / sizeof(out_pads[0]); ++i) {
+    g_output_padding = out_pads[i][1];
+    failures += run_conv(&cases[out_pads[i][0]], ETR_FLOAT,
+                         ETR_DIFF_CONTIGUOUS, ETR_FILL_EXACT_INT,
+                         ETR_FILL_EXACT_INT, true);
+    g_output_padding = 0;
+  }
+  // NaN, +-inf, -0.0 and denormals as inputs, one product per output (no
+  // bias: x w + b rounds once in the reference, twice here).
+  static const conv_case_t special[] = {
+      {1, 1, 5, 6, 3, 1, 1, 2, 0, 1, 1, false},
+      {2, 3, 4, 4, 6, 1, 1, 1, 0, 1, 3, false},
+  };
+  for (size_t i = 0; i < 2; ++i) {
+    failures += run_conv(&special[i], ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                         ETR_FILL_SPECIAL, ETR_FILL_EXACT_INT, true);
+  }
+  const etr_diff_stats_t *after = etr_diff_stats();
+  cr_assert_gt(after->runs, before.runs);
+  cr_assert_eq(after->specialized - before.specialized,
+               after->runs - before.runs,
+               "%llu of %llu transposed runs fell back to the reference",
+               (unsigned long long)(after->runs - before.runs -
+                                    (after->specialized -
+                                     before.specialized)),
+               (unsigned long long)(after->runs - before.runs));
+  cr_assert_eq(failures, 0, "%d transposed cases disagree", failures);
 }
 
 TT_TEST(diff_conv, errors_and_dry_run) {

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Transposed convolution (aten::convolution.out, transposed = true), Float,
+// 1-D or 2-D, NCHW (conv.h): PyTorch's own scheme (slow_conv_transpose2d),
+// a GEMM and a scatter-add per (image, group):
+//
+//   cols[(oc, i, j)][(ih, iw)] = sum_c W[c][oc][i][j] x[c][ih][iw]
+//   out[oc][ih sh - ph + i dh][iw sw - pw + j dw] += cols[(oc, i, j)][(ih, iw)]
+//
+// The weight [C_in, C_out/groups, kH, kW] is the GEMM's A seen as K x M
+// (k = input channel, m = (oc, i, j)) with unit stride along M, the input
+// its B read in place (k = channel, n = pixel), and cols is fp32 scratch:
+// blocks of M x N that fit half of what ctx->temp has left (at most 512
+// KiB; 8 KiB of stack without an arena), the GEMM's own packing taking
+// the rest. The out starts at +0.0, takes the blocks' sums, then the bias,
+// so a -0.0 bias adds as PyTorch's sum + bias does. Each product of the
+// reference appears once: an input element meets every tap that lands in
+// the out, which is the reference's gather read the other way round.
+//
+// Exactness: each cols element is one fp32 FMA chain over the channels;
+// with small-integer data (every partial sum exact) the out is the
+// reference's bit for bit.
+#include <string.h>
+
+#include "core/arena.h"
+#include "ops_optimized/conv/conv.h"
+
+#define COLS_STACK_FLOATS 2048
+#define COLS_MAX_BYTES ((size_t)512 * 1024)
+
+typedef struct transposed_shape {
+  int64_t in_h, in_w, out_h, out_w;
+  int64_t kernel_h, kernel_w;
+  int64_t stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w;
+} transposed_shape_t;
+
+// Smallest iw with iw * stride + offset >= 0, and one past the largest with
+// iw * stride + offset < limit (stride >= 1); the range may be empty.
+static int64_t first_inside(int64_t offset, int64_t stride) {
+  return offset >= 0 ? 0 : (-offset + stride - 1) / stride;
+}
+static int64_t end_inside(int64_t offset, int64_t stride, int64_t limit) {
+  int64_t last = limit - 1 - offset;
+  return last < 0 ? 0 : last / stride + 1;
+}
+
+// Adds rows [m0, m0 + mc) x pixels [n0, n0 + nc) of cols (row stride nc)
+// into the group's out planes (contiguous, out_h x out_w each).
+static void scatter_add(const transposed_shape_t *s, const float *cols,
+                        int64_t m0, int64_t mc, int64_t n0, int64_t nc,
+                        float *out) {
+  const int64_t taps = s->kernel_h * s->kernel_w;
+  const int64_t plane = s->out_h * s->out_w;
+  for (int64_t r = 0; r < mc; ++r) {
+    const int64_t m = m0 + r;
+    const int64_t oc = m / taps;
+    const int64_t i = m % taps / s->kernel_w;
+    const int64_t j = m % taps % s->kernel_w;
+    const int64_t row_offset = i * s->dilation_h - s->pad_h;
+    const int64_t column_offset = j * s->dilation_w - s->pad_w;
+    const int64_t lo = first_inside(column_offset, s->stride_w);
+    const int64_t hi = end_inside(column_offset, s->stride_w, s->out_w);
+    float *o = out + oc * plane;
+    for (int64_t n = n0; n < n0 + nc;) {
+      const int64_t ih = n / s->in_w;
+      const int64_t row_start = ih * s->in_w;
+      const int64_t row_end =
+          row_start + s->in_w < n0 + nc ? row_start + s->in_w : n0 + nc;
+      const int64_t oh = ih * s->stride_h + row_offset;
+      if (oh >= 0 && oh < s->out_h) {
+        int64_t from = n - row_start > lo ? n - row_start : lo;
+        int64_t to = row_end - row_start < hi ? row_end - row_start : hi;
+        // Out column iw * stride + column_offset, in [0, out_w) for iw in
+        // [from, to).
+        float *orow = o + oh * s->out_w;
+        const float *crow = cols + r * nc + (row_start - n0);
+        if (s->stride_w == 1) {
+          for (int64_t iw = from; iw < to; ++iw) {
+            orow[iw + column_offset] += crow[iw];
+          }
+        } else {
+          for (int64_t iw = from; iw < to; ++iw) {
+            orow[iw * s->stride_w + column_offset] += crow[iw];
+          }
+        }
+      }
+      n = row_end;
+    }
+  }
+}
+
+bool etr_conv_transposed_nchw(etr_arena_t *temp, etr_isa_t isa,
+                              const etr_tensor_t *input,
+                              const etr_tensor_t *weight,
+                              const etr_tensor_t *bias, etr_tensor_t *out,
+                              int64_t groups, const int64_t stride[2],
+                              const int64_t padding[2],
+                              const int64_t dilation[2]) {
+  const bool two = input->dim == 4;
+  if (input->dtype != ETR_FLOAT || weight->dtype != ETR_FLOAT ||
+      out->dtype != ETR_FLOAT || (input->dim != 3 && input->dim != 4) ||
+      weight->dim != input->dim || out->dim != input->dim || groups < 1 ||
+      !etr_tensor_is_contiguous(input) || !etr_tensor_is_contiguous(weight) ||
+      !etr_tensor_is_contiguous(out) ||
+      (bias != NULL && (bias->dtype != ETR_FLOAT || bias->dim != 1))) {
+    return false;
+  }
+  const int32_t last = input->dim - 1;
+  const transposed_shape_t s = {
+      .in_h = two ? input->sizes[2] : 1,
+      .in_w = input->sizes[last],
+      .out_h = two ? out->sizes[2] : 1,
+      .out_w = out->sizes[last],
+      .kernel_h = two ? weight->sizes[2] : 1,
+      .kernel_w = weight->sizes[last],
+      .stride_h = stride[0],
+      .stride_w = stride[1],
+      .pad_h = padding[0],
+      .pad_w = padding[1],
+      .dilation_h = dilation[0],
+      .dilation_w = dilation[1],
+  };
+  if (s.stride_h < 1 || s.stride_w < 1) {
+    return false;
+  }
+  const int64_t in_channels = input->sizes[1] / groups;
+  const int64_t out_channels = out->sizes[1] / groups;
+  const int64_t m_total = out_channels * s.kernel_h * s.kernel_w;
+  const int64_t n_total = s.in_h * s.in_w;
+  const int64_t out_group = out_channels * s.out_h * s.out_w;
+
+  // The cols block: half the arena's room (the GEMM packs in the rest).
+  float stack_cols[COLS_STACK_FLOATS];
+  float *cols = stack_cols;
+  size_t capacity = COLS_STACK_FLOATS;
+  if (temp != NULL && temp->block_size == 0 && temp->size > temp->used) {
+    size_t want = (temp->size - temp->used) / 2;
+    want = want < COLS_MAX_BYTES ? want : COLS_MAX_BYTES;
+    if (want / sizeof(float) > COLS_STACK_FLOATS) {
+      float *block = (float *)etr_arena_alloc(temp, want, 64);
+      if (block != NULL) {
+        cols = block;
+        capacity = want / sizeof(float);
+      }
+    }
+  }
+  // Whole input rows per block where they fit, else 16 pixels (and fewer
+  // cols rows when even those do not).
+  int64_t nc = n_total;
+  if (m_total > 0 && (size_t)m_total * (size_t)nc > capacity) {
+    nc = (int64_t)(capacity / (size_t)m_total);
+    nc = nc >= s.in_w ? nc / s.in_w * s.in_w : nc / 16 * 16;
+    nc = nc < 16 ? 16 : nc;
+    nc = nc < n_total ? nc : n_total;
+  }
+  int64_t mc = m_total;
+  if (nc > 0 && (size_t)mc * (size_t)nc > capacity) {
+    mc = (int64_t)(capacity / (size_t)nc);
+  }
+  const etr_arena_mark_t mark =
+      temp != NULL ? etr_arena_mark(temp) : (etr_arena_mark_t){0};
+
+  const float *x = (const float *)input->data;
+  const float *w = (const float *)weight->data;
+  float *y = (float *)out->data;
+  for (int64_t image = 0; image < input->sizes[0]; ++image) {
+    for (int64_t group = 0; group < groups; ++group) {
+      float *o = y + image * out->strides[0] +
+                 group * out_channels * out->strides[1];
+      memset(o, 0, (size_t)out_group * sizeof(float));
+      const float *xg = x + image * input->strides[0] +
+                        group * in_channels * input->strides[1];
+      const float *wg = w + group * in_channels * weight->strides[0];
+      for (int64_t m0 = 0; m0 < m_total; m0 += mc) {
+        const int64_t rows = m_total - m0 < mc ? m_total - m0 : mc;
+        for (int64_t n0 = 0; n0 < n_total; n0 += nc) {
+          const int64_t pixels = n_total - n0 < nc ? n_total - n0 : nc;
+          etr_gemm_problem_t p = {
+              .m = (size_t)rows,
+              .n = (size_t)pixels,
+              .k = (size_t)in_channels,
+              .a = etr_gemm_matrix(wg + m0, ETR_FLOAT,
+                                   (ptrdiff_t)weight->strides[0], 1),
+              .b = etr_gemm_matrix(xg + n0, ETR_FLOAT,
+                                   (ptrdiff_t)input->strides[1], 1),
+              .c = cols,
+              .c_dtype = ETR_FLOAT,
+              .c_row_stride = (ptrdiff_t)pixels,
+              .alpha = 1.0f,
+              .beta = 0.0f,
+          };
+          etr_gemm(&p, NULL, temp, isa);
+          if (temp != NULL) {
+            etr_arena_rewind(temp, mark);
+          }
+          scatter_add(&s, cols, m0, rows, n0, pixels, o);
+        }
+      }
+      if (bias != NULL) {
+        const int64_t plane = s.out_h * s.out_w;
+        for (int64_t oc = 0; oc < out_channels; ++oc) {
+          const float b =
+              ((const float *)bias->data)[(group * out_channels + oc) *
+                                          bias->strides[0]];
+          float *op = o + oc * plane;
+          for (int64_t e = 0; e < plane; ++e) {
+            op[e] += b;
+          }
+        }
+      }
+    }
+  }
+  return true;
+}
