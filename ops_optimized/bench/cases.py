@@ -451,6 +451,15 @@ def standard_cases() -> List[Case]:
     conv("dwconv3x3-32-112", 32, 112, 32, 3, 1, groups=32)
     conv("dwconv3x3s2-96-112", 96, 112, 96, 3, 2, groups=96)
 
+    def conv_transposed(case_id: str, c: int, h: int, oc: int, k: int, stride: int,
+                        pad: int) -> None:
+        add(case_id, "conv", "aten::convolution.out", _t(1, c, h, h), _c(c, oc, k, k), _c(oc),
+            [stride, stride], [pad, pad], [1, 1], True, [0, 0], 1,
+            note="transposed: a decoder's up-sampling")
+
+    conv_transposed("convT2x2s2-64to32-28", 64, 28, 32, 2, 2, 0)
+    conv_transposed("convT4x4s2-128to64-16", 128, 16, 64, 4, 2, 1)
+
     unary = {
         "relu": ("aten::relu.out", ()), "sigmoid": ("aten::sigmoid.out", ()),
         "tanh": ("aten::tanh.out", ()), "gelu": ("aten::gelu.out", ("none",)),
