@@ -49,9 +49,13 @@ ALWAYS_INLINE __m512 load_columns(const float *p, size_t stride,
   return _mm512_permutex2var_ps(lo, even, hi);
 }
 
+// The lanes where v takes over: v > best or v is NaN (PyTorch's rule).
+// The two masks are ORed in a mask register (KORW): written as `|`, GCC
+// moved both to general registers and back, steps on the chain each tap
+// waits for.
 ALWAYS_INLINE __mmask16 replaces(__mmask16 active, __m512 v, __m512 best) {
-  return _mm512_mask_cmp_ps_mask(active, v, best, _CMP_GT_OQ) |
-         _mm512_mask_cmp_ps_mask(active, v, v, _CMP_UNORD_Q);
+  return _kor_mask16(_mm512_mask_cmp_ps_mask(active, v, best, _CMP_GT_OQ),
+                     _mm512_mask_cmp_ps_mask(active, v, v, _CMP_UNORD_Q));
 }
 
 ALWAYS_INLINE void store_indices(int64_t *p, __mmask16 m, __m512i index) {
@@ -77,26 +81,36 @@ ALWAYS_INLINE void max_block(const float *plane, size_t width, size_t h0,
   block_masks_t m3 = block_masks(left > 48 ? (left < 64 ? left - 48 : 16) : 0,
                                  stride);
   size_t step = 16 * stride;
-  __m512 b0 = _mm512_setzero_ps(), b1 = b0, b2 = b0, b3 = b0;
-  __m512i o0 = _mm512_setzero_si512(), o1 = o0, o2 = o0, o3 = o0;
+  // The first tap starts the maxima (every lane takes it), the others
+  // replace where they win: no per-tap test of "first", which GCC turned
+  // into mask moves through general registers on each compare's chain.
+  const float *p = plane + h0 * width + column;
+  __m512 b0 = load_columns(p, stride, m0);
+  __m512 b1 = _mm512_setzero_ps(), b2 = b1, b3 = b1;
+  if (wide) {
+    b1 = load_columns(p + step, stride, m1);
+    b2 = load_columns(p + 2 * step, stride, m2);
+    b3 = load_columns(p + 3 * step, stride, m3);
+  }
+  __m512i first = _mm512_set1_epi32((int32_t)(h0 * width + column));
+  __m512i o0 = first, o1 = first, o2 = first, o3 = first;
   for (size_t i = 0; i < window->kernel_h; ++i) {
     size_t row = (h0 + i * window->dilation_h) * width;
-    for (size_t j = 0; j < window->kernel_w; ++j) {
+    for (size_t j = i == 0 ? 1 : 0; j < window->kernel_w; ++j) {
       size_t at = row + column + j * window->dilation_w;
-      const float *p = plane + at;
-      bool first = i == 0 && j == 0;
+      p = plane + at;
       __m512i offset = _mm512_set1_epi32((int32_t)at);
       __m512 v0 = load_columns(p, stride, m0);
-      __mmask16 u0 = first ? m0.out : replaces(m0.out, v0, b0);
+      __mmask16 u0 = replaces(m0.out, v0, b0);
       b0 = _mm512_mask_mov_ps(b0, u0, v0);
       o0 = _mm512_mask_mov_epi32(o0, u0, offset);
       if (wide) {
         __m512 v1 = load_columns(p + step, stride, m1);
         __m512 v2 = load_columns(p + 2 * step, stride, m2);
         __m512 v3 = load_columns(p + 3 * step, stride, m3);
-        __mmask16 u1 = first ? m1.out : replaces(m1.out, v1, b1);
-        __mmask16 u2 = first ? m2.out : replaces(m2.out, v2, b2);
-        __mmask16 u3 = first ? m3.out : replaces(m3.out, v3, b3);
+        __mmask16 u1 = replaces(m1.out, v1, b1);
+        __mmask16 u2 = replaces(m2.out, v2, b2);
+        __mmask16 u3 = replaces(m3.out, v3, b3);
         b1 = _mm512_mask_mov_ps(b1, u1, v1);
         b2 = _mm512_mask_mov_ps(b2, u2, v2);
         b3 = _mm512_mask_mov_ps(b3, u3, v3);
