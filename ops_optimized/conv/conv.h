@@ -315,6 +315,22 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
                                const etr_conv_post_t *post, bool *done,
                                bool *staged);
 
+// out[2i] += a[i], out[2i + 1] += b[i] for i < n (a and b apart from
+// out): a transposed convolution's stride-2 scatter of two neighbouring
+// kernel columns (add_pairs_<isa>.c). Each out element takes one IEEE
+// float add, as the scalar loop would.
+typedef void (*etr_conv_add_pairs_fn)(size_t n, const float *a,
+                                      const float *b, float *out);
+void etr_conv_add_pairs_scalar(size_t n, const float *a, const float *b,
+                               float *out);
+void etr_conv_add_pairs_avx2(size_t n, const float *a, const float *b,
+                             float *out);
+void etr_conv_add_pairs_avx512(size_t n, const float *a, const float *b,
+                               float *out);
+void etr_conv_add_pairs_neon(size_t n, const float *a, const float *b,
+                             float *out);
+etr_conv_add_pairs_fn etr_conv_add_pairs_for(etr_isa_t isa);
+
 // Transposed convolution (conv_transposed.c): Float, 1-D or 2-D, input,
 // weight ([C_in, C_out/groups, kH, kW]) and out contiguous, the out free
 // of the inputs and sized by the caller's checks; stride, padding and

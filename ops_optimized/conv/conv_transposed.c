@@ -45,49 +45,103 @@ static int64_t end_inside(int64_t offset, int64_t stride, int64_t limit) {
   return last < 0 ? 0 : last / stride + 1;
 }
 
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// The scatter's kernels: the ISA's float add (stride-1 rows) and its
+// add_pairs (stride 2, two neighbouring kernel columns at once).
+typedef struct scatter_kernels {
+  etr_f32_binary_vv_fn add;
+  etr_conv_add_pairs_fn add_pairs;
+} scatter_kernels_t;
+
 // Adds rows [m0, m0 + mc) x pixels [n0, n0 + nc) of cols (row stride nc)
-// into the group's out planes (contiguous, out_h x out_w each).
+// into the group's out planes (contiguous, out_h x out_w each). Row r is
+// out channel oc, kernel tap (i, j); its pixel (ih, iw) lands at out row
+// ih * stride_h + i * dilation_h - pad_h, column iw * stride_w + j *
+// dilation_w - pad_w. At stride 2 (dilation 1) rows j and j + 1 of one
+// (oc, i) fill the even and odd columns of the same out row, so they are
+// added together, interleaved (add_pairs). No out element takes two
+// values of one pair, so every element sees its adds in the same order
+// as row by row.
 static void scatter_add(const transposed_shape_t *s, const float *cols,
                         int64_t m0, int64_t mc, int64_t n0, int64_t nc,
-                        etr_f32_binary_vv_fn add, float *out) {
+                        const scatter_kernels_t *k, float *out) {
   const int64_t taps = s->kernel_h * s->kernel_w;
   const int64_t plane = s->out_h * s->out_w;
-  for (int64_t r = 0; r < mc; ++r) {
+  const bool pairs = s->stride_w == 2 && s->dilation_w == 1;
+  for (int64_t r = 0; r < mc;) {
     const int64_t m = m0 + r;
     const int64_t oc = m / taps;
     const int64_t i = m % taps / s->kernel_w;
     const int64_t j = m % taps % s->kernel_w;
+    // Rows r and r + 1 together: taps j and j + 1 of one (oc, i).
+    const int64_t width =
+        pairs && j % 2 == 0 && j + 1 < s->kernel_w && r + 1 < mc ? 2 : 1;
     const int64_t row_offset = i * s->dilation_h - s->pad_h;
-    const int64_t column_offset = j * s->dilation_w - s->pad_w;
-    const int64_t lo = first_inside(column_offset, s->stride_w);
-    const int64_t hi = end_inside(column_offset, s->stride_w, s->out_w);
+    int64_t column_offset[2];
+    int64_t lo[2];
+    int64_t hi[2];
+    for (int64_t t = 0; t < width; ++t) {
+      column_offset[t] = (j + t) * s->dilation_w - s->pad_w;
+      lo[t] = first_inside(column_offset[t], s->stride_w);
+      hi[t] = end_inside(column_offset[t], s->stride_w, s->out_w);
+    }
     float *o = out + oc * plane;
     for (int64_t n = n0; n < n0 + nc;) {
       const int64_t ih = n / s->in_w;
       const int64_t row_start = ih * s->in_w;
-      const int64_t row_end =
-          row_start + s->in_w < n0 + nc ? row_start + s->in_w : n0 + nc;
+      const int64_t row_end = min64(row_start + s->in_w, n0 + nc);
       const int64_t oh = ih * s->stride_h + row_offset;
       if (oh >= 0 && oh < s->out_h) {
-        int64_t from = n - row_start > lo ? n - row_start : lo;
-        int64_t to = row_end - row_start < hi ? row_end - row_start : hi;
-        // Out column iw * stride + column_offset, in [0, out_w) for iw in
-        // [from, to).
+        // Out column iw * stride + column_offset[t], in [0, out_w) for iw
+        // in [from[t], to[t]).
         float *orow = o + oh * s->out_w;
-        const float *crow = cols + r * nc + (row_start - n0);
-        if (s->stride_w == 1) {
-          if (to > from) {
-            add((size_t)(to - from), orow + from + column_offset, crow + from,
-                orow + from + column_offset, NULL);
+        int64_t from[2];
+        int64_t to[2];
+        const float *crow[2];
+        for (int64_t t = 0; t < width; ++t) {
+          from[t] = max64(n - row_start, lo[t]);
+          to[t] = min64(row_end - row_start, hi[t]);
+          crow[t] = cols + (r + t) * nc + (row_start - n0);
+        }
+        int64_t both_from = from[0];
+        int64_t both_to = from[0];  // empty unless a pair
+        if (width == 2) {
+          both_from = max64(from[0], from[1]);
+          both_to = min64(to[0], to[1]);
+          if (both_to > both_from) {
+            k->add_pairs((size_t)(both_to - both_from), crow[0] + both_from,
+                         crow[1] + both_from,
+                         orow + 2 * both_from + column_offset[0]);
+          } else {
+            both_to = both_from;
           }
-        } else {
-          for (int64_t iw = from; iw < to; ++iw) {
-            orow[iw * s->stride_w + column_offset] += crow[iw];
+        }
+        for (int64_t t = 0; t < width; ++t) {
+          // What the pair did not cover: all of a single row.
+          if (s->stride_w == 1) {
+            if (to[t] > from[t]) {
+              k->add((size_t)(to[t] - from[t]),
+                     orow + from[t] + column_offset[t], crow[t] + from[t],
+                     orow + from[t] + column_offset[t], NULL);
+            }
+            continue;
+          }
+          // [from, to) minus [both_from, both_to): at most two runs.
+          const int64_t runs[2][2] = {
+              {from[t], min64(to[t], both_from)},
+              {max64(from[t], both_to), to[t]}};
+          for (int run = 0; run < 2; ++run) {
+            for (int64_t iw = runs[run][0]; iw < runs[run][1]; ++iw) {
+              orow[iw * s->stride_w + column_offset[t]] += crow[t][iw];
+            }
           }
         }
       }
       n = row_end;
     }
+    r += width;
   }
 }
 
@@ -166,6 +220,8 @@ bool etr_conv_transposed_nchw(etr_arena_t *temp, etr_isa_t isa,
   // the loops it replaces: 22% of a 2x2 stride-2 layer was a scalar bias
   // pass).
   const etr_f32_binary_kernels_t *binary = etr_f32_binary_for(isa);
+  const scatter_kernels_t kernels = {binary->vv[ETR_BINARY_ADD],
+                                     etr_conv_add_pairs_for(isa)};
   const float *x = (const float *)input->data;
   const float *w = (const float *)weight->data;
   float *y = (float *)out->data;
@@ -199,8 +255,7 @@ bool etr_conv_transposed_nchw(etr_arena_t *temp, etr_isa_t isa,
           if (temp != NULL) {
             etr_arena_rewind(temp, mark);
           }
-          scatter_add(&s, cols, m0, rows, n0, pixels,
-                      binary->vv[ETR_BINARY_ADD], o);
+          scatter_add(&s, cols, m0, rows, n0, pixels, &kernels, o);
         }
       }
       if (bias != NULL) {

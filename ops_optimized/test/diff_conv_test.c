@@ -203,7 +203,8 @@ TT_TEST(diff_conv, half_bfloat16_special_and_fallbacks) {
 // Transposed convolutions (conv/conv_transposed.c): the decoder shapes
 // (2x2 stride 2, 4x4 stride 2 padding 1), stride 1 and 3 (gaps no tap
 // lands in: bias only), padding past the kernel's reach, dilation,
-// output_padding, groups, 1-D, several images, a 1x1 kernel, and blocks:
+// output_padding, groups, 1-D, several images, a 1x1 kernel, stride-2
+// column pairs with tails and unequal ranges, and blocks:
 // 64 x 64 pixels and 512 out channels x 16 taps overflow the cols block
 // (several pixel blocks; rows split too). Random data within the bound,
 // exact data bit for bit, NaN/inf/-0.0 poked into exact data, and special
@@ -223,6 +224,12 @@ TT_TEST(diff_conv, transposed) {
       {1, 16, 64, 64, 8, 2, 2, 2, 0, 1, 1, true},   // several pixel blocks
       {1, 8, 3, 5, 512, 4, 4, 1, 0, 1, 1, false},   // rows split
       {1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, true},
+      // Stride 2: kernel columns added in pairs (add_pairs) over rows of
+      // 37 (two vectors and a tail) and 9, a 3-wide kernel (one column
+      // alone), padding 1 and 2 (pairs whose valid columns differ).
+      {1, 4, 5, 37, 6, 2, 2, 2, 0, 1, 1, true},
+      {1, 3, 4, 9, 5, 3, 3, 2, 1, 1, 1, true},
+      {2, 2, 3, 21, 3, 4, 4, 2, 2, 1, 1, false},
   };
   const size_t count = sizeof(cases) / sizeof(cases[0]);
   int failures = 0;

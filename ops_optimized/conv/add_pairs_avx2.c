@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// out[2i] += a[i], out[2i + 1] += b[i] (conv.h), AVX2: 8 of a and b
+// interleaved (unpacklo/hi within 128-bit lanes, then the lanes swapped
+// into place) into 16 outs; the last 7 or fewer in C.
+#include <immintrin.h>
+
+#include "ops_optimized/conv/conv.h"
+
+void etr_conv_add_pairs_avx2(size_t n, const float *a, const float *b,
+                             float *out) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 va = _mm256_loadu_ps(a + i);
+    __m256 vb = _mm256_loadu_ps(b + i);
+    __m256 lo = _mm256_unpacklo_ps(va, vb);  // a0 b0 a1 b1 | a4 b4 a5 b5
+    __m256 hi = _mm256_unpackhi_ps(va, vb);  // a2 b2 a3 b3 | a6 b6 a7 b7
+    float *o = out + 2 * i;
+    _mm256_storeu_ps(o, _mm256_add_ps(_mm256_loadu_ps(o),
+                                      _mm256_permute2f128_ps(lo, hi, 0x20)));
+    _mm256_storeu_ps(o + 8,
+                     _mm256_add_ps(_mm256_loadu_ps(o + 8),
+                                   _mm256_permute2f128_ps(lo, hi, 0x31)));
+  }
+  for (; i < n; ++i) {
+    out[2 * i] += a[i];
+    out[2 * i + 1] += b[i];
+  }
+}

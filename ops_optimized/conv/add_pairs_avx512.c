@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// out[2i] += a[i], out[2i + 1] += b[i] (conv.h), AVX-512: 16 of a and b
+// interleaved by two vpermt2ps into 32 outs; the tail under lane masks
+// (nothing past 2n is read or written).
+#include <immintrin.h>
+
+#include "ops_optimized/conv/conv.h"
+
+void etr_conv_add_pairs_avx512(size_t n, const float *a, const float *b,
+                               float *out) {
+  const __m512i low = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5,
+                                        21, 6, 22, 7, 23);
+  const __m512i high = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12,
+                                         28, 13, 29, 14, 30, 15, 31);
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m512 va = _mm512_loadu_ps(a + i);
+    __m512 vb = _mm512_loadu_ps(b + i);
+    float *o = out + 2 * i;
+    _mm512_storeu_ps(o, _mm512_add_ps(_mm512_loadu_ps(o),
+                                      _mm512_permutex2var_ps(va, low, vb)));
+    _mm512_storeu_ps(o + 16,
+                     _mm512_add_ps(_mm512_loadu_ps(o + 16),
+                                   _mm512_permutex2var_ps(va, high, vb)));
+  }
+  if (i < n) {
+    size_t left = n - i;  // 1..15
+    __mmask16 in = (__mmask16)((1u << left) - 1u);
+    size_t outs = 2 * left;  // 2..30
+    __mmask16 first =
+        outs >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << outs) - 1u);
+    __mmask16 second =
+        outs > 16 ? (__mmask16)((1u << (outs - 16)) - 1u) : (__mmask16)0;
+    __m512 va = _mm512_maskz_loadu_ps(in, a + i);
+    __m512 vb = _mm512_maskz_loadu_ps(in, b + i);
+    float *o = out + 2 * i;
+    _mm512_mask_storeu_ps(
+        o, first,
+        _mm512_add_ps(_mm512_maskz_loadu_ps(first, o),
+                      _mm512_permutex2var_ps(va, low, vb)));
+    if (second != 0) {
+      _mm512_mask_storeu_ps(
+          o + 16, second,
+          _mm512_add_ps(_mm512_maskz_loadu_ps(second, o + 16),
+                        _mm512_permutex2var_ps(va, high, vb)));
+    }
+  }
+}
