@@ -601,23 +601,12 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
 // reference cases.
 static bool transposed(etr_kernel_context_t *ctx, etr_evalue_t **args,
                        size_t num_args, const conv_call_t *c) {
-  if (overlaps_inputs(c->out, c)) {
-    return false;
-  }
-  int32_t spatial = c->input->dim - 2;
-  int64_t stride[2];
-  int64_t padding[2];
-  int64_t dilation[2];
-  read_pair(ctx, args, num_args, 3, spatial, 1, &stride[0], &stride[1]);
-  read_pair(ctx, args, num_args, 4, spatial, 0, &padding[0], &padding[1]);
-  read_pair(ctx, args, num_args, 5, spatial, 1, &dilation[0], &dilation[1]);
-  if (spatial == 1) {
-    stride[0] = dilation[0] = 1;
-    padding[0] = 0;
-  }
-  return etr_conv_transposed_nchw(ctx->temp, etr_isa_active(), c->input,
-                                  c->weight, c->bias, c->out, c->groups,
-                                  stride, padding, dilation);
+  etr_conv2d_geometry_t g;
+  return !overlaps_inputs(c->out, c) &&
+         build_geometry(ctx, args, num_args, c->input, c->weight, c->out,
+                        c->groups, false, &g) &&
+         etr_conv_transposed_nchw(ctx->temp, etr_isa_active(), c->input,
+                                  c->weight, c->bias, c->out, c->groups, &g);
 }
 
 // aten::convolution.out

@@ -333,17 +333,17 @@ etr_conv_add_pairs_fn etr_conv_add_pairs_for(etr_isa_t isa);
 
 // Transposed convolution (conv_transposed.c): Float, 1-D or 2-D, input,
 // weight ([C_in, C_out/groups, kH, kW]) and out contiguous, the out free
-// of the inputs and sized by the caller's checks; stride, padding and
-// dilation as (h, w) (1-D: h = 1, 0, 1). A GEMM per (image, group) into
-// fp32 blocks from `temp` (may be NULL: stack), scattered into the out.
-// False, with nothing written, for any other case.
+// of the inputs and sized by the caller's checks; `g` read as for a plain
+// convolution (channels per group, sizes, stride, padding, dilation; its
+// weight strides are not used). A GEMM per (image, group) into fp32
+// blocks from `temp` (may be NULL: stack), scattered into the out. False,
+// with nothing written, for any other case.
 bool etr_conv_transposed_nchw(etr_arena_t *temp, etr_isa_t isa,
                               const etr_tensor_t *input,
                               const etr_tensor_t *weight,
                               const etr_tensor_t *bias, etr_tensor_t *out,
-                              int64_t groups, const int64_t stride[2],
-                              const int64_t padding[2],
-                              const int64_t dilation[2]);
+                              int64_t groups,
+                              const etr_conv2d_geometry_t *g);
 
 #ifdef __cplusplus
 }

@@ -29,12 +29,6 @@
 #define COLS_STACK_FLOATS 2048
 #define COLS_MAX_BYTES ((size_t)512 * 1024)
 
-typedef struct transposed_shape {
-  int64_t in_h, in_w, out_h, out_w;
-  int64_t kernel_h, kernel_w;
-  int64_t stride_h, stride_w, pad_h, pad_w, dilation_h, dilation_w;
-} transposed_shape_t;
-
 // Smallest iw with iw * stride + offset >= 0, and one past the largest with
 // iw * stride + offset < limit (stride >= 1); the range may be empty.
 static int64_t first_inside(int64_t offset, int64_t stride) {
@@ -64,7 +58,7 @@ typedef struct scatter_kernels {
 // added together, interleaved (add_pairs). No out element takes two
 // values of one pair, so every element sees its adds in the same order
 // as row by row.
-static void scatter_add(const transposed_shape_t *s, const float *cols,
+static void scatter_add(const etr_conv2d_geometry_t *s, const float *cols,
                         int64_t m0, int64_t mc, int64_t n0, int64_t nc,
                         const scatter_kernels_t *k, float *out) {
   const int64_t taps = s->kernel_h * s->kernel_w;
@@ -149,37 +143,19 @@ bool etr_conv_transposed_nchw(etr_arena_t *temp, etr_isa_t isa,
                               const etr_tensor_t *input,
                               const etr_tensor_t *weight,
                               const etr_tensor_t *bias, etr_tensor_t *out,
-                              int64_t groups, const int64_t stride[2],
-                              const int64_t padding[2],
-                              const int64_t dilation[2]) {
-  const bool two = input->dim == 4;
+                              int64_t groups,
+                              const etr_conv2d_geometry_t *g) {
   if (input->dtype != ETR_FLOAT || weight->dtype != ETR_FLOAT ||
       out->dtype != ETR_FLOAT || (input->dim != 3 && input->dim != 4) ||
       weight->dim != input->dim || out->dim != input->dim || groups < 1 ||
       !etr_tensor_is_contiguous(input) || !etr_tensor_is_contiguous(weight) ||
       !etr_tensor_is_contiguous(out) ||
-      (bias != NULL && (bias->dtype != ETR_FLOAT || bias->dim != 1))) {
+      (bias != NULL && (bias->dtype != ETR_FLOAT || bias->dim != 1)) ||
+      g->stride_h < 1 || g->stride_w < 1) {
     return false;
   }
-  const int32_t last = input->dim - 1;
-  const transposed_shape_t s = {
-      .in_h = two ? input->sizes[2] : 1,
-      .in_w = input->sizes[last],
-      .out_h = two ? out->sizes[2] : 1,
-      .out_w = out->sizes[last],
-      .kernel_h = two ? weight->sizes[2] : 1,
-      .kernel_w = weight->sizes[last],
-      .stride_h = stride[0],
-      .stride_w = stride[1],
-      .pad_h = padding[0],
-      .pad_w = padding[1],
-      .dilation_h = dilation[0],
-      .dilation_w = dilation[1],
-  };
-  if (s.stride_h < 1 || s.stride_w < 1) {
-    return false;
-  }
-  const int64_t in_channels = input->sizes[1] / groups;
+  const etr_conv2d_geometry_t s = *g;
+  const int64_t in_channels = s.channels;
   const int64_t out_channels = out->sizes[1] / groups;
   const int64_t m_total = out_channels * s.kernel_h * s.kernel_w;
   const int64_t n_total = s.in_h * s.in_w;
