@@ -449,6 +449,11 @@ def write(results: Dict[str, Any], out: Path) -> None:
                f" {results['settings']['model_rounds']} interleaved rounds (min-max in brackets),"
                " minus the runtime's empty-program execute() time (above; for ExecuTorch it is"
                " mostly the Python binding's call, which a C++ caller would not pay)."
+               " Each execution runs on inputs set just before it, in both runtimes (the"
+               " programs' memory plans give a dead input's bytes to later tensors, so an"
+               " execution that does not set them again computes on leftovers); the settings'"
+               " own time is measured in a batch of their own and subtracted. The outputs"
+               " checked are those of the last timed execution."
                " etref and ExecuTorch run the checked-in `datasets/models/<name>/model.pte`;"
                " the XNNPACK program is lowered from the same model definition, seed and weights"
                " (datasets/generate.py). Outputs are checked against PyTorch eager.", "",
