@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Load-time fusion (fuse.h): counts every value's references once, then
-// folds constants (fuse_fold.c), fuses convolution groups (fuse_conv.c) and
-// prunes unread max-pool indices (fuse_fold.c).
+// folds constants (fuse_fold.c), fuses convolution groups (fuse_conv.c),
+// elementwise chains (fuse_chain.c) and prunes unread max-pool indices
+// (fuse_fold.c).
 #include "ops_optimized/fuse/fuse.h"
 
 #include <stdlib.h>
@@ -29,6 +30,9 @@ etr_error_t etr_opt_fuse_method(etr_method_t *method,
   etr_fuse_count_uses(method, uses);
   stats->folded = etr_fuse_fold_constants(method, uses);
   etr_error_t status = etr_fuse_conv_groups(method, uses, stats, diag);
+  if (status == ETR_OK) {
+    status = etr_fuse_elementwise_chains(method, uses, stats, diag);
+  }
   if (status == ETR_OK) {
     stats->pruned = etr_fuse_prune_indices(method, uses);
   }

@@ -42,6 +42,16 @@
 // nothing (ETR_FUSION_FOLDED). Its readers see the same bytes the kernel
 // would have written at every execution.
 //
+// Then elementwise chains (fuse_chain.c): consecutive add/sub/mul/div
+// (alpha 1), clamp, hardtanh and relu calls on one Float shape, each
+// reading the previous one's out, at most two other tensors of that shape
+// and one-element Float constants (the program's or folded), with every
+// value between them planned and read by the next step only: hardswish and
+// hardsigmoid as to_edge decomposes them (add 3, clamp 0, clamp 6, mul,
+// div 6), a residual add and its relu. The head computes the chain tile by
+// tile with the steps' own microkernels (same bits); the other steps are
+// absorbed, and folded instructions between them stay folded.
+//
 // Last, a max_pool2d_with_indices whose indices nothing reads (every
 // exported CNN: the graph keeps only the values) gets a kernel that does
 // not write them (ETR_FUSION_PRUNED); its values are the same.
@@ -70,6 +80,8 @@ typedef struct etr_fusion_stats {
   uint32_t clamps;      // of which hardtanh / relu
   uint32_t folded;      // instructions computed once, at fusion
   uint32_t pruned;      // max pools whose unread indices are not written
+  uint32_t chains;      // fused elementwise chains (one per head)
+  uint32_t chain_steps; // instructions they compute (heads included)
 } etr_fusion_stats_t;
 
 // Fuses what it can in `method` (loaded with ETR_KERNELS_OPTIMIZED; any
@@ -85,6 +97,10 @@ etr_error_t etr_opt_fuse_method(etr_method_t *method,
 // out and copied (tests and the CLI read them).
 extern uint64_t etr_fuse_unfused_runs;
 extern uint64_t etr_fuse_staged_runs;
+// Executions of a fused elementwise chain that ran its steps' kernels one
+// after another (a rebound input of another shape or layout, an out that
+// partly overlaps an input).
+extern uint64_t etr_fuse_chain_unfused_runs;
 
 #ifdef __cplusplus
 }

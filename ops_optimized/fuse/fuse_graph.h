@@ -43,6 +43,10 @@ bool etr_fuse_accepts(etr_method_t *m, const etr_instruction_t *instruction);
 uint32_t etr_fuse_fold_constants(etr_method_t *method, const uint32_t *uses);
 etr_error_t etr_fuse_conv_groups(etr_method_t *method, const uint32_t *uses,
                                  etr_fusion_stats_t *stats, etr_diag_t *diag);
+etr_error_t etr_fuse_elementwise_chains(etr_method_t *method,
+                                        const uint32_t *uses,
+                                        etr_fusion_stats_t *stats,
+                                        etr_diag_t *diag);
 uint32_t etr_fuse_prune_indices(etr_method_t *method, const uint32_t *uses);
 
 #endif  // ETR_OPS_OPTIMIZED_FUSE_FUSE_GRAPH_H

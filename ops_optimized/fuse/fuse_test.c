@@ -9,7 +9,12 @@
 // another, with the same bits again; a fused method's dry run
 // accepts every instruction; reference methods are left alone; the
 // executor steps over absorbed instructions unless a tracer watches.
+// Elementwise chains (testdata/chains.pte) give the unfused kernels' bits
+// and the reference's values, special values included, under every ISA,
+// and run unfused when a plan puts the out partly over an input.
 #include <criterion/criterion.h>
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,4 +343,232 @@ Test(fuse, absorbed_instructions_are_stepped_over_untraced) {
   cr_expect_eq(traced, 2 * chain->num_instructions);
   etr_method_release(&fused.method);
   etr_program_release(&program);
+}
+
+// ---------------------------------------------------------------------------
+// Elementwise chains (fuse_chain.c) on testdata/chains.pte (its generator,
+// testdata/generate.py, lists the four chains): hardswish, a residual add +
+// relu, hardsigmoid times an earlier value, and a run of arithmetic with
+// constants on either side, a clamp and a relu6.
+
+#define CHAINS_DIR "ops_optimized/fuse/testdata/"
+
+static void set_chain_inputs(etr_method_t *method, bool specials) {
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  for (uint32_t i = 0; i < 2; ++i) {
+    char path[256];
+    snprintf(path, sizeof(path), CHAINS_DIR "chains_input_%u.npy", i);
+    etr_npy_array_t input;
+    cr_assert_eq(etr_npy_load_file(path, 0, &input, &diag), ETR_OK, "%s: %s",
+                 path, diag.message);
+    if (specials) {
+      // Every value that has its own rule, at both ends of the tile, in
+      // the tail and at the corners of hardswish and the clamps.
+      static const float kSpecial[] = {
+          NAN,      -NAN,     INFINITY, -INFINITY, -0.0f,     0.0f,
+          1e-40f,   -1e-40f,  FLT_MAX,  -FLT_MAX,  FLT_MIN,   -3.0f,
+          3.0f,     6.0f,     -6.0f,    4.0f,      1e30f,     -1e30f,
+          2.9999998f, -2.9999998f, 0.5f, -0.5f};
+      float *data = (float *)input.tensor.data;
+      size_t n = (size_t)etr_tensor_numel(&input.tensor);
+      size_t count = sizeof(kSpecial) / sizeof(kSpecial[0]);
+      for (size_t e = 0; e < n; e += 7) {
+        data[e] = kSpecial[(e / 7 + i * 5) % count];
+      }
+      for (size_t e = 0; e < count && e < n; ++e) {
+        data[n - 1 - e] = kSpecial[(e + i) % count];
+        data[1023 - e] = kSpecial[(e + 3) % count];
+      }
+    }
+    cr_assert_eq(etr_method_set_input_tensor(method, i, &input.tensor,
+                                             &diag),
+                 ETR_OK, "%s", diag.message);
+    etr_npy_array_release(&input);
+  }
+}
+
+static void run_chains(etr_method_t *method, bool specials) {
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  for (int round = 0; round < 2; ++round) {
+    set_chain_inputs(method, specials);
+    cr_assert_eq(etr_method_execute(method, &diag), ETR_OK, "%s",
+                 diag.message);
+  }
+}
+
+// Bits equal, any NaN matching any NaN (the reference computes in double,
+// which need not keep a NaN's payload).
+static void assert_same_values(const char *what, const etr_method_t *a,
+                               const etr_method_t *b) {
+  for (uint32_t k = 0; k < a->num_outputs; ++k) {
+    const etr_tensor_t *s = etr_method_output(a, k)->u.as_tensor;
+    const etr_tensor_t *t = etr_method_output(b, k)->u.as_tensor;
+    cr_assert_eq(etr_tensor_numel(s), etr_tensor_numel(t));
+    const float *x = s->data;
+    const float *y = t->data;
+    for (int64_t e = 0; e < etr_tensor_numel(s); ++e) {
+      cr_assert(memcmp(&x[e], &y[e], sizeof(float)) == 0 ||
+                    (isnan(x[e]) && isnan(y[e])),
+                "%s: output %u [%lld]: %a vs %a", what, k, (long long)e,
+                (double)x[e], (double)y[e]);
+    }
+  }
+}
+
+static void assert_eager(const etr_method_t *m) {
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  for (uint32_t k = 0; k < m->num_outputs; ++k) {
+    char path[256];
+    snprintf(path, sizeof(path), CHAINS_DIR "chains_eager_output_%u.npy", k);
+    etr_npy_array_t want;
+    cr_assert_eq(etr_npy_load_file(path, 0, &want, &diag), ETR_OK, "%s",
+                 diag.message);
+    const etr_tensor_t *got = etr_method_output(m, k)->u.as_tensor;
+    cr_assert_eq(etr_tensor_numel(got), etr_tensor_numel(&want.tensor));
+    const float *x = got->data;
+    const float *y = want.tensor.data;
+    for (int64_t e = 0; e < etr_tensor_numel(got); ++e) {
+      cr_assert(fabsf(x[e] - y[e]) <= 1e-6f + 1e-6f * fabsf(y[e]),
+                "output %u [%lld]: %g, eager %g", k, (long long)e,
+                (double)x[e], (double)y[e]);
+    }
+    etr_npy_array_release(&want);
+  }
+}
+
+static void chains_under_isa(const etr_program_t *program) {
+  loaded_t reference;
+  loaded_t plain;
+  loaded_t fused;
+  load(program, ETR_KERNELS_REFERENCE, false, NULL, &reference);
+  load(program, ETR_KERNELS_OPTIMIZED, false, NULL, &plain);
+  load(program, ETR_KERNELS_OPTIMIZED, true, NULL, &fused);
+  cr_assert_eq(fused.stats.chains, 4);
+  cr_assert_eq(fused.stats.chain_steps, 18);
+  cr_assert_eq(fused.stats.absorbed, 14);
+  cr_assert_eq(fused.stats.groups, 0);
+  // Heads and spans (folded constant copies inside a span stay folded).
+  const etr_chain_t *chain = &fused.method.chains[0];
+  const uint32_t heads[] = {1, 7, 10, 16};
+  const uint32_t spans[] = {5, 1, 5, 5};
+  for (size_t k = 0; k < 4; ++k) {
+    const etr_instruction_t *head = &chain->instructions[heads[k]];
+    cr_assert_eq(head->fusion, ETR_FUSION_HEAD, "instruction %u", heads[k]);
+    cr_assert_eq(head->fused_count, spans[k], "instruction %u", heads[k]);
+    for (uint32_t s = 1; s <= spans[k]; ++s) {
+      uint8_t role = chain->instructions[heads[k] + s].fusion;
+      cr_assert(role == ETR_FUSION_ABSORBED || role == ETR_FUSION_FOLDED);
+    }
+  }
+  uint64_t unfused = etr_fuse_chain_unfused_runs;
+  for (int specials = 0; specials < 2; ++specials) {
+    run_chains(&reference.method, specials);
+    run_chains(&plain.method, specials);
+    run_chains(&fused.method, specials);
+    assert_same_outputs("chains", &plain.method, &fused.method);
+    assert_same_values("chains vs reference", &reference.method,
+                       &fused.method);
+    if (!specials) {
+      assert_eager(&fused.method);
+    }
+  }
+  cr_assert_eq(etr_fuse_chain_unfused_runs, unfused,
+               "every fused chain took its one-pass path");
+  uint32_t reports = 0;
+  cr_assert_eq(etr_method_dry_run(&fused.method, count_reports, &reports), 0);
+  etr_method_release(&reference.method);
+  etr_method_release(&plain.method);
+  etr_method_release(&fused.method);
+}
+
+Test(fuse, elementwise_chains_same_bits) {
+  etr_program_t program;
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  cr_assert_eq(etr_program_load_file(CHAINS_DIR "chains.pte", 0, &program,
+                                     &diag),
+               ETR_OK, "%s", diag.message);
+  const etr_isa_t isas[] = {ETR_ISA_SCALAR, ETR_ISA_AVX2, ETR_ISA_AVX512,
+                            ETR_ISA_NEON};
+  uint32_t ran = 0;
+  for (size_t k = 0; k < sizeof(isas) / sizeof(isas[0]); ++k) {
+    if (!etr_isa_available(isas[k])) {
+      continue;
+    }
+    etr_isa_force(isas[k]);
+    cr_log_info("chains under %s", etr_isa_name(isas[k]));
+    chains_under_isa(&program);
+    ++ran;
+  }
+  etr_isa_reset();
+  cr_assert_geq(ran, 2, "scalar and at least one SIMD ISA");
+  etr_program_release(&program);
+}
+
+// Plans that put the hardswish chain's out `shift` bytes into its input x.
+// 64: the tiles would overwrite x's floats before reading them, so the
+// chain runs its five kernels one after another; 0 (the same floats): each
+// tile reads before it writes, so the chain runs fused. Either way with
+// the unfused method's bits under the same plan.
+static void chain_overlap_case(size_t shift, uint64_t want_unfused) {
+  etr_program_t program;
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  cr_assert_eq(etr_program_load_file(CHAINS_DIR "chains.pte", 0, &program,
+                                     &diag),
+               ETR_OK, "%s", diag.message);
+  loaded_t probe;
+  load(&program, ETR_KERNELS_OPTIMIZED, false, NULL, &probe);
+  etr_method_t *m = &probe.method;
+  const etr_instruction_t *add = &m->chains[0].instructions[1];
+  const etr_instruction_t *div = &m->chains[0].instructions[6];
+  cr_assert_str_eq(m->operators[add->callee].name, "aten::add.out");
+  cr_assert_str_eq(m->operators[div->callee].name, "aten::div.out");
+  uint32_t x = add->arg_indices[0];
+  uint32_t h = div->arg_indices[3];
+  cr_assert_eq(m->value_info[x].storage, ETR_STORAGE_PLANNED);
+  cr_assert_eq(m->value_info[h].storage, ETR_STORAGE_PLANNED);
+  etr_planned_placement_t *placements =
+      calloc(m->num_values, sizeof(*placements));
+  for (uint32_t v = 0; v < m->num_values; ++v) {
+    placements[v] = (etr_planned_placement_t){m->value_info[v].memory_id,
+                                              m->value_info[v].memory_offset};
+  }
+  size_t pools[8];
+  cr_assert_leq(m->num_planned_buffers, 8);
+  for (uint32_t p = 0; p < m->num_planned_buffers; ++p) {
+    pools[p] = m->planned_sizes[p];
+  }
+  uint32_t pool = m->value_info[x].memory_id - 1;
+  size_t fresh = (pools[pool] + 63) / 64 * 64;
+  pools[pool] = fresh + shift + m->value_info[h].nbytes;
+  placements[x] = (etr_planned_placement_t){pool + 1, fresh};
+  placements[h] = (etr_planned_placement_t){pool + 1, fresh + shift};
+  etr_memory_plan_t plan = {pools, m->num_planned_buffers, placements,
+                            m->num_values};
+  loaded_t plain;
+  loaded_t fused;
+  load(&program, ETR_KERNELS_OPTIMIZED, false, &plan, &plain);
+  load(&program, ETR_KERNELS_OPTIMIZED, true, &plan, &fused);
+  cr_assert_eq(fused.stats.chains, 4);
+  uint64_t unfused = etr_fuse_chain_unfused_runs;
+  run_chains(&plain.method, false);
+  run_chains(&fused.method, false);
+  cr_assert_eq(etr_fuse_chain_unfused_runs - unfused, want_unfused);
+  assert_same_outputs("chains (same plan)", &plain.method, &fused.method);
+  etr_method_release(&plain.method);
+  etr_method_release(&fused.method);
+  etr_method_release(&probe.method);
+  free(placements);
+  etr_program_release(&program);
+}
+
+Test(fuse, elementwise_chain_out_partly_over_input_runs_unfused) {
+  chain_overlap_case(64, 2);
+}
+Test(fuse, elementwise_chain_out_over_input_runs_fused) {
+  chain_overlap_case(0, 0);
 }
