@@ -138,9 +138,10 @@ typedef struct etr_instruction {
   // load-time pass (ops_optimized/fuse/fuse.h) set it.
   const void *state;
   // KernelCall: ETR_FUSION_HEAD when `kernel` also computes the next
-  // `fused_count` instructions, which are then ETR_FUSION_ABSORBED (their
-  // kernel does nothing, and the executor steps over them unless a tracer
-  // times each instruction; never jump targets). ETR_FUSION_NONE for every instruction of a
+  // `fused_count` instructions, which are then ETR_FUSION_ABSORBED or
+  // ETR_FUSION_FOLDED (their kernel does nothing, and the executor steps
+  // over them unless a tracer times each instruction; never jump
+  // targets). ETR_FUSION_NONE for every instruction of a
   // method no pass touched.
   uint8_t fusion;
   uint8_t fused_count;

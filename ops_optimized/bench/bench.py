@@ -84,9 +84,7 @@ def log(message: str) -> None:
 def single_thread() -> None:
     torch.set_num_threads(1)
     torch.set_num_interop_threads(1)
-    from executorch.extension.pybindings import portable_lib
-
-    portable_lib._unsafe_reset_threadpool(1)
+    measure.single_threaded_executorch()
 
 
 def load_average() -> float:

@@ -144,6 +144,21 @@ class PeakCandidate(Candidate):
         return int(reply["cpu_ns"]), int(reply["wall_ns"])
 
 
+def single_threaded_executorch() -> None:
+    """ExecuTorch's pybindings start a threadpool of one thread per core,
+    which XNNPACK and the optimized kernels use: timed in the calling
+    thread's CPU time, a two-thread XNNPACK run counts about half its work
+    (measured on an exported ResNet-like model, pinned to one CPU: 0.52 ms
+    of thread time, 0.99 ms of process time and wall time). Every
+    ExecuTorch candidate runs on one thread, as etref does."""
+    from executorch.extension.pybindings import portable_lib
+
+    if portable_lib._threadpool_get_thread_count() != 1:
+        portable_lib._unsafe_reset_threadpool(1)
+    if portable_lib._threadpool_get_thread_count() != 1:
+        raise RuntimeError("cannot make ExecuTorch's threadpool single-threaded")
+
+
 class ExecutorchCandidate(Candidate):
     """ExecuTorch's runtime through its Python bindings: inputs are set once
     (set_inputs) and execute() runs the method on them. With `fresh`, as
@@ -156,6 +171,7 @@ class ExecutorchCandidate(Candidate):
                  fresh: bool = False) -> None:
         from executorch.extension.pybindings import portable_lib
 
+        single_threaded_executorch()
         self.name, self.fresh = name, fresh
         self.program = portable_lib._load_program(program)
         self.method = self.program.load_method("forward")
@@ -209,6 +225,7 @@ class ExecutorchProfiledCandidate(ExecutorchCandidate):
     def __init__(self, name: str, program: str, inputs: Sequence[str]) -> None:
         from executorch.extension.pybindings import portable_lib
 
+        single_threaded_executorch()
         self.name, self.fresh = name, False
         self.program = portable_lib._load_program(program, enable_etdump=True)
         self.method = self.program.load_method("forward")
