@@ -13,7 +13,8 @@
 //     the ISA has one (AVX-512): packing their im2col panel costs more
 //     than the product; so do the 3x3 stride-1 ones of up to 16 input
 //     channels per group that the kernel takes (etr_conv_direct_takes_wide:
-//     rows of 16, 32 or 48 outputs);
+//     rows of 16, 32 or 48 outputs), and stems of up to 3 channels with
+//     kernels up to 7x7 (ResNet's), from a zero-padded band;
 //   * Float NCHW pointwise convolutions (1x1, stride 1, no padding, one
 //     group) with at most 256 input channels and 32 KiB of weights run
 //     the pointwise kernel where the ISA has one (AVX-512: the models'

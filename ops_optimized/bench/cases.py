@@ -448,6 +448,7 @@ def standard_cases() -> List[Case]:
     conv("conv1x1-256to64-56", 256, 56, 64, 1, 1)
     conv("conv1x1-64to256-56", 64, 56, 256, 1, 1)
     conv("conv3x3s2-stem-3-224", 3, 224, 32, 3, 2)
+    conv("conv7x7s2-stem-3-224", 3, 224, 64, 7, 2)
     conv("dwconv3x3-32-112", 32, 112, 32, 3, 1, groups=32)
     conv("dwconv3x3s2-96-112", 96, 112, 96, 3, 2, groups=96)
 

@@ -188,11 +188,12 @@ void etr_depthwise3x3_tiny_nchw_avx512(const etr_depthwise_args_t *args);
 // element (oc, c, kh, kw) through the geometry's weight strides, dense out
 // planes); multiplier unused.
 void etr_conv_direct_nchw_avx512(const etr_depthwise_args_t *args);
-// Its 3x3 stem path: stride 1 or 2 both ways, dilation 1, at most 3
-// input channels, unit column stride, rows of at least 64 outputs; reads
-// from a zero-padded stack band (stem3x3_avx512.c).
-bool etr_conv_stem3x3_nchw_avx512_applies(const etr_depthwise_args_t *args);
-void etr_conv_stem3x3_nchw_avx512(const etr_depthwise_args_t *args);
+// Its stem path: square k x k kernels (k from 2 to 7), stride 1 or 2 both
+// ways, dilation 1, at most 3 input channels, unit column stride, rows of
+// at least 64 outputs for 3x3 and 8 for larger kernels; reads from a
+// zero-padded stack band (stem_avx512.c).
+bool etr_conv_stem_nchw_avx512_applies(const etr_depthwise_args_t *args);
+void etr_conv_stem_nchw_avx512(const etr_depthwise_args_t *args);
 // Its case on rows of 8 to 48 outputs with at most 16 columns of padding,
 // from one band per 8 output rows, and at stride 1 of up to 16 input
 // channels on rows of 16, 32 or 48 (stem3x3_narrow_avx512.c).
@@ -203,7 +204,8 @@ void etr_conv_stem3x3_narrow_nchw_avx512(const etr_depthwise_args_t *args);
 etr_depthwise_fn etr_conv_direct_for(etr_isa_t isa);
 // Whether that kernel also takes `g` (a group's geometry) past the
 // op's few-channel limit: 3x3 stride-1 layers of up to 16 input channels
-// on narrow rows (stem3x3_narrow_avx512.c).
+// on narrow rows (stem3x3_narrow_avx512.c), and stems whose kernels have
+// more than 32 products per output (stem_avx512.c: ResNet's 7x7).
 bool etr_conv_direct_takes_wide(etr_isa_t isa,
                                 const etr_conv2d_geometry_t *g);
 

@@ -106,7 +106,8 @@ bool etr_conv_direct_takes_wide(etr_isa_t isa,
 #if defined(__x86_64__)
   if (isa == ETR_ISA_AVX512) {
     const etr_depthwise_args_t args = {.geometry = g};
-    return etr_conv_stem3x3_narrow_nchw_avx512_applies(&args);
+    return etr_conv_stem3x3_narrow_nchw_avx512_applies(&args) ||
+           etr_conv_stem_nchw_avx512_applies(&args);
   }
 #endif
   (void)isa;

@@ -306,8 +306,8 @@ static void by_rows_stem_s2(const etr_depthwise_args_t *args,
 
 void etr_conv_direct_nchw_avx512(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
-  if (etr_conv_stem3x3_nchw_avx512_applies(args)) {
-    etr_conv_stem3x3_nchw_avx512(args);
+  if (etr_conv_stem_nchw_avx512_applies(args)) {
+    etr_conv_stem_nchw_avx512(args);
     return;
   }
   // Rows of 8 to 48 (the models' 32-column stems): by_rows_stem_s2 and

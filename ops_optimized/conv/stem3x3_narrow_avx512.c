@@ -2,7 +2,7 @@
 //
 // A CNN's first layer on small images, NCHW, AVX-512 (conv.h): 3x3,
 // dilation 1, stride 1 or 2 both ways, at most 3 input channels, rows of
-// 8 to 48 outputs (64 and up: stem3x3_avx512.c), padding of at most 16
+// 8 to 48 outputs (64 and up: stem_avx512.c), padding of at most 16
 // columns, unit column stride: the cnn stem (3x32x32 -> 16) and
 // mobilenet_v2's (3x64x64 -> 16, stride 2). At stride 1 also layers of up
 // to 16 input channels on rows of 16, 32 or 48 outputs (the cnn's second

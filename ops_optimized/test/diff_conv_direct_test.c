@@ -22,7 +22,7 @@
 // 3), stride 1 and 2, padding 0 and 1, 16, 19 and 67 outs (blocks of 64),
 // bias or none, NaN and inf inputs.
 TT_TEST(diff_conv, direct_stem) {
-  // 63 and up: the banded kernel (stem3x3_avx512.c), chunks of 128.
+  // 63 and up: the banded kernel (stem_avx512.c), chunks of 128.
   static const int64_t widths[] = {8,  15, 16, 17, 31, 33,  63,
                                    64, 65, 80, 127, 128, 129};
   int failures = 0;

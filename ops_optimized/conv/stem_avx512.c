@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// A CNN's first layer, NCHW, AVX-512 (conv.h): 3x3, dilation 1, stride 1
-// or 2 both ways, at most 3 input channels, rows of at least 64 outputs,
-// unit column stride (on 32-column stems the copy costs more than it
+// A CNN's first layer, NCHW, AVX-512 (conv.h): square k x k kernels, k from
+// 2 to 7 (VGG/MobileNet 3x3, ResNet's 7x7), dilation 1, stride 1 or 2
+// both ways, at most 3 input channels, unit column stride; 3x3 on rows of
+// at least 64 outputs (on 32-column 3x3 stems the copy costs more than it
 // saves: 6.5 against 4.4 us for 3x32x32 -> 16, so they stay in
-// direct_avx512.c). The rows a tile of 3 output rows reads (5, or 7 at
-// stride 2) are first copied, per input channel and chunk of 128 output
-// columns, into a stack band (24 KB): padded with zeros, and at stride 2
-// split into even and odd columns. Every tap of the tile is then one
-// unmasked load at a constant offset from the band (no mask, no permute),
-// shared by the FMAs of 8 out channels, and the band by all out channels.
-// The band's zeros stand for the padding taps, which add nothing: padded
-// convolutions with a non-finite weight never come here
+// direct_avx512.c and stem3x3_narrow_avx512.c), larger kernels on rows of
+// at least 8 (a 7x7 output is 147 products on 3 channels: im2col and the
+// GEMM took twice as long). The rows a tile of 3 output rows reads
+// (2 stride + k) are first copied, per input channel and chunk of 128
+// output columns, into a stack band (38 KB for 7x7): padded with zeros,
+// and at stride 2 split into even and odd columns. Every tap of the tile
+// is then one unmasked load at a constant offset from the band (no mask,
+// no permute), shared by the FMAs of 8 out channels, and the band by all
+// out channels. The band's zeros stand for the padding taps, which add
+// nothing: padded convolutions with a non-finite weight never come here
 // (op_convolution.c). Rows of the band below the image are zeros, and the
 // outputs they feed (past the last output row) are not stored.
 #include <immintrin.h>
@@ -21,19 +24,23 @@
 
 #define CHUNK 128              // output columns per band (64: 6% slower)
 #define SPAN (CHUNK + 16)      // a band row (one parity at stride 2)
-#define BAND_ROWS 7            // (3 - 1) * stride + 3 at stride 2
-#define MAX_CHANNELS 3         // input channels (3 x 9 <= 32 products)
-#define OUT_BLOCK 64           // out channels per weight table
+#define MAX_K 7
 #define TILE_ROWS 3
+#define BAND_ROWS ((TILE_ROWS - 1) * 2 + MAX_K)  // at stride 2
+#define MAX_CHANNELS 3
+#define OUT_BLOCK 64           // out channels per weight table (3x3)
+#define OUT_BLOCK_LARGE 32     // (larger kernels: the table on the stack)
 #define TILE_OUTS 8
+#define WEIGHTS (OUT_BLOCK_LARGE * MAX_CHANNELS * MAX_K * MAX_K)
 
-bool etr_conv_stem3x3_nchw_avx512_applies(const etr_depthwise_args_t *args) {
+bool etr_conv_stem_nchw_avx512_applies(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
-  return g->kernel_h == 3 && g->kernel_w == 3 && g->dilation_h == 1 &&
+  const int64_t k = g->kernel_w;
+  return g->kernel_h == k && k >= 2 && k <= MAX_K && g->dilation_h == 1 &&
          g->dilation_w == 1 && g->channels >= 1 &&
          g->channels <= MAX_CHANNELS && g->stride_h == g->stride_w &&
          (g->stride_w == 1 || g->stride_w == 2) && g->in_stride_w == 1 &&
-         g->out_w >= 64 && g->pad_w >= 0 && g->pad_h >= 0;
+         g->out_w >= (k == 3 ? 64 : 8) && g->pad_w >= 0 && g->pad_h >= 0;
 }
 
 // Input columns [first, first + 32) of a row that lie in [0, in_w).
@@ -86,12 +93,12 @@ static void copy_row(const etr_conv2d_geometry_t *g, const float *plane,
 }
 
 // Out channels [oc, oc + outs) (outs <= 8), rows [oh0, oh0 + 3), columns
-// [ow, ow + count), from the band (moved to column ow); w holds the 8
-// channels' weights of each (c, kh, kw) side by side.
+// [ow, ow + count), from the band (moved to column ow) of a k x k kernel;
+// w holds the 8 channels' weights of each (c, kh, kw) side by side.
 static inline __attribute__((always_inline)) void tile(
     const etr_depthwise_args_t *args, const float *band, const float *w,
-    int64_t stride, int64_t channels, int64_t oc, int64_t outs, int64_t oh0,
-    int64_t ow, int64_t count) {
+    int64_t k, int64_t stride, int64_t channels, int64_t oc, int64_t outs,
+    int64_t oh0, int64_t ow, int64_t count) {
   const etr_conv2d_geometry_t *g = args->geometry;
   // The sums start from the bias (24 adds fewer per tile than adding it
   // at the end; channels past `outs` start from 0 and are not stored).
@@ -108,14 +115,14 @@ static inline __attribute__((always_inline)) void tile(
     }
   }
   const int64_t row = stride == 1 ? SPAN : 2 * SPAN;
-  // One (channel, kernel row) per trip, its 3 columns unrolled: unrolling
-  // all 27 taps made GCC hoist their loads and spill.
+  // One (channel, kernel row) per trip, its k columns unrolled: unrolling
+  // all 27 taps of a 3x3 made GCC hoist their loads and spill.
 #pragma GCC unroll 1
-  for (int64_t ck = 0; ck < channels * 3; ++ck) {
-    const float *at = band + (ck / 3 * BAND_ROWS + ck % 3) * row;
-    const float *wk = w + ck * 3 * TILE_OUTS;
-#pragma GCC unroll 3
-    for (int64_t kw = 0; kw < 3; ++kw) {
+  for (int64_t ck = 0; ck < channels * k; ++ck) {
+    const float *at = band + (ck / k * BAND_ROWS + ck % k) * row;
+    const float *wk = w + ck * k * TILE_OUTS;
+#pragma GCC unroll 7
+    for (int64_t kw = 0; kw < k; ++kw) {
       const int64_t column = stride == 1 ? kw : (kw & 1) * SPAN + kw / 2;
       __m512 x[TILE_ROWS];
 #pragma GCC unroll 3
@@ -150,18 +157,20 @@ static inline __attribute__((always_inline)) void tile(
   }
 }
 
-// All tiles of out channels [oc0, oc0 + outs) (outs <= OUT_BLOCK).
+// All tiles of out channels [oc0, oc0 + outs) (outs * channels * k * k
+// <= WEIGHTS).
 static inline __attribute__((always_inline)) void block(
-    const etr_depthwise_args_t *args, int64_t stride, int64_t channels,
-    int64_t oc0, int64_t outs) {
+    const etr_depthwise_args_t *args, int64_t k, int64_t stride,
+    int64_t channels, int64_t oc0, int64_t outs) {
   const etr_conv2d_geometry_t *g = args->geometry;
+  const int64_t taps = k * k;
   // Weights of 8 out channels per (c, kh, kw), zeros past the last one.
-  _Alignas(64) float weights[OUT_BLOCK * MAX_CHANNELS * 9];
+  _Alignas(64) float weights[WEIGHTS];
   for (int64_t o8 = 0; o8 < outs; o8 += TILE_OUTS) {
-    float *w = weights + o8 * channels * 9;
+    float *w = weights + o8 * channels * taps;
     for (int64_t c = 0; c < channels; ++c) {
-      for (int64_t kh = 0; kh < 3; ++kh) {
-        for (int64_t kw = 0; kw < 3; ++kw, w += TILE_OUTS) {
+      for (int64_t kh = 0; kh < k; ++kh) {
+        for (int64_t kw = 0; kw < k; ++kw, w += TILE_OUTS) {
           const float *from = args->weight + (oc0 + o8) * g->w_stride_oc +
                               c * g->w_stride_c + kh * g->w_stride_h +
                               kw * g->w_stride_w;
@@ -174,7 +183,7 @@ static inline __attribute__((always_inline)) void block(
   }
   const int64_t row = stride == 1 ? SPAN : 2 * SPAN;
   _Alignas(64) float band[MAX_CHANNELS * BAND_ROWS * 2 * SPAN];
-  const int64_t band_rows = (TILE_ROWS - 1) * stride + 3;
+  const int64_t band_rows = (TILE_ROWS - 1) * stride + k;
   for (int64_t ow_c = 0; ow_c < g->out_w; ow_c += CHUNK) {
     const int64_t width = g->out_w - ow_c < CHUNK ? g->out_w - ow_c : CHUNK;
     // The columns the tiles read: 16 past their last vector.
@@ -190,7 +199,7 @@ static inline __attribute__((always_inline)) void block(
       for (int64_t o8 = 0; o8 < outs; o8 += TILE_OUTS) {
         const int64_t n = outs - o8 < TILE_OUTS ? outs - o8 : TILE_OUTS;
         for (int64_t ow = 0; ow < width; ow += 16) {
-          tile(args, band + ow, weights + o8 * channels * 9, stride,
+          tile(args, band + ow, weights + o8 * channels * taps, k, stride,
                channels, oc0 + o8, n, oh0, ow_c + ow,
                width - ow < 16 ? width - ow : 16);
         }
@@ -199,21 +208,26 @@ static inline __attribute__((always_inline)) void block(
   }
 }
 
-void etr_conv_stem3x3_nchw_avx512(const etr_depthwise_args_t *args) {
+void etr_conv_stem_nchw_avx512(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
-  for (int64_t oc0 = 0; oc0 < args->channels; oc0 += OUT_BLOCK) {
-    const int64_t outs = args->channels - oc0 < OUT_BLOCK
+  const int64_t k = g->kernel_w;
+  const int64_t out_block = k <= 3 ? OUT_BLOCK : OUT_BLOCK_LARGE;
+  for (int64_t oc0 = 0; oc0 < args->channels; oc0 += out_block) {
+    const int64_t outs = args->channels - oc0 < out_block
                              ? args->channels - oc0
-                             : OUT_BLOCK;
-    // Constant stride and channels: every loop of a tile unrolled.
-    if (g->stride_w == 1 && g->channels == 3) {
-      block(args, 1, 3, oc0, outs);
-    } else if (g->channels == 3) {
-      block(args, 2, 3, oc0, outs);
+                             : out_block;
+    // Constant kernel, stride and channels: every loop of a tile unrolled
+    // (the 3x3 stems and ResNet's 7x7 stride 2 on 3 channels).
+    if (k == 3 && g->stride_w == 1 && g->channels == 3) {
+      block(args, 3, 1, 3, oc0, outs);
+    } else if (k == 3 && g->channels == 3) {
+      block(args, 3, 2, 3, oc0, outs);
+    } else if (k == 7 && g->stride_w == 2 && g->channels == 3) {
+      block(args, 7, 2, 3, oc0, outs);
     } else if (g->stride_w == 1) {
-      block(args, 1, g->channels, oc0, outs);
+      block(args, k, 1, g->channels, oc0, outs);
     } else {
-      block(args, 2, g->channels, oc0, outs);
+      block(args, k, 2, g->channels, oc0, outs);
     }
   }
 }
