@@ -8,7 +8,9 @@
 // segment whose windows lie entirely inside the input (no padding, no
 // ceil_mode overhang) runs `max_row`/`avg_row` (column stride 1 and 2
 // vectorized, others in a scalar loop); the border outputs around it run
-// the reference's per-window rules in portable C (pool_driver.c).
+// the reference's per-window rules in portable C (pool_driver.c). A max
+// pool without indices (the fused one) runs `max_planes_values` instead
+// where the ISA has it: borders included, taps outside the input as -inf.
 // Channels-last (NHWC) inputs are vectorized across channels: each output
 // pixel reduces the valid window pixels (clipped windows need no special
 // case) with `max_pixel`/`avg_pixel`.
@@ -45,6 +47,19 @@ typedef struct etr_pool_window {
   size_t dilation_w;
 } etr_pool_window_t;
 
+// `planes` contiguous height x width planes pooled into out_height x
+// out_width ones: output (oh, ow)'s window covers rows oh * stride_h -
+// pad_h + i * dilation_h and columns ow * stride_w - pad_w + j *
+// dilation_w, those outside the plane skipped.
+typedef struct etr_pool_planes {
+  size_t planes;
+  int64_t height, width, out_height, out_width;
+  int64_t kernel_h, kernel_w;
+  int64_t stride_h, stride_w;
+  int64_t pad_h, pad_w;
+  int64_t dilation_h, dilation_w;
+} etr_pool_planes_t;
+
 typedef struct etr_pool_kernels {
   // `count` outputs of one row of an NCHW plane (row width `width`): the
   // window of output k covers rows h0 + i * dilation_h and columns
@@ -78,6 +93,14 @@ typedef struct etr_pool_kernels {
   bool (*avg_planes_2x2s2)(const float *in, size_t planes, size_t height,
                            size_t width, size_t out_height, size_t out_width,
                            float divisor, float *out);
+  // The max values of every window, without indices, borders included:
+  // the taps outside the plane read as -inf, which never wins and leaves
+  // -inf for a window that misses the plane, as the reference. False,
+  // with nothing written, for a geometry it does not take (column strides
+  // other than 1 and 2, rows of more than 1024 outputs, windows of more
+  // than 16 columns). NULL in a table without it.
+  bool (*max_planes_values)(const float *in, const etr_pool_planes_t *g,
+                            float *out);
 } etr_pool_kernels_t;
 
 extern const etr_pool_kernels_t etr_pool_kernels_scalar;
@@ -128,6 +151,9 @@ void etr_pool_max_planes_2x2s2_avx512(const float *in, size_t planes,
                                       size_t height, size_t width,
                                       size_t out_height, size_t out_width,
                                       float *out, int64_t *indices);
+bool etr_pool_max_planes_values_avx512(const float *in,
+                                       const etr_pool_planes_t *g,
+                                       float *out);
 bool etr_pool_avg_planes_2x2s2_avx512(const float *in, size_t planes,
                                       size_t height, size_t width,
                                       size_t out_height, size_t out_width,

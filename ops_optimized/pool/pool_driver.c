@@ -250,6 +250,19 @@ static void pool_nchw(const etr_pool_kernels_t *k, const float *in,
   if (pool_nchw_2x2s2(k, in, g, p, is_max, out, indices)) {
     return;
   }
+  // Values only: borders and interior in one vector loop, where the ISA
+  // has one.
+  if (is_max && indices == NULL && k->max_planes_values != NULL) {
+    const etr_pool_planes_t planes = {
+        g->batch * g->channels, g->height,     g->width,
+        g->out_height,          g->out_width,  p->kernel[0],
+        p->kernel[1],           p->stride[0],  p->stride[1],
+        p->padding[0],          p->padding[1], p->dilation[0],
+        p->dilation[1]};
+    if (k->max_planes_values(in, &planes, out)) {
+      return;
+    }
+  }
   etr_pool_window_t window = {(size_t)p->kernel[0], (size_t)p->kernel[1],
                               (size_t)p->stride[1], (size_t)p->dilation[0],
                               (size_t)p->dilation[1]};

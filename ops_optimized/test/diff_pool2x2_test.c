@@ -106,7 +106,8 @@ TT_TEST(diff_pool2x2, two_by_two_stride_two_whole_tensor) {
 // reads; ops_optimized/fuse/fuse_fold.c) writes the same values as the
 // reference's max_pool2d_with_indices, bit for bit (NaN signs included),
 // on every ISA, for the whole-tensor shapes above and a padded 3x3/2 and
-// channels-last case (the general drivers), with planted data.
+// channels-last case (the general drivers), with planted data. `window`
+// is {kernel, stride, padding, dilation}, the same along both dims.
 static int values_only_case(const int64_t *sizes, bool channels_last,
                             const int64_t *window, bool ceil_mode,
                             pattern_t pattern, bool nan_heavy,
@@ -136,8 +137,9 @@ static int values_only_case(const int64_t *sizes, bool channels_last,
   int64_t out_sizes[4] = {sizes[0], sizes[1], 0, 0};
   for (int d = 0; d < 2; ++d) {
     int64_t k = window[0], stride = window[1], pad = window[2];
+    int64_t span = window[3] * (k - 1) + 1;
     int64_t in = sizes[2 + d];
-    int64_t size = (in + 2 * pad - k + (ceil_mode ? stride - 1 : 0)) /
+    int64_t size = (in + 2 * pad - span + (ceil_mode ? stride - 1 : 0)) /
                        stride + 1;
     if (ceil_mode && (size - 1) * stride >= in + pad) {
       --size;
@@ -153,7 +155,7 @@ static int values_only_case(const int64_t *sizes, bool channels_last,
                                out_sizes, order);
   }
   int64_t pair[4][2] = {{window[0], window[0]}, {window[1], window[1]},
-                        {window[2], window[2]}, {1, 1}};
+                        {window[2], window[2]}, {window[3], window[3]}};
   etr_evalue_t *args[2][9];
   for (int r = 0; r < 2; ++r) {
     args[r][0] = tt_ev_tensor(self);
@@ -209,8 +211,8 @@ static int values_only_case(const int64_t *sizes, bool channels_last,
 TT_TEST(diff_pool2x2, max_values_only) {
   int failures = 0;
   uint64_t seed = 40000;
-  static const int64_t kTwoByTwo[3] = {2, 2, 0};
-  static const int64_t kPadded[3] = {3, 2, 1};
+  static const int64_t kTwoByTwo[4] = {2, 2, 0, 1};
+  static const int64_t kPadded[4] = {3, 2, 1, 1};
   size_t count = sizeof(kWholeTensorShapes) / sizeof(kWholeTensorShapes[0]);
   for (size_t i = 0; i < count; ++i) {
     for (int variant = 0; variant < 6; ++variant) {
@@ -228,5 +230,49 @@ TT_TEST(diff_pool2x2, max_values_only) {
                                  seed++);
   }
   cr_assert_eq(failures, 0, "%d values-only max pool cases disagree",
+               failures);
+}
+
+// The values-only planes kernel (pool_values_avx512.c: every window in one
+// vector loop, taps outside the input as -inf) on the windows CNNs use and
+// their edges: ResNet's 3x3/2 padding 1 on its 32 x 48 x 48 stem output,
+// 3x3/1 padding 1, 5x5/2 padding 2, 2x2/1, 4x4/2, 7x7/1 padding 3, dilation
+// 2, ceil_mode windows that overhang the input, and a window larger than
+// the input; rows of 1 to 35 outputs (one and two 16-lane blocks and their
+// tails). Column stride 3, 17-column windows and rows of more than 1024
+// outputs take the row kernels (checked the same way).
+TT_TEST(diff_pool2x2, max_values_only_windows) {
+  static const int64_t kWindows[][4] = {
+      {3, 2, 1, 1}, {3, 1, 1, 1}, {5, 2, 2, 1}, {2, 1, 0, 1}, {4, 2, 1, 1},
+      {7, 1, 3, 1}, {3, 2, 1, 2}, {3, 2, 0, 1}, {3, 3, 1, 1}, {17, 1, 8, 1},
+  };
+  static const int64_t kShapes[][4] = {
+      {1, 32, 48, 48}, {1, 3, 5, 7},  {2, 3, 9, 33}, {1, 2, 6, 69},
+      {1, 1, 3, 1},    {1, 2, 7, 31}, {1, 1, 9, 66}, {1, 2, 3, 2100},
+  };
+  int failures = 0;
+  uint64_t seed = 50000;
+  int variant = 0;
+  for (size_t w = 0; w < sizeof(kWindows) / sizeof(kWindows[0]); ++w) {
+    for (size_t s = 0; s < sizeof(kShapes) / sizeof(kShapes[0]); ++s) {
+      const int64_t *sizes = kShapes[s];
+      const int64_t *window = kWindows[w];
+      int64_t span = window[3] * (window[0] - 1) + 1;
+      // PyTorch asks padding <= half the kernel and a window that fits
+      // the padded input.
+      if (sizes[2] + 2 * window[2] < span || sizes[3] + 2 * window[2] < span) {
+        continue;
+      }
+      ++variant;
+      pattern_t pattern = (pattern_t)(variant % 5);
+      if (pattern == PATTERN_HUGE) {
+        pattern = PATTERN_NONE;
+      }
+      bool ceil_mode = w == 7 || variant % 4 == 0;
+      failures += values_only_case(sizes, false, window, ceil_mode, pattern,
+                                   variant % 3 == 0, seed++);
+    }
+  }
+  cr_assert_eq(failures, 0, "%d values-only max pool windows disagree",
                failures);
 }

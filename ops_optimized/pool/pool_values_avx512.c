@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Max pooling without indices over whole NCHW planes, AVX-512 (pool.h's
+// max_planes_values): the fused max pool whose indices nothing reads
+// (fuse/fuse.h), every window position in one loop. The row kernels
+// (pool_avx512.c) take the interior and leave each border output to the
+// reference's per-window walk in C: on a ResNet stem's 3x3 stride-2
+// padding-1 pool (32 x 48 x 48) those scalar windows and their driver were
+// about as much time as the vectors.
+//
+// Here a 16-output block reads each tap's columns with masked loads whose
+// masked-off lanes are -inf (the taps in the padding, or past the last
+// output); rows outside the plane are skipped. The block starts from -inf
+// and takes each tap in row-major order where it is greater or NaN, which
+// is the reference's walk: -inf never wins, ties keep the earlier tap, the
+// last NaN wins, and a window with no tap inside gives -inf. Column
+// stride 2 deinterleaves two masked loads with vpermt2ps. Two blocks of a
+// row go at once (independent chains: one alone waits on each compare).
+#include <immintrin.h>
+#include <math.h>
+
+#include "ops_optimized/pool/pool.h"
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+// Bits [lo, hi) of a 32-bit mask, clipped to [0, 32).
+ALWAYS_INLINE uint32_t range32(int64_t lo, int64_t hi) {
+  lo = lo < 0 ? 0 : lo;
+  hi = hi > 32 ? 32 : hi;
+  if (hi <= lo) {
+    return 0;
+  }
+  uint64_t span = ((uint64_t)1 << (hi - lo)) - 1u;
+  return (uint32_t)(span << lo);
+}
+
+// Which lanes of one tap of one block read the row: stride 1, lanes l <
+// count whose element base + l lies in [0, width) (`lo`); stride 2, the
+// elements base + e, e <= 2 (count - 1), in [0, width), split into the
+// two loads' masks. The same for every row and plane.
+typedef struct tap_masks {
+  __mmask16 lo;
+  __mmask16 hi;
+} tap_masks_t;
+
+ALWAYS_INLINE tap_masks_t tap_masks(int64_t width, int64_t base,
+                                    int64_t count, int64_t stride) {
+  uint32_t m = range32(-base, width - base) &
+               range32(0, stride == 1 ? count : 2 * count - 1);
+  return (tap_masks_t){(__mmask16)m, (__mmask16)(m >> 16)};
+}
+
+// The block's values of one tap: lanes l < count take the row's element
+// base + l * stride where it lies in [0, width), -inf elsewhere.
+ALWAYS_INLINE __m512 tap(const float *row, int64_t base, tap_masks_t m,
+                         int64_t stride) {
+  const __m512 lowest = _mm512_set1_ps(-INFINITY);
+  // Masked-off lanes are not read: `row + base` may point before the row
+  // or past the plane.
+  __m512 lo = _mm512_mask_loadu_ps(lowest, m.lo, row + base);
+  if (stride == 1) {
+    return lo;
+  }
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
+                                         20, 22, 24, 26, 28, 30);
+  __m512 hi = _mm512_mask_loadu_ps(lowest, m.hi, row + base + 16);
+  return _mm512_permutex2var_ps(lo, even, hi);
+}
+
+// best, or v where v > best or v is NaN (PyTorch's rule).
+ALWAYS_INLINE __m512 take(__m512 best, __m512 v) {
+  __mmask16 wins = _kor_mask16(_mm512_cmp_ps_mask(v, best, _CMP_GT_OQ),
+                               _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q));
+  return _mm512_mask_mov_ps(best, wins, v);
+}
+
+#define MAX_BLOCKS 64   // 16-output blocks of a row with a mask table
+#define MAX_COLUMNS 16  // window columns likewise
+
+// All planes, rows of at most 16 MAX_BLOCKS outputs and windows of at
+// most MAX_COLUMNS columns: each block's tap masks computed once.
+ALWAYS_INLINE void planes(const float *in, const etr_pool_planes_t *g,
+                          int64_t stride, float *out) {
+  tap_masks_t masks[MAX_BLOCKS][MAX_COLUMNS];
+  const int64_t blocks = (g->out_width + 15) / 16;
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t left = g->out_width - 16 * b;
+    for (int64_t j = 0; j < g->kernel_w; ++j) {
+      masks[b][j] = tap_masks(
+          g->width, 16 * b * stride - g->pad_w + j * g->dilation_w,
+          left < 16 ? left : 16, stride);
+    }
+  }
+  const int64_t plane_size = g->height * g->width;
+  const int64_t out_plane = g->out_height * g->out_width;
+  for (size_t p = 0; p < g->planes; ++p) {
+    const float *x = in + (int64_t)p * plane_size;
+    float *y = out + (int64_t)p * out_plane;
+    for (int64_t oh = 0; oh < g->out_height; ++oh) {
+      const int64_t h0 = oh * g->stride_h - g->pad_h;
+      float *yrow = y + oh * g->out_width;
+      // Two blocks at a time: independent chains.
+      for (int64_t b = 0; b < blocks; b += 2) {
+        const bool two = b + 1 < blocks;
+        const int64_t base0 = 16 * b * stride - g->pad_w;
+        __m512 b0 = _mm512_set1_ps(-INFINITY);
+        __m512 b1 = b0;
+        for (int64_t i = 0; i < g->kernel_h; ++i) {
+          const int64_t h = h0 + i * g->dilation_h;
+          if (h < 0 || h >= g->height) {
+            continue;
+          }
+          const float *row = x + h * g->width;
+          for (int64_t j = 0; j < g->kernel_w; ++j) {
+            const int64_t base = base0 + j * g->dilation_w;
+            b0 = take(b0, tap(row, base, masks[b][j], stride));
+            if (two) {
+              b1 = take(b1, tap(row, base + 16 * stride, masks[b + 1][j],
+                                stride));
+            }
+          }
+        }
+        const int64_t left = g->out_width - 16 * b;
+        _mm512_mask_storeu_ps(yrow + 16 * b,
+                              (__mmask16)range32(0, left), b0);
+        if (two) {
+          _mm512_mask_storeu_ps(yrow + 16 * b + 16,
+                                (__mmask16)range32(0, left - 16), b1);
+        }
+      }
+    }
+  }
+}
+
+bool etr_pool_max_planes_values_avx512(const float *in,
+                                       const etr_pool_planes_t *g,
+                                       float *out) {
+  if (g->out_width > 16 * MAX_BLOCKS || g->kernel_w > MAX_COLUMNS) {
+    return false;
+  }
+  if (g->stride_w == 1) {
+    planes(in, g, 1, out);
+  } else if (g->stride_w == 2) {
+    planes(in, g, 2, out);
+  } else {
+    return false;
+  }
+  return true;
+}
