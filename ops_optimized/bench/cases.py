@@ -451,6 +451,8 @@ def standard_cases() -> List[Case]:
     conv("conv7x7s2-stem-3-224", 3, 224, 64, 7, 2)
     conv("dwconv3x3-32-112", 32, 112, 32, 3, 1, groups=32)
     conv("dwconv3x3s2-96-112", 96, 112, 96, 3, 2, groups=96)
+    conv("dwconv5x5s2-72-56", 72, 56, 72, 5, 2, groups=72)
+    conv("dwconv5x5-672-14", 672, 14, 672, 5, 1, groups=672)
 
     def conv_transposed(case_id: str, c: int, h: int, oc: int, k: int, stride: int,
                         pad: int) -> None:

@@ -114,6 +114,13 @@ void etr_depthwise_nhwc_scalar(const etr_depthwise_args_t *args);
 void etr_depthwise_nchw_avx2(const etr_depthwise_args_t *args);
 void etr_depthwise_nhwc_avx2(const etr_depthwise_args_t *args);
 void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args);
+// Its path for square kernels of 2 and 4 to 7 at stride 1 or 2 on planes
+// whose zero-padded copy fits its stack scratch (rows of at most 64 with
+// the padding, 4096 elements): every tap a constant shift of a phase plane
+// (depthwise_padded_avx512.c).
+bool etr_depthwise_padded_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g);
+void etr_depthwise_padded_nchw_avx512(const etr_depthwise_args_t *args);
 void etr_depthwise_nhwc_avx512(const etr_depthwise_args_t *args);
 void etr_depthwise_nchw_neon(const etr_depthwise_args_t *args);
 void etr_depthwise_nhwc_neon(const etr_depthwise_args_t *args);

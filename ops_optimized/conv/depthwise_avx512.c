@@ -307,6 +307,12 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
     etr_depthwise3x3_nchw_avx512(args);
     return;
   }
+  // Other kernels on small planes (5x5, 7x7): from zero-padded phase
+  // planes (depthwise_padded_avx512.c).
+  if (etr_depthwise_padded_nchw_avx512_applies(g)) {
+    etr_depthwise_padded_nchw_avx512(args);
+    return;
+  }
   // Stride 1 with out and in rows of one width: every tap is one constant
   // shift of the flattened plane.
   const bool shifted = g->stride_h == 1 && g->stride_w == 1 &&

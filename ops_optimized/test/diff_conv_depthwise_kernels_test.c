@@ -58,6 +58,56 @@ TT_TEST(diff_conv, depthwise_small_planes_and_stride_2) {
   cr_assert_eq(failures, 0, "%d depthwise cases disagree", failures);
 }
 
+// The phase-plane kernel (depthwise_padded_avx512.c: square kernels of 2
+// and 4 to 7, stride 1 or 2, zero-padded rows of at most 64): every such
+// kernel, padding 0, 1, half the kernel and kernel - 1, planes from 3 x 5
+// to 56 x 56 (its 4-row blocks and their tails, rows of 1 and 2 vectors),
+// a padded row of exactly 64 and, beside it, 65 (the generic kernels);
+// a multiplier of 1 and 2, 17 channels, bias or none; random data, and
+// exact data with NaN, inf and -0.0 inputs.
+TT_TEST(diff_conv, depthwise_padded_phase_planes) {
+  static const int64_t kernels[] = {2, 4, 5, 6, 7};
+  static const int64_t planes[][2] = {{3, 5},   {7, 7},   {8, 8},
+                                      {14, 14}, {16, 16}, {9, 33},
+                                      {28, 28}, {56, 56}, {60, 4},
+                                      {2, 62},  {2, 63}};
+  static const int64_t channels[][2] = {{3, 3}, {2, 4}, {17, 17}};
+  int failures = 0;
+  int run = 0;
+  for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); ++i) {
+    const int64_t k = kernels[i];
+    const int64_t pads[] = {0, 1, k / 2, k - 1};
+    for (size_t j = 0; j < sizeof(planes) / sizeof(planes[0]); ++j) {
+      for (int64_t stride = 1; stride <= 2; ++stride) {
+        for (size_t q = 0; q < 4; ++q) {
+          const int64_t pad = pads[q];
+          if ((q > 0 && pad == pads[q - 1]) || planes[j][0] + 2 * pad < k ||
+              planes[j][1] + 2 * pad < k ||
+              (planes[j][1] == 62 && pad != 1) ||
+              (planes[j][1] == 63 && pad != 1) ||
+              (planes[j][0] == 56 && pad > 4)) {
+            continue;
+          }
+          ++run;
+          const int64_t *cm = channels[run % 3];
+          conv_case_t p = {1 + (run % 7 == 0), cm[0], planes[j][0],
+                           planes[j][1], cm[1], k, k, stride, pad, 1,
+                           cm[0], run % 2 == 0};
+          failures += run_conv(&p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                               ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
+          g_poke_specials = true;
+          failures += run_conv(&p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                               ETR_FILL_EXACT_INT, ETR_FILL_EXACT_INT,
+                               false);
+          g_poke_specials = false;
+        }
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d of %d phase-plane depthwise cases disagree",
+               failures, run);
+}
+
 // Case `run` of the 3x3 padding-1 kernel sweeps below: 5 channels, or on
 // every third run 2 input channels times 3; bias on even runs.
 static conv_case_t sweep_case(int run, int64_t n, int64_t h, int64_t w,
