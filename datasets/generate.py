@@ -204,6 +204,102 @@ class MobileNetV2Small(nn.Module):
         return self.classifier(torch.flatten(x, 1))
 
 
+class BasicBlock(nn.Module):
+    """ResNet's basic block: conv3x3-BN-ReLU-conv3x3-BN plus the shortcut
+    (a strided 1x1 conv + BN where the shape changes), then ReLU."""
+
+    def __init__(self, c_in: int, c_out: int, stride: int) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(c_in, c_out, 3, stride, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(c_out)
+        self.conv2 = nn.Conv2d(c_out, c_out, 3, 1, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(c_out)
+        self.down = None
+        if stride != 1 or c_in != c_out:
+            self.down = nn.Sequential(nn.Conv2d(c_in, c_out, 1, stride, bias=False), nn.BatchNorm2d(c_out))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = torch.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        return torch.relu(y + (x if self.down is None else self.down(x)))
+
+
+class ResNetSmall(nn.Module):
+    """ResNet-18's shape at reduced width and depth: the 7x7 stride-2 stem,
+    BN, ReLU and 3x3 stride-2 max pool, one basic block per stage (32, 64,
+    128 channels), global average pool, linear."""
+
+    def __init__(self, num_classes: int = 10) -> None:
+        super().__init__()
+        self.stem = nn.Sequential(
+            nn.Conv2d(3, 32, 7, 2, 3, bias=False), nn.BatchNorm2d(32), nn.ReLU(), nn.MaxPool2d(3, 2, 1)
+        )
+        self.layers = nn.Sequential(BasicBlock(32, 32, 1), BasicBlock(32, 64, 2), BasicBlock(64, 128, 2))
+        self.fc = nn.Linear(128, num_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.layers(self.stem(x))
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+
+class SqueezeExcite(nn.Module):
+    def __init__(self, c: int) -> None:
+        super().__init__()
+        self.fc1 = nn.Conv2d(c, c // 4, 1)
+        self.fc2 = nn.Conv2d(c // 4, c, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        s = F.adaptive_avg_pool2d(x, 1)
+        return x * F.hardsigmoid(self.fc2(torch.relu(self.fc1(s))))
+
+
+class MobileNetV3Block(nn.Module):
+    """Expand 1x1 - depthwise kxk - squeeze-excite - project 1x1, with BN,
+    ReLU or hardswish, and a residual add where the shape allows."""
+
+    def __init__(self, c_in: int, c_exp: int, c_out: int, k: int, stride: int, se: bool, hswish: bool) -> None:
+        super().__init__()
+        act = nn.Hardswish if hswish else nn.ReLU
+        layers: List[nn.Module] = []
+        if c_exp != c_in:
+            layers += [nn.Conv2d(c_in, c_exp, 1, bias=False), nn.BatchNorm2d(c_exp), act()]
+        layers += [nn.Conv2d(c_exp, c_exp, k, stride, k // 2, groups=c_exp, bias=False), nn.BatchNorm2d(c_exp), act()]
+        if se:
+            layers.append(SqueezeExcite(c_exp))
+        layers += [nn.Conv2d(c_exp, c_out, 1, bias=False), nn.BatchNorm2d(c_out)]
+        self.block = nn.Sequential(*layers)
+        self.residual = stride == 1 and c_in == c_out
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.block(x)
+        return x + y if self.residual else y
+
+
+class MobileNetV3Small(nn.Module):
+    """MobileNetV3-Small's first stages: hardswish stem, blocks with 3x3 and
+    5x5 depthwise convolutions, squeeze-excite (hardsigmoid) and hardswish,
+    then a 1x1 conv, global average pool and the hardswish classifier."""
+
+    # (expanded, out channels, kernel, stride, squeeze-excite, hardswish)
+    SETTINGS = [(16, 16, 3, 2, True, False), (72, 24, 3, 2, False, False), (88, 24, 3, 1, False, False),
+                (96, 40, 5, 2, True, True), (120, 40, 5, 1, True, True)]
+
+    def __init__(self, num_classes: int = 10) -> None:
+        super().__init__()
+        layers: List[nn.Module] = [nn.Conv2d(3, 16, 3, 2, 1, bias=False), nn.BatchNorm2d(16), nn.Hardswish()]
+        c_in = 16
+        for c_exp, c_out, k, stride, se, hswish in self.SETTINGS:
+            layers.append(MobileNetV3Block(c_in, c_exp, c_out, k, stride, se, hswish))
+            c_in = c_out
+        layers += [nn.Conv2d(c_in, 96, 1, bias=False), nn.BatchNorm2d(96), nn.Hardswish()]
+        self.features = nn.Sequential(*layers)
+        self.classifier = nn.Sequential(nn.Linear(96, 128), nn.Hardswish(), nn.Dropout(0.2), nn.Linear(128, num_classes))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = torch.flatten(F.adaptive_avg_pool2d(self.features(x), 1), 1)
+        return self.classifier(x)
+
+
 class TransformerBlock(nn.Module):
     """Pre-norm encoder block: x + MHA(LN(x)); x + MLP(LN(x)), written by hand."""
 
@@ -686,6 +782,48 @@ def gen_mobilenet_v2(root: Path) -> Dict[str, Any]:
     )
 
 
+RESNET_SEED = 1020
+MOBILENET_V3_SEED = 1021
+
+
+def make_resnet() -> nn.Module:
+    model = ResNetSmall()
+    randomize_batchnorm_stats(model, RESNET_SEED + 7)
+    return model
+
+
+def make_mobilenet_v3() -> nn.Module:
+    model = MobileNetV3Small()
+    randomize_batchnorm_stats(model, MOBILENET_V3_SEED + 7)
+    return model
+
+
+def gen_resnet(root: Path) -> Dict[str, Any]:
+    seed = RESNET_SEED
+    return build_standard(
+        root,
+        "resnet",
+        "Reduced ResNet-18: 7x7 stride-2 stem conv (3->32), BN, ReLU, 3x3 stride-2 max pool, three basic blocks (32, 64, 128 channels; 3x3 convs, strided 1x1 shortcuts, residual add + ReLU), global average pool, linear; input 1x3x96x96.",
+        seed,
+        ["7x7 stride-2 convolution on 3 channels", "3x3 stride-2 padded max pool (indices unread)", "3x3 convolutions (stride 1 and 2)", "1x1 stride-2 shortcut convolution", "residual add + relu", "batch norm (eval)", "adaptive avg pool -> mean"],
+        make_resnet,
+        single_case(seeded_randn(seed + 1, 1, 3, 96, 96)),
+    )
+
+
+def gen_mobilenet_v3(root: Path) -> Dict[str, Any]:
+    seed = MOBILENET_V3_SEED
+    return build_standard(
+        root,
+        "mobilenet_v3",
+        "Reduced MobileNetV3-Small: hardswish stem conv s2, five blocks (1x1 expand, 3x3 and 5x5 depthwise at stride 1 and 2, squeeze-excite with hardsigmoid, 1x1 project, residual adds), 1x1 conv to 96, global average pool, hardswish linear classifier; input 1x3x64x64.",
+        seed,
+        ["hardswish and hardsigmoid as to_edge decomposes them (add, clamp, clamp, mul, div)", "5x5 depthwise convolution", "squeeze-excite: mean, 1x1 convs on 1x1 maps, broadcast mul", "batch norm (eval)", "residual add"],
+        make_mobilenet_v3,
+        single_case(seeded_randn(seed + 1, 1, 3, 64, 64)),
+    )
+
+
 def gen_transformer(root: Path) -> Dict[str, Any]:
     seed = 1004
     return build_standard(
@@ -1120,6 +1258,8 @@ GENERATORS: List[Callable[[Path], Dict[str, Any]]] = [
     gen_mlp,
     gen_cnn,
     gen_mobilenet_v2,
+    gen_resnet,
+    gen_mobilenet_v3,
     gen_transformer,
     gen_lstm,
     gen_mutable_buffer,

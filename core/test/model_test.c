@@ -180,6 +180,8 @@ static const char *const kSingle[] = {""};
 Test(model, mlp) { run_model("mlp", NULL, kSingle, 1); }
 Test(model, cnn) { run_model("cnn", NULL, kSingle, 1); }
 Test(model, mobilenet_v2) { run_model("mobilenet_v2", NULL, kSingle, 1); }
+Test(model, resnet) { run_model("resnet", NULL, kSingle, 1); }
+Test(model, mobilenet_v3) { run_model("mobilenet_v3", NULL, kSingle, 1); }
 Test(model, transformer) { run_model("transformer", NULL, kSingle, 1); }
 Test(model, lstm) { run_model("lstm", NULL, kSingle, 1); }
 

@@ -43,7 +43,7 @@ _DTYPE_NAMES = {
 }
 
 # The programs whose operators are benchmarked (the non-delegated models).
-MODEL_PROGRAMS = ["mlp", "cnn", "mobilenet_v2", "transformer", "lstm",
+MODEL_PROGRAMS = ["mlp", "cnn", "mobilenet_v2", "resnet", "mobilenet_v3", "transformer", "lstm",
                   "mutable_buffer", "cond", "dynamic_shape"]
 
 

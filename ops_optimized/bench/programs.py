@@ -30,7 +30,8 @@ EXPORT_FORMAT = 1
 # The tree this file is in (under Bazel, its runfiles: symlinks not followed).
 REPO = Path(__file__).absolute().parents[2]
 MODELS_DIR = REPO / "datasets" / "models"
-WHOLE_MODELS = ["mlp", "cnn", "mobilenet_v2", "transformer", "lstm"]
+WHOLE_MODELS = ["mlp", "cnn", "mobilenet_v2", "resnet", "mobilenet_v3", "transformer",
+                "lstm"]
 
 
 def versions() -> Dict[str, Any]:
@@ -164,6 +165,10 @@ def _model_factory(name: str):
             return model
 
         return make, seed
+    if name == "resnet":
+        return generate.make_resnet, generate.RESNET_SEED
+    if name == "mobilenet_v3":
+        return generate.make_mobilenet_v3, generate.MOBILENET_V3_SEED
     if name == "transformer":
         return generate.TransformerBlock, 1004  # gen_transformer
     if name == "lstm":

@@ -321,7 +321,7 @@ def targets(rows: List[Dict[str, Any]], models: List[Dict[str, Any]], roof: Roof
                      f" {len(members) - len(behind)}, slower on {len(behind)} (listed below);"
                      f" worst ratio {fmt_ratio(worst)} | {verdict(not behind)} |")
     for model in models:
-        if model["name"] not in ("cnn", "mobilenet_v2", "transformer"):
+        if model["name"] not in ("cnn", "mobilenet_v2", "resnet", "mobilenet_v3", "transformer"):
             continue
         plain = model_seconds(model, "etref_optimized", results)
         theirs = model_seconds(model, "executorch_xnnpack", results)

@@ -93,9 +93,10 @@ static void assert_same_outputs(const char *model, const etr_method_t *a,
   }
 }
 
-static void same_bits(const char *model, uint32_t groups,
-                      uint32_t batch_norms, uint32_t clamps, uint32_t folded,
-                      uint32_t pruned) {
+static void same_bits_chains(const char *model, uint32_t groups,
+                             uint32_t batch_norms, uint32_t clamps,
+                             uint32_t folded, uint32_t pruned,
+                             uint32_t chains, uint32_t chain_steps) {
   char path[256];
   snprintf(path, sizeof(path), "datasets/models/%s/model.pte", model);
   etr_program_t program;
@@ -113,7 +114,12 @@ static void same_bits(const char *model, uint32_t groups,
                model, fused.stats.batch_norms);
   cr_expect_eq(fused.stats.clamps, clamps, "%s: %u clamps", model,
                fused.stats.clamps);
-  cr_expect_eq(fused.stats.absorbed, batch_norms + clamps);
+  cr_expect_eq(fused.stats.chains, chains, "%s: %u chains", model,
+               fused.stats.chains);
+  cr_expect_eq(fused.stats.chain_steps, chain_steps, "%s: %u chain steps",
+               model, fused.stats.chain_steps);
+  cr_expect_eq(fused.stats.absorbed,
+               batch_norms + clamps + chain_steps - chains);
   cr_expect_eq(fused.stats.folded, folded, "%s: %u folded", model,
                fused.stats.folded);
   cr_expect_eq(fused.stats.pruned, pruned, "%s: %u pruned", model,
@@ -129,8 +135,10 @@ static void same_bits(const char *model, uint32_t groups,
 // Under every ISA this machine has: AVX-512's microkernels apply the post
 // in registers, the others through the driver's per-tile pass, the
 // depthwise and direct kernels through a pass over the out planes.
-static void each_isa(const char *model, uint32_t groups, uint32_t bns,
-                     uint32_t clamps, uint32_t folded, uint32_t pruned) {
+static void each_isa_chains(const char *model, uint32_t groups,
+                            uint32_t bns, uint32_t clamps, uint32_t folded,
+                            uint32_t pruned, uint32_t chains,
+                            uint32_t chain_steps) {
   const etr_isa_t isas[] = {ETR_ISA_SCALAR, ETR_ISA_AVX2, ETR_ISA_AVX512,
                             ETR_ISA_NEON};
   uint32_t ran = 0;
@@ -140,11 +148,17 @@ static void each_isa(const char *model, uint32_t groups, uint32_t bns,
     }
     etr_isa_force(isas[k]);
     cr_log_info("%s under %s", model, etr_isa_name(isas[k]));
-    same_bits(model, groups, bns, clamps, folded, pruned);
+    same_bits_chains(model, groups, bns, clamps, folded, pruned, chains,
+                     chain_steps);
     ++ran;
   }
   etr_isa_reset();
   cr_assert_geq(ran, 2, "scalar and at least one SIMD ISA");
+}
+
+static void each_isa(const char *model, uint32_t groups, uint32_t bns,
+                     uint32_t clamps, uint32_t folded, uint32_t pruned) {
+  each_isa_chains(model, groups, bns, clamps, folded, pruned, 0, 0);
 }
 
 // Groups and folds per model: each convolution block; the permute_copy of
@@ -158,6 +172,16 @@ Test(fuse, mobilenet_v2_same_bits) {
 }
 Test(fuse, cnn_quantized_same_bits) {
   each_isa("cnn_quantized", 2, 0, 2, 3, 1);
+}
+// ResNet: the stem and every block's convolutions with their batch norms
+// (the 1x1 shortcuts too), the relus after the stem and each block's first
+// convolution, and each block's residual add + relu as a chain.
+// MobileNetV3: the hardswish/hardsigmoid chains (5 and 4 ops), the
+// squeeze-excite relus absorbed into their 1x1 convolutions, the folded
+// constant copies of 3 and 6.
+Test(fuse, resnet_same_bits) { each_isa_chains("resnet", 9, 9, 4, 1, 1, 3, 6); }
+Test(fuse, mobilenet_v3_same_bits) {
+  each_isa_chains("mobilenet_v3", 19, 16, 8, 22, 0, 10, 47);
 }
 Test(fuse, linear_layers_folded) {
   each_isa("mlp", 0, 0, 0, 3, 0);
