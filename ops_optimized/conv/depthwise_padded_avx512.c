@@ -12,7 +12,9 @@
 // permute or gather per tap instead, and per-tap unaligned loads of the
 // phase planes were load-bound (a load per FMA, most split across cache
 // lines): dwconv5x5s2-72-56 435 -> 263 -> ~100 ms per 2000 calls
-// (generic, per-tap loads, this). The zeros stand for the padding taps,
+// (generic, per-tap loads, this). Planes of at most 16 outputs (4 x 4)
+// are one vector per channel instead, each tap a vpermt2ps of the phase
+// rows it reads. The zeros stand for the padding taps,
 // which add nothing: padded convolutions with a non-finite weight never
 // come here (op_convolution.c). Sums start from 0, the bias is added last.
 #include <immintrin.h>
@@ -66,13 +68,14 @@ static inline __m512 padded16(const float *row, int64_t pad, int64_t t,
 // The input rows of one plane into the phase planes: phase (a, b) holds
 // padded element (s i + a, s j + b) at [i][j], rows `wq` apart, planes
 // `stride_plane` floats apart. Whole phase rows are written (zeros for
-// the padding columns); the padding rows and the slack past the planes
-// were zeroed once per call (run).
+// the padding columns); the padding rows, the columns past a phase row's
+// width and the slack past the planes were zeroed once per call (run).
 static inline __attribute__((always_inline)) void split(
     const etr_conv2d_geometry_t *g, const float *plane, int64_t s,
     int64_t wq, int64_t stride_plane, const __mmask16 *lanes,
     float *phases) {
   const int64_t wp = g->in_w + 2 * g->pad_w;
+  const int64_t width = (wp + s - 1) / s;  // of a phase row (<= wq)
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
                                          20, 22, 24, 26, 28, 30);
   const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
@@ -82,7 +85,8 @@ static inline __attribute__((always_inline)) void split(
     float *to = phases + (ph % s) * s * stride_plane + (ph / s) * wq;
     if (s == 1) {
       for (int64_t t = 0; 16 * t < wp; ++t) {
-        _mm512_store_ps(to + 16 * t, padded16(row, g->pad_w, t, lanes));
+        _mm512_mask_storeu_ps(to + 16 * t, first_lanes(width - 16 * t),
+                              padded16(row, g->pad_w, t, lanes));
       }
       continue;
     }
@@ -90,9 +94,11 @@ static inline __attribute__((always_inline)) void split(
     for (int64_t u = 0; 32 * u < wp; ++u) {
       __m512 lo = padded16(row, g->pad_w, 2 * u, lanes);
       __m512 hi = padded16(row, g->pad_w, 2 * u + 1, lanes);
-      _mm512_store_ps(to + 16 * u, _mm512_permutex2var_ps(lo, even, hi));
-      _mm512_store_ps(to + stride_plane + 16 * u,
-                      _mm512_permutex2var_ps(lo, odd, hi));
+      const __mmask16 m = first_lanes(width - 16 * u);
+      _mm512_mask_storeu_ps(to + 16 * u, m,
+                            _mm512_permutex2var_ps(lo, even, hi));
+      _mm512_mask_storeu_ps(to + stride_plane + 16 * u, m,
+                            _mm512_permutex2var_ps(lo, odd, hi));
     }
   }
 }
@@ -160,6 +166,40 @@ static inline __attribute__((always_inline)) void rows_block(
   }
 }
 
+// A plane of at most 16 outputs (MobileNetV3's last 4 x 4 stages) as one
+// vector, lane l = (l / out_w, l % out_w): per kernel row and phase, the
+// out_h phase rows it reads (at most 32 floats, rows wq apart) in two
+// registers, and each tap one vpermt2ps of them, then one masked store of
+// the dense out plane.
+static inline __attribute__((always_inline)) void tiny_channel(
+    const float *phases, const float *w, const etr_conv2d_geometry_t *g,
+    int64_t k, int64_t s, int64_t wq, int64_t stride_plane, __m512i index,
+    float *out, const float *bias) {
+  __m512 acc = _mm512_setzero_ps();
+#pragma GCC unroll 1
+  for (int64_t kh = 0; kh < k; ++kh) {
+    const float *wk = w + kh * g->w_stride_h;
+#pragma GCC unroll 2
+    for (int64_t b = 0; b < s; ++b) {
+      const float *rows =
+          phases + ((kh % s) * s + b) * stride_plane + (kh / s) * wq;
+      const __m512 lo = _mm512_loadu_ps(rows);
+      const __m512 hi = _mm512_loadu_ps(rows + 16);
+#pragma GCC unroll 7
+      for (int64_t t = 0; t <= (k - 1 - b) / s; ++t) {
+        const __m512 x = _mm512_permutex2var_ps(
+            lo, _mm512_add_epi32(index, _mm512_set1_epi32((int32_t)t)), hi);
+        acc = _mm512_fmadd_ps(_mm512_set1_ps(wk[(s * t + b) * g->w_stride_w]),
+                              x, acc);
+      }
+    }
+  }
+  if (bias != NULL) {
+    acc = _mm512_add_ps(acc, _mm512_set1_ps(*bias));
+  }
+  _mm512_mask_storeu_ps(out, first_lanes(g->out_h * g->out_w), acc);
+}
+
 static inline __attribute__((always_inline)) void run(
     const etr_depthwise_args_t *args, int64_t k, int64_t s) {
   const etr_conv2d_geometry_t *g = args->geometry;
@@ -167,9 +207,21 @@ static inline __attribute__((always_inline)) void run(
   const int64_t wp = g->in_w + 2 * g->pad_w;
   const int64_t hq = (hp + s - 1) / s;
   const int64_t wq16 = ((wp + s - 1) / s + 15) / 16 * 16;
+  // Tiny planes: phase rows as wide as they are (wq), so that out_h of
+  // them fit two registers.
+  const int64_t wq = (wp + s - 1) / s;
+  const bool tiny = g->out_h * g->out_w <= 16 && g->out_h * wq <= 32;
+  const int64_t row_stride = tiny ? wq : wq16;
   // ROWS zero rows under each phase plane (the last block's rows past the
-  // out) and one vector of slack (its last vector's high half).
+  // out) and one vector of slack (its last vector's high half; a tiny
+  // plane's second register).
   const int64_t stride_plane = (hq + ROWS) * wq16 + 16;
+  int32_t lane_index[16];
+  for (int l = 0; l < 16; ++l) {
+    const int64_t r = l / g->out_w;
+    lane_index[l] = r < g->out_h ? (int32_t)(r * wq + l % g->out_w) : 0;
+  }
+  const __m512i index = _mm512_loadu_si512(lane_index);
   _Alignas(64) float phases[PHASE_BUFFER];
   memset(phases, 0, (size_t)(s * s * stride_plane) * sizeof(float));
   __mmask16 lanes[MAX_PADDED_W / 16 + 1];
@@ -180,8 +232,16 @@ static inline __attribute__((always_inline)) void run(
     const int64_t ic = oc / args->multiplier;
     // Consecutive out channels of one input channel share its phases.
     if (oc == 0 || ic != (oc - 1) / args->multiplier) {
-      split(g, args->input + ic * g->in_stride_c, s, wq16, stride_plane,
-            lanes, phases);
+      split(g, args->input + ic * g->in_stride_c, s, row_stride,
+            stride_plane, lanes, phases);
+    }
+    if (tiny) {
+      tiny_channel(phases, args->weight + oc * g->w_stride_oc, g, k, s, wq,
+                   stride_plane, index,
+                   args->out + oc * args->out_stride_c,
+                   args->bias != NULL ? args->bias + oc * args->bias_stride
+                                      : NULL);
+      continue;
     }
     const __m512 bias = args->bias != NULL
                             ? _mm512_set1_ps(args->bias[oc * args->bias_stride])
