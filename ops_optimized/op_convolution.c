@@ -528,12 +528,11 @@ typedef struct conv_call {
   etr_tensor_t *bias;  // may be NULL
   etr_tensor_t *out;
   int64_t groups;
+  bool transposed;
 } conv_call_t;
 
-// Reads them; false for a case of the reference kernel (or a transposed
-// convolution when `transposed` is false, and the other way round).
-static bool read_call(etr_evalue_t **args, size_t num_args, bool transposed,
-                      conv_call_t *c) {
+// Reads them once; false for a case of the reference kernel.
+static bool read_call(etr_evalue_t **args, size_t num_args, conv_call_t *c) {
   c->input = etr_opt_tensor_arg(args, num_args, 0);
   c->weight = etr_opt_tensor_arg(args, num_args, 1);
   c->bias = etr_opt_tensor_arg(args, num_args, 2);
@@ -546,11 +545,11 @@ static bool read_call(etr_evalue_t **args, size_t num_args, bool transposed,
       c->out->dtype != x->dtype ||
       (b != NULL && (b->dtype != x->dtype || b->dim != 1)) ||
       (x->dim != 3 && x->dim != 4) || w->dim != x->dim ||
-      args[6]->tag != ETR_TAG_BOOL || args[8]->tag != ETR_TAG_INT ||
-      args[6]->u.as_bool != transposed) {
+      args[6]->tag != ETR_TAG_BOOL || args[8]->tag != ETR_TAG_INT) {
     return false;
   }
   c->groups = args[8]->u.as_int;
+  c->transposed = args[6]->u.as_bool;
   return true;
 }
 
@@ -562,14 +561,14 @@ static bool overlaps_inputs(const etr_tensor_t *t, const conv_call_t *c) {
 }
 
 etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
-                                      etr_evalue_t **args, size_t num_args,
-                                      etr_tensor_t *target,
-                                      const etr_conv_post_t *post,
-                                      bool *done, bool *staged) {
+                               etr_evalue_t **args, size_t num_args,
+                               etr_tensor_t *target,
+                               const etr_conv_post_t *post, bool *done,
+                               bool *staged) {
   *done = false;
   *staged = false;
   conv_call_t c;
-  if (!read_call(args, num_args, false, &c)) {
+  if (!read_call(args, num_args, &c) || c.transposed) {
     return ETR_OK;
   }
   if (post == NULL || !post->checked || ctx->dry_run) {
@@ -614,14 +613,14 @@ static bool transposed(etr_kernel_context_t *ctx, etr_evalue_t **args,
 etr_error_t etr_opt_convolution_out(etr_kernel_context_t *ctx,
                                     etr_evalue_t **args, size_t num_args) {
   conv_call_t c;
-  if (read_call(args, num_args, true, &c)) {
+  if (!read_call(args, num_args, &c)) {
+    return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
+  }
+  if (c.transposed) {
     ETR_TRY(etr_opt_check(etr_ref_convolution_out, ctx, args, num_args));
     if (ctx->dry_run || transposed(ctx, args, num_args, &c)) {
       return ETR_OK;
     }
-    return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
-  }
-  if (!read_call(args, num_args, false, &c)) {
     return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
   }
   ETR_TRY(etr_opt_check(etr_ref_convolution_out, ctx, args, num_args));
