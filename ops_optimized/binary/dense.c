@@ -76,7 +76,7 @@ static void run_long(etr_binary_op_t op, int64_t n, const int64_t *a,
 
 bool etr_binary_dense(etr_evalue_t **args, size_t num_args,
                       etr_binary_op_t op, bool dry_run) {
-  bool has_alpha = op != ETR_BINARY_MUL;
+  bool has_alpha = op == ETR_BINARY_ADD || op == ETR_BINARY_SUB;
   size_t out_index = has_alpha ? 3 : 2;
   if (num_args != out_index + 2) {
     return false;

@@ -127,8 +127,8 @@ etr_error_t etr_binary_execute(etr_kernel_context_t *ctx,
                                etr_binary_call_t *call, bool *handled);
 
 // The dense fast path of add.out, sub.out (op ADD, SUB; args self, other,
-// alpha, out, return) and mul.out (op MUL; self, other, out, return)
-// (binary/dense.c): true, with out computed unless `dry_run`, for a call
+// alpha, out, return), mul.out and div.out (op MUL, DIV; self, other, out,
+// return) (binary/dense.c): true, with out computed unless `dry_run`, for a call
 // valid by construction: Float tensors (Long for ADD and SUB), alpha the
 // Int 1, out already of the broadcast shape, every tensor dense row-major,
 // each input of out's shape (or out itself, in place) or one element that
