@@ -428,9 +428,10 @@ def write(results: Dict[str, Any], out: Path) -> None:
            " one-op program with ExecuTorch's kernel time (see Per operator for how it is timed);"
            " whole models are single-thread latency per forward, judged with the optimized"
            " kernels fused at load (`--fuse`, ops_optimized/fuse/fuse.h: each convolution with"
-           " the batch norm and hardtanh/relu after it, outputs bit for bit those of the"
-           " unfused kernels), the configuration comparable to XNNPACK, which fuses the"
-           " same blocks when it is delegated them; the unfused figure is shown beside it.",
+           " the batch norm and hardtanh/relu after it, and runs of elementwise ops such as"
+           " hardswish's five or a residual add + relu in one pass, outputs bit for bit those"
+           " of the unfused kernels), the configuration comparable to XNNPACK, which fuses"
+           " the same blocks when it is delegated them; the unfused figure is shown beside it.",
            "", *target_lines, ""]
     if summary["slower"]:
         md += ["Cases where etref's optimized kernel is slower than ExecuTorch's kernel"
