@@ -67,23 +67,7 @@ static etr_error_t run_unfused(etr_kernel_context_t *ctx,
   if (!ctx->dry_run) {
     ++etr_fuse_chain_unfused_runs;
   }
-  for (uint32_t s = 0; s < f->num_steps; ++s) {
-    etr_kernel_context_t step = *ctx;
-    step.state = NULL;
-    step.op_name = f->names[s];
-    step.args_checked = false;
-    step.memo = NULL;
-    if (ctx->temp != NULL) {
-      etr_arena_reset(ctx->temp);
-    }
-    const etr_instruction_t *call = &f->calls[s];
-    etr_error_t status = call->kernel(&step, call->args, call->num_args);
-    if (status != ETR_OK) {
-      etr_diag_prefix(ctx->diag, "fused step %u (%s)", s, f->names[s]);
-      return status;
-    }
-  }
-  return ETR_OK;
+  return etr_fuse_run_steps(ctx, f->calls, f->names, f->num_steps);
 }
 
 static bool same_shape(const etr_tensor_t *t, int32_t dim,

@@ -39,25 +39,7 @@ static etr_error_t run_unfused(etr_kernel_context_t *ctx,
   if (!ctx->dry_run) {
     ++etr_fuse_unfused_runs;
   }
-  for (uint32_t s = 0; s < f->num_steps; ++s) {
-    etr_kernel_context_t step = *ctx;
-    step.state = NULL;
-    step.op_name = f->names[s];
-    // What the executor vouched for is the head's call, not the others'.
-    step.args_checked = false;
-    step.memo = NULL;
-    if (ctx->temp != NULL) {
-      etr_arena_reset(ctx->temp);
-    }
-    const etr_instruction_t *instruction = &f->steps[s];
-    etr_error_t status = instruction->kernel(&step, instruction->args,
-                                             instruction->num_args);
-    if (status != ETR_OK) {
-      etr_diag_prefix(ctx->diag, "fused step %u (%s)", s, f->names[s]);
-      return status;
-    }
-  }
-  return ETR_OK;
+  return etr_fuse_run_steps(ctx, f->steps, f->names, f->num_steps);
 }
 
 static etr_tensor_t *tensor_or_null(const etr_evalue_t *value) {

@@ -128,3 +128,25 @@ bool etr_fuse_accepts(etr_method_t *m, const etr_instruction_t *instruction) {
   etr_arena_reset(&m->temp);
   return status == ETR_OK;
 }
+
+etr_error_t etr_fuse_run_steps(etr_kernel_context_t *ctx,
+                               const etr_instruction_t *steps,
+                               const char *const *names, uint32_t count) {
+  for (uint32_t s = 0; s < count; ++s) {
+    etr_kernel_context_t step = *ctx;
+    step.state = NULL;
+    step.op_name = names[s];
+    step.args_checked = false;
+    step.memo = NULL;
+    if (ctx->temp != NULL) {
+      etr_arena_reset(ctx->temp);
+    }
+    etr_error_t status =
+        steps[s].kernel(&step, steps[s].args, steps[s].num_args);
+    if (status != ETR_OK) {
+      etr_diag_prefix(ctx->diag, "fused step %u (%s)", s, names[s]);
+      return status;
+    }
+  }
+  return ETR_OK;
+}

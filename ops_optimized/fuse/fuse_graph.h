@@ -35,6 +35,14 @@ void etr_fuse_count_uses(const etr_method_t *m, uint32_t *uses);
 bool etr_fuse_listed_elsewhere(const etr_method_t *m, const etr_tensor_t *t,
                                const etr_instruction_t *owner);
 
+// Runs a fused head's `count` instructions (copies as loaded, `names` their
+// operators) one after another, as unfused: each with its own context
+// (what the executor vouched for is the head's call, not the others'),
+// the scratch arena reset before each; a failure names the step.
+etr_error_t etr_fuse_run_steps(etr_kernel_context_t *ctx,
+                               const etr_instruction_t *steps,
+                               const char *const *names, uint32_t count);
+
 // The dry run of one instruction's kernel (checks and resizes its outs).
 bool etr_fuse_accepts(etr_method_t *m, const etr_instruction_t *instruction);
 
