@@ -189,6 +189,37 @@ Test(fuse, linear_layers_folded) {
   each_isa("lstm", 0, 0, 0, 12, 0);
 }
 
+// The program's own plan (it aliases views to their bases: keep it), with
+// planned values x and `other` moved past the end of x's pool: x there,
+// `other` `shift` bytes further (0: the same bytes). `pools` holds 8
+// sizes; the placements are calloc'ed (the caller frees them).
+static etr_memory_plan_t moved_plan(const etr_method_t *m, uint32_t x,
+                                    uint32_t other, size_t shift,
+                                    size_t *pools) {
+  cr_assert_eq(m->value_info[x].storage, ETR_STORAGE_PLANNED);
+  cr_assert_eq(m->value_info[other].storage, ETR_STORAGE_PLANNED);
+  etr_planned_placement_t *placements =
+      calloc(m->num_values, sizeof(*placements));
+  for (uint32_t v = 0; v < m->num_values; ++v) {
+    placements[v] = (etr_planned_placement_t){m->value_info[v].memory_id,
+                                              m->value_info[v].memory_offset};
+  }
+  cr_assert_leq(m->num_planned_buffers, 8);
+  for (uint32_t p = 0; p < m->num_planned_buffers; ++p) {
+    pools[p] = m->planned_sizes[p];
+  }
+  uint32_t pool = m->value_info[x].memory_id - 1;
+  size_t fresh = (pools[pool] + 63) / 64 * 64;
+  size_t end = shift + m->value_info[other].nbytes;
+  pools[pool] = fresh + (m->value_info[x].nbytes > end
+                             ? m->value_info[x].nbytes
+                             : end);
+  placements[x] = (etr_planned_placement_t){pool + 1, fresh};
+  placements[other] = (etr_planned_placement_t){pool + 1, fresh + shift};
+  return (etr_memory_plan_t){pools, m->num_planned_buffers, placements,
+                             m->num_values};
+}
+
 // The CNN under a plan that moves the convolution's input x and one other
 // value of the first block (`which`: 0 the convolution's out y, 2 the
 // relu's out z) together to fresh bytes: the fused kernel may not write
@@ -214,31 +245,9 @@ static void overlap_case(uint32_t which, uint64_t want_staged,
   cr_assert_str_eq(m->operators[relu->callee].name, "aten::relu.out");
   uint32_t x = conv->arg_indices[0];
   uint32_t other = which == 0 ? conv->arg_indices[9] : relu->arg_indices[1];
-  // The program's own plan (it aliases views to their bases: keep it),
-  // with x and the other value moved together past the end of x's pool.
-  etr_planned_placement_t *placements =
-      calloc(m->num_values, sizeof(*placements));
-  for (uint32_t v = 0; v < m->num_values; ++v) {
-    placements[v] = (etr_planned_placement_t){m->value_info[v].memory_id,
-                                              m->value_info[v].memory_offset};
-  }
-  cr_assert_eq(m->value_info[x].storage, ETR_STORAGE_PLANNED);
-  cr_assert_eq(m->value_info[other].storage, ETR_STORAGE_PLANNED);
+  // x and the other value moved together into the same fresh bytes.
   size_t pools[8];
-  cr_assert_leq(m->num_planned_buffers, 8);
-  for (uint32_t p = 0; p < m->num_planned_buffers; ++p) {
-    pools[p] = m->planned_sizes[p];
-  }
-  uint32_t pool = m->value_info[x].memory_id - 1;
-  size_t fresh = (pools[pool] + 63) / 64 * 64;
-  size_t bytes = m->value_info[x].nbytes > m->value_info[other].nbytes
-                     ? m->value_info[x].nbytes
-                     : m->value_info[other].nbytes;
-  pools[pool] = fresh + bytes;
-  placements[x] = (etr_planned_placement_t){pool + 1, fresh};
-  placements[other] = placements[x];
-  etr_memory_plan_t plan = {pools, m->num_planned_buffers, placements,
-                            m->num_values};
+  etr_memory_plan_t plan = moved_plan(m, x, other, 0, pools);
   loaded_t plain;
   loaded_t fused;
   load(&program, ETR_KERNELS_OPTIMIZED, false, &plan, &plain);
@@ -262,7 +271,7 @@ static void overlap_case(uint32_t which, uint64_t want_staged,
   etr_method_release(&plain.method);
   etr_method_release(&fused.method);
   etr_method_release(&probe.method);
-  free(placements);
+  free((void *)plan.placements);
   etr_program_release(&program);
 }
 
@@ -553,26 +562,8 @@ static void chain_overlap_case(size_t shift, uint64_t want_unfused) {
   cr_assert_str_eq(m->operators[div->callee].name, "aten::div.out");
   uint32_t x = add->arg_indices[0];
   uint32_t h = div->arg_indices[3];
-  cr_assert_eq(m->value_info[x].storage, ETR_STORAGE_PLANNED);
-  cr_assert_eq(m->value_info[h].storage, ETR_STORAGE_PLANNED);
-  etr_planned_placement_t *placements =
-      calloc(m->num_values, sizeof(*placements));
-  for (uint32_t v = 0; v < m->num_values; ++v) {
-    placements[v] = (etr_planned_placement_t){m->value_info[v].memory_id,
-                                              m->value_info[v].memory_offset};
-  }
   size_t pools[8];
-  cr_assert_leq(m->num_planned_buffers, 8);
-  for (uint32_t p = 0; p < m->num_planned_buffers; ++p) {
-    pools[p] = m->planned_sizes[p];
-  }
-  uint32_t pool = m->value_info[x].memory_id - 1;
-  size_t fresh = (pools[pool] + 63) / 64 * 64;
-  pools[pool] = fresh + shift + m->value_info[h].nbytes;
-  placements[x] = (etr_planned_placement_t){pool + 1, fresh};
-  placements[h] = (etr_planned_placement_t){pool + 1, fresh + shift};
-  etr_memory_plan_t plan = {pools, m->num_planned_buffers, placements,
-                            m->num_values};
+  etr_memory_plan_t plan = moved_plan(m, x, h, shift, pools);
   loaded_t plain;
   loaded_t fused;
   load(&program, ETR_KERNELS_OPTIMIZED, false, &plan, &plain);
@@ -586,7 +577,7 @@ static void chain_overlap_case(size_t shift, uint64_t want_unfused) {
   etr_method_release(&plain.method);
   etr_method_release(&fused.method);
   etr_method_release(&probe.method);
-  free(placements);
+  free((void *)plan.placements);
   etr_program_release(&program);
 }
 
