@@ -69,8 +69,9 @@ BANDWIDTH_FLOATS = {"L1": 2 * 1024, "L2": 64 * 1024, "L3": 1024 * 1024,
 # of the two is the bandwidth a kernel can get there.
 STREAM_PATTERNS = ("copy_stream", "triad_stream")
 # A conversion to BFloat16 in the smoke run: a case whose out dtype is not
-# its input's, and an output numpy cannot hold (compared widened).
-SMOKE_CASES = ["add-L1", "mm-256", "to-f32-bf16-64x56"]
+# its input's, and an output numpy cannot hold (compared widened); and a
+# split whose plan puts its second output over its input (timed fresh).
+SMOKE_CASES = ["add-L1", "mm-256", "to-f32-bf16-64x56", "split-2x64x56"]
 # Length of one FMA-peak sample interleaved with a GEMM or convolution case
 # (at most --batch-ms): the loop is steady, and the ~60 such cases of a full
 # run pay it every round (60 x 7 x 4 ms: about 2 s).
@@ -195,6 +196,13 @@ def run_case(case: bench_cases.Case, meta: Dict[str, Any], server: measure.Serve
     if xnnpack_meta.get("delegate_calls", 0) > 0:
         candidates.append(measure.ExecutorchCandidate(
             "executorch_xnnpack", str(directory / "xnnpack.pte"), inputs))
+    # A plan that gives part of an input's bytes to another value (the
+    # second output of split over its input) changes what the next
+    # execution reads: every candidate then sets the inputs before each
+    # execution, as whole models do.
+    inputs_reused = optimized.info.get("inputs_reused") == "1"
+    for candidate in candidates:
+        candidate.fresh = inputs_reused
     # A DRAM elementwise case is judged against the bandwidth measured in
     # its own interleaved rounds (the pattern report.pattern_of gives it),
     # the better of the loop with ordinary and with streaming stores.
@@ -251,6 +259,7 @@ def run_case(case: bench_cases.Case, meta: Dict[str, Any], server: measure.Serve
     info = optimized.info
     return {"flops": float(info["flops"]), "bytes": float(info["bytes"]),
             "cost_class": info["class"], "has_optimized": info["has_optimized"] == "1",
+            "inputs_reused": inputs_reused,
             "times": times, "executorch_etdump": executorch_kernel, "checks": checks,
             "bandwidth_interleaved": interleaved, "peak_interleaved": peak_interleaved}
 
@@ -304,8 +313,8 @@ def main() -> int:
     parser.add_argument("--work", default=os.path.join(
         os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "etref", "bench"))
     parser.add_argument("--smoke", action="store_true",
-                        help="two small cases (add-L1, mm-256), the mlp model, two rounds (a check, not"
-                        " numbers)")
+                        help="four small cases (SMOKE_CASES), the mlp model, two rounds (a check,"
+                        " not numbers)")
     parser.add_argument("--only", help="cases whose id or operator matches this regex")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--batch-ms", type=float, default=10.0)

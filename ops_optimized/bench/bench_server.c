@@ -19,12 +19,15 @@
 //                               optimized, or fused: optimized + fuse.h)
 //                               -> ok instructions=N kernels=K flops=F
 //                                  bytes=B class=C has_optimized=0|1
-//                                  op=NAME
+//                                  op=NAME inputs_reused=0|1
 //       (loads method "forward" of PROGRAM with the reference or
 //        optimized kernels into SLOT 0..15, binds the inputs and runs it
 //        once; flops and bytes are prof/cost_model.h's figures for one
 //        execution, summed over the instructions; op and has_optimized
-//        describe the first kernel call)
+//        describe the first kernel call; inputs_reused says whether the
+//        memory plan gives part of an input's bytes to another value, so
+//        that an execution changes what the next one reads unless the
+//        inputs are set again: `time ... fresh`)
 //   time SLOT ITERATIONS [fresh] -> ok cpu_ns=T wall_ns=W
 //                                  [inputs_cpu_ns=I inputs_wall_ns=J]
 //       (ITERATIONS executions back to back; thread CPU time and wall
@@ -103,6 +106,31 @@ static slot_t *slot_at(const char *word) {
   return index >= 0 && index < MAX_SLOTS ? &g_slots[index] : NULL;
 }
 
+// Whether a planned value other than an input shares bytes with a planned
+// input (ExecuTorch's planner reuses a dead input's bytes).
+static int inputs_reused(const etr_method_t *method) {
+  for (uint32_t k = 0; k < method->num_inputs; ++k) {
+    const etr_value_info_t *in = &method->value_info[method->inputs[k]];
+    if (in->storage != ETR_STORAGE_PLANNED || in->nbytes == 0) {
+      continue;
+    }
+    for (uint32_t v = 0; v < method->num_values; ++v) {
+      const etr_value_info_t *other = &method->value_info[v];
+      bool is_input = false;
+      for (uint32_t j = 0; j < method->num_inputs; ++j) {
+        is_input = is_input || method->inputs[j] == v;
+      }
+      if (!is_input && other->storage == ETR_STORAGE_PLANNED &&
+          other->memory_id == in->memory_id && other->nbytes > 0 &&
+          other->memory_offset < in->memory_offset + in->nbytes &&
+          in->memory_offset < other->memory_offset + other->nbytes) {
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
 // Sums the cost model over every instruction and names the first kernel.
 static void describe(const etr_method_t *method, char *reply, size_t size) {
   double flops = 0.0, bytes = 0.0;
@@ -139,9 +167,9 @@ static void describe(const etr_method_t *method, char *reply, size_t size) {
   }
   snprintf(reply, size,
            "ok instructions=%u kernels=%u flops=%.0f bytes=%.0f class=%s "
-           "has_optimized=%d op=%s",
+           "has_optimized=%d op=%s inputs_reused=%d",
            instructions, kernels, flops, bytes, cost_class, has_optimized,
-           first_op);
+           first_op, inputs_reused(method));
 }
 
 static void command_load(char **words, int count, char *reply,

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # The benchmark command works end to end, in seconds: bench.py --smoke
-# (three small cases, add-L1, mm-256 with its FMA peak measured
-# alongside and a Float to BFloat16 conversion, and the mlp model, two
-# rounds each, against ExecuTorch's
+# (four small cases, add-L1, mm-256 with its FMA peak measured
+# alongside, a Float to BFloat16 conversion and a split whose plan puts an
+# output over its input (every runtime must then set the inputs before
+# each execution, or the outputs after the timed runs differ), and the mlp
+# model, two rounds each, against ExecuTorch's
 # runtime and XNNPACK) with bench_server, into a temporary
 # directory; check_report.py then checks what it wrote, including the
 # shape of mm-256's peak_interleaved (positive GFLOP/s, min <= median <=

@@ -77,6 +77,8 @@ def main() -> None:
         etdump = (case.get("executorch_etdump") or {}).get("kernel") or {}
         if not etdump.get("median", 0) > 0:
             fail(f"{case['id']}: no ExecuTorch kernel time from the ETDump")
+        if not isinstance(case.get("inputs_reused"), bool):
+            fail(f"{case['id']}: no inputs_reused (whether its plan reuses an input's bytes)")
         check_peak_interleaved(case)
         check_bandwidth(case)
         for runtime, check in case["checks"].items():

@@ -493,7 +493,10 @@ def write(results: Dict[str, Any], out: Path) -> None:
            " own call (~1.6 us, subtracted) swamps them; they are the kernel-call time the ETDump"
            " recorded inside ExecuTorch's C++ runtime instead (the kernel alone, no instruction"
            " dispatch: a comparison that favours ExecuTorch). XNNPACK times are always timed from"
-           " Python, so a tiny XNNPACK case is within the binding's noise.", "",
+           " Python, so a tiny XNNPACK case is within the binding's noise. Cases marked"
+           " <sup>f</sup> have a memory plan that gives part of an input's bytes to another value"
+           " (split's second output over its input): every runtime sets the inputs before each"
+           " execution there and the settings, timed alone, are subtracted.", "",
            "![speedups: vs reference, ExecuTorch, XNNPACK](speedups.svg)", "",
            "![% of roofline](roof_percent.svg)", "", "![roofline](roofline.svg)", ""]
     svg_charts.speedup_chart(rows, out / "speedups.svg")
@@ -519,7 +522,8 @@ def write(results: Dict[str, Any], out: Path) -> None:
             sources = ", ".join(r["sources"])
             sources = sources if len(sources) < 40 else sources[:37] + "..."
             md.append(
-                f"| {r['id']} | `{r['op'].split('::')[1]}` | {r['label'][:60]} | {sources} |"
+                f"| {r['id']}{'<sup>f</sup>' if r.get('inputs_reused') else ''} |"
+                f" `{r['op'].split('::')[1]}` | {r['label'][:60]} | {sources} |"
                 f" {fmt_time(r['etref_reference'])} | {fmt_time(r['etref_optimized'])} |"
                 f" {fmt_ratio(ratio(r['etref_reference'], r['etref_optimized']))} | {rate} |"
                 f" {r['level']} | {roof_text} | {fmt_time(r['executorch'])}"
