@@ -20,6 +20,12 @@
 //     the pointwise kernel where the ISA has one (AVX-512: the models'
 //     small 1x1 layers, 0.3-5 us, where the GEMM driver's per-tile setup
 //     and packing weighed);
+//   * Float NCHW stride-1 convolutions whose padded input rows (padding
+//     shared between neighbouring rows) waste few positions and stay in
+//     L1 run the shifted-rows kernel where the ISA has one (AVX-512: each
+//     tap's im2col row is the zero-padded plane shifted, read in place;
+//     ResNet's 3x3 layers at 24x24 and 6x6); without room in ctx->temp
+//     for the padded copy they take the GEMM;
 //   * everything else is one GEMM per (image, group): out = W x im2col in
 //     NCHW, im2col x W^T in NHWC, with the im2col operand generated while
 //     packing (pointwise convolutions read the input in place) and the bias
@@ -286,6 +292,58 @@ static void run_pointwise(etr_conv_pointwise_fn kernel,
   }
 }
 
+// The shifted-rows kernel per (image, group), NCHW Float; false, having
+// written nothing, when ctx->temp has no room for its padded copy.
+static bool run_shifted(etr_kernel_context_t *ctx, etr_conv_shifted_fn kernel,
+                        const etr_tensor_t *input, const etr_tensor_t *weight,
+                        const etr_tensor_t *bias, etr_tensor_t *out,
+                        int64_t groups, const etr_conv2d_geometry_t *g,
+                        const etr_conv_post_t *post) {
+  size_t floats = etr_conv_shifted_scratch_floats(g);
+  float *scratch = NULL;
+  etr_arena_mark_t mark = {0};
+  if (floats > 0) {
+    if (ctx->temp == NULL) {
+      return false;
+    }
+    mark = etr_arena_mark(ctx->temp);
+    scratch = (float *)etr_arena_alloc(ctx->temp, floats * sizeof(float), 64);
+    if (scratch == NULL) {
+      return false;
+    }
+  }
+  int64_t ocg = out->sizes[1] / groups;
+  int64_t bias_stride = bias != NULL && bias->sizes[0] > 1 ? bias->strides[0]
+                                                           : 0;
+  for (int64_t n = 0; n < input->sizes[0]; ++n) {
+    for (int64_t group = 0; group < groups; ++group) {
+      etr_conv_shifted_args_t a = {
+          .g = g,
+          .input = (const float *)input->data + n * input->strides[0] +
+                   group * g->channels * g->in_stride_c,
+          .weight = (const float *)weight->data + group * ocg * g->w_stride_oc,
+          .weight_stride = g->w_stride_oc,
+          .bias = bias != NULL
+                      ? (const float *)bias->data + group * ocg * bias_stride
+                      : NULL,
+          .bias_stride = bias_stride,
+          .out = (float *)out->data + n * out->strides[0] +
+                 group * ocg * out->strides[1],
+          .out_stride = out->strides[1],
+          .out_channels = ocg,
+          .post = post,
+          .post_channel0 = group * ocg,
+          .scratch = scratch,
+      };
+      kernel(&a);
+    }
+  }
+  if (floats > 0) {
+    etr_arena_rewind(ctx->temp, mark);
+  }
+  return true;
+}
+
 // The GEMM per (image, group); false when the bias layout is not one the
 // GEMM takes.
 static bool run_gemm(etr_kernel_context_t *ctx, const etr_tensor_t *input,
@@ -380,6 +438,7 @@ typedef enum conv_path {
   PATH_DEPTHWISE = 1,  // also needs the weight scan when there is padding
   PATH_DIRECT,         // likewise
   PATH_POINTWISE,
+  PATH_SHIFTED,
   PATH_GEMM,
 } conv_path_t;
 
@@ -448,6 +507,9 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
   } else if (pointwise != NULL && nchw &&
              pointwise_applies(input, groups, g, out->sizes[1])) {
     plan->path = PATH_POINTWISE;
+  } else if (nchw && input->dtype == ETR_FLOAT &&
+             etr_conv_shifted_for(isa, g) != NULL) {
+    plan->path = PATH_SHIFTED;
   } else {
     plan->path = PATH_GEMM;
   }
@@ -513,6 +575,14 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
       run_pointwise(etr_conv_pointwise_for(etr_isa_active()), input, weight,
                     bias, out, g, post);
       return true;
+    case PATH_SHIFTED:
+      if (run_shifted(ctx, etr_conv_shifted_for(etr_isa_active(), g), input,
+                      weight, bias, out, groups, g, post)) {
+        return true;
+      }
+      // No scratch for the padded copy: the GEMM (which shrinks its
+      // blocks to what there is).
+      // fall through
     default: {
       etr_conv2d_geometry_t gemm_g = *g;  // the GEMM sources point into it
       return run_gemm(ctx, input, weight, bias, out, groups, &gemm_g, !nchw,

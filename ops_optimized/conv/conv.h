@@ -310,6 +310,61 @@ void etr_conv_pointwise_nchw_avx512(const etr_conv_pointwise_args_t *args);
 // The pointwise kernel of `isa`, or NULL when it has none (conv_pack.c).
 etr_conv_pointwise_fn etr_conv_pointwise_for(etr_isa_t isa);
 
+// Stride-1 NCHW convolution of one image and group from a zero-padded
+// copy of its input (shifted_avx512.c): each tap's im2col row is the
+// padded plane shifted, read in place (no packing). Takes geometries with
+// stride 1, unit input column stride, weight rows of (c, kh, kw) at unit
+// stride, at most ETR_CONV_SHIFTED_MAX_TAPS taps, at least 32 products per
+// output, padded rows at most half as wide again as the out rows, and
+// scratch of at most ETR_CONV_SHIFTED_MAX_SCRATCH_FLOATS.
+#define ETR_CONV_SHIFTED_MAX_TAPS 49
+#define ETR_CONV_SHIFTED_MAX_SCRATCH_FLOATS (128 * 1024)
+typedef struct etr_conv_shifted_args {
+  const etr_conv2d_geometry_t *g;  // the group's geometry
+  const float *input;   // the image's (group's) first channel
+  const float *weight;  // the group's first out channel
+  int64_t weight_stride;  // out channels apart
+  const float *bias;    // the group's first; may be NULL
+  int64_t bias_stride;
+  float *out;           // dense out planes, `out_stride` apart
+  int64_t out_stride;
+  int64_t out_channels;
+  const etr_conv_post_t *post;  // may be NULL
+  int64_t post_channel0;
+  float *scratch;  // etr_conv_shifted_scratch_floats(g) floats
+} etr_conv_shifted_args_t;
+typedef void (*etr_conv_shifted_fn)(const etr_conv_shifted_args_t *args);
+bool etr_conv_shifted_nchw_avx512_applies(const etr_conv2d_geometry_t *g);
+// Without padding the input is the padded plane (read in place).
+static inline bool etr_conv_shifted_reads_in_place(
+    const etr_conv2d_geometry_t *g) {
+  return g->pad_h == 0 && g->pad_w == 0 && g->in_stride_w == 1;
+}
+// The padded plane's row width S: pad_w zeros, then an input row (the
+// next row's zeros are this one's right padding).
+static inline int64_t etr_conv_shifted_row_width(
+    const etr_conv2d_geometry_t *g) {
+  return etr_conv_shifted_reads_in_place(g) ? g->in_stride_h
+                                            : g->in_w + g->pad_w;
+}
+// Floats of one channel's padded plane: pad_h zero rows above and below,
+// and pad_w zeros after the last row (its right padding).
+static inline int64_t etr_conv_shifted_plane_floats(
+    const etr_conv2d_geometry_t *g) {
+  return (g->in_h + 2 * g->pad_h) * (g->in_w + g->pad_w) + g->pad_w;
+}
+// Scratch floats of the padded copy of one image's (group's) channels.
+static inline size_t etr_conv_shifted_scratch_floats(
+    const etr_conv2d_geometry_t *g) {
+  return etr_conv_shifted_reads_in_place(g)
+             ? 0
+             : (size_t)(g->channels * etr_conv_shifted_plane_floats(g));
+}
+void etr_conv_shifted_nchw_avx512(const etr_conv_shifted_args_t *args);
+// The shifted kernel of `isa` when it takes `g`, else NULL (conv_pack.c).
+etr_conv_shifted_fn etr_conv_shifted_for(etr_isa_t isa,
+                                         const etr_conv2d_geometry_t *g);
+
 // The optimized convolution's fused path (op_convolution.c), used by
 // fuse/fuse.c: checks the call as aten::convolution.out does (errors are
 // the same), then, when the call takes the optimized kernel's path with

@@ -200,3 +200,17 @@ etr_conv_pointwise_fn etr_conv_pointwise_for(etr_isa_t isa) {
       return NULL;
   }
 }
+
+etr_conv_shifted_fn etr_conv_shifted_for(etr_isa_t isa,
+                                         const etr_conv2d_geometry_t *g) {
+  switch (isa) {
+#if defined(__x86_64__)
+    case ETR_ISA_AVX512:
+      return etr_conv_shifted_nchw_avx512_applies(g)
+                 ? etr_conv_shifted_nchw_avx512
+                 : NULL;
+#endif
+    default:
+      return NULL;
+  }
+}

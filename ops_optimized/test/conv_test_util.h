@@ -34,6 +34,11 @@ static uint64_t g_seed = 5000;
 // values are compared bit for bit through the direct kernels' 3x3 sums.
 static bool g_poke_specials = false;
 
+// When set, run_conv puts one +inf into a Float weight filled with exact
+// integers: each output then has at most one inf product (a NaN where it
+// meets a zero, the padding's included), whatever the summation order.
+static bool g_poke_inf_weight = false;
+
 // output_padding of the transposed cases (both spatial dims).
 static int64_t g_output_padding = 0;
 
@@ -84,10 +89,14 @@ static inline int run_conv(const conv_case_t *p, etr_scalar_type_t dtype,
     data[numel / 3] = -INFINITY;
     data[numel / 5] = -0.0f;
   }
-  etr_diff_input(&c, dtype, dim, w_sizes,
-                 layout == ETR_DIFF_NONCONTIGUOUS ? layout
-                                                  : ETR_DIFF_CONTIGUOUS,
-                 weight_fill);
+  etr_tensor_t *weight = etr_diff_input(
+      &c, dtype, dim, w_sizes,
+      layout == ETR_DIFF_NONCONTIGUOUS ? layout : ETR_DIFF_CONTIGUOUS,
+      weight_fill);
+  if (g_poke_inf_weight && dtype == ETR_FLOAT &&
+      weight_fill == ETR_FILL_EXACT_INT && etr_tensor_is_contiguous(weight)) {
+    ((float *)weight->data)[etr_tensor_numel(weight) / 2] = INFINITY;
+  }
   if (p->bias) {
     etr_diff_input(&c, dtype, 1, (const int64_t[]){p->oc},
                    ETR_DIFF_CONTIGUOUS, weight_fill);

@@ -351,6 +351,12 @@ int main(int argc, char **argv) {
   bench_conv(72, 16, 12, 1, 1, 0, 1, false, true);
   bench_conv(144, 4, 144, 3, 1, 1, 144, false, true);
   bench_conv(32, 4, 128, 1, 1, 0, 1, false, true);
+  // datasets/models/resnet's 3x3 layers (stride 1 and 2).
+  bench_conv(32, 24, 32, 3, 1, 1, 1, false, false);
+  bench_conv(64, 12, 64, 3, 1, 1, 1, false, false);
+  bench_conv(128, 6, 128, 3, 1, 1, 1, false, false);
+  bench_conv(32, 24, 64, 3, 2, 1, 1, false, false);
+  bench_conv(64, 12, 128, 3, 2, 1, 1, false, false);
   // Larger, ResNet/MobileNet-like layers; a 224x224 stem.
   bench_conv(3, 224, 32, 3, 2, 1, 1, false, false);
   bench_conv(64, 56, 64, 3, 1, 1, 1, false, false);

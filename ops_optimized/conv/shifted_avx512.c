@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Stride-1 NCHW convolution as shifted rows of one zero-padded plane,
+// fp32, AVX-512 (conv.h): the im2col row of tap (kh, kw) of input channel
+// c is, in the coordinates of a plane P padded to width S, the plane P_c
+// itself shifted by kh * dh * S + kw * dw. So the GEMM's B operand needs
+// no packing: out[o][q] = sum over (c, kh, kw) of W[o][c][kh][kw] *
+// P_c[q + kh * dh * S + kw * dw] for q = oh * S + ow, and the product
+// reads P and the weight rows in place. The padded plane is a copy of the
+// input in scratch (or the input itself when there is no padding) whose
+// rows are S = in_w + pad_w wide: pad_w zeros, then the row; a row's right
+// padding is the next row's left one (a tap past the row's end reads
+// there). The S - out_w = (kw - 1) dw - pad_w positions past each out row
+// (one for a 3x3 with padding 1) are computed and dropped.
+//
+// ResNet's 3x3 layers on small planes ran the GEMM at 50-60% of the FMA
+// peak, packing an im2col panel of 9 x C rows (written once, read once)
+// for every call.
+//
+// Tiles: 8 out channels by 3 vectors of 16 padded positions (24
+// accumulators), all of K (C x taps) before the store, one FMA chain per
+// output in (c, kh, kw) order from +0.0, as the GEMM's microkernel over a
+// single K block, with the bias added after the sum and the fused post
+// applied as the GEMM's epilogue does (gemm/ukernel_avx512.h): the same
+// bits as the GEMM path for K up to its block. Each vector's valid lanes
+// (ow < out_w) are compressed and stored contiguously: they are
+// consecutive out elements. Padding taps multiply the copy's zeros, so an
+// inf or NaN weight gives PyTorch's NaN borders without a weight scan.
+#include <immintrin.h>
+#include <string.h>
+
+#include "ops_optimized/conv/conv.h"
+
+#define ROWS 8
+#define VECTORS 3
+#define TILE (16 * VECTORS)
+
+// The padded plane: rows of `stride` floats, channels `plane` apart.
+typedef struct padded {
+  const float *base;
+  int64_t stride;
+  int64_t plane;
+} padded_t;
+
+// The share of computed positions that are out elements: out_h * out_w
+// over the positions the vectors of 16 cover up to the last out element.
+static double useful(const etr_conv2d_geometry_t *g) {
+  int64_t end = (g->out_h - 1) * etr_conv_shifted_row_width(g) + g->out_w;
+  return (double)(g->out_h * g->out_w) / (double)(16 * ((end + 15) / 16));
+}
+
+// Floats of the padded planes one tile reads: TILE positions and the
+// taps' reach past them, in every input channel.
+static int64_t tile_floats(const etr_conv2d_geometry_t *g) {
+  return g->channels *
+         (TILE + (g->kernel_h - 1) * g->dilation_h *
+                     etr_conv_shifted_row_width(g) +
+          (g->kernel_w - 1) * g->dilation_w);
+}
+
+bool etr_conv_shifted_nchw_avx512_applies(const etr_conv2d_geometry_t *g) {
+  int64_t taps = g->kernel_h * g->kernel_w;
+  int64_t pixels = g->out_h * g->out_w;
+  // The GEMM computes whole vectors of out pixels and packs an im2col
+  // panel first; this kernel packs nothing but computes the dropped
+  // positions too. Measured (fastest of 8 alternating runs): 32x24x24 ->
+  // 32, 95% of positions useful, 17% faster than the GEMM; 128x6x6, 75%
+  // as the GEMM's, 5% faster; 64x12x12, 90% against the GEMM's 100%, 6%
+  // slower.
+  double gemm = (double)pixels / (double)(16 * ((pixels + 15) / 16));
+  return g->stride_h == 1 && g->stride_w == 1 && !g->channels_last &&
+         g->in_stride_w == 1 && taps <= ETR_CONV_SHIFTED_MAX_TAPS &&
+         g->w_stride_w == 1 &&
+         (g->kernel_h == 1 || g->w_stride_h == g->kernel_w) &&
+         (g->channels == 1 || g->w_stride_c == taps) &&
+         g->channels * taps >= 32 &&
+         // a tap past a row's end reads the next row's left padding
+         (etr_conv_shifted_reads_in_place(g) ||
+          (g->kernel_w - 1) * g->dilation_w >= g->pad_w) &&
+         useful(g) >= 0.92 * gemm &&
+         // One tile's rows of every input channel stay in L1 (48 KiB on
+         // the machines measured) beside the weight rows: with more, as
+         // 128 channels of 28x28, the loads from L2 made it 10% slower
+         // than the GEMM.
+         tile_floats(g) * (int64_t)sizeof(float) <= 32 * 1024 &&
+         etr_conv_shifted_scratch_floats(g) <=
+             ETR_CONV_SHIFTED_MAX_SCRATCH_FLOATS;
+}
+
+// Copies one image's (group's) channels into the zero-padded planes.
+static padded_t pad_input(const etr_conv_shifted_args_t *a) {
+  const etr_conv2d_geometry_t *g = a->g;
+  if (etr_conv_shifted_reads_in_place(g)) {
+    return (padded_t){a->input, g->in_stride_h, g->in_stride_c};
+  }
+  const int64_t width = etr_conv_shifted_row_width(g);
+  const int64_t plane = etr_conv_shifted_plane_floats(g);
+  const int64_t pad = g->pad_w;
+  for (int64_t c = 0; c < g->channels; ++c) {
+    const float *src = a->input + c * g->in_stride_c;
+    float *dst = a->scratch + c * plane;
+    memset(dst, 0, (size_t)(g->pad_h * width + pad) * sizeof(float));
+    dst += g->pad_h * width + pad;
+    for (int64_t r = 0; r < g->in_h; ++r, dst += width) {
+      memcpy(dst, src + r * g->in_stride_h, (size_t)g->in_w * sizeof(float));
+      memset(dst + g->in_w, 0, (size_t)pad * sizeof(float));
+    }
+    // dst is at the row below the image, past its left padding.
+    memset(dst, 0, (size_t)(g->pad_h * width) * sizeof(float));
+  }
+  return (padded_t){a->scratch, width, plane};
+}
+
+// Where one vector of padded positions lands in the out plane: its lanes
+// with ow < out_w (and before `end`), stored from out element `dest`.
+typedef struct lanes {
+  __mmask16 valid;
+  __mmask16 packed;  // the first popcount(valid) lanes
+  int64_t dest;
+} lanes_t;
+
+static lanes_t place(int64_t q0, int64_t end, int64_t stride,
+                     int64_t out_w) {
+  lanes_t l = {0, 0, 0};
+  int count = 0;
+  for (int lane = 0; lane < 16 && q0 + lane < end; ++lane) {
+    int64_t q = q0 + lane;
+    int64_t ow = q % stride;
+    if (ow < out_w) {
+      if (count++ == 0) {
+        l.dest = (q / stride) * out_w + ow;
+      }
+      l.valid |= (__mmask16)(1u << lane);
+    }
+  }
+  l.packed = (__mmask16)((1u << count) - 1u);
+  return l;
+}
+
+// One tile: out channels o0 .. o0 + rows - 1 (rows <= ROWS; the missing
+// rows repeat the last one's weights and are not stored) by the padded
+// positions q0 .. q0 + 47 (`load` masks the positions past the plane's
+// last out position). TAPS is the kernel's tap count when known at
+// compile time (9: the loop over taps unrolls), else 0 and `taps` holds
+// it.
+static inline __attribute__((always_inline)) void tile(
+    const etr_conv_shifted_args_t *a, const padded_t *p,
+    const int64_t *offsets, int64_t taps, int TAPS, int V, int64_t o0,
+    int64_t rows, int64_t q0, const __mmask16 *load, const lanes_t *lanes) {
+  const etr_conv2d_geometry_t *g = a->g;
+  const int64_t k_taps = TAPS > 0 ? TAPS : taps;
+  const float *w[ROWS];
+#pragma GCC unroll 8
+  for (int r = 0; r < ROWS; ++r) {
+    int64_t o = o0 + (r < rows ? r : rows - 1);
+    w[r] = a->weight + o * a->weight_stride;
+  }
+  __m512 acc[ROWS][VECTORS];
+#pragma GCC unroll 8
+  for (int r = 0; r < ROWS; ++r) {
+#pragma GCC unroll 3
+    for (int v = 0; v < V; ++v) {
+      acc[r][v] = _mm512_setzero_ps();
+    }
+  }
+  const float *x = p->base + q0;
+  const int64_t plane = p->plane;
+  const __mmask16 m0 = load[0], m1 = load[1], m2 = load[2];
+  for (int64_t c = 0; c < g->channels; ++c, x += plane) {
+#pragma GCC unroll 9
+    for (int64_t t = 0; t < k_taps; ++t) {
+      const float *b = x + offsets[t];
+      const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);
+      const __m512 b1 = V > 1 ? _mm512_maskz_loadu_ps(m1, b + 16) : b0;
+      const __m512 b2 = V > 2 ? _mm512_maskz_loadu_ps(m2, b + 32) : b0;
+#pragma GCC unroll 8
+      for (int r = 0; r < ROWS; ++r) {
+        const __m512 wv = _mm512_set1_ps(w[r][t]);
+        acc[r][0] = _mm512_fmadd_ps(wv, b0, acc[r][0]);
+        if (V > 1) {
+          acc[r][1] = _mm512_fmadd_ps(wv, b1, acc[r][1]);
+        }
+        if (V > 2) {
+          acc[r][2] = _mm512_fmadd_ps(wv, b2, acc[r][2]);
+        }
+      }
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < ROWS; ++r) {
+      w[r] += k_taps;
+    }
+  }
+  // The epilogue of the GEMM microkernels (alpha 1, beta 1): the bias
+  // added to the sum, then the post's affine step and clamp.
+  const etr_conv_post_t *post = a->post;
+  const float *scale = post != NULL ? post->scale : NULL;
+  const float *shift = post != NULL ? post->shift : NULL;
+  const __m512 low = _mm512_set1_ps(post != NULL ? post->low : 0.0f);
+  const __m512 high = _mm512_set1_ps(post != NULL ? post->high : 0.0f);
+  const int64_t channel = a->post_channel0 + o0;
+#pragma GCC unroll 8
+  for (int r = 0; r < ROWS; ++r) {
+    if (r >= rows) {
+      break;
+    }
+    float *out = a->out + (o0 + r) * a->out_stride;
+#pragma GCC unroll 3
+    for (int v = 0; v < V; ++v) {
+      __m512 value = acc[r][v];
+      if (a->bias != NULL) {
+        value = _mm512_add_ps(
+            value, _mm512_set1_ps(a->bias[(o0 + r) * a->bias_stride]));
+      }
+      if (post != NULL) {
+        if (scale != NULL) {
+          value = _mm512_fmadd_ps(value, _mm512_set1_ps(scale[channel + r]),
+                                  _mm512_set1_ps(shift[channel + r]));
+        }
+        value = _mm512_min_ps(high, _mm512_max_ps(low, value));
+      }
+      if (lanes[v].valid != 0) {
+        _mm512_mask_storeu_ps(
+            out + lanes[v].dest, lanes[v].packed,
+            _mm512_maskz_compress_ps(lanes[v].valid, value));
+      }
+    }
+  }
+  (void)q0;
+}
+
+void etr_conv_shifted_nchw_avx512(const etr_conv_shifted_args_t *a) {
+  const etr_conv2d_geometry_t *g = a->g;
+  padded_t p = pad_input(a);
+  int64_t offsets[ETR_CONV_SHIFTED_MAX_TAPS];
+  int64_t taps = 0;
+  for (int64_t kh = 0; kh < g->kernel_h; ++kh) {
+    for (int64_t kw = 0; kw < g->kernel_w; ++kw) {
+      offsets[taps++] = kh * g->dilation_h * p.stride + kw * g->dilation_w;
+    }
+  }
+  // Padded positions up to the last out element; no tap reads past the
+  // plane from there.
+  const int64_t end = (g->out_h - 1) * p.stride + g->out_w;
+  const bool three = taps == 9;
+  for (int64_t q0 = 0; q0 < end; q0 += TILE) {
+    __mmask16 load[VECTORS];
+    lanes_t lanes[VECTORS];
+    for (int v = 0; v < VECTORS; ++v) {
+      int64_t left = end - (q0 + 16 * v);
+      load[v] = left >= 16  ? (__mmask16)0xffff
+                : left <= 0 ? (__mmask16)0
+                            : (__mmask16)((1u << left) - 1u);
+      lanes[v] = place(q0 + 16 * v, end, p.stride, g->out_w);
+    }
+    for (int64_t o0 = 0; o0 < a->out_channels; o0 += ROWS) {
+      int64_t rows = a->out_channels - o0 < ROWS ? a->out_channels - o0
+                                                 : ROWS;
+      int64_t vectors = (end - q0 + 15) / 16;
+      if (three && vectors >= 3) {
+        tile(a, &p, offsets, 9, 9, 3, o0, rows, q0, load, lanes);
+      } else if (three && vectors == 2) {
+        tile(a, &p, offsets, 9, 9, 2, o0, rows, q0, load, lanes);
+      } else if (three) {
+        tile(a, &p, offsets, 9, 9, 1, o0, rows, q0, load, lanes);
+      } else if (vectors >= 3) {
+        tile(a, &p, offsets, taps, 0, 3, o0, rows, q0, load, lanes);
+      } else if (vectors == 2) {
+        tile(a, &p, offsets, taps, 0, 2, o0, rows, q0, load, lanes);
+      } else {
+        tile(a, &p, offsets, taps, 0, 1, o0, rows, q0, load, lanes);
+      }
+    }
+  }
+}
