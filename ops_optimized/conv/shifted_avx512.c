@@ -123,14 +123,18 @@ static lanes_t place(int64_t q0, int64_t end, int64_t stride,
                      int64_t out_w) {
   lanes_t l = {0, 0, 0};
   int count = 0;
+  int64_t row = q0 / stride;
+  int64_t col = q0 - row * stride;
   for (int lane = 0; lane < 16 && q0 + lane < end; ++lane) {
-    int64_t q = q0 + lane;
-    int64_t ow = q % stride;
-    if (ow < out_w) {
+    if (col < out_w) {
       if (count++ == 0) {
-        l.dest = (q / stride) * out_w + ow;
+        l.dest = row * out_w + col;
       }
       l.valid |= (__mmask16)(1u << lane);
+    }
+    if (++col == stride) {
+      col = 0;
+      ++row;
     }
   }
   l.packed = (__mmask16)((1u << count) - 1u);
