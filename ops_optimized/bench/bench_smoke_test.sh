@@ -4,8 +4,8 @@
 # The benchmark command works end to end, in seconds: bench.py --smoke
 # (four small cases, add-L1, mm-256 with its FMA peak measured
 # alongside, a Float to BFloat16 conversion and a split whose plan puts an
-# output over its input (every runtime must then set the inputs before
-# each execution, or the outputs after the timed runs differ), and the mlp
+# output over its input (its outputs are checked after an execution on
+# inputs set again; without that they differ), and the mlp
 # model, two rounds each, against ExecuTorch's
 # runtime and XNNPACK) with bench_server, into a temporary
 # directory; check_report.py then checks what it wrote, including the

@@ -495,8 +495,9 @@ def write(results: Dict[str, Any], out: Path) -> None:
            " dispatch: a comparison that favours ExecuTorch). XNNPACK times are always timed from"
            " Python, so a tiny XNNPACK case is within the binding's noise. Cases marked"
            " <sup>f</sup> have a memory plan that gives part of an input's bytes to another value"
-           " (split's second output over its input): every runtime sets the inputs before each"
-           " execution there and the settings, timed alone, are subtracted.", "",
+           " (split's second output over its input): they are timed back to back as the others"
+           " (these data-movement ops take the same time whatever the values) and their outputs"
+           " are checked after one more execution on inputs set again.", "",
            "![speedups: vs reference, ExecuTorch, XNNPACK](speedups.svg)", "",
            "![% of roofline](roof_percent.svg)", "", "![roofline](roofline.svg)", ""]
     svg_charts.speedup_chart(rows, out / "speedups.svg")

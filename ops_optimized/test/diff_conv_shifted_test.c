@@ -6,7 +6,7 @@
 // out channels around its tile of 8 (1, 7, 9, 17); planes whose last tile
 // has 1, 2 or 3 vectors of positions; padding 0 (the input read in place,
 // batches of 2), 1 and 2 (5x5; 3x3 at dilation 2); 1x3 and 3x1 kernels; two
-// groups. Each case: random floats within the accumulation bound, exact
+// groups; up to 29 KB of padded rows a tile. Each case: random floats within the accumulation bound, exact
 // small integers with NaN, +-inf and -0.0 in the input bit for bit, and
 // exact integers with one inf weight (NaN where it meets the padding's
 // zeros, as PyTorch's). On x86 the test first checks that the kernel
@@ -67,6 +67,8 @@ TT_TEST(diff_conv_shifted, tiles_paddings_kernels) {
       {2, 16, 20, 20, 8, 3, 1, 1, 0, 1, 1, false},     // 3x1, in place
       {2, 16, 26, 26, 8, 3, 3, 1, 0, 1, 1, true},      // 3x3, in place
       {2, 32, 20, 20, 16, 3, 3, 1, 1, 1, 2, true},     // two groups
+      {1, 80, 20, 20, 16, 3, 3, 1, 1, 1, 1, true},     // 29 KB of rows
+      {1, 40, 24, 24, 9, 5, 5, 1, 2, 1, 1, false},     // 25 KB, 5x5
   };
   int failures = 0;
   for (size_t i = 0; i < COUNT(cases); ++i) {
@@ -94,7 +96,7 @@ TT_TEST(diff_conv_shifted, tiles_paddings_kernels) {
 // Geometries it must leave to the GEMM: stride 2, too few products per
 // output, a 3x1 kernel with padding (no padding columns to share), too
 // many positions dropped (64x12x12: 90% against the GEMM's 100%), rows
-// past L1 (128x28x28).
+// past L1 (128x28x28), a padded copy past the scratch limit (128x34x34).
 #if defined(__x86_64__)
 TT_TEST(diff_conv_shifted, declines) {
   static const conv_case_t cases[] = {
@@ -103,6 +105,7 @@ TT_TEST(diff_conv_shifted, declines) {
       {1, 16, 20, 20, 8, 3, 1, 1, 1, 1, 1, false},
       {1, 64, 12, 12, 64, 3, 3, 1, 1, 1, 1, false},
       {1, 128, 28, 28, 128, 3, 3, 1, 1, 1, 1, false},
+      {1, 128, 34, 34, 128, 3, 3, 1, 1, 1, 1, false},
   };
   for (size_t i = 0; i < COUNT(cases); ++i) {
     etr_conv2d_geometry_t g = geometry(&cases[i]);
