@@ -121,6 +121,13 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args);
 bool etr_depthwise_padded_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise_padded_nchw_avx512(const etr_depthwise_args_t *args);
+// Stride-1 kernels other than 3x3 on planes of more than 16 outputs, as
+// shifted rows of one zero-padded plane on the stack (at most 8192 floats
+// with the reads' reach, 128 vectors of positions, three quarters of
+// them outputs; depthwise_shifted_avx512.c). Dense out planes.
+bool etr_depthwise_shifted_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g);
+void etr_depthwise_shifted_nchw_avx512(const etr_depthwise_args_t *args);
 void etr_depthwise_nhwc_avx512(const etr_depthwise_args_t *args);
 void etr_depthwise_nchw_neon(const etr_depthwise_args_t *args);
 void etr_depthwise_nhwc_neon(const etr_depthwise_args_t *args);

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The stride-1 shifted-rows depthwise kernel
+// (ops_optimized/conv/depthwise_shifted_avx512.c) through
+// aten::convolution.out against the reference kernel on every ISA of this
+// machine (conv_test_util.h): 5x5 and 7x7 kernels on planes whose padded
+// rows are one or two vectors wide, blocks of 8 out vectors and their
+// remainders (12 to 60 vectors), dilation 2, 1x5 and 2x2 kernels, padding
+// 0 to 4, a channel multiplier of 2, a batch of 2. Each case: random
+// floats within the accumulation bound, exact small integers with NaN,
+// +-inf and -0.0 in the input bit for bit, and one inf weight (the op's
+// weight scan then sends padded cases to the GEMM: NaN borders). On x86
+// the test first checks that the kernel takes each geometry.
+#include <criterion/criterion.h>
+
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/test/conv_test_util.h"
+
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+// The geometry op_convolution.c builds for a contiguous depthwise case.
+static etr_conv2d_geometry_t geometry(const conv_case_t *p) {
+  return (etr_conv2d_geometry_t){
+      .channels = 1,
+      .in_h = p->h,
+      .in_w = p->w,
+      .out_h = out_size(p->h, p->kh, 1, p->pad, p->dilation),
+      .out_w = out_size(p->w, p->kw, 1, p->pad, p->dilation),
+      .kernel_h = p->kh,
+      .kernel_w = p->kw,
+      .stride_h = 1,
+      .stride_w = 1,
+      .pad_h = p->pad,
+      .pad_w = p->pad,
+      .dilation_h = p->dilation,
+      .dilation_w = p->dilation,
+      .in_stride_c = p->h * p->w,
+      .in_stride_h = p->w,
+      .in_stride_w = 1,
+      .w_stride_oc = p->kh * p->kw,
+      .w_stride_c = p->kh * p->kw,
+      .w_stride_h = p->kw,
+      .w_stride_w = 1,
+  };
+}
+
+TT_TEST(diff_depthwise_shifted, kernels_planes_blocks) {
+  // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
+  static const conv_case_t cases[] = {
+      {1, 24, 14, 14, 24, 5, 5, 1, 2, 1, 24, true},   // 14 vectors: 8 + 6
+      {1, 8, 13, 13, 8, 5, 5, 1, 2, 1, 8, false},     // 13
+      {1, 8, 12, 12, 8, 7, 7, 1, 3, 1, 8, true},      // 7x7, 12
+      {1, 4, 30, 30, 4, 5, 5, 1, 2, 1, 4, false},     // rows of 2 vectors
+      {1, 4, 28, 28, 4, 5, 5, 1, 4, 2, 4, true},      // dilation 2
+      {1, 6, 14, 14, 6, 1, 5, 1, 2, 1, 6, false},     // 1x5
+      {2, 6, 15, 15, 6, 2, 2, 1, 0, 1, 6, true},      // 2x2, no padding
+      {1, 6, 14, 14, 12, 5, 5, 1, 2, 1, 6, true},     // multiplier 2
+      {2, 5, 15, 15, 5, 5, 5, 1, 1, 1, 5, false},     // padding 1
+  };
+  int failures = 0;
+  for (size_t i = 0; i < COUNT(cases); ++i) {
+    const conv_case_t *p = &cases[i];
+#if defined(__x86_64__)
+    etr_conv2d_geometry_t g = geometry(p);
+    cr_assert(etr_depthwise_shifted_nchw_avx512_applies(&g),
+              "case %zu: the shifted depthwise kernel does not take "
+              "[%lld,%lld,%lld,%lld] k %lldx%lld p%lld d%lld",
+              i, (long long)p->n, (long long)p->c, (long long)p->h,
+              (long long)p->w, (long long)p->kh, (long long)p->kw,
+              (long long)p->pad, (long long)p->dilation);
+#else
+    (void)geometry;
+#endif
+    failures += run_conv_random_and_specials(p);
+    g_poke_inf_weight = true;
+    failures += run_conv(p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS, ETR_FILL_EXACT_INT,
+                         ETR_FILL_EXACT_INT, false);
+    g_poke_inf_weight = false;
+  }
+  cr_assert_eq(failures, 0, "%d shifted depthwise cases disagree", failures);
+}
+
+#if defined(__x86_64__)
+// Left to the other kernels: 3x3, stride 2, at most 16 outputs (the
+// phase kernel's one-vector planes), rows mostly padding (8x8: 8 of 16
+// lanes), planes past the stack buffer.
+TT_TEST(diff_depthwise_shifted, declines) {
+  static const conv_case_t cases[] = {
+      {1, 8, 14, 14, 8, 3, 3, 1, 1, 1, 8, false},
+      {1, 8, 14, 14, 8, 5, 5, 2, 2, 1, 8, false},
+      {1, 8, 4, 4, 8, 5, 5, 1, 2, 1, 8, false},
+      {1, 8, 8, 8, 8, 5, 5, 1, 2, 1, 8, false},
+      {1, 8, 56, 56, 8, 5, 5, 1, 2, 1, 8, false},
+  };
+  for (size_t i = 0; i < COUNT(cases); ++i) {
+    etr_conv2d_geometry_t g = geometry(&cases[i]);
+    g.stride_h = g.stride_w = cases[i].stride;
+    cr_assert(!etr_depthwise_shifted_nchw_avx512_applies(&g), "case %zu", i);
+  }
+}
+#endif
