@@ -77,36 +77,6 @@ bool etr_depthwise_shifted_nchw_avx512_applies(
          4 * g->out_h * g->out_w >= 3 * 16 * vectors;
 }
 
-// Where one vector of padded positions lands in the out plane: its lanes
-// with ow < out_w (and before `end`), stored from out element `dest`.
-typedef struct lanes {
-  __mmask16 valid;
-  __mmask16 packed;  // the first popcount(valid) lanes
-  int64_t dest;
-} lanes_t;
-
-static lanes_t place(int64_t q0, int64_t end, int64_t stride,
-                     int64_t out_w) {
-  lanes_t l = {0, 0, 0};
-  int count = 0;
-  int64_t row = q0 / stride;
-  int64_t col = q0 - row * stride;
-  for (int lane = 0; lane < 16 && q0 + lane < end; ++lane) {
-    if (col < out_w) {
-      if (count++ == 0) {
-        l.dest = row * out_w + col;
-      }
-      l.valid |= (__mmask16)(1u << lane);
-    }
-    if (++col == stride) {
-      col = 0;
-      ++row;
-    }
-  }
-  l.packed = (__mmask16)((1u << count) - 1u);
-  return l;
-}
-
 // Copies one input plane into the buffer's rows (pad_h rows down, pad_w
 // columns in), then makes copy kw (kw = 1 .. kernel_w - 1) of the padded
 // plane shifted left by kw dw, so that every tap reads whole aligned
@@ -142,7 +112,7 @@ static void copy_plane(const etr_conv2d_geometry_t *g, const float *src,
 static inline __attribute__((always_inline)) void block(
     const float *buffer, const float *w, const int64_t *offsets,
     const int64_t *weight_at, int64_t taps, int64_t v0, int V, __m512 bias,
-    const lanes_t *lanes, float *out) {
+    const shifted_lanes_t *lanes, float *out) {
   __m512 acc[BLOCK];
 #pragma GCC unroll 8
   for (int j = 0; j < V; ++j) {
@@ -159,7 +129,7 @@ static inline __attribute__((always_inline)) void block(
   }
 #pragma GCC unroll 8
   for (int j = 0; j < V; ++j) {
-    const lanes_t *l = &lanes[v0 + j];
+    const shifted_lanes_t *l = &lanes[v0 + j];
     if (l->valid != 0) {
       _mm512_mask_storeu_ps(
           out + l->dest, l->packed,
@@ -183,9 +153,9 @@ void etr_depthwise_shifted_nchw_avx512(const etr_depthwise_args_t *args) {
       weight_at[taps] = kh * g->w_stride_h + kw * g->w_stride_w;
     }
   }
-  lanes_t lanes[MAX_VECTORS];
+  shifted_lanes_t lanes[MAX_VECTORS];
   for (int64_t v = 0; v < vectors; ++v) {
-    lanes[v] = place(16 * v, end, width, g->out_w);
+    lanes[v] = shifted_lanes(16 * v, end, width, g->out_w);
   }
   _Alignas(64) float buffer[BUFFER];
   memset(buffer, 0, sizeof(buffer));

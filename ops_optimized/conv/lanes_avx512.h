@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Lane masks and lane coordinates shared by the AVX-512 convolution
-// kernels (depthwise_avx512.c, im2col_avx512.c, direct_avx512.c), which
+// kernels (depthwise_avx512.c, im2col_avx512.c, direct_avx512.c, the
+// shifted-rows kernels), which
 // take 16 output pixels of a flattened plane per vector, and the channel
 // loop of the register-plane depthwise kernels; first_lanes also serves
 // the bilinear resampling row (resample/resample_avx512.c). Include only
@@ -87,6 +88,39 @@ static inline __attribute__((always_inline)) void broadcast_taps3x3(
   for (int t = 0; t < 9; ++t) {
     taps[t] = _mm512_set1_ps(w[(t / 3) * stride_h + (t % 3) * stride_w]);
   }
+}
+
+// The shifted-rows kernels (shifted_avx512.c, depthwise_shifted_avx512.c)
+// compute positions q = oh * stride + ow of a padded plane, vectors of 16
+// from q0: where one vector lands in the dense out plane, its lanes with
+// ow < out_w (and before `end`), stored compressed from out element
+// `dest` (they are consecutive out elements).
+typedef struct shifted_lanes {
+  __mmask16 valid;
+  __mmask16 packed;  // the first popcount(valid) lanes
+  int64_t dest;
+} shifted_lanes_t;
+
+static inline shifted_lanes_t shifted_lanes(int64_t q0, int64_t end,
+                                            int64_t stride, int64_t out_w) {
+  shifted_lanes_t l = {0, 0, 0};
+  int count = 0;
+  int64_t row = q0 / stride;
+  int64_t col = q0 - row * stride;
+  for (int lane = 0; lane < 16 && q0 + lane < end; ++lane) {
+    if (col < out_w) {
+      if (count++ == 0) {
+        l.dest = row * out_w + col;
+      }
+      l.valid |= (__mmask16)(1u << lane);
+    }
+    if (++col == stride) {
+      col = 0;
+      ++row;
+    }
+  }
+  l.packed = (__mmask16)((1u << count) - 1u);
+  return l;
 }
 
 #endif  // ETR_OPS_OPTIMIZED_CONV_LANES_AVX512_H

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "ops_optimized/conv/conv.h"
+#include "ops_optimized/conv/lanes_avx512.h"
 
 #define ROWS 8
 #define VECTORS 3
@@ -111,36 +112,6 @@ static padded_t pad_input(const etr_conv_shifted_args_t *a) {
   return (padded_t){a->scratch, width, plane};
 }
 
-// Where one vector of padded positions lands in the out plane: its lanes
-// with ow < out_w (and before `end`), stored from out element `dest`.
-typedef struct lanes {
-  __mmask16 valid;
-  __mmask16 packed;  // the first popcount(valid) lanes
-  int64_t dest;
-} lanes_t;
-
-static lanes_t place(int64_t q0, int64_t end, int64_t stride,
-                     int64_t out_w) {
-  lanes_t l = {0, 0, 0};
-  int count = 0;
-  int64_t row = q0 / stride;
-  int64_t col = q0 - row * stride;
-  for (int lane = 0; lane < 16 && q0 + lane < end; ++lane) {
-    if (col < out_w) {
-      if (count++ == 0) {
-        l.dest = row * out_w + col;
-      }
-      l.valid |= (__mmask16)(1u << lane);
-    }
-    if (++col == stride) {
-      col = 0;
-      ++row;
-    }
-  }
-  l.packed = (__mmask16)((1u << count) - 1u);
-  return l;
-}
-
 // One tile: out channels o0 .. o0 + rows - 1 (rows <= ROWS; the missing
 // rows repeat the last one's weights and are not stored) by the padded
 // positions q0 .. q0 + 47 (`load` masks the positions past the plane's
@@ -150,7 +121,8 @@ static lanes_t place(int64_t q0, int64_t end, int64_t stride,
 static inline __attribute__((always_inline)) void tile(
     const etr_conv_shifted_args_t *a, const padded_t *p,
     const int64_t *offsets, int64_t taps, int TAPS, int V, int64_t o0,
-    int64_t rows, int64_t q0, const __mmask16 *load, const lanes_t *lanes) {
+    int64_t rows, int64_t q0, const __mmask16 *load,
+    const shifted_lanes_t *lanes) {
   const etr_conv2d_geometry_t *g = a->g;
   const int64_t k_taps = TAPS > 0 ? TAPS : taps;
   const float *w[ROWS];
@@ -248,13 +220,13 @@ void etr_conv_shifted_nchw_avx512(const etr_conv_shifted_args_t *a) {
   const bool three = taps == 9;
   for (int64_t q0 = 0; q0 < end; q0 += TILE) {
     __mmask16 load[VECTORS];
-    lanes_t lanes[VECTORS];
+    shifted_lanes_t lanes[VECTORS];
     for (int v = 0; v < VECTORS; ++v) {
       int64_t left = end - (q0 + 16 * v);
       load[v] = left >= 16  ? (__mmask16)0xffff
                 : left <= 0 ? (__mmask16)0
                             : (__mmask16)((1u << left) - 1u);
-      lanes[v] = place(q0 + 16 * v, end, p.stride, g->out_w);
+      lanes[v] = shifted_lanes(q0 + 16 * v, end, p.stride, g->out_w);
     }
     for (int64_t o0 = 0; o0 < a->out_channels; o0 += ROWS) {
       int64_t rows = a->out_channels - o0 < ROWS ? a->out_channels - o0

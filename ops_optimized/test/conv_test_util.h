@@ -24,6 +24,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <criterion/criterion.h>
+
+#include "ops_optimized/conv/conv.h"
 #include "ops_optimized/test/diff.h"
 
 static uint64_t g_seed = 5000;
@@ -163,6 +166,75 @@ static inline int run_conv_random_and_specials(const conv_case_t *p) {
                        ETR_FILL_EXACT_INT, false);
   g_poke_specials = false;
   return failures;
+}
+
+// The geometry op_convolution.c builds for one group of a contiguous
+// Float case (NCHW input, dense weight).
+static inline etr_conv2d_geometry_t conv_case_geometry(const conv_case_t *p) {
+  int64_t cg = p->c / p->groups;
+  return (etr_conv2d_geometry_t){
+      .channels = cg,
+      .in_h = p->h,
+      .in_w = p->w,
+      .out_h = out_size(p->h, p->kh, p->stride, p->pad, p->dilation),
+      .out_w = out_size(p->w, p->kw, p->stride, p->pad, p->dilation),
+      .kernel_h = p->kh,
+      .kernel_w = p->kw,
+      .stride_h = p->stride,
+      .stride_w = p->stride,
+      .pad_h = p->pad,
+      .pad_w = p->pad,
+      .dilation_h = p->dilation,
+      .dilation_w = p->dilation,
+      .in_stride_c = p->h * p->w,
+      .in_stride_h = p->w,
+      .in_stride_w = 1,
+      .w_stride_oc = cg * p->kh * p->kw,
+      .w_stride_c = p->kh * p->kw,
+      .w_stride_h = p->kw,
+      .w_stride_w = 1,
+  };
+}
+
+// A kernel's test of whether it takes a geometry (NULL where this build
+// has no such kernel).
+typedef bool (*conv_takes_fn)(const etr_conv2d_geometry_t *g);
+
+// Each case after asserting that `takes` takes it (so the cases cannot
+// drift onto another path): random floats within the bound, exact
+// integers with NaN, +-inf and -0.0 in the input, and exact integers with
+// one inf weight. Returns the number of failed runs.
+static inline int run_taken_cases(const conv_case_t *cases, size_t count,
+                                  conv_takes_fn takes) {
+  int failures = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const conv_case_t *p = &cases[i];
+    if (takes != NULL) {
+      etr_conv2d_geometry_t g = conv_case_geometry(p);
+      cr_assert(takes(&g),
+                "case %zu: the kernel does not take [%lld,%lld,%lld,%lld] "
+                "k %lldx%lld s%lld p%lld d%lld g%lld",
+                i, (long long)p->n, (long long)p->c, (long long)p->h,
+                (long long)p->w, (long long)p->kh, (long long)p->kw,
+                (long long)p->stride, (long long)p->pad,
+                (long long)p->dilation, (long long)p->groups);
+    }
+    failures += run_conv_random_and_specials(p);
+    g_poke_inf_weight = true;
+    failures += run_conv(p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                         ETR_FILL_EXACT_INT, ETR_FILL_EXACT_INT, false);
+    g_poke_inf_weight = false;
+  }
+  return failures;
+}
+
+// Asserts that `takes` (NULL: nothing to check) declines every case.
+static inline void check_declined(const conv_case_t *cases, size_t count,
+                                  conv_takes_fn takes) {
+  for (size_t i = 0; i < count && takes != NULL; ++i) {
+    etr_conv2d_geometry_t g = conv_case_geometry(&cases[i]);
+    cr_assert(!takes(&g), "case %zu is taken", i);
+  }
 }
 
 #endif  // ETREF_OPS_OPTIMIZED_TEST_CONV_TEST_UTIL_H_

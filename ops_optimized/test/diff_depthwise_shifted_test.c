@@ -13,36 +13,16 @@
 // the test first checks that the kernel takes each geometry.
 #include <criterion/criterion.h>
 
-#include "ops_optimized/conv/conv.h"
 #include "ops_optimized/test/conv_test_util.h"
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
-// The geometry op_convolution.c builds for a contiguous depthwise case.
-static etr_conv2d_geometry_t geometry(const conv_case_t *p) {
-  return (etr_conv2d_geometry_t){
-      .channels = 1,
-      .in_h = p->h,
-      .in_w = p->w,
-      .out_h = out_size(p->h, p->kh, 1, p->pad, p->dilation),
-      .out_w = out_size(p->w, p->kw, 1, p->pad, p->dilation),
-      .kernel_h = p->kh,
-      .kernel_w = p->kw,
-      .stride_h = 1,
-      .stride_w = 1,
-      .pad_h = p->pad,
-      .pad_w = p->pad,
-      .dilation_h = p->dilation,
-      .dilation_w = p->dilation,
-      .in_stride_c = p->h * p->w,
-      .in_stride_h = p->w,
-      .in_stride_w = 1,
-      .w_stride_oc = p->kh * p->kw,
-      .w_stride_c = p->kh * p->kw,
-      .w_stride_h = p->kw,
-      .w_stride_w = 1,
-  };
-}
+// The kernel's test of a geometry, where this build has the kernel.
+#if defined(__x86_64__)
+#define TAKES etr_depthwise_shifted_nchw_avx512_applies
+#else
+#define TAKES NULL
+#endif
 
 TT_TEST(diff_depthwise_shifted, kernels_planes_blocks) {
   // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
@@ -57,30 +37,10 @@ TT_TEST(diff_depthwise_shifted, kernels_planes_blocks) {
       {1, 6, 14, 14, 12, 5, 5, 1, 2, 1, 6, true},     // multiplier 2
       {2, 5, 15, 15, 5, 5, 5, 1, 1, 1, 5, false},     // padding 1
   };
-  int failures = 0;
-  for (size_t i = 0; i < COUNT(cases); ++i) {
-    const conv_case_t *p = &cases[i];
-#if defined(__x86_64__)
-    etr_conv2d_geometry_t g = geometry(p);
-    cr_assert(etr_depthwise_shifted_nchw_avx512_applies(&g),
-              "case %zu: the shifted depthwise kernel does not take "
-              "[%lld,%lld,%lld,%lld] k %lldx%lld p%lld d%lld",
-              i, (long long)p->n, (long long)p->c, (long long)p->h,
-              (long long)p->w, (long long)p->kh, (long long)p->kw,
-              (long long)p->pad, (long long)p->dilation);
-#else
-    (void)geometry;
-#endif
-    failures += run_conv_random_and_specials(p);
-    g_poke_inf_weight = true;
-    failures += run_conv(p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS, ETR_FILL_EXACT_INT,
-                         ETR_FILL_EXACT_INT, false);
-    g_poke_inf_weight = false;
-  }
+  int failures = run_taken_cases(cases, COUNT(cases), TAKES);
   cr_assert_eq(failures, 0, "%d shifted depthwise cases disagree", failures);
 }
 
-#if defined(__x86_64__)
 // Left to the other kernels: 3x3, stride 2, at most 16 outputs (the
 // phase kernel's one-vector planes), rows mostly padding (8x8: 8 of 16
 // lanes), planes past the stack buffer.
@@ -92,10 +52,5 @@ TT_TEST(diff_depthwise_shifted, declines) {
       {1, 8, 8, 8, 8, 5, 5, 1, 2, 1, 8, false},
       {1, 8, 56, 56, 8, 5, 5, 1, 2, 1, 8, false},
   };
-  for (size_t i = 0; i < COUNT(cases); ++i) {
-    etr_conv2d_geometry_t g = geometry(&cases[i]);
-    g.stride_h = g.stride_w = cases[i].stride;
-    cr_assert(!etr_depthwise_shifted_nchw_avx512_applies(&g), "case %zu", i);
-  }
+  check_declined(cases, COUNT(cases), TAKES);
 }
-#endif
