@@ -322,8 +322,9 @@ etr_conv_pointwise_fn etr_conv_pointwise_for(etr_isa_t isa);
 // padded plane shifted, read in place (no packing). Takes geometries with
 // stride 1, unit input column stride, weight rows of (c, kh, kw) at unit
 // stride, at most ETR_CONV_SHIFTED_MAX_TAPS taps, at least 32 products per
-// output, padded rows at most half as wide again as the out rows, and
-// scratch of at most ETR_CONV_SHIFTED_MAX_SCRATCH_FLOATS.
+// output, at least 92% of the GEMM's share of useful lanes, one tile's
+// padded rows within 32 KiB and scratch of at most
+// ETR_CONV_SHIFTED_MAX_SCRATCH_FLOATS (etr_conv_shifted_nchw_avx512_applies).
 #define ETR_CONV_SHIFTED_MAX_TAPS 49
 #define ETR_CONV_SHIFTED_MAX_SCRATCH_FLOATS (128 * 1024)
 typedef struct etr_conv_shifted_args {

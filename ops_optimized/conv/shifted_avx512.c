@@ -201,7 +201,6 @@ static inline __attribute__((always_inline)) void tile(
       }
     }
   }
-  (void)q0;
 }
 
 void etr_conv_shifted_nchw_avx512(const etr_conv_shifted_args_t *a) {
