@@ -128,6 +128,14 @@ void etr_depthwise_padded_nchw_avx512(const etr_depthwise_args_t *args);
 bool etr_depthwise_shifted_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise_shifted_nchw_avx512(const etr_depthwise_args_t *args);
+// Kernels of 5 or 7 rows (dilation 1 along rows) at stride 1 or 2 on
+// planes whose zero-padded copy fits 8192 floats on the stack, with out
+// rows at least half a padded row (half of a row's columns at stride 2)
+// and more than 16 outputs: bands of up to 16 out rows (8 at stride 2) of
+// one vector, each loaded input vector used by every kernel row
+// (depthwise_bands_avx512.c). Out rows out_stride_h apart.
+bool etr_depthwise_bands_nchw_avx512_applies(const etr_conv2d_geometry_t *g);
+void etr_depthwise_bands_nchw_avx512(const etr_depthwise_args_t *args);
 void etr_depthwise_nhwc_avx512(const etr_depthwise_args_t *args);
 void etr_depthwise_nchw_neon(const etr_depthwise_args_t *args);
 void etr_depthwise_nhwc_neon(const etr_depthwise_args_t *args);

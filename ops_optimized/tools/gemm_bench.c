@@ -372,6 +372,14 @@ int main(int argc, char **argv) {
   // (in L2): the wide stride-2 depthwise rows.
   bench_conv(96, 112, 96, 3, 2, 1, 96, false, false);
   bench_conv(8, 112, 8, 3, 2, 1, 8, false, false);
+  // Depthwise 5x5 and 7x7: the bench's dwconv5x5-672-14 and
+  // dwconv5x5s2-72-56, ConvNeXt-like 7x7, planes of 8 and 10 rows.
+  bench_conv(672, 14, 672, 5, 1, 2, 672, false, false);
+  bench_conv(72, 56, 72, 5, 2, 2, 72, false, false);
+  bench_conv(96, 28, 96, 7, 1, 3, 96, false, false);
+  bench_conv(240, 28, 240, 5, 2, 2, 240, false, false);
+  bench_conv(120, 10, 120, 5, 1, 2, 120, false, false);
+  bench_conv(120, 8, 120, 5, 1, 2, 120, false, false);
   tt_free_all();
   return 0;
 }
