@@ -310,15 +310,20 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
   // Other kernels at stride 1 on planes of more than 16 outputs: 5 or 7
   // rows in bands of out rows (depthwise_bands_avx512.c) where rows fill
   // at least half a vector, else shifted rows of one zero-padded plane
-  // (depthwise_shifted_avx512.c); on small planes otherwise (5x5, 7x7 at
-  // stride 2, 4x4 outputs): from zero-padded phase planes
-  // (depthwise_padded_avx512.c).
+  // (depthwise_shifted_avx512.c); planes of at most 16 outputs from at
+  // most 64 inputs: one vector, each tap a permutation of the plane in
+  // registers (depthwise_tiny_avx512.c); other small planes (5x5, 7x7 at
+  // stride 2): from zero-padded phase planes (depthwise_padded_avx512.c).
   if (etr_depthwise_bands_nchw_avx512_applies(g)) {
     etr_depthwise_bands_nchw_avx512(args);
     return;
   }
   if (etr_depthwise_shifted_nchw_avx512_applies(g)) {
     etr_depthwise_shifted_nchw_avx512(args);
+    return;
+  }
+  if (etr_depthwise_tiny_nchw_avx512_applies(g)) {
+    etr_depthwise_tiny_nchw_avx512(args);
     return;
   }
   if (etr_depthwise_padded_nchw_avx512_applies(g)) {

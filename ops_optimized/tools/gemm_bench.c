@@ -380,6 +380,9 @@ int main(int argc, char **argv) {
   bench_conv(240, 28, 240, 5, 2, 2, 240, false, false);
   bench_conv(120, 10, 120, 5, 1, 2, 120, false, false);
   bench_conv(120, 8, 120, 5, 1, 2, 120, false, false);
+  // datasets/models/mobilenet_v3's 5x5 depthwise layers: 4x4 outputs.
+  bench_conv(96, 8, 96, 5, 2, 2, 96, false, false);
+  bench_conv(120, 4, 120, 5, 1, 2, 120, false, false);
   tt_free_all();
   return 0;
 }
