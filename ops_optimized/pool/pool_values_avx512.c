@@ -14,8 +14,9 @@
 // and takes each tap in row-major order where it is greater or NaN, which
 // is the reference's walk: -inf never wins, ties keep the earlier tap, the
 // last NaN wins, and a window with no tap inside gives -inf. Column
-// stride 2 deinterleaves two masked loads with vpermt2ps. Two blocks of a
-// row go at once (independent chains: one alone waits on each compare).
+// stride 2 deinterleaves two masked loads with vpermt2ps. Two blocks of
+// two out rows go at once (independent chains: one alone waits on each
+// compare).
 #include <immintrin.h>
 #include <math.h>
 
@@ -77,6 +78,25 @@ ALWAYS_INLINE __m512 take(__m512 best, __m512 v) {
 #define MAX_BLOCKS 64   // 16-output blocks of a row with a mask table
 #define MAX_COLUMNS 16  // window columns likewise
 
+// One window row (input row h, skipped outside the plane) of one or two
+// blocks into their maxima.
+ALWAYS_INLINE void row_taps(const float *x, const etr_pool_planes_t *g,
+                            int64_t h, int64_t base0, const tap_masks_t *m0,
+                            const tap_masks_t *m1, bool two, int64_t stride,
+                            __m512 *b0, __m512 *b1) {
+  if (h < 0 || h >= g->height) {
+    return;
+  }
+  const float *row = x + h * g->width;
+  for (int64_t j = 0; j < g->kernel_w; ++j) {
+    const int64_t base = base0 + j * g->dilation_w;
+    *b0 = take(*b0, tap(row, base, m0[j], stride));
+    if (two) {
+      *b1 = take(*b1, tap(row, base + 16 * stride, m1[j], stride));
+    }
+  }
+}
+
 // All planes, rows of at most 16 MAX_BLOCKS outputs and windows of at
 // most MAX_COLUMNS columns: each block's tap masks computed once.
 ALWAYS_INLINE void planes(const float *in, const etr_pool_planes_t *g,
@@ -96,36 +116,38 @@ ALWAYS_INLINE void planes(const float *in, const etr_pool_planes_t *g,
   for (size_t p = 0; p < g->planes; ++p) {
     const float *x = in + (int64_t)p * plane_size;
     float *y = out + (int64_t)p * out_plane;
-    for (int64_t oh = 0; oh < g->out_height; ++oh) {
-      const int64_t h0 = oh * g->stride_h - g->pad_h;
-      float *yrow = y + oh * g->out_width;
-      // Two blocks at a time: independent chains.
+    // Two out rows (or the last one alone) by two blocks at a time: four
+    // independent chains, in named registers.
+    for (int64_t oh = 0; oh < g->out_height; oh += 2) {
+      const bool second = oh + 1 < g->out_height;
       for (int64_t b = 0; b < blocks; b += 2) {
         const bool two = b + 1 < blocks;
         const int64_t base0 = 16 * b * stride - g->pad_w;
-        __m512 b0 = _mm512_set1_ps(-INFINITY);
-        __m512 b1 = b0;
+        __m512 a0 = _mm512_set1_ps(-INFINITY);
+        __m512 a1 = a0, c0 = a0, c1 = a0;
         for (int64_t i = 0; i < g->kernel_h; ++i) {
-          const int64_t h = h0 + i * g->dilation_h;
-          if (h < 0 || h >= g->height) {
-            continue;
-          }
-          const float *row = x + h * g->width;
-          for (int64_t j = 0; j < g->kernel_w; ++j) {
-            const int64_t base = base0 + j * g->dilation_w;
-            b0 = take(b0, tap(row, base, masks[b][j], stride));
-            if (two) {
-              b1 = take(b1, tap(row, base + 16 * stride, masks[b + 1][j],
-                                stride));
-            }
+          const int64_t h = oh * g->stride_h - g->pad_h + i * g->dilation_h;
+          row_taps(x, g, h, base0, masks[b], masks[b + 1], two, stride, &a0,
+                   &a1);
+          if (second) {
+            row_taps(x, g, h + g->stride_h, base0, masks[b], masks[b + 1],
+                     two, stride, &c0, &c1);
           }
         }
         const int64_t left = g->out_width - 16 * b;
-        _mm512_mask_storeu_ps(yrow + 16 * b,
-                              (__mmask16)range32(0, left), b0);
+        float *yrow = y + oh * g->out_width + 16 * b;
+        _mm512_mask_storeu_ps(yrow, (__mmask16)range32(0, left), a0);
         if (two) {
-          _mm512_mask_storeu_ps(yrow + 16 * b + 16,
-                                (__mmask16)range32(0, left - 16), b1);
+          _mm512_mask_storeu_ps(yrow + 16, (__mmask16)range32(0, left - 16),
+                                a1);
+        }
+        if (second) {
+          yrow += g->out_width;
+          _mm512_mask_storeu_ps(yrow, (__mmask16)range32(0, left), c0);
+          if (two) {
+            _mm512_mask_storeu_ps(yrow + 16,
+                                  (__mmask16)range32(0, left - 16), c1);
+          }
         }
       }
     }
