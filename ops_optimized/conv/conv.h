@@ -136,8 +136,8 @@ void etr_depthwise_shifted_nchw_avx512(const etr_depthwise_args_t *args);
 // (depthwise_bands_avx512.c). Out rows out_stride_h apart.
 bool etr_depthwise_bands_nchw_avx512_applies(const etr_conv2d_geometry_t *g);
 void etr_depthwise_bands_nchw_avx512(const etr_depthwise_args_t *args);
-// Any kernel, stride, padding and dilation on planes of at most 16
-// outputs from at most 64 inputs: one vector per channel, each tap a
+// Any kernel and any stride, padding and dilation up to 64 on planes of
+// at most 16 outputs from at most 64 inputs: one vector per channel, each tap a
 // permutation of the plane held in registers (depthwise_tiny_avx512.c).
 bool etr_depthwise_tiny_nchw_avx512_applies(const etr_conv2d_geometry_t *g);
 void etr_depthwise_tiny_nchw_avx512(const etr_depthwise_args_t *args);

@@ -32,7 +32,11 @@ bool etr_depthwise_tiny_nchw_avx512_applies(const etr_conv2d_geometry_t *g) {
          g->kernel_h >= 1 && g->kernel_w >= 1 &&
          g->kernel_h * g->kernel_w <= MAX_TAPS && g->stride_h >= 1 &&
          g->stride_w >= 1 && g->dilation_h >= 1 && g->dilation_w >= 1 &&
-         g->pad_h >= 0 && g->pad_w >= 0 && g->in_stride_w == 1;
+         g->pad_h >= 0 && g->pad_w >= 0 && g->in_stride_w == 1 &&
+         // the lanes' positions are worked out in 32-bit lanes
+         g->stride_h <= MAX_IN && g->stride_w <= MAX_IN &&
+         g->dilation_h <= MAX_IN && g->dilation_w <= MAX_IN &&
+         g->pad_h <= MAX_IN && g->pad_w <= MAX_IN;
 }
 
 // One tap's permutation: lane l reads input element idx[l] (of the plane
