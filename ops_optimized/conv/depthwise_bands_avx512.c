@@ -93,14 +93,8 @@ bool etr_depthwise_bands_nchw_avx512_applies(const etr_conv2d_geometry_t *g) {
 static void copy_plane(const etr_conv2d_geometry_t *g, const float *src,
                        float *buffer) {
   const int64_t width = pitch(g);
-  float *row = buffer + g->pad_h * width + g->pad_w;
-  for (int64_t r = 0; r < g->in_h; ++r, row += width) {
-    const float *from = src + r * g->in_stride_h;
-    for (int64_t j = 0; j < g->in_w; j += 16) {
-      _mm512_storeu_ps(row + j, _mm512_maskz_loadu_ps(
-                                    first_lanes(g->in_w - j), from + j));
-    }
-  }
+  copy_rows_zero_tail(src, g->in_h, g->in_w, g->in_stride_h,
+                      buffer + g->pad_h * width + g->pad_w, width);
 }
 
 // The same at stride 2: 32 columns at a time split into their even and

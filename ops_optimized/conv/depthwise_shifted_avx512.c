@@ -88,14 +88,8 @@ static void copy_plane(const etr_conv2d_geometry_t *g, const float *src,
                        float *buffer) {
   const int64_t width = row_width(g);
   const int64_t floats = copy_floats(g);
-  float *row = buffer + g->pad_h * width + g->pad_w;
-  for (int64_t r = 0; r < g->in_h; ++r, row += width) {
-    const float *from = src + r * g->in_stride_h;
-    for (int64_t j = 0; j < g->in_w; j += 16) {
-      _mm512_storeu_ps(row + j, _mm512_maskz_loadu_ps(
-                                    first_lanes(g->in_w - j), from + j));
-    }
-  }
+  copy_rows_zero_tail(src, g->in_h, g->in_w, g->in_stride_h,
+                      buffer + g->pad_h * width + g->pad_w, width);
   // Whole copies (the base's last 16 floats are zeros it never writes:
   // each copy reads them at most).
   for (int64_t kw = 1; kw < g->kernel_w; ++kw) {

@@ -27,6 +27,22 @@ static inline __mmask16 lanes_between(int64_t lo, int64_t hi) {
   return (__mmask16)(((1u << (hi - lo)) - 1u) << lo);
 }
 
+// Copies `rows` rows of `columns` floats (src rows src_stride apart) to
+// dst rows dst_stride apart in whole vectors: the lanes past a row's last
+// column are written as zeros (the zero-padded planes of the shifted-rows
+// and band depthwise kernels, whose rows run on into the next row's
+// padding, written after).
+static inline void copy_rows_zero_tail(const float *src, int64_t rows,
+                                       int64_t columns, int64_t src_stride,
+                                       float *dst, int64_t dst_stride) {
+  for (int64_t r = 0; r < rows; ++r, src += src_stride, dst += dst_stride) {
+    for (int64_t j = 0; j < columns; j += 16) {
+      _mm512_storeu_ps(dst + j, _mm512_maskz_loadu_ps(
+                                    first_lanes(columns - j), src + j));
+    }
+  }
+}
+
 // Lane coordinates (row, column) of output pixels p0 .. p0 + 15 of a plane
 // `width` columns wide.
 static inline void lane_coordinates(int64_t p0, int64_t width, __m512i *row,
