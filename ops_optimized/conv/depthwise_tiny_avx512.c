@@ -49,6 +49,11 @@ typedef struct tap {
   int64_t weight_at;
 } tap_t;
 
+// The lanes of v in [0, n): unsigned, a negative v is past every n.
+static inline __mmask16 below(__m512i v, int64_t n) {
+  return _mm512_cmplt_epu32_mask(v, _mm512_set1_epi32((int32_t)n));
+}
+
 // The taps' permutations for the geometry.
 static int64_t build_taps(const etr_conv2d_geometry_t *g, tap_t *taps) {
   const int64_t count = g->out_h * g->out_w;
@@ -71,16 +76,12 @@ static int64_t build_taps(const etr_conv2d_geometry_t *g, tap_t *taps) {
     const __m512i ih = _mm512_add_epi32(
         base_h,
         _mm512_set1_epi32((int32_t)(kh * g->dilation_h - g->pad_h)));
-    const __mmask16 row_in =
-        _mm512_cmpge_epi32_mask(ih, _mm512_setzero_si512()) &
-        _mm512_cmplt_epi32_mask(ih, _mm512_set1_epi32((int32_t)g->in_h));
+    const __mmask16 row_in = below(ih, g->in_h);
     for (int64_t kw = 0; kw < g->kernel_w; ++kw, ++n) {
       const __m512i iw = _mm512_add_epi32(
           base_w,
           _mm512_set1_epi32((int32_t)(kw * g->dilation_w - g->pad_w)));
-      const __mmask16 column_in =
-          _mm512_cmpge_epi32_mask(iw, _mm512_setzero_si512()) &
-          _mm512_cmplt_epi32_mask(iw, _mm512_set1_epi32((int32_t)g->in_w));
+      const __mmask16 column_in = below(iw, g->in_w);
       const __mmask16 inside = real & row_in & column_in;
       const __m512i idx = _mm512_maskz_add_epi32(
           inside,
