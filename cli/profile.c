@@ -328,12 +328,12 @@ static int load(const profile_options_t *options, profile_state_t *state,
     snprintf(state->report.fusion_note, sizeof(state->report.fusion_note),
              "optimized kernels fused at load (--fuse, "
              "ops_optimized/fuse/fuse.h): %u convolution blocks absorbing "
-             "%u batch norms and %u hardtanh/relu, %u elementwise chains "
-             "computing %u ops in one pass, %u constant-only "
-             "instructions folded (their rows show ~0 us), %u max pools "
-             "without their unread indices",
-             fused.groups, fused.batch_norms, fused.clamps, fused.chains,
-             fused.chain_steps, fused.folded, fused.pruned);
+             "%u batch norms and %u hardtanh/relu (%u with weights "
+             "packed at load), %u elementwise chains computing %u ops in "
+             "one pass, %u constant-only instructions folded (their rows "
+             "show ~0 us), %u max pools without their unread indices",
+             fused.groups, fused.batch_norms, fused.clamps, fused.prepacked,
+             fused.chains, fused.chain_steps, fused.folded, fused.pruned);
   }
   if (load_span != NULL) {  // start and end, etr_now_ns
     load_span[0] = started;

@@ -496,11 +496,11 @@ static int load_method(const run_options_t *options, run_state_t *state,
     }
     if (!options->quiet) {
       printf("fused: %u convolution blocks (%u batch norms, %u clamps "
-             "absorbed), %u elementwise chains (%u ops), %u constant "
-             "instructions folded, %u max pools without their unread "
-             "indices\n",
-             stats.groups, stats.batch_norms, stats.clamps, stats.chains,
-             stats.chain_steps, stats.folded, stats.pruned);
+             "absorbed, %u with weights packed at load), %u elementwise "
+             "chains (%u ops), %u constant instructions folded, %u max "
+             "pools without their unread indices\n",
+             stats.groups, stats.batch_norms, stats.clamps, stats.prepacked,
+             stats.chains, stats.chain_steps, stats.folded, stats.pruned);
     }
   }
   status = etr_prof_bind(&state->prof, &state->method, diag);

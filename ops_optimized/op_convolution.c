@@ -26,6 +26,14 @@
 //     tap's im2col row is the zero-padded plane shifted, read in place;
 //     ResNet's 3x3 layers at 24x24 and 6x6); without room in ctx->temp
 //     for the padded copy they take the GEMM;
+//   * other Float NCHW convolutions with 64 or more out channels (a
+//     multiple of 16) per group on planes of 6 to 144 out pixels run the
+//     pixel-tile kernel where the ISA has one (AVX-512: 6 pixels by 64
+//     channels, inputs broadcast from the zero-padded planes, weights
+//     packed per call into ctx->temp; ResNet's stride-2 layers and its
+//     64x12x12 one). A fused call whose constant weight was packed at
+//     fusion takes it also where the shifted rows would run: the sums are
+//     the same, in the same order;
 //   * everything else is one GEMM per (image, group): out = W x im2col in
 //     NCHW, im2col x W^T in NHWC, with the im2col operand generated while
 //     packing (pointwise convolutions read the input in place) and the bias
@@ -292,6 +300,35 @@ static void run_pointwise(etr_conv_pointwise_fn kernel,
   }
 }
 
+// The arguments of the padded-plane kernels (shifted rows, pixel tiles)
+// for image n and `group`, whose weights (rows or packed panels) start at
+// `weight`.
+static etr_conv_shifted_args_t plane_args(
+    const etr_tensor_t *input, const float *weight, const etr_tensor_t *bias,
+    etr_tensor_t *out, const etr_conv2d_geometry_t *g, int64_t ocg,
+    int64_t n, int64_t group, const etr_conv_post_t *post, float *scratch) {
+  int64_t bias_stride = bias != NULL && bias->sizes[0] > 1 ? bias->strides[0]
+                                                           : 0;
+  return (etr_conv_shifted_args_t){
+      .g = g,
+      .input = (const float *)input->data + n * input->strides[0] +
+               group * g->channels * g->in_stride_c,
+      .weight = weight,
+      .weight_stride = g->w_stride_oc,
+      .bias = bias != NULL
+                  ? (const float *)bias->data + group * ocg * bias_stride
+                  : NULL,
+      .bias_stride = bias_stride,
+      .out = (float *)out->data + n * out->strides[0] +
+             group * ocg * out->strides[1],
+      .out_stride = out->strides[1],
+      .out_channels = ocg,
+      .post = post,
+      .post_channel0 = group * ocg,
+      .scratch = scratch,
+  };
+}
+
 // The shifted-rows kernel per (image, group), NCHW Float; false, having
 // written nothing, when ctx->temp has no room for its padded copy.
 static bool run_shifted(etr_kernel_context_t *ctx, etr_conv_shifted_fn kernel,
@@ -313,34 +350,65 @@ static bool run_shifted(etr_kernel_context_t *ctx, etr_conv_shifted_fn kernel,
     }
   }
   int64_t ocg = out->sizes[1] / groups;
-  int64_t bias_stride = bias != NULL && bias->sizes[0] > 1 ? bias->strides[0]
-                                                           : 0;
   for (int64_t n = 0; n < input->sizes[0]; ++n) {
     for (int64_t group = 0; group < groups; ++group) {
-      etr_conv_shifted_args_t a = {
-          .g = g,
-          .input = (const float *)input->data + n * input->strides[0] +
-                   group * g->channels * g->in_stride_c,
-          .weight = (const float *)weight->data + group * ocg * g->w_stride_oc,
-          .weight_stride = g->w_stride_oc,
-          .bias = bias != NULL
-                      ? (const float *)bias->data + group * ocg * bias_stride
-                      : NULL,
-          .bias_stride = bias_stride,
-          .out = (float *)out->data + n * out->strides[0] +
-                 group * ocg * out->strides[1],
-          .out_stride = out->strides[1],
-          .out_channels = ocg,
-          .post = post,
-          .post_channel0 = group * ocg,
-          .scratch = scratch,
-      };
+      etr_conv_shifted_args_t a = plane_args(
+          input, (const float *)weight->data + group * ocg * g->w_stride_oc,
+          bias, out, g, ocg, n, group, post, scratch);
       kernel(&a);
     }
   }
   if (floats > 0) {
     etr_arena_rewind(ctx->temp, mark);
   }
+  return true;
+}
+
+// The pixel-tile kernel per (group, image), NCHW Float; false, having
+// written nothing, when ctx->temp has no room for the padded copy and one
+// group's packed weights. That room is asked for also when `post` brings
+// the weights packed at fusion, so that where the shifted kernel (same
+// sums) would not run, fusing never changes the path.
+static bool run_pixels(etr_kernel_context_t *ctx, etr_conv_pixels_fn kernel,
+                       const etr_tensor_t *input, const etr_tensor_t *weight,
+                       const etr_tensor_t *bias, etr_tensor_t *out,
+                       int64_t groups, const etr_conv2d_geometry_t *g,
+                       const etr_conv_post_t *post) {
+  if (ctx->temp == NULL) {
+    return false;
+  }
+  int64_t ocg = out->sizes[1] / groups;
+  int64_t depth = g->channels * g->kernel_h * g->kernel_w;
+  size_t pad_floats = etr_conv_shifted_scratch_floats(g);
+  size_t packed_floats = etr_conv_pixels_packed_floats(ocg, depth);
+  etr_arena_mark_t mark = etr_arena_mark(ctx->temp);
+  float *scratch =
+      pad_floats > 0 ? (float *)etr_arena_alloc(ctx->temp,
+                                                pad_floats * sizeof(float), 64)
+                     : NULL;
+  float *packed = (float *)etr_arena_alloc(
+      ctx->temp, packed_floats * sizeof(float), 64);
+  if (packed == NULL || (pad_floats > 0 && scratch == NULL)) {
+    etr_arena_rewind(ctx->temp, mark);
+    return false;
+  }
+  bool prepacked = post != NULL && post->packed_weight != NULL &&
+                   post->packed_from == weight->data;
+  for (int64_t group = 0; group < groups; ++group) {
+    const float *w = (const float *)weight->data + group * ocg * g->w_stride_oc;
+    const float *panels = packed;
+    if (prepacked) {
+      panels = post->packed_weight + (size_t)group * packed_floats;
+    } else {
+      etr_conv_pixels_pack(w, g->w_stride_oc, ocg, depth, packed);
+    }
+    for (int64_t n = 0; n < input->sizes[0]; ++n) {
+      etr_conv_pixels_args_t a = plane_args(input, panels, bias, out, g, ocg,
+                                            n, group, post, scratch);
+      kernel(&a);
+    }
+  }
+  etr_arena_rewind(ctx->temp, mark);
   return true;
 }
 
@@ -439,6 +507,7 @@ typedef enum conv_path {
   PATH_DIRECT,         // likewise
   PATH_POINTWISE,
   PATH_SHIFTED,
+  PATH_PIXELS,
   PATH_GEMM,
 } conv_path_t;
 
@@ -447,6 +516,9 @@ typedef struct conv_plan {
   int32_t isa;    // the ISA the kernels were picked for
   conv_path_t path;
   bool nchw;
+  // The pixel-tile kernel takes the call: its path, or, on the shifted
+  // path, the one a fused call with packed weights takes (the same bits).
+  bool pixels;
   bool weight_dense;     // etr_tensor_is_dense(weight)
   int64_t weight_numel;  // etr_tensor_numel(weight)
   // padding_taps_matter's answer for a weight of read-only constant bytes
@@ -494,6 +566,8 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
   plan->weight_numel = etr_tensor_numel(weight);
   plan->weight_scan = WEIGHT_SCAN_UNKNOWN;
   etr_conv_pointwise_fn pointwise = etr_conv_pointwise_for(isa);
+  plan->pixels = nchw && input->dtype == ETR_FLOAT &&
+                 etr_conv_pixels_for(isa, g, out->sizes[1] / groups) != NULL;
   if (depthwise_applies(input, out, groups, g, !nchw)) {
     plan->path = PATH_DEPTHWISE;
   } else if (etr_conv_direct_for(isa) != NULL && nchw &&
@@ -510,6 +584,8 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
   } else if (nchw && input->dtype == ETR_FLOAT &&
              etr_conv_shifted_for(isa, g) != NULL) {
     plan->path = PATH_SHIFTED;
+  } else if (nchw && input->dtype == ETR_FLOAT && plan->pixels) {
+    plan->path = PATH_PIXELS;
   } else {
     plan->path = PATH_GEMM;
   }
@@ -576,12 +652,32 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
                     bias, out, g, post);
       return true;
     case PATH_SHIFTED:
+      // Weights packed at fusion: the pixel-tile kernel, which sums in
+      // the same order, when ctx->temp has its room.
+      if (plan->pixels && post != NULL && post->packed_weight != NULL &&
+          post->packed_from == weight->data &&
+          run_pixels(ctx,
+                     etr_conv_pixels_for(etr_isa_active(), g,
+                                         out->sizes[1] / groups),
+                     input, weight, bias, out, groups, g, post)) {
+        return true;
+      }
       if (run_shifted(ctx, etr_conv_shifted_for(etr_isa_active(), g), input,
                       weight, bias, out, groups, g, post)) {
         return true;
       }
       // No scratch for the padded copy: the GEMM (which shrinks its
       // blocks to what there is).
+      // fall through
+    case PATH_PIXELS:
+      if (path == PATH_PIXELS &&
+          run_pixels(ctx,
+                     etr_conv_pixels_for(etr_isa_active(), g,
+                                         out->sizes[1] / groups),
+                     input, weight, bias, out, groups, g, post)) {
+        return true;
+      }
+      // No room for its scratch: the GEMM, as for the shifted rows.
       // fall through
     default: {
       etr_conv2d_geometry_t gemm_g = *g;  // the GEMM sources point into it
@@ -664,6 +760,39 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
   if (*done && *staged) {
     memmove(target->data, out->data, etr_tensor_nbytes(out));
   }
+  return ETR_OK;
+}
+
+etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                             size_t num_args, etr_arena_t *arena,
+                             const float **packed) {
+  *packed = NULL;
+  conv_call_t c;
+  conv_plan_t plan;
+  if (!read_call(args, num_args, &c) || c.transposed ||
+      c.weight->data == NULL ||
+      !plan_call(ctx, args, num_args, c.input, c.weight, c.bias, c.out,
+                 c.groups, NULL, &plan) ||
+      !plan.pixels || !plan.nchw ||
+      c.input->dtype != ETR_FLOAT) {
+    return ETR_OK;
+  }
+  const etr_conv2d_geometry_t *g = &plan.g;
+  int64_t ocg = c.out->sizes[1] / c.groups;
+  int64_t depth = g->channels * g->kernel_h * g->kernel_w;
+  size_t floats = etr_conv_pixels_packed_floats(ocg, depth);
+  float *dst = (float *)etr_arena_alloc(
+      arena, (size_t)c.groups * floats * sizeof(float), 64);
+  if (dst == NULL) {
+    return ETR_FAIL(ctx->diag, ETR_ERR_MEMORY_ALLOCATION_FAILED,
+                    "packed convolution weights: arena exhausted");
+  }
+  for (int64_t group = 0; group < c.groups; ++group) {
+    etr_conv_pixels_pack(
+        (const float *)c.weight->data + group * ocg * g->w_stride_oc,
+        g->w_stride_oc, ocg, depth, dst + (size_t)group * floats);
+  }
+  *packed = dst;
   return ETR_OK;
 }
 

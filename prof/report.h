@@ -81,7 +81,7 @@ typedef struct etr_profile_report {
   bool has_executorch;
   etr_executorch_profile_t executorch;
   char executorch_note[768];  // how ExecuTorch ran, or why it did not
-  char fusion_note[384];      // what load-time fusion did ("" : none)
+  char fusion_note[512];      // what load-time fusion did ("" : none)
   const char *files[ETR_PROFILE_MAX_FILES];  // other outputs, with a word
   const char *file_notes[ETR_PROFILE_MAX_FILES];
   uint32_t num_files;

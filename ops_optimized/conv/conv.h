@@ -281,6 +281,10 @@ typedef struct etr_conv_post {
                  // reference's dry run accepted (static shapes, nothing
                  // changed since): etr_conv_run_fused skips that check
   etr_gemm_post_t gemm;        // {etr_conv_post_gemm, this}
+  // The (constant) weight at `packed_from`, packed once at fusion for the
+  // pixel-tile kernel (etr_conv_pixels_pack), or NULL: packed per call.
+  const float *packed_weight;
+  const void *packed_from;
 } etr_conv_post_t;
 
 void etr_conv_post_rows_scalar(const etr_conv_post_t *post, size_t channel0,
@@ -386,6 +390,60 @@ void etr_conv_shifted_nchw_avx512(const etr_conv_shifted_args_t *args);
 etr_conv_shifted_fn etr_conv_shifted_for(etr_isa_t isa,
                                          const etr_conv2d_geometry_t *g);
 
+// The zero-padded planes the shifted-rows and pixel-tile kernels read:
+// rows `stride` floats apart (pad_w zeros, then an input row), channels
+// `plane` floats apart, pad_h zero rows above and below. Written into
+// `scratch` (etr_conv_shifted_scratch_floats(g) floats), or the input
+// itself when it needs no padding (shifted_avx512.c).
+typedef struct etr_conv_padded {
+  const float *base;
+  int64_t stride;
+  int64_t plane;
+} etr_conv_padded_t;
+etr_conv_padded_t etr_conv_pad_planes(const etr_conv2d_geometry_t *g,
+                                      const float *input, float *scratch);
+
+// NCHW convolution of one image and group with the out pixels as the
+// product's rows and the out channels as its columns (pixels_avx512.c):
+// out[o][p] = sum over k = (c, kh, kw) of x_p[k] * W[o][k], where x_p[k]
+// is read (broadcast) straight from the zero-padded planes at pixel p's
+// position, any stride and dilation, so neither an im2col panel nor
+// dropped positions; W comes packed, K rows of
+// ETR_CONV_PIXELS_PANEL out channels per panel
+// (etr_conv_pixels_pack). Tiles of 6 pixels by 64 out channels fill on
+// the small planes of ResNet's deeper layers (12x12, 6x6), where the
+// GEMM and the shifted rows lose a quarter of their lanes. Each out is
+// one FMA chain over k in order from +0.0, then + bias, then the post,
+// as in the shifted kernel. Takes NCHW geometries with unit input
+// column stride, weight rows of (c, kh, kw) at unit stride, at most
+// ETR_CONV_SHIFTED_MAX_TAPS taps and at least 32 products per output
+// (etr_conv_pixels_nchw_avx512_applies, which also asks for out
+// channels and plane sizes where it measured faster).
+#define ETR_CONV_PIXELS_PANEL 64
+// Its arguments are the shifted kernel's, with `weight` the group's
+// packed panels (weight_stride unused).
+typedef etr_conv_shifted_args_t etr_conv_pixels_args_t;
+typedef void (*etr_conv_pixels_fn)(const etr_conv_pixels_args_t *args);
+bool etr_conv_pixels_nchw_avx512_applies(const etr_conv2d_geometry_t *g,
+                                         int64_t out_channels);
+void etr_conv_pixels_nchw_avx512(const etr_conv_pixels_args_t *args);
+// Floats of a group's packed weights, and the packing: `out_channels`
+// rows of `depth` (= channels x taps) floats, `weight_stride` apart, into
+// panels of K x ETR_CONV_PIXELS_PANEL (out channel j of panel q, step k
+// at dst[(q * depth + k) * PANEL + j]; zeros past the last channel);
+// etr_conv_pixels_pack uses the active ISA's packer (conv_pack.c).
+size_t etr_conv_pixels_packed_floats(int64_t out_channels, int64_t depth);
+void etr_conv_pixels_pack(const float *weight, int64_t weight_stride,
+                          int64_t out_channels, int64_t depth, float *dst);
+void etr_conv_pixels_pack_avx512(const float *weight, int64_t weight_stride,
+                                 int64_t out_channels, int64_t depth,
+                                 float *dst);
+// The pixel-tile kernel of `isa` when it takes `g` with `out_channels`
+// per group, else NULL (conv_pack.c).
+etr_conv_pixels_fn etr_conv_pixels_for(etr_isa_t isa,
+                                       const etr_conv2d_geometry_t *g,
+                                       int64_t out_channels);
+
 // The optimized convolution's fused path (op_convolution.c), used by
 // fuse/fuse.c: checks the call as aten::convolution.out does (errors are
 // the same), then, when the call takes the optimized kernel's path with
@@ -399,6 +457,15 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
                                etr_tensor_t *target,
                                const etr_conv_post_t *post, bool *done,
                                bool *staged);
+
+// For a convolution call its dry run accepted, whose weight no call can
+// change (fuse/fuse_conv.c: a constant): when the call takes the
+// pixel-tile kernel, its weights packed for it (every group) into memory
+// from `arena`, at *packed; else *packed = NULL. MemoryAllocationFailed
+// when the arena is exhausted.
+etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                             size_t num_args, etr_arena_t *arena,
+                             const float **packed);
 
 // out[2i] += a[i], out[2i + 1] += b[i] for i < n (a and b apart from
 // out): a transposed convolution's stride-2 scatter of two neighbouring

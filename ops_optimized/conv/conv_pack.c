@@ -214,3 +214,45 @@ etr_conv_shifted_fn etr_conv_shifted_for(etr_isa_t isa,
       return NULL;
   }
 }
+
+etr_conv_pixels_fn etr_conv_pixels_for(etr_isa_t isa,
+                                       const etr_conv2d_geometry_t *g,
+                                       int64_t out_channels) {
+  switch (isa) {
+#if defined(__x86_64__)
+    case ETR_ISA_AVX512:
+      return etr_conv_pixels_nchw_avx512_applies(g, out_channels)
+                 ? etr_conv_pixels_nchw_avx512
+                 : NULL;
+#endif
+    default:
+      return NULL;
+  }
+}
+
+void etr_conv_pixels_pack(const float *weight, int64_t weight_stride,
+                          int64_t out_channels, int64_t depth, float *dst) {
+#if defined(__x86_64__)
+  if (etr_isa_active() == ETR_ISA_AVX512) {
+    etr_conv_pixels_pack_avx512(weight, weight_stride, out_channels, depth,
+                                dst);
+    return;
+  }
+#endif
+  int64_t panels = (out_channels + ETR_CONV_PIXELS_PANEL - 1) /
+                   ETR_CONV_PIXELS_PANEL;
+  for (int64_t q = 0; q < panels; ++q) {
+    for (int64_t k = 0; k < depth; ++k) {
+      float *row = dst + (q * depth + k) * ETR_CONV_PIXELS_PANEL;
+      for (int64_t j = 0; j < ETR_CONV_PIXELS_PANEL; ++j) {
+        int64_t o = q * ETR_CONV_PIXELS_PANEL + j;
+        row[j] = o < out_channels ? weight[o * weight_stride + k] : 0.0f;
+      }
+    }
+  }
+}
+
+size_t etr_conv_pixels_packed_floats(int64_t out_channels, int64_t depth) {
+  return (size_t)((out_channels + ETR_CONV_PIXELS_PANEL - 1) /
+                  ETR_CONV_PIXELS_PANEL * ETR_CONV_PIXELS_PANEL * depth);
+}

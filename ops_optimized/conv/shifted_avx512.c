@@ -36,12 +36,7 @@
 #define VECTORS 3
 #define TILE (16 * VECTORS)
 
-// The padded plane: rows of `stride` floats, channels `plane` apart.
-typedef struct padded {
-  const float *base;
-  int64_t stride;
-  int64_t plane;
-} padded_t;
+typedef etr_conv_padded_t padded_t;
 
 // The share of computed positions that are out elements: out_h * out_w
 // over the positions the vectors of 16 cover up to the last out element.
@@ -88,18 +83,17 @@ bool etr_conv_shifted_nchw_avx512_applies(const etr_conv2d_geometry_t *g) {
              ETR_CONV_SHIFTED_MAX_SCRATCH_FLOATS;
 }
 
-// Copies one image's (group's) channels into the zero-padded planes.
-static padded_t pad_input(const etr_conv_shifted_args_t *a) {
-  const etr_conv2d_geometry_t *g = a->g;
+etr_conv_padded_t etr_conv_pad_planes(const etr_conv2d_geometry_t *g,
+                                      const float *input, float *scratch) {
   if (etr_conv_shifted_reads_in_place(g)) {
-    return (padded_t){a->input, g->in_stride_h, g->in_stride_c};
+    return (padded_t){input, g->in_stride_h, g->in_stride_c};
   }
   const int64_t width = etr_conv_shifted_row_width(g);
   const int64_t plane = etr_conv_shifted_plane_floats(g);
   const int64_t pad = g->pad_w;
   for (int64_t c = 0; c < g->channels; ++c) {
-    const float *src = a->input + c * g->in_stride_c;
-    float *dst = a->scratch + c * plane;
+    const float *src = input + c * g->in_stride_c;
+    float *dst = scratch + c * plane;
     memset(dst, 0, (size_t)(g->pad_h * width + pad) * sizeof(float));
     dst += g->pad_h * width + pad;
     for (int64_t r = 0; r < g->in_h; ++r, dst += width) {
@@ -109,7 +103,7 @@ static padded_t pad_input(const etr_conv_shifted_args_t *a) {
     // dst is at the row below the image, past its left padding.
     memset(dst, 0, (size_t)(g->pad_h * width) * sizeof(float));
   }
-  return (padded_t){a->scratch, width, plane};
+  return (padded_t){scratch, width, plane};
 }
 
 // One tile: out channels o0 .. o0 + rows - 1 (rows <= ROWS; the missing
@@ -205,7 +199,7 @@ static inline __attribute__((always_inline)) void tile(
 
 void etr_conv_shifted_nchw_avx512(const etr_conv_shifted_args_t *a) {
   const etr_conv2d_geometry_t *g = a->g;
-  padded_t p = pad_input(a);
+  padded_t p = etr_conv_pad_planes(g, a->input, a->scratch);
   int64_t offsets[ETR_CONV_SHIFTED_MAX_TAPS];
   int64_t taps = 0;
   for (int64_t kh = 0; kh < g->kernel_h; ++kh) {

@@ -56,6 +56,12 @@
 // exported CNN: the graph keeps only the values) gets a kernel that does
 // not write them (ETR_FUSION_PRUNED); its values are the same.
 //
+// A fused convolution that takes the pixel-tile kernel (conv/conv.h;
+// ResNet's layers on 12x12 and 6x6 planes), or would but for the shifted
+// rows that sum in the same order, gets its constant weight packed for
+// that kernel once, at fusion, into the method's arena: a call then packs
+// nothing (etr_conv_prepack).
+//
 // What fusing gives up: the intermediate values of the absorbed
 // instructions are never written, so a method that captures intermediates
 // (etref profile --debug-buffer, etref compare) must not be fused; the CLI
@@ -82,6 +88,8 @@ typedef struct etr_fusion_stats {
   uint32_t pruned;      // max pools whose unread indices are not written
   uint32_t chains;      // fused elementwise chains (one per head)
   uint32_t chain_steps; // instructions they compute (heads included)
+  uint32_t prepacked;   // fused convolutions whose constant weights were
+                        // packed at fusion (the pixel-tile kernel's)
 } etr_fusion_stats_t;
 
 // Fuses what it can in `method` (loaded with ETR_KERNELS_OPTIMIZED; any

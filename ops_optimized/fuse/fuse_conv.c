@@ -318,6 +318,26 @@ etr_error_t etr_fuse_conv_groups(etr_method_t *method, const uint32_t *uses,
         break;
       }
       *f = found;
+      // Weights packed once for the pixel-tile kernel, when the call takes
+      // it and its weight is a constant (nothing can change its bytes).
+      const etr_instruction_t *conv = &chain->instructions[i];
+      const etr_tensor_t *weight = tensor_or_null(conv->args[1]);
+      if (weight != NULL && constant_or_none(method, conv->arg_indices[1])) {
+        etr_diag_t pack_diag;
+        etr_diag_reset(&pack_diag);
+        etr_kernel_context_t ctx = {.diag = &pack_diag,
+                                    .op_name = found.names[0]};
+        status = etr_conv_prepack(&ctx, conv->args, conv->num_args,
+                                  &method->arena, &f->post.packed_weight);
+        if (status != ETR_OK) {
+          status = ETR_FAIL(diag, ETR_ERR_MEMORY_ALLOCATION_FAILED,
+                            "fusion of method '%s': arena exhausted",
+                            method->name);
+          break;
+        }
+        f->post.packed_from = weight->data;
+        stats->prepacked += f->post.packed_weight != NULL;
+      }
       if (params != NULL) {
         memcpy(params, found.post.scale, channels * sizeof(float));
         memcpy(params + channels, found.post.shift, channels * sizeof(float));

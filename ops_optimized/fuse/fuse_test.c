@@ -180,6 +180,30 @@ Test(fuse, cnn_quantized_same_bits) {
 // squeeze-excite relus absorbed into their 1x1 convolutions, the folded
 // constant copies of 3 and 6.
 Test(fuse, resnet_same_bits) { each_isa_chains("resnet", 9, 9, 4, 1, 1, 3, 6); }
+
+// Under AVX-512, ResNet's convolutions that take the pixel-tile kernel get
+// their weights packed at fusion: the two stride-2 3x3 layers, their 1x1
+// shortcuts, the 64x12x12 layer and the 128x6x6 one (shifted rows when
+// unfused, the same sums); the same-bits test above ran them.
+Test(fuse, resnet_weights_packed_at_fusion) {
+  if (!etr_isa_available(ETR_ISA_AVX512)) {
+    return;
+  }
+  etr_isa_force(ETR_ISA_AVX512);
+  etr_program_t program;
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  cr_assert_eq(etr_program_load_file("datasets/models/resnet/model.pte", 0,
+                                     &program, &diag),
+               ETR_OK, "%s", diag.message);
+  loaded_t fused;
+  load(&program, ETR_KERNELS_OPTIMIZED, true, NULL, &fused);
+  cr_expect_eq(fused.stats.prepacked, 6, "%u prepacked",
+               fused.stats.prepacked);
+  etr_method_release(&fused.method);
+  etr_program_release(&program);
+  etr_isa_reset();
+}
 Test(fuse, mobilenet_v3_same_bits) {
   each_isa_chains("mobilenet_v3", 19, 16, 8, 22, 0, 10, 47);
 }

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The pixel-tile convolution (ops_optimized/conv/pixels_avx512.c) through
+// aten::convolution.out against the reference kernel on every ISA of this
+// machine (conv_test_util.h): ResNet's stride-2 layers and its 64x12x12
+// layer; out channels that end a panel of 64 with 1, 2 or 3 vectors and
+// several panels; planes whose last tile has 1 to 5 pixels, rows of 1 to
+// 13 outputs, non-square planes; strides 2 and 3, dilation 2, 5x5 and
+// 7x7 kernels, 1x3 and 3x1, padding 0 (the input read in place) to 3; two
+// groups, batches of 2. Each case: random floats within the accumulation
+// bound, exact small integers with NaN, +-inf and -0.0 in the input bit
+// for bit, and exact integers with one inf weight (NaN where it meets the
+// padding's zeros, as PyTorch's). On x86 the test first checks that the
+// kernel takes each geometry and the shifted-rows kernel does not (the
+// unfused op then runs the pixel tiles), so the cases cannot drift onto
+// another path. Fused calls with weights packed at load time are
+// fuse_test's (ResNet fused and unfused, byte for byte).
+#include <criterion/criterion.h>
+
+#include "ops_optimized/test/conv_test_util.h"
+
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+// Whether the unfused op takes the pixel tiles for `p`, where this build
+// has the kernel (true elsewhere: nothing to check).
+static bool takes(const conv_case_t *p) {
+#if defined(__x86_64__)
+  etr_conv2d_geometry_t g = conv_case_geometry(p);
+  return etr_conv_pixels_nchw_avx512_applies(&g, p->oc / p->groups) &&
+         !etr_conv_shifted_nchw_avx512_applies(&g);
+#else
+  (void)p;
+  return true;
+#endif
+}
+
+TT_TEST(diff_conv_pixels, tiles_panels_geometries) {
+  // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
+  static const conv_case_t cases[] = {
+      {1, 32, 24, 24, 64, 3, 3, 2, 1, 1, 1, true},     // ResNet stride 2
+      {1, 64, 12, 12, 128, 3, 3, 2, 1, 1, 1, false},
+      {1, 64, 12, 12, 64, 3, 3, 1, 1, 1, 1, true},     // ResNet 64x12x12
+      {1, 16, 12, 12, 80, 3, 3, 2, 1, 1, 1, true},     // last panel: 1 vector
+      {1, 16, 12, 12, 96, 3, 3, 2, 1, 1, 1, false},    // 2 vectors
+      {1, 16, 12, 12, 112, 3, 3, 2, 1, 1, 1, true},    // 3 vectors
+      {1, 8, 10, 10, 176, 3, 3, 2, 1, 1, 1, false},    // 3 panels
+      {1, 16, 14, 14, 64, 3, 3, 2, 1, 1, 1, true},     // 49 pixels: tail 1
+      {1, 16, 10, 10, 64, 3, 3, 2, 1, 1, 1, false},    // 25: tail 1
+      {1, 16, 16, 16, 64, 3, 3, 2, 0, 1, 1, true},     // 7x7, in place
+      {1, 16, 13, 9, 64, 3, 3, 2, 1, 1, 1, true},      // 7x5 = 35: tail 5
+      {1, 16, 5, 27, 64, 3, 3, 2, 1, 1, 1, false},     // 3x14 = 42
+      {1, 16, 22, 2, 64, 3, 3, 2, 1, 1, 1, true},      // rows of 1 output
+      {1, 8, 18, 18, 64, 3, 3, 3, 1, 1, 1, false},     // stride 3
+      {1, 8, 20, 20, 64, 3, 3, 2, 2, 2, 1, true},      // dilation 2
+      {1, 4, 20, 20, 64, 5, 5, 2, 2, 1, 1, false},     // 5x5
+      {1, 5, 24, 24, 64, 7, 7, 2, 3, 1, 1, true},      // 7x7, padding 3
+      {1, 16, 12, 24, 64, 1, 3, 2, 1, 1, 1, true},     // 1x3
+      {1, 16, 24, 12, 64, 3, 1, 2, 1, 1, 1, false},    // 3x1
+      {2, 32, 12, 12, 128, 3, 3, 2, 1, 1, 2, true},    // two groups, batch 2
+      {2, 40, 8, 8, 64, 3, 3, 1, 1, 1, 1, false},      // stride 1, 8x8
+  };
+  int failures = 0;
+  for (size_t i = 0; i < COUNT(cases); ++i) {
+    cr_assert(takes(&cases[i]), "case %zu does not take the pixel tiles", i);
+    failures += run_taken_cases(&cases[i], 1, NULL);
+  }
+  cr_assert_eq(failures, 0, "%d pixel-tile cases disagree", failures);
+}
+
+// Geometries it leaves to other kernels: fewer than 64 out channels, a
+// count that is not a multiple of 16, too few products per output, more
+// than 144 or fewer than 6 out pixels.
+TT_TEST(diff_conv_pixels, declines) {
+#if defined(__x86_64__)
+  static const conv_case_t cases[] = {
+      {1, 32, 24, 24, 32, 3, 3, 2, 1, 1, 1, false},
+      {1, 32, 24, 24, 72, 3, 3, 2, 1, 1, 1, false},
+      {1, 3, 24, 24, 64, 3, 3, 2, 1, 1, 1, false},
+      {1, 32, 26, 26, 64, 3, 3, 2, 1, 1, 1, false},
+      {1, 32, 4, 4, 64, 3, 3, 2, 1, 1, 1, false},
+  };
+  for (size_t i = 0; i < COUNT(cases); ++i) {
+    etr_conv2d_geometry_t g = conv_case_geometry(&cases[i]);
+    cr_assert(!etr_conv_pixels_nchw_avx512_applies(&g, cases[i].oc),
+              "case %zu is taken", i);
+  }
+#endif
+}
