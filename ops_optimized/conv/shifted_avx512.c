@@ -83,6 +83,15 @@ bool etr_conv_shifted_nchw_avx512_applies(const etr_conv2d_geometry_t *g) {
              ETR_CONV_SHIFTED_MAX_SCRATCH_FLOATS;
 }
 
+// Zeros n floats at dst.
+static inline void zero_floats(float *dst, int64_t n) {
+  for (int64_t j = 0; j < n; j += 16) {
+    _mm512_mask_storeu_ps(dst + j, first_lanes(n - j), _mm512_setzero_ps());
+  }
+}
+
+// Vector copies and masked stores that write exactly the plane (libc's
+// memcpy/memset per row of 6-24 floats were 7% of ResNet's run).
 etr_conv_padded_t etr_conv_pad_planes(const etr_conv2d_geometry_t *g,
                                       const float *input, float *scratch) {
   if (etr_conv_shifted_reads_in_place(g)) {
@@ -91,17 +100,23 @@ etr_conv_padded_t etr_conv_pad_planes(const etr_conv2d_geometry_t *g,
   const int64_t width = etr_conv_shifted_row_width(g);
   const int64_t plane = etr_conv_shifted_plane_floats(g);
   const int64_t pad = g->pad_w;
+  const int64_t in_w = g->in_w;
   for (int64_t c = 0; c < g->channels; ++c) {
     const float *src = input + c * g->in_stride_c;
     float *dst = scratch + c * plane;
-    memset(dst, 0, (size_t)(g->pad_h * width + pad) * sizeof(float));
+    zero_floats(dst, g->pad_h * width + pad);
     dst += g->pad_h * width + pad;
+    // Each row, then its right padding (the next row's left one).
     for (int64_t r = 0; r < g->in_h; ++r, dst += width) {
-      memcpy(dst, src + r * g->in_stride_h, (size_t)g->in_w * sizeof(float));
-      memset(dst + g->in_w, 0, (size_t)pad * sizeof(float));
+      const float *row = src + r * g->in_stride_h;
+      for (int64_t j = 0; j < width; j += 16) {
+        _mm512_mask_storeu_ps(
+            dst + j, first_lanes(width - j),
+            _mm512_maskz_loadu_ps(first_lanes(in_w - j), row + j));
+      }
     }
     // dst is at the row below the image, past its left padding.
-    memset(dst, 0, (size_t)(g->pad_h * width) * sizeof(float));
+    zero_floats(dst, g->pad_h * width);
   }
   return (padded_t){scratch, width, plane};
 }

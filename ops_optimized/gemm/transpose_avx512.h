@@ -10,7 +10,8 @@
 
 // Transposes r[0..15] in place (afterwards r[j][i] is the old r[i][j]):
 // four shuffle stages of 16 shuffles each.
-static inline void etr_transpose16x16_avx512(__m512 r[16]) {
+static inline __attribute__((always_inline)) void etr_transpose16x16_avx512(
+    __m512 r[16]) {
   __m512 t[16];
 #pragma GCC unroll 16
   for (int i = 0; i < 16; i += 2) {
