@@ -81,6 +81,30 @@ ALWAYS_INLINE __m512 take(__m512 best, __m512 v) {
 #define MAX_BLOCKS 64   // 16-output blocks of a row with a mask table
 #define MAX_COLUMNS 16  // window columns likewise
 
+// The three taps of a 3-column window at column stride 2 (dilation 1)
+// for one block whose first tap reads column base: columns base + 2l
+// (even), base + 2l + 1 (odd) and base + 2l + 2 (the even ones moved down
+// a lane, the last from column base + 32), from two loads and one
+// element instead of six loads and three permutes. Columns outside
+// [0, width) read as -inf; lanes past the block's outputs read columns
+// of the row (or -inf) and are not stored.
+ALWAYS_INLINE void row_taps3(const float *row, int64_t base,
+                             tap_masks_t m, __mmask16 next, __m512 *best) {
+  const __m512 lowest = _mm512_set1_ps(-INFINITY);
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
+                                         20, 22, 24, 26, 28, 30);
+  const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
+  // Masked-off lanes are not read: row + base may point before the row.
+  const __m512 lo = _mm512_mask_loadu_ps(lowest, m.lo, row + base);
+  const __m512 hi = _mm512_mask_loadu_ps(lowest, m.hi, row + base + 16);
+  const __m512 last = _mm512_mask_loadu_ps(lowest, next, row + base + 32);
+  const __m512 t0 = _mm512_permutex2var_ps(lo, even, hi);
+  const __m512 t1 = _mm512_permutex2var_ps(lo, odd, hi);
+  const __m512 t2 = _mm512_castsi512_ps(_mm512_alignr_epi32(
+      _mm512_castps_si512(last), _mm512_castps_si512(t0), 1));
+  *best = take(take(take(*best, t0), t1), t2);
+}
+
 // One window row (input row h, skipped outside the plane) of one or two
 // blocks into their maxima.
 ALWAYS_INLINE void row_taps(const float *x, const etr_pool_planes_t *g,
@@ -91,6 +115,14 @@ ALWAYS_INLINE void row_taps(const float *x, const etr_pool_planes_t *g,
     return;
   }
   const float *row = x + h * g->width;
+  if (stride == 2 && g->kernel_w == 3 && g->dilation_w == 1) {
+    // m[0]: the row's columns base .. base + 31; m[1].lo: base + 32.
+    row_taps3(row, base0, m0[0], m0[1].lo, b0);
+    if (two) {
+      row_taps3(row, base0 + 32, m1[0], m1[1].lo, b1);
+    }
+    return;
+  }
   for (int64_t j = 0; j < g->kernel_w; ++j) {
     const int64_t base = base0 + j * g->dilation_w;
     *b0 = take(*b0, tap(row, base, m0[j], stride));
@@ -106,12 +138,19 @@ ALWAYS_INLINE void planes(const float *in, const etr_pool_planes_t *g,
                           int64_t stride, float *out) {
   tap_masks_t masks[MAX_BLOCKS][MAX_COLUMNS];
   const int64_t blocks = (g->out_width + 15) / 16;
+  const bool three = stride == 2 && g->kernel_w == 3 && g->dilation_w == 1;
   for (int64_t b = 0; b < blocks; ++b) {
     const int64_t left = g->out_width - 16 * b;
+    const int64_t base = 16 * b * stride - g->pad_w;
+    if (three) {  // row_taps3's: columns inside the row, lanes unlimited
+      uint32_t m = range32(-base, g->width - base);
+      masks[b][0] = (tap_masks_t){(__mmask16)m, (__mmask16)(m >> 16)};
+      masks[b][1].lo = (__mmask16)(base + 32 >= 0 && base + 32 < g->width);
+      continue;
+    }
     for (int64_t j = 0; j < g->kernel_w; ++j) {
-      masks[b][j] = tap_masks(
-          g->width, 16 * b * stride - g->pad_w + j * g->dilation_w,
-          left < 16 ? left : 16, stride);
+      masks[b][j] = tap_masks(g->width, base + j * g->dilation_w,
+                              left < 16 ? left : 16, stride);
     }
   }
   const int64_t plane_size = g->height * g->width;
