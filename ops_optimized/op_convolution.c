@@ -27,11 +27,11 @@
 //     ResNet's 3x3 layers at 24x24 and 6x6); without room in ctx->temp
 //     for the padded copy they take the GEMM;
 //   * other Float NCHW convolutions with 64 or more out channels (a
-//     multiple of 16) per group on planes of 6 to 144 out pixels run the
+//     multiple of 16) per group on planes of 6 to 784 out pixels run the
 //     pixel-tile kernel where the ISA has one (AVX-512: 6 pixels by 64
 //     channels, inputs broadcast from the zero-padded planes, weights
 //     packed per call into ctx->temp; ResNet's stride-2 layers and its
-//     64x12x12 one). A fused call whose constant weight was packed at
+//     64x12x12 one, 128x28x28), when ctx->temp has room for both. A fused call whose constant weight was packed at
 //     fusion takes it also where the shifted rows would run: the sums are
 //     the same, in the same order;
 //   * everything else is one GEMM per (image, group): out = W x im2col in

@@ -39,6 +39,8 @@ void etr_conv_pixels_pack_avx512(const float *weight, int64_t weight_stride,
                                    dst);
 }
 
+// Planes of up to 784 pixels (28x28) measured: 128x28x28 3x3, where
+// the shifted rows decline (rows past L1), 11% faster than the GEMM.
 bool etr_conv_pixels_nchw_avx512_applies(const etr_conv2d_geometry_t *g,
                                          int64_t out_channels) {
   int64_t taps = g->kernel_h * g->kernel_w;
@@ -48,7 +50,7 @@ bool etr_conv_pixels_nchw_avx512_applies(const etr_conv2d_geometry_t *g,
          (g->kernel_h == 1 || g->w_stride_h == g->kernel_w) &&
          (g->channels == 1 || g->w_stride_c == taps) &&
          g->channels * taps >= 32 && out_channels >= PANEL &&
-         out_channels % 16 == 0 && pixels >= MR && pixels <= 144 &&
+         out_channels % 16 == 0 && pixels >= MR && pixels <= 784 &&
          etr_conv_shifted_scratch_floats(g) <=
              ETR_CONV_SHIFTED_MAX_SCRATCH_FLOATS;
 }

@@ -5,7 +5,7 @@
 // machine (conv_test_util.h): ResNet's stride-2 layers and its 64x12x12
 // layer; out channels that end a panel of 64 with 1, 2 or 3 vectors and
 // several panels; planes whose last tile has 1 to 5 pixels, rows of 1 to
-// 13 outputs, non-square planes; strides 2 and 3, dilation 2, 5x5 and
+// 28 outputs, non-square planes, 784 pixels; strides 2 and 3, dilation 2, 5x5 and
 // 7x7 kernels, 1x3 and 3x1, padding 0 (the input read in place) to 3; two
 // groups, batches of 2. Each case: random floats within the accumulation
 // bound, exact small integers with NaN, +-inf and -0.0 in the input bit
@@ -58,6 +58,7 @@ TT_TEST(diff_conv_pixels, tiles_panels_geometries) {
       {1, 16, 24, 12, 64, 3, 1, 2, 1, 1, 1, false},    // 3x1
       {2, 32, 12, 12, 128, 3, 3, 2, 1, 1, 2, true},    // two groups, batch 2
       {2, 40, 8, 8, 64, 3, 3, 1, 1, 1, 1, false},      // stride 1, 8x8
+      {1, 128, 28, 28, 64, 3, 3, 1, 1, 1, 1, true},    // 784 pixels
   };
   int failures = 0;
   for (size_t i = 0; i < COUNT(cases); ++i) {
@@ -69,14 +70,14 @@ TT_TEST(diff_conv_pixels, tiles_panels_geometries) {
 
 // Geometries it leaves to other kernels: fewer than 64 out channels, a
 // count that is not a multiple of 16, too few products per output, more
-// than 144 or fewer than 6 out pixels.
+// than 784 or fewer than 6 out pixels.
 TT_TEST(diff_conv_pixels, declines) {
 #if defined(__x86_64__)
   static const conv_case_t cases[] = {
       {1, 32, 24, 24, 32, 3, 3, 2, 1, 1, 1, false},
       {1, 32, 24, 24, 72, 3, 3, 2, 1, 1, 1, false},
       {1, 3, 24, 24, 64, 3, 3, 2, 1, 1, 1, false},
-      {1, 32, 26, 26, 64, 3, 3, 2, 1, 1, 1, false},
+      {1, 32, 60, 60, 64, 3, 3, 2, 1, 1, 1, false},
       {1, 32, 4, 4, 64, 3, 3, 2, 1, 1, 1, false},
   };
   for (size_t i = 0; i < COUNT(cases); ++i) {

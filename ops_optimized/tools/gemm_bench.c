@@ -366,6 +366,7 @@ int main(int argc, char **argv) {
   bench_conv(64, 56, 256, 1, 1, 0, 1, false, false);  // conv1x1-64to256-56
   bench_conv(128, 28, 128, 3, 1, 1, 1, false, false);
   bench_conv(128, 56, 128, 3, 2, 1, 1, false, false);
+  bench_conv(64, 56, 128, 3, 2, 1, 1, false, false);  // conv3x3s2-64-56
   bench_conv(32, 112, 32, 3, 1, 1, 32, false, false);
   bench_conv(32, 112, 32, 3, 1, 1, 32, true, false);
   // The bench's dwconv3x3s2-96-112 (input in L3) and 8 of its channels
