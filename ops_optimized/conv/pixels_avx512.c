@@ -58,10 +58,11 @@ bool etr_conv_pixels_nchw_avx512_applies(const etr_conv2d_geometry_t *g,
 // One tile: pixels pixel0 .. pixel0 + count - 1 (count <= MR; the missing
 // rows repeat the last pixel and are not stored) by out channels oc0 ..
 // oc0 + 16 V - 1 of the panel at `w` (lanes past `channels` are not
-// stored). THREE: a 3x3 kernel at dilation 1 (taps unrolled).
+// stored). KS: the kernel's size when square and known (3 at dilation 1
+// along rows, or 1), else 0.
 static inline __attribute__((always_inline)) void tile(
     const etr_conv_pixels_args_t *a, const etr_conv_padded_t *p,
-    const float *w, int V, bool THREE, int64_t oc0, int64_t channels,
+    const float *w, int V, int KS, int64_t oc0, int64_t channels,
     int64_t pixel0, int64_t count, float *stage) {
   const etr_conv2d_geometry_t *g = a->g;
   const float *x[MR];
@@ -83,10 +84,10 @@ static inline __attribute__((always_inline)) void tile(
   const int64_t row_step = g->dilation_h * p->stride;
   for (int64_t c = 0; c < g->channels; ++c) {
     const int64_t plane = c * p->plane;
-    for (int64_t kh = 0; kh < g->kernel_h; ++kh) {
+    for (int64_t kh = 0; kh < (KS > 0 ? KS : g->kernel_h); ++kh) {
       const int64_t row = plane + kh * row_step;
-      const int64_t kernel_w = THREE ? 3 : g->kernel_w;
-      const int64_t dw = THREE ? 1 : g->dilation_w;
+      const int64_t kernel_w = KS > 0 ? KS : g->kernel_w;
+      const int64_t dw = KS > 0 ? 1 : g->dilation_w;
       // (Unrolled, gcc spilled accumulators: 3-5% slower on ResNet's.)
 #pragma GCC unroll 1
       for (int64_t kw = 0; kw < kernel_w; ++kw, w += PANEL) {
@@ -199,13 +200,13 @@ static inline __attribute__((always_inline)) void unstage(
 // 8%).
 static inline __attribute__((always_inline)) void panel(
     const etr_conv_pixels_args_t *a, const etr_conv_padded_t *p,
-    const float *w, int V, bool THREE, int64_t oc0, int64_t pixels) {
+    const float *w, int V, int KS, int64_t oc0, int64_t pixels) {
   _Alignas(64) float stage[STAGE * PANEL];
   const int64_t channels = a->out_channels - oc0;
   for (int64_t chunk = 0; chunk < pixels; chunk += STAGE) {
     const int64_t n = pixels - chunk < STAGE ? pixels - chunk : STAGE;
     for (int64_t i = 0; i < n; i += MR) {
-      tile(a, p, w, V, THREE, oc0, a->out_channels, chunk + i,
+      tile(a, p, w, V, KS, oc0, a->out_channels, chunk + i,
            n - i < MR ? n - i : MR, stage + i * PANEL);
     }
     unstage(stage, n, V, channels,
@@ -218,22 +219,28 @@ void etr_conv_pixels_nchw_avx512(const etr_conv_pixels_args_t *a) {
   etr_conv_padded_t p = etr_conv_pad_planes(g, a->input, a->scratch);
   const int64_t depth = g->channels * g->kernel_h * g->kernel_w;
   const int64_t pixels = g->out_h * g->out_w;
-  const bool three = g->kernel_h == 3 && g->kernel_w == 3 &&
-                     g->dilation_w == 1;
+  // Square kernels of 3 (dilation 1 along rows) and 1 with their loops
+  // unrolled; others, KS = 0, run theirs.
+  const int ks = g->kernel_h == 3 && g->kernel_w == 3 && g->dilation_w == 1
+                     ? 3
+                 : g->kernel_h == 1 && g->kernel_w == 1 ? 1
+                                                        : 0;
   for (int64_t oc0 = 0; oc0 < a->out_channels; oc0 += PANEL) {
     const float *w = a->weight + oc0 * depth;
     int64_t left = a->out_channels - oc0;
     int V = left >= 64 ? 4 : (int)((left + 15) / 16);
-    if (three && V == 4) {
-      panel(a, &p, w, 4, true, oc0, pixels);
+    if (ks == 3 && V == 4) {
+      panel(a, &p, w, 4, 3, oc0, pixels);
+    } else if (ks == 1 && V == 4) {
+      panel(a, &p, w, 4, 1, oc0, pixels);
     } else if (V == 4) {
-      panel(a, &p, w, 4, false, oc0, pixels);
+      panel(a, &p, w, 4, 0, oc0, pixels);
     } else if (V == 3) {
-      panel(a, &p, w, 3, false, oc0, pixels);
+      panel(a, &p, w, 3, 0, oc0, pixels);
     } else if (V == 2) {
-      panel(a, &p, w, 2, false, oc0, pixels);
+      panel(a, &p, w, 2, 0, oc0, pixels);
     } else {
-      panel(a, &p, w, 1, false, oc0, pixels);
+      panel(a, &p, w, 1, 0, oc0, pixels);
     }
   }
 }
