@@ -140,11 +140,13 @@ static inline __attribute__((always_inline)) void tile(
     int64_t o = o0 + (r < rows ? r : rows - 1);
     w[r] = a->weight + o * a->weight_stride;
   }
+  // V == 4: three vectors wholly inside the plane (plain loads).
+  const int NV = V == 4 ? 3 : V;
   __m512 acc[ROWS][VECTORS];
 #pragma GCC unroll 8
   for (int r = 0; r < ROWS; ++r) {
 #pragma GCC unroll 3
-    for (int v = 0; v < V; ++v) {
+    for (int v = 0; v < NV; ++v) {
       acc[r][v] = _mm512_setzero_ps();
     }
   }
@@ -155,17 +157,22 @@ static inline __attribute__((always_inline)) void tile(
 #pragma GCC unroll 9
     for (int64_t t = 0; t < k_taps; ++t) {
       const float *b = x + offsets[t];
-      const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);
-      const __m512 b1 = V > 1 ? _mm512_maskz_loadu_ps(m1, b + 16) : b0;
-      const __m512 b2 = V > 2 ? _mm512_maskz_loadu_ps(m2, b + 32) : b0;
+      const __m512 b0 = V == 4 ? _mm512_loadu_ps(b)
+                               : _mm512_maskz_loadu_ps(m0, b);
+      const __m512 b1 = V == 4   ? _mm512_loadu_ps(b + 16)
+                        : V > 1 ? _mm512_maskz_loadu_ps(m1, b + 16)
+                                : b0;
+      const __m512 b2 = V == 4   ? _mm512_loadu_ps(b + 32)
+                        : V > 2 ? _mm512_maskz_loadu_ps(m2, b + 32)
+                                : b0;
 #pragma GCC unroll 8
       for (int r = 0; r < ROWS; ++r) {
         const __m512 wv = _mm512_set1_ps(w[r][t]);
         acc[r][0] = _mm512_fmadd_ps(wv, b0, acc[r][0]);
-        if (V > 1) {
+        if (NV > 1) {
           acc[r][1] = _mm512_fmadd_ps(wv, b1, acc[r][1]);
         }
-        if (V > 2) {
+        if (NV > 2) {
           acc[r][2] = _mm512_fmadd_ps(wv, b2, acc[r][2]);
         }
       }
@@ -190,7 +197,7 @@ static inline __attribute__((always_inline)) void tile(
     }
     float *out = a->out + (o0 + r) * a->out_stride;
 #pragma GCC unroll 3
-    for (int v = 0; v < V; ++v) {
+    for (int v = 0; v < NV; ++v) {
       __m512 value = acc[r][v];
       if (a->bias != NULL) {
         value = _mm512_add_ps(
@@ -240,7 +247,9 @@ void etr_conv_shifted_nchw_avx512(const etr_conv_shifted_args_t *a) {
       int64_t rows = a->out_channels - o0 < ROWS ? a->out_channels - o0
                                                  : ROWS;
       int64_t vectors = (end - q0 + 15) / 16;
-      if (three && vectors >= 3) {
+      if (three && q0 + TILE <= end) {
+        tile(a, &p, offsets, 9, 9, 4, o0, rows, q0, load, lanes);
+      } else if (three && vectors >= 3) {
         tile(a, &p, offsets, 9, 9, 3, o0, rows, q0, load, lanes);
       } else if (three && vectors == 2) {
         tile(a, &p, offsets, 9, 9, 2, o0, rows, q0, load, lanes);
