@@ -33,6 +33,15 @@ typedef struct loaded {
   etr_fusion_stats_t stats;
 } loaded_t;
 
+// Loads the program at `path` (relative to the workspace), or fails the
+// test with the loader's message.
+static void open_program(const char *path, etr_program_t *program) {
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  cr_assert_eq(etr_program_load_file(path, 0, program, &diag), ETR_OK,
+               "%s: %s", path, diag.message);
+}
+
 static void load(const etr_program_t *program, etr_kernel_variant_t variant,
                  bool fuse, const etr_memory_plan_t *plan, loaded_t *out) {
   etr_diag_t diag;
@@ -100,10 +109,7 @@ static void same_bits_chains(const char *model, uint32_t groups,
   char path[256];
   snprintf(path, sizeof(path), "datasets/models/%s/model.pte", model);
   etr_program_t program;
-  etr_diag_t diag;
-  etr_diag_reset(&diag);
-  cr_assert_eq(etr_program_load_file(path, 0, &program, &diag), ETR_OK,
-               "%s", diag.message);
+  open_program(path, &program);
   loaded_t plain;
   loaded_t fused;
   load(&program, ETR_KERNELS_OPTIMIZED, false, NULL, &plain);
@@ -191,11 +197,7 @@ Test(fuse, resnet_weights_packed_at_fusion) {
   }
   etr_isa_force(ETR_ISA_AVX512);
   etr_program_t program;
-  etr_diag_t diag;
-  etr_diag_reset(&diag);
-  cr_assert_eq(etr_program_load_file("datasets/models/resnet/model.pte", 0,
-                                     &program, &diag),
-               ETR_OK, "%s", diag.message);
+  open_program("datasets/models/resnet/model.pte", &program);
   loaded_t fused;
   load(&program, ETR_KERNELS_OPTIMIZED, true, NULL, &fused);
   cr_expect_eq(fused.stats.prepacked, 6, "%u prepacked",
@@ -255,11 +257,7 @@ static etr_memory_plan_t moved_plan(const etr_method_t *m, uint32_t x,
 static void overlap_case(uint32_t which, uint64_t want_staged,
                          uint64_t want_unfused) {
   etr_program_t program;
-  etr_diag_t diag;
-  etr_diag_reset(&diag);
-  cr_assert_eq(etr_program_load_file("datasets/models/cnn/model.pte", 0,
-                                     &program, &diag),
-               ETR_OK, "%s", diag.message);
+  open_program("datasets/models/cnn/model.pte", &program);
   loaded_t probe;
   load(&program, ETR_KERNELS_OPTIMIZED, false, NULL, &probe);
   etr_method_t *m = &probe.method;
@@ -314,11 +312,7 @@ static void count_reports(void *user, const etr_method_t *method,
 
 Test(fuse, dry_run_and_roles) {
   etr_program_t program;
-  etr_diag_t diag;
-  etr_diag_reset(&diag);
-  cr_assert_eq(etr_program_load_file("datasets/models/mobilenet_v2/model.pte",
-                                     0, &program, &diag),
-               ETR_OK, "%s", diag.message);
+  open_program("datasets/models/mobilenet_v2/model.pte", &program);
   loaded_t fused;
   load(&program, ETR_KERNELS_OPTIMIZED, true, NULL, &fused);
   uint32_t heads = 0;
@@ -373,11 +367,7 @@ static void on_instruction(void *user, const etr_method_t *method,
 
 Test(fuse, absorbed_instructions_are_stepped_over_untraced) {
   etr_program_t program;
-  etr_diag_t diag;
-  etr_diag_reset(&diag);
-  cr_assert_eq(etr_program_load_file("datasets/models/mobilenet_v2/model.pte",
-                                     0, &program, &diag),
-               ETR_OK, "%s", diag.message);
+  open_program("datasets/models/mobilenet_v2/model.pte", &program);
   loaded_t fused;
   load(&program, ETR_KERNELS_OPTIMIZED, true, NULL, &fused);
   etr_chain_t *chain = &fused.method.chains[0];
@@ -543,11 +533,7 @@ static void chains_under_isa(const etr_program_t *program) {
 
 Test(fuse, elementwise_chains_same_bits) {
   etr_program_t program;
-  etr_diag_t diag;
-  etr_diag_reset(&diag);
-  cr_assert_eq(etr_program_load_file(CHAINS_DIR "chains.pte", 0, &program,
-                                     &diag),
-               ETR_OK, "%s", diag.message);
+  open_program(CHAINS_DIR "chains.pte", &program);
   const etr_isa_t isas[] = {ETR_ISA_SCALAR, ETR_ISA_AVX2, ETR_ISA_AVX512,
                             ETR_ISA_NEON};
   uint32_t ran = 0;
@@ -572,11 +558,7 @@ Test(fuse, elementwise_chains_same_bits) {
 // the unfused method's bits under the same plan.
 static void chain_overlap_case(size_t shift, uint64_t want_unfused) {
   etr_program_t program;
-  etr_diag_t diag;
-  etr_diag_reset(&diag);
-  cr_assert_eq(etr_program_load_file(CHAINS_DIR "chains.pte", 0, &program,
-                                     &diag),
-               ETR_OK, "%s", diag.message);
+  open_program(CHAINS_DIR "chains.pte", &program);
   loaded_t probe;
   load(&program, ETR_KERNELS_OPTIMIZED, false, NULL, &probe);
   etr_method_t *m = &probe.method;
