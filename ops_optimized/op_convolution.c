@@ -31,9 +31,10 @@
 //     pixel-tile kernel where the ISA has one (AVX-512: 6 pixels by 64
 //     channels, inputs broadcast from the zero-padded planes, weights
 //     packed per call into ctx->temp; ResNet's stride-2 layers and its
-//     64x12x12 one, 128x28x28), when ctx->temp has room for both. A fused call whose constant weight was packed at
-//     fusion takes it also where the shifted rows would run: the sums are
-//     the same, in the same order;
+//     64x12x12 one, 128x28x28), when ctx->temp has room for both. A
+//     fused call whose constant weight was packed at fusion takes it also
+//     where the shifted rows would run: the sums are the same, in the
+//     same order;
 //   * everything else is one GEMM per (image, group): out = W x im2col in
 //     NCHW, im2col x W^T in NHWC, with the im2col operand generated while
 //     packing (pointwise convolutions read the input in place) and the bias

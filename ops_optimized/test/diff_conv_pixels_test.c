@@ -5,9 +5,9 @@
 // machine (conv_test_util.h): ResNet's stride-2 layers and its 64x12x12
 // layer; out channels that end a panel of 64 with 1, 2 or 3 vectors and
 // several panels; planes whose last tile has 1 to 5 pixels, rows of 1 to
-// 28 outputs, non-square planes, 784 pixels; strides 2 and 3, dilation 2, 5x5 and
-// 7x7 kernels, 1x3 and 3x1, padding 0 (the input read in place) to 3; two
-// groups, batches of 2. Each case: random floats within the accumulation
+// 28 outputs, non-square planes, 784 pixels; strides 2 and 3, dilation 2,
+// 5x5 and 7x7 kernels, 1x3 and 3x1, padding 0 (the input read in place) to
+// 3; two groups, batches of 2. Each case: random floats within the accumulation
 // bound, exact small integers with NaN, +-inf and -0.0 in the input bit
 // for bit, and exact integers with one inf weight (NaN where it meets the
 // padding's zeros, as PyTorch's). On x86 the test first checks that the
