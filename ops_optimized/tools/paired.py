@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Paired A/B runs of a kernel benchmark binary (gemm_bench).
+"""Paired A/B runs of a kernel benchmark (gemm_bench) or of two etref builds.
 
 The machines this project is measured on are shared VMs whose figures
 drift 10-20% within minutes, so running an old and a new build one after
@@ -16,6 +16,15 @@ Intel Xeon of 2026-11-29).
   # ... change the code, rebuild, snapshot /tmp/new, then:
   ops_optimized/tools/paired.py run /tmp/old /tmp/new --rounds 6 \\
       --only 512x512x512 --only 'nchw 64x56^2 k3'
+
+Whole programs, through two snapshots of the etref CLI (its per-instruction
+table: p50 of each instruction and the whole run's median):
+
+  bazel build -c opt //cli:etref
+  ops_optimized/tools/paired.py snap bazel-bin/cli/etref /tmp/old
+  ops_optimized/tools/paired.py program /tmp/old /tmp/new \
+      datasets/models/resnet/model.pte \
+      --input datasets/models/resnet/input_0.npy --fuse --instr 4 --instr 23
 
 Each --only is passed to the benchmark's own --only and picks the output
 line containing it; the rate is that line's first "<number> GFLOP/s" or
@@ -95,6 +104,61 @@ def run(args) -> int:
     return 0
 
 
+INSTRUCTION = re.compile(r"^\s*(\d+) \S+\s+\d+\s+[\d.]+\s+([\d.]+)\s")
+WHOLE = re.compile(r"whole run: median ([\d.]+)")
+
+
+def program_times(output: str) -> dict:
+    """p50 us per instruction index and the whole run's median ("whole")."""
+    times = {}
+    for line in output.splitlines():
+        found = INSTRUCTION.match(line)
+        if found:
+            times[found.group(1)] = float(found.group(2))
+        found = WHOLE.search(line)
+        if found:
+            times["whole"] = float(found.group(1))
+    return times
+
+
+def program(args) -> int:
+    keys = args.instr + ["whole"]
+    ratios = {key: [] for key in keys}
+    times = {key: {"old": [], "new": []} for key in keys}
+    command = ["run", args.program, "--kernels", "optimized", "--runs",
+               str(args.runs), "--warmup", "20"]
+    for path in args.input:
+        command += ["--input", path]
+    if args.fuse:
+        command.append("--fuse")
+    for round_index in range(args.rounds):
+        cpus = {"old": round_index % 2, "new": 1 - round_index % 2}
+        runs = {}
+        for side in ("old", "new"):
+            directory = getattr(args, side)
+            env = dict(os.environ, LD_LIBRARY_PATH=directory)
+            runs[side] = subprocess.Popen(
+                ["taskset", "-c", str(cpus[side]),
+                 os.path.join(directory, "etref")] + command,
+                env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                text=True)
+        measured = {side: program_times(process.communicate()[0])
+                    for side, process in runs.items()}
+        for key in keys:
+            if key not in measured["old"] or key not in measured["new"]:
+                sys.exit(f"paired: no time for instruction '{key}'")
+            for side in ("old", "new"):
+                times[key][side].append(measured[side][key])
+            ratios[key].append(measured["new"][key] / measured["old"][key])
+    for key in keys:
+        r = ratios[key]
+        print(f"{key:>6s}: old {statistics.median(times[key]['old']):9.2f} us"
+              f"  new {statistics.median(times[key]['new']):9.2f} us"
+              f"  new/old median {statistics.median(r):.3f}"
+              f" (min {min(r):.3f}, max {max(r):.3f})")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -106,6 +170,17 @@ def main() -> int:
     run_parser.add_argument("new")
     run_parser.add_argument("--rounds", type=int, default=6)
     run_parser.add_argument("--only", action="append", required=True)
+    program_parser = commands.add_parser(
+        "program", help="paired rounds of two etref CLI builds on a program")
+    program_parser.add_argument("old")
+    program_parser.add_argument("new")
+    program_parser.add_argument("program")
+    program_parser.add_argument("--input", action="append", default=[])
+    program_parser.add_argument("--fuse", action="store_true")
+    program_parser.add_argument("--rounds", type=int, default=6)
+    program_parser.add_argument("--runs", type=int, default=300)
+    program_parser.add_argument("--instr", action="append", default=[],
+                                help="instruction index (repeat)")
     argv = sys.argv[1:]
     extra = []
     if "--" in argv:  # the benchmark's own arguments
@@ -116,6 +191,8 @@ def main() -> int:
     if args.command == "snap":
         snap(args.binary, args.directory)
         return 0
+    if args.command == "program":
+        return program(args)
     return run(args)
 
 
