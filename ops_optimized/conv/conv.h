@@ -431,13 +431,11 @@ void etr_conv_pixels_nchw_avx512(const etr_conv_pixels_args_t *args);
 // rows of `depth` (= channels x taps) floats, `weight_stride` apart, into
 // panels of K x ETR_CONV_PIXELS_PANEL (out channel j of panel q, step k
 // at dst[(q * depth + k) * PANEL + j]; zeros past the last channel);
-// etr_conv_pixels_pack uses the active ISA's packer (conv_pack.c).
+// the GEMM's panel format, packed by the active ISA's GEMM column
+// packer (conv_pack.c).
 size_t etr_conv_pixels_packed_floats(int64_t out_channels, int64_t depth);
 void etr_conv_pixels_pack(const float *weight, int64_t weight_stride,
                           int64_t out_channels, int64_t depth, float *dst);
-void etr_conv_pixels_pack_avx512(const float *weight, int64_t weight_stride,
-                                 int64_t out_channels, int64_t depth,
-                                 float *dst);
 // The pixel-tile kernel of `isa` when it takes `g` with `out_channels`
 // per group, else NULL (conv_pack.c).
 etr_conv_pixels_fn etr_conv_pixels_for(etr_isa_t isa,

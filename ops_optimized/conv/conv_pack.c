@@ -232,24 +232,9 @@ etr_conv_pixels_fn etr_conv_pixels_for(etr_isa_t isa,
 
 void etr_conv_pixels_pack(const float *weight, int64_t weight_stride,
                           int64_t out_channels, int64_t depth, float *dst) {
-#if defined(__x86_64__)
-  if (etr_isa_active() == ETR_ISA_AVX512) {
-    etr_conv_pixels_pack_avx512(weight, weight_stride, out_channels, depth,
-                                dst);
-    return;
-  }
-#endif
-  int64_t panels = (out_channels + ETR_CONV_PIXELS_PANEL - 1) /
-                   ETR_CONV_PIXELS_PANEL;
-  for (int64_t q = 0; q < panels; ++q) {
-    for (int64_t k = 0; k < depth; ++k) {
-      float *row = dst + (q * depth + k) * ETR_CONV_PIXELS_PANEL;
-      for (int64_t j = 0; j < ETR_CONV_PIXELS_PANEL; ++j) {
-        int64_t o = q * ETR_CONV_PIXELS_PANEL + j;
-        row[j] = o < out_channels ? weight[o * weight_stride + k] : 0.0f;
-      }
-    }
-  }
+  etr_gemm_kernel_for(etr_isa_active())
+      ->pack_columns(weight, (ptrdiff_t)weight_stride, (size_t)depth,
+                     (size_t)out_channels, ETR_CONV_PIXELS_PANEL, dst);
 }
 
 size_t etr_conv_pixels_packed_floats(int64_t out_channels, int64_t depth) {

@@ -26,19 +26,6 @@
 #define PANEL ETR_CONV_PIXELS_PANEL
 #define STAGE 48  // pixels staged at once: 8 tiles, 3 transposes (12 KiB)
 
-void etr_gemm_pack_columns_f32_avx512(const float *src, ptrdiff_t x_stride,
-                                      size_t kc, size_t xc, size_t width,
-                                      float *dst);
-
-void etr_conv_pixels_pack_avx512(const float *weight, int64_t weight_stride,
-                                 int64_t out_channels, int64_t depth,
-                                 float *dst) {
-  // The GEMM's packer of rows contiguous along K: 16 x 16 transposes.
-  etr_gemm_pack_columns_f32_avx512(weight, (ptrdiff_t)weight_stride,
-                                   (size_t)depth, (size_t)out_channels, PANEL,
-                                   dst);
-}
-
 // Planes of up to 784 pixels (28x28) measured: 128x28x28 3x3, where
 // the shifted rows decline (rows past L1), 11% faster than the GEMM.
 bool etr_conv_pixels_nchw_avx512_applies(const etr_conv2d_geometry_t *g,
