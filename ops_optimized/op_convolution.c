@@ -567,8 +567,9 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
   plan->weight_numel = etr_tensor_numel(weight);
   plan->weight_scan = WEIGHT_SCAN_UNKNOWN;
   etr_conv_pointwise_fn pointwise = etr_conv_pointwise_for(isa);
-  plan->pixels = nchw && input->dtype == ETR_FLOAT &&
-                 etr_conv_pixels_for(isa, g, out->sizes[1] / groups) != NULL;
+  // Asked only where it decides something (shifted and GEMM calls), not
+  // on every small depthwise layer's fused call.
+  plan->pixels = false;
   if (depthwise_applies(input, out, groups, g, !nchw)) {
     plan->path = PATH_DEPTHWISE;
   } else if (etr_conv_direct_for(isa) != NULL && nchw &&
@@ -582,13 +583,14 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
   } else if (pointwise != NULL && nchw &&
              pointwise_applies(input, groups, g, out->sizes[1])) {
     plan->path = PATH_POINTWISE;
-  } else if (nchw && input->dtype == ETR_FLOAT &&
-             etr_conv_shifted_for(isa, g) != NULL) {
-    plan->path = PATH_SHIFTED;
-  } else if (nchw && input->dtype == ETR_FLOAT && plan->pixels) {
-    plan->path = PATH_PIXELS;
   } else {
-    plan->path = PATH_GEMM;
+    bool float_nchw = nchw && input->dtype == ETR_FLOAT;
+    plan->pixels = float_nchw && etr_conv_pixels_for(
+                                     isa, g, out->sizes[1] / groups) != NULL;
+    plan->path = float_nchw && etr_conv_shifted_for(isa, g) != NULL
+                     ? PATH_SHIFTED
+                 : plan->pixels ? PATH_PIXELS
+                                : PATH_GEMM;
   }
   plan->mark = PLAN_MARK;
   return true;
@@ -774,8 +776,7 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
       c.weight->data == NULL ||
       !plan_call(ctx, args, num_args, c.input, c.weight, c.bias, c.out,
                  c.groups, NULL, &plan) ||
-      !plan.pixels || !plan.nchw ||
-      c.input->dtype != ETR_FLOAT) {
+      !plan.pixels) {
     return ETR_OK;
   }
   const etr_conv2d_geometry_t *g = &plan.g;
