@@ -433,10 +433,22 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
   // twelve rows read in place, a row apart, ran the 12 x 32 microkernel 7%
   // slower than a packed panel on an Intel Xeon (family 6 model 167; as
   // fast on AMD Zen 5), and large products went 3-5% faster packed.
+  // Except where packing A would pack B again for every row block: more
+  // than one block of rows and a B too large to stay packed beside the A
+  // block. Read in place, A is all of M one block and each B block is
+  // packed once. mm 1024^3 packed B four times (25% of its time in perf)
+  // and went 1.21x faster in place, 768^3 1.07x, 2048^3 1.08x, linear
+  // [512,512] x W^T 1.18x, 512^3 1.01x (paired gemm_bench medians, AMD
+  // Zen 5; AVX2 kernel there 1.08x / 1.01x / 0.99x).
+  const bool b_repacked =
+      p->m > kernel->mc &&
+      resident_floats(kernel, p) + kernel->mc * kernel->kc >
+          ETR_GEMM_PREFERRED_SCRATCH_BYTES / sizeof(float);
   blocks.direct_a = kernel->ukernel_direct_a != NULL &&
                     p->a.pack == etr_gemm_pack_strided &&
                     p->a.dtype == ETR_FLOAT && p->a.k_stride == 1 &&
-                    (p->n < DIRECT_A_MAX_N || p->m < DIRECT_A_MAX_M);
+                    (p->n < DIRECT_A_MAX_N || p->m < DIRECT_A_MAX_M ||
+                     b_repacked);
   blocks.direct_b = p->b.pack == etr_gemm_pack_strided &&
                     p->b.dtype == ETR_FLOAT && p->b.x_stride == 1 &&
                     p->m <= kernel->direct_b_max_m;
