@@ -334,6 +334,8 @@ static int load(const profile_options_t *options, profile_state_t *state,
              "show ~0 us), %u max pools without their unread indices",
              fused.groups, fused.batch_norms, fused.clamps, fused.prepacked,
              fused.chains, fused.chain_steps, fused.folded, fused.pruned);
+  } else if (status == ETR_OK && variant == ETR_KERNELS_OPTIMIZED) {
+    etr_opt_prepack_method(method);
   }
   if (load_span != NULL) {  // start and end, etr_now_ns
     load_span[0] = started;

@@ -502,6 +502,12 @@ static int load_method(const run_options_t *options, run_state_t *state,
              stats.groups, stats.batch_norms, stats.clamps, stats.prepacked,
              stats.chains, stats.chain_steps, stats.folded, stats.pruned);
     }
+  } else if (options->variant == ETR_KERNELS_OPTIMIZED) {
+    uint32_t packed = etr_opt_prepack_method(&state->method);
+    if (packed > 0 && !options->quiet) {
+      printf("optimized: %u convolutions with weights packed at load\n",
+             packed);
+    }
   }
   status = etr_prof_bind(&state->prof, &state->method, diag);
   return status == ETR_OK ? ETR_EXIT_OK : etr_cli_report(diag, status);

@@ -367,14 +367,15 @@ static bool run_shifted(etr_kernel_context_t *ctx, etr_conv_shifted_fn kernel,
 
 // The pixel-tile kernel per (group, image), NCHW Float; false, having
 // written nothing, when ctx->temp has no room for the padded copy and one
-// group's packed weights. That room is asked for also when `post` brings
-// the weights packed at fusion, so that where the shifted kernel (same
-// sums) would not run, fusing never changes the path.
+// group's packed weights. That room is asked for also when `prepacked`
+// brings the weights packed at load (every group's; NULL: none), so that
+// where the shifted kernel (same sums) would not run, packing at load
+// never changes the path.
 static bool run_pixels(etr_kernel_context_t *ctx, etr_conv_pixels_fn kernel,
                        const etr_tensor_t *input, const etr_tensor_t *weight,
                        const etr_tensor_t *bias, etr_tensor_t *out,
                        int64_t groups, const etr_conv2d_geometry_t *g,
-                       const etr_conv_post_t *post) {
+                       const etr_conv_post_t *post, const float *prepacked) {
   if (ctx->temp == NULL) {
     return false;
   }
@@ -393,13 +394,11 @@ static bool run_pixels(etr_kernel_context_t *ctx, etr_conv_pixels_fn kernel,
     etr_arena_rewind(ctx->temp, mark);
     return false;
   }
-  bool prepacked = post != NULL && post->packed_weight != NULL &&
-                   post->packed_from == weight->data;
   for (int64_t group = 0; group < groups; ++group) {
     const float *w = (const float *)weight->data + group * ocg * g->w_stride_oc;
     const float *panels = packed;
-    if (prepacked) {
-      panels = post->packed_weight + (size_t)group * packed_floats;
+    if (prepacked != NULL) {
+      panels = prepacked + (size_t)group * packed_floats;
     } else {
       etr_conv_pixels_pack(w, g->w_stride_oc, ocg, depth, packed);
     }
@@ -600,12 +599,19 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
 // fused epilogue `post` (NULL: none; NCHW Float only). False, having
 // written nothing, for the cases that go to the reference kernel. An
 // unfused call whose arguments the executor vouches for reuses the plan
-// its first call left in ctx->memo.
+// its first call left in ctx->memo. `packed` (NULL: none) is the weight
+// packed at load, used while the weight is still the one packed.
 static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
                      size_t num_args, const etr_tensor_t *input,
                      const etr_tensor_t *weight, const etr_tensor_t *bias,
                      etr_tensor_t *out, int64_t groups,
-                     const etr_conv_post_t *post) {
+                     const etr_conv_post_t *post,
+                     const etr_conv_packed_t *packed) {
+  const float *prepacked =
+      packed != NULL && packed->weight != NULL &&
+              packed->from == weight->data
+          ? packed->weight
+          : NULL;
   conv_plan_t local;
   bool memo = post == NULL && ctx->memo != NULL;
   conv_plan_t *plan = memo ? (conv_plan_t *)ctx->memo : &local;
@@ -655,14 +661,13 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
                     bias, out, g, post);
       return true;
     case PATH_SHIFTED:
-      // Weights packed at fusion: the pixel-tile kernel, which sums in
-      // the same order, when ctx->temp has its room.
-      if (plan->pixels && post != NULL && post->packed_weight != NULL &&
-          post->packed_from == weight->data &&
+      // Weights packed at load: the pixel-tile kernel, which sums in the
+      // same order, when ctx->temp has its room.
+      if (plan->pixels && prepacked != NULL &&
           run_pixels(ctx,
                      etr_conv_pixels_for(etr_isa_active(), g,
                                          out->sizes[1] / groups),
-                     input, weight, bias, out, groups, g, post)) {
+                     input, weight, bias, out, groups, g, post, prepacked)) {
         return true;
       }
       if (run_shifted(ctx, etr_conv_shifted_for(etr_isa_active(), g), input,
@@ -677,7 +682,7 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
           run_pixels(ctx,
                      etr_conv_pixels_for(etr_isa_active(), g,
                                          out->sizes[1] / groups),
-                     input, weight, bias, out, groups, g, post)) {
+                     input, weight, bias, out, groups, g, post, prepacked)) {
         return true;
       }
       // No room for its scratch: the GEMM, as for the shifted rows.
@@ -759,7 +764,8 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
   // once the block ends) is written through `out`, then copied.
   *staged = overlaps_inputs(target, &c);
   *done = convolve(ctx, args, num_args, c.input, c.weight, c.bias,
-                   *staged ? c.out : target, c.groups, post);
+                   *staged ? c.out : target, c.groups, post,
+                   post != NULL ? &post->packed : NULL);
   if (*done && *staged) {
     memmove(target->data, out->data, etr_tensor_nbytes(out));
   }
@@ -828,8 +834,10 @@ etr_error_t etr_opt_convolution_out(etr_kernel_context_t *ctx,
   if (ctx->dry_run) {
     return ETR_OK;
   }
+  // ctx->state: the weight packed at load (etr_opt_prepack_method), or
+  // NULL.
   if (!convolve(ctx, args, num_args, c.input, c.weight, c.bias, c.out,
-                c.groups, NULL)) {
+                c.groups, NULL, (const etr_conv_packed_t *)ctx->state)) {
     return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);
   }
   return ETR_OK;

@@ -197,6 +197,8 @@ static void command_load(char **words, int count, char *reply,
                              &slot->method, &diag);
     if (status == ETR_OK && fuse) {
       status = etr_opt_fuse_method(&slot->method, NULL, &diag);
+    } else if (status == ETR_OK && variant == ETR_KERNELS_OPTIMIZED) {
+      etr_opt_prepack_method(&slot->method);
     }
   }
   for (int i = 4; i < count && status == ETR_OK; ++i) {

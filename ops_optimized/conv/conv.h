@@ -269,6 +269,16 @@ typedef void (*etr_conv_post_rows_fn)(const struct etr_conv_post *post,
                                       size_t channel0, float *c,
                                       ptrdiff_t stride, size_t rows,
                                       size_t cols);
+// A convolution's constant weight at `from`, packed once at load for the
+// pixel-tile kernel (etr_conv_pixels_pack, every group): by fusion for a
+// fused call (etr_conv_post_t.packed), by etr_opt_prepack_method
+// (fuse/fuse.h) as an unfused call's kernel state (ctx->state). A call
+// uses it only while its weight is still at `from`.
+typedef struct etr_conv_packed {
+  const float *weight;  // NULL: packed per call
+  const void *from;
+} etr_conv_packed_t;
+
 typedef struct etr_conv_post {
   const float *scale;  // one per out channel; NULL: no batch norm
   const float *shift;
@@ -281,10 +291,7 @@ typedef struct etr_conv_post {
                  // reference's dry run accepted (static shapes, nothing
                  // changed since): etr_conv_run_fused skips that check
   etr_gemm_post_t gemm;        // {etr_conv_post_gemm, this}
-  // The (constant) weight at `packed_from`, packed once at fusion for the
-  // pixel-tile kernel (etr_conv_pixels_pack), or NULL: packed per call.
-  const float *packed_weight;
-  const void *packed_from;
+  etr_conv_packed_t packed;  // the weight packed at fusion, if it was
 } etr_conv_post_t;
 
 void etr_conv_post_rows_scalar(const etr_conv_post_t *post, size_t channel0,
@@ -457,10 +464,10 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
                                bool *staged);
 
 // For a convolution call its dry run accepted, whose weight no call can
-// change (fuse/fuse_conv.c: a constant): when the call takes the
-// pixel-tile kernel, its weights packed for it (every group) into memory
-// from `arena`, at *packed; else *packed = NULL. MemoryAllocationFailed
-// when the arena is exhausted.
+// change (a constant of the program): when the call takes the pixel-tile
+// kernel, its weights packed for it (every group) into memory from
+// `arena`, at *packed; else *packed = NULL. MemoryAllocationFailed when
+// the arena is exhausted.
 etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args, etr_arena_t *arena,
                              const float **packed);

@@ -2,8 +2,9 @@
 //
 // Load-time fusion (fuse.h): counts every value's references once, then
 // folds constants (fuse_fold.c), fuses convolution groups (fuse_conv.c),
-// elementwise chains (fuse_chain.c) and prunes unread max-pool indices
-// (fuse_fold.c).
+// elementwise chains (fuse_chain.c), prunes unread max-pool indices
+// (fuse_fold.c) and packs the weights of the convolutions left unfused
+// (fuse_conv.c).
 #include "ops_optimized/fuse/fuse.h"
 
 #include <stdlib.h>
@@ -37,5 +38,8 @@ etr_error_t etr_opt_fuse_method(etr_method_t *method,
     stats->pruned = etr_fuse_prune_indices(method, uses);
   }
   free(uses);
+  if (status == ETR_OK) {  // the convolutions left unfused
+    stats->prepacked += etr_opt_prepack_method(method);
+  }
   return status;
 }

@@ -60,7 +60,8 @@
 // ResNet's layers on 12x12 and 6x6 planes), or would but for the shifted
 // rows that sum in the same order, gets its constant weight packed for
 // that kernel once, at fusion, into the method's arena: a call then packs
-// nothing (etr_conv_prepack).
+// nothing (etr_conv_prepack). The convolutions fusion leaves alone get
+// the same (etr_opt_prepack_method, below).
 //
 // What fusing gives up: the intermediate values of the absorbed
 // instructions are never written, so a method that captures intermediates
@@ -88,8 +89,8 @@ typedef struct etr_fusion_stats {
   uint32_t pruned;      // max pools whose unread indices are not written
   uint32_t chains;      // fused elementwise chains (one per head)
   uint32_t chain_steps; // instructions they compute (heads included)
-  uint32_t prepacked;   // fused convolutions whose constant weights were
-                        // packed at fusion (the pixel-tile kernel's)
+  uint32_t prepacked;   // convolutions whose constant weights were
+                        // packed at load (the pixel-tile kernel's)
 } etr_fusion_stats_t;
 
 // Fuses what it can in `method` (loaded with ETR_KERNELS_OPTIMIZED; any
@@ -99,6 +100,19 @@ typedef struct etr_fusion_stats {
 // then stays correct); ETR_OK otherwise, also when nothing was fused.
 etr_error_t etr_opt_fuse_method(etr_method_t *method,
                                 etr_fusion_stats_t *stats, etr_diag_t *diag);
+
+// Without fusing anything: each convolution of `method` (loaded with
+// ETR_KERNELS_OPTIMIZED) that has no kernel state yet, takes the
+// pixel-tile kernel (or would but for the shifted rows, which sum in the
+// same order) and has a constant weight, gets that weight packed once into
+// the method's arena, as its instruction's kernel state (ctx->state,
+// conv.h's etr_conv_packed_t); a call then packs nothing, and computes the
+// same bits. XNNPACK likewise packs a delegated layer's weights at init.
+// For methods that are not fused (etr_opt_fuse_method packs what it fuses
+// and then calls this; a convolution packed here is not fused afterwards).
+// Returns how many were packed. Packing is an optimization: where the
+// arena's cap stops it, the rest keep packing per call.
+uint32_t etr_opt_prepack_method(etr_method_t *method);
 
 // Executions of a fused group that took the unfused path, and those whose
 // target overlapped the convolution's input, computed in the convolution's

@@ -328,15 +328,15 @@ etr_error_t etr_fuse_conv_groups(etr_method_t *method, const uint32_t *uses,
         etr_kernel_context_t ctx = {.diag = &pack_diag,
                                     .op_name = found.names[0]};
         status = etr_conv_prepack(&ctx, conv->args, conv->num_args,
-                                  &method->arena, &f->post.packed_weight);
+                                  &method->arena, &f->post.packed.weight);
         if (status != ETR_OK) {
           status = ETR_FAIL(diag, ETR_ERR_MEMORY_ALLOCATION_FAILED,
                             "fusion of method '%s': arena exhausted",
                             method->name);
           break;
         }
-        f->post.packed_from = weight->data;
-        stats->prepacked += f->post.packed_weight != NULL;
+        f->post.packed.from = weight->data;
+        stats->prepacked += f->post.packed.weight != NULL;
       }
       if (params != NULL) {
         memcpy(params, found.post.scale, channels * sizeof(float));
@@ -363,4 +363,47 @@ etr_error_t etr_fuse_conv_groups(etr_method_t *method, const uint32_t *uses,
   }
   free(scratch);
   return status;
+}
+
+uint32_t etr_opt_prepack_method(etr_method_t *method) {
+  uint32_t count = 0;
+  if (method->config.variant != ETR_KERNELS_OPTIMIZED) {
+    return 0;
+  }
+  for (uint32_t c = 0; c < method->num_chains; ++c) {
+    etr_chain_t *chain = &method->chains[c];
+    for (uint32_t i = 0; i < chain->num_instructions; ++i) {
+      etr_instruction_t *conv = &chain->instructions[i];
+      // Unfused convolutions only: a fused one's state is its group's.
+      if (conv->kind != ETR_INSTRUCTION_KERNEL_CALL ||
+          conv->kernel != etr_opt_convolution_out ||
+          conv->num_args != kConvArgs || conv->state != NULL ||
+          conv->fusion != ETR_FUSION_NONE ||
+          tensor_or_null(conv->args[1]) == NULL ||
+          !constant_or_none(method, conv->arg_indices[1]) ||
+          !etr_fuse_accepts(method, conv)) {
+        continue;
+      }
+      etr_diag_t diag;
+      etr_diag_reset(&diag);
+      etr_kernel_context_t ctx = {.diag = &diag,
+                                  .op_name = "aten::convolution.out"};
+      const float *packed = NULL;
+      etr_conv_packed_t *state = NULL;
+      if (etr_conv_prepack(&ctx, conv->args, conv->num_args, &method->arena,
+                           &packed) != ETR_OK ||
+          (packed != NULL &&
+           (state = etr_arena_alloc(&method->arena, sizeof(*state), 64)) ==
+               NULL)) {
+        return count;  // the arena's cap: the rest pack per call
+      }
+      if (packed != NULL) {
+        *state = (etr_conv_packed_t){packed,
+                                     tensor_or_null(conv->args[1])->data};
+        conv->state = state;
+        ++count;
+      }
+    }
+  }
+  return count;
 }

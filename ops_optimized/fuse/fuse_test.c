@@ -206,6 +206,57 @@ Test(fuse, resnet_weights_packed_at_fusion) {
   etr_program_release(&program);
   etr_isa_reset();
 }
+// Unfused, etr_opt_prepack_method packs the same six: the outputs keep
+// their bits, the calls read the packed panels (zeroing them changes the
+// output), and a reference method gets nothing.
+Test(fuse, resnet_weights_packed_unfused) {
+  if (!etr_isa_available(ETR_ISA_AVX512)) {
+    return;
+  }
+  etr_isa_force(ETR_ISA_AVX512);
+  etr_program_t program;
+  open_program("datasets/models/resnet/model.pte", &program);
+  loaded_t plain;
+  loaded_t packed;
+  loaded_t reference;
+  load(&program, ETR_KERNELS_OPTIMIZED, false, NULL, &plain);
+  load(&program, ETR_KERNELS_OPTIMIZED, false, NULL, &packed);
+  load(&program, ETR_KERNELS_REFERENCE, false, NULL, &reference);
+  uint32_t count = etr_opt_prepack_method(&packed.method);
+  cr_expect_eq(count, 6, "%u prepacked", count);
+  count = etr_opt_prepack_method(&packed.method);
+  cr_expect_eq(count, 0, "packed again: %u", count);
+  count = etr_opt_prepack_method(&reference.method);
+  cr_expect_eq(count, 0, "reference method: %u packed", count);
+  run("resnet", &plain.method);
+  run("resnet", &packed.method);
+  assert_same_outputs("resnet", &plain.method, &packed.method);
+  // Zero the packed panels of every convolution that has them.
+  uint32_t zeroed = 0;
+  for (uint32_t c = 0; c < packed.method.num_chains; ++c) {
+    const etr_chain_t *chain = &packed.method.chains[c];
+    for (uint32_t i = 0; i < chain->num_instructions; ++i) {
+      const etr_conv_packed_t *state = chain->instructions[i].state;
+      if (state == NULL) {
+        continue;
+      }
+      const etr_tensor_t *w = chain->instructions[i].args[1]->u.as_tensor;
+      memset((float *)state->weight, 0, etr_tensor_nbytes(w));
+      ++zeroed;
+    }
+  }
+  cr_assert_eq(zeroed, 6);
+  run("resnet", &packed.method);
+  const etr_tensor_t *a = etr_method_output(&plain.method, 0)->u.as_tensor;
+  const etr_tensor_t *b = etr_method_output(&packed.method, 0)->u.as_tensor;
+  cr_expect(memcmp(a->data, b->data, etr_tensor_nbytes(a)) != 0,
+            "zeroed packed weights left the output unchanged");
+  etr_method_release(&plain.method);
+  etr_method_release(&packed.method);
+  etr_method_release(&reference.method);
+  etr_program_release(&program);
+  etr_isa_reset();
+}
 Test(fuse, mobilenet_v3_same_bits) {
   each_isa_chains("mobilenet_v3", 19, 16, 8, 22, 0, 10, 47);
 }
