@@ -93,6 +93,8 @@ static bool addmm_dense(etr_kernel_context_t *ctx, etr_evalue_t **args,
     return false;
   }
   if (!ctx->dry_run) {
+    // ctx->state: mat2 packed at load (etr_opt_prepack_method), or NULL.
+    problem.b_packed = (const etr_gemm_packed_b_t *)ctx->state;
     etr_gemm(&problem, NULL, ctx->temp, etr_isa_active());
   }
   return true;
@@ -136,6 +138,7 @@ etr_error_t etr_opt_addmm_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                               beta.as_double, &problem)) {
     return etr_opt_fallback(etr_ref_addmm_out, ctx, args, num_args);
   }
+  problem.b_packed = (const etr_gemm_packed_b_t *)ctx->state;
   etr_gemm(&problem, NULL, ctx->temp, etr_isa_active());
   return ETR_OK;
 }

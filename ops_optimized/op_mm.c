@@ -36,6 +36,8 @@ etr_error_t etr_opt_mm_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
       !etr_opt_matmul_problem(&c, &a, &b, NULL, 1.0, 0.0, &problem)) {
     return etr_opt_fallback(etr_ref_mm_out, ctx, args, num_args);
   }
+  // ctx->state: mat2 packed at load (etr_opt_prepack_method), or NULL.
+  problem.b_packed = (const etr_gemm_packed_b_t *)ctx->state;
   etr_gemm(&problem, NULL, ctx->temp, etr_isa_active());
   return ETR_OK;
 }

@@ -89,8 +89,9 @@ typedef struct etr_fusion_stats {
   uint32_t pruned;      // max pools whose unread indices are not written
   uint32_t chains;      // fused elementwise chains (one per head)
   uint32_t chain_steps; // instructions they compute (heads included)
-  uint32_t prepacked;   // convolutions whose constant weights were
-                        // packed at load (the pixel-tile kernel's)
+  uint32_t prepacked;   // instructions whose constant weights were packed
+                        // at load (etr_opt_prepack_method's, and the
+                        // pixel-tile kernel's of fused convolutions)
 } etr_fusion_stats_t;
 
 // Fuses what it can in `method` (loaded with ETR_KERNELS_OPTIMIZED; any
@@ -101,15 +102,20 @@ typedef struct etr_fusion_stats {
 etr_error_t etr_opt_fuse_method(etr_method_t *method,
                                 etr_fusion_stats_t *stats, etr_diag_t *diag);
 
-// Without fusing anything: each convolution of `method` (loaded with
-// ETR_KERNELS_OPTIMIZED) that has no kernel state yet, takes the
-// pixel-tile kernel (or would but for the shifted rows, which sum in the
-// same order) and has a constant weight, gets that weight packed once into
-// the method's arena, as its instruction's kernel state (ctx->state,
-// conv.h's etr_conv_packed_t); a call then packs nothing, and computes the
-// same bits. XNNPACK likewise packs a delegated layer's weights at init.
-// For methods that are not fused (etr_opt_fuse_method packs what it fuses
-// and then calls this; a convolution packed here is not fused afterwards).
+// Without fusing anything, constant weights packed once into the method's
+// arena and bound to their instruction as its kernel state (ctx->state),
+// so that a call packs nothing and computes the same bits (XNNPACK
+// likewise packs a delegated layer's weights at init; fuse/prepack.c):
+//   * each convolution that takes the pixel-tile kernel (or would but for
+//     the shifted rows, which sum in the same order) with a constant
+//     weight: the kernel's panels (conv.h's etr_conv_packed_t);
+//   * each mm and addmm whose mat2 is a constant, or the out of an
+//     instruction folded at fusion (a linear layer's transposed weight),
+//     and whose product packs B: the GEMM's panels for that product
+//     (gemm.h's etr_gemm_packed_b_t).
+// Only instructions of a method loaded with ETR_KERNELS_OPTIMIZED that
+// have no kernel state yet: etr_opt_fuse_method packs what it fuses and
+// then calls this; an instruction packed here is not fused afterwards.
 // Returns how many were packed. Packing is an optimization: where the
 // arena's cap stops it, the rest keep packing per call.
 uint32_t etr_opt_prepack_method(etr_method_t *method);

@@ -24,6 +24,7 @@ typedef struct blocking {
   bool c_scratch;  // results accumulate in an fp32 block (Half/BFloat16)
   bool b_resident; // all of B packed once (reused by every row block and,
                    // when its data does not change, every batch item)
+  bool b_external; // all of B packed at load (problem->b_packed)
 } blocking_t;
 
 static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
@@ -34,7 +35,8 @@ static size_t round_up(size_t value, size_t step) {
 // Floats the blocking needs.
 static size_t needed_floats(const blocking_t *blocks) {
   return (blocks->direct_a ? 0 : blocks->mc * blocks->kc) +
-         (blocks->direct_b ? 0 : blocks->kc * blocks->nc) +
+         (blocks->direct_b || blocks->b_external ? 0
+                                                 : blocks->kc * blocks->nc) +
          (blocks->c_scratch ? blocks->mc * blocks->nc : 0);
 }
 
@@ -379,7 +381,9 @@ static void run_one(const etr_gemm_kernel_t *kernel,
     return;
   }
   const float *b_ready = NULL;
-  if (blocks->b_resident) {
+  if (blocks->b_external) {
+    b_ready = p->b_packed->panels;
+  } else if (blocks->b_resident) {
     if (*packed_for != p->b.data) {
       size_t pc = 0;
       do {
@@ -395,12 +399,10 @@ static void run_one(const etr_gemm_kernel_t *kernel,
   gemm_direct(kernel, p, blocks, a_packed, b_packed, b_ready);
 }
 
-void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
-              etr_arena_t *temp, etr_isa_t isa) {
-  if (p->m == 0 || p->n == 0 ||
-      (batch != NULL && (batch->count[0] == 0 || batch->count[1] == 0))) {
-    return;
-  }
+// The microkernel a product runs and whether it reads A and B in place.
+static const etr_gemm_kernel_t *plan_product(const etr_gemm_problem_t *p,
+                                             etr_isa_t isa,
+                                             blocking_t *blocks) {
   const etr_gemm_kernel_t *kernel = etr_gemm_kernel_for(isa);
   // The shorter tile when it pads enough fewer rows to pay for its lower
   // FMA-per-load ratio (about 12% slower on large products): M = 8, 16,
@@ -425,8 +427,7 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
           round_up(p->n, kernel->nr) * 105) {
     kernel = kernel->wide;
   }
-  blocking_t blocks = {0, 0, 0, false, false, p->c_dtype != ETR_FLOAT,
-                       false};
+  *blocks = (blocking_t){.c_scratch = p->c_dtype != ETR_FLOAT};
   // A row-major fp32 A is read in place where the kernel can and N is
   // small (a product with few columns would spend as long packing A as
   // multiplying) or M is (one or two row panels). Otherwise A is packed:
@@ -444,14 +445,32 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
       p->m > kernel->mc &&
       resident_floats(kernel, p) + kernel->mc * kernel->kc >
           ETR_GEMM_PREFERRED_SCRATCH_BYTES / sizeof(float);
-  blocks.direct_a = kernel->ukernel_direct_a != NULL &&
-                    p->a.pack == etr_gemm_pack_strided &&
-                    p->a.dtype == ETR_FLOAT && p->a.k_stride == 1 &&
-                    (p->n < DIRECT_A_MAX_N || p->m < DIRECT_A_MAX_M ||
-                     b_repacked);
-  blocks.direct_b = p->b.pack == etr_gemm_pack_strided &&
-                    p->b.dtype == ETR_FLOAT && p->b.x_stride == 1 &&
-                    p->m <= kernel->direct_b_max_m;
+  blocks->direct_a = kernel->ukernel_direct_a != NULL &&
+                     p->a.pack == etr_gemm_pack_strided &&
+                     p->a.dtype == ETR_FLOAT && p->a.k_stride == 1 &&
+                     (p->n < DIRECT_A_MAX_N || p->m < DIRECT_A_MAX_M ||
+                      b_repacked);
+  blocks->direct_b = p->b.pack == etr_gemm_pack_strided &&
+                     p->b.dtype == ETR_FLOAT && p->b.x_stride == 1 &&
+                     p->m <= kernel->direct_b_max_m;
+  return kernel;
+}
+
+void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
+              etr_arena_t *temp, etr_isa_t isa) {
+  if (p->m == 0 || p->n == 0 ||
+      (batch != NULL && (batch->count[0] == 0 || batch->count[1] == 0))) {
+    return;
+  }
+  blocking_t blocks;
+  const etr_gemm_kernel_t *kernel = plan_product(p, isa, &blocks);
+  // B packed at load, for this microkernel and this B; its K blocks are
+  // checked once the blocking is chosen.
+  const etr_gemm_packed_b_t *packed = p->b_packed;
+  blocks.b_external = packed != NULL && batch == NULL && !blocks.direct_b &&
+                      !blocks.c_scratch && packed->kernel == kernel &&
+                      packed->from == p->b.data && packed->n == p->n &&
+                      packed->k == p->k;
 
   _Alignas(SCRATCH_ALIGNMENT) float stack[ETR_GEMM_STACK_SCRATCH_BYTES /
                                           sizeof(float)];
@@ -472,6 +491,7 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
       batch != NULL && ((batch->count[0] > 1 && batch->b[0] == 0) ||
                         (batch->count[1] > 1 && batch->b[1] == 0));
   bool resident_candidate = !blocks.direct_b && !blocks.c_scratch &&
+                            !blocks.b_external &&
                             (b_shared || p->m > wanted.mc);
   size_t a_floats = blocks.direct_a ? 0 : wanted.mc * wanted.kc;
   if (resident_candidate &&
@@ -496,8 +516,13 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
     }
   }
   choose_blocking(kernel, p->m, p->n, p->k, available, &blocks);
+  if (blocks.b_external && blocks.kc != packed->kc) {
+    // Scratch too small for the K block B was packed in: pack as usual.
+    blocks.b_external = false;
+    choose_blocking(kernel, p->m, p->n, p->k, available, &blocks);
+  }
   blocks.b_resident =
-      !blocks.direct_b && !blocks.c_scratch &&
+      !blocks.direct_b && !blocks.c_scratch && !blocks.b_external &&
       (b_shared || p->m > blocks.mc) &&
       resident_floats(kernel, p) +
               (blocks.direct_a ? 0 : blocks.mc * blocks.kc) <=
@@ -525,4 +550,38 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
       run_one(kernel, &one, &blocks, scratch, &packed_for);
     }
   }
+}
+
+const etr_gemm_packed_b_t *etr_gemm_prepack_b(const etr_gemm_problem_t *p,
+                                              etr_isa_t isa,
+                                              etr_arena_t *arena) {
+  if (p->m == 0 || p->n == 0 || p->k == 0 || p->b.data == NULL) {
+    return NULL;
+  }
+  blocking_t blocks;
+  const etr_gemm_kernel_t *kernel = plan_product(p, isa, &blocks);
+  if (blocks.direct_b || blocks.c_scratch) {
+    return NULL;
+  }
+  // The K block of etr_gemm's blocking, which only a scratch too small
+  // for one A panel of it would shrink (never with B packed: the stack
+  // holds one).
+  choose_blocking(kernel, p->m, p->n, p->k, SIZE_MAX, &blocks);
+  etr_gemm_packed_b_t *packed =
+      etr_arena_alloc(arena, sizeof(*packed), SCRATCH_ALIGNMENT);
+  float *panels = etr_arena_alloc(
+      arena, resident_floats(kernel, p) * sizeof(float), SCRATCH_ALIGNMENT);
+  if (packed == NULL || panels == NULL) {
+    return NULL;
+  }
+  size_t pc = 0;
+  do {
+    size_t kc = min_size(blocks.kc, p->k - pc);
+    pack_block(kernel, &p->b, pc, kc, 0, p->n, kernel->nr,
+               panels + pc * round_up(p->n, kernel->nr));
+    pc += kc;
+  } while (pc < p->k);
+  *packed = (etr_gemm_packed_b_t){panels, p->b.data, kernel, blocks.kc,
+                                  p->n, p->k};
+  return packed;
 }

@@ -305,6 +305,8 @@ typedef struct etr_gemm_post {
   const void *state;
 } etr_gemm_post_t;
 
+struct etr_gemm_packed_b;
+
 typedef struct etr_gemm_problem {
   size_t m;
   size_t n;
@@ -323,6 +325,10 @@ typedef struct etr_gemm_problem {
   ptrdiff_t bias_col_stride;  // 0 or 1
   const etr_gemm_post_t *post;  // NULL: none (fp32 C only)
   size_t post_row0;             // added to the rows post->apply sees
+  // B packed at load (etr_gemm_prepack_b), or NULL: used when it was packed
+  // from this B's data, for the microkernel and K blocks this call takes
+  // (no batch); otherwise B is packed as usual.
+  const struct etr_gemm_packed_b *b_packed;
 } etr_gemm_problem_t;
 
 // Independent products over a 2-level batch (bmm: {B, 1}; grouped
@@ -336,6 +342,26 @@ typedef struct etr_gemm_batch {
   ptrdiff_t bias[2];
   size_t post_row[2];  // added to the problem's post_row0
 } etr_gemm_batch_t;
+
+// All of a constant B packed once, as the panels etr_gemm would pack it
+// (every K block, every column panel) for one product shape.
+typedef struct etr_gemm_packed_b {
+  const float *panels;
+  const void *from;  // B's data when packed
+  const etr_gemm_kernel_t *kernel;
+  size_t kc;         // the K block it was packed in
+  size_t n;
+  size_t k;
+} etr_gemm_packed_b_t;
+
+// For a product whose B no call can change (a constant weight): B packed
+// as etr_gemm(p, NULL, ..., isa) would pack it, into memory from `arena`;
+// NULL when that call would read B in place, rounds to Half/BFloat16, or
+// the arena has no room. Set as p->b_packed, a call then packs nothing of
+// B (XNNPACK likewise packs a layer's weights at init).
+const etr_gemm_packed_b_t *etr_gemm_prepack_b(const etr_gemm_problem_t *p,
+                                              etr_isa_t isa,
+                                              etr_arena_t *arena);
 
 // Runs the product (or each product of `batch`, which may be NULL) with
 // `isa`'s microkernel, taking scratch once from `temp` (may be NULL) or the

@@ -88,3 +88,21 @@ bool etr_opt_matmul_problem(const etr_opt_matrix_t *out,
   *problem = p;
   return true;
 }
+
+const etr_gemm_packed_b_t *etr_opt_matmul_prepack(const etr_tensor_t *a,
+                                                  const etr_tensor_t *b,
+                                                  const etr_tensor_t *out,
+                                                  etr_arena_t *arena) {
+  if (a->dim != 2 || b->dim != 2 || out->dim != 2 || b->data == NULL ||
+      !etr_opt_gemm_dtype(b->dtype)) {
+    return NULL;
+  }
+  etr_opt_matrix_t c = etr_opt_matrix_of(out, 0, 0, 1);
+  etr_opt_matrix_t am = etr_opt_matrix_of(a, 0, 0, 1);
+  etr_opt_matrix_t bm = etr_opt_matrix_of(b, 0, 0, 1);
+  etr_gemm_problem_t problem;
+  if (!etr_opt_matmul_problem(&c, &am, &bm, NULL, 1.0, 0.0, &problem)) {
+    return NULL;
+  }
+  return etr_gemm_prepack_b(&problem, etr_isa_active(), arena);
+}

@@ -53,6 +53,16 @@ bool etr_opt_matmul_problem(const etr_opt_matrix_t *out,
                             const etr_opt_matrix_t *bias, double alpha,
                             double beta, etr_gemm_problem_t *problem);
 
+// For mm and addmm calls whose dry run accepted them and whose `b` no
+// call can change (fuse/fuse.h's etr_opt_prepack_method): `b` packed for
+// the product out = a @ b as the call's etr_gemm would pack it, into
+// memory from `arena`, for the kernel to set as its problem's b_packed
+// (from ctx->state); NULL when the call would not pack B (or no room).
+const etr_gemm_packed_b_t *etr_opt_matmul_prepack(const etr_tensor_t *a,
+                                                  const etr_tensor_t *b,
+                                                  const etr_tensor_t *out,
+                                                  etr_arena_t *arena);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ops_optimized/gemm/gemm_ops.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/test/diff.h"
 #include "ops_reference/ops_reference.h"
@@ -521,6 +522,122 @@ TT_TEST(diff_gemm, mm_with_arena_blockings) {
         }
         etr_isa_reset();
       }
+    }
+  }
+}
+
+// mm and addmm with mat2 packed at load (etr_opt_matmul_prepack, bound as
+// ctx->state the way fuse/prepack.c binds it): the reference's bits under
+// every ISA, and also under another ISA than the one packed for (whose
+// microkernel ignores the panels); zeroed panels change the out, so the
+// packed panels are what the call read; products that read B in place
+// (M <= 24 with AVX-512's kernels, M <= 12 with AVX2's) get none. Shapes: two K blocks with 8 x 48 (64 x 600 x 300),
+// 12 x 32 with B resident otherwise (700 x 260 x 70), A read in place
+// over five column blocks (330 x 1000 x 260), a one-column-panel B (100 x
+// 40 x 33).
+TT_TEST(diff_gemm, mm_with_b_packed_at_load) {
+  static const int64_t shapes[][3] = {
+      {64, 600, 300}, {700, 260, 70}, {330, 1000, 260}, {100, 40, 33},
+      {16, 64, 64}};
+  const size_t temp_bytes = 1 << 20;
+  void *temp_buffer = tt_alloc(temp_bytes + 64);
+  const size_t pack_bytes = 4 << 20;
+  void *pack_buffer = tt_alloc(pack_bytes + 64);
+  for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
+    int64_t m = shapes[s][0];
+    int64_t n = shapes[s][1];
+    int64_t k = shapes[s][2];
+    for (int addmm = 0; addmm < 2; ++addmm) {
+      etr_diff_case_t host;
+      etr_diff_begin(&host, "aten::mm.out", g_seed++, "host");
+      add_matrix(&host, ETR_FLOAT, m, k, 0, ETR_FILL_EXACT_INT);
+      add_matrix(&host, ETR_FLOAT, k, n, 0, ETR_FILL_EXACT_INT);
+      etr_diff_input(&host, ETR_FLOAT, 1, (const int64_t[]){n},
+                     ETR_DIFF_CONTIGUOUS, ETR_FILL_EXACT_INT);
+      etr_tensor_t *expected =
+          tt_out(ETR_FLOAT, 2, (const int64_t[]){m, n}, m * n);
+      etr_tensor_t *actual =
+          tt_out(ETR_FLOAT, 2, (const int64_t[]){m, n}, m * n);
+      etr_evalue_t *one = tt_ev_int(1);
+      etr_evalue_t *ref_args[7];
+      etr_evalue_t *opt_args[7];
+      size_t num_args = addmm ? 7 : 4;
+      if (addmm) {  // addmm(bias, mat1, mat2, beta, alpha, out)
+        etr_evalue_t *r[7] = {host.args[2], host.args[0], host.args[1], one,
+                              one, tt_ev_tensor(expected), NULL};
+        etr_evalue_t *o[7] = {host.args[2], host.args[0], host.args[1], one,
+                              one, tt_ev_tensor(actual), NULL};
+        memcpy(ref_args, r, sizeof(r));
+        memcpy(opt_args, o, sizeof(o));
+      } else {
+        etr_evalue_t *r[4] = {host.args[0], host.args[1],
+                              tt_ev_tensor(expected), NULL};
+        etr_evalue_t *o[4] = {host.args[0], host.args[1],
+                              tt_ev_tensor(actual), NULL};
+        memcpy(ref_args, r, sizeof(r));
+        memcpy(opt_args, o, sizeof(o));
+      }
+      ref_args[num_args - 1] = ref_args[num_args - 2];
+      opt_args[num_args - 1] = opt_args[num_args - 2];
+      etr_kernel_fn reference = addmm ? etr_ref_addmm_out : etr_ref_mm_out;
+      etr_kernel_fn optimized = addmm ? etr_opt_addmm_out : etr_opt_mm_out;
+      etr_diag_t diag;
+      etr_diag_reset(&diag);
+      etr_kernel_context_t ref_ctx = {.diag = &diag};
+      cr_assert_eq(reference(&ref_ctx, ref_args, num_args), ETR_OK);
+      const etr_tensor_t *mat1 = host.args[0]->u.as_tensor;
+      const etr_tensor_t *mat2 = host.args[1]->u.as_tensor;
+      for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+        if (!etr_isa_available((etr_isa_t)isa)) {
+          continue;
+        }
+        etr_isa_force((etr_isa_t)isa);
+        etr_arena_t packing;
+        etr_arena_init(&packing, pack_buffer, pack_bytes);
+        const etr_gemm_packed_b_t *packed =
+            etr_opt_matmul_prepack(mat1, mat2, actual, &packing);
+        char label[128];
+        snprintf(label, sizeof(label), "%s %lldx%lldx%lld packed under %s",
+                 addmm ? "addmm" : "mm", (long long)m, (long long)n,
+                 (long long)k, etr_isa_name((etr_isa_t)isa));
+        if (packed == NULL) {  // only where the call reads B in place
+          cr_expect(m <= 24, "%s: not packed", label);
+          continue;
+        }
+        cr_expect(m > 24 || isa != ETR_ISA_AVX512,
+                  "%s: B read in place, packed anyway", label);
+        // Under every ISA: the one packed for and the others.
+        for (int run = 0; run < ETR_NUM_ISAS; ++run) {
+          if (!etr_isa_available((etr_isa_t)run)) {
+            continue;
+          }
+          etr_isa_force((etr_isa_t)run);
+          etr_arena_t temp;
+          etr_arena_init(&temp, temp_buffer, temp_bytes);
+          etr_kernel_context_t ctx = {.diag = &diag, .temp = &temp,
+                                      .state = packed};
+          memset(actual->data, 0x5a, actual->capacity_bytes);
+          cr_assert_eq(optimized(&ctx, opt_args, num_args), ETR_OK, "%s",
+                       label);
+          cr_assert_eq(memcmp(expected->data, actual->data,
+                              etr_tensor_nbytes(expected)),
+                       0, "%s, run under %s: results differ", label,
+                       etr_isa_name((etr_isa_t)run));
+        }
+        // Zeroed panels: the call under the packing ISA reads them.
+        etr_isa_force((etr_isa_t)isa);
+        memset((float *)packed->panels, 0,
+               (size_t)k * (size_t)n * sizeof(float));
+        etr_arena_t temp;
+        etr_arena_init(&temp, temp_buffer, temp_bytes);
+        etr_kernel_context_t ctx = {.diag = &diag, .temp = &temp,
+                                    .state = packed};
+        cr_assert_eq(optimized(&ctx, opt_args, num_args), ETR_OK);
+        cr_expect_neq(memcmp(expected->data, actual->data,
+                             etr_tensor_nbytes(expected)),
+                      0, "%s: zeroed packed panels changed nothing", label);
+      }
+      etr_isa_reset();
     }
   }
 }

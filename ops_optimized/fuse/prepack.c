@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Constant weights packed at load (fuse.h's etr_opt_prepack_method): each
+// unfused convolution's for the pixel-tile kernel (conv/conv.h), each mm
+// and addmm's B for the GEMM (gemm/gemm.h), bound to the instruction as
+// its kernel state.
+#include <stddef.h>
+
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/fuse/fuse.h"
+#include "ops_optimized/fuse/fuse_graph.h"
+#include "ops_optimized/gemm/gemm_ops.h"
+#include "ops_optimized/ops_optimized.h"
+
+static const etr_tensor_t *tensor_at(const etr_instruction_t *in,
+                                     size_t index) {
+  return index < in->num_args && in->args[index]->tag == ETR_TAG_TENSOR
+             ? in->args[index]->u.as_tensor
+             : NULL;
+}
+
+// Whether value `v` keeps its bytes from call to call: a constant of the
+// program or its data file, or the out of an instruction folded at
+// fusion (computed once into memory of its own, fuse_fold.c).
+static bool fixed_value(const etr_method_t *m, uint32_t v) {
+  if (v >= m->num_values || m->values[v].tag != ETR_TAG_TENSOR) {
+    return false;
+  }
+  if (m->value_info[v].storage == ETR_STORAGE_CONSTANT ||
+      m->value_info[v].storage == ETR_STORAGE_EXTERNAL) {
+    return true;
+  }
+  for (uint32_t c = 0; c < m->num_chains; ++c) {
+    const etr_chain_t *chain = &m->chains[c];
+    for (uint32_t i = 0; i < chain->num_instructions; ++i) {
+      const etr_instruction_t *in = &chain->instructions[i];
+      if (in->kind == ETR_INSTRUCTION_KERNEL_CALL &&
+          in->fusion == ETR_FUSION_FOLDED && in->num_args > 0 &&
+          in->arg_indices[in->num_args - 1] == v) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// The instruction's packed weights, or NULL (none, or no room).
+static const void *pack(etr_method_t *m, const etr_instruction_t *in) {
+  if (in->kernel == etr_opt_convolution_out) {
+    const etr_tensor_t *weight = tensor_at(in, 1);
+    if (in->num_args != 11 || weight == NULL ||
+        !fixed_value(m, in->arg_indices[1])) {
+      return NULL;
+    }
+    etr_diag_t diag;
+    etr_diag_reset(&diag);
+    etr_kernel_context_t ctx = {.diag = &diag,
+                                .op_name = "aten::convolution.out"};
+    const float *packed = NULL;
+    etr_conv_packed_t *state = NULL;
+    if (etr_conv_prepack(&ctx, in->args, in->num_args, &m->arena,
+                         &packed) != ETR_OK ||
+        packed == NULL ||
+        (state = etr_arena_alloc(&m->arena, sizeof(*state), 64)) == NULL) {
+      return NULL;
+    }
+    *state = (etr_conv_packed_t){packed, weight->data};
+    return state;
+  }
+  // mm(self, mat2, out) and addmm(bias, mat1, mat2, beta, alpha, out).
+  size_t a = 0;
+  size_t b = 1;
+  size_t out = 2;
+  if (in->kernel == etr_opt_addmm_out && in->num_args == 7) {
+    a = 1;
+    b = 2;
+    out = 5;
+  } else if (in->kernel != etr_opt_mm_out || in->num_args != 4) {
+    return NULL;
+  }
+  const etr_tensor_t *ta = tensor_at(in, a);
+  const etr_tensor_t *tb = tensor_at(in, b);
+  const etr_tensor_t *tout = tensor_at(in, out);
+  if (ta == NULL || tb == NULL || tout == NULL ||
+      !fixed_value(m, in->arg_indices[b])) {
+    return NULL;
+  }
+  return etr_opt_matmul_prepack(ta, tb, tout, &m->arena);
+}
+
+uint32_t etr_opt_prepack_method(etr_method_t *method) {
+  uint32_t count = 0;
+  if (method->config.variant != ETR_KERNELS_OPTIMIZED) {
+    return 0;
+  }
+  for (uint32_t c = 0; c < method->num_chains; ++c) {
+    etr_chain_t *chain = &method->chains[c];
+    for (uint32_t i = 0; i < chain->num_instructions; ++i) {
+      etr_instruction_t *in = &chain->instructions[i];
+      // Unfused calls only: a fused head's state is its group's.
+      if (in->kind != ETR_INSTRUCTION_KERNEL_CALL || in->state != NULL ||
+          in->fusion != ETR_FUSION_NONE ||
+          (in->kernel != etr_opt_convolution_out &&
+           in->kernel != etr_opt_mm_out &&
+           in->kernel != etr_opt_addmm_out) ||
+          !etr_fuse_accepts(method, in)) {
+        continue;
+      }
+      in->state = pack(method, in);
+      count += in->state != NULL;
+    }
+  }
+  return count;
+}
