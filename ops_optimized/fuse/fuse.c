@@ -3,8 +3,8 @@
 // Load-time fusion (fuse.h): counts every value's references once, then
 // folds constants (fuse_fold.c), fuses convolution groups (fuse_conv.c),
 // elementwise chains (fuse_chain.c), prunes unread max-pool indices
-// (fuse_fold.c) and packs the weights of the convolutions left unfused
-// (fuse_conv.c).
+// (fuse_fold.c) and packs the constant weights of the convolutions and
+// matrix products left unfused (prepack.c).
 #include "ops_optimized/fuse/fuse.h"
 
 #include <stdlib.h>
@@ -38,7 +38,7 @@ etr_error_t etr_opt_fuse_method(etr_method_t *method,
     stats->pruned = etr_fuse_prune_indices(method, uses);
   }
   free(uses);
-  if (status == ETR_OK) {  // the convolutions left unfused
+  if (status == ETR_OK) {  // what was left unfused
     stats->prepacked += etr_opt_prepack_method(method);
   }
   return status;

@@ -350,6 +350,20 @@ static size_t resident_floats(const etr_gemm_kernel_t *kernel,
   return round_up(p->n, kernel->nr) * p->k;
 }
 
+// All of B packed (resident_floats of them at `dst`): each K block of `kc`
+// rows (the last one shorter), every column panel.
+static void pack_resident_b(const etr_gemm_kernel_t *kernel,
+                            const etr_gemm_problem_t *p, size_t kc,
+                            float *dst) {
+  size_t pc = 0;
+  do {
+    size_t rows = min_size(kc, p->k - pc);
+    pack_block(kernel, &p->b, pc, rows, 0, p->n, kernel->nr,
+               dst + pc * round_up(p->n, kernel->nr));
+    pc += rows;
+  } while (pc < p->k);
+}
+
 // One product. `packed_for` remembers whose B the resident panels hold, so
 // batch items sharing B (a convolution's weights) pack it once.
 static void run_one(const etr_gemm_kernel_t *kernel,
@@ -385,13 +399,7 @@ static void run_one(const etr_gemm_kernel_t *kernel,
     b_ready = p->b_packed->panels;
   } else if (blocks->b_resident) {
     if (*packed_for != p->b.data) {
-      size_t pc = 0;
-      do {
-        size_t kc = min_size(blocks->kc, p->k - pc);
-        pack_block(kernel, &p->b, pc, kc, 0, p->n, kernel->nr,
-                   b_packed + pc * round_up(p->n, kernel->nr));
-        pc += kc;
-      } while (pc < p->k);
+      pack_resident_b(kernel, p, blocks->kc, b_packed);
       *packed_for = p->b.data;
     }
     b_ready = b_packed;
@@ -469,8 +477,10 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
   const etr_gemm_packed_b_t *packed = p->b_packed;
   blocks.b_external = packed != NULL && batch == NULL && !blocks.direct_b &&
                       !blocks.c_scratch && packed->kernel == kernel &&
-                      packed->from == p->b.data && packed->n == p->n &&
-                      packed->k == p->k;
+                      packed->from == p->b.data &&
+                      packed->k_stride == p->b.k_stride &&
+                      packed->x_stride == p->b.x_stride &&
+                      packed->n == p->n && packed->k == p->k;
 
   _Alignas(SCRATCH_ALIGNMENT) float stack[ETR_GEMM_STACK_SCRATCH_BYTES /
                                           sizeof(float)];
@@ -574,14 +584,14 @@ const etr_gemm_packed_b_t *etr_gemm_prepack_b(const etr_gemm_problem_t *p,
   if (packed == NULL || panels == NULL) {
     return NULL;
   }
-  size_t pc = 0;
-  do {
-    size_t kc = min_size(blocks.kc, p->k - pc);
-    pack_block(kernel, &p->b, pc, kc, 0, p->n, kernel->nr,
-               panels + pc * round_up(p->n, kernel->nr));
-    pc += kc;
-  } while (pc < p->k);
-  *packed = (etr_gemm_packed_b_t){panels, p->b.data, kernel, blocks.kc,
-                                  p->n, p->k};
+  pack_resident_b(kernel, p, blocks.kc, panels);
+  *packed = (etr_gemm_packed_b_t){.panels = panels,
+                                  .from = p->b.data,
+                                  .k_stride = p->b.k_stride,
+                                  .x_stride = p->b.x_stride,
+                                  .kernel = kernel,
+                                  .kc = blocks.kc,
+                                  .n = p->n,
+                                  .k = p->k};
   return packed;
 }

@@ -347,7 +347,9 @@ typedef struct etr_gemm_batch {
 // (every K block, every column panel) for one product shape.
 typedef struct etr_gemm_packed_b {
   const float *panels;
-  const void *from;  // B's data when packed
+  const void *from;  // B's data and strides when packed
+  ptrdiff_t k_stride;
+  ptrdiff_t x_stride;
   const etr_gemm_kernel_t *kernel;
   size_t kc;         // the K block it was packed in
   size_t n;

@@ -526,21 +526,36 @@ TT_TEST(diff_gemm, mm_with_arena_blockings) {
   }
 }
 
+// Runs `optimized` with `state` as its kernel state and a fresh 1 MiB
+// scratch arena at `temp_buffer`, out poisoned first.
+static void run_with_state(etr_kernel_fn optimized, etr_evalue_t **args,
+                           size_t num_args, etr_tensor_t *out,
+                           const void *state, void *temp_buffer,
+                           const char *label) {
+  etr_arena_t temp;
+  etr_arena_init(&temp, temp_buffer, 1 << 20);
+  etr_diag_t diag;
+  etr_diag_reset(&diag);
+  etr_kernel_context_t ctx = {.diag = &diag, .temp = &temp, .state = state};
+  memset(out->data, 0x5a, out->capacity_bytes);
+  cr_assert_eq(optimized(&ctx, args, num_args), ETR_OK, "%s: %s", label,
+               diag.message);
+}
+
 // mm and addmm with mat2 packed at load (etr_opt_matmul_prepack, bound as
 // ctx->state the way fuse/prepack.c binds it): the reference's bits under
 // every ISA, and also under another ISA than the one packed for (whose
 // microkernel ignores the panels); zeroed panels change the out, so the
 // packed panels are what the call read; products that read B in place
-// (M <= 24 with AVX-512's kernels, M <= 12 with AVX2's) get none. Shapes: two K blocks with 8 x 48 (64 x 600 x 300),
-// 12 x 32 with B resident otherwise (700 x 260 x 70), A read in place
-// over five column blocks (330 x 1000 x 260), a one-column-panel B (100 x
-// 40 x 33).
+// (M <= 24 with AVX-512's kernels, M <= 12 with AVX2's) get none. Shapes:
+// two K blocks with 8 x 48 (64 x 600 x 300), 12 x 32 with B resident
+// otherwise (700 x 260 x 70), A read in place over five column blocks
+// (330 x 1000 x 260), a one-column-panel B (100 x 40 x 33).
 TT_TEST(diff_gemm, mm_with_b_packed_at_load) {
   static const int64_t shapes[][3] = {
       {64, 600, 300}, {700, 260, 70}, {330, 1000, 260}, {100, 40, 33},
       {16, 64, 64}};
-  const size_t temp_bytes = 1 << 20;
-  void *temp_buffer = tt_alloc(temp_bytes + 64);
+  void *temp_buffer = tt_alloc((1 << 20) + 64);
   const size_t pack_bytes = 4 << 20;
   void *pack_buffer = tt_alloc(pack_bytes + 64);
   for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
@@ -612,13 +627,8 @@ TT_TEST(diff_gemm, mm_with_b_packed_at_load) {
             continue;
           }
           etr_isa_force((etr_isa_t)run);
-          etr_arena_t temp;
-          etr_arena_init(&temp, temp_buffer, temp_bytes);
-          etr_kernel_context_t ctx = {.diag = &diag, .temp = &temp,
-                                      .state = packed};
-          memset(actual->data, 0x5a, actual->capacity_bytes);
-          cr_assert_eq(optimized(&ctx, opt_args, num_args), ETR_OK, "%s",
-                       label);
+          run_with_state(optimized, opt_args, num_args, actual, packed,
+                         temp_buffer, label);
           cr_assert_eq(memcmp(expected->data, actual->data,
                               etr_tensor_nbytes(expected)),
                        0, "%s, run under %s: results differ", label,
@@ -628,11 +638,8 @@ TT_TEST(diff_gemm, mm_with_b_packed_at_load) {
         etr_isa_force((etr_isa_t)isa);
         memset((float *)packed->panels, 0,
                (size_t)k * (size_t)n * sizeof(float));
-        etr_arena_t temp;
-        etr_arena_init(&temp, temp_buffer, temp_bytes);
-        etr_kernel_context_t ctx = {.diag = &diag, .temp = &temp,
-                                    .state = packed};
-        cr_assert_eq(optimized(&ctx, opt_args, num_args), ETR_OK);
+        run_with_state(optimized, opt_args, num_args, actual, packed,
+                       temp_buffer, label);
         cr_expect_neq(memcmp(expected->data, actual->data,
                              etr_tensor_nbytes(expected)),
                       0, "%s: zeroed packed panels changed nothing", label);
