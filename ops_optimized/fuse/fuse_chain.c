@@ -185,22 +185,6 @@ static etr_tensor_t *tensor_at(const etr_method_t *m, uint32_t v) {
              : NULL;
 }
 
-// Whether value `v` is the out of an instruction folded at load (its bytes
-// were computed once and nothing writes them again).
-static bool folded_out(const etr_method_t *m, uint32_t v) {
-  for (uint32_t c = 0; c < m->num_chains; ++c) {
-    const etr_chain_t *chain = &m->chains[c];
-    for (uint32_t i = 0; i < chain->num_instructions; ++i) {
-      const etr_instruction_t *in = &chain->instructions[i];
-      if (in->fusion == ETR_FUSION_FOLDED && in->num_args >= 1 &&
-          in->arg_indices[in->num_args - 1] == v) {
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
 // A one-element Float constant (the program's, or folded at load) of at
 // most the chain's rank (broadcasting it leaves the shape as it is).
 static bool constant_value(const matcher_t *x, uint32_t v, float *value) {
@@ -210,9 +194,7 @@ static bool constant_value(const matcher_t *x, uint32_t v, float *value) {
       t->shape_dynamism != ETR_SHAPE_STATIC) {
     return false;
   }
-  etr_tensor_storage_t storage = x->m->value_info[v].storage;
-  if (storage != ETR_STORAGE_CONSTANT && storage != ETR_STORAGE_EXTERNAL &&
-      !folded_out(x->m, v)) {
+  if (!etr_fuse_fixed_value(x->m, v)) {
     return false;
   }
   *value = *(const float *)t->data;

@@ -86,6 +86,27 @@ void etr_fuse_count_uses(const etr_method_t *m, uint32_t *uses) {
 
 // Whether tensor `t` is an element of a tensor list some instruction other
 // than `owner` passes (`owner`'s return list names its own outs).
+bool etr_fuse_fixed_value(const etr_method_t *m, uint32_t v) {
+  if (v >= m->num_values) {
+    return false;
+  }
+  if (m->value_info[v].storage == ETR_STORAGE_CONSTANT ||
+      m->value_info[v].storage == ETR_STORAGE_EXTERNAL) {
+    return true;
+  }
+  for (uint32_t c = 0; c < m->num_chains; ++c) {
+    const etr_chain_t *chain = &m->chains[c];
+    for (uint32_t i = 0; i < chain->num_instructions; ++i) {
+      const etr_instruction_t *in = &chain->instructions[i];
+      if (in->fusion == ETR_FUSION_FOLDED && in->num_args >= 1 &&
+          in->arg_indices[in->num_args - 1] == v) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 bool etr_fuse_listed_elsewhere(const etr_method_t *m, const etr_tensor_t *t,
                                const etr_instruction_t *owner) {
   for (uint32_t c = 0; c < m->num_chains; ++c) {

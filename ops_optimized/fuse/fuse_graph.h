@@ -35,6 +35,11 @@ void etr_fuse_count_uses(const etr_method_t *m, uint32_t *uses);
 bool etr_fuse_listed_elsewhere(const etr_method_t *m, const etr_tensor_t *t,
                                const etr_instruction_t *owner);
 
+// Whether value `v` keeps its bytes from call to call: a constant of the
+// program or its data file, or the out of an instruction folded at load
+// (computed once into memory of its own, fuse_fold.c).
+bool etr_fuse_fixed_value(const etr_method_t *m, uint32_t v);
+
 // Runs a fused head's `count` instructions (copies as loaded, `names` their
 // operators) one after another, as unfused: each with its own context
 // (what the executor vouched for is the head's call, not the others'),

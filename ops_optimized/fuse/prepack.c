@@ -19,37 +19,12 @@ static const etr_tensor_t *tensor_at(const etr_instruction_t *in,
              : NULL;
 }
 
-// Whether value `v` keeps its bytes from call to call: a constant of the
-// program or its data file, or the out of an instruction folded at
-// fusion (computed once into memory of its own, fuse_fold.c).
-static bool fixed_value(const etr_method_t *m, uint32_t v) {
-  if (v >= m->num_values || m->values[v].tag != ETR_TAG_TENSOR) {
-    return false;
-  }
-  if (m->value_info[v].storage == ETR_STORAGE_CONSTANT ||
-      m->value_info[v].storage == ETR_STORAGE_EXTERNAL) {
-    return true;
-  }
-  for (uint32_t c = 0; c < m->num_chains; ++c) {
-    const etr_chain_t *chain = &m->chains[c];
-    for (uint32_t i = 0; i < chain->num_instructions; ++i) {
-      const etr_instruction_t *in = &chain->instructions[i];
-      if (in->kind == ETR_INSTRUCTION_KERNEL_CALL &&
-          in->fusion == ETR_FUSION_FOLDED && in->num_args > 0 &&
-          in->arg_indices[in->num_args - 1] == v) {
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
 // The instruction's packed weights, or NULL (none, or no room).
 static const void *pack(etr_method_t *m, const etr_instruction_t *in) {
   if (in->kernel == etr_opt_convolution_out) {
     const etr_tensor_t *weight = tensor_at(in, 1);
     if (in->num_args != 11 || weight == NULL ||
-        !fixed_value(m, in->arg_indices[1])) {
+        !etr_fuse_fixed_value(m, in->arg_indices[1])) {
       return NULL;
     }
     etr_diag_t diag;
@@ -82,7 +57,7 @@ static const void *pack(etr_method_t *m, const etr_instruction_t *in) {
   const etr_tensor_t *tb = tensor_at(in, b);
   const etr_tensor_t *tout = tensor_at(in, out);
   if (ta == NULL || tb == NULL || tout == NULL ||
-      !fixed_value(m, in->arg_indices[b])) {
+      !etr_fuse_fixed_value(m, in->arg_indices[b])) {
     return NULL;
   }
   return etr_opt_matmul_prepack(ta, tb, tout, &m->arena);
