@@ -609,7 +609,8 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
                      const etr_conv_packed_t *packed) {
   const float *prepacked =
       packed != NULL && packed->weight != NULL &&
-              packed->from == weight->data
+              packed->from == weight->data &&
+              packed->panel == etr_conv_pixels_panel(etr_isa_active())
           ? packed->weight
           : NULL;
   conv_plan_t local;
@@ -774,8 +775,8 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
 
 etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args, etr_arena_t *arena,
-                             const float **packed) {
-  *packed = NULL;
+                             etr_conv_packed_t *packed) {
+  *packed = (etr_conv_packed_t){NULL, NULL, 0};
   conv_call_t c;
   conv_plan_t plan;
   if (!read_call(args, num_args, &c) || c.transposed ||
@@ -800,7 +801,8 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
         (const float *)c.weight->data + group * ocg * g->w_stride_oc,
         g->w_stride_oc, ocg, depth, dst + (size_t)group * floats);
   }
-  *packed = dst;
+  *packed = (etr_conv_packed_t){dst, c.weight->data,
+                                etr_conv_pixels_panel(etr_isa_active())};
   return ETR_OK;
 }
 

@@ -273,10 +273,12 @@ typedef void (*etr_conv_post_rows_fn)(const struct etr_conv_post *post,
 // pixel-tile kernel (etr_conv_pixels_pack, every group): by fusion for a
 // fused call (etr_conv_post_t.packed), by etr_opt_prepack_method
 // (fuse/fuse.h) as an unfused call's kernel state (ctx->state). A call
-// uses it only while its weight is still at `from`.
+// uses it only while its weight is still at `from` and the active ISA's
+// kernel reads panels of the width it was packed in.
 typedef struct etr_conv_packed {
   const float *weight;  // NULL: packed per call
   const void *from;
+  int64_t panel;  // the panel width it was packed in (the ISA's)
 } etr_conv_packed_t;
 
 typedef struct etr_conv_post {
@@ -415,18 +417,23 @@ etr_conv_padded_t etr_conv_pad_planes(const etr_conv2d_geometry_t *g,
 // out[o][p] = sum over k = (c, kh, kw) of x_p[k] * W[o][k], where x_p[k]
 // is read (broadcast) straight from the zero-padded planes at pixel p's
 // position, any stride and dilation, so neither an im2col panel nor
-// dropped positions; W comes packed, K rows of
-// ETR_CONV_PIXELS_PANEL out channels per panel
-// (etr_conv_pixels_pack). Tiles of 6 pixels by 64 out channels fill on
-// the small planes of ResNet's deeper layers (12x12, 6x6), where the
-// GEMM and the shifted rows lose a quarter of their lanes. Each out is
-// one FMA chain over k in order from +0.0, then + bias, then the post,
-// as in the shifted kernel. Takes NCHW geometries with unit input
-// column stride, weight rows of (c, kh, kw) at unit stride, at most
+// dropped positions; W comes packed, K rows of the ISA's panel width of
+// out channels per panel (etr_conv_pixels_pack). AVX-512: tiles of 6
+// pixels by 64 out channels fill on the small planes of ResNet's deeper
+// layers (12x12, 6x6), where the GEMM and the shifted rows lose a quarter
+// of their lanes. AVX2 (pixels_avx2.c): tiles of 6 pixels by 16, panels
+// of 16, on planes up to 56x56, in place of a GEMM whose im2col packing
+// reads element by element. Each out is one FMA chain over k in order
+// from +0.0, then + bias, then the post, as in the shifted kernel: the
+// same bits on both ISAs. Takes NCHW geometries with unit input column
+// stride, weight rows of (c, kh, kw) at unit stride, at most
 // ETR_CONV_SHIFTED_MAX_TAPS taps and at least 32 products per output
-// (etr_conv_pixels_nchw_avx512_applies, which also asks for out
-// channels and plane sizes where it measured faster).
-#define ETR_CONV_PIXELS_PANEL 64
+// (etr_conv_pixels_nchw_<isa>_applies, which also ask for out channels
+// and plane sizes where they measured faster).
+#define ETR_CONV_PIXELS_PANEL_AVX512 64
+#define ETR_CONV_PIXELS_PANEL_AVX2 16
+// The panel width of `isa`'s pixel-tile kernel (0: it has none).
+int64_t etr_conv_pixels_panel(etr_isa_t isa);
 // Its arguments are the shifted kernel's, with `weight` the group's
 // packed panels (weight_stride unused).
 typedef etr_conv_shifted_args_t etr_conv_pixels_args_t;
@@ -434,12 +441,16 @@ typedef void (*etr_conv_pixels_fn)(const etr_conv_pixels_args_t *args);
 bool etr_conv_pixels_nchw_avx512_applies(const etr_conv2d_geometry_t *g,
                                          int64_t out_channels);
 void etr_conv_pixels_nchw_avx512(const etr_conv_pixels_args_t *args);
-// Floats of a group's packed weights, and the packing: `out_channels`
-// rows of `depth` (= channels x taps) floats, `weight_stride` apart, into
-// panels of K x ETR_CONV_PIXELS_PANEL (out channel j of panel q, step k
-// at dst[(q * depth + k) * PANEL + j]; zeros past the last channel);
-// the GEMM's panel format, packed by the active ISA's GEMM column
-// packer (conv_pack.c).
+bool etr_conv_pixels_nchw_avx2_applies(const etr_conv2d_geometry_t *g,
+                                       int64_t out_channels);
+void etr_conv_pixels_nchw_avx2(const etr_conv_pixels_args_t *args);
+// Floats of a group's packed weights, and the packing, for the active
+// ISA's kernel: `out_channels` rows of `depth` (= channels x taps)
+// floats, `weight_stride` apart, into panels of K x PANEL, PANEL =
+// etr_conv_pixels_panel(etr_isa_active()) (out channel j of panel q,
+// step k at dst[(q * depth + k) * PANEL + j]; zeros past the last
+// channel); the GEMM's panel format, packed by the active ISA's GEMM
+// column packer (conv_pack.c).
 size_t etr_conv_pixels_packed_floats(int64_t out_channels, int64_t depth);
 void etr_conv_pixels_pack(const float *weight, int64_t weight_stride,
                           int64_t out_channels, int64_t depth, float *dst);
@@ -466,11 +477,11 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
 // For a convolution call its dry run accepted, whose weight no call can
 // change (a constant of the program): when the call takes the pixel-tile
 // kernel, its weights packed for it (every group) into memory from
-// `arena`, at *packed; else *packed = NULL. MemoryAllocationFailed when
-// the arena is exhausted.
+// `arena`, in *packed (weight, from and panel); else packed->weight =
+// NULL. MemoryAllocationFailed when the arena is exhausted.
 etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args, etr_arena_t *arena,
-                             const float **packed);
+                             etr_conv_packed_t *packed);
 
 // out[2i] += a[i], out[2i + 1] += b[i] for i < n (a and b apart from
 // out): a transposed convolution's stride-2 scatter of two neighbouring

@@ -224,20 +224,40 @@ etr_conv_pixels_fn etr_conv_pixels_for(etr_isa_t isa,
       return etr_conv_pixels_nchw_avx512_applies(g, out_channels)
                  ? etr_conv_pixels_nchw_avx512
                  : NULL;
+    case ETR_ISA_AVX2:
+      return etr_conv_pixels_nchw_avx2_applies(g, out_channels)
+                 ? etr_conv_pixels_nchw_avx2
+                 : NULL;
 #endif
     default:
       return NULL;
   }
 }
 
+int64_t etr_conv_pixels_panel(etr_isa_t isa) {
+  switch (isa) {
+#if defined(__x86_64__)
+    case ETR_ISA_AVX512:
+      return ETR_CONV_PIXELS_PANEL_AVX512;
+    case ETR_ISA_AVX2:
+      return ETR_CONV_PIXELS_PANEL_AVX2;
+#endif
+    default:
+      return 0;
+  }
+}
+
 void etr_conv_pixels_pack(const float *weight, int64_t weight_stride,
                           int64_t out_channels, int64_t depth, float *dst) {
-  etr_gemm_kernel_for(etr_isa_active())
-      ->pack_columns(weight, (ptrdiff_t)weight_stride, (size_t)depth,
-                     (size_t)out_channels, ETR_CONV_PIXELS_PANEL, dst);
+  etr_isa_t isa = etr_isa_active();
+  etr_gemm_kernel_for(isa)->pack_columns(
+      weight, (ptrdiff_t)weight_stride, (size_t)depth, (size_t)out_channels,
+      (size_t)etr_conv_pixels_panel(isa), dst);
 }
 
 size_t etr_conv_pixels_packed_floats(int64_t out_channels, int64_t depth) {
-  return (size_t)((out_channels + ETR_CONV_PIXELS_PANEL - 1) /
-                  ETR_CONV_PIXELS_PANEL * ETR_CONV_PIXELS_PANEL * depth);
+  int64_t panel = etr_conv_pixels_panel(etr_isa_active());
+  return panel == 0 ? 0
+                    : (size_t)((out_channels + panel - 1) / panel * panel *
+                               depth);
 }

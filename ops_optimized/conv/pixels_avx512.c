@@ -23,7 +23,7 @@
 #include "ops_optimized/gemm/transpose_avx512.h"
 
 #define MR 6
-#define PANEL ETR_CONV_PIXELS_PANEL
+#define PANEL ETR_CONV_PIXELS_PANEL_AVX512
 #define STAGE 48  // pixels staged at once: 8 tiles, 3 transposes (12 KiB)
 
 // Planes of up to 784 pixels (28x28) measured: 128x28x28 3x3, where

@@ -328,14 +328,13 @@ etr_error_t etr_fuse_conv_groups(etr_method_t *method, const uint32_t *uses,
         etr_kernel_context_t ctx = {.diag = &pack_diag,
                                     .op_name = found.names[0]};
         status = etr_conv_prepack(&ctx, conv->args, conv->num_args,
-                                  &method->arena, &f->post.packed.weight);
+                                  &method->arena, &f->post.packed);
         if (status != ETR_OK) {
           status = ETR_FAIL(diag, ETR_ERR_MEMORY_ALLOCATION_FAILED,
                             "fusion of method '%s': arena exhausted",
                             method->name);
           break;
         }
-        f->post.packed.from = weight->data;
         stats->prepacked += f->post.packed.weight != NULL;
       }
       if (params != NULL) {

@@ -187,43 +187,53 @@ Test(fuse, cnn_quantized_same_bits) {
 // constant copies of 3 and 6.
 Test(fuse, resnet_same_bits) { each_isa_chains("resnet", 9, 9, 4, 1, 1, 3, 6); }
 
-// Under AVX-512, ResNet's convolutions that take the pixel-tile kernel get
-// their weights packed at fusion: the two stride-2 3x3 layers, their 1x1
-// shortcuts, the 64x12x12 layer and the 128x6x6 one (shifted rows when
-// unfused, the same sums); the same-bits test above ran them.
+// The ISAs with a pixel-tile kernel, and how many of ResNet's
+// convolutions take it (their weights packed at load). AVX-512: the two
+// stride-2 3x3 layers, their 1x1 shortcuts, the 64x12x12 layer and the
+// 128x6x6 one (shifted rows when unfused, the same sums). AVX2: all nine,
+// the 3-channel 7x7 stem on its 48x48 out plane included.
+static const struct {
+  etr_isa_t isa;
+  uint32_t packed;
+} g_pixel_isas[] = {{ETR_ISA_AVX512, 6}, {ETR_ISA_AVX2, 9}};
+
+// Fused, those weights are packed at fusion; the same-bits test above ran
+// them.
 Test(fuse, resnet_weights_packed_at_fusion) {
-  if (!etr_isa_available(ETR_ISA_AVX512)) {
-    return;
-  }
-  etr_isa_force(ETR_ISA_AVX512);
   etr_program_t program;
   open_program("datasets/models/resnet/model.pte", &program);
-  loaded_t fused;
-  load(&program, ETR_KERNELS_OPTIMIZED, true, NULL, &fused);
-  cr_expect_eq(fused.stats.prepacked, 6, "%u prepacked",
-               fused.stats.prepacked);
-  etr_method_release(&fused.method);
+  for (size_t k = 0; k < sizeof(g_pixel_isas) / sizeof(g_pixel_isas[0]);
+       ++k) {
+    if (!etr_isa_available(g_pixel_isas[k].isa)) {
+      continue;
+    }
+    etr_isa_force(g_pixel_isas[k].isa);
+    loaded_t fused;
+    load(&program, ETR_KERNELS_OPTIMIZED, true, NULL, &fused);
+    cr_expect_eq(fused.stats.prepacked, g_pixel_isas[k].packed,
+                 "%s: %u prepacked", etr_isa_name(g_pixel_isas[k].isa),
+                 fused.stats.prepacked);
+    etr_method_release(&fused.method);
+  }
   etr_program_release(&program);
   etr_isa_reset();
 }
-// Unfused, etr_opt_prepack_method packs the same six: the outputs keep
-// their bits, the calls read the packed panels (zeroing them changes the
-// output), and a reference method gets nothing.
-Test(fuse, resnet_weights_packed_unfused) {
-  if (!etr_isa_available(ETR_ISA_AVX512)) {
-    return;
-  }
-  etr_isa_force(ETR_ISA_AVX512);
-  etr_program_t program;
-  open_program("datasets/models/resnet/model.pte", &program);
+
+// Unfused, etr_opt_prepack_method packs the same ones under `isa`: the
+// outputs keep their bits, the calls read the packed panels (zeroing them
+// changes the output), and a reference method gets nothing.
+static void packed_unfused(etr_program_t *program, etr_isa_t isa,
+                           uint32_t expected) {
+  etr_isa_force(isa);
+  cr_log_info("resnet, packed at load, under %s", etr_isa_name(isa));
   loaded_t plain;
   loaded_t packed;
   loaded_t reference;
-  load(&program, ETR_KERNELS_OPTIMIZED, false, NULL, &plain);
-  load(&program, ETR_KERNELS_OPTIMIZED, false, NULL, &packed);
-  load(&program, ETR_KERNELS_REFERENCE, false, NULL, &reference);
+  load(program, ETR_KERNELS_OPTIMIZED, false, NULL, &plain);
+  load(program, ETR_KERNELS_OPTIMIZED, false, NULL, &packed);
+  load(program, ETR_KERNELS_REFERENCE, false, NULL, &reference);
   uint32_t count = etr_opt_prepack_method(&packed.method);
-  cr_expect_eq(count, 6, "%u prepacked", count);
+  cr_expect_eq(count, expected, "%u prepacked", count);
   count = etr_opt_prepack_method(&packed.method);
   cr_expect_eq(count, 0, "packed again: %u", count);
   count = etr_opt_prepack_method(&reference.method);
@@ -245,7 +255,7 @@ Test(fuse, resnet_weights_packed_unfused) {
       ++zeroed;
     }
   }
-  cr_assert_eq(zeroed, 6);
+  cr_assert_eq(zeroed, expected);
   run("resnet", &packed.method);
   const etr_tensor_t *a = etr_method_output(&plain.method, 0)->u.as_tensor;
   const etr_tensor_t *b = etr_method_output(&packed.method, 0)->u.as_tensor;
@@ -254,6 +264,17 @@ Test(fuse, resnet_weights_packed_unfused) {
   etr_method_release(&plain.method);
   etr_method_release(&packed.method);
   etr_method_release(&reference.method);
+}
+
+Test(fuse, resnet_weights_packed_unfused) {
+  etr_program_t program;
+  open_program("datasets/models/resnet/model.pte", &program);
+  for (size_t k = 0; k < sizeof(g_pixel_isas) / sizeof(g_pixel_isas[0]);
+       ++k) {
+    if (etr_isa_available(g_pixel_isas[k].isa)) {
+      packed_unfused(&program, g_pixel_isas[k].isa, g_pixel_isas[k].packed);
+    }
+  }
   etr_program_release(&program);
   etr_isa_reset();
 }

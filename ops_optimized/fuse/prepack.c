@@ -31,15 +31,15 @@ static const void *pack(etr_method_t *m, const etr_instruction_t *in) {
     etr_diag_reset(&diag);
     etr_kernel_context_t ctx = {.diag = &diag,
                                 .op_name = "aten::convolution.out"};
-    const float *packed = NULL;
+    etr_conv_packed_t packed;
     etr_conv_packed_t *state = NULL;
     if (etr_conv_prepack(&ctx, in->args, in->num_args, &m->arena,
                          &packed) != ETR_OK ||
-        packed == NULL ||
+        packed.weight == NULL ||
         (state = etr_arena_alloc(&m->arena, sizeof(*state), 64)) == NULL) {
       return NULL;
     }
-    *state = (etr_conv_packed_t){packed, weight->data};
+    *state = packed;
     return state;
   }
   // mm(self, mat2, out) and addmm(bias, mat1, mat2, beta, alpha, out).

@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The pixel-tile convolution (ops_optimized/conv/pixels_avx512.c) through
-// aten::convolution.out against the reference kernel on every ISA of this
-// machine (conv_test_util.h): ResNet's stride-2 layers and its 64x12x12
-// layer; out channels that end a panel of 64 with 1, 2 or 3 vectors and
-// several panels; planes whose last tile has 1 to 5 pixels, rows of 1 to
-// 28 outputs, non-square planes, 784 pixels; strides 2 and 3, dilation 2,
-// 5x5 and 7x7 kernels, 1x3 and 3x1, padding 0 (the input read in place) to
-// 3; two groups, batches of 2. Each case: random floats within the accumulation
-// bound, exact small integers with NaN, +-inf and -0.0 in the input bit
-// for bit, and exact integers with one inf weight (NaN where it meets the
-// padding's zeros, as PyTorch's). On x86 the test first checks that the
-// kernel takes each geometry and the shifted-rows kernel does not (the
-// unfused op then runs the pixel tiles), so the cases cannot drift onto
-// another path. Fused calls with weights packed at load time are
-// fuse_test's (ResNet fused and unfused, byte for byte).
+// The pixel-tile convolution (ops_optimized/conv/pixels_avx512.c and
+// pixels_avx2.c) through aten::convolution.out against the reference
+// kernel on every ISA of this machine (conv_test_util.h): ResNet's
+// stride-2 layers and its 64x12x12 layer; out channels that end a panel
+// (64 wide on AVX-512, 16 on AVX2) with 1, 2 or 3 vectors and several
+// panels; planes whose last tile has 1 to 5 pixels, rows of 1 to 28
+// outputs, non-square planes, 784 pixels (and on AVX2 up to 56x56); strides
+// 2 and 3, dilation 2, 5x5 and 7x7 kernels, 1x3, 3x1 and 1x1, padding 0
+// (the input read in place) to 3; two groups, batches of 2. Each case:
+// random floats within the accumulation bound, exact small integers with
+// NaN, +-inf and -0.0 in the input bit for bit, and exact integers with
+// one inf weight (NaN where it meets the padding's zeros, as PyTorch's).
+// On x86 the test first checks that the kernels take each geometry and
+// the shifted-rows kernel does not (the unfused op then runs the pixel
+// tiles), so the cases cannot drift onto another path. Fused calls with
+// weights packed at load time are fuse_test's (ResNet fused and unfused,
+// byte for byte).
 #include <criterion/criterion.h>
 
 #include "ops_optimized/test/conv_test_util.h"
@@ -27,7 +29,19 @@ static bool takes(const conv_case_t *p) {
 #if defined(__x86_64__)
   etr_conv2d_geometry_t g = conv_case_geometry(p);
   return etr_conv_pixels_nchw_avx512_applies(&g, p->oc / p->groups) &&
-         !etr_conv_shifted_nchw_avx512_applies(&g);
+         !etr_conv_shifted_nchw_avx512_applies(&g) &&
+         etr_conv_pixels_nchw_avx2_applies(&g, p->oc / p->groups);
+#else
+  (void)p;
+  return true;
+#endif
+}
+
+// The same for the AVX2 kernel alone.
+static bool takes_avx2(const conv_case_t *p) {
+#if defined(__x86_64__)
+  etr_conv2d_geometry_t g = conv_case_geometry(p);
+  return etr_conv_pixels_nchw_avx2_applies(&g, p->oc / p->groups);
 #else
   (void)p;
   return true;
@@ -68,22 +82,65 @@ TT_TEST(diff_conv_pixels, tiles_panels_geometries) {
   cr_assert_eq(failures, 0, "%d pixel-tile cases disagree", failures);
 }
 
-// Geometries it leaves to other kernels: fewer than 64 out channels, a
-// count that is not a multiple of 16, too few products per output, more
-// than 784 or fewer than 6 out pixels.
+// What the AVX2 kernel takes beyond the AVX-512 one: panels of 16 that
+// end with one vector of 8 (8, 24 and 40 out channels), 32 and 72 out
+// channels, as few as 8 products per output (mobilenet_v2's 3-channel
+// stem), 1x1 kernels at stride 2, planes of 30x30 to 56x56 (the last
+// tile of 3136 pixels full, of 900 and 1600 not).
+TT_TEST(diff_conv_pixels, avx2_panels_and_planes) {
+  static const conv_case_t cases[] = {
+      {1, 16, 12, 12, 8, 3, 3, 1, 1, 1, 1, true},      // one vector
+      {1, 16, 12, 12, 24, 3, 3, 2, 1, 1, 1, false},    // 16 + 8
+      {2, 8, 9, 11, 40, 3, 3, 1, 1, 1, 1, true},       // 16 + 16 + 8
+      {1, 32, 24, 24, 32, 3, 3, 2, 1, 1, 1, false},
+      {1, 32, 24, 24, 72, 3, 3, 2, 1, 1, 1, true},
+      {1, 3, 64, 64, 16, 3, 3, 2, 1, 1, 1, true},      // 3-channel stem
+      {1, 4, 20, 20, 16, 1, 3, 1, 1, 1, 1, false},     // 12 products
+      {1, 64, 28, 28, 48, 1, 1, 2, 0, 1, 1, false},    // 1x1 stride 2
+      {1, 32, 60, 60, 64, 3, 3, 2, 1, 1, 1, true},     // 30x30
+      {1, 8, 40, 40, 16, 3, 3, 1, 1, 1, 1, false},     // 40x40
+      {1, 8, 56, 56, 16, 3, 3, 1, 1, 1, 1, true},      // 56x56
+  };
+  int failures = 0;
+  for (size_t i = 0; i < COUNT(cases); ++i) {
+    cr_assert(takes_avx2(&cases[i]), "case %zu: AVX2 does not take it", i);
+    failures += run_taken_cases(&cases[i], 1, NULL);
+  }
+  cr_assert_eq(failures, 0, "%d pixel-tile cases disagree", failures);
+}
+
+// Geometries they leave to other kernels. AVX-512: fewer than 64 out
+// channels, a count that is not a multiple of 16, too few products per
+// output, more than 784 or fewer than 6 out pixels. AVX2: a count that is
+// not a multiple of 8, fewer than 8 products, 1x1 at stride 1 without
+// padding (the GEMM reads it in place), more than 3136 or fewer than 6 out
+// pixels.
 TT_TEST(diff_conv_pixels, declines) {
 #if defined(__x86_64__)
-  static const conv_case_t cases[] = {
+  static const conv_case_t avx512[] = {
       {1, 32, 24, 24, 32, 3, 3, 2, 1, 1, 1, false},
       {1, 32, 24, 24, 72, 3, 3, 2, 1, 1, 1, false},
       {1, 3, 24, 24, 64, 3, 3, 2, 1, 1, 1, false},
       {1, 32, 60, 60, 64, 3, 3, 2, 1, 1, 1, false},
       {1, 32, 4, 4, 64, 3, 3, 2, 1, 1, 1, false},
   };
-  for (size_t i = 0; i < COUNT(cases); ++i) {
-    etr_conv2d_geometry_t g = conv_case_geometry(&cases[i]);
-    cr_assert(!etr_conv_pixels_nchw_avx512_applies(&g, cases[i].oc),
-              "case %zu is taken", i);
+  for (size_t i = 0; i < COUNT(avx512); ++i) {
+    etr_conv2d_geometry_t g = conv_case_geometry(&avx512[i]);
+    cr_assert(!etr_conv_pixels_nchw_avx512_applies(&g, avx512[i].oc),
+              "AVX-512: case %zu is taken", i);
+  }
+  static const conv_case_t avx2[] = {
+      {1, 32, 24, 24, 12, 3, 3, 2, 1, 1, 1, false},
+      {1, 32, 24, 24, 4, 3, 3, 2, 1, 1, 1, false},
+      {1, 2, 24, 24, 64, 1, 3, 2, 1, 1, 1, false},
+      {1, 64, 14, 14, 32, 1, 1, 1, 0, 1, 1, false},
+      {1, 8, 58, 58, 16, 3, 3, 1, 1, 1, 1, false},
+      {1, 32, 4, 4, 64, 3, 3, 2, 1, 1, 1, false},
+  };
+  for (size_t i = 0; i < COUNT(avx2); ++i) {
+    etr_conv2d_geometry_t g = conv_case_geometry(&avx2[i]);
+    cr_assert(!etr_conv_pixels_nchw_avx2_applies(&g, avx2[i].oc),
+              "AVX2: case %zu is taken", i);
   }
 #endif
 }
