@@ -422,8 +422,8 @@ etr_conv_padded_t etr_conv_pad_planes(const etr_conv2d_geometry_t *g,
 // pixels by 64 out channels fill on the small planes of ResNet's deeper
 // layers (12x12, 6x6), where the GEMM and the shifted rows lose a quarter
 // of their lanes. AVX2 (pixels_avx2.c): tiles of 6 pixels by 16, panels
-// of 16, on planes up to 56x56, in place of a GEMM whose im2col packing
-// reads element by element. Each out is one FMA chain over k in order
+// of 16, on planes up to 112x112, in place of a GEMM that packs its
+// im2col panels per call. Each out is one FMA chain over k in order
 // from +0.0, then + bias, then the post, as in the shifted kernel: the
 // same bits on both ISAs. Takes NCHW geometries with unit input column
 // stride, weight rows of (c, kh, kw) at unit stride, at most

@@ -27,13 +27,19 @@
 #define MR 6
 #define PANEL ETR_CONV_PIXELS_PANEL_AVX2
 #define STAGE 48  // pixels staged at once: 8 tiles, 6 transposes (3 KiB)
+#define MAX_PIXELS (112 * 112)
+// The padded planes' floats: 768 KiB, which leaves a quarter of the
+// default 1 MiB kernel scratch arena for the packed weights (a call
+// without room for both runs the GEMM).
+#define MAX_SCRATCH_FLOATS (192 * 1024)
 
 // The GEMM path packs im2col per call on AVX2, so the pixel tiles take
-// planes up to 56x56 (3136 pixels), whose padded copy must still fit the
-// scratch cap below, and as few as 8 products per output (mobilenet_v2's
-// 3-channel 3x3 stem: 77.6 us as a GEMM, 21.1 here). Not 1x1 convolutions
-// at stride 1 without padding, whose GEMM reads the input in place
-// (mobilenet_v2's 8 -> 48 on 32x32: 19.3 us, 41.1 here).
+// planes up to 112x112 whose padded copy fits the scratch cap above (the
+// 3-channel 7x7 stride-2 stem on 224x224: 16.4 ms as a GEMM, 2.69 here),
+// and as few as 8 products per output (mobilenet_v2's 3-channel 3x3 stem:
+// 77.6 us as a GEMM, 21.1 here). Not 1x1 convolutions at stride 1
+// without padding, whose GEMM reads the input in place (mobilenet_v2's
+// 8 -> 48 on 32x32: 19.3 us, 41.1 here).
 bool etr_conv_pixels_nchw_avx2_applies(const etr_conv2d_geometry_t *g,
                                        int64_t out_channels) {
   int64_t taps = g->kernel_h * g->kernel_w;
@@ -45,9 +51,8 @@ bool etr_conv_pixels_nchw_avx2_applies(const etr_conv2d_geometry_t *g,
          g->channels * taps >= 8 && out_channels >= 8 &&
          !(taps == 1 && g->stride_h == 1 && g->stride_w == 1 &&
            g->pad_h == 0 && g->pad_w == 0) &&
-         out_channels % 8 == 0 && pixels >= MR && pixels <= 3136 &&
-         etr_conv_shifted_scratch_floats(g) <=
-             ETR_CONV_SHIFTED_MAX_SCRATCH_FLOATS;
+         out_channels % 8 == 0 && pixels >= MR && pixels <= MAX_PIXELS &&
+         etr_conv_shifted_scratch_floats(g) <= MAX_SCRATCH_FLOATS;
 }
 
 // The zero-padded planes (conv.h's etr_conv_padded_t), or the input read
