@@ -381,7 +381,7 @@ static bool run_pixels(etr_kernel_context_t *ctx, etr_conv_pixels_fn kernel,
   }
   int64_t ocg = out->sizes[1] / groups;
   int64_t depth = g->channels * g->kernel_h * g->kernel_w;
-  size_t pad_floats = etr_conv_shifted_scratch_floats(g);
+  size_t pad_floats = etr_conv_pixels_scratch_floats(etr_isa_active(), g);
   size_t packed_floats = etr_conv_pixels_packed_floats(ocg, depth);
   etr_arena_mark_t mark = etr_arena_mark(ctx->temp);
   float *scratch =

@@ -444,6 +444,15 @@ void etr_conv_pixels_nchw_avx512(const etr_conv_pixels_args_t *args);
 bool etr_conv_pixels_nchw_avx2_applies(const etr_conv2d_geometry_t *g,
                                        int64_t out_channels);
 void etr_conv_pixels_nchw_avx2(const etr_conv_pixels_args_t *args);
+// Scratch floats of the padded planes the kernel of `isa` holds at once
+// (`args->scratch`): all channels' (etr_conv_shifted_scratch_floats) on
+// AVX-512; on AVX2 a pass's, which takes the channels in passes of at
+// most 192 Ki floats (the sums carried over between passes in the out,
+// so the bits are those of one pass).
+size_t etr_conv_pixels_nchw_avx2_scratch_floats(
+    const etr_conv2d_geometry_t *g);
+size_t etr_conv_pixels_scratch_floats(etr_isa_t isa,
+                                      const etr_conv2d_geometry_t *g);
 // Floats of a group's packed weights, and the packing, for the active
 // ISA's kernel: `out_channels` rows of `depth` (= channels x taps)
 // floats, `weight_stride` apart, into panels of K x PANEL, PANEL =

@@ -234,6 +234,17 @@ etr_conv_pixels_fn etr_conv_pixels_for(etr_isa_t isa,
   }
 }
 
+size_t etr_conv_pixels_scratch_floats(etr_isa_t isa,
+                                      const etr_conv2d_geometry_t *g) {
+#if defined(__x86_64__)
+  if (isa == ETR_ISA_AVX2) {
+    return etr_conv_pixels_nchw_avx2_scratch_floats(g);
+  }
+#endif
+  (void)isa;
+  return etr_conv_shifted_scratch_floats(g);
+}
+
 int64_t etr_conv_pixels_panel(etr_isa_t isa) {
   switch (isa) {
 #if defined(__x86_64__)
