@@ -14,6 +14,7 @@
 // Semantics in pool.h.
 #include <immintrin.h>
 
+#include "ops_optimized/common/mask_avx2.h"
 #include "ops_optimized/pool/pool.h"
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -85,15 +86,15 @@ void etr_pool_max_row_2x2s2_avx2(const float *plane, size_t width,
     m = replaces(r1.odd, best);
     best = _mm256_blendv_ps(best, r1.odd, m);
     offset = blend_index(offset, below_right, m);
-    _mm256_maskstore_ps(out + k, active, in_order(best));
+    etr_avx2_maskstore_ps(out + k, active, in_order(best));
     if (indices != NULL) {
       __m256i index = _mm256_add_epi32(
           corner, _mm256_castps_si256(in_order(_mm256_castsi256_ps(offset))));
-      _mm256_maskstore_epi64(
+      etr_avx2_maskstore_epi64(
           (long long *)(indices + k),
           _mm256_cvtepi32_epi64(_mm256_castsi256_si128(active)),
           _mm256_cvtepi32_epi64(_mm256_castsi256_si128(index)));
-      _mm256_maskstore_epi64(
+      etr_avx2_maskstore_epi64(
           (long long *)(indices + k + 4),
           _mm256_cvtepi32_epi64(_mm256_extracti128_si256(active, 1)),
           _mm256_cvtepi32_epi64(_mm256_extracti128_si256(index, 1)));
@@ -123,7 +124,7 @@ bool etr_pool_avg_row_2x2s2_avx2(const float *plane, size_t width,
     __m256 q = _mm256_div_ps(sum, d);
     bad = _mm256_or_ps(bad, _mm256_cmp_ps(_mm256_and_ps(q, abs_mask),
                                           infinity, _CMP_NLT_UQ));
-    _mm256_maskstore_ps(out + k, mask8(lanes), in_order(q));
+    etr_avx2_maskstore_ps(out + k, mask8(lanes), in_order(q));
   }
   return _mm256_movemask_ps(bad) == 0;
 }

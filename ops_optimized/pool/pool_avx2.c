@@ -10,6 +10,7 @@
 // Semantics in pool.h.
 #include <immintrin.h>
 
+#include "ops_optimized/common/mask_avx2.h"
 #include "ops_optimized/pool/pool.h"
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -66,10 +67,10 @@ ALWAYS_INLINE __m256i blend_index(__m256i index, __m256i candidate,
 }
 
 ALWAYS_INLINE void store_indices(int64_t *p, __m256i m, __m256i index) {
-  _mm256_maskstore_epi64((long long *)p,
+  etr_avx2_maskstore_epi64((long long *)p,
                          _mm256_cvtepi32_epi64(_mm256_castsi256_si128(m)),
                          _mm256_cvtepi32_epi64(_mm256_castsi256_si128(index)));
-  _mm256_maskstore_epi64(
+  etr_avx2_maskstore_epi64(
       (long long *)(p + 4),
       _mm256_cvtepi32_epi64(_mm256_extracti128_si256(m, 1)),
       _mm256_cvtepi32_epi64(_mm256_extracti128_si256(index, 1)));
@@ -124,7 +125,7 @@ ALWAYS_INLINE void max_block(const float *plane, size_t width, size_t h0,
   // Lane l of block b sits b * 8 * stride + l * stride past its offset.
   __m256i lane = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
                                     _mm256_set1_epi32((int32_t)stride));
-  _mm256_maskstore_ps(out, m0.out, b0);
+  etr_avx2_maskstore_ps(out, m0.out, b0);
   if (indices != NULL) {
     store_indices(indices, m0.out, _mm256_add_epi32(o0, lane));
   }
@@ -132,9 +133,9 @@ ALWAYS_INLINE void max_block(const float *plane, size_t width, size_t h0,
     return;
   }
   __m256i block = _mm256_set1_epi32((int32_t)step);
-  _mm256_maskstore_ps(out + 8, m1.out, b1);
-  _mm256_maskstore_ps(out + 16, m2.out, b2);
-  _mm256_maskstore_ps(out + 24, m3.out, b3);
+  etr_avx2_maskstore_ps(out + 8, m1.out, b1);
+  etr_avx2_maskstore_ps(out + 16, m2.out, b2);
+  etr_avx2_maskstore_ps(out + 24, m3.out, b3);
   if (indices != NULL) {
     lane = _mm256_add_epi32(lane, block);
     store_indices(indices + 8, m1.out, _mm256_add_epi32(o1, lane));
@@ -231,7 +232,7 @@ ALWAYS_INLINE bool avg_row_body(const float *plane, size_t width, size_t h0,
     }
     __m256 q = _mm256_div_ps(sum, d);
     bad = _mm256_or_ps(bad, not_finite(q));
-    _mm256_maskstore_ps(out + k, m.out, q);
+    etr_avx2_maskstore_ps(out + k, m.out, q);
   }
   return _mm256_movemask_ps(bad) == 0;
 }
@@ -270,7 +271,7 @@ static void max_pixel_avx2(const float *in, size_t channels,
       best_position = blend_index(best_position,
                                   _mm256_set1_epi32(positions[k]), m);
     }
-    _mm256_maskstore_ps(out + c, active, best);
+    etr_avx2_maskstore_ps(out + c, active, best);
     if (indices != NULL) {
       store_indices(indices + c, active, best_position);
     }
@@ -287,7 +288,7 @@ static void avg_pixel_avx2(const float *in, size_t channels,
     for (size_t k = 0; k < count; ++k) {
       sum = _mm256_add_ps(sum, _mm256_maskload_ps(in + offsets[k] + c, active));
     }
-    _mm256_maskstore_ps(out + c, active, _mm256_div_ps(sum, d));
+    etr_avx2_maskstore_ps(out + c, active, _mm256_div_ps(sum, d));
   }
 }
 

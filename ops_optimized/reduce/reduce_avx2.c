@@ -7,6 +7,7 @@
 #include <immintrin.h>
 #include <math.h>
 
+#include "ops_optimized/common/mask_avx2.h"
 #include "ops_optimized/reduce/reduce.h"
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -79,7 +80,7 @@ static void sum_cols_avx2(size_t r, size_t n, size_t stride, const float *x,
     }
     __m256d a[4] = {a0, a1, a2, a3};
     for (int k = 0; k < 4; ++k) {
-      _mm256_maskstore_pd(y + i + 4 * k, _mm256_cvtepi32_epi64(m[k]), a[k]);
+      etr_avx2_maskstore_pd(y + i + 4 * k, _mm256_cvtepi32_epi64(m[k]), a[k]);
     }
   }
 }
@@ -129,8 +130,8 @@ static void sumsq_cols_avx2(size_t r, size_t n, size_t stride,
       a0 = square_dev(a0, widen_masked(m0, p), mu0);
       a1 = square_dev(a1, widen_masked(m1, p + 4), mu1);
     }
-    _mm256_maskstore_pd(y + i, w0, a0);
-    _mm256_maskstore_pd(y + i + 4, w1, a1);
+    etr_avx2_maskstore_pd(y + i, w0, a0);
+    etr_avx2_maskstore_pd(y + i + 4, w1, a1);
   }
 }
 
@@ -256,10 +257,10 @@ static void extremum_rows_avx2(size_t rows, size_t n, const float *x,
 }
 
 ALWAYS_INLINE void store_indices(int64_t *p, __m256i m, __m256i index) {
-  _mm256_maskstore_epi64((long long *)p,
+  etr_avx2_maskstore_epi64((long long *)p,
                          _mm256_cvtepi32_epi64(_mm256_castsi256_si128(m)),
                          _mm256_cvtepi32_epi64(_mm256_castsi256_si128(index)));
-  _mm256_maskstore_epi64(
+  etr_avx2_maskstore_epi64(
       (long long *)(p + 4),
       _mm256_cvtepi32_epi64(_mm256_extracti128_si256(m, 1)),
       _mm256_cvtepi32_epi64(_mm256_extracti128_si256(index, 1)));
@@ -290,8 +291,8 @@ ALWAYS_INLINE void extremum_cols_body(size_t r, size_t n, size_t stride,
       i1 = blend_index(i1, row, u1);
     }
     if (values != NULL) {
-      _mm256_maskstore_ps(values + i, m0, b0);
-      _mm256_maskstore_ps(values + i + 8, m1, b1);
+      etr_avx2_maskstore_ps(values + i, m0, b0);
+      etr_avx2_maskstore_ps(values + i + 8, m1, b1);
     }
     if (indices != NULL) {
       store_indices(indices + i, m0, i0);

@@ -6,6 +6,7 @@
 // is touched. Semantics in resample.h.
 #include <immintrin.h>
 
+#include "ops_optimized/common/mask_avx2.h"
 #include "ops_optimized/resample/resample.h"
 
 static inline __m256i mask8(size_t count) {
@@ -24,7 +25,7 @@ static void gather_row_avx2(const float *src, const int32_t *index,
   for (size_t k = 0; k < count; k += 8) {
     __m256i m = mask8(count - k);
     __m256i i = _mm256_maskload_epi32(index + k, m);
-    _mm256_maskstore_ps(dst + k, m, gather(m, src, i));
+    etr_avx2_maskstore_ps(dst + k, m, gather(m, src, i));
   }
 }
 
@@ -58,7 +59,7 @@ static void bilinear_row_avx2(const float *r0, const float *r1, float h0,
                                  _mm256_mul_ps(w1, gather(m, r0, b)));
     __m256 bottom = _mm256_fmadd_ps(w0, gather(m, r1, a),
                                     _mm256_mul_ps(w1, gather(m, r1, b)));
-    _mm256_maskstore_ps(dst + k, m,
+    etr_avx2_maskstore_ps(dst + k, m,
                         _mm256_fmadd_ps(hv0, top, _mm256_mul_ps(hv1, bottom)));
   }
 }
@@ -79,7 +80,7 @@ static void bilinear_pixel_avx2(const float *a, const float *b,
     __m256 bottom = _mm256_fmadd_ps(
         wv0, _mm256_maskload_ps(c + k, m),
         _mm256_mul_ps(wv1, _mm256_maskload_ps(d + k, m)));
-    _mm256_maskstore_ps(dst + k, m,
+    etr_avx2_maskstore_ps(dst + k, m,
                         _mm256_fmadd_ps(hv0, top, _mm256_mul_ps(hv1, bottom)));
   }
 }

@@ -7,6 +7,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "ops_optimized/common/mask_avx2.h"
 #include "ops_optimized/common/stream.h"
 #include "ops_optimized/unary/unary.h"
 
@@ -35,6 +36,6 @@ void etr_f32_relu_avx2(size_t n, const float *x, float *y) {
     __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(remaining), lanes);
     __m256 v = _mm256_maskload_ps(x + i, mask);
     __m256 negative = _mm256_cmp_ps(v, zero, _CMP_LT_OQ);
-    _mm256_maskstore_ps(y + i, mask, _mm256_blendv_ps(v, zero, negative));
+    etr_avx2_maskstore_ps(y + i, mask, _mm256_blendv_ps(v, zero, negative));
   }
 }
