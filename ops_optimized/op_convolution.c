@@ -190,7 +190,8 @@ static bool depthwise_applies(const etr_tensor_t *input,
          (!channels_last || out->sizes[1] == groups);
 }
 
-// `post` (NCHW only) runs over each image's out once the kernel is done
+// `post` (NCHW only) runs over each image's out once the kernel is done,
+// unless the ISA has a depthwise kernel that applies it in registers
 // (in out-channel chunks sized for L1 it measured no faster).
 static void run_depthwise(const etr_tensor_t *input,
                           const etr_tensor_t *weight,
@@ -214,10 +215,18 @@ static void run_depthwise(const etr_tensor_t *input,
         .channels = out->sizes[1],
         .multiplier = out->sizes[1] / input->sizes[1],
     };
-    kernel(&a);
-    if (post != NULL) {
-      post->rows(post, 0, a.out, (ptrdiff_t)a.out_stride_c,
-                 (size_t)a.channels, (size_t)(g->out_h * g->out_w));
+    etr_depthwise_post_fn fused =
+        post != NULL && !channels_last
+            ? etr_depthwise_with_post_for(etr_isa_active(), &a)
+            : NULL;
+    if (fused != NULL) {
+      fused(&a, post);
+    } else {
+      kernel(&a);
+      if (post != NULL) {
+        post->rows(post, 0, a.out, (ptrdiff_t)a.out_stride_c,
+                   (size_t)a.channels, (size_t)(g->out_h * g->out_w));
+      }
     }
   }
 }

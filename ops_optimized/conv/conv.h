@@ -309,6 +309,25 @@ void etr_conv_post_rows_neon(const etr_conv_post_t *post, size_t channel0,
                              float *c, ptrdiff_t stride, size_t rows,
                              size_t cols);
 etr_conv_post_rows_fn etr_conv_post_rows_for(etr_isa_t isa);
+// A depthwise kernel that applies the fused post itself, in registers,
+// to out channel oc with scale[oc] / shift[oc] (post NULL: none; the same
+// bits as the kernel then post->rows over the out planes).
+typedef void (*etr_depthwise_post_fn)(const etr_depthwise_args_t *args,
+                                      const etr_conv_post_t *post);
+// NCHW, AVX2: eight channels per vector over a zero-padded tile of their
+// pixels (depthwise_blocked_avx2.c); etr_depthwise_nchw_avx2 picks it
+// where it applies: a multiplier of 1, at least 8 channels, unit input
+// column stride, column stride 1 or 2, at most 64 taps, at most 1024 out
+// pixels per plane and 1536 padded input pixels.
+bool etr_depthwise_blocked_nchw_avx2_applies(const etr_conv2d_geometry_t *g,
+                                             int64_t channels,
+                                             int64_t multiplier);
+void etr_depthwise_blocked_nchw_avx2(const etr_depthwise_args_t *args,
+                                     const etr_conv_post_t *post);
+// The kernel of `isa` that takes `args` with a post (NCHW), or NULL: run
+// etr_depthwise_for's kernel and then the post (depthwise_scalar.c).
+etr_depthwise_post_fn etr_depthwise_with_post_for(
+    etr_isa_t isa, const etr_depthwise_args_t *args);
 // etr_gemm_post_t.apply for an NCHW convolution's GEMM (rows = channels).
 void etr_conv_post_gemm(const etr_gemm_post_t *gemm, float *c,
                         ptrdiff_t c_stride, size_t row0, size_t rows,

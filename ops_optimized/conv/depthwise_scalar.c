@@ -91,6 +91,20 @@ etr_depthwise_fn etr_depthwise_for(etr_isa_t isa, bool channels_last) {
   }
 }
 
+etr_depthwise_post_fn etr_depthwise_with_post_for(
+    etr_isa_t isa, const etr_depthwise_args_t *args) {
+#if defined(__x86_64__)
+  if (isa == ETR_ISA_AVX2 &&
+      etr_depthwise_blocked_nchw_avx2_applies(args->geometry, args->channels,
+                                              args->multiplier)) {
+    return etr_depthwise_blocked_nchw_avx2;
+  }
+#endif
+  (void)isa;
+  (void)args;
+  return NULL;
+}
+
 etr_depthwise_fn etr_conv_direct_for(etr_isa_t isa) {
 #if defined(__x86_64__)
   if (isa == ETR_ISA_AVX512) {

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The channel-blocked depthwise kernel (ops_optimized/conv/
+// depthwise_blocked_avx2.c: eight channels per vector over a zero-padded
+// tile of their pixels).
+//   - Through aten::convolution.out against the reference kernel on every
+//     ISA of this machine (conv_test_util.h), after asserting that the
+//     kernel takes each geometry: planes read row by row (rows of 8k) and
+//     as one flat run (4x4, 7x7: transposes across rows, a pixel tail),
+//     out rows of 1 to 40 (3, 2 or 1 rows per register block, rows split
+//     in chunks), stride 2, 5x5 and 7x7, dilation 2, channel tails of 1 to
+//     7, a batch of 2, a tile of 1517 of the 1536 pixels it holds; random
+//     floats, exact integers with NaN, +-inf and -0.0 inputs, one inf
+//     weight; contiguous, strided and channels-last inputs.
+//   - Called directly with input rows, input planes and out planes apart
+//     by more than their sizes (the gaps must stay untouched), against
+//     the scalar kernel bit for bit on exact data; and with a fused post
+//     (batch norm and clamp, either alone) against the kernel followed
+//     by the post, bit for bit on random data.
+//   - The geometries it declines.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/isa.h"
+#include "ops_optimized/test/conv_test_util.h"
+
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+#if defined(__x86_64__)
+
+// n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
+static const conv_case_t kTaken[] = {
+    {1, 16, 32, 32, 16, 3, 3, 1, 1, 1, 16, true},   // rows of 4 transposes
+    {1, 48, 32, 32, 48, 3, 3, 2, 1, 1, 48, false},  // stride 2, 16 wide
+    {1, 13, 4, 4, 13, 3, 3, 1, 1, 1, 13, true},     // flat, 3 + 1 rows
+    {1, 24, 7, 7, 24, 3, 3, 1, 1, 1, 24, false},    // flat, pixel tail
+    {1, 9, 14, 14, 9, 5, 5, 2, 2, 1, 9, true},      // 5x5 s2, 1 channel tail
+    {1, 8, 6, 5, 8, 3, 3, 1, 1, 1, 8, true},        // 2 rows of 5 + 1
+    {2, 17, 10, 10, 17, 3, 3, 1, 2, 2, 17, true},   // dilation 2, batch 2
+    {1, 8, 2, 2, 8, 3, 3, 1, 1, 1, 8, false},       // 2x2 out
+    {1, 15, 1, 40, 15, 3, 3, 1, 1, 1, 15, true},    // one row of 40
+    {1, 8, 32, 36, 8, 7, 7, 2, 3, 1, 8, true},      // 7x7, tile 37 x 41
+    {1, 96, 8, 8, 96, 3, 3, 2, 1, 1, 96, true},     // 4x4 out at stride 2
+    {1, 10, 9, 11, 10, 2, 2, 1, 0, 1, 10, false},   // 2x2, no padding
+};
+
+// Multiplier 2, fewer than 8 channels, column stride 3, more than 1024
+// outputs per plane, a tile of more than 1536 pixels.
+static const conv_case_t kDeclined[] = {
+    {1, 8, 8, 8, 16, 3, 3, 1, 1, 1, 8, true},
+    {1, 7, 8, 8, 7, 3, 3, 1, 1, 1, 7, true},
+    {1, 8, 12, 12, 8, 3, 3, 3, 1, 1, 8, true},
+    {1, 8, 34, 32, 8, 3, 3, 1, 1, 1, 8, true},
+    {1, 8, 37, 39, 8, 3, 3, 2, 1, 1, 8, true},
+};
+
+static bool takes(const conv_case_t *p) {
+  etr_conv2d_geometry_t g = conv_case_geometry(p);
+  return etr_depthwise_blocked_nchw_avx2_applies(&g, p->oc, p->oc / p->c);
+}
+
+TT_TEST(diff_depthwise_blocked, through_the_op) {
+  int failures = 0;
+  for (size_t i = 0; i < COUNT(kTaken); ++i) {
+    const conv_case_t *p = &kTaken[i];
+    cr_assert(takes(p), "case %zu: the blocked kernel does not take it", i);
+    failures += run_conv_random_and_specials(p);
+    failures += run_conv(p, ETR_FLOAT, ETR_DIFF_NONCONTIGUOUS,
+                         ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
+    failures += run_conv(p, ETR_FLOAT, ETR_DIFF_CHANNELS_LAST,
+                         ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
+    g_poke_inf_weight = true;
+    failures += run_conv(p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                         ETR_FILL_EXACT_INT, ETR_FILL_EXACT_INT, false);
+    g_poke_inf_weight = false;
+  }
+  cr_assert_eq(failures, 0, "%d blocked depthwise cases disagree", failures);
+}
+
+TT_TEST(diff_depthwise_blocked, declines) {
+  for (size_t i = 0; i < COUNT(kDeclined); ++i) {
+    cr_assert(!takes(&kDeclined[i]), "case %zu is taken", i);
+  }
+}
+
+enum {
+  kChannels = 13,
+  kRowGap = 3,     // input rows in_w + kRowGap apart
+  kPlaneGap = 5,   // and planes a further kPlaneGap
+  kOutRowGap = 2,  // out rows out_w + kOutRowGap apart
+  kOutGap = 4,     // and out planes a further kOutGap
+  kMaxIn = 20 * (24 + kRowGap) + kPlaneGap,
+  kMaxOut = 20 * (24 + kOutRowGap) + kOutGap,
+};
+static const float kSentinel = 12345.0f;
+
+typedef struct direct_case {
+  int64_t in_h, in_w, k, stride, pad, dilation;
+} direct_case_t;
+
+static const direct_case_t kDirect[] = {
+    {4, 4, 3, 1, 1, 1},   {7, 7, 3, 1, 1, 1},   {16, 16, 3, 2, 1, 1},
+    {20, 24, 3, 1, 1, 1}, {11, 13, 5, 2, 2, 1}, {9, 9, 3, 1, 2, 2},
+};
+
+static etr_conv2d_geometry_t direct_geometry(const direct_case_t *d) {
+  return (etr_conv2d_geometry_t){
+      .channels = 1,
+      .in_h = d->in_h,
+      .in_w = d->in_w,
+      .out_h = out_size(d->in_h, d->k, d->stride, d->pad, d->dilation),
+      .out_w = out_size(d->in_w, d->k, d->stride, d->pad, d->dilation),
+      .kernel_h = d->k,
+      .kernel_w = d->k,
+      .stride_h = d->stride,
+      .stride_w = d->stride,
+      .pad_h = d->pad,
+      .pad_w = d->pad,
+      .dilation_h = d->dilation,
+      .dilation_w = d->dilation,
+      .in_stride_c = d->in_h * (d->in_w + kRowGap) + kPlaneGap,
+      .in_stride_h = d->in_w + kRowGap,
+      .in_stride_w = 1,
+      .w_stride_oc = d->k * d->k,
+      .w_stride_c = d->k * d->k,
+      .w_stride_h = d->k,
+      .w_stride_w = 1};
+}
+
+// Fills with multiples of 1/8 in [-2, 2) (exact) or random floats.
+static void fill(float *x, int64_t n, bool exact, uint32_t seed) {
+  uint32_t s = seed * 2654435761u + 1;
+  for (int64_t i = 0; i < n; ++i) {
+    s = s * 1664525u + 1013904223u;
+    x[i] = exact ? (float)((int32_t)(s >> 27) - 16) / 8.0f
+                 : (float)(s >> 8) / 8388608.0f - 1.0f;
+  }
+}
+
+// `got` against `want` over the out planes, gaps included (they must hold
+// the sentinel in both).
+static int compare_outs(const float *got, const float *want, int64_t numel,
+                        const char *what, size_t i) {
+  int bad = 0;
+  for (int64_t e = 0; e < numel; ++e) {
+    uint32_t a;
+    uint32_t b;
+    memcpy(&a, &got[e], sizeof a);
+    memcpy(&b, &want[e], sizeof b);
+    if (a != b) {
+      if (bad++ < 3) {
+        cr_log_error("%s, case %zu, at %lld: %a vs %a", what, i,
+                     (long long)e, (double)got[e], (double)want[e]);
+      }
+    }
+  }
+  return bad;
+}
+
+TT_TEST(diff_depthwise_blocked, strided_planes_and_fused_post) {
+  if (!etr_isa_available(ETR_ISA_AVX2)) {
+    cr_log_warn("no AVX2 on this machine: the blocked kernel is not run");
+    return;
+  }
+  static float input[kChannels * kMaxIn];
+  static float weight[kChannels * 25];
+  static float bias[kChannels];
+  static float scale[kChannels];
+  static float shift[kChannels];
+  static float want[kChannels * kMaxOut];
+  static float got[kChannels * kMaxOut];
+  int bad = 0;
+  for (size_t i = 0; i < COUNT(kDirect); ++i) {
+    etr_conv2d_geometry_t g = direct_geometry(&kDirect[i]);
+    cr_assert(etr_depthwise_blocked_nchw_avx2_applies(&g, kChannels, 1),
+              "direct case %zu not taken", i);
+    const int64_t out_stride_h = g.out_w + kOutRowGap;
+    const int64_t out_stride_c = g.out_h * out_stride_h + kOutGap;
+    const int64_t out_numel = kChannels * out_stride_c;
+    etr_depthwise_args_t a = {
+        .geometry = &g, .input = input, .weight = weight, .bias = bias,
+        .bias_stride = 1, .out = got, .out_stride_c = out_stride_c,
+        .out_stride_h = out_stride_h, .out_stride_w = 1,
+        .channels = kChannels, .multiplier = 1};
+    etr_depthwise_args_t w = a;
+    w.out = want;
+    for (int exact = 1; exact >= 0; --exact) {
+      fill(input, kChannels * g.in_stride_c, exact, (uint32_t)i);
+      fill(weight, kChannels * g.w_stride_oc, exact, (uint32_t)i + 100);
+      fill(bias, kChannels, exact, (uint32_t)i + 200);
+      fill(scale, kChannels, false, (uint32_t)i + 300);
+      fill(shift, kChannels, false, (uint32_t)i + 400);
+      for (int64_t e = 0; e < out_numel; ++e) {
+        got[e] = kSentinel;
+        want[e] = kSentinel;
+      }
+      // The kernel alone (exact data: against the scalar kernel).
+      etr_depthwise_blocked_nchw_avx2(&a, NULL);
+      if (exact) {
+        etr_depthwise_nchw_scalar(&w);
+        bad += compare_outs(got, want, out_numel, "no post vs scalar", i);
+      } else {
+        memcpy(want, got, (size_t)out_numel * sizeof(float));
+      }
+      // Each post against the kernel's outs followed by the post.
+      const float highs[] = {0.75f, INFINITY, 0.5f};
+      for (int kind = 0; kind < 3; ++kind) {
+        etr_conv_post_t post = {
+            .scale = kind < 2 ? scale : NULL,
+            .shift = kind < 2 ? shift : NULL,
+            .low = kind == 1 ? -INFINITY : -0.25f,
+            .high = highs[kind],
+            .rows = etr_conv_post_rows_avx2,
+        };
+        static float post_want[kChannels * kMaxOut];
+        memcpy(post_want, want, (size_t)out_numel * sizeof(float));
+        for (int64_t c = 0; c < kChannels; ++c) {  // (rows are channels)
+          for (int64_t oh = 0; oh < g.out_h; ++oh) {
+            etr_conv_post_rows_avx2(
+                &post, (size_t)c, post_want + c * out_stride_c + oh * out_stride_h,
+                (ptrdiff_t)out_stride_c, 1, (size_t)g.out_w);
+          }
+        }
+        for (int64_t e = 0; e < out_numel; ++e) {
+          got[e] = kSentinel;
+        }
+        etr_depthwise_blocked_nchw_avx2(&a, &post);
+        bad += compare_outs(got, post_want, out_numel,
+                            exact ? "post, exact data" : "post, random data",
+                            i);
+      }
+    }
+  }
+  cr_assert_eq(bad, 0, "%d outputs differ", bad);
+}
+
+#else
+
+TT_TEST(diff_depthwise_blocked, not_x86) {
+  cr_log_info("the blocked depthwise kernel is x86 (AVX2) only");
+}
+
+#endif
