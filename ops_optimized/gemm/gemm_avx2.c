@@ -7,7 +7,8 @@
 // nr < 16 is read with lane masks (vmaskmovps never touches masked-out
 // lanes), and so are C and the bias at a column edge. Row edges compute on
 // the zero-padded packed A and store only rows < mr. A second entry reads
-// a row-major A in place (six row pointers).
+// a row-major A in place (six row pointers). The epilogue applies a fused
+// convolution's post in registers (fuses_post, gemm.h).
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -82,6 +83,16 @@ static inline void store_masked(float *p, __m256i mask, bool full,
         va = _mm256_fmadd_ps(beta, ba, va);                                \
         vb = _mm256_fmadd_ps(beta, bb, vb);                                \
       }                                                                    \
+      if (post_scale != NULL) {                                            \
+        const __m256 ps = _mm256_broadcast_ss(post_scale + (i));           \
+        const __m256 pt = _mm256_broadcast_ss(post_shift + (i));           \
+        va = _mm256_fmadd_ps(va, ps, pt);                                  \
+        vb = _mm256_fmadd_ps(vb, ps, pt);                                  \
+      }                                                                    \
+      if (post_clamp) {                                                    \
+        va = _mm256_min_ps(post_high, _mm256_max_ps(post_low, va));        \
+        vb = _mm256_min_ps(post_high, _mm256_max_ps(post_low, vb));        \
+      }                                                                    \
     }                                                                      \
     store_masked(row, k0, full, va);                                       \
     store_masked(row + 8, k1, full, vb);                                   \
@@ -118,6 +129,11 @@ static inline void store_masked(float *p, __m256i mask, bool full,
   const float *bias = epilogue->bias;                                       \
   const ptrdiff_t bias_row_stride = epilogue->bias_row_stride;              \
   const bool bias_per_row = epilogue->bias_per_row;                         \
+  const float *post_scale = epilogue->post_scale;                           \
+  const float *post_shift = epilogue->post_shift;                           \
+  const bool post_clamp = epilogue->post_clamp;                             \
+  const __m256 post_low = _mm256_set1_ps(epilogue->post_low);               \
+  const __m256 post_high = _mm256_set1_ps(epilogue->post_high);             \
   ROWS(STORE)                                                               \
 
 void etr_gemm_f32_ukernel_avx2(size_t kc, const float *a, const float *b,

@@ -79,6 +79,7 @@ static const etr_gemm_kernel_t kAvx2 = {
     .mc = 6 * 48,
     .nc = 256,
     .direct_b_max_m = 12,
+    .fuses_post = true,
 };
 static const etr_gemm_kernel_t kAvx512NarrowWide = {
     .ukernel = etr_gemm_f32_ukernel_8x48_avx512,

@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/gemm/gemm.h"
 #include "ops_optimized/gemm/gemm_ops.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/test/diff.h"
@@ -676,4 +678,90 @@ TT_TEST(diff_gemm, errors_and_dry_run) {
   cr_assert_eq(etr_opt_mm_out(&ctx, dry, 4), ETR_OK);
   cr_assert_eq(z->sizes[0], 3);
   cr_assert_eq(z->sizes[1], 7);
+}
+
+// A fused convolution's post (batch norm fma and clamp, conv.h) through
+// etr_gemm on every ISA of this machine, whether its microkernel applies
+// it in registers (fuses_post) or the driver calls `apply` per finished
+// tile: bit for bit the product without the post followed by the scalar
+// post, on random data. Shapes with row and column tile tails, A read in
+// place (M <= 12) and packed, two K blocks (the post only after the
+// last), the post's channels offset by post_row0; clamp alone and batch
+// norm with clamp.
+TT_TEST(diff_gemm, fused_post_every_microkernel) {
+  static const size_t shapes[][3] = {
+      {5, 13, 7}, {6, 16, 300}, {50, 37, 40}, {13, 100, 260}, {300, 70, 30}};
+  enum { kRow0 = 3 };
+  uint32_t s = 12345u;
+  for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); ++i) {
+    const size_t m = shapes[i][0];
+    const size_t n = shapes[i][1];
+    const size_t k = shapes[i][2];
+    float *a = tt_alloc(m * k * sizeof(float));
+    float *b = tt_alloc(k * n * sizeof(float));
+    float *bias = tt_alloc(m * sizeof(float));
+    float *scale = tt_alloc((m + kRow0) * sizeof(float));
+    float *shift = tt_alloc((m + kRow0) * sizeof(float));
+    float *want = tt_alloc(m * n * sizeof(float));
+    float *got = tt_alloc(m * n * sizeof(float));
+    float *fills[] = {a, b, bias, scale, shift};
+    const size_t counts[] = {m * k, k * n, m, m + kRow0, m + kRow0};
+    for (size_t f = 0; f < 5; ++f) {
+      for (size_t e = 0; e < counts[f]; ++e) {
+        s = s * 1664525u + 1013904223u;
+        fills[f][e] = (float)(s >> 8) / 8388608.0f - 1.0f;
+      }
+    }
+    for (int kind = 0; kind < 2; ++kind) {
+      etr_conv_post_t conv_post = {
+          .scale = kind == 1 ? scale : NULL,
+          .shift = kind == 1 ? shift : NULL,
+          .low = kind == 1 ? -0.5f : 0.0f,
+          .high = kind == 1 ? 0.75f : INFINITY,
+          .rows = etr_conv_post_rows_scalar,
+      };
+      etr_gemm_post_t post = {.scale = conv_post.scale,
+                              .shift = conv_post.shift,
+                              .low = conv_post.low,
+                              .high = conv_post.high,
+                              .apply = etr_conv_post_gemm,
+                              .state = &conv_post};
+      etr_gemm_problem_t p = {
+          .m = m, .n = n, .k = k,
+          .a = etr_gemm_matrix(a, ETR_FLOAT, 1, (ptrdiff_t)k),
+          .b = etr_gemm_matrix(b, ETR_FLOAT, (ptrdiff_t)n, 1),
+          .c = want, .c_dtype = ETR_FLOAT, .c_row_stride = (ptrdiff_t)n,
+          .alpha = 1.0f, .beta = 1.0f, .bias = bias,
+          .bias_row_stride = 1, .bias_col_stride = 0};
+      for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+        if (!etr_isa_available((etr_isa_t)isa)) {
+          continue;
+        }
+        p.c = want;
+        p.post = NULL;
+        etr_gemm(&p, NULL, NULL, (etr_isa_t)isa);
+        etr_conv_post_rows_scalar(&conv_post, kRow0, want, (ptrdiff_t)n, m,
+                                  n);
+        p.c = got;
+        p.post = &post;
+        p.post_row0 = kRow0;
+        memset(got, 0x5a, m * n * sizeof(float));
+        etr_gemm(&p, NULL, NULL, (etr_isa_t)isa);
+        size_t bad = 0;
+        for (size_t e = 0; e < m * n; ++e) {
+          uint32_t x;
+          uint32_t y;
+          memcpy(&x, &got[e], sizeof x);
+          memcpy(&y, &want[e], sizeof y);
+          if (x != y && bad++ < 3) {
+            cr_log_error("%s %zux%zux%zu post %d at (%zu, %zu): %a vs %a",
+                         etr_isa_name((etr_isa_t)isa), m, n, k, kind, e / n,
+                         e % n, (double)got[e], (double)want[e]);
+          }
+        }
+        cr_expect_eq(bad, 0, "%s %zux%zux%zu post %d: %zu differ",
+                     etr_isa_name((etr_isa_t)isa), m, n, k, kind, bad);
+      }
+    }
+  }
 }
