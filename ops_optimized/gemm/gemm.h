@@ -238,6 +238,9 @@ void etr_gemm_pack_rows_f32_scalar(const float *src, ptrdiff_t stride,
 void etr_gemm_pack_columns_f32_scalar(const float *src, ptrdiff_t stride,
                                       size_t kc, size_t xc, size_t width,
                                       float *dst);
+void etr_gemm_pack_rows_f32_avx2(const float *src, ptrdiff_t stride,
+                                 size_t kc, size_t xc, size_t width,
+                                 float *dst);
 void etr_gemm_pack_rows_f32_avx512(const float *src, ptrdiff_t stride,
                                    size_t kc, size_t xc, size_t width,
                                    float *dst);
