@@ -7,14 +7,15 @@
 //   * Float depthwise convolutions (groups == input channels > 1, at most
 //     64 taps; in NHWC one out channel per group) run the direct depthwise
 //     kernel of the active ISA;
-//   * Float NCHW convolutions with at most 4 input channels per group and
-//     at most 32 products per output (a CNN's first layer), stride 1, or
-//     stride 2 along rows of 8 or more outputs, run a direct kernel where
-//     the ISA has one (AVX-512): packing their im2col panel costs more
-//     than the product; so do the 3x3 stride-1 ones of up to 16 input
-//     channels per group that the kernel takes (etr_conv_direct_takes_wide:
-//     rows of 16, 32 or 48 outputs), and stems of up to 3 channels with
-//     kernels up to 7x7 (ResNet's), from a zero-padded band;
+//   * Float NCHW convolutions that the ISA's direct kernel takes
+//     (etr_conv_direct_takes) run it: on AVX-512 those with at most 4
+//     input channels per group and at most 32 products per output (a
+//     CNN's first layer), stride 1, or stride 2 along rows of 8 or more
+//     outputs (packing their im2col panel costs more than the product),
+//     the 3x3 stride-1 ones of up to 16 input channels on rows of 16, 32
+//     or 48 outputs, and stems of up to 3 channels with kernels up to 7x7
+//     (ResNet's), from a zero-padded band; on AVX2 those stems only, with
+//     a fused post applied in registers (one group);
 //   * Float NCHW pointwise convolutions (1x1, stride 1, no padding, one
 //     group) with at most 256 input channels and 32 KiB of weights run
 //     the pointwise kernel where the ISA has one (AVX-512: the models'
@@ -239,6 +240,11 @@ static void run_direct(etr_depthwise_fn kernel, const etr_tensor_t *input,
                        const etr_conv_post_t *post) {
   int64_t ocg = out->sizes[1] / groups;
   int32_t last = out->dim - 1;
+  // A kernel that applies the post itself indexes it from out channel 0.
+  etr_depthwise_post_fn fused =
+      post != NULL && groups == 1
+          ? etr_conv_direct_with_post_for(etr_isa_active())
+          : NULL;
   for (int64_t n = 0; n < input->sizes[0]; ++n) {
     for (int64_t group = 0; group < groups; ++group) {
       etr_depthwise_args_t a = {
@@ -259,6 +265,10 @@ static void run_direct(etr_depthwise_fn kernel, const etr_tensor_t *input,
           .channels = ocg,
           .multiplier = 1,
       };
+      if (fused != NULL) {
+        fused(&a, post);
+        continue;
+      }
       kernel(&a);
       if (post != NULL) {
         post->rows(post, (size_t)(group * ocg), a.out,
@@ -580,13 +590,8 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
   plan->pixels = false;
   if (depthwise_applies(input, out, groups, g, !nchw)) {
     plan->path = PATH_DEPTHWISE;
-  } else if (etr_conv_direct_for(isa) != NULL && nchw &&
-             input->dtype == ETR_FLOAT &&
-             ((g->channels <= 4 &&
-               g->channels * g->kernel_h * g->kernel_w <= 32 &&
-               ((g->stride_h == 1 && g->stride_w == 1) ||
-                (g->stride_w == 2 && g->out_w >= 8))) ||
-              etr_conv_direct_takes_wide(isa, g))) {
+  } else if (nchw && input->dtype == ETR_FLOAT &&
+             etr_conv_direct_takes(isa, g)) {
     plan->path = PATH_DIRECT;
   } else if (pointwise != NULL && nchw &&
              pointwise_applies(input, groups, g, out->sizes[1])) {

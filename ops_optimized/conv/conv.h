@@ -227,14 +227,17 @@ void etr_conv_stem_nchw_avx512(const etr_depthwise_args_t *args);
 bool etr_conv_stem3x3_narrow_nchw_avx512_applies(
     const etr_depthwise_args_t *args);
 void etr_conv_stem3x3_narrow_nchw_avx512(const etr_depthwise_args_t *args);
-// The direct kernel of `isa`, or NULL when it has none.
+// The direct kernel of `isa`, or NULL when it has none. It takes only the
+// geometries etr_conv_direct_takes accepts.
 etr_depthwise_fn etr_conv_direct_for(etr_isa_t isa);
-// Whether that kernel also takes `g` (a group's geometry) past the
-// op's few-channel limit: 3x3 stride-1 layers of up to 16 input channels
-// on narrow rows (stem3x3_narrow_avx512.c), and stems whose kernels have
-// more than 32 products per output (stem_avx512.c: ResNet's 7x7).
-bool etr_conv_direct_takes_wide(etr_isa_t isa,
-                                const etr_conv2d_geometry_t *g);
+// Whether the direct kernel of `isa` takes `g` (a group's geometry,
+// NCHW Float): on AVX-512 at most 4 input channels and 32 products per
+// output at stride 1, or at stride 2 along rows of 8 or more outputs, and
+// past that limit 3x3 stride-1 layers of up to 16 input channels on
+// narrow rows (stem3x3_narrow_avx512.c) and stems whose kernels have more
+// than 32 products per output (stem_avx512.c: ResNet's 7x7); on AVX2 the
+// stems of stem_avx2.c.
+bool etr_conv_direct_takes(etr_isa_t isa, const etr_conv2d_geometry_t *g);
 
 // Whether any of `count` floats (at `data`, dense) is an inf or a NaN: the
 // padding-tap weight scan of op_convolution.c, which a small depthwise
@@ -328,6 +331,19 @@ void etr_depthwise_blocked_nchw_avx2(const etr_depthwise_args_t *args,
 // etr_depthwise_for's kernel and then the post (depthwise_scalar.c).
 etr_depthwise_post_fn etr_depthwise_with_post_for(
     etr_isa_t isa, const etr_depthwise_args_t *args);
+// AVX2's direct kernel, for stems only: square k x k kernels (k from 2
+// to 7), stride 1 or 2 both ways, dilation 1, at most 3 input channels,
+// unit column stride, rows of at least 8 outputs, from a zero-padded
+// stack band (stem_avx2.c). The _post version applies `post` (NULL: none)
+// in registers to out channel oc with scale[oc] / shift[oc]: the same
+// bits as the kernel and then post->rows.
+bool etr_conv_stem_nchw_avx2_applies(const etr_conv2d_geometry_t *g);
+void etr_conv_stem_nchw_avx2(const etr_depthwise_args_t *args);
+void etr_conv_stem_nchw_avx2_post(const etr_depthwise_args_t *args,
+                                  const etr_conv_post_t *post);
+// The direct kernel of `isa` that applies a post itself (see
+// etr_conv_stem_nchw_avx2_post), or NULL.
+etr_depthwise_post_fn etr_conv_direct_with_post_for(etr_isa_t isa);
 // etr_gemm_post_t.apply for an NCHW convolution's GEMM (rows = channels).
 void etr_conv_post_gemm(const etr_gemm_post_t *gemm, float *c,
                         ptrdiff_t c_stride, size_t row0, size_t rows,

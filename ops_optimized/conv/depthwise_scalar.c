@@ -110,18 +110,37 @@ etr_depthwise_fn etr_conv_direct_for(etr_isa_t isa) {
   if (isa == ETR_ISA_AVX512) {
     return etr_conv_direct_nchw_avx512;
   }
+  if (isa == ETR_ISA_AVX2) {
+    return etr_conv_stem_nchw_avx2;
+  }
 #endif
   (void)isa;
   return NULL;
 }
 
-bool etr_conv_direct_takes_wide(etr_isa_t isa,
-                                const etr_conv2d_geometry_t *g) {
+etr_depthwise_post_fn etr_conv_direct_with_post_for(etr_isa_t isa) {
+#if defined(__x86_64__)
+  if (isa == ETR_ISA_AVX2) {
+    return etr_conv_stem_nchw_avx2_post;
+  }
+#endif
+  (void)isa;
+  return NULL;
+}
+
+bool etr_conv_direct_takes(etr_isa_t isa, const etr_conv2d_geometry_t *g) {
 #if defined(__x86_64__)
   if (isa == ETR_ISA_AVX512) {
     const etr_depthwise_args_t args = {.geometry = g};
-    return etr_conv_stem3x3_narrow_nchw_avx512_applies(&args) ||
+    return (g->channels <= 4 &&
+            g->channels * g->kernel_h * g->kernel_w <= 32 &&
+            ((g->stride_h == 1 && g->stride_w == 1) ||
+             (g->stride_w == 2 && g->out_w >= 8))) ||
+           etr_conv_stem3x3_narrow_nchw_avx512_applies(&args) ||
            etr_conv_stem_nchw_avx512_applies(&args);
+  }
+  if (isa == ETR_ISA_AVX2) {
+    return etr_conv_stem_nchw_avx2_applies(g);
   }
 #endif
   (void)isa;

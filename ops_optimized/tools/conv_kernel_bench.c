@@ -30,25 +30,27 @@ typedef struct bench_case {
   int64_t out_channels;
   int64_t size;  // square input planes
   int64_t stride;
+  int64_t kernel;  // square, padding kernel / 2
 } bench_case_t;
 
 static const bench_case_t kCases[] = {
-    {"dw 16x32x32 s1", false, 16, 16, 32, 1},
-    {"dw 48x32x32 s2", false, 48, 48, 32, 2},
-    {"dw 72x16x16 s1", false, 72, 72, 16, 1},
-    {"dw 72x16x16 s2", false, 72, 72, 16, 2},
-    {"dw 96x8x8 s1", false, 96, 96, 8, 1},
-    {"dw 96x8x8 s2", false, 96, 96, 8, 2},
-    {"dw 144x4x4 s1", false, 144, 144, 4, 1},
-    {"dw 192x4x4 s1", false, 192, 192, 4, 1},
-    {"dw 32x112x112 s1", false, 32, 32, 112, 1},
-    {"dw 96x112x112 s2", false, 96, 96, 112, 2},
+    {"dw 16x32x32 s1", false, 16, 16, 32, 1, 3},
+    {"dw 48x32x32 s2", false, 48, 48, 32, 2, 3},
+    {"dw 72x16x16 s1", false, 72, 72, 16, 1, 3},
+    {"dw 72x16x16 s2", false, 72, 72, 16, 2, 3},
+    {"dw 96x8x8 s1", false, 96, 96, 8, 1, 3},
+    {"dw 96x8x8 s2", false, 96, 96, 8, 2, 3},
+    {"dw 144x4x4 s1", false, 144, 144, 4, 1, 3},
+    {"dw 192x4x4 s1", false, 192, 192, 4, 1, 3},
+    {"dw 32x112x112 s1", false, 32, 32, 112, 1, 3},
+    {"dw 96x112x112 s2", false, 96, 96, 112, 2, 3},
     // The same rows with the data in L2: the kernels' compute rate.
-    {"dw 4x112x112 s1 (L2)", false, 4, 4, 112, 1},
-    {"dw 8x112x112 s2 (L2)", false, 8, 8, 112, 2},
-    {"stem 3x64x64 s2 16", true, 3, 16, 64, 2},
-    {"stem 3x32x32 s1 16", true, 3, 16, 32, 1},
-    {"stem 3x224x224 s2 32", true, 3, 32, 224, 2},
+    {"dw 4x112x112 s1 (L2)", false, 4, 4, 112, 1, 3},
+    {"dw 8x112x112 s2 (L2)", false, 8, 8, 112, 2, 3},
+    {"stem 3x64x64 s2 16", true, 3, 16, 64, 2, 3},
+    {"stem 3x32x32 s1 16", true, 3, 16, 32, 1, 3},
+    {"stem 3x224x224 s2 32", true, 3, 32, 224, 2, 3},
+    {"stem 7x7 3x96x96 s2 32", true, 3, 32, 96, 2, 7},
 };
 
 static double now_ns(void) {
@@ -63,23 +65,26 @@ static int compare(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-// One case, 3x3 kernel, padding 1; false when memory runs out.
+// One case (padding kernel / 2); false when memory runs out.
 static bool run(const bench_case_t *k, etr_depthwise_fn kernel,
                 bool per_plane, int reps) {
   const int64_t c = k->channels;
   const int64_t oc = k->out_channels;
   const int64_t h = k->size;
-  const int64_t oh = (h + 2 - 3) / k->stride + 1;
+  const int64_t kk = k->kernel;
+  const int64_t taps = kk * kk;
+  const int64_t oh = (h + 2 * (kk / 2) - kk) / k->stride + 1;
   const int64_t group_channels = k->direct ? c : 1;
   etr_conv2d_geometry_t g = {
       .channels = group_channels, .in_h = h, .in_w = h, .out_h = oh,
-      .out_w = oh, .kernel_h = 3, .kernel_w = 3, .stride_h = k->stride,
-      .stride_w = k->stride, .pad_h = 1, .pad_w = 1, .dilation_h = 1,
-      .dilation_w = 1, .in_stride_c = h * h, .in_stride_h = h,
-      .in_stride_w = 1, .w_stride_oc = group_channels * 9, .w_stride_c = 9,
-      .w_stride_h = 3, .w_stride_w = 1};
+      .out_w = oh, .kernel_h = kk, .kernel_w = kk, .stride_h = k->stride,
+      .stride_w = k->stride, .pad_h = kk / 2, .pad_w = kk / 2,
+      .dilation_h = 1, .dilation_w = 1, .in_stride_c = h * h,
+      .in_stride_h = h, .in_stride_w = 1,
+      .w_stride_oc = group_channels * taps, .w_stride_c = taps,
+      .w_stride_h = kk, .w_stride_w = 1};
   float *input = malloc((size_t)(c * h * h) * sizeof(float));
-  float *weight = malloc((size_t)(oc * group_channels * 9) * sizeof(float));
+  float *weight = malloc((size_t)(oc * group_channels * taps) * sizeof(float));
   float *bias = malloc((size_t)oc * sizeof(float));
   float *out = malloc((size_t)(oc * oh * oh) * sizeof(float));
   if (input == NULL || weight == NULL || bias == NULL || out == NULL) {
@@ -92,7 +97,7 @@ static bool run(const bench_case_t *k, etr_depthwise_fn kernel,
   for (int64_t i = 0; i < c * h * h; ++i) {
     input[i] = (float)(i % 7) - 3.0f;
   }
-  for (int64_t i = 0; i < oc * group_channels * 9; ++i) {
+  for (int64_t i = 0; i < oc * group_channels * taps; ++i) {
     weight[i] = (float)(i % 5) - 2.0f;
   }
   for (int64_t i = 0; i < oc; ++i) {
@@ -115,7 +120,7 @@ static bool run(const bench_case_t *k, etr_depthwise_fn kernel,
       for (int64_t plane = 0; plane < oc; ++plane) {
         etr_depthwise_args_t one = all;
         one.input = input + plane / all.multiplier * h * h;
-        one.weight = weight + plane * 9;
+        one.weight = weight + plane * taps;
         one.bias = bias + plane;
         one.out = out + plane * oh * oh;
         one.channels = 1;
@@ -127,7 +132,7 @@ static bool run(const bench_case_t *k, etr_depthwise_fn kernel,
   }
   qsort(times, kBatches, sizeof times[0], compare);
   double median = times[kBatches / 2];
-  double flops = 2.0 * (double)(oc * oh * oh * 9 * group_channels);
+  double flops = 2.0 * (double)(oc * oh * oh * taps * group_channels);
   printf("%-24s %10.3f us %8.1f GFLOP/s\n", k->name, median / 1000.0,
          flops / median);
   free(input);
