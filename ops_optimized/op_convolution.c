@@ -202,24 +202,27 @@ static void run_depthwise(const etr_tensor_t *input,
   etr_depthwise_fn kernel = etr_depthwise_for(etr_isa_active(),
                                               channels_last);
   int32_t last = out->dim - 1;
+  etr_depthwise_args_t a = {
+      .geometry = g,
+      .input = (const float *)input->data,
+      .weight = (const float *)weight->data,
+      .bias = bias != NULL ? (const float *)bias->data : NULL,
+      .bias_stride = bias != NULL ? bias->strides[0] : 0,
+      .out = (float *)out->data,
+      .out_stride_c = out->strides[1],
+      .out_stride_h = out->dim == 4 ? out->strides[2] : 0,
+      .out_stride_w = out->strides[last],
+      .channels = out->sizes[1],
+      .multiplier = out->sizes[1] / input->sizes[1],
+  };
+  // (Asked once: the answer depends on the geometry and channels only.)
+  etr_depthwise_post_fn fused =
+      post != NULL && !channels_last
+          ? etr_depthwise_with_post_for(etr_isa_active(), &a)
+          : NULL;
   for (int64_t n = 0; n < input->sizes[0]; ++n) {
-    etr_depthwise_args_t a = {
-        .geometry = g,
-        .input = (const float *)input->data + n * input->strides[0],
-        .weight = (const float *)weight->data,
-        .bias = bias != NULL ? (const float *)bias->data : NULL,
-        .bias_stride = bias != NULL ? bias->strides[0] : 0,
-        .out = (float *)out->data + n * out->strides[0],
-        .out_stride_c = out->strides[1],
-        .out_stride_h = out->dim == 4 ? out->strides[2] : 0,
-        .out_stride_w = out->strides[last],
-        .channels = out->sizes[1],
-        .multiplier = out->sizes[1] / input->sizes[1],
-    };
-    etr_depthwise_post_fn fused =
-        post != NULL && !channels_last
-            ? etr_depthwise_with_post_for(etr_isa_active(), &a)
-            : NULL;
+    a.input = (const float *)input->data + n * input->strides[0];
+    a.out = (float *)out->data + n * out->strides[0];
     if (fused != NULL) {
       fused(&a, post);
     } else {

@@ -13,8 +13,8 @@
 // Through the pixel tiles (pixels_avx2.c) mobilenet_v2's 3x64x64 -> 16
 // stride-2 stem took 23.4 us (38 GFLOP/s): with K = 27 the transposes of
 // its epilogue cost more than its FMAs. Here (conv_kernel_bench, Zen 2,
-// FMA peak 92 GFLOP/s): 17.2 us (51 GFLOP/s), 3x224x224 -> 32 stride 2
-// 62 GFLOP/s, ResNet's 7x7 (3x96x96 -> 32) 92 GFLOP/s. What the 3x3
+// FMA peak 92 GFLOP/s): 17.0 us (52 GFLOP/s), 3x224x224 -> 32 stride 2
+// 65 GFLOP/s, ResNet's 7x7 (3x96x96 -> 32) 91 GFLOP/s. What the 3x3
 // stems lose is the band copy (about a fifth of their time: an even/odd
 // split per row of 8 outputs) and each tile's start and stores against
 // only 27 taps.
@@ -31,7 +31,7 @@
 #include "ops_optimized/common/mask_avx2.h"
 #include "ops_optimized/conv/conv.h"
 
-#define CHUNK 64             // output columns per band
+#define CHUNK 128            // output columns per band (64: 3x224 s2 5% slower)
 #define SPAN (CHUNK + 8)     // a band row (one parity at stride 2)
 #define MAX_K 7
 #define TILE_ROWS 3

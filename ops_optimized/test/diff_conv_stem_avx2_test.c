@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // AVX2's stem kernel (ops_optimized/conv/stem_avx2.c: tiles of 3 out rows
-// x 8 columns x 4 out channels from a zero-padded band of CHUNK = 64
+// x 8 columns x 4 out channels from a zero-padded band of CHUNK = 128
 // columns). The op-level sweeps of diff_conv_stem_test.c reach it through
 // aten::convolution.out on an AVX2 machine; here it is called directly:
 //   - against a plain loop, bit for bit on exact data with NaN, +-inf and
 //     -0.0 in the input, with input rows and planes and out rows and
 //     planes apart by more than their sizes (the gaps must stay
-//     untouched): the mobilenet stem, rows split in three chunks with an
-//     8-column tail and a 6-column one, out-channel tails of 1 and of a
+//     untouched): the mobilenet stem, rows split in two and three chunks
+//     (tails of 6 and 4 columns), out-channel tails of 1 and of a
 //     second weight block (33), out rows past a tile, 5x5 on 2 channels,
 //     ResNet's 7x7, 2x2 without padding, padding past the kernel;
 //   - with a fused post (batch norm and clamp, either alone) against the
@@ -43,12 +43,13 @@ typedef struct stem_case {
 
 static const stem_case_t kCases[] = {
     {3, 64, 64, 3, 2, 1, 16},   // mobilenet_v2's stem
-    {3, 13, 150, 3, 1, 1, 5},   // chunks of 64, 64, 22; 13 rows; 4 + 1 outs
+    {3, 13, 150, 3, 1, 1, 5},   // chunks of 128, 22; 13 rows; 4 + 1 outs
+    {3, 5, 300, 3, 1, 1, 5},    // chunks of 128, 128, 44
     {2, 17, 40, 5, 2, 2, 9},    // 5x5 s2, 20 columns (a tail of 4)
     {3, 40, 40, 7, 2, 3, 33},   // ResNet's 7x7 s2, a second weight block
     {1, 10, 9, 2, 1, 0, 3},     // 2x2, no padding, rows of exactly 8
     {3, 9, 23, 4, 2, 5, 6},     // padding past the kernel
-    {3, 6, 139, 3, 2, 0, 4},    // s2, 69 columns: a chunk and a tail of 5
+    {3, 6, 139, 3, 2, 0, 4},    // s2, 69 columns: a tail of 5
 };
 
 static etr_conv2d_geometry_t geometry(const stem_case_t *s) {
