@@ -355,7 +355,8 @@ void etr_conv_post_gemm(const etr_gemm_post_t *gemm, float *c,
 // (channels) `input_stride` apart, weight rows (out channels)
 // `weight_stride` apart with unit channel stride, out rows `out_stride`
 // apart; pixels at unit stride everywhere. The sum is one FMA chain per
-// output in channel order starting from bias + 0.0 (pointwise_avx512.c).
+// output in channel order starting from bias + 0.0 (pointwise_avx512.c,
+// pointwise_avx2.c: the same bits).
 typedef struct etr_conv_pointwise_args {
   const float *input;
   int64_t input_stride;
@@ -375,6 +376,7 @@ typedef struct etr_conv_pointwise_args {
 typedef void (*etr_conv_pointwise_fn)(const etr_conv_pointwise_args_t *args);
 
 void etr_conv_pointwise_nchw_avx512(const etr_conv_pointwise_args_t *args);
+void etr_conv_pointwise_nchw_avx2(const etr_conv_pointwise_args_t *args);
 // The pointwise kernel of `isa`, or NULL when it has none (conv_pack.c).
 etr_conv_pointwise_fn etr_conv_pointwise_for(etr_isa_t isa);
 

@@ -195,6 +195,8 @@ etr_conv_pointwise_fn etr_conv_pointwise_for(etr_isa_t isa) {
 #if defined(__x86_64__)
     case ETR_ISA_AVX512:
       return etr_conv_pointwise_nchw_avx512;
+    case ETR_ISA_AVX2:
+      return etr_conv_pointwise_nchw_avx2;
 #endif
     default:
       return NULL;

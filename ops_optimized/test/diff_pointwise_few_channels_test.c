@@ -10,6 +10,9 @@
 // the cache line) and of 289, 64 and 33 pixels, bias or none; random data
 // within the accumulation bound, exact integers with NaN, inf and -0.0 in
 // the input bit for bit; two images; a non-contiguous input beside them.
+// On AVX2 (pointwise_avx2.c) the same cases run its 4 x 3 tiles (fewer
+// than 32 input channels, 256 pixels or more) and their 1-3 row
+// remainders, and its 6 x 2 tiles on the smaller images.
 #include <criterion/criterion.h>
 
 #include "ops_optimized/ops_optimized.h"

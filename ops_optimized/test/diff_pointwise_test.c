@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The pointwise NCHW kernel (conv.h, etr_conv_pointwise_args_t;
-// pointwise_avx512.c) at its tile edges, in two ways:
+// The pointwise NCHW kernels (conv.h, etr_conv_pointwise_args_t;
+// pointwise_avx512.c, pointwise_avx2.c) at their tile edges, in two ways:
 //   * called directly on every ISA that has one, against the contract
 //     conv.h states: one fp32 FMA chain per output in channel order from
 //     bias + 0.0, then the fused post (batch-norm fma, clamp) as
@@ -12,11 +12,13 @@
 //   * through aten::convolution.out against the reference kernel
 //     (diff.h): exact small integers bit for bit with NaN and inf poked
 //     into the input, random data within the accumulation bound.
-// Out channels cover each tile height's edges (the 4x4-image tiles of 8,
-// 12, 16 and 24 rows, the larger images' 8 and 12), input channels every
-// count up to 17 and the 4- and 8-channel steps' edges, pixels 1..16 (one
-// vector: a 4x4 image) and the edges of 16, 32 and 64, and images of 512
-// pixels or more with the input at each offset in a cache line.
+// Out channels cover each tile height's edges (AVX-512: the 4x4-image
+// tiles of 8, 12, 16 and 24 rows, the larger images' 8 and 12; AVX2: 4
+// and 6 rows and their remainders), input channels every count up to 17
+// and the 4- and 8-channel steps' edges, pixels 1..16 (one vector: a 4x4
+// image) and the edges of 16, 32 and 64 (AVX2: of 8, 16 and 24, and 256),
+// images of 512 pixels or more with the input at each offset in a cache
+// line, and (AVX2) inputs large enough to go in chunks of pixels.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
@@ -231,9 +233,55 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
         ++cases;
       }
     }
+    // AVX2's tiles (pointwise_avx2.c): 4 rows x 3 vectors of 8 pixels and
+    // 6 x 2, the 6-row blocks on images under 256 pixels or from 32 input
+    // channels; past them 4 x 3 blocks (a remainder of 1 or 2 rows joins
+    // the last 6 block as 4 + 3 or 4 + 4 from 24 pixels on), then 5 x 2
+    // or 1-3 x 3; the last 1-24 pixels in one tile with its last vector
+    // masked. Each pixel count against every out count, the input
+    // channels rotating through both sides of 32.
+    static const int64_t avx2_pixels[] = {1,  7,  8,  9,  15,  16,  17,
+                                          23, 24, 25, 31,  32,  33,  40,
+                                          47, 48, 49, 255, 256, 257, 281};
+    static const int64_t avx2_outs[] = {1, 2,  3,  4,  5,  6,  7,  8, 9,
+                                        10, 11, 12, 13, 14, 17, 19, 20};
+    static const int64_t avx2_ins[] = {3, 17, 32, 33};
+    for (size_t p = 0; p < COUNT(avx2_pixels); ++p) {
+      for (size_t o = 0; o < COUNT(avx2_outs); ++o) {
+        ++seed;
+        kernel_case_t c = {avx2_outs[o], avx2_ins[(p + o) % COUNT(avx2_ins)],
+                           avx2_pixels[p], (int)(seed % 3),
+                           (int)((seed / 3) % 3), seed % 4 == 0, -1};
+        wrong += run_kernel_case(kernel, &c, seed);
+        ++cases;
+      }
+    }
+    // AVX2 from 512 pixels with equally aligned input rows: the first
+    // tile starts at the line before the input (its lanes before the row
+    // masked off; 1-15 of them, over one or both vectors of a 6 x 2 tile),
+    // on both tile shapes. Inputs of 128 Ki floats or more go in chunks of
+    // 16 Ki floats (a multiple of 48 pixels each): 64 x 2100 and 48 x
+    // 2731 are 9 chunks each, aligned or not (-1: rows n + 3 apart).
+    static const int shifts[] = {0, 1, 4, 7, 8, 9, 12, 15};
+    for (size_t t = 0; t < COUNT(shifts); ++t) {
+      kernel_case_t c = {t % 4 < 2 ? 14 : 11, t % 2 == 0 ? 5 : 40,
+                         t % 3 == 0 ? 512 : 777, (int)(t % 3),
+                         (int)((t / 2) % 3), t % 3 == 1, shifts[t]};
+      wrong += run_kernel_case(kernel, &c, 3000 + (uint64_t)t);
+      ++cases;
+    }
+    static const kernel_case_t chunked[] = {
+        {7, 64, 2100, 1, 2, false, 4},
+        {13, 48, 2731, 2, 1, true, -1},
+        {6, 64, 2100, 0, 2, false, 9},
+    };
+    for (size_t t = 0; t < COUNT(chunked); ++t) {
+      wrong += run_kernel_case(kernel, &chunked[t], 4000 + (uint64_t)t);
+      ++cases;
+    }
   }
   cr_log_info("%d pointwise kernel cases", cases);
-  cr_assert(cases > 0 || !etr_isa_available(ETR_ISA_AVX512),
+  cr_assert(cases > 0 || !etr_isa_available(ETR_ISA_AVX2),
             "no ISA's pointwise kernel ran");
   cr_assert_eq(wrong, 0, "%d wrong floats", wrong);
 }
@@ -289,7 +337,8 @@ static int run_op(int64_t n, int64_t c, int64_t h, int64_t w, int64_t oc,
 }
 
 // The op on the tiles' shapes: 4x4 images (and smaller) with out channels
-// around 8, 12, 16 and 24, and 32x32 images with few out channels.
+// around 8, 12, 16 and 24, 32x32 images with few out channels, and 16x16
+// and 17x19 images with 33 or 40 input channels.
 TT_TEST(diff_pointwise, op_tile_shapes) {
   static const int64_t outs[] = {7, 8, 9, 12, 15, 16, 17, 24, 25, 47, 48,
                                  144};
@@ -312,6 +361,15 @@ TT_TEST(diff_pointwise, op_tile_shapes) {
     failures += run_op(1, 16, 32, 32, small_outs[o], o % 2 == 0,
                        ETR_FILL_EXACT_INT, true);
     failures += run_op(1, 5, 9, 11, small_outs[o], o % 2 == 1,
+                       ETR_FILL_RANDOM, false);
+  }
+  // AVX2's 6 x 2 blocks from 32 input channels on images of 256 pixels
+  // or more, and the 4 x 3, 5 x 2 and 1-3 x 3 blocks past them.
+  static const int64_t wide_outs[] = {5, 11, 13, 14, 20};
+  for (size_t o = 0; o < COUNT(wide_outs); ++o) {
+    failures += run_op(1, 40, 16, 16, wide_outs[o], o % 2 == 0,
+                       ETR_FILL_EXACT_INT, true);
+    failures += run_op(1, 33, 17, 19, wide_outs[o], o % 2 == 1,
                        ETR_FILL_RANDOM, false);
   }
   cr_assert_eq(failures, 0, "%d pointwise cases disagree", failures);

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Pointwise (1x1, stride 1, no padding) NCHW convolution of one image,
+// fp32, AVX2 + FMA (conv.h): out[oc][p] = sum_c W[oc][c] x[c][p] + bias[oc],
+// then the fused post; pointwise_avx512.c's kernel with vectors of 8
+// pixels. Through the GEMM driver the models' small 1x1 layers ran at
+// 35-80 GFLOP/s on the Zen 2 runner (mobilenet_v2's 8x32x32 -> 48: 37,
+// 21.5 us), each tile a microkernel call with its own setup and a packed
+// copy of the input; this kernel runs that layer in 13.8 us in the fused
+// model (11.6 in a direct call, where the post's 3 instructions per
+// vector against 8 FMAs are most of the gap to 88 GFLOP/s without it).
+// The weight and input are read in place and the whole image is one
+// call: tiles of R out channels by V vectors keep R x V = 12
+// accumulators (of the 16 ymm registers, with V input vectors and one
+// broadcast weight), start them at the bias (+0.0, so a -0.0 bias adds as
+// the reference's sum + bias does) and run all of K before one store per
+// row and vector. Two tile shapes, by the image (direct calls with the
+// batch-norm and clamp post, 64-byte aligned rows, Zen 2):
+//   * 4 rows x 3 vectors (24 pixels): 7 loads per 12 FMAs; images of 256
+//     pixels or more with fewer than 32 input channels (8x32x32 -> 48:
+//     11.6 us against 12.3 us in 6 x 2; 16x32x32 -> 8: 3.7 against 4.4);
+//   * 6 rows x 2 vectors (16 pixels, a cache line): smaller images, where
+//     4 x 3 left the last 16 pixels in 8 accumulators (96x4x4 -> 24: 0.77
+//     us against 0.95), and 32 input channels or more, where each tile
+//     reads every input row's line once and the input is reread m / 6
+//     times (64x32x32 -> 64: 104 us against 112; 72x16x16 -> 12: 4.44
+//     against 4.56). Out channels past the 6-row blocks take 4 x 3 blocks
+//     (a remainder of 1 or 2 joins the last 6: 4 + 3, 4 + 4), then 5 x 2
+//     or 1-3 x 3: fewer accumulators than 10 leave the FMA pipes waiting
+//     on their 5-cycle latency (256x8x8 -> 32: 10.7 us against 10.9 with
+//     6 + 6 + 6 + 6 + 6 + 2).
+// Pixels past the last full tile take one tile of as many vectors as they
+// need, the last one masked (vmaskmovps loads: nothing past the row is
+// read; stores through etr_avx2_maskstore_ps).
+//
+// Exactness: one fp32 FMA chain per output in k order from the bias, then
+// post_avx2.c's post_vector: the bits of the AVX-512 kernel.
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "ops_optimized/common/mask_avx2.h"
+#include "ops_optimized/conv/conv.h"
+
+#define MAX_ROWS 6
+#define MAX_VECTORS 3
+
+// The first `count` lanes (1..8) set.
+static inline __m256i first_lanes(int64_t count) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)count), lane);
+}
+
+// One tile: rows [i0, i0 + R) by pixels [j0, j0 + 8 V). With `masked`
+// the last vector is loaded and stored under masks[V - 1]; with `head`
+// (j0 < 0: the image's first tile, aligned to a cache line) every vector
+// v under masks[v]. `w` and `bias` hold the R rows' weight rows and
+// biases.
+static inline __attribute__((always_inline)) void tile(
+    const etr_conv_pointwise_args_t *a, const float *const *w,
+    const float *bias, int64_t i0, int64_t j0, const __m256i *masks, int R,
+    int V, bool masked, bool head) {
+  __m256 acc[MAX_ROWS][MAX_VECTORS];
+  const float *wr[MAX_ROWS];
+#pragma GCC unroll 6
+  for (int r = 0; r < R; ++r) {
+    wr[r] = w[r];
+#pragma GCC unroll 3
+    for (int v = 0; v < V; ++v) {
+      acc[r][v] = _mm256_set1_ps(bias[r]);
+    }
+  }
+  const float *x = a->input + j0;
+  const int64_t k_count = a->in_channels;
+  const int64_t input_stride = a->input_stride;
+  for (int64_t k = 0; k < k_count; ++k, x += input_stride) {
+    __m256 xv[MAX_VECTORS];
+#pragma GCC unroll 3
+    for (int v = 0; v < V; ++v) {
+      xv[v] = (masked && v == V - 1) || head
+                  ? _mm256_maskload_ps(x + 8 * v, masks[v])
+                  : _mm256_loadu_ps(x + 8 * v);
+    }
+#pragma GCC unroll 6
+    for (int r = 0; r < R; ++r) {
+      const __m256 wv = _mm256_broadcast_ss(wr[r] + k);
+#pragma GCC unroll 3
+      for (int v = 0; v < V; ++v) {
+        acc[r][v] = _mm256_fmadd_ps(wv, xv[v], acc[r][v]);
+      }
+    }
+  }
+  // The post's fields in locals, and a row's scale and shift broadcast
+  // before its stores: they could alias `out`, and the compiler reloaded
+  // them after every store (8x32x32 -> 48: 12.4 us, now 11.6).
+  // Skipping the clamp when it is (-inf, +inf) (the same bits) measured
+  // no faster without it and slower with it (8x32x32 -> 48 with a clamp:
+  // 13.7 us against 11.7): the branch here cost more than the two
+  // instructions.
+  const etr_conv_post_t *post = a->post;
+  const float *scale = post != NULL ? post->scale : NULL;
+  const float *shift = post != NULL ? post->shift : NULL;
+  const int64_t channel = a->post_channel0 + i0;
+  const __m256 low = _mm256_set1_ps(post != NULL ? post->low : 0.0f);
+  const __m256 high = _mm256_set1_ps(post != NULL ? post->high : 0.0f);
+  const int64_t out_stride = a->out_stride;
+  float *out = a->out + i0 * out_stride + j0;
+#pragma GCC unroll 6
+  for (int r = 0; r < R; ++r, out += out_stride) {
+    __m256 alpha = _mm256_setzero_ps();
+    __m256 beta = _mm256_setzero_ps();
+    if (scale != NULL) {
+      alpha = _mm256_set1_ps(scale[channel + r]);
+      beta = _mm256_set1_ps(shift[channel + r]);
+    }
+#pragma GCC unroll 3
+    for (int v = 0; v < V; ++v) {
+      __m256 value = acc[r][v];
+      if (post != NULL) {  // as post_avx2.c's post_vector
+        if (scale != NULL) {
+          value = _mm256_fmadd_ps(value, alpha, beta);
+        }
+        value = _mm256_min_ps(high, _mm256_max_ps(low, value));
+      }
+      if ((masked && v == V - 1) || head) {
+        etr_avx2_maskstore_ps(out + 8 * v, masks[v], value);
+      } else {
+        _mm256_storeu_ps(out + 8 * v, value);
+      }
+    }
+  }
+}
+
+// Rows [i0, i0 + R) over pixels [j_begin, j_end): from j_begin < 0 a head
+// tile with the lanes before the row masked off, tiles of 8 V pixels,
+// then what is left before j_end (the image's end) in one tile of as many
+// vectors as it needs, the last masked.
+static inline __attribute__((always_inline)) void row_block(
+    const etr_conv_pointwise_args_t *a, int64_t i0, int64_t j_begin,
+    int64_t j_end, int R, int V) {
+  const float *w[MAX_ROWS];
+  float bias[MAX_ROWS];
+#pragma GCC unroll 6
+  for (int r = 0; r < R; ++r) {
+    w[r] = a->weight + (i0 + r) * a->weight_stride;
+    bias[r] = a->bias != NULL ? a->bias[(i0 + r) * a->bias_stride] + 0.0f
+                              : 0.0f;
+  }
+  int64_t j0 = j_begin;
+  __m256i masks[MAX_VECTORS];
+  if (j0 < 0) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+#pragma GCC unroll 3
+    for (int v = 0; v < V; ++v) {  // lanes at j0 + 8 v + lane >= 0
+      masks[v] = _mm256_cmpgt_epi32(
+          lane, _mm256_set1_epi32((int)(-(j0 + 8 * v) - 1)));
+    }
+    tile(a, w, bias, i0, j0, masks, R, V, false, true);
+    j0 += 8 * V;
+  }
+  for (; j0 + 8 * V <= j_end; j0 += 8 * V) {
+    tile(a, w, bias, i0, j0, masks, R, V, false, false);
+  }
+  const int64_t left = j_end - j0;
+  if (left > 0) {
+    const int vectors = (int)((left + 7) / 8);
+    masks[vectors - 1] = first_lanes(left - 8 * (vectors - 1));
+    if (vectors == 1) {
+      tile(a, w, bias, i0, j0, masks, R, 1, true, false);
+    } else if (V == 3 && vectors == 2) {
+      tile(a, w, bias, i0, j0, masks, R, 2, true, false);
+    } else {
+      tile(a, w, bias, i0, j0, masks, R, V, true, false);
+    }
+  }
+}
+
+// All out channels over pixels [j_begin, j_end): with `six` blocks of 6
+// rows by 2 vectors, the rest (or, without, all) in blocks of 4 by 3,
+// then 5 by 2 or 1-3 by 3.
+static inline __attribute__((always_inline)) void tiles(
+    const etr_conv_pointwise_args_t *a, int64_t j_begin, int64_t j_end,
+    bool six) {
+  const int64_t m = a->out_channels;
+  int64_t i0 = 0;
+  if (six) {
+    int64_t blocks = m / 6;
+    // (Not on images of fewer than 24 pixels, where the 4 x 3 blocks have
+    // only 16 pixels: 192x4x4 -> 32 ran 2.10 us in 6 + ... + 6 + 2, 2.20
+    // in 6 + ... + 4 + 4.)
+    if (blocks > 0 && m % 6 != 0 && m % 6 <= 2 && a->pixels >= 24) {
+      --blocks;
+    }
+    for (; i0 < 6 * blocks; i0 += 6) {
+      row_block(a, i0, j_begin, j_end, 6, 2);
+    }
+    if (m - i0 == 5) {
+      row_block(a, i0, j_begin, j_end, 5, 2);
+      return;
+    }
+  }
+  for (; i0 + 4 <= m; i0 += 4) {
+    row_block(a, i0, j_begin, j_end, 4, 3);
+  }
+  switch (m - i0) {
+    case 1:
+      row_block(a, i0, j_begin, j_end, 1, 3);
+      break;
+    case 2:
+      row_block(a, i0, j_begin, j_end, 2, 3);
+      break;
+    case 3:
+      row_block(a, i0, j_begin, j_end, 3, 3);
+      break;
+    default:
+      break;
+  }
+}
+
+void etr_conv_pointwise_nchw_avx2(const etr_conv_pointwise_args_t *a) {
+  const int64_t n = a->pixels;
+  const int64_t k = a->in_channels;
+  const bool six = n < 256 || k >= 32;
+  // On images of 512 pixels or more whose input rows all start at the
+  // same offset in a cache line, the pixel blocks start at a line (the
+  // first block's leading lanes masked off), as on AVX-512. With rows 32
+  // bytes past a line 64x32x32 -> 64 (rows 4 KiB apart, all in one L1
+  // set: a line read by two tiles was gone for the second) ran 143 us,
+  // aligned 110; 16 bytes past: 113 against 100, and 16x32x32 -> 8 4.28
+  // against 3.86. On smaller images the extra block cost more than that
+  // (16x16x16 -> 72: 8.99 us against 7.29 unaligned).
+  const int64_t lead =
+      a->input_stride % 16 == 0 && n >= 512
+          ? (int64_t)((uintptr_t)a->input / sizeof(float) % 16)
+          : 0;
+  // Inputs past 512 KiB (Zen 2's L2) in chunks of 64 KiB of pixels, each
+  // read by every block of rows while it stays in L2: 64x56x56 -> 64 ran
+  // 301 us in one pass, 270 in chunks.
+  int64_t chunk = n + lead;
+  if (k * n >= 128 * 1024) {
+    chunk = 16 * 1024 / k / 48 * 48;  // a multiple of both tile widths
+    chunk = chunk < 48 ? 48 : chunk;
+  }
+  for (int64_t j = -lead; j < n; j += chunk) {
+    tiles(a, j, n - j <= chunk ? n : j + chunk, six);
+  }
+}
