@@ -327,6 +327,21 @@ bool etr_depthwise_blocked_nchw_avx2_applies(const etr_conv2d_geometry_t *g,
                                              int64_t multiplier);
 void etr_depthwise_blocked_nchw_avx2(const etr_depthwise_args_t *args,
                                      const etr_conv_post_t *post);
+// NCHW, AVX2: 3x3 at stride 1 or 2 (both ways), padding 1, dilation 1,
+// a multiplier of 1, unit input column stride, out rows of at most 128,
+// one channel at a time over zero-padded stack copies of its input rows
+// (depthwise_rows_avx2.c).
+bool etr_depthwise_rows_nchw_avx2_applies(const etr_conv2d_geometry_t *g,
+                                          int64_t channels,
+                                          int64_t multiplier);
+void etr_depthwise_rows_nchw_avx2(const etr_depthwise_args_t *args,
+                                  const etr_conv_post_t *post);
+// Whether etr_depthwise_nchw_avx2 (and etr_depthwise_with_post_for)
+// pick the rows kernel: where it applies and the blocked kernel does not
+// (fewer than 8 channels, planes too large for its tile), where it was
+// measured faster than depthwise_avx2.c's phase planes.
+bool etr_depthwise_rows_avx2_wins(const etr_conv2d_geometry_t *g,
+                                  int64_t channels, int64_t multiplier);
 // The kernel of `isa` that takes `args` with a post (NCHW), or NULL: run
 // etr_depthwise_for's kernel and then the post (depthwise_scalar.c).
 etr_depthwise_post_fn etr_depthwise_with_post_for(

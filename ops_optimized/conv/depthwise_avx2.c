@@ -313,6 +313,10 @@ static void padded_channels(const etr_depthwise_args_t *args,
 
 void etr_depthwise_nchw_avx2(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
+  if (etr_depthwise_rows_avx2_wins(g, args->channels, args->multiplier)) {
+    etr_depthwise_rows_nchw_avx2(args, NULL);
+    return;
+  }
   if (etr_depthwise_blocked_nchw_avx2_applies(g, args->channels,
                                               args->multiplier)) {
     etr_depthwise_blocked_nchw_avx2(args, NULL);

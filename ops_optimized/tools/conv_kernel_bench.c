@@ -6,13 +6,14 @@
 // ISA, without the op's checks around them:
 //
 //   bazel run -c opt //ops_optimized/tools:conv_kernel_bench -- [--per-plane]
-//       [--only SUBSTRING] [--reps N]
+//       [--only SUBSTRING] [--reps N] [--dw blocked|rows]
 //
 // --per-plane calls the depthwise kernel once per channel plane
 // (channels = 1), as a fused per-plane epilogue would, to show each
 // call's setup. Times are thread CPU time (CLOCK_THREAD_CPUTIME_ID), the
 // median of 31 batches of N calls (default 200). Exact small-integer data;
-// NCHW, dense planes, bias.
+// NCHW, dense planes, bias. --dw calls one AVX2 depthwise kernel
+// directly instead of etr_depthwise_nchw_avx2's pick (to compare them).
 #define _POSIX_C_SOURCE 200809L  // clock_gettime
 
 #include <stdio.h>
@@ -44,6 +45,19 @@ static const bench_case_t kCases[] = {
     {"dw 192x4x4 s1", false, 192, 192, 4, 1, 3},
     {"dw 32x112x112 s1", false, 32, 32, 112, 1, 3},
     {"dw 96x112x112 s2", false, 96, 96, 112, 2, 3},
+    // mobilenet_v2's other depthwise layers (at 224x224 input).
+    {"dw 144x56x56 s1", false, 144, 144, 56, 1, 3},
+    {"dw 144x56x56 s2", false, 144, 144, 56, 2, 3},
+    {"dw 192x28x28 s1", false, 192, 192, 28, 1, 3},
+    {"dw 192x28x28 s2", false, 192, 192, 28, 2, 3},
+    {"dw 384x14x14 s1", false, 384, 384, 14, 1, 3},
+    {"dw 576x14x14 s2", false, 576, 576, 14, 2, 3},
+    {"dw 960x7x7 s1", false, 960, 960, 7, 1, 3},
+    // Fewer than 8 channels: no channel blocks.
+    {"dw 4x8x8 s1", false, 4, 4, 8, 1, 3},
+    {"dw 4x16x16 s1", false, 4, 4, 16, 1, 3},
+    {"dw 4x16x16 s2", false, 4, 4, 16, 2, 3},
+    {"dw 4x28x28 s2", false, 4, 4, 28, 2, 3},
     // The same rows with the data in L2: the kernels' compute rate.
     {"dw 4x112x112 s1 (L2)", false, 4, 4, 112, 1, 3},
     {"dw 8x112x112 s2 (L2)", false, 8, 8, 112, 2, 3},
@@ -64,6 +78,16 @@ static int compare(const void *a, const void *b) {
   double y = *(const double *)b;
   return x < y ? -1 : x > y;
 }
+
+#if defined(__x86_64__)
+static void blocked_kernel(const etr_depthwise_args_t *args) {
+  etr_depthwise_blocked_nchw_avx2(args, NULL);
+}
+
+static void rows_kernel(const etr_depthwise_args_t *args) {
+  etr_depthwise_rows_nchw_avx2(args, NULL);
+}
+#endif
 
 // One case (padding kernel / 2); false when memory runs out.
 static bool run(const bench_case_t *k, etr_depthwise_fn kernel,
@@ -146,6 +170,7 @@ int main(int argc, char **argv) {
   bool per_plane = false;
   const char *only = NULL;
   int reps = 200;
+  const char *dw = NULL;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--per-plane") == 0) {
       per_plane = true;
@@ -153,10 +178,12 @@ int main(int argc, char **argv) {
       only = argv[++i];
     } else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
       reps = atoi(argv[++i]);
+    } else if (strcmp(argv[i], "--dw") == 0 && i + 1 < argc) {
+      dw = argv[++i];
     } else {
       fprintf(stderr,
               "usage: conv_kernel_bench [--per-plane] [--only SUBSTRING] "
-              "[--reps N]\n");
+              "[--reps N] [--dw blocked|rows]\n");
       return 2;
     }
   }
@@ -173,6 +200,27 @@ int main(int argc, char **argv) {
     }
     etr_depthwise_fn kernel = k->direct ? etr_conv_direct_for(isa)
                                         : etr_depthwise_for(isa, false);
+#if defined(__x86_64__)
+    if (!k->direct && dw != NULL) {
+      const int64_t oh = (k->size - 1) / k->stride + 1;
+      const etr_conv2d_geometry_t g = {
+          .in_h = k->size, .in_w = k->size, .out_h = oh, .out_w = oh,
+          .kernel_h = k->kernel, .kernel_w = k->kernel,
+          .stride_h = k->stride, .stride_w = k->stride,
+          .pad_h = k->kernel / 2, .pad_w = k->kernel / 2, .dilation_h = 1,
+          .dilation_w = 1, .in_stride_w = 1};
+      const bool rows = strcmp(dw, "rows") == 0;
+      const bool applies =
+          rows ? etr_depthwise_rows_nchw_avx2_applies(&g, k->out_channels, 1)
+               : etr_depthwise_blocked_nchw_avx2_applies(&g, k->out_channels,
+                                                         1);
+      if (!applies) {
+        printf("%-24s (%s does not apply)\n", k->name, dw);
+        continue;
+      }
+      kernel = rows ? rows_kernel : blocked_kernel;
+    }
+#endif
     if (kernel == NULL) {
       printf("%-24s (no direct kernel for this ISA)\n", k->name);
       continue;

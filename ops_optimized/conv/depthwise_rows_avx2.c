@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Depthwise convolution, NCHW, AVX2 + FMA, 3x3 at stride 1 or 2 with
+// padding 1, one channel at a time, eight out columns per vector (conv.h).
+// The planes stay as they are (no transposes as in the channel-blocked
+// kernel, depthwise_blocked_avx2.c). Each input row is copied once into
+// a zero-padded stack row (at stride 2 split into its even and odd
+// columns, so every tap is again one load at a constant offset), and
+// ROWS out rows of one vector accumulate together: each loaded input
+// vector feeds the up to 3 out rows (2 at stride 2) whose taps it is, the
+// 9 weights stay in registers. It runs where the blocked kernel does not
+// (etr_depthwise_rows_avx2_wins): 1.6x the phase planes of
+// depthwise_avx2.c on 112x112 and 56x56 planes; on the planes the blocked
+// kernel takes, eight channels per vector win (4 chains of 9 dependent
+// FMAs per vector leave this kernel at 40% of the FMA peak at best).
+//
+// The sums are those of the flat path: one FMA chain per output in (kh,
+// kw) order from +0.0, then + bias, then the post (post_avx2.c's order).
+// Padding taps multiply the rows' zeros, which leaves such a sum
+// unchanged for the finite weights the op sends here (conv.h). A row's
+// last vector ends at its end (overlapping the one before: the same
+// bits); rows narrower than a vector store their first lanes.
+#include <immintrin.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ops_optimized/conv/conv.h"
+
+#define ROWS 4            // out rows per block
+#define MAX_OUT_W 128     // out columns a stack row holds
+#define ROW_FLOATS (MAX_OUT_W + 16)  // a padded row (or one phase of it)
+#define RING_FLOATS 6144  // the stack rows, 24 KiB
+#define MAX_SLOTS 64  // a power of 2
+// A block reads 2 ROWS + 1 input rows at most, all in the ring at once
+// (the ring's slots are a power of 2 no less than half of what fits).
+_Static_assert(RING_FLOATS / (2 * ROW_FLOATS) / 2 >= 2 * ROWS + 1,
+               "the ring holds a block's rows");
+#define MAX_DIM 65536  // so that products stay small
+
+bool etr_depthwise_rows_nchw_avx2_applies(const etr_conv2d_geometry_t *g,
+                                          int64_t channels,
+                                          int64_t multiplier) {
+  const int64_t s = g->stride_h;
+  return !g->channels_last && multiplier == 1 && channels >= 1 &&
+         g->kernel_h == 3 && g->kernel_w == 3 && (s == 1 || s == 2) &&
+         g->stride_w == s && g->pad_h == 1 && g->pad_w == 1 &&
+         g->dilation_h == 1 && g->dilation_w == 1 && g->in_stride_w == 1 &&
+         g->in_h > 0 && g->in_w > 0 && g->in_h <= MAX_DIM &&
+         g->in_w <= MAX_DIM && g->out_h > 0 && g->out_w > 0 &&
+         g->out_h == (g->in_h - 1) / s + 1 &&
+         g->out_w == (g->in_w - 1) / s + 1 && g->out_w <= MAX_OUT_W;
+}
+
+bool etr_depthwise_rows_avx2_wins(const etr_conv2d_geometry_t *g,
+                                   int64_t channels, int64_t multiplier) {
+  if (!etr_depthwise_rows_nchw_avx2_applies(g, channels, multiplier)) {
+    return false;
+  }
+  // conv_kernel_bench on Zen 2 (rows vs blocked, us): 48x32x32 s2 17.0
+  // vs 12.0, 72x16x16 s1 15.4 vs 10.5, 192x28x28 s1 107 vs 92: eight
+  // channels per vector win on the blocked kernel's planes. 16x32x32 s1
+  // is 9.7 vs 10.7 alone, but 11.5 vs 10.8 fused in mobilenet_v2
+  // (paired.py, 15 rounds): the blocked kernel keeps it too.
+  // Where the blocked kernel does not apply (planes past its tile) the
+  // phase planes of depthwise_avx2.c were the other choice: 32x112x112
+  // s1 179 vs 289, 96x112x112 s2 275 vs 510, 144x56x56 s1 234 vs 355,
+  // s2 149 vs 240.
+  // With fewer than 8 channels: 4x16x16 s1 0.85 vs 1.04, s2 0.59 vs
+  // 0.71, 4x28x28 s2 1.51 vs 1.95, 4x8x8 s1 0.38 vs 0.41.
+  return !etr_depthwise_blocked_nchw_avx2_applies(g, channels, multiplier);
+}
+
+// The first n (0..7) floats at src, zeros after; nothing past them is
+// read. (A scalar loop here became a memcpy call, a quarter of a 4x4
+// plane's time.)
+static inline __m256 load_first(const float *src, int64_t n) {
+  __m128 four = _mm_setzero_ps();
+  __m128 rest = _mm_setzero_ps();
+  if (n & 4) {
+    four = _mm_loadu_ps(src);
+    src += 4;
+  }
+  if (n & 2) {
+    // (MOVQ: _mm_load_sd would claim a double's alignment.)
+    rest = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i_u *)src));
+    src += 2;
+  }
+  if (n & 1) {
+    rest = (n & 2) ? _mm_insert_ps(rest, _mm_load_ss(src), 0x20)
+                   : _mm_load_ss(src);
+  }
+  return (n & 4) ? _mm256_set_m128(rest, four) : _mm256_set_m128(four, rest);
+}
+
+// Columns x..x+7 of a row of `width` (x < width), zeros past its end.
+static inline __m256 load_columns(const float *row, int64_t x,
+                                  int64_t width) {
+  return x + 8 <= width ? _mm256_loadu_ps(row + x)
+                        : load_first(row + x, width - x);
+}
+
+// Input row ih of `plane` as the taps read it, zero past its ends, with
+// aligned stores (unaligned ones, half of them across cache lines, were
+// slower): stride 1, input column x at row[8 + x], row[7] = 0 the left
+// padding; stride 2, input column 2j + 1 at row[8 + j] (row[7] = 0 the
+// padding) and 2j at row[phase + j]. Up to column max(out_w, 8) + 1 of
+// the padded row at stride 1, max(out_w, 8) (odd columns) at stride 2.
+static void copy_row(const etr_conv2d_geometry_t *g, const float *plane,
+                     int64_t ih, int64_t phase, float *row) {
+  const float *from = plane + ih * g->in_stride_h;
+  const int64_t width = g->in_w;
+  const __m256 zero = _mm256_setzero_ps();
+  int64_t x = 0;
+  row[7] = 0.0f;
+  if (g->stride_w == 1) {
+    for (; x < width; x += 8) {
+      _mm256_store_ps(row + 8 + x, load_columns(from, x, width));
+    }
+    _mm256_store_ps(row + 8 + x, zero);
+    return;
+  }
+  float *odd = row + 8;  // odd input columns
+  float *even = row + phase;
+  for (; x < width; x += 16) {
+    const __m256 lo = load_columns(from, x, width);
+    const __m256 hi =
+        x + 8 < width ? load_columns(from, x + 8, width) : zero;
+    // Even and odd columns of 16: the in-lane shuffle leaves
+    // [0 2 8 10 | 4 6 12 14]; the 64-bit permute puts pairs in order.
+    const __m256 e = _mm256_shuffle_ps(lo, hi, 0x88);
+    const __m256 o = _mm256_shuffle_ps(lo, hi, 0xdd);
+    _mm256_store_ps(even + x / 2, _mm256_castpd_ps(_mm256_permute4x64_pd(
+                                      _mm256_castps_pd(e), 0xd8)));
+    _mm256_store_ps(odd + x / 2, _mm256_castpd_ps(_mm256_permute4x64_pd(
+                                     _mm256_castps_pd(o), 0xd8)));
+  }
+  _mm256_store_ps(even + x / 2, zero);
+  _mm256_store_ps(odd + x / 2, zero);
+}
+
+typedef struct channel {
+  __m256 w[9];
+  __m256 bias;
+  __m256 scale;
+  __m256 shift;
+  __m256 low;
+  __m256 high;
+  int64_t phase;  // floats from a stride-2 row's even columns to its odd
+} channel_t;
+
+// + bias, then with POST the post. Branch-free: no bias adds +0.0, no
+// batch norm is fma(v, 1, 0), no clamp clamps to -inf and inf, all of
+// which return v bit for bit since the FMA chain from +0.0 never makes a
+// -0.0 (nor then does v + bias for any bias). Against a branch per step:
+// 16x32x32 s1 9.3 us instead of 10.0 (conv_kernel_bench).
+static inline __attribute__((always_inline)) __m256 finish(
+    const channel_t *c, __m256 v, const bool POST) {
+  v = _mm256_add_ps(v, c->bias);
+  if (POST) {
+    v = _mm256_fmadd_ps(v, c->scale, c->shift);
+    // As post_avx2.c: v < low ? low : v, then v > high ? high : v.
+    v = _mm256_min_ps(c->high, _mm256_max_ps(c->low, v));
+  }
+  return v;
+}
+
+// The first n (1..7) lanes of v to dst: AVX2's masked store is slow on
+// Zen 2 (microcoded), these are single stores.
+static inline void store_first(float *dst, __m256 v, int64_t n) {
+  __m128 x = _mm256_castps256_ps128(v);
+  if (n & 4) {
+    _mm_storeu_ps(dst, x);
+    dst += 4;
+    x = _mm256_extractf128_ps(v, 1);
+  }
+  if (n & 2) {
+    _mm_storel_epi64((__m128i_u *)dst, _mm_castps_si128(x));
+    dst += 2;
+    x = _mm_movehl_ps(x, x);
+  }
+  if (n & 1) {
+    _mm_store_ss(dst, x);
+  }
+}
+
+// RH out rows (at most ROWS) of one vector at column ow, stride S:
+// `rows` are the input rows their taps read, in order (RH + 2 at stride
+// 1, 2 RH + 1 at stride 2), `out` the first out row, rows `out_stride`
+// apart; only the first `n` columns are stored. (Two vectors per row, 8
+// chains, spilled and ran 20% slower on 112-wide planes; 6 rows, no
+// faster than 4.)
+static inline __attribute__((always_inline)) void out_vector(
+    const channel_t *c, const float *const *rows, int64_t ow, float *out,
+    int64_t out_stride, int64_t n, const int RH, const int S,
+    const bool POST) {
+  const int inputs = S == 1 ? RH + 2 : 2 * RH + 1;
+  __m256 acc[ROWS];
+#pragma GCC unroll 8
+  for (int r = 0; r < RH; ++r) {
+    acc[r] = _mm256_setzero_ps();
+  }
+#pragma GCC unroll 16
+  for (int i = 0; i < inputs; ++i) {
+    const float *row = rows[i] + ow;
+#pragma GCC unroll 3
+    for (int kw = 0; kw < 3; ++kw) {
+      // Padded column ow + kw (stride 1), 2 ow + kw (stride 2).
+      const __m256 x =
+          S == 1 ? _mm256_loadu_ps(row + 7 + kw)
+                 : _mm256_loadu_ps(row + (kw == 0 ? 7 : kw == 1 ? c->phase : 8));
+      // Out row r reads input row r * S + kh: in increasing i, so each
+      // chain runs in (kh, kw) order.
+#pragma GCC unroll 8
+      for (int r = 0; r < RH; ++r) {
+        const int kh = i - r * S;
+        if (kh >= 0 && kh < 3) {
+          acc[r] = _mm256_fmadd_ps(x, c->w[kh * 3 + kw], acc[r]);
+        }
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < RH; ++r) {
+    const __m256 v = finish(c, acc[r], POST);
+    if (n == 8) {
+      _mm256_storeu_ps(out + r * out_stride + ow, v);
+    } else {
+      store_first(out + r * out_stride + ow, v, n);
+    }
+  }
+}
+
+// RH out rows of the whole width: whole vectors, then (out_w % 8) the
+// last 8 columns again (the same bits where they overlap) or, in rows
+// narrower than a vector, the first out_w lanes.
+static inline __attribute__((always_inline)) void out_rows(
+    const channel_t *c, const float *const *rows, int64_t out_w,
+    float *out, int64_t out_stride, const int RH, const int S,
+    const bool POST) {
+  if (out_w < 8) {
+    out_vector(c, rows, 0, out, out_stride, out_w, RH, S, POST);
+    return;
+  }
+  int64_t ow = 0;
+  for (; ow + 8 <= out_w; ow += 8) {
+    out_vector(c, rows, ow, out, out_stride, 8, RH, S, POST);
+  }
+  if (ow < out_w) {
+    out_vector(c, rows, out_w - 8, out, out_stride, 8, RH, S, POST);
+  }
+}
+
+#define ROWS_CASE(RH)                                                  \
+  case RH:                                                             \
+    if (stride == 1 && post) {                                         \
+      out_rows(c, rows, out_w, out, out_stride, RH, 1, true);          \
+    } else if (stride == 1) {                                          \
+      out_rows(c, rows, out_w, out, out_stride, RH, 1, false);         \
+    } else if (post) {                                                 \
+      out_rows(c, rows, out_w, out, out_stride, RH, 2, true);          \
+    } else {                                                           \
+      out_rows(c, rows, out_w, out, out_stride, RH, 2, false);         \
+    }                                                                  \
+    return;
+
+static void block(const channel_t *c, const float *const *rows,
+                  int64_t out_w, float *out, int64_t out_stride, int rh,
+                  int64_t stride, bool post) {
+  switch (rh) {
+    ROWS_CASE(1)
+    ROWS_CASE(2)
+    ROWS_CASE(3)
+    ROWS_CASE(4)
+    default:
+      return;  // not asked for
+  }
+}
+
+#undef ROWS_CASE
+
+// The stream of input rows, channel after channel, through a ring of
+// `slots` stack rows `floats` apart: global row oc * in_h + ih lives in
+// slot (that) & (slots - 1). Rows are copied as far ahead of the block
+// that reads them as the ring allows, channels ahead on small planes:
+// the taps load a row at other offsets than its copy stored it, which
+// store forwarding cannot serve while the stores are in flight.
+typedef struct stream {
+  const etr_depthwise_args_t *args;
+  float *ring;
+  int64_t floats;  // per slot
+  int64_t slots;
+  int64_t phase;
+  int64_t next;  // the first global row not yet copied
+  int64_t end;   // channels * in_h
+} stream_t;
+
+static void copy_until(stream_t *st, int64_t global) {
+  const etr_conv2d_geometry_t *g = st->args->geometry;
+  if (global > st->end) {
+    global = st->end;
+  }
+  int64_t oc = st->next / g->in_h;
+  int64_t ih = st->next - oc * g->in_h;
+  int64_t slot = st->next & (st->slots - 1);
+  for (; st->next < global; ++st->next) {
+    copy_row(g, st->args->input + oc * g->in_stride_c, ih, st->phase,
+             st->ring + slot * st->floats);
+    if (++ih == g->in_h) {
+      ih = 0;
+      ++oc;
+    }
+    if (++slot == st->slots) {
+      slot = 0;
+    }
+  }
+}
+
+void etr_depthwise_rows_nchw_avx2(const etr_depthwise_args_t *args,
+                                  const etr_conv_post_t *post) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  if (!etr_depthwise_rows_nchw_avx2_applies(g, args->channels,
+                                            args->multiplier)) {
+    return;  // not a call _applies accepts
+  }
+  const int64_t s = g->stride_h;
+  const int64_t in_h = g->in_h;
+  _Alignas(32) float ring[RING_FLOATS];
+  _Alignas(32) float zero_row[2 * ROW_FLOATS];
+  // A phase: the padding vector, max(out_w, 8) in whole vectors, then
+  // copy_row's zero vector.
+  const int64_t phase = ((g->out_w > 8 ? g->out_w : 8) + 7) / 8 * 8 + 16;
+  stream_t st = {.args = args, .ring = ring, .floats = phase * s,
+                 .phase = phase, .next = 0, .end = args->channels * in_h};
+  // A power of 2, so that a row's slot is a mask away (a division per
+  // row was most of a 4x4 plane's time).
+  st.slots = MAX_SLOTS;
+  while (st.slots * st.floats > RING_FLOATS) {
+    st.slots /= 2;
+  }
+  for (int64_t j = 0; j < 2 * ROW_FLOATS / 8; ++j) {
+    _mm256_store_ps(zero_row + j * 8, _mm256_setzero_ps());
+  }
+  channel_t c;
+  c.phase = phase;
+  const bool affine = post != NULL && post->scale != NULL;
+  c.low = _mm256_set1_ps(post != NULL ? post->low : -INFINITY);
+  c.high = _mm256_set1_ps(post != NULL ? post->high : INFINITY);
+  c.scale = _mm256_set1_ps(1.0f);
+  c.shift = _mm256_setzero_ps();
+  c.bias = _mm256_setzero_ps();
+  for (int64_t oc = 0; oc < args->channels; ++oc) {
+    const float *w = args->weight + oc * g->w_stride_oc;
+    for (int kh = 0; kh < 3; ++kh) {
+      for (int kw = 0; kw < 3; ++kw) {
+        c.w[kh * 3 + kw] =
+            _mm256_set1_ps(w[kh * g->w_stride_h + kw * g->w_stride_w]);
+      }
+    }
+    if (args->bias != NULL) {
+      c.bias = _mm256_set1_ps(args->bias[oc * args->bias_stride]);
+    }
+    if (affine) {
+      c.scale = _mm256_set1_ps(post->scale[oc]);
+      c.shift = _mm256_set1_ps(post->shift[oc]);
+    }
+    float *out = args->out + oc * args->out_stride_c;
+    for (int64_t oh0 = 0; oh0 < g->out_h; oh0 += ROWS) {
+      const int rh = g->out_h - oh0 < ROWS ? (int)(g->out_h - oh0) : ROWS;
+      const int64_t first = oh0 * s - 1;
+      // Only rows before this block's first are overwritten: the ring
+      // holds at least 2 ROWS + 1 (the _Static_assert above).
+      copy_until(&st, oc * in_h + (first > 0 ? first : 0) + st.slots);
+      const int inputs = s == 1 ? rh + 2 : 2 * rh + 1;
+      const float *rows[2 * ROWS + 1];
+      for (int i = 0; i < inputs; ++i) {
+        const int64_t ih = first + i;
+        rows[i] = ih < 0 || ih >= in_h
+                      ? zero_row
+                      : ring + ((oc * in_h + ih) & (st.slots - 1)) *
+                                   st.floats;
+      }
+      block(&c, rows, g->out_w, out + oh0 * args->out_stride_h,
+            args->out_stride_h, rh, s, post != NULL);
+    }
+  }
+}

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The row depthwise kernel (ops_optimized/conv/depthwise_rows_avx2.c: 3x3,
+// stride 1 or 2, padding 1, one channel at a time over zero-padded stack
+// copies of its input rows, 4 out rows of one vector per register block).
+//   - Through aten::convolution.out against the reference kernel on every
+//     ISA of this machine (conv_test_util.h), after asserting that
+//     etr_depthwise_nchw_avx2 picks the kernel for each geometry (those
+//     the blocked kernel does not take): fewer than 8 channels, planes too
+//     large for the blocked kernel, the widest rows it takes (128), odd
+//     and even input widths at stride 2, a batch of 2; random floats, exact
+//     integers with NaN, +-inf and -0.0 inputs, one inf weight;
+//     contiguous, strided and channels-last inputs.
+//   - Called directly on out widths 1 to 9, 15 to 17 and 31 to 33 (the
+//     vector edges), out heights 1 to 5, 8 and 9 (the 4-row block and its
+//     remainders), strides 1 and 2 (both input width parities), 1, 3 and
+//     8 channels, with input rows, input planes, weights and out rows and
+//     planes apart by more than their sizes (the out gaps must stay
+//     untouched): bit for bit against the scalar kernel on exact data
+//     with NaN, +-inf and -0.0 inputs (NaN for NaN), and with a fused post
+//     (batch norm and clamp, either alone) against the kernel followed by
+//     the post, bit for bit on random data.
+//   - The geometries it declines.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/isa.h"
+#include "ops_optimized/test/conv_test_util.h"
+
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+#if defined(__x86_64__)
+
+// n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
+static const conv_case_t kTaken[] = {
+    {1, 16, 34, 32, 16, 3, 3, 1, 1, 1, 16, true},    // 1088 out pixels
+    {2, 9, 34, 33, 9, 3, 3, 1, 1, 1, 9, false},      // 33: a tail, batch 2
+    {1, 3, 9, 17, 3, 3, 3, 1, 1, 1, 3, true},        // 3 channels
+    {1, 1, 6, 5, 1, 3, 3, 1, 1, 1, 1, true},         // one channel, 5 wide
+    {1, 5, 11, 31, 5, 3, 3, 2, 1, 1, 5, true},       // stride 2, odd width
+    {1, 4, 10, 18, 4, 3, 3, 2, 1, 1, 4, false},      // stride 2, even width
+    {1, 8, 56, 56, 8, 3, 3, 2, 1, 1, 8, true},       // past the blocked tile
+    {1, 8, 40, 40, 8, 3, 3, 1, 1, 1, 8, true},       // 1600 out pixels
+    {1, 2, 5, 255, 2, 3, 3, 2, 1, 1, 2, true},       // 128 out columns
+    {1, 2, 3, 128, 2, 3, 3, 1, 1, 1, 2, true},       // 128 at stride 1
+};
+
+// 5x5, padding 2, dilation 2, multiplier 2, stride 3, unequal strides,
+// out rows of 129, and where the blocked kernel takes it (16 channels
+// of 32x32 at stride 1 and 2, 28x28).
+static const conv_case_t kDeclined[] = {
+    {1, 8, 16, 16, 8, 5, 5, 1, 2, 1, 8, true},
+    {1, 3, 16, 16, 3, 3, 3, 1, 2, 1, 3, true},
+    {1, 3, 16, 16, 3, 3, 3, 1, 2, 2, 3, true},
+    {1, 3, 16, 16, 6, 3, 3, 1, 1, 1, 3, true},
+    {1, 3, 16, 16, 3, 3, 3, 3, 1, 1, 3, true},
+    {1, 2, 4, 129, 2, 3, 3, 1, 1, 1, 2, true},
+    {1, 16, 32, 32, 16, 3, 3, 2, 1, 1, 16, true},
+    {1, 16, 32, 32, 16, 3, 3, 1, 1, 1, 16, true},
+    {1, 16, 28, 28, 16, 3, 3, 1, 1, 1, 16, true},
+};
+
+static bool picked(const conv_case_t *p) {
+  etr_conv2d_geometry_t g = conv_case_geometry(p);
+  return etr_depthwise_rows_avx2_wins(&g, p->oc, p->oc / p->c);
+}
+
+TT_TEST(diff_depthwise_rows, through_the_op) {
+  int failures = 0;
+  for (size_t i = 0; i < COUNT(kTaken); ++i) {
+    const conv_case_t *p = &kTaken[i];
+    cr_assert(picked(p), "case %zu: the rows kernel is not picked", i);
+    failures += run_conv_random_and_specials(p);
+    failures += run_conv(p, ETR_FLOAT, ETR_DIFF_NONCONTIGUOUS,
+                         ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
+    failures += run_conv(p, ETR_FLOAT, ETR_DIFF_CHANNELS_LAST,
+                         ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
+    g_poke_inf_weight = true;
+    failures += run_conv(p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
+                         ETR_FILL_EXACT_INT, ETR_FILL_EXACT_INT, false);
+    g_poke_inf_weight = false;
+  }
+  cr_assert_eq(failures, 0, "%d rows depthwise cases disagree", failures);
+}
+
+TT_TEST(diff_depthwise_rows, declines) {
+  for (size_t i = 0; i < COUNT(kDeclined); ++i) {
+    cr_assert(!picked(&kDeclined[i]), "case %zu is picked", i);
+  }
+  etr_conv2d_geometry_t g = conv_case_geometry(&kTaken[0]);
+  cr_assert(etr_depthwise_rows_nchw_avx2_applies(&g, 16, 1));
+  g.stride_w = 2;  // unequal strides
+  cr_assert(!etr_depthwise_rows_nchw_avx2_applies(&g, 16, 1));
+  g = conv_case_geometry(&kTaken[0]);
+  g.in_stride_w = 2;
+  cr_assert(!etr_depthwise_rows_nchw_avx2_applies(&g, 16, 1));
+  g = conv_case_geometry(&kTaken[0]);
+  g.out_h += 1;  // not the geometry's out size
+  cr_assert(!etr_depthwise_rows_nchw_avx2_applies(&g, 16, 1));
+  g = conv_case_geometry(&kTaken[0]);
+  g.channels_last = true;
+  cr_assert(!etr_depthwise_rows_nchw_avx2_applies(&g, 16, 1));
+}
+
+enum {
+  kMaxChannels = 8,
+  kRowGap = 3,     // input rows in_w + kRowGap apart
+  kPlaneGap = 5,   // and planes a further kPlaneGap
+  kWeightGap = 2,  // weight planes 9 + kWeightGap apart
+  kBiasStride = 2,
+  kOutRowGap = 2,  // out rows out_w + kOutRowGap apart
+  kOutGap = 4,     // and out planes a further kOutGap
+  kMaxOutW = 33,
+  kMaxOutH = 9,
+  kMaxIn = (2 * kMaxOutH) * (2 * kMaxOutW + kRowGap) + kPlaneGap,
+  kMaxOut = kMaxOutH * (kMaxOutW + kOutRowGap) + kOutGap,
+};
+static const float kSentinel = 12345.0f;
+
+static const int64_t kWidths[] = {1, 2, 3, 4, 5, 6, 7, 8, 9,
+                                  15, 16, 17, 31, 32, 33};
+static const int64_t kHeights[] = {1, 2, 3, 4, 5, 8, 9};
+static const int64_t kChannelCounts[] = {1, 3, 8};
+
+// Stride s, out size out_w x out_h; at stride 2 the input is 2 out - 1
+// wide and high (odd) or, with `even`, 2 out.
+static etr_conv2d_geometry_t row_geometry(int64_t out_h, int64_t out_w,
+                                          int64_t s, bool even) {
+  const int64_t in_h = s == 1 ? out_h : 2 * out_h - (even ? 0 : 1);
+  const int64_t in_w = s == 1 ? out_w : 2 * out_w - (even ? 0 : 1);
+  return (etr_conv2d_geometry_t){
+      .channels = 1,
+      .in_h = in_h,
+      .in_w = in_w,
+      .out_h = out_h,
+      .out_w = out_w,
+      .kernel_h = 3,
+      .kernel_w = 3,
+      .stride_h = s,
+      .stride_w = s,
+      .pad_h = 1,
+      .pad_w = 1,
+      .dilation_h = 1,
+      .dilation_w = 1,
+      .in_stride_c = in_h * (in_w + kRowGap) + kPlaneGap,
+      .in_stride_h = in_w + kRowGap,
+      .in_stride_w = 1,
+      .w_stride_oc = 9 + kWeightGap,
+      .w_stride_c = 9,
+      .w_stride_h = 3,
+      .w_stride_w = 1};
+}
+
+// Fills with multiples of 1/8 in [-2, 2) (exact) or random floats.
+static void fill(float *x, int64_t n, bool exact, uint32_t seed) {
+  uint32_t s = seed * 2654435761u + 1;
+  for (int64_t i = 0; i < n; ++i) {
+    s = s * 1664525u + 1013904223u;
+    x[i] = exact ? (float)((int32_t)(s >> 27) - 16) / 8.0f
+                 : (float)(s >> 8) / 8388608.0f - 1.0f;
+  }
+}
+
+// `got` against `want` over the out planes, gaps included (they must hold
+// the sentinel in both); NaN matches NaN.
+static int compare_outs(const float *got, const float *want, int64_t numel,
+                        const char *what, const etr_conv2d_geometry_t *g,
+                        int64_t channels) {
+  int bad = 0;
+  for (int64_t e = 0; e < numel; ++e) {
+    uint32_t a;
+    uint32_t b;
+    memcpy(&a, &got[e], sizeof a);
+    memcpy(&b, &want[e], sizeof b);
+    if (a != b && !(isnan(got[e]) && isnan(want[e]))) {
+      if (bad++ < 3) {
+        cr_log_error("%s, %lld channels, out %lldx%lld stride %lld, in "
+                     "%lldx%lld, at %lld: %a vs %a",
+                     what, (long long)channels, (long long)g->out_h,
+                     (long long)g->out_w, (long long)g->stride_h,
+                     (long long)g->in_h, (long long)g->in_w, (long long)e,
+                     (double)got[e], (double)want[e]);
+      }
+    }
+  }
+  return bad;
+}
+
+// One geometry and channel count: the kernel alone against the scalar
+// kernel (exact data with specials), then each post against the kernel
+// followed by etr_conv_post_rows_avx2 (random data).
+static int run_direct(const etr_conv2d_geometry_t *g, int64_t channels,
+                      uint32_t seed) {
+  static float input[kMaxChannels * kMaxIn];
+  static float weight[kMaxChannels * (9 + kWeightGap)];
+  static float bias[kMaxChannels * kBiasStride];
+  static float scale[kMaxChannels];
+  static float shift[kMaxChannels];
+  static float want[kMaxChannels * kMaxOut];
+  static float got[kMaxChannels * kMaxOut];
+  static float post_want[kMaxChannels * kMaxOut];
+  const int64_t out_stride_h = g->out_w + kOutRowGap;
+  const int64_t out_stride_c = g->out_h * out_stride_h + kOutGap;
+  const int64_t out_numel = channels * out_stride_c;
+  etr_depthwise_args_t a = {
+      .geometry = g, .input = input, .weight = weight, .bias = bias,
+      .bias_stride = kBiasStride, .out = got, .out_stride_c = out_stride_c,
+      .out_stride_h = out_stride_h, .out_stride_w = 1,
+      .channels = channels, .multiplier = 1};
+  etr_depthwise_args_t w = a;
+  w.out = want;
+  int bad = 0;
+  for (int exact = 1; exact >= 0; --exact) {
+    const int64_t in_numel = channels * g->in_stride_c;
+    fill(input, in_numel, exact, seed);
+    fill(weight, channels * g->w_stride_oc, exact, seed + 100);
+    fill(bias, channels * kBiasStride, exact, seed + 200);
+    fill(scale, channels, false, seed + 300);
+    fill(shift, channels, false, seed + 400);
+    if (exact) {
+      // Specials at the first and last pixels and one in the middle of
+      // the last channel (its edges are where the row copies end).
+      const float *last = input + (channels - 1) * g->in_stride_c;
+      const int64_t end = (g->in_h - 1) * g->in_stride_h + g->in_w - 1;
+      input[0] = NAN;
+      input[last - input + end] = INFINITY;
+      input[last - input + end / 2] = -INFINITY;
+      input[last - input] = -0.0f;
+    }
+    for (int64_t e = 0; e < out_numel; ++e) {
+      got[e] = kSentinel;
+      want[e] = kSentinel;
+    }
+    etr_depthwise_rows_nchw_avx2(&a, NULL);
+    if (exact) {
+      etr_depthwise_nchw_scalar(&w);
+      bad += compare_outs(got, want, out_numel, "no post vs scalar", g,
+                          channels);
+    } else {
+      memcpy(want, got, (size_t)out_numel * sizeof(float));
+    }
+    if (exact) {
+      continue;  // the posts on random data only
+    }
+    const float highs[] = {0.75f, INFINITY, 0.5f};
+    for (int kind = 0; kind < 3; ++kind) {
+      etr_conv_post_t post = {
+          .scale = kind < 2 ? scale : NULL,
+          .shift = kind < 2 ? shift : NULL,
+          .low = kind == 1 ? -INFINITY : -0.25f,
+          .high = highs[kind],
+          .rows = etr_conv_post_rows_avx2,
+      };
+      memcpy(post_want, want, (size_t)out_numel * sizeof(float));
+      for (int64_t c = 0; c < channels; ++c) {  // (rows are channels)
+        for (int64_t oh = 0; oh < g->out_h; ++oh) {
+          etr_conv_post_rows_avx2(
+              &post, (size_t)c,
+              post_want + c * out_stride_c + oh * out_stride_h,
+              (ptrdiff_t)out_stride_c, 1, (size_t)g->out_w);
+        }
+      }
+      for (int64_t e = 0; e < out_numel; ++e) {
+        got[e] = kSentinel;
+      }
+      etr_depthwise_rows_nchw_avx2(&a, &post);
+      bad += compare_outs(got, post_want, out_numel, "post", g, channels);
+    }
+  }
+  return bad;
+}
+
+TT_TEST(diff_depthwise_rows, vector_and_block_edges) {
+  if (!etr_isa_available(ETR_ISA_AVX2)) {
+    cr_log_warn("no AVX2 on this machine: the rows kernel is not run");
+    return;
+  }
+  int bad = 0;
+  uint32_t seed = 1;
+  for (int64_t s = 1; s <= 2; ++s) {
+    for (int even = 0; even < (s == 2 ? 2 : 1); ++even) {
+      for (size_t wi = 0; wi < COUNT(kWidths); ++wi) {
+        for (size_t hi = 0; hi < COUNT(kHeights); ++hi) {
+          etr_conv2d_geometry_t g =
+              row_geometry(kHeights[hi], kWidths[wi], s, even != 0);
+          if (g.in_w < 1 || g.in_h < 1) {
+            continue;
+          }
+          for (size_t ci = 0; ci < COUNT(kChannelCounts); ++ci) {
+            const int64_t channels = kChannelCounts[ci];
+            cr_assert(etr_depthwise_rows_nchw_avx2_applies(&g, channels, 1),
+                      "out %lldx%lld stride %lld not taken",
+                      (long long)g.out_h, (long long)g.out_w, (long long)s);
+            bad += run_direct(&g, channels, seed++);
+          }
+        }
+      }
+    }
+  }
+  cr_assert_eq(bad, 0, "%d outputs differ", bad);
+}
+
+#else
+
+TT_TEST(diff_depthwise_rows, not_x86) {
+  cr_log_info("the rows depthwise kernel is x86 (AVX2) only");
+}
+
+#endif
