@@ -496,13 +496,6 @@ static inline etr_vf vf_gelu_table(etr_vf x, const float (*table)[32]) {
   p = vf_fma(p, t, vf_lookup32(table[0], index));
   return vf_mul(x, p);
 }
-
-// Whether every lane of x is within vf_gelu_table's range (a NaN lane
-// counts as within: the table gives NaN). With randn activations 1 vector
-// in 600 has a lane out of it.
-static inline bool vf_gelu_table_covers(etr_vf x) {
-  return !vm_any(vf_ge(vf_abs(x), vf_set1(3.875f)));
-}
 #endif
 
 // gelu(x) = x Phi(x) = x/2 (1 + erf(x / sqrt 2)), within 4 ULP of
@@ -558,20 +551,52 @@ ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_wide(etr_vf x) {
   return vf_copysign(y, x);
 }
 
-// Activations mostly lie within [-3, 3]: a vector that does takes the
-// table path (AVX-512) or the bounded one, 2-3x cheaper, inlined into the
-// kernel's loop; the others call vf_gelu_erf_wide.
+#ifdef ETR_HAVE_VF_LOOKUP32
+// Lane by lane: the table path where it covers the lane, the wide one
+// elsewhere (as vf_exp_general_call), so that a lane's result never
+// depends on its neighbours; only vectors with lanes on both sides of
+// 3.875 pay for both paths.
+ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_mixed(etr_vf x) {
+  return vf_select(vf_ge(vf_abs(x), vf_set1(3.875f)), vf_gelu_erf_wide(x),
+                   vf_gelu_table(x, kGeluErfTable));
+}
+#else
+// Lane by lane as above, the bounded path where !(|x| > 3) (NaN too, as
+// in a vector that takes it whole).
+ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_mixed(etr_vf x) {
+  return vf_select(vf_gt(vf_abs(x), vf_set1(3.0f)), vf_gelu_erf_wide(x),
+                   vf_gelu_erf_bounded(x));
+}
+#endif
+
+// Activations mostly lie within [-3, 3] (with randn ones 1 vector of 16
+// in 600 has a lane past 3.875): a vector that does takes the table path
+// (AVX-512; a NaN lane gives NaN there) or the bounded one, 2-3x cheaper,
+// inlined into the
+// kernel's loop; a vector with no lane there takes vf_gelu_erf_wide, and
+// one with lanes on both sides each lane's own path (vf_gelu_erf_mixed):
+// the fast paths round some lanes differently from the wide one, and a
+// lane's result is a function of that lane alone.
 static inline etr_vf vf_gelu_erf(etr_vf x) {
 #ifdef ETR_HAVE_VF_LOOKUP32
-  if (vf_gelu_table_covers(x)) {
+  const etr_vm outside = vf_ge(vf_abs(x), vf_set1(3.875f));
+  if (!vm_any(outside)) {
     return vf_gelu_table(x, kGeluErfTable);
   }
+  // (A NaN lane is never outside: it always takes the fast path.)
+  if (vm_all(outside)) {
+    return vf_gelu_erf_wide(x);
+  }
 #else
-  if (!vm_any(vf_gt(vf_abs(x), vf_set1(3.0f)))) {
+  const etr_vm outside = vf_gt(vf_abs(x), vf_set1(3.0f));
+  if (!vm_any(outside)) {
     return vf_gelu_erf_bounded(x);
   }
+  if (vm_all(outside)) {
+    return vf_gelu_erf_wide(x);
+  }
 #endif
-  return vf_gelu_erf_wide(x);
+  return vf_gelu_erf_mixed(x);
 }
 
 // gelu with the tanh approximation, x/2 (1 + tanh(u)), u = sqrt(2/pi) (x +
@@ -615,10 +640,25 @@ ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_wide(etr_vf x) {
   return vf_select(vf_lt(hi, vf_set1(-120.0f)), vf_mul(x, vf_zero()), y);
 }
 
+#ifdef ETR_HAVE_VF_LOOKUP32
+// Lane by lane as vf_gelu_erf_mixed.
+ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_mixed(etr_vf x) {
+  return vf_select(vf_ge(vf_abs(x), vf_set1(3.875f)), vf_gelu_tanh_wide(x),
+                   vf_gelu_table(x, kGeluTanhTable));
+}
+#endif
+
+// As vf_gelu_erf: the table path (AVX-512) for a vector within its
+// range, the wide one for a vector with no lane there, each lane's own
+// path for the others.
 static inline etr_vf vf_gelu_tanh(etr_vf x) {
 #ifdef ETR_HAVE_VF_LOOKUP32
-  if (vf_gelu_table_covers(x)) {
+  const etr_vm outside = vf_ge(vf_abs(x), vf_set1(3.875f));
+  if (!vm_any(outside)) {
     return vf_gelu_table(x, kGeluTanhTable);
+  }
+  if (!vm_all(outside)) {
+    return vf_gelu_tanh_mixed(x);
   }
 #endif
   return vf_gelu_tanh_wide(x);
