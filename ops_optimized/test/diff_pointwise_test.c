@@ -14,11 +14,12 @@
 //     into the input, random data within the accumulation bound.
 // Out channels cover each tile height's edges (AVX-512: the 4x4-image
 // tiles of 8, 12, 16 and 24 rows, the larger images' 8 and 12; AVX2: 4
-// and 6 rows and their remainders), input channels every count up to 17
-// and the 4- and 8-channel steps' edges, pixels 1..16 (one vector: a 4x4
-// image) and the edges of 16, 32 and 64 (AVX2: of 8, 16 and 24, and 256),
-// images of 512 pixels or more with the input at each offset in a cache
-// line, and (AVX2) inputs large enough to go in chunks of pixels.
+// and 6 rows and their remainders; one pixel: 8 out channels per vector),
+// input channels every count up to 17 and the 4- and 8-channel steps'
+// edges, pixels 1..16 (one vector: a 4x4 image) and the edges of 16, 32
+// and 64 (AVX2: of 8, 16 and 24, and 256), images of 512 pixels or more
+// with the input at each offset in a cache line, and (AVX2) inputs large
+// enough to go in chunks of pixels.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
@@ -218,6 +219,19 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
         kernel_case_t c = {16 + kind % 3 * 4, 9, n, kind % 3, kind / 3,
                            n % 2 == 0, -1};
         wrong += run_kernel_case(kernel, &c, 1000 + (uint64_t)n);
+        ++cases;
+      }
+    }
+    // One pixel (AVX2: pointwise_avx2.c's one_pixel, 8 out channels per
+    // vector, 1 to 4 vectors at a time): every out and in count, the
+    // bias, post and data kinds rotating; the out rows are n + 5 = 6
+    // floats apart (strided stores) and the input rows n + 3.
+    for (size_t i = 0; i < COUNT(kOuts); ++i) {
+      for (size_t j = 0; j < COUNT(kIns); ++j) {
+        ++seed;
+        kernel_case_t c = {kOuts[i], kIns[j], 1, (int)(seed % 3),
+                           (int)((seed / 3) % 3), seed % 4 == 0, -1};
+        wrong += run_kernel_case(kernel, &c, seed);
         ++cases;
       }
     }
