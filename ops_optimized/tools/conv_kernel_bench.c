@@ -61,6 +61,10 @@ static const bench_case_t kCases[] = {
     // The same rows with the data in L2: the kernels' compute rate.
     {"dw 4x112x112 s1 (L2)", false, 4, 4, 112, 1, 3},
     {"dw 8x112x112 s2 (L2)", false, 8, 8, 112, 2, 3},
+    // The benchmark's 5x5 rows, and MobileNetV3-Large's 5x5 at 28x28.
+    {"dw 72x56x56 5x5 s2", false, 72, 72, 56, 2, 5},
+    {"dw 672x14x14 5x5 s1", false, 672, 672, 14, 1, 5},
+    {"dw 120x28x28 5x5 s1", false, 120, 120, 28, 1, 5},
     {"stem 3x64x64 s2 16", true, 3, 16, 64, 2, 3},
     {"stem 3x32x32 s1 16", true, 3, 16, 32, 1, 3},
     {"stem 3x224x224 s2 32", true, 3, 32, 224, 2, 3},
