@@ -21,8 +21,11 @@
 #define ETREF_OPS_OPTIMIZED_TEST_CONV_TEST_UTIL_H_
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <criterion/criterion.h>
 
@@ -235,6 +238,90 @@ static inline void check_declined(const conv_case_t *cases, size_t count,
     etr_conv2d_geometry_t g = conv_case_geometry(&cases[i]);
     cr_assert(!takes(&g), "case %zu is taken", i);
   }
+}
+
+// The direct kernel tests (diff_depthwise_blocked_test.c,
+// diff_depthwise_rows_test.c, diff_conv_stem_avx2_test.c) call a kernel
+// on buffers of their own rather than through the op; the helpers below
+// are theirs.
+
+// The geometry of `channels` NCHW input planes of in_h x in_w under a
+// square k x k kernel, with input rows row_gap floats further apart than
+// their width, input planes a further plane_gap apart and weight planes
+// (one per out channel) a further weight_gap apart: the gaps let a test
+// catch a kernel that assumes dense strides.
+static inline etr_conv2d_geometry_t conv_test_gapped_geometry(
+    int64_t channels, int64_t in_h, int64_t in_w, int64_t k, int64_t stride,
+    int64_t pad, int64_t dilation, int64_t row_gap, int64_t plane_gap,
+    int64_t weight_gap) {
+  return (etr_conv2d_geometry_t){
+      .channels = channels,
+      .in_h = in_h,
+      .in_w = in_w,
+      .out_h = out_size(in_h, k, stride, pad, dilation),
+      .out_w = out_size(in_w, k, stride, pad, dilation),
+      .kernel_h = k,
+      .kernel_w = k,
+      .stride_h = stride,
+      .stride_w = stride,
+      .pad_h = pad,
+      .pad_w = pad,
+      .dilation_h = dilation,
+      .dilation_w = dilation,
+      .in_stride_c = in_h * (in_w + row_gap) + plane_gap,
+      .in_stride_h = in_w + row_gap,
+      .in_stride_w = 1,
+      .w_stride_oc = channels * k * k + weight_gap,
+      .w_stride_c = k * k,
+      .w_stride_h = k,
+      .w_stride_w = 1};
+}
+
+// Fills x[0, n) from `seed` with multiples of 1/8 in [-2, 2) (exact: the
+// products are multiples of 1/64 of at most 4 in magnitude, so any sum of
+// up to 65535 of them and a bias is exact in fp32, in any order) or with
+// random floats in [-1, 1).
+static inline void conv_test_fill(float *x, int64_t n, bool exact,
+                                  uint32_t seed) {
+  uint32_t s = seed * 2654435761u + 1;
+  for (int64_t i = 0; i < n; ++i) {
+    s = s * 1664525u + 1013904223u;
+    x[i] = exact ? (float)((int32_t)(s >> 27) - 16) / 8.0f
+                 : (float)(s >> 8) / 8388608.0f - 1.0f;
+  }
+}
+
+// Compares `got` with `want` bit for bit over numel floats (the out planes,
+// gaps included: they must hold the same sentinel in both); with
+// nan_matches_nan, any NaN matches any NaN (a kernel and its oracle need
+// not agree on a NaN's payload). Logs the first 3 mismatches, each after
+// the printf-style `format` naming the case. Returns the number of
+// mismatches.
+__attribute__((format(printf, 5, 6))) static inline int conv_test_compare_outs(
+    const float *got, const float *want, int64_t numel, bool nan_matches_nan,
+    const char *format, ...) {
+  char where[256] = "";
+  int bad = 0;
+  for (int64_t e = 0; e < numel; ++e) {
+    uint32_t a;
+    uint32_t b;
+    memcpy(&a, &got[e], sizeof a);
+    memcpy(&b, &want[e], sizeof b);
+    if (a == b || (nan_matches_nan && isnan(got[e]) && isnan(want[e]))) {
+      continue;
+    }
+    if (bad == 0) {  // the case's name, once
+      va_list args;
+      va_start(args, format);
+      vsnprintf(where, sizeof where, format, args);
+      va_end(args);
+    }
+    if (bad++ < 3) {
+      cr_log_error("%s, at %lld: %a vs %a", where, (long long)e,
+                   (double)got[e], (double)want[e]);
+    }
+  }
+  return bad;
 }
 
 #endif  // ETREF_OPS_OPTIMIZED_TEST_CONV_TEST_UTIL_H_

@@ -52,39 +52,11 @@ static const stem_case_t kCases[] = {
     {3, 6, 139, 3, 2, 0, 4},    // s2, 69 columns: a tail of 5
 };
 
+// The case's geometry, with the gaps above between input rows and planes.
 static etr_conv2d_geometry_t geometry(const stem_case_t *s) {
-  return (etr_conv2d_geometry_t){
-      .channels = s->channels,
-      .in_h = s->in_h,
-      .in_w = s->in_w,
-      .out_h = out_size(s->in_h, s->k, s->stride, s->pad, 1),
-      .out_w = out_size(s->in_w, s->k, s->stride, s->pad, 1),
-      .kernel_h = s->k,
-      .kernel_w = s->k,
-      .stride_h = s->stride,
-      .stride_w = s->stride,
-      .pad_h = s->pad,
-      .pad_w = s->pad,
-      .dilation_h = 1,
-      .dilation_w = 1,
-      .in_stride_c = s->in_h * (s->in_w + kRowGap) + kPlaneGap,
-      .in_stride_h = s->in_w + kRowGap,
-      .in_stride_w = 1,
-      .w_stride_oc = s->channels * s->k * s->k,
-      .w_stride_c = s->k * s->k,
-      .w_stride_h = s->k,
-      .w_stride_w = 1};
-}
-
-// Fills with multiples of 1/8 in [-2, 2) (exact: every partial sum of up
-// to 147 products is exact in fp32) or random floats.
-static void fill(float *x, int64_t n, bool exact, uint32_t seed) {
-  uint32_t s = seed * 2654435761u + 1;
-  for (int64_t i = 0; i < n; ++i) {
-    s = s * 1664525u + 1013904223u;
-    x[i] = exact ? (float)((int32_t)(s >> 27) - 16) / 8.0f
-                 : (float)(s >> 8) / 8388608.0f - 1.0f;
-  }
+  return conv_test_gapped_geometry(s->channels, s->in_h, s->in_w, s->k,
+                                   s->stride, s->pad, 1, kRowGap, kPlaneGap,
+                                   0);
 }
 
 // The convolution as a plain loop: bias + the taps inside the image.
@@ -113,26 +85,6 @@ static void plain(const etr_depthwise_args_t *a) {
       }
     }
   }
-}
-
-// `got` against `want` over the out planes, gaps included (they must hold
-// the sentinel in both); any NaN matches any NaN.
-static int compare_outs(const float *got, const float *want, int64_t numel,
-                        const char *what, size_t i) {
-  int bad = 0;
-  for (int64_t e = 0; e < numel; ++e) {
-    uint32_t a;
-    uint32_t b;
-    memcpy(&a, &got[e], sizeof a);
-    memcpy(&b, &want[e], sizeof b);
-    if (a != b && !(isnan(got[e]) && isnan(want[e]))) {
-      if (bad++ < 3) {
-        cr_log_error("%s, case %zu, at %lld: %a vs %a", what, i,
-                     (long long)e, (double)got[e], (double)want[e]);
-      }
-    }
-  }
-  return bad;
 }
 
 TT_TEST(diff_conv_stem_avx2, against_a_plain_loop_and_with_a_post) {
@@ -167,11 +119,14 @@ TT_TEST(diff_conv_stem_avx2, against_a_plain_loop_and_with_a_post) {
     w.out = want;
     for (int exact = 1; exact >= 0; --exact) {
       const int64_t in_numel = s->channels * g.in_stride_c;
-      fill(input, in_numel, exact, (uint32_t)i);
-      fill(weight, s->out_channels * g.w_stride_oc, exact, (uint32_t)i + 100);
-      fill(bias, s->out_channels, exact, (uint32_t)i + 200);
-      fill(scale, s->out_channels, false, (uint32_t)i + 300);
-      fill(shift, s->out_channels, false, (uint32_t)i + 400);
+      // At most 147 products per output (7x7 on 3 channels): exact data
+      // stays exact in fp32.
+      conv_test_fill(input, in_numel, exact, (uint32_t)i);
+      conv_test_fill(weight, s->out_channels * g.w_stride_oc, exact,
+                     (uint32_t)i + 100);
+      conv_test_fill(bias, s->out_channels, exact, (uint32_t)i + 200);
+      conv_test_fill(scale, s->out_channels, false, (uint32_t)i + 300);
+      conv_test_fill(shift, s->out_channels, false, (uint32_t)i + 400);
       if (exact) {
         input[in_numel / 2] = INFINITY;
         input[in_numel / 3] = NAN;
@@ -186,7 +141,8 @@ TT_TEST(diff_conv_stem_avx2, against_a_plain_loop_and_with_a_post) {
       etr_conv_stem_nchw_avx2(&a);
       if (exact) {
         plain(&w);
-        bad += compare_outs(got, want, out_numel, "no post vs loop", i);
+        bad += conv_test_compare_outs(got, want, out_numel, true,
+                                      "no post vs loop, case %zu", i);
       } else {
         memcpy(want, got, (size_t)out_numel * sizeof(float));
       }
@@ -213,9 +169,9 @@ TT_TEST(diff_conv_stem_avx2, against_a_plain_loop_and_with_a_post) {
           got[e] = kSentinel;
         }
         etr_conv_stem_nchw_avx2_post(&a, &post);
-        bad += compare_outs(got, post_want, out_numel,
-                            exact ? "post, exact data" : "post, random data",
-                            i);
+        bad += conv_test_compare_outs(
+            got, post_want, out_numel, true, "%s, case %zu",
+            exact ? "post, exact data" : "post, random data", i);
       }
     }
   }

@@ -105,60 +105,6 @@ static const direct_case_t kDirect[] = {
     {20, 24, 3, 1, 1, 1}, {11, 13, 5, 2, 2, 1}, {9, 9, 3, 1, 2, 2},
 };
 
-static etr_conv2d_geometry_t direct_geometry(const direct_case_t *d) {
-  return (etr_conv2d_geometry_t){
-      .channels = 1,
-      .in_h = d->in_h,
-      .in_w = d->in_w,
-      .out_h = out_size(d->in_h, d->k, d->stride, d->pad, d->dilation),
-      .out_w = out_size(d->in_w, d->k, d->stride, d->pad, d->dilation),
-      .kernel_h = d->k,
-      .kernel_w = d->k,
-      .stride_h = d->stride,
-      .stride_w = d->stride,
-      .pad_h = d->pad,
-      .pad_w = d->pad,
-      .dilation_h = d->dilation,
-      .dilation_w = d->dilation,
-      .in_stride_c = d->in_h * (d->in_w + kRowGap) + kPlaneGap,
-      .in_stride_h = d->in_w + kRowGap,
-      .in_stride_w = 1,
-      .w_stride_oc = d->k * d->k,
-      .w_stride_c = d->k * d->k,
-      .w_stride_h = d->k,
-      .w_stride_w = 1};
-}
-
-// Fills with multiples of 1/8 in [-2, 2) (exact) or random floats.
-static void fill(float *x, int64_t n, bool exact, uint32_t seed) {
-  uint32_t s = seed * 2654435761u + 1;
-  for (int64_t i = 0; i < n; ++i) {
-    s = s * 1664525u + 1013904223u;
-    x[i] = exact ? (float)((int32_t)(s >> 27) - 16) / 8.0f
-                 : (float)(s >> 8) / 8388608.0f - 1.0f;
-  }
-}
-
-// `got` against `want` over the out planes, gaps included (they must hold
-// the sentinel in both).
-static int compare_outs(const float *got, const float *want, int64_t numel,
-                        const char *what, size_t i) {
-  int bad = 0;
-  for (int64_t e = 0; e < numel; ++e) {
-    uint32_t a;
-    uint32_t b;
-    memcpy(&a, &got[e], sizeof a);
-    memcpy(&b, &want[e], sizeof b);
-    if (a != b) {
-      if (bad++ < 3) {
-        cr_log_error("%s, case %zu, at %lld: %a vs %a", what, i,
-                     (long long)e, (double)got[e], (double)want[e]);
-      }
-    }
-  }
-  return bad;
-}
-
 TT_TEST(diff_depthwise_blocked, strided_planes_and_fused_post) {
   if (!etr_isa_available(ETR_ISA_AVX2)) {
     cr_log_warn("no AVX2 on this machine: the blocked kernel is not run");
@@ -173,7 +119,10 @@ TT_TEST(diff_depthwise_blocked, strided_planes_and_fused_post) {
   static float got[kChannels * kMaxOut];
   int bad = 0;
   for (size_t i = 0; i < COUNT(kDirect); ++i) {
-    etr_conv2d_geometry_t g = direct_geometry(&kDirect[i]);
+    const direct_case_t *d = &kDirect[i];
+    etr_conv2d_geometry_t g =
+        conv_test_gapped_geometry(1, d->in_h, d->in_w, d->k, d->stride, d->pad,
+                                  d->dilation, kRowGap, kPlaneGap, 0);
     cr_assert(etr_depthwise_blocked_nchw_avx2_applies(&g, kChannels, 1),
               "direct case %zu not taken", i);
     const int64_t out_stride_h = g.out_w + kOutRowGap;
@@ -187,11 +136,12 @@ TT_TEST(diff_depthwise_blocked, strided_planes_and_fused_post) {
     etr_depthwise_args_t w = a;
     w.out = want;
     for (int exact = 1; exact >= 0; --exact) {
-      fill(input, kChannels * g.in_stride_c, exact, (uint32_t)i);
-      fill(weight, kChannels * g.w_stride_oc, exact, (uint32_t)i + 100);
-      fill(bias, kChannels, exact, (uint32_t)i + 200);
-      fill(scale, kChannels, false, (uint32_t)i + 300);
-      fill(shift, kChannels, false, (uint32_t)i + 400);
+      conv_test_fill(input, kChannels * g.in_stride_c, exact, (uint32_t)i);
+      conv_test_fill(weight, kChannels * g.w_stride_oc, exact,
+                     (uint32_t)i + 100);
+      conv_test_fill(bias, kChannels, exact, (uint32_t)i + 200);
+      conv_test_fill(scale, kChannels, false, (uint32_t)i + 300);
+      conv_test_fill(shift, kChannels, false, (uint32_t)i + 400);
       for (int64_t e = 0; e < out_numel; ++e) {
         got[e] = kSentinel;
         want[e] = kSentinel;
@@ -200,7 +150,9 @@ TT_TEST(diff_depthwise_blocked, strided_planes_and_fused_post) {
       etr_depthwise_blocked_nchw_avx2(&a, NULL);
       if (exact) {
         etr_depthwise_nchw_scalar(&w);
-        bad += compare_outs(got, want, out_numel, "no post vs scalar", i);
+        // No NaN in this data: every bit must match.
+        bad += conv_test_compare_outs(got, want, out_numel, false,
+                                      "no post vs scalar, case %zu", i);
       } else {
         memcpy(want, got, (size_t)out_numel * sizeof(float));
       }
@@ -219,7 +171,8 @@ TT_TEST(diff_depthwise_blocked, strided_planes_and_fused_post) {
         for (int64_t c = 0; c < kChannels; ++c) {  // (rows are channels)
           for (int64_t oh = 0; oh < g.out_h; ++oh) {
             etr_conv_post_rows_avx2(
-                &post, (size_t)c, post_want + c * out_stride_c + oh * out_stride_h,
+                &post, (size_t)c,
+                post_want + c * out_stride_c + oh * out_stride_h,
                 (ptrdiff_t)out_stride_c, 1, (size_t)g.out_w);
           }
         }
@@ -227,9 +180,9 @@ TT_TEST(diff_depthwise_blocked, strided_planes_and_fused_post) {
           got[e] = kSentinel;
         }
         etr_depthwise_blocked_nchw_avx2(&a, &post);
-        bad += compare_outs(got, post_want, out_numel,
-                            exact ? "post, exact data" : "post, random data",
-                            i);
+        bad += conv_test_compare_outs(
+            got, post_want, out_numel, false, "%s, case %zu",
+            exact ? "post, exact data" : "post, random data", i);
       }
     }
   }

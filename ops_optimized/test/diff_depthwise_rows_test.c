@@ -124,70 +124,6 @@ static const int64_t kWidths[] = {1, 2, 3, 4, 5, 6, 7, 8, 9,
 static const int64_t kHeights[] = {1, 2, 3, 4, 5, 8, 9};
 static const int64_t kChannelCounts[] = {1, 3, 8};
 
-// Stride s, out size out_w x out_h; at stride 2 the input is 2 out - 1
-// wide and high (odd) or, with `even`, 2 out.
-static etr_conv2d_geometry_t row_geometry(int64_t out_h, int64_t out_w,
-                                          int64_t s, bool even) {
-  const int64_t in_h = s == 1 ? out_h : 2 * out_h - (even ? 0 : 1);
-  const int64_t in_w = s == 1 ? out_w : 2 * out_w - (even ? 0 : 1);
-  return (etr_conv2d_geometry_t){
-      .channels = 1,
-      .in_h = in_h,
-      .in_w = in_w,
-      .out_h = out_h,
-      .out_w = out_w,
-      .kernel_h = 3,
-      .kernel_w = 3,
-      .stride_h = s,
-      .stride_w = s,
-      .pad_h = 1,
-      .pad_w = 1,
-      .dilation_h = 1,
-      .dilation_w = 1,
-      .in_stride_c = in_h * (in_w + kRowGap) + kPlaneGap,
-      .in_stride_h = in_w + kRowGap,
-      .in_stride_w = 1,
-      .w_stride_oc = 9 + kWeightGap,
-      .w_stride_c = 9,
-      .w_stride_h = 3,
-      .w_stride_w = 1};
-}
-
-// Fills with multiples of 1/8 in [-2, 2) (exact) or random floats.
-static void fill(float *x, int64_t n, bool exact, uint32_t seed) {
-  uint32_t s = seed * 2654435761u + 1;
-  for (int64_t i = 0; i < n; ++i) {
-    s = s * 1664525u + 1013904223u;
-    x[i] = exact ? (float)((int32_t)(s >> 27) - 16) / 8.0f
-                 : (float)(s >> 8) / 8388608.0f - 1.0f;
-  }
-}
-
-// `got` against `want` over the out planes, gaps included (they must hold
-// the sentinel in both); NaN matches NaN.
-static int compare_outs(const float *got, const float *want, int64_t numel,
-                        const char *what, const etr_conv2d_geometry_t *g,
-                        int64_t channels) {
-  int bad = 0;
-  for (int64_t e = 0; e < numel; ++e) {
-    uint32_t a;
-    uint32_t b;
-    memcpy(&a, &got[e], sizeof a);
-    memcpy(&b, &want[e], sizeof b);
-    if (a != b && !(isnan(got[e]) && isnan(want[e]))) {
-      if (bad++ < 3) {
-        cr_log_error("%s, %lld channels, out %lldx%lld stride %lld, in "
-                     "%lldx%lld, at %lld: %a vs %a",
-                     what, (long long)channels, (long long)g->out_h,
-                     (long long)g->out_w, (long long)g->stride_h,
-                     (long long)g->in_h, (long long)g->in_w, (long long)e,
-                     (double)got[e], (double)want[e]);
-      }
-    }
-  }
-  return bad;
-}
-
 // One geometry and channel count: the kernel alone against the scalar
 // kernel (exact data with specials), then each post against the kernel
 // followed by etr_conv_post_rows_avx2 (random data).
@@ -211,14 +147,19 @@ static int run_direct(const etr_conv2d_geometry_t *g, int64_t channels,
       .channels = channels, .multiplier = 1};
   etr_depthwise_args_t w = a;
   w.out = want;
+  char where[96];
+  snprintf(where, sizeof where,
+           "%lld channels, out %lldx%lld stride %lld, in %lldx%lld",
+           (long long)channels, (long long)g->out_h, (long long)g->out_w,
+           (long long)g->stride_h, (long long)g->in_h, (long long)g->in_w);
   int bad = 0;
   for (int exact = 1; exact >= 0; --exact) {
     const int64_t in_numel = channels * g->in_stride_c;
-    fill(input, in_numel, exact, seed);
-    fill(weight, channels * g->w_stride_oc, exact, seed + 100);
-    fill(bias, channels * kBiasStride, exact, seed + 200);
-    fill(scale, channels, false, seed + 300);
-    fill(shift, channels, false, seed + 400);
+    conv_test_fill(input, in_numel, exact, seed);
+    conv_test_fill(weight, channels * g->w_stride_oc, exact, seed + 100);
+    conv_test_fill(bias, channels * kBiasStride, exact, seed + 200);
+    conv_test_fill(scale, channels, false, seed + 300);
+    conv_test_fill(shift, channels, false, seed + 400);
     if (exact) {
       // Specials at the first and last pixels and one in the middle of
       // the last channel (its edges are where the row copies end).
@@ -236,8 +177,8 @@ static int run_direct(const etr_conv2d_geometry_t *g, int64_t channels,
     etr_depthwise_rows_nchw_avx2(&a, NULL);
     if (exact) {
       etr_depthwise_nchw_scalar(&w);
-      bad += compare_outs(got, want, out_numel, "no post vs scalar", g,
-                          channels);
+      bad += conv_test_compare_outs(got, want, out_numel, true,
+                                    "no post vs scalar, %s", where);
     } else {
       memcpy(want, got, (size_t)out_numel * sizeof(float));
     }
@@ -266,7 +207,8 @@ static int run_direct(const etr_conv2d_geometry_t *g, int64_t channels,
         got[e] = kSentinel;
       }
       etr_depthwise_rows_nchw_avx2(&a, &post);
-      bad += compare_outs(got, post_want, out_numel, "post", g, channels);
+      bad += conv_test_compare_outs(got, post_want, out_numel, true, "post, %s",
+                                    where);
     }
   }
   return bad;
@@ -283,8 +225,14 @@ TT_TEST(diff_depthwise_rows, vector_and_block_edges) {
     for (int even = 0; even < (s == 2 ? 2 : 1); ++even) {
       for (size_t wi = 0; wi < COUNT(kWidths); ++wi) {
         for (size_t hi = 0; hi < COUNT(kHeights); ++hi) {
-          etr_conv2d_geometry_t g =
-              row_geometry(kHeights[hi], kWidths[wi], s, even != 0);
+          // Out size kHeights[hi] x kWidths[wi]; at stride 2 the input
+          // is 2 out - 1 wide and high (odd) or, with `even`, 2 out.
+          const int64_t in_h = s == 1 ? kHeights[hi]
+                                      : 2 * kHeights[hi] - (even ? 0 : 1);
+          const int64_t in_w = s == 1 ? kWidths[wi]
+                                      : 2 * kWidths[wi] - (even ? 0 : 1);
+          etr_conv2d_geometry_t g = conv_test_gapped_geometry(
+              1, in_h, in_w, 3, s, 1, 1, kRowGap, kPlaneGap, kWeightGap);
           if (g.in_w < 1 || g.in_h < 1) {
             continue;
           }
