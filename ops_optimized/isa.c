@@ -110,6 +110,8 @@ bool etr_isa_split_wide_divide(void) {
   return split == 1;
 }
 
+bool etr_isa_slow_divide(void) { return etr_isa_split_wide_divide(); }
+
 bool etr_isa_has_avx512_bf16(void) {
   static int has = -1;
   if (has < 0) {

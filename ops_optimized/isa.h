@@ -52,6 +52,12 @@ void etr_isa_reset(void);
 // division kernels then divide in halves. Detected once.
 bool etr_isa_split_wide_divide(void);
 
+// True on Intel CPUs, whose vector divide issues once every 8-10 cycles
+// (the Xeon of 2026-11-28): there dividing by one value with FMA steps
+// beats it; on Zen 2 the divide is the faster (the fused hardswish,
+// binary/binary_kernels.h). Detected once.
+bool etr_isa_slow_divide(void);
+
 // True when the CPU has AVX512_BF16 (VCVTNE2PS2BF16) beside ETR_ISA_AVX512:
 // the AVX-512 fp32 -> BFloat16 conversion then uses it
 // (unary/convert_bf16_avx512.c). Detected once.

@@ -37,6 +37,7 @@
 #define ETR_OPS_OPTIMIZED_BINARY_BINARY_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ops_optimized/isa.h"
@@ -89,12 +90,34 @@ typedef void (*etr_f32_compare_vv_fn)(size_t n, const float *a,
 typedef void (*etr_f32_compare_vs_fn)(size_t n, const float *a, float b,
                                       uint8_t *y);
 
+// hardswish and hardsigmoid as to_edge writes them, fused
+// (ops_optimized/fuse/fuse_chain.c): y = clamp(x + add, low, high) /
+// divisor, with times_x clamp(...) * x (x_first: x * clamp(...)) before
+// the division; each step the op of its unfused kernel (add.Tensor by a
+// value, the unary CLAMP kernel, mul, div by a value), so the bits are
+// the unfused chain's. `newton` divides as div.Scalar's kernel does
+// (FMA steps, the divide only where they do not apply: the faster where
+// the vector divide is slow, etr_isa_slow_divide), else by the divide;
+// the quotients are the same.
+typedef struct etr_f32_hard_params {
+  float add;
+  float low;
+  float high;
+  float divisor;
+  bool times_x;
+  bool x_first;
+  bool newton;
+} etr_f32_hard_params_t;
+typedef void (*etr_f32_hard_fn)(size_t n, const float *x, float *y,
+                                const etr_f32_hard_params_t *params);
+
 typedef struct etr_f32_binary_kernels {
   etr_f32_binary_vv_fn vv[ETR_BINARY_NUM_OPS];
   etr_f32_binary_vs_fn vs[ETR_BINARY_NUM_OPS];
   etr_f32_binary_sv_fn sv[ETR_BINARY_NUM_OPS];
   etr_f32_compare_vv_fn compare_vv[ETR_COMPARE_NUM_OPS];
   etr_f32_compare_vs_fn compare_vs[ETR_COMPARE_NUM_OPS];
+  etr_f32_hard_fn hard;
 } etr_f32_binary_kernels_t;
 
 extern const etr_f32_binary_kernels_t etr_f32_binary_scalar;

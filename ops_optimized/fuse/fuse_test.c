@@ -24,7 +24,9 @@
 #include "core/program.h"
 #include "core/test/all_kernels.h"
 #include "ops_optimized/fuse/fuse.h"
+#include "ops_optimized/binary/binary.h"
 #include "ops_optimized/isa.h"
+#include "ops_optimized/unary/unary.h"
 
 TestSuite(fuse);
 
@@ -621,6 +623,86 @@ Test(fuse, elementwise_chains_same_bits) {
   etr_isa_reset();
   cr_assert_geq(ran, 2, "scalar and at least one SIMD ISA");
   etr_program_release(&program);
+}
+
+// The fused hardswish / hardsigmoid kernel (binary.h's hard entry, which
+// fuse_chain.c calls for such chains) against the steps it fuses, each
+// by the same ISA's unfused kernel (add by a value, CLAMP, mul, div by a
+// value), bit for bit (NaN for NaN), with both of its divisions: the
+// divide, and div.Scalar's FMA steps (what etr_isa_slow_divide CPUs take;
+// the chains test above runs only the one this machine takes). Lengths
+// around the vector widths; specials, ties of the clamp, zeros (x <= -3)
+// and values whose quotient is tiny or huge; divisors 6, 0.1 and 2^40
+// (outside the FMA steps' range: the divide).
+Test(fuse, hard_kernel_matches_its_steps) {
+  enum { kMax = 1029 };
+  static float x[kMax];
+  static float want[kMax];
+  static float got[kMax];
+  static float tmp[kMax];
+  static const float kSpecial[] = {
+      NAN,  -NAN, INFINITY, -INFINITY, -0.0f, 0.0f,    1e-40f, -1e-40f,
+      FLT_MAX, -FLT_MAX, -3.0f, 3.0f,  6.0f,  -6.0f,   -5.0f,  1e30f,
+      -1e30f, 2.9999998f, -2.9999998f, 1e-30f, 0.5f, -0.5f, 1e20f};
+  const size_t specials = sizeof(kSpecial) / sizeof(kSpecial[0]);
+  static const size_t kLengths[] = {1, 7, 8, 9, 15, 16, 17, 31, 32, 33,
+                                    63, 64, 65, 1024, 1029};
+  static const float kDivisors[] = {6.0f, 0.1f, 0x1p40f};
+  const etr_isa_t isas[] = {ETR_ISA_SCALAR, ETR_ISA_AVX2, ETR_ISA_AVX512,
+                            ETR_ISA_NEON};
+  uint64_t state = 12345;
+  for (size_t i = 0; i < kMax; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    x[i] = (float)((int32_t)(state >> 40) % 20000) / 2000.0f;  // [-10, 10]
+    if (i % 5 == 0) {
+      x[i] = kSpecial[(i / 5) % specials];
+    }
+  }
+  uint32_t checked = 0;
+  for (size_t k = 0; k < sizeof(isas) / sizeof(isas[0]); ++k) {
+    if (!etr_isa_available(isas[k])) {
+      continue;
+    }
+    const etr_f32_binary_kernels_t *b = etr_f32_binary_for(isas[k]);
+    etr_f32_unary_op_fn clamp = etr_f32_unary_op_for(ETR_UNARY_CLAMP, isas[k]);
+    const etr_binary_params_t one = {1.0};
+    for (int form = 0; form < 3; ++form) {  // x clamp, clamp x, none
+      for (size_t d = 0; d < sizeof(kDivisors) / sizeof(kDivisors[0]); ++d) {
+        etr_f32_hard_params_t p = {.add = 3.0f, .low = 0.0f, .high = 6.0f,
+                                   .divisor = kDivisors[d],
+                                   .times_x = form < 2, .x_first = form == 0};
+        etr_unary_params_t bounds = {0};
+        bounds.low = p.low;
+        bounds.high = p.high;
+        for (size_t l = 0; l < sizeof(kLengths) / sizeof(kLengths[0]); ++l) {
+          const size_t n = kLengths[l];
+          b->vs[ETR_BINARY_ADD](n, x, p.add, tmp, &one);
+          clamp(n, tmp, tmp, &bounds);
+          if (form == 0) {
+            b->vv[ETR_BINARY_MUL](n, x, tmp, tmp, &one);
+          } else if (form == 1) {
+            b->vv[ETR_BINARY_MUL](n, tmp, x, tmp, &one);
+          }
+          b->vs[ETR_BINARY_DIV](n, tmp, p.divisor, want, &one);
+          for (int newton = 0; newton < 2; ++newton) {
+            p.newton = newton == 1;
+            b->hard(n, x, got, &p);
+            for (size_t e = 0; e < n; ++e) {
+              cr_assert(memcmp(&got[e], &want[e], sizeof(float)) == 0 ||
+                            (isnan(got[e]) && isnan(want[e])),
+                        "%s form %d divisor %a newton %d n %zu: hard(%a) = "
+                        "%a, steps %a",
+                        etr_isa_name(isas[k]), form, (double)p.divisor,
+                        newton, n, (double)x[e], (double)got[e],
+                        (double)want[e]);
+            }
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  cr_assert_gt(checked, 0);
 }
 
 // Plans that put the hardswish chain's out `shift` bytes into its input x.

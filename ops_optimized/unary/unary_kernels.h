@@ -121,12 +121,7 @@ static inline etr_vf op_leaky_relu(etr_vf v, const unary_consts_t *k) {
 }
 // Comparisons with NaN are false, so a NaN x or bound leaves x alone.
 static inline etr_vf op_clamp(etr_vf v, const unary_consts_t *k) {
-#if defined(ETR_HAVE_VF_CLAMP)
-  return vf_clamp(v, k->low, k->high);
-#else
-  v = vf_select(vf_lt(v, k->low), k->low, v);
-  return vf_select(vf_gt(v, k->high), k->high, v);
-#endif
+  return vf_clamp_ordered(v, k->low, k->high);
 }
 static inline etr_vf op_pow_0(etr_vf v, const unary_consts_t *k) {
   (void)k;

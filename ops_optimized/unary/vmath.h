@@ -60,6 +60,19 @@ static inline etr_vf vf_scale_pow2(etr_vf p, etr_vf n) {
 }
 #endif
 
+// aten::clamp's order: v < low ? low : v, then v > high ? high : v.
+// Comparisons with NaN are false, so a NaN v or bound leaves v alone. (The
+// unary CLAMP kernel, and the fused hardswish of binary_kernels.h, which
+// must give its bits.)
+static inline etr_vf vf_clamp_ordered(etr_vf v, etr_vf low, etr_vf high) {
+#if defined(ETR_HAVE_VF_CLAMP)
+  return vf_clamp(v, low, high);
+#else
+  v = vf_select(vf_lt(v, low), low, v);
+  return vf_select(vf_gt(v, high), high, v);
+#endif
+}
+
 static const float kLn2Hi = 0.693145751953125f;  // 11 significant bits
 static const float kLn2Lo = 1.42860677e-06f;     // ln 2 - kLn2Hi
 static const float kLog2e = 1.44269504f;
