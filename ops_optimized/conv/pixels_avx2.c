@@ -22,6 +22,7 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "ops_optimized/common/transpose_avx2.h"
 #include "ops_optimized/conv/conv.h"
 
 #define MR 6
@@ -237,30 +238,6 @@ static inline __attribute__((always_inline)) void tile(
   }
 }
 
-// Transposes r[0..7] in place (afterwards r[j][i] is the old r[i][j]).
-static inline __attribute__((always_inline)) void transpose8x8(
-    __m256 r[8]) {
-  __m256 t[8];
-#pragma GCC unroll 4
-  for (int i = 0; i < 8; i += 2) {
-    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
-    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
-  }
-  __m256 u[8];
-#pragma GCC unroll 2
-  for (int q = 0; q < 2; ++q) {  // rows 0-3, rows 4-7
-    u[4 * q] = _mm256_shuffle_ps(t[4 * q], t[4 * q + 2], 0x44);
-    u[4 * q + 1] = _mm256_shuffle_ps(t[4 * q], t[4 * q + 2], 0xee);
-    u[4 * q + 2] = _mm256_shuffle_ps(t[4 * q + 1], t[4 * q + 3], 0x44);
-    u[4 * q + 3] = _mm256_shuffle_ps(t[4 * q + 1], t[4 * q + 3], 0xee);
-  }
-#pragma GCC unroll 4
-  for (int k = 0; k < 4; ++k) {
-    r[k] = _mm256_permute2f128_ps(u[k], u[4 + k], 0x20);
-    r[k + 4] = _mm256_permute2f128_ps(u[k], u[4 + k], 0x31);
-  }
-}
-
 // Moves `pixels` staged rows of 8 V channels (rows PANEL floats apart) to
 // the channel-major out planes: 8 x 8 transposes, then one store of up to
 // 8 pixels per channel.
@@ -278,7 +255,7 @@ static inline __attribute__((always_inline)) void unstage(
         r[i] = i < rows ? _mm256_load_ps(stage + (p0 + i) * PANEL + 8 * v)
                         : _mm256_setzero_ps();
       }
-      transpose8x8(r);
+      etr_avx2_transpose8x8(r);
 #pragma GCC unroll 8
       for (int j = 0; j < 8; ++j) {
         if (8 * v + j < channels) {
@@ -313,7 +290,7 @@ static inline __attribute__((always_inline)) void restage(
                : rows == 8           ? _mm256_loadu_ps(src)
                                      : _mm256_maskload_ps(src, lanes);
       }
-      transpose8x8(r);
+      etr_avx2_transpose8x8(r);
 #pragma GCC unroll 8
       for (int i = 0; i < 8; ++i) {
         if (i < rows) {

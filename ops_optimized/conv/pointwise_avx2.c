@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "ops_optimized/common/mask_avx2.h"
+#include "ops_optimized/common/transpose_avx2.h"
 #include "ops_optimized/conv/conv.h"
 
 #define MAX_ROWS 6
@@ -233,24 +234,10 @@ static inline __attribute__((always_inline)) void columns_of(
       r[i] = _mm256_maskload_ps(rows[i] + k0, mask);
     }
   }
-  __m256 t[8];
-  __m256 u[8];
-#pragma GCC unroll 4
-  for (int i = 0; i < 4; ++i) {
-    t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-  }
-#pragma GCC unroll 2
-  for (int i = 0; i < 2; ++i) {  // rows 4i..4i+3, per 128-bit lane
-    u[4 * i] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
-    u[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0xee);
-    u[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
-    u[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xee);
-  }
-#pragma GCC unroll 4
-  for (int j = 0; j < 4; ++j) {
-    col[j] = _mm256_permute2f128_ps(u[j], u[4 + j], 0x20);
-    col[j + 4] = _mm256_permute2f128_ps(u[j], u[4 + j], 0x31);
+  etr_avx2_transpose8x8(r);
+#pragma GCC unroll 8
+  for (int j = 0; j < 8; ++j) {
+    col[j] = r[j];
   }
 }
 
