@@ -324,4 +324,37 @@ __attribute__((format(printf, 5, 6))) static inline int conv_test_compare_outs(
   return bad;
 }
 
+// The direct kernel tests' three fused posts (conv.h, etr_conv_post_t):
+// kind 0 batch norm (scale, shift) and a clamp to [-0.25, 0.75], 1 batch
+// norm alone (an unbounded clamp), 2 the clamp to [-0.25, 0.5] alone;
+// post_rows is the ISA's row function, which the kernels' posts match.
+static inline etr_conv_post_t conv_test_post(int kind, const float *scale,
+                                             const float *shift,
+                                             etr_conv_post_rows_fn post_rows) {
+  const float highs[] = {0.75f, INFINITY, 0.5f};
+  return (etr_conv_post_t){
+      .scale = kind < 2 ? scale : NULL,
+      .shift = kind < 2 ? shift : NULL,
+      .low = kind == 1 ? -INFINITY : -0.25f,
+      .high = highs[kind],
+      .rows = post_rows,
+  };
+}
+
+// Applies `post` to `channels` out planes of out_h rows of out_w floats
+// (planes out_stride_c apart, rows out_stride_h), row by row through
+// post->rows: what a kernel that fuses the post must equal.
+static inline void conv_test_apply_post(const etr_conv_post_t *post,
+                                        float *planes, int64_t channels,
+                                        int64_t out_h, int64_t out_w,
+                                        int64_t out_stride_c,
+                                        int64_t out_stride_h) {
+  for (int64_t c = 0; c < channels; ++c) {  // (rows are channels)
+    for (int64_t oh = 0; oh < out_h; ++oh) {
+      post->rows(post, (size_t)c, planes + c * out_stride_c + oh * out_stride_h,
+                 (ptrdiff_t)out_stride_c, 1, (size_t)out_w);
+    }
+  }
+}
+
 #endif  // ETREF_OPS_OPTIMIZED_TEST_CONV_TEST_UTIL_H_

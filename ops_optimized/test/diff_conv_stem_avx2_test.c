@@ -147,24 +147,12 @@ TT_TEST(diff_conv_stem_avx2, against_a_plain_loop_and_with_a_post) {
         memcpy(want, got, (size_t)out_numel * sizeof(float));
       }
       // Each post against the kernel's outs followed by the post.
-      const float highs[] = {0.75f, INFINITY, 0.5f};
       for (int kind = 0; kind < 3; ++kind) {
-        etr_conv_post_t post = {
-            .scale = kind < 2 ? scale : NULL,
-            .shift = kind < 2 ? shift : NULL,
-            .low = kind == 1 ? -INFINITY : -0.25f,
-            .high = highs[kind],
-            .rows = etr_conv_post_rows_avx2,
-        };
+        const etr_conv_post_t post =
+            conv_test_post(kind, scale, shift, etr_conv_post_rows_avx2);
         memcpy(post_want, want, (size_t)out_numel * sizeof(float));
-        for (int64_t c = 0; c < s->out_channels; ++c) {
-          for (int64_t oh = 0; oh < g.out_h; ++oh) {
-            etr_conv_post_rows_avx2(
-                &post, (size_t)c,
-                post_want + c * out_stride_c + oh * out_stride_h,
-                (ptrdiff_t)out_stride_c, 1, (size_t)g.out_w);
-          }
-        }
+        conv_test_apply_post(&post, post_want, s->out_channels, g.out_h,
+                             g.out_w, out_stride_c, out_stride_h);
         for (int64_t e = 0; e < out_numel; ++e) {
           got[e] = kSentinel;
         }
