@@ -110,7 +110,16 @@ bool etr_isa_split_wide_divide(void) {
   return split == 1;
 }
 
-bool etr_isa_slow_divide(void) { return etr_isa_split_wide_divide(); }
+static int g_slow_divide = -1;  // etr_isa_force_slow_divide's; -1 detect
+
+bool etr_isa_slow_divide(void) {
+  return g_slow_divide >= 0 ? g_slow_divide == 1
+                            : etr_isa_split_wide_divide();
+}
+
+void etr_isa_force_slow_divide(int slow) {
+  g_slow_divide = slow < 0 ? -1 : slow != 0;
+}
 
 bool etr_isa_has_avx512_bf16(void) {
   static int has = -1;

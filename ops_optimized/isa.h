@@ -54,9 +54,14 @@ bool etr_isa_split_wide_divide(void);
 
 // True on Intel CPUs, whose vector divide issues once every 8-10 cycles
 // (the Xeon of 2026-11-28): there dividing by one value with FMA steps
-// beats it; on Zen 2 the divide is the faster (the fused hardswish,
+// beats it; on Zen 2 the divide is the faster (div.Scalar f32[64x1024] / 3
+// 13.1 -> 9.0 us, the fused hardswish 4.8 -> 2.55 us;
 // binary/binary_kernels.h). Detected once.
 bool etr_isa_slow_divide(void);
+// For tests, so that both divisions run on any CPU: 1 or 0 forces the
+// answer of etr_isa_slow_divide, -1 returns to the detected one. Not
+// thread-safe.
+void etr_isa_force_slow_divide(int slow);
 
 // True when the CPU has AVX512_BF16 (VCVTNE2PS2BF16) beside ETR_ISA_AVX512:
 // the AVX-512 fp32 -> BFloat16 conversion then uses it

@@ -333,8 +333,10 @@ static void div_split_sv(size_t n, float a, const float *b, float *y,
 // remainder that flushes to zero, below 2^-126, leaves q0 within a
 // quarter of an ulp of a / b, which is RN(a / b) already.
 // div-scalar-L2 (f32[64x1024] / 3) went from 0.91x to 1.85-2.34x
-// ExecuTorch's optimized kernel (ops_optimized/bench/run.sh); the checks
-// are ops_optimized/tools/div_scalar_check.c (every significand, 209
+// ExecuTorch's optimized kernel (ops_optimized/bench/run.sh). Only where
+// etr_isa_slow_divide: on Zen 2 the divide itself is faster (that row
+// 13.1 us here, 9.0 with the divide; etref run --kernels optimized). The
+// checks are ops_optimized/tools/div_scalar_check.c (every significand, 209
 // divisors, 0 of 63e9 quotients differ) and the suite's
 // diff_elementwise_division_test.
 typedef struct div_by {
@@ -358,7 +360,7 @@ static inline etr_vf op_div_by(etr_vf a, etr_vf b, const div_by_t *k) {
 static void div_by_scalar_vs(size_t n, const float *a, float b, float *y,
                              const etr_binary_params_t *unused) {
   const float size = fabsf(b);
-  if (!(size >= 0x1p-30f && size <= 0x1p30f)) {
+  if (!(size >= 0x1p-30f && size <= 0x1p30f) || !etr_isa_slow_divide()) {
     div_vs(n, a, b, y, unused);
     return;
   }

@@ -19,9 +19,10 @@
 // which make quotients from below 1 to past 2^23 (the exact fused path,
 // its one-off correction and the fmodf lanes) for every op; and the
 // integer divisions of binary/integer.h; and division by one float
-// (binary_kernels.h's multiply-and-correct kernel) against the divide, bit
-// for bit, over 2^14 significands of self for 29 divisors on every ISA
-// (ops_optimized/tools/div_scalar_check runs all 2^23); and both AVX-512
+// (binary_kernels.h's multiply-and-correct kernel, forced on whatever the
+// CPU) against the divide, bit for bit, over 2^14 significands of self for
+// 29 divisors on every ISA (ops_optimized/tools/div_scalar_check runs all
+// 2^23); and both AVX-512
 // division tables (whole vectors, and in two halves as Intel CPUs get)
 // against C's division.
 #include <criterion/criterion.h>
@@ -398,10 +399,15 @@ static int div_by_one_float_sweep(void) {
           if (!etr_isa_available((etr_isa_t)isa)) {
             continue;
           }
-          etr_f32_binary_for((etr_isa_t)isa)->vs[ETR_BINARY_DIV](
-              kCount, a, b, y, &(etr_binary_params_t){0});
-          failures = check_quotients(etr_isa_name((etr_isa_t)isa), a, b, y,
-                                     kCount, failures);
+          // Both divisions whatever this CPU takes (etr_isa_slow_divide).
+          for (int slow = 0; slow < 2; ++slow) {
+            etr_isa_force_slow_divide(slow);
+            etr_f32_binary_for((etr_isa_t)isa)->vs[ETR_BINARY_DIV](
+                kCount, a, b, y, &(etr_binary_params_t){0});
+            failures = check_quotients(etr_isa_name((etr_isa_t)isa), a, b,
+                                       y, kCount, failures);
+          }
+          etr_isa_force_slow_divide(-1);
         }
 #if defined(__x86_64__)
         // The split-divide table's vector-by-vector division takes every

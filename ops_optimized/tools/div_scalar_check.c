@@ -164,6 +164,9 @@ int main(int argc, char **argv) {
                                    1.5f, 3.0f, 5.0f, 7.0f, 10.0f,
                                    3.14159265f};
   const size_t specials = sizeof(kSpecial) / sizeof(kSpecial[0]);
+  // The kernel runs only where etr_isa_slow_divide (else the divide):
+  // forced, so that it is the one checked on any CPU.
+  etr_isa_force_slow_divide(1);
   for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
     if (!etr_isa_available((etr_isa_t)isa) ||
         (vv && isa != ETR_ISA_AVX512)) {
