@@ -56,7 +56,8 @@ bool etr_isa_split_wide_divide(void);
 // (the Xeon of 2026-11-28): there dividing by one value with FMA steps
 // beats it; on Zen 2 the divide is the faster (div.Scalar f32[64x1024] / 3
 // 13.1 -> 9.0 us, the fused hardswish 4.8 -> 2.55 us;
-// binary/binary_kernels.h). Detected once.
+// binary/binary_kernels.h). Also true off x86 (Arm keeps the FMA steps it
+// had: not measured against its divide). Detected once.
 bool etr_isa_slow_divide(void);
 // For tests, so that both divisions run on any CPU: 1 or 0 forces the
 // answer of etr_isa_slow_divide, -1 returns to the detected one. Not
