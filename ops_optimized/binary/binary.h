@@ -94,11 +94,9 @@ typedef void (*etr_f32_compare_vs_fn)(size_t n, const float *a, float b,
 // (ops_optimized/fuse/fuse_chain.c): y = clamp(x + add, low, high) /
 // divisor, with times_x clamp(...) * x (x_first: x * clamp(...)) before
 // the division; each step the op of its unfused kernel (add.Tensor by a
-// value, the unary CLAMP kernel, mul, div by a value), so the bits are
-// the unfused chain's. `newton` divides as div.Scalar's kernel does
-// (FMA steps, the divide only where they do not apply: the faster where
-// the vector divide is slow, etr_isa_slow_divide), else by the divide;
-// the quotients are the same.
+// value, the unary CLAMP kernel, mul, div by a value: FMA steps where
+// etr_isa_slow_divide, else the divide), so the bits are the unfused
+// chain's.
 typedef struct etr_f32_hard_params {
   float add;
   float low;
@@ -106,7 +104,6 @@ typedef struct etr_f32_hard_params {
   float divisor;
   bool times_x;
   bool x_first;
-  bool newton;
 } etr_f32_hard_params_t;
 typedef void (*etr_f32_hard_fn)(size_t n, const float *x, float *y,
                                 const etr_f32_hard_params_t *params);

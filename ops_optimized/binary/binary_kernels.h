@@ -357,15 +357,25 @@ static inline etr_vf op_div_by(etr_vf a, etr_vf b, const div_by_t *k) {
   return vf_fma_exact(vf_fnma(q1, k->b, a), k->r, q1);
 }
 
-static void div_by_scalar_vs(size_t n, const float *a, float b, float *y,
-                             const etr_binary_params_t *unused) {
+// Whether dividing by b takes op_div_by (|b| in [2^-30, 2^30], on a CPU
+// whose divide is slow: etr_isa_slow_divide), and then its constants.
+static inline bool div_by_setup(float b, div_by_t *k) {
   const float size = fabsf(b);
   if (!(size >= 0x1p-30f && size <= 0x1p30f) || !etr_isa_slow_divide()) {
+    return false;
+  }
+  *k = (div_by_t){vf_set1(b), vf_set1(1.0f / b), vf_set1(0x1p-70f),
+                  vf_set1(0x1p70f)};
+  return true;
+}
+
+static void div_by_scalar_vs(size_t n, const float *a, float b, float *y,
+                             const etr_binary_params_t *unused) {
+  div_by_t k;
+  if (!div_by_setup(b, &k)) {
     div_vs(n, a, b, y, unused);
     return;
   }
-  const div_by_t k = {vf_set1(b), vf_set1(1.0f / b), vf_set1(0x1p-70f),
-                      vf_set1(0x1p70f)};
   const div_by_t *params = &k;
   const etr_vf splat_b = k.b;
   ETR_BINARY_LOOP(VECTOR_A, SPLAT_B, VECTOR_A_N, SPLAT_B_N, op_div_by, 1)
@@ -376,69 +386,55 @@ static void div_by_scalar_vs(size_t n, const float *a, float b, float *y,
 #endif
 // The fused hardswish / hardsigmoid (binary.h, etr_f32_hard_params_t):
 // add_vs's add, the CLAMP kernel's clamp, mul_vv's multiply in the
-// chain's operand order, then the division, vector by vector: with
-// `newton` DIV_VS's (div_by_scalar_vs's op_div_by where it takes the
-// divisor), else the divide. Both give the correctly rounded quotient in
-// every lane (op_div_by's argument), so the bits are the unfused chain's
-// whichever it takes, padding lanes of a last partial vector included.
-// On Zen 2 the divide is the faster: mobilenet_v3's 16x32x32 hardswish
-// 5.95 us as the chain's four passes over L1 tiles, 4.8 fused with
-// op_div_by (every vector holding a zero, as x <= -3 gives, goes to the
-// divide there anyway), 2.55 with the divide; grouping 4 vectors per
-// range test, zeros admitted, spilled and took 5.5.
+// chain's operand order, then DIV_VS's division (op_div_by where
+// div_by_setup takes the divisor, else the divide), in ETR_BINARY_LOOP's
+// vectors. Both divisions give the correctly rounded quotient in every
+// lane (op_div_by's argument), so the bits are the unfused chain's,
+// padding lanes of a last partial vector included. On Zen 2 the divide
+// is the faster: mobilenet_v3's 16x32x32 hardswish 5.95 us as the
+// chain's four passes over L1 tiles, 4.8 fused with op_div_by (every
+// vector holding a zero, as x <= -3 gives, goes to the divide there
+// anyway), 2.55 with the divide; grouping 4 vectors per range test,
+// zeros admitted, spilled and took 5.5.
 typedef struct hard_consts {
   etr_vf add;
   etr_vf low;
   etr_vf high;
-  etr_vf divisor;
+  bool times_x;
+  bool x_first;
 #if ETR_VF_LANES > 1
   bool by_newton;
   div_by_t div;
 #endif
 } hard_consts_t;
 
-static inline etr_vf hard_vector(etr_vf x, const hard_consts_t *k,
-                                 const etr_f32_hard_params_t *p) {
+static inline etr_vf op_hard(etr_vf x, etr_vf divisor,
+                             const hard_consts_t *k) {
   etr_vf v = vf_clamp_ordered(vf_add(x, k->add), k->low, k->high);
-  if (p->times_x) {
-    v = p->x_first ? vf_mul(x, v) : vf_mul(v, x);
+  if (k->times_x) {
+    v = k->x_first ? vf_mul(x, v) : vf_mul(v, x);
   }
 #if ETR_VF_LANES > 1
   if (k->by_newton) {
-    return op_div_by(v, k->divisor, &k->div);
+    return op_div_by(v, divisor, &k->div);
   }
 #endif
-  return vf_div(v, k->divisor);
+  return vf_div(v, divisor);
 }
 
-static void hard_activation(size_t n, const float *x, float *y,
+static void hard_activation(size_t n, const float *a, float *y,
                             const etr_f32_hard_params_t *p) {
-  hard_consts_t k;
-  k.add = vf_set1(p->add);
-  k.low = vf_set1(p->low);
-  k.high = vf_set1(p->high);
-  k.divisor = vf_set1(p->divisor);
+  hard_consts_t k = {.add = vf_set1(p->add),
+                     .low = vf_set1(p->low),
+                     .high = vf_set1(p->high),
+                     .times_x = p->times_x,
+                     .x_first = p->x_first};
 #if ETR_VF_LANES > 1
-  const float size = fabsf(p->divisor);
-  k.by_newton = p->newton && size >= 0x1p-30f && size <= 0x1p30f;
-  k.div = (div_by_t){k.divisor, vf_set1(1.0f / p->divisor),
-                     vf_set1(0x1p-70f), vf_set1(0x1p70f)};
+  k.by_newton = div_by_setup(p->divisor, &k.div);
 #endif
-  size_t i = 0;
-  for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {
-    const etr_vf r0 = hard_vector(vf_load(x + i), &k, p);
-    const etr_vf r1 = hard_vector(vf_load(x + i + ETR_VF_LANES), &k, p);
-    vf_store(y + i, r0);
-    vf_store(y + i + ETR_VF_LANES, r1);
-  }
-  for (; i < n; i += ETR_VF_LANES) {
-    const size_t left = n - i;
-    if (left >= ETR_VF_LANES) {
-      vf_store(y + i, hard_vector(vf_load(x + i), &k, p));
-    } else {
-      vf_store_n(y + i, hard_vector(vf_load_n(x + i, left), &k, p), left);
-    }
-  }
+  const hard_consts_t *params = &k;
+  const etr_vf splat_b = vf_set1(p->divisor);
+  ETR_BINARY_LOOP(VECTOR_A, SPLAT_B, VECTOR_A_N, SPLAT_B_N, op_hard, 0)
 }
 
 #undef ETR_BINARY_LOOP

@@ -433,7 +433,6 @@ static void find_hard(fused_chain_t *f) {
       .divisor = r[n - 1].constant,
       .times_x = n == 4,
       .x_first = x_first,
-      .newton = etr_isa_slow_divide(),
   };
 }
 
