@@ -564,51 +564,50 @@ ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_wide(etr_vf x) {
   return vf_copysign(y, x);
 }
 
+// gelu's fast path and the lanes past its range: the table (AVX-512,
+// |x| < 3.875) or the bounded path (|x| <= 3). A NaN lane is never
+// outside (comparisons with NaN are false): it always takes the fast
+// path, which keeps it NaN.
 #ifdef ETR_HAVE_VF_LOOKUP32
-// Lane by lane: the table path where it covers the lane, the wide one
-// elsewhere (as vf_exp_general_call), so that a lane's result never
-// depends on its neighbours; only vectors with lanes on both sides of
-// 3.875 pay for both paths.
-ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_mixed(etr_vf x) {
-  return vf_select(vf_ge(vf_abs(x), vf_set1(3.875f)), vf_gelu_erf_wide(x),
-                   vf_gelu_table(x, kGeluErfTable));
+static inline etr_vm vf_gelu_outside(etr_vf x) {
+  return vf_ge(vf_abs(x), vf_set1(3.875f));
+}
+static inline etr_vf vf_gelu_erf_fast(etr_vf x) {
+  return vf_gelu_table(x, kGeluErfTable);
 }
 #else
-// Lane by lane as above, the bounded path where !(|x| > 3) (NaN too, as
-// in a vector that takes it whole).
-ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_mixed(etr_vf x) {
-  return vf_select(vf_gt(vf_abs(x), vf_set1(3.0f)), vf_gelu_erf_wide(x),
-                   vf_gelu_erf_bounded(x));
+static inline etr_vm vf_gelu_outside(etr_vf x) {
+  return vf_gt(vf_abs(x), vf_set1(3.0f));
+}
+static inline etr_vf vf_gelu_erf_fast(etr_vf x) {
+  return vf_gelu_erf_bounded(x);
 }
 #endif
 
+// Lane by lane: the fast path where it covers the lane, the wide one
+// elsewhere (as vf_exp_general_call), so that a lane's result never
+// depends on its neighbours; only vectors with lanes on both sides pay
+// for both paths.
+ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_mixed(etr_vf x) {
+  return vf_select(vf_gelu_outside(x), vf_gelu_erf_wide(x),
+                   vf_gelu_erf_fast(x));
+}
+
 // Activations mostly lie within [-3, 3] (with randn ones 1 vector of 16
-// in 600 has a lane past 3.875): a vector that does takes the table path
-// (AVX-512; a NaN lane gives NaN there) or the bounded one, 2-3x cheaper,
-// inlined into the
-// kernel's loop; a vector with no lane there takes vf_gelu_erf_wide, and
-// one with lanes on both sides each lane's own path (vf_gelu_erf_mixed):
-// the fast paths round some lanes differently from the wide one, and a
-// lane's result is a function of that lane alone.
+// in 600 has a lane past 3.875): a vector that does takes the fast path,
+// 2-3x cheaper, inlined into the kernel's loop; a vector with no lane
+// there takes vf_gelu_erf_wide, and one with lanes on both sides each
+// lane's own path (vf_gelu_erf_mixed): the fast paths round some lanes
+// differently from the wide one, and a lane's result is a function of
+// that lane alone.
 static inline etr_vf vf_gelu_erf(etr_vf x) {
-#ifdef ETR_HAVE_VF_LOOKUP32
-  const etr_vm outside = vf_ge(vf_abs(x), vf_set1(3.875f));
+  const etr_vm outside = vf_gelu_outside(x);
   if (!vm_any(outside)) {
-    return vf_gelu_table(x, kGeluErfTable);
-  }
-  // (A NaN lane is never outside: it always takes the fast path.)
-  if (vm_all(outside)) {
-    return vf_gelu_erf_wide(x);
-  }
-#else
-  const etr_vm outside = vf_gt(vf_abs(x), vf_set1(3.0f));
-  if (!vm_any(outside)) {
-    return vf_gelu_erf_bounded(x);
+    return vf_gelu_erf_fast(x);
   }
   if (vm_all(outside)) {
     return vf_gelu_erf_wide(x);
   }
-#endif
   return vf_gelu_erf_mixed(x);
 }
 
@@ -656,7 +655,7 @@ ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_wide(etr_vf x) {
 #ifdef ETR_HAVE_VF_LOOKUP32
 // Lane by lane as vf_gelu_erf_mixed.
 ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_mixed(etr_vf x) {
-  return vf_select(vf_ge(vf_abs(x), vf_set1(3.875f)), vf_gelu_tanh_wide(x),
+  return vf_select(vf_gelu_outside(x), vf_gelu_tanh_wide(x),
                    vf_gelu_table(x, kGeluTanhTable));
 }
 #endif
@@ -666,7 +665,7 @@ ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_mixed(etr_vf x) {
 // path for the others.
 static inline etr_vf vf_gelu_tanh(etr_vf x) {
 #ifdef ETR_HAVE_VF_LOOKUP32
-  const etr_vm outside = vf_ge(vf_abs(x), vf_set1(3.875f));
+  const etr_vm outside = vf_gelu_outside(x);
   if (!vm_any(outside)) {
     return vf_gelu_table(x, kGeluTanhTable);
   }
