@@ -203,10 +203,28 @@ static inline etr_conv2d_geometry_t conv_case_geometry(const conv_case_t *p) {
 // has no such kernel).
 typedef bool (*conv_takes_fn)(const etr_conv2d_geometry_t *g);
 
-// Each case after asserting that `takes` takes it (so the cases cannot
-// drift onto another path): random floats within the bound, exact
-// integers with NaN, +-inf and -0.0 in the input, and exact integers with
-// one inf weight. Returns the number of failed runs.
+// One case: random floats within the bound, exact integers with NaN,
+// +-inf and -0.0 in the input, with `layouts` random non-contiguous and
+// channels-last inputs too, and exact integers with one inf weight.
+// Returns the number of failed runs.
+static inline int run_taken_case(const conv_case_t *p, bool layouts) {
+  int failures = run_conv_random_and_specials(p);
+  if (layouts) {
+    failures += run_conv(p, ETR_FLOAT, ETR_DIFF_NONCONTIGUOUS,
+                         ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
+    failures += run_conv(p, ETR_FLOAT, ETR_DIFF_CHANNELS_LAST,
+                         ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
+  }
+  g_poke_inf_weight = true;
+  failures += run_conv(p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS, ETR_FILL_EXACT_INT,
+                       ETR_FILL_EXACT_INT, false);
+  g_poke_inf_weight = false;
+  return failures;
+}
+
+// Each case (run_taken_case, without the other layouts) after asserting
+// that `takes` takes it (so the cases cannot drift onto another path).
+// Returns the number of failed runs.
 static inline int run_taken_cases(const conv_case_t *cases, size_t count,
                                   conv_takes_fn takes) {
   int failures = 0;
@@ -222,11 +240,7 @@ static inline int run_taken_cases(const conv_case_t *cases, size_t count,
                 (long long)p->stride, (long long)p->pad,
                 (long long)p->dilation, (long long)p->groups);
     }
-    failures += run_conv_random_and_specials(p);
-    g_poke_inf_weight = true;
-    failures += run_conv(p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
-                         ETR_FILL_EXACT_INT, ETR_FILL_EXACT_INT, false);
-    g_poke_inf_weight = false;
+    failures += run_taken_case(p, false);
   }
   return failures;
 }

@@ -72,15 +72,7 @@ TT_TEST(diff_depthwise_rows, through_the_op) {
   for (size_t i = 0; i < COUNT(kTaken); ++i) {
     const conv_case_t *p = &kTaken[i];
     cr_assert(picked(p), "case %zu: the rows kernel is not picked", i);
-    failures += run_conv_random_and_specials(p);
-    failures += run_conv(p, ETR_FLOAT, ETR_DIFF_NONCONTIGUOUS,
-                         ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
-    failures += run_conv(p, ETR_FLOAT, ETR_DIFF_CHANNELS_LAST,
-                         ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
-    g_poke_inf_weight = true;
-    failures += run_conv(p, ETR_FLOAT, ETR_DIFF_CONTIGUOUS,
-                         ETR_FILL_EXACT_INT, ETR_FILL_EXACT_INT, false);
-    g_poke_inf_weight = false;
+    failures += run_taken_case(p, true);
   }
   cr_assert_eq(failures, 0, "%d rows depthwise cases disagree", failures);
 }
