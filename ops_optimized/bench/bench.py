@@ -347,7 +347,10 @@ def main() -> int:
         "executorch_kernels": executorch_optimized_ops(),
         "bandwidth_floats": BANDWIDTH_FLOATS,
         "timing": ("thread CPU time (time.thread_time_ns / CLOCK_THREAD_CPUTIME_ID) of batches "
-                   "of back-to-back execute() calls on a loaded method, per execution; single-op "
+                   "of back-to-back execute() calls on a loaded method, per execution, each "
+                   f"batch after {measure.WARMUP_SECONDS * 1e3:g} ms of untimed ones (a program "
+                   "whose memory sat idle for a few ms ran slower for its next 1-3 ms on the "
+                   "shared VMs measured: ops_optimized/bench/gap_probe.py); single-op "
                    "figures minus the runtime's own execute() time on an empty program; wall "
                    "time recorded beside it. For single-op cases ExecuTorch is also run with an"
                    " ETDump, whose kernel-call events (timed inside the C++ runtime) give its"

@@ -7,7 +7,7 @@ reference kernels, etref with its optimized kernels, ExecuTorch's runtime
 with the kernels its pip wheel links, and ExecuTorch with the program
 lowered to XNNPACK. A measurement is `rounds` rounds; in each round every
 candidate runs one batch of back-to-back executions (about `batch_seconds`
-of CPU time, after one untimed warm-up execution), in an order that rotates
+of CPU time, after untimed warm-up executions: interleave()), in an order that rotates
 from round to round, so the candidates see the same machine state and no
 one always goes first. A sample is the batch's time per execution, in
 thread CPU time (what the executing thread used: other processes on a
@@ -273,25 +273,51 @@ def _stats(values: List[float]) -> Dict[str, float]:
             "n": len(values)}
 
 
+# Untimed executions before every timed batch, in CPU seconds. On this
+# project's shared VMs a program whose memory nothing touched for a few
+# milliseconds runs slower for the next 1-3 ms of executions, whatever ran
+# in between (a sleep, a busy loop, another candidate), in etref and in
+# ExecuTorch alike: etref's clone of a 1x64x56x56 tensor took 40-60 us
+# for its first executions after a 7 ms pause, 23 us from about the
+# 60th on (ops_optimized/bench/gap_probe.py shows it). With
+# a single warm-up execution, the candidate that follows the slow
+# reference kernel in the rotation (etref's optimized kernels, in every
+# single-op case) paid that in every batch: clone-64x56 measured 27.5-29
+# us against 23 us with this warm-up, while ExecuTorch, following a
+# short batch, measured the same either way.
+WARMUP_SECONDS = 0.005
+
+
 def interleave(candidates: Sequence[Candidate], rounds: int, batch_seconds: float,
                max_seconds: float) -> Dict[str, Dict[str, Any]]:
     """Per candidate: median/min/max seconds per execution (thread CPU and
     wall) over the rounds, the batch size and the number of rounds. A
     candidate slower than max_seconds per round-set gets fewer rounds (at
     least one timed execution); one with a `batch_seconds` of its own
-    (PeakCandidate) gets batches of that length."""
+    (PeakCandidate) gets batches of that length. Batches are sized from
+    the time of a warm batch (the first execution alone is cold), and each
+    is preceded by WARMUP_SECONDS of untimed executions (at most a batch's
+    worth; one for a candidate slower than that)."""
     plan = {}
     for candidate in candidates:
         cpu, wall = candidate.run(1)
         single = max(candidate.gross_cpu_ns, cpu, 1) * 1e-9
         slow = single > 0.2  # the calibration execution is the first sample
         batch = getattr(candidate, "batch_seconds", batch_seconds)
+        if not slow:
+            # Calibrated again on executions after the first (cold) one.
+            n = max(1, int(min(WARMUP_SECONDS, batch) / single))
+            n = min(n, getattr(candidate, "max_batch", n))
+            cpu, _ = candidate.run(n)
+            single = max(candidate.gross_cpu_ns, cpu, 1) * 1e-9 / n
         iterations = 1 if slow else max(1, int(batch / single))
         iterations = min(iterations, getattr(candidate, "max_batch", iterations))
+        warmup = max(1, min(iterations, int(min(WARMUP_SECONDS, batch) / single)))
         planned = rounds
         if single * iterations * rounds > max_seconds:
             planned = max(1, int(max_seconds / (single * iterations)))
-        plan[candidate.name] = {"iterations": iterations, "rounds": planned, "slow": slow,
+        plan[candidate.name] = {"iterations": iterations, "warmup": warmup,
+                                "rounds": planned, "slow": slow,
                                 "cpu": [cpu * 1e-9] if slow else [],
                                 "wall": [wall * 1e-9] if slow else []}
     for r in range(rounds):
@@ -301,7 +327,7 @@ def interleave(candidates: Sequence[Candidate], rounds: int, batch_seconds: floa
             if len(entry["cpu"]) >= entry["rounds"]:
                 continue
             if not entry["slow"]:
-                candidate.run(1)  # warm-up after the other candidates ran
+                candidate.run(entry["warmup"])  # after the other candidates ran
             n = entry["iterations"]
             cpu, wall = candidate.run(n)
             entry["cpu"].append(cpu * 1e-9 / n)
