@@ -17,12 +17,16 @@
 # which scripts/test.sh passes with --test_env. Without it this test FAILS,
 # saying so (as //prof/test:inspector_test).
 #
-# Arguments: bench_server, bench.py, check_report.py.
+# Then gap_probe.py runs briefly on the add-L1 case and must print its two
+# lines (one per runtime).
+#
+# Arguments: bench_server, bench.py, check_report.py, gap_probe.py.
 set -euo pipefail
 
 server="$1"
 bench="$2"
 check="$3"
+probe="$4"
 python="${ETREF_PYTHON:-}"
 
 if [ -z "$python" ]; then
@@ -39,4 +43,14 @@ scratch="${TEST_TMPDIR:-$(mktemp -d)}"
 export HOME="$scratch"
 "$python" "$bench" --server "$server" --smoke --out "$scratch/out" --work "$scratch/work"
 "$python" "$check" "$scratch/out"
+# The after-pause probe (measure.WARMUP_SECONDS) runs on one of those
+# cases: a line of batch times per pause, for etref and ExecuTorch.
+case_dir="$(ls -d "$scratch"/work/cases/add-L1-* | head -n 1)"
+probe_lines="$("$python" "$probe" --server "$server" --case "$case_dir" \
+  --pause-ms 1 --pauses 1 --batches 3 --batch 2 |
+  grep -cE '^(etref_optimized|executorch): us per execution, batch by batch after the pause:( [0-9.]+){3}$')"
+if [ "$probe_lines" != 2 ]; then
+  echo "bench_smoke_test: FAIL: gap_probe.py printed $probe_lines of its 2 lines" >&2
+  exit 1
+fi
 echo "bench_smoke_test: PASS"
