@@ -278,13 +278,13 @@ def _stats(values: List[float]) -> Dict[str, float]:
 # milliseconds runs slower for the next 1-3 ms of executions, whatever ran
 # in between (a sleep, a busy loop, another candidate), in etref and in
 # ExecuTorch alike: etref's clone of a 1x64x56x56 tensor took 40-60 us
-# for its first executions after a 7 ms pause, 23 us from about the
-# 60th on (ops_optimized/bench/gap_probe.py shows it). With
-# a single warm-up execution, the candidate that follows the slow
-# reference kernel in the rotation (etref's optimized kernels, in every
-# single-op case) paid that in every batch: clone-64x56 measured 27.5-29
-# us against 23 us with this warm-up, while ExecuTorch, following a
-# short batch, measured the same either way.
+# for its first executions after a 7 ms pause, 23 us from about the 60th
+# on (ops_optimized/bench/gap_probe.py shows it). With a single warm-up
+# execution, the candidate that follows the slow reference kernel in the
+# rotation (etref's optimized kernels, in every single-op case) paid that
+# in every batch: clone-64x56 measured 27.5-29 us against 23 us with this
+# warm-up, while ExecuTorch, following a short batch, measured the same
+# either way.
 WARMUP_SECONDS = 0.005
 
 
@@ -304,15 +304,16 @@ def interleave(candidates: Sequence[Candidate], rounds: int, batch_seconds: floa
         single = max(candidate.gross_cpu_ns, cpu, 1) * 1e-9
         slow = single > 0.2  # the calibration execution is the first sample
         batch = getattr(candidate, "batch_seconds", batch_seconds)
+        warm_seconds = min(WARMUP_SECONDS, batch)
         if not slow:
             # Calibrated again on executions after the first (cold) one.
-            n = max(1, int(min(WARMUP_SECONDS, batch) / single))
+            n = max(1, int(warm_seconds / single))
             n = min(n, getattr(candidate, "max_batch", n))
             cpu, _ = candidate.run(n)
             single = max(candidate.gross_cpu_ns, cpu, 1) * 1e-9 / n
         iterations = 1 if slow else max(1, int(batch / single))
         iterations = min(iterations, getattr(candidate, "max_batch", iterations))
-        warmup = max(1, min(iterations, int(min(WARMUP_SECONDS, batch) / single)))
+        warmup = max(1, min(iterations, int(warm_seconds / single)))
         planned = rounds
         if single * iterations * rounds > max_seconds:
             planned = max(1, int(max_seconds / (single * iterations)))

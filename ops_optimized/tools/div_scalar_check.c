@@ -21,10 +21,12 @@
 // both results) and exits 1 on any.
 //
 // --one-correction measures instead what the kernel's second correction
-// adds: over the same divisors (with --first-last N, also the first and
-// last N significands of b in [1, 2)) and every significand of a in
-// [1, 2), it counts the quotients that q0 = RN(a r) and one correction
-// alone, in scalar arithmetic, leave different from the divide. Markstein's
+// adds: for DIVISORS seeded random significands of b in [1, 2) (with
+// --first-last N, also the first and last N; a power of two in b or a
+// scales the quotient and its rounding alike) and every significand of a
+// in [1, 2) (2^16 of them with --quick), it counts the quotients that
+// q0 = RN(a r) and one correction alone, in scalar arithmetic, leave
+// different from the divide. Markstein's
 // theorem needs q0 within 1 ulp, which RN(a r) is not always (1.5 ulp at
 // worst); on 2026-12-03 no quotient needed the second step (6000 random
 // divisors and the first and last 2000, 0 of 8.4e10), which is why no
