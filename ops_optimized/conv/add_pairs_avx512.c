@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// out[2i] += a[i], out[2i + 1] += b[i] (conv.h), AVX-512: 16 of a and b
+// out[2i] += a[i], out[2i + 1] += b[i] (conv.h), and the storing twin
+// out[2i] = (a[i] + 0) + bias, AVX-512: 16 of a and b
 // interleaved by two vpermt2ps into 32 outs; the tail under lane masks
 // (nothing past 2n is read or written).
 #include <immintrin.h>
@@ -44,6 +45,39 @@ void etr_conv_add_pairs_avx512(size_t n, const float *a, const float *b,
           o + 16, second,
           _mm512_add_ps(_mm512_maskz_loadu_ps(second, o + 16),
                         _mm512_permutex2var_ps(va, high, vb)));
+    }
+  }
+}
+
+void etr_conv_put_pairs_avx512(size_t n, const float *a, const float *b,
+                               float bias, float *out) {
+  const __m512i low = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5,
+                                        21, 6, 22, 7, 23);
+  const __m512i high = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12,
+                                         28, 13, 29, 14, 30, 15, 31);
+  const __m512 zero = _mm512_setzero_ps();
+  const __m512 vbias = _mm512_set1_ps(bias);
+  size_t i = 0;
+  for (; i < n; i += 16) {
+    const size_t left = n - i < 16 ? n - i : 16;
+    const __mmask16 in = (__mmask16)((1u << left) - 1u);
+    const size_t outs = 2 * left;  // 2..32
+    const __mmask16 first =
+        outs >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << outs) - 1u);
+    const __mmask16 second =
+        outs >= 32 ? (__mmask16)0xffff
+        : outs > 16 ? (__mmask16)((1u << (outs - 16)) - 1u)
+                    : (__mmask16)0;
+    // (a + 0) + bias before the interleave: the same bits lane by lane.
+    __m512 va = _mm512_add_ps(
+        _mm512_add_ps(_mm512_maskz_loadu_ps(in, a + i), zero), vbias);
+    __m512 vb = _mm512_add_ps(
+        _mm512_add_ps(_mm512_maskz_loadu_ps(in, b + i), zero), vbias);
+    _mm512_mask_storeu_ps(out + 2 * i, first,
+                          _mm512_permutex2var_ps(va, low, vb));
+    if (second != 0) {
+      _mm512_mask_storeu_ps(out + 2 * i + 16, second,
+                            _mm512_permutex2var_ps(va, high, vb));
     }
   }
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// out[2i] += a[i], out[2i + 1] += b[i] (conv.h, etr_conv_add_pairs_fn),
-// portable C, and the per-ISA selection: the stride-2 scatter of a
-// transposed convolution, two kernel columns at once (conv_transposed.c).
+// out[2i] += a[i], out[2i + 1] += b[i] (conv.h, etr_conv_add_pairs_fn)
+// and its storing twin etr_conv_put_pairs_fn, portable C, and the per-ISA
+// selection: the stride-2 scatter of a transposed convolution, two kernel
+// columns at once (conv_transposed.c).
 #include "ops_optimized/conv/conv.h"
 
 void etr_conv_add_pairs_scalar(size_t n, const float *a, const float *b,
@@ -27,5 +28,30 @@ etr_conv_add_pairs_fn etr_conv_add_pairs_for(etr_isa_t isa) {
 #endif
     default:
       return etr_conv_add_pairs_scalar;
+  }
+}
+
+void etr_conv_put_pairs_scalar(size_t n, const float *a, const float *b,
+                               float bias, float *out) {
+  for (size_t i = 0; i < n; ++i) {
+    out[2 * i] = (a[i] + 0.0f) + bias;
+    out[2 * i + 1] = (b[i] + 0.0f) + bias;
+  }
+}
+
+etr_conv_put_pairs_fn etr_conv_put_pairs_for(etr_isa_t isa) {
+  switch (isa) {
+#if defined(__x86_64__)
+    case ETR_ISA_AVX512:
+      return etr_conv_put_pairs_avx512;
+    case ETR_ISA_AVX2:
+      return etr_conv_put_pairs_avx2;
+#endif
+#if defined(__aarch64__)
+    case ETR_ISA_NEON:
+      return etr_conv_put_pairs_neon;
+#endif
+    default:
+      return etr_conv_put_pairs_scalar;
   }
 }

