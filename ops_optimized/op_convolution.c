@@ -23,7 +23,9 @@
 //     the GEMM on Zen 2's AVX2, where the GEMM driver's per-tile setup
 //     and packing weighed; on AVX2 every shape measured within those
 //     limits, 1x1 to 56x56 images and 1 to 256 input channels, ran
-//     1.06-4.5x the GEMM's rate, none slower);
+//     1.06-4.5x the GEMM's rate, none slower); on AVX2 also strided
+//     ones without padding of a shortcut's shape, whose input is copied
+//     subsampled into ctx->temp (ResNet's 32 -> 64 stride-2 shortcut);
 //   * Float NCHW stride-1 convolutions whose padded input rows (padding
 //     shared between neighbouring rows) waste few positions and stay in
 //     L1 run the shifted-rows kernel where the ISA has one (AVX-512: each
@@ -299,6 +301,120 @@ static bool pointwise_applies(const etr_tensor_t *input, int64_t groups,
          ocg * g->channels * (int64_t)sizeof(float) <= 32 * 1024;
 }
 
+// Whether a strided 1x1 convolution (stride above 1, no padding) runs
+// as the pointwise kernel on its input subsampled into ctx->temp instead
+// of the pixel tiles: a call pointwise_applies takes once subsampled, with
+// at most 64 input channels, at least twice as many out channels and 64
+// or more out pixels (a ResNet shortcut's shape). Where that held the
+// pointwise kernel won on Zen 2 (etref run, paired.py, stride 2, in
+// channels -> out on a plane): 16 -> 32 on 32x32 7.3 -> 4.3 us, 32 -> 64
+// on 24x24 10.7 -> 8.0 (ResNet's), on 16x16 5.0 -> 4.0, 64 -> 128 on 16x16
+// 16.3 -> 12.9, on 28x28 50 -> 41. Outside it the pixel tiles won or
+// tied: 64 -> 128 on 12x12 (36 pixels) 9.6 vs 10.0 us, 64 -> 96 on 10x10
+// 6.1 vs 6.5, 64 -> 64 on 18x18 10.7 vs 10.9, 128 -> 64 on 20x20 24.7 vs
+// 25.6, 256 -> 32 on 16x16 16.0 vs 19.5: the pointwise kernel's tiles
+// fall behind with many input channels and few pixels.
+static bool strided_pointwise_applies(const etr_tensor_t *input,
+                                      int64_t groups,
+                                      const etr_conv2d_geometry_t *g,
+                                      int64_t ocg) {
+  etr_conv2d_geometry_t sub = *g;
+  sub.stride_h = 1;
+  sub.stride_w = 1;
+  return (g->stride_h > 1 || g->stride_w > 1) && g->channels <= 64 &&
+         ocg >= 2 * g->channels && g->out_h * g->out_w >= 64 &&
+         pointwise_applies(input, groups, &sub, ocg);
+}
+
+// The pointwise kernel on one NCHW image: channels in_stride_c apart,
+// pixels contiguous.
+static void pointwise_image(etr_conv_pointwise_fn kernel, const float *image,
+                            int64_t in_stride_c, const etr_tensor_t *weight,
+                            const etr_tensor_t *bias, float *out_image,
+                            const etr_tensor_t *out,
+                            const etr_conv2d_geometry_t *g,
+                            const etr_conv_post_t *post) {
+  etr_conv_pointwise_args_t a = {
+      .input = image,
+      .input_stride = in_stride_c,
+      .weight = (const float *)weight->data,
+      .weight_stride = g->w_stride_oc,
+      .bias = bias != NULL ? (const float *)bias->data : NULL,
+      .bias_stride = bias != NULL && bias->sizes[0] > 1 ? bias->strides[0]
+                                                        : 0,
+      .out = out_image,
+      .out_stride = out->strides[1],
+      .out_channels = out->sizes[1],
+      .in_channels = g->channels,
+      .pixels = g->out_h * g->out_w,
+      .post = post,
+  };
+  kernel(&a);
+}
+
+// dst[i] = src[i * step] for i < count, with nothing read past src[avail -
+// 1]. Every other float 4 at a time with generic vectors (SSE2's shufps,
+// NEON's uzp1): the scalar loop was 11-21% of the stride-2 shortcuts' time.
+typedef float etr_conv_v4f __attribute__((vector_size(16)));
+static void subsample_row(const float *src, int64_t count, int64_t step,
+                          int64_t avail, float *dst) {
+  int64_t i = 0;
+  if (step == 2) {
+    for (; 2 * i + 8 <= avail && i + 4 <= count; i += 4) {
+      etr_conv_v4f lo;
+      etr_conv_v4f hi;
+      memcpy(&lo, src + 2 * i, sizeof(lo));
+      memcpy(&hi, src + 2 * i + 4, sizeof(hi));
+      etr_conv_v4f even = __builtin_shufflevector(lo, hi, 0, 2, 4, 6);
+      memcpy(dst + i, &even, sizeof(even));
+    }
+  }
+  for (; i < count; ++i) {
+    dst[i] = src[i * step];
+  }
+}
+
+// The strided pointwise call (strided_pointwise_applies): per image, the
+// input's pixels at the stride copied into channels x out pixels of
+// scratch, then the pointwise kernel on them; the same products, each
+// out's in channel order. False, having written nothing, without room in
+// ctx->temp.
+static bool run_strided_pointwise(etr_kernel_context_t *ctx,
+                                  etr_conv_pointwise_fn kernel,
+                                  const etr_tensor_t *input,
+                                  const etr_tensor_t *weight,
+                                  const etr_tensor_t *bias, etr_tensor_t *out,
+                                  const etr_conv2d_geometry_t *g,
+                                  const etr_conv_post_t *post) {
+  if (ctx->temp == NULL) {
+    return false;
+  }
+  const int64_t pixels = g->out_h * g->out_w;
+  const etr_arena_mark_t mark = etr_arena_mark(ctx->temp);
+  float *sub = (float *)etr_arena_alloc(
+      ctx->temp, (size_t)(g->channels * pixels) * sizeof(float), 64);
+  if (sub == NULL) {
+    return false;
+  }
+  const int64_t step_h = g->stride_h * g->in_stride_h;
+  const int64_t step_w = g->stride_w * g->in_stride_w;
+  for (int64_t n = 0; n < input->sizes[0]; ++n) {
+    const float *image = (const float *)input->data + n * input->strides[0];
+    float *dst = sub;
+    for (int64_t c = 0; c < g->channels; ++c) {
+      const float *plane = image + c * g->in_stride_c;
+      for (int64_t oh = 0; oh < g->out_h; ++oh, dst += g->out_w) {
+        subsample_row(plane + oh * step_h, g->out_w, step_w,
+                      g->in_stride_w == 1 ? g->in_w : 0, dst);
+      }
+    }
+    pointwise_image(kernel, sub, pixels, weight, bias,
+                    (float *)out->data + n * out->strides[0], out, g, post);
+  }
+  etr_arena_rewind(ctx->temp, mark);
+  return true;
+}
+
 // The pointwise kernel per image, NCHW.
 static void run_pointwise(etr_conv_pointwise_fn kernel,
                           const etr_tensor_t *input,
@@ -307,22 +423,9 @@ static void run_pointwise(etr_conv_pointwise_fn kernel,
                           const etr_conv2d_geometry_t *g,
                           const etr_conv_post_t *post) {
   for (int64_t n = 0; n < input->sizes[0]; ++n) {
-    etr_conv_pointwise_args_t a = {
-        .input = (const float *)input->data + n * input->strides[0],
-        .input_stride = g->in_stride_c,
-        .weight = (const float *)weight->data,
-        .weight_stride = g->w_stride_oc,
-        .bias = bias != NULL ? (const float *)bias->data : NULL,
-        .bias_stride = bias != NULL && bias->sizes[0] > 1 ? bias->strides[0]
-                                                          : 0,
-        .out = (float *)out->data + n * out->strides[0],
-        .out_stride = out->strides[1],
-        .out_channels = out->sizes[1],
-        .in_channels = g->channels,
-        .pixels = g->out_h * g->out_w,
-        .post = post,
-    };
-    kernel(&a);
+    pointwise_image(kernel, (const float *)input->data + n * input->strides[0],
+                    g->in_stride_c, weight, bias,
+                    (float *)out->data + n * out->strides[0], out, g, post);
   }
 }
 
@@ -531,6 +634,7 @@ typedef enum conv_path {
   PATH_DEPTHWISE = 1,  // also needs the weight scan when there is padding
   PATH_DIRECT,         // likewise
   PATH_POINTWISE,
+  PATH_STRIDED_POINTWISE,  // falls back to the pixel tiles or the GEMM
   PATH_SHIFTED,
   PATH_PIXELS,
   PATH_GEMM,
@@ -610,6 +714,11 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
                      ? PATH_SHIFTED
                  : plan->pixels ? PATH_PIXELS
                                 : PATH_GEMM;
+    // Measured on AVX2 only (Zen 2); AVX-512 keeps its 6 x 64 pixel tiles.
+    if (isa == ETR_ISA_AVX2 && pointwise != NULL && nchw &&
+        strided_pointwise_applies(input, groups, g, out->sizes[1])) {
+      plan->path = PATH_STRIDED_POINTWISE;
+    }
   }
   plan->mark = PLAN_MARK;
   return true;
@@ -669,6 +778,10 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
       path = PATH_GEMM;  // padding: not the pointwise kernel's case either
     }
   }
+  etr_conv_pixels_fn pixels =
+      plan->pixels ? etr_conv_pixels_for(etr_isa_active(), g,
+                                         out->sizes[1] / groups)
+                   : NULL;
   switch (path) {
     case PATH_DEPTHWISE:
       run_depthwise(input, weight, bias, out, g, !nchw, post);
@@ -681,14 +794,24 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
       run_pointwise(etr_conv_pointwise_for(etr_isa_active()), input, weight,
                     bias, out, g, post);
       return true;
+    case PATH_STRIDED_POINTWISE:
+      if (run_strided_pointwise(ctx, etr_conv_pointwise_for(etr_isa_active()),
+                                input, weight, bias, out, g, post)) {
+        return true;
+      }
+      // No room for the subsampled input: the pixel tiles where they
+      // would have run, else the GEMM.
+      if (pixels != NULL && run_pixels(ctx, pixels, input, weight, bias, out,
+                                       groups, g, post, prepacked)) {
+        return true;
+      }
+      break;
     case PATH_SHIFTED:
       // Weights packed at load: the pixel-tile kernel, which sums in the
       // same order, when ctx->temp has its room.
-      if (plan->pixels && prepacked != NULL &&
-          run_pixels(ctx,
-                     etr_conv_pixels_for(etr_isa_active(), g,
-                                         out->sizes[1] / groups),
-                     input, weight, bias, out, groups, g, post, prepacked)) {
+      if (pixels != NULL && prepacked != NULL &&
+          run_pixels(ctx, pixels, input, weight, bias, out, groups, g, post,
+                     prepacked)) {
         return true;
       }
       if (run_shifted(ctx, etr_conv_shifted_for(etr_isa_active(), g), input,
@@ -697,23 +820,20 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
       }
       // No scratch for the padded copy: the GEMM (which shrinks its
       // blocks to what there is).
-      // fall through
+      break;
     case PATH_PIXELS:
-      if (path == PATH_PIXELS &&
-          run_pixels(ctx,
-                     etr_conv_pixels_for(etr_isa_active(), g,
-                                         out->sizes[1] / groups),
-                     input, weight, bias, out, groups, g, post, prepacked)) {
+      if (run_pixels(ctx, pixels, input, weight, bias, out, groups, g, post,
+                     prepacked)) {
         return true;
       }
       // No room for its scratch: the GEMM, as for the shifted rows.
-      // fall through
-    default: {
-      etr_conv2d_geometry_t gemm_g = *g;  // the GEMM sources point into it
-      return run_gemm(ctx, input, weight, bias, out, groups, &gemm_g, !nchw,
-                      post);
-    }
+      break;
+    default:
+      break;
   }
+  etr_conv2d_geometry_t gemm_g = *g;  // the GEMM sources point into it
+  return run_gemm(ctx, input, weight, bias, out, groups, &gemm_g, !nchw,
+                  post);
 }
 
 // The tensors and groups of a call the optimized kernel takes.
@@ -803,7 +923,7 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
       c.weight->data == NULL ||
       !plan_call(ctx, args, num_args, c.input, c.weight, c.bias, c.out,
                  c.groups, NULL, &plan) ||
-      !plan.pixels) {
+      !plan.pixels || plan.path == PATH_STRIDED_POINTWISE) {
     return ETR_OK;
   }
   const etr_conv2d_geometry_t *g = &plan.g;

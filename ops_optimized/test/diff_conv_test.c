@@ -37,6 +37,11 @@ static const conv_case_t kGeneral[] = {
     {2, 16, 32, 32, 8, 1, 1, 1, 0, 1, 1, false},  // mobilenet pointwise
     {1, 96, 8, 8, 16, 1, 1, 1, 0, 1, 1, false},
     {1, 8, 9, 9, 12, 1, 1, 2, 1, 1, 1, true},     // 1x1 strided, padded
+    // 1x1 strided without padding on the pointwise kernel (subsampled
+    // input): two images, odd widths (the stride-2 copy's tail), stride 3.
+    {2, 16, 16, 16, 32, 1, 1, 2, 0, 1, 1, true},
+    {1, 8, 19, 17, 24, 1, 1, 2, 0, 1, 1, false},
+    {1, 4, 25, 26, 8, 1, 1, 3, 0, 1, 1, true},
     {1, 3, 23, 23, 8, 3, 3, 2, 1, 1, 1, true},    // 12-wide rows, stride 2
     {1, 2, 5, 56, 4, 3, 3, 1, 1, 1, 1, false},    // 16-lane groups straddle
     {1, 2, 4, 111, 3, 3, 3, 2, 0, 1, 1, true},    // rows, stride 1 and 2
