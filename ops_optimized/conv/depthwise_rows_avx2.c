@@ -3,16 +3,22 @@
 // Depthwise convolution, NCHW, AVX2 + FMA, 3x3 at stride 1 or 2 with
 // padding 1, one channel at a time, eight out columns per vector (conv.h).
 // The planes stay as they are (no transposes as in the channel-blocked
-// kernel, depthwise_blocked_avx2.c). Each input row is copied once into
-// a zero-padded stack row (at stride 2 split into its even and odd
-// columns, so every tap is again one load at a constant offset), and
-// ROWS out rows of one vector accumulate together: each loaded input
-// vector feeds the up to 3 out rows (2 at stride 2) whose taps it is, the
-// 9 weights stay in registers. It runs where the blocked kernel does not
+// kernel, depthwise_blocked_avx2.c). At stride 2, and on rows narrower
+// than 16, each input row is copied once into a zero-padded stack row (at
+// stride 2 split into its even and odd columns, so every tap is again one
+// load at a constant offset); at stride 1 on rows of 16 or more the taps
+// load the input rows in place, the first and last vector shifting the
+// padding's zero in (a permute and a blend; the copy was 11-19% of
+// 4x112x112 and 144x56x56, conv_kernel_bench: 21.4 -> 19.1 us, 235 ->
+// 191), and ROWS out rows of one vector accumulate together: each loaded
+// input vector feeds the up to 3 out rows (2 at stride 2) whose taps it
+// is, the 9 weights stay in registers. It runs where the blocked kernel
+// does not, and at stride 1 on rows of 28 or more
 // (etr_depthwise_rows_avx2_wins): 1.6x the phase planes of
-// depthwise_avx2.c on 112x112 and 56x56 planes; on the planes the blocked
-// kernel takes, eight channels per vector win (4 chains of 9 dependent
-// FMAs per vector leave this kernel at 40% of the FMA peak at best).
+// depthwise_avx2.c on 112x112 and 56x56 planes; on the other planes the
+// blocked kernel takes, eight channels per vector win (4 chains of 9
+// dependent FMAs per vector leave this kernel at 40% of the FMA peak at
+// best).
 //
 // The sums are those of the flat path: one FMA chain per output in (kh,
 // kw) order from +0.0, then + bias, then the post (post_avx2.c's order).
@@ -57,17 +63,26 @@ bool etr_depthwise_rows_avx2_wins(const etr_conv2d_geometry_t *g,
   if (!etr_depthwise_rows_nchw_avx2_applies(g, channels, multiplier)) {
     return false;
   }
-  // conv_kernel_bench on Zen 2 (rows vs blocked, us): 48x32x32 s2 17.0
-  // vs 12.0, 72x16x16 s1 15.4 vs 10.5, 192x28x28 s1 107 vs 92: eight
-  // channels per vector win on the blocked kernel's planes. 16x32x32 s1
-  // is 9.7 vs 10.7 alone, but 11.5 vs 10.8 fused in mobilenet_v2
-  // (paired.py, 15 rounds): the blocked kernel keeps it too.
+  // conv_kernel_bench on Zen 2 (rows vs blocked, us), with the rows
+  // copied to the stack at stride 1 too: 48x32x32 s2 17.0 vs 12.0,
+  // 72x16x16 s1 15.4 vs 10.5, 192x28x28 s1 107 vs 92: eight channels per
+  // vector won on the blocked kernel's planes. 16x32x32 s1 was 9.7 vs
+  // 10.7 alone, but 11.5 vs 10.8 fused in mobilenet_v2 (paired.py, 15
+  // rounds).
   // Where the blocked kernel does not apply (planes past its tile) the
   // phase planes of depthwise_avx2.c were the other choice: 32x112x112
   // s1 179 vs 289, 96x112x112 s2 275 vs 510, 144x56x56 s1 234 vs 355,
   // s2 149 vs 240.
   // With fewer than 8 channels: 4x16x16 s1 0.85 vs 1.04, s2 0.59 vs
   // 0.71, 4x28x28 s2 1.51 vs 1.95, 4x8x8 s1 0.38 vs 0.41.
+  // Since stride 1 reads the input rows in place (rows of 16 or more),
+  // this kernel also wins there on rows of 28 and more: 16x32x32 s1 8.1
+  // vs 11.1 (the op alone 11.1 -> 7.8 us, mobilenet_v2 fused 1% faster,
+  // paired.py, 11 rounds), 192x28x28 s1 85.5 vs 97.6; on 16 it still
+  // loses (72x16x16 s1 12.4 vs 10.9).
+  if (g->stride_h == 1 && g->in_w >= 28) {
+    return true;
+  }
   return !etr_depthwise_blocked_nchw_avx2_applies(g, channels, multiplier);
 }
 
@@ -184,6 +199,27 @@ static inline void store_first(float *dst, __m256 v, int64_t n) {
   }
 }
 
+// x shifted up one lane with a zero entering lane 0 ([0, x0 .. x6]), and
+// down one lane with a zero entering lane 7 ([x1 .. x7, 0]): a row's
+// columns -1 .. 6 and w - 7 .. w at its ends.
+static inline __m256 zero_then(__m256 x) {
+  const __m256 up = _mm256_permutevar8x32_ps(
+      x, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6));
+  return _mm256_blend_ps(up, _mm256_setzero_ps(), 0x01);
+}
+static inline __m256 then_zero(__m256 x) {
+  const __m256 down = _mm256_permutevar8x32_ps(
+      x, _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 7));
+  return _mm256_blend_ps(down, _mm256_setzero_ps(), 0x80);
+}
+
+// Where a tap's vector comes from: the padded stack rows (RING, column x
+// at row[8 + x]), or, at stride 1, the input rows themselves (column x at
+// row[x]) away from the ends (DIRECT, ow >= 8 and ow + 9 <= in_w), at
+// column 0 (LEFT: column -1 shifted in as zero) and at the last vector
+// (RIGHT, ow = in_w - 8: column in_w shifted in as zero).
+enum { RING, DIRECT, LEFT, RIGHT };
+
 // RH out rows (at most ROWS) of one vector at column ow, stride S:
 // `rows` are the input rows their taps read, in order (RH + 2 at stride
 // 1, 2 RH + 1 at stride 2), `out` the first out row, rows `out_stride`
@@ -193,7 +229,7 @@ static inline void store_first(float *dst, __m256 v, int64_t n) {
 static inline __attribute__((always_inline)) void out_vector(
     const channel_t *c, const float *const *rows, int64_t ow, float *out,
     int64_t out_stride, int64_t n, const int RH, const int S,
-    const bool POST) {
+    const bool POST, const int FROM) {
   const int inputs = S == 1 ? RH + 2 : 2 * RH + 1;
   __m256 acc[ROWS];
 #pragma GCC unroll 8
@@ -206,9 +242,18 @@ static inline __attribute__((always_inline)) void out_vector(
 #pragma GCC unroll 3
     for (int kw = 0; kw < 3; ++kw) {
       // Padded column ow + kw (stride 1), 2 ow + kw (stride 2).
-      const __m256 x =
-          S == 1 ? _mm256_loadu_ps(row + 7 + kw)
-                 : _mm256_loadu_ps(row + (kw == 0 ? 7 : kw == 1 ? c->phase : 8));
+      __m256 x;
+      if (S == 2) {
+        x = _mm256_loadu_ps(row + (kw == 0 ? 7 : kw == 1 ? c->phase : 8));
+      } else if (FROM == RING) {
+        x = _mm256_loadu_ps(row + 7 + kw);
+      } else if (FROM == LEFT && kw == 0) {
+        x = zero_then(_mm256_loadu_ps(row));
+      } else if (FROM == RIGHT && kw == 2) {
+        x = then_zero(_mm256_loadu_ps(row));
+      } else {
+        x = _mm256_loadu_ps(row - 1 + kw);
+      }
       // Out row r reads input row r * S + kh: in increasing i, so each
       // chain runs in (kh, kw) order.
 #pragma GCC unroll 8
@@ -233,40 +278,55 @@ static inline __attribute__((always_inline)) void out_vector(
 
 // RH out rows of the whole width: whole vectors, then (out_w % 8) the
 // last 8 columns again (the same bits where they overlap) or, in rows
-// narrower than a vector, the first out_w lanes.
+// narrower than a vector, the first out_w lanes. With DIRECT input rows
+// (stride 1, out_w = in_w >= 16): the first vector, those inside, the
+// last.
 static inline __attribute__((always_inline)) void out_rows(
     const channel_t *c, const float *const *rows, int64_t out_w,
     float *out, int64_t out_stride, const int RH, const int S,
-    const bool POST) {
+    const bool POST, const bool DIRECT_ROWS) {
+  if (DIRECT_ROWS) {
+    out_vector(c, rows, 0, out, out_stride, 8, RH, 1, POST, LEFT);
+    int64_t ow = 8;
+    for (; ow + 9 <= out_w; ow += 8) {
+      out_vector(c, rows, ow, out, out_stride, 8, RH, 1, POST, DIRECT);
+    }
+    out_vector(c, rows, out_w - 8, out, out_stride, 8, RH, 1, POST, RIGHT);
+    return;
+  }
   if (out_w < 8) {
-    out_vector(c, rows, 0, out, out_stride, out_w, RH, S, POST);
+    out_vector(c, rows, 0, out, out_stride, out_w, RH, S, POST, RING);
     return;
   }
   int64_t ow = 0;
   for (; ow + 8 <= out_w; ow += 8) {
-    out_vector(c, rows, ow, out, out_stride, 8, RH, S, POST);
+    out_vector(c, rows, ow, out, out_stride, 8, RH, S, POST, RING);
   }
   if (ow < out_w) {
-    out_vector(c, rows, out_w - 8, out, out_stride, 8, RH, S, POST);
+    out_vector(c, rows, out_w - 8, out, out_stride, 8, RH, S, POST, RING);
   }
 }
 
 #define ROWS_CASE(RH)                                                  \
   case RH:                                                             \
-    if (stride == 1 && post) {                                         \
-      out_rows(c, rows, out_w, out, out_stride, RH, 1, true);          \
+    if (direct && post) {                                              \
+      out_rows(c, rows, out_w, out, out_stride, RH, 1, true, true);    \
+    } else if (direct) {                                               \
+      out_rows(c, rows, out_w, out, out_stride, RH, 1, false, true);   \
+    } else if (stride == 1 && post) {                                  \
+      out_rows(c, rows, out_w, out, out_stride, RH, 1, true, false);   \
     } else if (stride == 1) {                                          \
-      out_rows(c, rows, out_w, out, out_stride, RH, 1, false);         \
+      out_rows(c, rows, out_w, out, out_stride, RH, 1, false, false);  \
     } else if (post) {                                                 \
-      out_rows(c, rows, out_w, out, out_stride, RH, 2, true);          \
+      out_rows(c, rows, out_w, out, out_stride, RH, 2, true, false);   \
     } else {                                                           \
-      out_rows(c, rows, out_w, out, out_stride, RH, 2, false);         \
+      out_rows(c, rows, out_w, out, out_stride, RH, 2, false, false);  \
     }                                                                  \
     return;
 
 static void block(const channel_t *c, const float *const *rows,
                   int64_t out_w, float *out, int64_t out_stride, int rh,
-                  int64_t stride, bool post) {
+                  int64_t stride, bool post, bool direct) {
   switch (rh) {
     ROWS_CASE(1)
     ROWS_CASE(2)
@@ -341,6 +401,9 @@ void etr_depthwise_rows_nchw_avx2(const etr_depthwise_args_t *args,
   for (int64_t j = 0; j < 2 * ROW_FLOATS / 8; ++j) {
     _mm256_store_ps(zero_row + j * 8, _mm256_setzero_ps());
   }
+  // Stride 1 on rows of 16 or more reads the input rows in place (no
+  // stack copy); the zero row stands for the padding rows.
+  const bool direct = s == 1 && g->in_w >= 16;
   channel_t c;
   c.phase = phase;
   const bool affine = post != NULL && post->scale != NULL;
@@ -365,9 +428,21 @@ void etr_depthwise_rows_nchw_avx2(const etr_depthwise_args_t *args,
       c.shift = _mm256_set1_ps(post->shift[oc]);
     }
     float *out = args->out + oc * args->out_stride_c;
+    const float *plane = args->input + oc * g->in_stride_c;
     for (int64_t oh0 = 0; oh0 < g->out_h; oh0 += ROWS) {
       const int rh = g->out_h - oh0 < ROWS ? (int)(g->out_h - oh0) : ROWS;
       const int64_t first = oh0 * s - 1;
+      if (direct) {
+        const float *rows[ROWS + 2];
+        for (int i = 0; i < rh + 2; ++i) {
+          const int64_t ih = first + i;
+          rows[i] = ih < 0 || ih >= in_h ? zero_row
+                                         : plane + ih * g->in_stride_h;
+        }
+        block(&c, rows, g->out_w, out + oh0 * args->out_stride_h,
+              args->out_stride_h, rh, 1, post != NULL, true);
+        continue;
+      }
       // Only rows before this block's first are overwritten: the ring
       // holds at least 2 ROWS + 1 (the _Static_assert above).
       copy_until(&st, oc * in_h + (first > 0 ? first : 0) + st.slots);
@@ -381,7 +456,7 @@ void etr_depthwise_rows_nchw_avx2(const etr_depthwise_args_t *args,
                                    st.floats;
       }
       block(&c, rows, g->out_w, out + oh0 * args->out_stride_h,
-            args->out_stride_h, rh, s, post != NULL);
+            args->out_stride_h, rh, s, post != NULL, false);
     }
   }
 }

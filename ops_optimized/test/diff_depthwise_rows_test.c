@@ -2,11 +2,13 @@
 //
 // The row depthwise kernel (ops_optimized/conv/depthwise_rows_avx2.c: 3x3,
 // stride 1 or 2, padding 1, one channel at a time over zero-padded stack
-// copies of its input rows, 4 out rows of one vector per register block).
+// copies of its input rows, or at stride 1 on rows of 16 or more the rows
+// in place, 4 out rows of one vector per register block).
 //   - Through aten::convolution.out against the reference kernel on every
 //     ISA of this machine (conv_test_util.h), after asserting that
 //     etr_depthwise_nchw_avx2 picks the kernel for each geometry (those
-//     the blocked kernel does not take): fewer than 8 channels, planes too
+//     the blocked kernel does not take, and stride 1 on rows of 28 or
+//     more): fewer than 8 channels, planes too
 //     large for the blocked kernel, the widest rows it takes (128), odd
 //     and even input widths at stride 2, a batch of 2; random floats, exact
 //     integers with NaN, +-inf and -0.0 inputs, one inf weight;
@@ -45,6 +47,8 @@ static const conv_case_t kTaken[] = {
     {1, 8, 40, 40, 8, 3, 3, 1, 1, 1, 8, true},       // 1600 out pixels
     {1, 2, 5, 255, 2, 3, 3, 2, 1, 1, 2, true},       // 128 out columns
     {1, 2, 3, 128, 2, 3, 3, 1, 1, 1, 2, true},       // 128 at stride 1
+    {1, 16, 32, 32, 16, 3, 3, 1, 1, 1, 16, true},    // stride 1 from 28
+    {1, 16, 28, 28, 16, 3, 3, 1, 1, 1, 16, false},   // wide: in place
 };
 
 // 5x5, padding 2, dilation 2, multiplier 2, stride 3, unequal strides,
@@ -58,8 +62,8 @@ static const conv_case_t kDeclined[] = {
     {1, 3, 16, 16, 3, 3, 3, 3, 1, 1, 3, true},
     {1, 2, 4, 129, 2, 3, 3, 1, 1, 1, 2, true},
     {1, 16, 32, 32, 16, 3, 3, 2, 1, 1, 16, true},
-    {1, 16, 32, 32, 16, 3, 3, 1, 1, 1, 16, true},
-    {1, 16, 28, 28, 16, 3, 3, 1, 1, 1, 16, true},
+    {1, 16, 27, 27, 16, 3, 3, 1, 1, 1, 16, true},
+    {1, 72, 16, 16, 72, 3, 3, 1, 1, 1, 72, true},
 };
 
 static bool picked(const conv_case_t *p) {
