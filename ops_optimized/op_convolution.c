@@ -645,9 +645,10 @@ typedef struct conv_plan {
   int32_t isa;    // the ISA the kernels were picked for
   conv_path_t path;
   bool nchw;
-  // The pixel-tile kernel takes the call: its path, or, on the shifted
-  // path, the one a fused call with packed weights takes (the same bits).
-  bool pixels;
+  // The pixel-tile kernel, when it takes the call (else NULL): its path,
+  // or, on the shifted path, the one a fused call with packed weights
+  // takes (the same bits), or the strided pointwise path's fallback.
+  etr_conv_pixels_fn pixels;
   bool weight_dense;     // etr_tensor_is_dense(weight)
   int64_t weight_numel;  // etr_tensor_numel(weight)
   // padding_taps_matter's answer for a weight of read-only constant bytes
@@ -697,7 +698,7 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
   etr_conv_pointwise_fn pointwise = etr_conv_pointwise_for(isa);
   // Asked only where it decides something (shifted and GEMM calls), not
   // on every small depthwise layer's fused call.
-  plan->pixels = false;
+  plan->pixels = NULL;
   if (depthwise_applies(input, out, groups, g, !nchw)) {
     plan->path = PATH_DEPTHWISE;
   } else if (nchw && input->dtype == ETR_FLOAT &&
@@ -708,11 +709,12 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
     plan->path = PATH_POINTWISE;
   } else {
     bool float_nchw = nchw && input->dtype == ETR_FLOAT;
-    plan->pixels = float_nchw && etr_conv_pixels_for(
-                                     isa, g, out->sizes[1] / groups) != NULL;
+    plan->pixels = float_nchw ? etr_conv_pixels_for(isa, g,
+                                                    out->sizes[1] / groups)
+                              : NULL;
     plan->path = float_nchw && etr_conv_shifted_for(isa, g) != NULL
                      ? PATH_SHIFTED
-                 : plan->pixels ? PATH_PIXELS
+                 : plan->pixels != NULL ? PATH_PIXELS
                                 : PATH_GEMM;
     // Measured on AVX2 only (Zen 2); AVX-512 keeps its 6 x 64 pixel tiles.
     if (isa == ETR_ISA_AVX2 && pointwise != NULL && nchw &&
@@ -778,10 +780,7 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
       path = PATH_GEMM;  // padding: not the pointwise kernel's case either
     }
   }
-  etr_conv_pixels_fn pixels =
-      plan->pixels ? etr_conv_pixels_for(etr_isa_active(), g,
-                                         out->sizes[1] / groups)
-                   : NULL;
+  etr_conv_pixels_fn pixels = plan->pixels;
   switch (path) {
     case PATH_DEPTHWISE:
       run_depthwise(input, weight, bias, out, g, !nchw, post);
@@ -923,7 +922,7 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
       c.weight->data == NULL ||
       !plan_call(ctx, args, num_args, c.input, c.weight, c.bias, c.out,
                  c.groups, NULL, &plan) ||
-      !plan.pixels || plan.path == PATH_STRIDED_POINTWISE) {
+      plan.pixels == NULL || plan.path == PATH_STRIDED_POINTWISE) {
     return ETR_OK;
   }
   const etr_conv2d_geometry_t *g = &plan.g;
