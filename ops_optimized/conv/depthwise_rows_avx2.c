@@ -432,31 +432,23 @@ void etr_depthwise_rows_nchw_avx2(const etr_depthwise_args_t *args,
     for (int64_t oh0 = 0; oh0 < g->out_h; oh0 += ROWS) {
       const int rh = g->out_h - oh0 < ROWS ? (int)(g->out_h - oh0) : ROWS;
       const int64_t first = oh0 * s - 1;
-      if (direct) {
-        const float *rows[ROWS + 2];
-        for (int i = 0; i < rh + 2; ++i) {
-          const int64_t ih = first + i;
-          rows[i] = ih < 0 || ih >= in_h ? zero_row
-                                         : plane + ih * g->in_stride_h;
-        }
-        block(&c, rows, g->out_w, out + oh0 * args->out_stride_h,
-              args->out_stride_h, rh, 1, post != NULL, true);
-        continue;
+      if (!direct) {
+        // Only rows before this block's first are overwritten: the ring
+        // holds at least 2 ROWS + 1 (the _Static_assert above).
+        copy_until(&st, oc * in_h + (first > 0 ? first : 0) + st.slots);
       }
-      // Only rows before this block's first are overwritten: the ring
-      // holds at least 2 ROWS + 1 (the _Static_assert above).
-      copy_until(&st, oc * in_h + (first > 0 ? first : 0) + st.slots);
       const int inputs = s == 1 ? rh + 2 : 2 * rh + 1;
       const float *rows[2 * ROWS + 1];
       for (int i = 0; i < inputs; ++i) {
         const int64_t ih = first + i;
-        rows[i] = ih < 0 || ih >= in_h
-                      ? zero_row
-                      : ring + ((oc * in_h + ih) & (st.slots - 1)) *
-                                   st.floats;
+        rows[i] = ih < 0 || ih >= in_h ? zero_row
+                  : direct             ? plane + ih * g->in_stride_h
+                                       : ring + ((oc * in_h + ih) &
+                                                 (st.slots - 1)) *
+                                                    st.floats;
       }
       block(&c, rows, g->out_w, out + oh0 * args->out_stride_h,
-            args->out_stride_h, rh, s, post != NULL, false);
+            args->out_stride_h, rh, s, post != NULL, direct);
     }
   }
 }
