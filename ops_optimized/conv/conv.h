@@ -319,9 +319,11 @@ typedef void (*etr_depthwise_post_fn)(const etr_depthwise_args_t *args,
                                       const etr_conv_post_t *post);
 // NCHW, AVX2: eight channels per vector over a zero-padded tile of their
 // pixels (depthwise_blocked_avx2.c); etr_depthwise_nchw_avx2 picks it
-// where it applies: a multiplier of 1, at least 8 channels, unit input
-// column stride, column stride 1 or 2, at most 64 taps, at most 1024 out
-// pixels per plane and 1536 padded input pixels.
+// where it applies (and the rows kernel does not win): a multiplier of
+// 1, at least 8 channels, unit input column stride, column stride 1 or
+// 2, at most 64 taps, dimensions up to 4096, and a plane that fits its
+// tiles (1024 out pixels, 1536 padded input pixels) whole or in bands of
+// at least 4 out rows.
 bool etr_depthwise_blocked_nchw_avx2_applies(const etr_conv2d_geometry_t *g,
                                              int64_t channels,
                                              int64_t multiplier);

@@ -11,6 +11,13 @@
 // pixels (1 to 3 out rows) accumulate at once, whatever the row width.
 // The out pixels go to a second tile and are transposed back to the
 // channels' planes, the fused post (when given) applied on the way.
+// Planes too large for the tiles go in bands of out rows (at least
+// MIN_BAND), each band's input rows copied into the tile in turn: the
+// rows two bands share are copied twice. Against the kernels that took
+// such planes before (conv_kernel_bench on Zen 2, us): 72x56x56 5x5 s2
+// 173 -> 85 (phase planes of depthwise_avx2.c), 32x56x56 7x7 s1 278 ->
+// 180, 16x112x112 5x5 s1 307 -> 222; 144x56x56 s2 1.52x and 96x112x112
+// s2 1.21x the rows kernel (paired.py, 7 rounds).
 //
 // The sums are those of the flat path: one FMA chain per output in (kh,
 // kw) order from +0.0, then + bias, then the post. Padding taps multiply
@@ -27,6 +34,10 @@
 #define OUT_FLOATS 8192    // their out pixels
 #define MAX_TAPS 64
 #define MAX_DIM 4096  // every geometry size, so products stay small
+// The fewest out rows a band may have: thinner bands copy the rows they
+// share with the next band too often (conv_kernel_bench on Zen 2,
+// 16x224x224 s2 in bands of 2: 224 us against the rows kernel's 183).
+#define MIN_BAND 4
 
 typedef struct blocked {
   const etr_conv2d_geometry_t *g;
@@ -45,14 +56,19 @@ typedef struct blocked {
   bool clamp;
   float low;
   float high;
+  int64_t band;  // out rows per band
+  bool whole;    // the whole plane in one band, every input row copied
 } blocked_t;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
-// The tile's rows and width: what the taps reach, and at least the
-// padding plus the input (whose pixels are all copied).
+// The tile's width (what the taps reach, and at least the padding plus
+// the input, whose pixels are all copied) and the out rows of a band
+// with its tile rows: the whole plane when it fits the tiles (rows: what
+// the taps reach, and at least the padding plus the input), else as many
+// out rows as fit both tiles (rows: what those out rows' taps reach).
 static bool tile_size(const etr_conv2d_geometry_t *g, int64_t *rows,
-                      int64_t *width) {
+                      int64_t *width, int64_t *band) {
   const int64_t dims[] = {g->in_h,     g->in_w,       g->out_h,
                           g->out_w,    g->kernel_h,   g->kernel_w,
                           g->stride_h, g->stride_w,   g->dilation_h,
@@ -62,13 +78,27 @@ static bool tile_size(const etr_conv2d_geometry_t *g, int64_t *rows,
       return false;
     }
   }
-  *rows = max64((g->out_h - 1) * g->stride_h +
-                    (g->kernel_h - 1) * g->dilation_h + 1,
-                g->pad_h + g->in_h);
   *width = max64((g->out_w - 1) * g->stride_w +
                      (g->kernel_w - 1) * g->dilation_w + 1,
                  g->pad_w + g->in_w);
-  return true;
+  const int64_t reach = (g->kernel_h - 1) * g->dilation_h + 1;
+  const int64_t whole = max64((g->out_h - 1) * g->stride_h + reach,
+                              g->pad_h + g->in_h);
+  if (whole * *width * 8 <= TILE_FLOATS &&
+      g->out_h * g->out_w * 8 <= OUT_FLOATS) {
+    *rows = whole;
+    *band = g->out_h;
+    return true;
+  }
+  if (g->out_w * 8 > OUT_FLOATS || g->stride_h < 1 ||
+      reach * *width * 8 > TILE_FLOATS) {
+    return false;
+  }
+  int64_t n = (TILE_FLOATS / (*width * 8) - reach) / g->stride_h + 1;
+  n = n < OUT_FLOATS / (g->out_w * 8) ? n : OUT_FLOATS / (g->out_w * 8);
+  *band = n < g->out_h ? n : g->out_h;
+  *rows = (*band - 1) * g->stride_h + reach;
+  return *band >= MIN_BAND || *band == g->out_h;
 }
 
 bool etr_depthwise_blocked_nchw_avx2_applies(const etr_conv2d_geometry_t *g,
@@ -76,12 +106,12 @@ bool etr_depthwise_blocked_nchw_avx2_applies(const etr_conv2d_geometry_t *g,
                                              int64_t multiplier) {
   int64_t rows = 0;
   int64_t width = 0;
+  int64_t band = 0;
   return !g->channels_last && multiplier == 1 && channels >= 8 &&
          g->in_stride_w == 1 && (g->stride_w == 1 || g->stride_w == 2) &&
          g->out_h > 0 && g->out_w > 0 &&
-         g->kernel_h * g->kernel_w <= MAX_TAPS && tile_size(g, &rows, &width) &&
-         g->out_h * g->out_w * 8 <= OUT_FLOATS &&
-         rows * width * 8 <= TILE_FLOATS;
+         g->kernel_h * g->kernel_w <= MAX_TAPS &&
+         tile_size(g, &rows, &width, &band);
 }
 
 // a b c d (4 floats per 128-bit lane) -> their in-lane transpose.
@@ -124,12 +154,14 @@ static void zero_pixels(float *tile, int64_t from, int64_t to) {
   }
 }
 
-// The tile's padding (the same for every channel block): zeros.
+// The tile's padding columns, and for a whole plane its padding rows
+// (the same for every channel block): zeros. Bands zero the rows of
+// theirs that fall in the padding as they fill the others (fill_tile).
 static void zero_padding(const blocked_t *b) {
   const etr_conv2d_geometry_t *g = b->g;
   const int64_t width = b->width;
-  const int64_t top = g->pad_h;
-  const int64_t bottom = g->pad_h + g->in_h;
+  const int64_t top = b->whole ? g->pad_h : 0;
+  const int64_t bottom = b->whole ? g->pad_h + g->in_h : b->rows;
   const int64_t left = g->pad_w;
   const int64_t right = g->pad_w + g->in_w;
   zero_pixels(b->tile, 0, top * width);
@@ -160,19 +192,21 @@ static bool flat_input(const etr_conv2d_geometry_t *g) {
 }
 
 // The input planes of channels c0.. (the last real one repeated past
-// `count`) into the tile, 8 pixels per transpose: row by row, or as one
-// flat run (flat_input) through `positions`; a run's tail one pixel at a
-// time.
+// `count`) into the tile, 8 pixels per transpose, the tails one pixel at
+// a time: a whole plane row by row, or as one flat run (flat_input)
+// through `positions`; a band (tile row 0 the padded row `top`) its
+// `rows` tile rows, those in the padding zeroed.
 static void fill_tile(const etr_depthwise_args_t *a, const blocked_t *b,
-                      const int32_t *positions, int64_t c0, int64_t count) {
+                      const int32_t *positions, int64_t c0, int64_t count,
+                      int64_t top, int64_t rows) {
   const etr_conv2d_geometry_t *g = b->g;
   const float *src[8];
   for (int64_t j = 0; j < 8; ++j) {
     src[j] = a->input + (c0 + (j < count ? j : count - 1)) * g->in_stride_c;
   }
   float *tile = b->tile;
-  __m256 v[8];
-  if (flat_input(g)) {
+  if (b->whole && flat_input(g)) {
+    __m256 v[8];
     const int64_t run = g->in_h * g->in_w;
     int64_t p = 0;
     for (; p + 8 <= run; p += 8) {
@@ -190,10 +224,20 @@ static void fill_tile(const etr_depthwise_args_t *a, const blocked_t *b,
     }
     return;
   }
+  // A whole plane's input rows (its padding rows stay zero), or every
+  // row of the band.
+  const int64_t first = b->whole ? g->pad_h : 0;
+  const int64_t end = b->whole ? g->pad_h + g->in_h : rows;
   const int64_t in_w = g->in_w;
-  for (int64_t y = 0; y < g->in_h; ++y) {
+  __m256 v[8];
+  for (int64_t r = first; r < end; ++r) {
+    const int64_t y = top + r - g->pad_h;
+    float *dst = tile + (r * b->width + g->pad_w) * 8;
+    if (y < 0 || y >= g->in_h) {
+      zero_pixels(dst, 0, in_w);
+      continue;
+    }
     const int64_t base = y * g->in_stride_h;
-    float *dst = tile + ((y + g->pad_h) * b->width + g->pad_w) * 8;
     int64_t x = 0;
     for (; x + 8 <= in_w; x += 8) {
       pixels_in(src, base + x, v);
@@ -309,17 +353,17 @@ static void block(const blocked_t *b, const float *in, int64_t row_step,
 
 #undef BLOCK_CASE
 
-// Every out pixel of the channel block into the out tile: rows of up to 4
+// The `out_h` out rows of the band into the out tile: rows of up to 4
 // pixels 3 rows at a time, of 5 or 6 two at a time, wider rows in column
-// chunks of at most 12 as even as they come, down the whole plane; the
-// rows left over one at a time.
-static void compute(const blocked_t *b) {
+// chunks of at most 12 as even as they come, down the band; the rows
+// left over one at a time.
+static void compute(const blocked_t *b, int64_t out_h) {
   const etr_conv2d_geometry_t *g = b->g;
   const int64_t out_w = g->out_w;
   const int64_t row_step = g->stride_h * b->width * 8;
   const int64_t col_step = g->stride_w * 8;
   const int rows = out_w <= 4 ? 3 : out_w <= 6 ? 2 : 1;
-  const int64_t groups = g->out_h / rows;
+  const int64_t groups = out_h / rows;
   const int64_t chunks = (out_w + 11) / 12;
   int64_t ow = 0;
   for (int64_t c = 0; c < chunks; ++c) {
@@ -329,27 +373,29 @@ static void compute(const blocked_t *b) {
     ow += rw;
   }
   const int64_t done = groups * rows;
-  if (done < g->out_h) {
+  if (done < out_h) {
     block(b, b->tile + done * row_step, row_step, b->outs + done * out_w * 8,
-          g->out_h - done, 1, (int)out_w, g->stride_w);
+          out_h - done, 1, (int)out_w, g->stride_w);
   }
 }
 
-// The out tile's pixels back to the channels' planes: 8 pixels by 8
-// channels per transpose (a dense plane as one run, else row by row), the
-// run's tail one pixel at a time; only the `count` real channels.
+// The out tile's pixels back to the channels' out rows oh0 .. oh0 +
+// out_h - 1: 8 pixels by 8 channels per transpose (dense planes as one
+// run, else row by row), the run's tail one pixel at a time; only the
+// `count` real channels.
 static void store_planes(const etr_depthwise_args_t *a, const blocked_t *b,
-                         int64_t c0, int64_t count) {
+                         int64_t c0, int64_t count, int64_t oh0,
+                         int64_t out_h) {
   const etr_conv2d_geometry_t *g = b->g;
   float *dst[8];
   for (int64_t j = 0; j < 8; ++j) {
     dst[j] = a->out + (c0 + (j < count ? j : count - 1)) * a->out_stride_c;
   }
   const bool dense = a->out_stride_h == g->out_w;
-  const int64_t run = dense ? g->out_h * g->out_w : g->out_w;
-  const int64_t runs = dense ? 1 : g->out_h;
+  const int64_t run = dense ? out_h * g->out_w : g->out_w;
+  const int64_t runs = dense ? 1 : out_h;
   for (int64_t r = 0; r < runs; ++r) {
-    const int64_t base = r * a->out_stride_h;
+    const int64_t base = (oh0 + r) * a->out_stride_h;
     const float *src = b->outs + r * g->out_w * 8;
     int64_t p = 0;
     for (; p + 8 <= run; p += 8) {
@@ -437,9 +483,12 @@ void etr_depthwise_blocked_nchw_avx2(const etr_depthwise_args_t *args,
   _Alignas(32) float outs[OUT_FLOATS];
   blocked_t b;
   b.g = g;
-  if (!tile_size(g, &b.rows, &b.width)) {
+  if (!etr_depthwise_blocked_nchw_avx2_applies(g, args->channels,
+                                               args->multiplier) ||
+      !tile_size(g, &b.rows, &b.width, &b.band)) {
     return;  // not a call _applies accepts
   }
+  b.whole = b.band == g->out_h && b.rows >= g->pad_h + g->in_h;
   b.taps = g->kernel_h * g->kernel_w;
   b.tile = tile;
   b.outs = outs;
@@ -456,9 +505,10 @@ void etr_depthwise_blocked_nchw_avx2(const etr_depthwise_args_t *args,
   b.high = post != NULL ? post->high : 0.0f;
   zero_padding(&b);
   int32_t positions[TILE_FLOATS / 8];
-  if (flat_input(g)) {
+  if (b.whole && flat_input(g)) {
     plan_positions(&b, positions);
   }
+  const int64_t reach = (g->kernel_h - 1) * g->dilation_h + 1;
   for (int64_t c0 = 0; c0 < args->channels; c0 += 8) {
     const int64_t count = args->channels - c0 < 8 ? args->channels - c0 : 8;
     load_weights(args, &b, c0, count);
@@ -468,8 +518,12 @@ void etr_depthwise_blocked_nchw_avx2(const etr_depthwise_args_t *args,
       b.scale[j] = b.affine ? post->scale[oc] : 1.0f;
       b.shift[j] = b.affine ? post->shift[oc] : 0.0f;
     }
-    fill_tile(args, &b, positions, c0, count);
-    compute(&b);
-    store_planes(args, &b, c0, count);
+    for (int64_t oh0 = 0; oh0 < g->out_h; oh0 += b.band) {
+      const int64_t rows = g->out_h - oh0 < b.band ? g->out_h - oh0 : b.band;
+      fill_tile(args, &b, positions, c0, count, oh0 * g->stride_h,
+                (rows - 1) * g->stride_h + reach);
+      compute(&b, rows);
+      store_planes(args, &b, c0, count, oh0, rows);
+    }
   }
 }

@@ -69,10 +69,14 @@ bool etr_depthwise_rows_avx2_wins(const etr_conv2d_geometry_t *g,
   // vector won on the blocked kernel's planes. 16x32x32 s1 was 9.7 vs
   // 10.7 alone, but 11.5 vs 10.8 fused in mobilenet_v2 (paired.py, 15
   // rounds).
-  // Where the blocked kernel does not apply (planes past its tile) the
+  // Where the blocked kernel did not apply (planes past its tile) the
   // phase planes of depthwise_avx2.c were the other choice: 32x112x112
   // s1 179 vs 289, 96x112x112 s2 275 vs 510, 144x56x56 s1 234 vs 355,
-  // s2 149 vs 240.
+  // s2 149 vs 240. Since the blocked kernel takes such planes in bands,
+  // it wins at stride 2 where its bands are 4 out rows or more
+  // (144x56x56 s2 1.52x, 96x112x112 s2 1.21x, paired.py, 7 rounds) and
+  // declines the thinner ones (16x224x224 s2: 224 us in bands of 2, 183
+  // here).
   // With fewer than 8 channels: 4x16x16 s1 0.85 vs 1.04, s2 0.59 vs
   // 0.71, 4x28x28 s2 1.51 vs 1.95, 4x8x8 s1 0.38 vs 0.41.
   // Since stride 1 reads the input rows in place (rows of 16 or more),

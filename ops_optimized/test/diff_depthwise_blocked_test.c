@@ -9,11 +9,15 @@
 //     as one flat run (4x4, 7x7: transposes across rows, a pixel tail),
 //     out rows of 1 to 40 (3, 2 or 1 rows per register block, rows split
 //     in chunks), stride 2, 5x5 and 7x7, dilation 2, channel tails of 1 to
-//     7, a batch of 2, a tile of 1517 of the 1536 pixels it holds; random
+//     7, a batch of 2, a tile of 1517 of the 1536 pixels it holds, planes
+//     in bands of out rows (the last one shorter, the padding rows in
+//     the first and last, 3x3 to 7x7, strides 1 and 2, rows narrower
+//     than a transpose and with a tail); random
 //     floats, exact integers with NaN, +-inf and -0.0 inputs, one inf
 //     weight; contiguous, strided and channels-last inputs.
 //   - Called directly with input rows, input planes and out planes apart
-//     by more than their sizes (the gaps must stay untouched), against
+//     by more than their sizes (the gaps must stay untouched), whole and
+//     in bands, against
 //     the scalar kernel bit for bit on exact data; and with a fused post
 //     (batch norm and clamp, either alone) against the kernel followed
 //     by the post, bit for bit on random data.
@@ -44,16 +48,27 @@ static const conv_case_t kTaken[] = {
     {1, 8, 32, 36, 8, 7, 7, 2, 3, 1, 8, true},      // 7x7, tile 37 x 41
     {1, 96, 8, 8, 96, 3, 3, 2, 1, 1, 96, true},     // 4x4 out at stride 2
     {1, 10, 9, 11, 10, 2, 2, 1, 0, 1, 10, false},   // 2x2, no padding
+    // In bands: more than 1024 out pixels (bands of 32 and 2 rows), a
+    // tile of more than 1536 pixels at stride 2 (18 + 1), 5x5 stride 2
+    // on 45 wide rows (14 + 14 + 2, row tails by a last transpose) with
+    // a channel tail, 7x7 (20 + 20 + 10), dilation 2 in a batch of 2,
+    // rows narrower than a transpose (170 + 130).
+    {1, 8, 34, 32, 8, 3, 3, 1, 1, 1, 8, true},
+    {1, 8, 37, 39, 8, 3, 3, 2, 1, 1, 8, true},
+    {1, 11, 60, 45, 11, 5, 5, 2, 2, 1, 11, true},
+    {1, 8, 50, 50, 8, 7, 7, 1, 3, 1, 8, false},
+    {2, 9, 44, 44, 9, 3, 3, 1, 2, 2, 9, true},
+    {1, 8, 300, 6, 8, 3, 3, 1, 1, 1, 8, true},
 };
 
-// Multiplier 2, fewer than 8 channels, column stride 3, more than 1024
-// outputs per plane, a tile of more than 1536 pixels.
+// Multiplier 2, fewer than 8 channels, column stride 3, bands of fewer
+// than 4 out rows (2 of 5 here), out rows longer than the out tile.
 static const conv_case_t kDeclined[] = {
     {1, 8, 8, 8, 16, 3, 3, 1, 1, 1, 8, true},
     {1, 7, 8, 8, 7, 3, 3, 1, 1, 1, 7, true},
     {1, 8, 12, 12, 8, 3, 3, 3, 1, 1, 8, true},
-    {1, 8, 34, 32, 8, 3, 3, 1, 1, 1, 8, true},
-    {1, 8, 37, 39, 8, 3, 3, 2, 1, 1, 8, true},
+    {1, 8, 9, 250, 8, 3, 3, 2, 1, 1, 8, true},
+    {1, 8, 3, 1100, 8, 3, 3, 1, 1, 1, 8, true},
 };
 
 static bool takes(const conv_case_t *p) {
@@ -83,8 +98,8 @@ enum {
   kPlaneGap = 5,   // and planes a further kPlaneGap
   kOutRowGap = 2,  // out rows out_w + kOutRowGap apart
   kOutGap = 4,     // and out planes a further kOutGap
-  kMaxIn = 20 * (24 + kRowGap) + kPlaneGap,
-  kMaxOut = 20 * (24 + kOutRowGap) + kOutGap,
+  kMaxIn = 41 * (40 + kRowGap) + kPlaneGap,
+  kMaxOut = 40 * (40 + kOutRowGap) + kOutGap,
 };
 static const float kSentinel = 12345.0f;
 
@@ -95,6 +110,7 @@ typedef struct direct_case {
 static const direct_case_t kDirect[] = {
     {4, 4, 3, 1, 1, 1},   {7, 7, 3, 1, 1, 1},   {16, 16, 3, 2, 1, 1},
     {20, 24, 3, 1, 1, 1}, {11, 13, 5, 2, 2, 1}, {9, 9, 3, 1, 2, 2},
+    {40, 40, 3, 1, 1, 1}, {41, 37, 5, 2, 2, 1},  // in bands
 };
 
 TT_TEST(diff_depthwise_blocked, strided_planes_and_fused_post) {

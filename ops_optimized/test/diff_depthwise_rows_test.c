@@ -8,8 +8,8 @@
 //     ISA of this machine (conv_test_util.h), after asserting that
 //     etr_depthwise_nchw_avx2 picks the kernel for each geometry (those
 //     the blocked kernel does not take, and stride 1 on rows of 28 or
-//     more): fewer than 8 channels, planes too
-//     large for the blocked kernel, the widest rows it takes (128), odd
+//     more): fewer than 8 channels, planes whose bands in the blocked
+//     kernel would be too thin, the widest rows it takes (128), odd
 //     and even input widths at stride 2, a batch of 2; random floats, exact
 //     integers with NaN, +-inf and -0.0 inputs, one inf weight;
 //     contiguous, strided and channels-last inputs.
@@ -43,7 +43,7 @@ static const conv_case_t kTaken[] = {
     {1, 1, 6, 5, 1, 3, 3, 1, 1, 1, 1, true},         // one channel, 5 wide
     {1, 5, 11, 31, 5, 3, 3, 2, 1, 1, 5, true},       // stride 2, odd width
     {1, 4, 10, 18, 4, 3, 3, 2, 1, 1, 4, false},      // stride 2, even width
-    {1, 8, 56, 56, 8, 3, 3, 2, 1, 1, 8, true},       // past the blocked tile
+    {1, 8, 9, 250, 8, 3, 3, 2, 1, 1, 8, true},       // blocked: bands of 2
     {1, 8, 40, 40, 8, 3, 3, 1, 1, 1, 8, true},       // 1600 out pixels
     {1, 2, 5, 255, 2, 3, 3, 2, 1, 1, 2, true},       // 128 out columns
     {1, 2, 3, 128, 2, 3, 3, 1, 1, 1, 2, true},       // 128 at stride 1
@@ -53,7 +53,7 @@ static const conv_case_t kTaken[] = {
 
 // 5x5, padding 2, dilation 2, multiplier 2, stride 3, unequal strides,
 // out rows of 129, and where the blocked kernel takes it (16 channels
-// of 32x32 at stride 1 and 2, 28x28).
+// of 32x32 at stride 1 and 2, 28x28, 8 of 56x56 at stride 2 in bands).
 static const conv_case_t kDeclined[] = {
     {1, 8, 16, 16, 8, 5, 5, 1, 2, 1, 8, true},
     {1, 3, 16, 16, 3, 3, 3, 1, 2, 1, 3, true},
@@ -64,6 +64,7 @@ static const conv_case_t kDeclined[] = {
     {1, 16, 32, 32, 16, 3, 3, 2, 1, 1, 16, true},
     {1, 16, 27, 27, 16, 3, 3, 1, 1, 1, 16, true},
     {1, 72, 16, 16, 72, 3, 3, 1, 1, 1, 72, true},
+    {1, 8, 56, 56, 8, 3, 3, 2, 1, 1, 8, true},
 };
 
 static bool picked(const conv_case_t *p) {

@@ -63,6 +63,13 @@ static const bench_case_t kCases[] = {
     {"dw 8x112x112 s2 (L2)", false, 8, 8, 112, 2, 3},
     // The benchmark's 5x5 rows, and MobileNetV3-Large's 5x5 at 28x28.
     {"dw 72x56x56 5x5 s2", false, 72, 72, 56, 2, 5},
+    // Planes the blocked kernel takes in bands (and the one whose bands
+    // would be too thin).
+    {"dw 32x56x56 5x5 s1", false, 32, 32, 56, 1, 5},
+    {"dw 16x112x112 5x5 s1", false, 16, 16, 112, 1, 5},
+    {"dw 32x56x56 7x7 s1", false, 32, 32, 56, 1, 7},
+    {"dw 32x112x112 7x7 s2", false, 32, 32, 112, 2, 7},
+    {"dw 16x224x224 s2", false, 16, 16, 224, 2, 3},
     {"dw 672x14x14 5x5 s1", false, 672, 672, 14, 1, 5},
     {"dw 120x28x28 5x5 s1", false, 120, 120, 28, 1, 5},
     {"stem 3x64x64 s2 16", true, 3, 16, 64, 2, 3},
