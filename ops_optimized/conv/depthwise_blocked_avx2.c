@@ -9,6 +9,11 @@
 // every tap of every out pixel is then one aligned load at a constant
 // offset times one vector of the eight channels' weights; up to 12 out
 // pixels (1 to 3 out rows) accumulate at once, whatever the row width.
+// On rows of 7 or more with 3 or 5 taps a kernel row, each input pixel
+// is loaded once per kernel row for all the out pixels it feeds
+// (out_row_reuse): conv_kernel_bench on Zen 2, 192x28x28 s1 98 -> 82 us,
+// 672x14x14 5x5 155 -> 137, 120x28x28 5x5 107 -> 85, 72x56x56 5x5 s2
+// 87 -> 74.
 // The out pixels go to a second tile and are transposed back to the
 // channels' planes, the fused post (when given) applied on the way.
 // Planes too large for the tiles go in bands of out rows (at least
@@ -256,6 +261,33 @@ static void fill_tile(const etr_depthwise_args_t *a, const blocked_t *b,
   }
 }
 
+// A sum, + bias, then the post (those the block has; the constants as
+// vectors: `post` is bias, scale, shift, low, high).
+static inline __attribute__((always_inline)) __m256 finish(
+    const blocked_t *b, const __m256 *post, __m256 v) {
+  if (b->has_bias) {
+    v = _mm256_add_ps(v, post[0]);
+  }
+  if (b->affine) {
+    v = _mm256_fmadd_ps(v, post[1], post[2]);
+  }
+  if (b->clamp) {
+    // As post_avx2.c: v < low ? low : v, then v > high ? high : v.
+    v = _mm256_min_ps(post[4], _mm256_max_ps(post[3], v));
+  }
+  return v;
+}
+
+// The post constants of the channel block for finish.
+static inline __attribute__((always_inline)) void post_of(const blocked_t *b,
+                                                          __m256 *post) {
+  post[0] = _mm256_load_ps(b->bias);
+  post[1] = _mm256_load_ps(b->scale);
+  post[2] = _mm256_load_ps(b->shift);
+  post[3] = _mm256_set1_ps(b->low);
+  post[4] = _mm256_set1_ps(b->high);
+}
+
 // `groups` times RH out rows x RW out pixels at column stride SW, group
 // after group down the plane: `in` is the tile at the first pixel's first
 // tap, out rows `row_step` floats apart there; `out` the out tile at the
@@ -263,11 +295,8 @@ static void fill_tile(const etr_depthwise_args_t *a, const blocked_t *b,
 static inline __attribute__((always_inline)) void out_block(
     const blocked_t *b, const float *in, int64_t row_step, float *out,
     int64_t groups, const int RH, const int RW, const int SW) {
-  const __m256 bias = _mm256_load_ps(b->bias);
-  const __m256 scale = _mm256_load_ps(b->scale);
-  const __m256 shift = _mm256_load_ps(b->shift);
-  const __m256 low = _mm256_set1_ps(b->low);
-  const __m256 high = _mm256_set1_ps(b->high);
+  __m256 post[5];
+  post_of(b, post);
   const int64_t out_row = b->g->out_w * 8;
   const int64_t taps = b->taps;
   for (int64_t group = 0; group < groups; ++group) {
@@ -295,24 +324,104 @@ static inline __attribute__((always_inline)) void out_block(
     for (int i = 0; i < RH; ++i) {
 #pragma GCC unroll 12
       for (int j = 0; j < RW; ++j) {
-        __m256 v = acc[i][j];
-        if (b->has_bias) {
-          v = _mm256_add_ps(v, bias);
-        }
-        if (b->affine) {
-          v = _mm256_fmadd_ps(v, scale, shift);
-        }
-        if (b->clamp) {
-          // As post_avx2.c: v < low ? low : v, then v > high ? high : v.
-          v = _mm256_min_ps(high, _mm256_max_ps(low, v));
-        }
-        _mm256_store_ps(out + i * out_row + j * 8, v);
+        _mm256_store_ps(out + i * out_row + j * 8, finish(b, post, acc[i][j]));
       }
     }
     in += RH * row_step;
     out += RH * out_row;
   }
 }
+
+// As out_block with one out row, for kernel rows of KW taps at column
+// dilation 1: each input pixel of a kernel row is loaded once and taken
+// by every out pixel it is a tap of (KW / SW of them), the row's KW
+// weights in registers, where out_block loads a pixel per tap and out
+// pixel (memory operands of the FMAs, which then ran at about 60% of the
+// FMA peak). RW + KW + 1 vectors must fit the 16 registers. Each sum's
+// chain keeps its (kh, kw) order: kernel rows in turn, and within one
+// the pixels left to right, whose taps for a given out pixel are kw
+// ascending.
+static inline __attribute__((always_inline)) void out_row_reuse(
+    const blocked_t *b, const float *in, int64_t row_step, float *out,
+    int64_t groups, const int RW, const int SW, const int KW) {
+  __m256 post[5];
+  post_of(b, post);
+  const int64_t out_row = b->g->out_w * 8;
+  const int64_t kernel_h = b->g->kernel_h;
+  const int64_t kh_step = b->g->dilation_h * b->width * 8;
+  for (int64_t group = 0; group < groups; ++group) {
+    __m256 acc[12];
+#pragma GCC unroll 12
+    for (int j = 0; j < RW; ++j) {
+      acc[j] = _mm256_setzero_ps();
+    }
+    for (int64_t kh = 0; kh < kernel_h; ++kh) {
+      const float *p = in + kh * kh_step;
+      __m256 w[5];
+#pragma GCC unroll 5
+      for (int kw = 0; kw < KW; ++kw) {
+        w[kw] = _mm256_load_ps(b->weights + (kh * KW + kw) * 8);
+      }
+#pragma GCC unroll 32
+      for (int c = 0; c < (RW - 1) * SW + KW; ++c) {
+        const __m256 x = _mm256_load_ps(p + c * 8);
+#pragma GCC unroll 12
+        for (int j = 0; j < RW; ++j) {
+          const int kw = c - j * SW;
+          if (kw >= 0 && kw < KW) {
+            acc[j] = _mm256_fmadd_ps(w[kw], x, acc[j]);
+          }
+        }
+      }
+    }
+#pragma GCC unroll 12
+    for (int j = 0; j < RW; ++j) {
+      _mm256_store_ps(out + j * 8, finish(b, post, acc[j]));
+    }
+    in += row_step;
+    out += out_row;
+  }
+}
+
+#define REUSE_CASE(KW, RW)                                              \
+  case (KW) * 16 + (RW):                                                \
+    if (sw == 1) {                                                      \
+      out_row_reuse(b, in, row_step, out, groups, RW, 1, KW);           \
+    } else {                                                            \
+      out_row_reuse(b, in, row_step, out, groups, RW, 2, KW);           \
+    }                                                                   \
+    return true;
+
+// out_row_reuse with its shape as constants: rows of 5 to 12 pixels for
+// 3 taps a kernel row, 5 to 10 for 5 (what compute() asks for); false
+// for the others. (Inlined into compute(), this made 4x4 planes, which
+// never come here, 9% slower: conv_kernel_bench 144x4x4 s1, paired.py.)
+static __attribute__((noinline)) bool row_reuse(const blocked_t *b,
+                                                const float *in,
+                                                int64_t row_step, float *out,
+                                                int64_t groups, int rw,
+                                                int64_t sw) {
+  switch (b->g->kernel_w * 16 + rw) {
+    REUSE_CASE(3, 5)
+    REUSE_CASE(3, 6)
+    REUSE_CASE(3, 7)
+    REUSE_CASE(3, 8)
+    REUSE_CASE(3, 9)
+    REUSE_CASE(3, 10)
+    REUSE_CASE(3, 11)
+    REUSE_CASE(3, 12)
+    REUSE_CASE(5, 5)
+    REUSE_CASE(5, 6)
+    REUSE_CASE(5, 7)
+    REUSE_CASE(5, 8)
+    REUSE_CASE(5, 9)
+    REUSE_CASE(5, 10)
+    default:
+      return false;
+  }
+}
+
+#undef REUSE_CASE
 
 #define BLOCK_CASE(RH, RW)                                              \
   case (RH) * 16 + (RW):                                                \
@@ -355,7 +464,8 @@ static void block(const blocked_t *b, const float *in, int64_t row_step,
 
 // The `out_h` out rows of the band into the out tile: rows of up to 4
 // pixels 3 rows at a time, of 5 or 6 two at a time, wider rows in column
-// chunks of at most 12 as even as they come, down the band; the rows
+// chunks of at most 12 (10 with 5 taps a kernel row) as even as they
+// come, down the band, by out_row_reuse where it has the shape; the rows
 // left over one at a time.
 static void compute(const blocked_t *b, int64_t out_h) {
   const etr_conv2d_geometry_t *g = b->g;
@@ -363,13 +473,20 @@ static void compute(const blocked_t *b, int64_t out_h) {
   const int64_t row_step = g->stride_h * b->width * 8;
   const int64_t col_step = g->stride_w * 8;
   const int rows = out_w <= 4 ? 3 : out_w <= 6 ? 2 : 1;
+  const bool reuse = rows == 1 && g->dilation_w == 1 &&
+                     (g->kernel_w == 3 || g->kernel_w == 5);
+  const int64_t widest = reuse && g->kernel_w == 5 ? 10 : 12;
   const int64_t groups = out_h / rows;
-  const int64_t chunks = (out_w + 11) / 12;
+  const int64_t chunks = (out_w + widest - 1) / widest;
   int64_t ow = 0;
   for (int64_t c = 0; c < chunks; ++c) {
     const int64_t rw = (out_w - ow) / (chunks - c);
-    block(b, b->tile + ow * col_step, row_step, b->outs + ow * 8, groups,
-          rows, (int)rw, g->stride_w);
+    const float *in = b->tile + ow * col_step;
+    float *out = b->outs + ow * 8;
+    if (!reuse ||
+        !row_reuse(b, in, row_step, out, groups, (int)rw, g->stride_w)) {
+      block(b, in, row_step, out, groups, rows, (int)rw, g->stride_w);
+    }
     ow += rw;
   }
   const int64_t done = groups * rows;

@@ -305,6 +305,41 @@ static inline void conv_test_fill(float *x, int64_t n, bool exact,
   }
 }
 
+// What the SIMD depthwise kernels compute (conv.h): each output one
+// fused multiply-add chain over its in-bounds taps in (kh, kw) order from
+// +0.0, then + bias; `a->out` is written at its strides, nothing else.
+// (The scalar kernel rounds each product, so it matches them bit for bit
+// on exact data only; against this they must match on random data too,
+// which catches a kernel that reorders a chain.)
+static inline void conv_test_fma_chain(const etr_depthwise_args_t *a) {
+  const etr_conv2d_geometry_t *g = a->geometry;
+  for (int64_t oc = 0; oc < a->channels; ++oc) {
+    const float *in = a->input + oc / a->multiplier * g->in_stride_c;
+    const float *w = a->weight + oc * g->w_stride_oc;
+    for (int64_t oh = 0; oh < g->out_h; ++oh) {
+      for (int64_t ow = 0; ow < g->out_w; ++ow) {
+        float sum = 0.0f;
+        for (int64_t kh = 0; kh < g->kernel_h; ++kh) {
+          const int64_t ih = oh * g->stride_h - g->pad_h + kh * g->dilation_h;
+          for (int64_t kw = 0; kw < g->kernel_w; ++kw) {
+            const int64_t iw =
+                ow * g->stride_w - g->pad_w + kw * g->dilation_w;
+            if (ih >= 0 && ih < g->in_h && iw >= 0 && iw < g->in_w) {
+              sum = fmaf(w[kh * g->w_stride_h + kw * g->w_stride_w],
+                         in[ih * g->in_stride_h + iw * g->in_stride_w], sum);
+            }
+          }
+        }
+        if (a->bias != NULL) {
+          sum += a->bias[oc * a->bias_stride];
+        }
+        a->out[oc * a->out_stride_c + oh * a->out_stride_h +
+               ow * a->out_stride_w] = sum;
+      }
+    }
+  }
+}
+
 // Compares `got` with `want` bit for bit over numel floats (the out planes,
 // gaps included: they must hold the same sentinel in both); with
 // nan_matches_nan, any NaN matches any NaN (a kernel and its oracle need

@@ -18,7 +18,8 @@
 //   - Called directly with input rows, input planes and out planes apart
 //     by more than their sizes (the gaps must stay untouched), whole and
 //     in bands, against
-//     the scalar kernel bit for bit on exact data; and with a fused post
+//     the scalar kernel bit for bit on exact data and the FMA chains of
+//     conv_test_fma_chain on random data; and with a fused post
 //     (batch norm and clamp, either alone) against the kernel followed
 //     by the post, bit for bit on random data.
 //   - The geometries it declines.
@@ -59,6 +60,9 @@ static const conv_case_t kTaken[] = {
     {1, 8, 50, 50, 8, 7, 7, 1, 3, 1, 8, false},
     {2, 9, 44, 44, 9, 3, 3, 1, 2, 2, 9, true},
     {1, 8, 300, 6, 8, 3, 3, 1, 1, 1, 8, true},
+    // Row chunks of 5 and 6 (5x5), 9 at stride 2 (3x3).
+    {1, 8, 6, 11, 8, 5, 5, 1, 2, 1, 8, true},
+    {1, 8, 9, 18, 8, 3, 3, 2, 1, 1, 8, false},
 };
 
 // Multiplier 2, fewer than 8 channels, column stride 3, bands of fewer
@@ -111,6 +115,7 @@ static const direct_case_t kDirect[] = {
     {4, 4, 3, 1, 1, 1},   {7, 7, 3, 1, 1, 1},   {16, 16, 3, 2, 1, 1},
     {20, 24, 3, 1, 1, 1}, {11, 13, 5, 2, 2, 1}, {9, 9, 3, 1, 2, 2},
     {40, 40, 3, 1, 1, 1}, {41, 37, 5, 2, 2, 1},  // in bands
+    {12, 22, 5, 1, 2, 1}, {7, 25, 3, 2, 1, 1},
 };
 
 TT_TEST(diff_depthwise_blocked, strided_planes_and_fused_post) {
@@ -154,16 +159,18 @@ TT_TEST(diff_depthwise_blocked, strided_planes_and_fused_post) {
         got[e] = kSentinel;
         want[e] = kSentinel;
       }
-      // The kernel alone (exact data: against the scalar kernel).
+      // The kernel alone: against the scalar kernel on exact data, and
+      // against the FMA chains on random data (no NaN in either: every
+      // bit must match).
       etr_depthwise_blocked_nchw_avx2(&a, NULL);
       if (exact) {
         etr_depthwise_nchw_scalar(&w);
-        // No NaN in this data: every bit must match.
-        bad += conv_test_compare_outs(got, want, out_numel, false,
-                                      "no post vs scalar, case %zu", i);
       } else {
-        memcpy(want, got, (size_t)out_numel * sizeof(float));
+        conv_test_fma_chain(&w);
       }
+      bad += conv_test_compare_outs(got, want, out_numel, false,
+                                    "no post vs %s, case %zu",
+                                    exact ? "scalar" : "FMA chains", i);
       // Each post against the kernel's outs followed by the post.
       for (int kind = 0; kind < 3; ++kind) {
         const etr_conv_post_t post =

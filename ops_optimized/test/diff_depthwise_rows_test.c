@@ -19,7 +19,8 @@
 //     8 channels, with input rows, input planes, weights and out rows and
 //     planes apart by more than their sizes (the out gaps must stay
 //     untouched): bit for bit against the scalar kernel on exact data
-//     with NaN, +-inf and -0.0 inputs (NaN for NaN), and with a fused post
+//     with NaN, +-inf and -0.0 inputs (NaN for NaN) and against the FMA
+//     chains of conv_test_fma_chain on random data, and with a fused post
 //     (batch norm and clamp, either alone) against the kernel followed by
 //     the post, bit for bit on random data.
 //   - The geometries it declines.
@@ -174,11 +175,12 @@ static int run_direct(const etr_conv2d_geometry_t *g, int64_t channels,
     etr_depthwise_rows_nchw_avx2(&a, NULL);
     if (exact) {
       etr_depthwise_nchw_scalar(&w);
-      bad += conv_test_compare_outs(got, want, out_numel, true,
-                                    "no post vs scalar, %s", where);
     } else {
-      memcpy(want, got, (size_t)out_numel * sizeof(float));
+      conv_test_fma_chain(&w);
     }
+    bad += conv_test_compare_outs(got, want, out_numel, true,
+                                  "no post vs %s, %s",
+                                  exact ? "scalar" : "FMA chains", where);
     if (exact) {
       continue;  // the posts on random data only
     }
