@@ -340,8 +340,9 @@ void etr_depthwise_rows_nchw_avx2(const etr_depthwise_args_t *args,
                                   const etr_conv_post_t *post);
 // Whether etr_depthwise_nchw_avx2 (and etr_depthwise_with_post_for)
 // pick the rows kernel: where it applies and the blocked kernel does not
-// (fewer than 8 channels, planes too large for its tile), where it was
-// measured faster than depthwise_avx2.c's phase planes.
+// (fewer than 8 channels, planes whose bands would be thinner than 4 out
+// rows), where it was measured faster than depthwise_avx2.c's phase
+// planes, and at stride 1 on rows of 28 or more.
 bool etr_depthwise_rows_avx2_wins(const etr_conv2d_geometry_t *g,
                                   int64_t channels, int64_t multiplier);
 // The kernel of `isa` that takes `args` with a post (NCHW), or NULL: run
