@@ -22,9 +22,11 @@
 //     conv_test_fma_chain on random data; and with a fused post
 //     (batch norm and clamp, either alone) against the kernel followed
 //     by the post, bit for bit on random data.
+//   - Seeded random geometries (random_geometries below).
 //   - The geometries it declines.
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ops_optimized/conv/conv.h"
@@ -190,6 +192,105 @@ TT_TEST(diff_depthwise_blocked, strided_planes_and_fused_post) {
     }
   }
   cr_assert_eq(bad, 0, "%d outputs differ", bad);
+}
+
+// Seeded random geometries, each side its own kernel size (1 to 7),
+// stride (1 to 3 down, 1 or 2 across), padding (0 to 3) and dilation (1
+// or 2), planes of 1 to 90 rows and columns (whole and in bands), 8 to
+// 19 channels, input rows and planes and out rows and planes apart by
+// more than their sizes, weights dense or apart, bias or none: every one
+// the kernel takes must equal the FMA chains bit for bit on random data
+// and leave the gaps alone.
+TT_TEST(diff_depthwise_blocked, random_geometries) {
+  if (!etr_isa_available(ETR_ISA_AVX2)) {
+    cr_log_warn("no AVX2 on this machine: the blocked kernel is not run");
+    return;
+  }
+  uint32_t state = 20261203u;
+  int taken = 0;
+  int banded = 0;
+  int bad = 0;
+  for (int i = 0; i < 300 && bad == 0; ++i) {
+    int64_t r[14];
+    for (int j = 0; j < 14; ++j) {
+      state = state * 1664525u + 1013904223u;
+      r[j] = state >> 8;
+    }
+    etr_conv2d_geometry_t g = {0};
+    g.channels = 1;
+    g.in_h = 1 + r[0] % 90;
+    g.in_w = 1 + r[1] % 90;
+    g.kernel_h = 1 + r[2] % 7;
+    g.kernel_w = 1 + r[3] % 7;
+    g.stride_h = 1 + r[4] % 3;
+    g.stride_w = 1 + r[5] % 2;
+    g.pad_h = r[6] % 4;
+    g.pad_w = r[7] % 4;
+    g.dilation_h = 1 + r[8] % 2;
+    g.dilation_w = 1 + r[9] % 2;
+    g.out_h = out_size(g.in_h, g.kernel_h, g.stride_h, g.pad_h, g.dilation_h);
+    g.out_w = out_size(g.in_w, g.kernel_w, g.stride_w, g.pad_w, g.dilation_w);
+    if (g.out_h < 1 || g.out_w < 1) {
+      continue;
+    }
+    const int64_t channels = 8 + r[10] % 12;
+    g.in_stride_w = 1;
+    g.in_stride_h = g.in_w + r[11] % 3;
+    g.in_stride_c = g.in_h * g.in_stride_h + r[11] % 5;
+    g.w_stride_w = 1;
+    g.w_stride_h = g.kernel_w;
+    g.w_stride_c = g.kernel_h * g.kernel_w;
+    g.w_stride_oc = g.w_stride_c + (r[12] % 2) * 3;
+    if (!etr_depthwise_blocked_nchw_avx2_applies(&g, channels, 1)) {
+      continue;
+    }
+    ++taken;
+    banded += g.out_h * g.out_w > 1024 ||
+              (g.in_h + 2 * g.pad_h) * (g.in_w + 2 * g.pad_w) > 1536;
+    const int64_t out_stride_h = g.out_w + r[13] % 3;
+    const int64_t out_stride_c = g.out_h * out_stride_h + r[13] % 4;
+    const int64_t out_numel = channels * out_stride_c;
+    float *input = malloc((size_t)(channels * g.in_stride_c) * sizeof(float));
+    float *weight = malloc((size_t)(channels * g.w_stride_oc) * sizeof(float));
+    float *bias = malloc((size_t)channels * sizeof(float));
+    float *got = malloc((size_t)out_numel * sizeof(float));
+    float *want = malloc((size_t)out_numel * sizeof(float));
+    cr_assert(input && weight && bias && got && want, "out of memory");
+    conv_test_fill(input, channels * g.in_stride_c, false, (uint32_t)i);
+    conv_test_fill(weight, channels * g.w_stride_oc, false, (uint32_t)i + 1);
+    conv_test_fill(bias, channels, false, (uint32_t)i + 2);
+    for (int64_t e = 0; e < out_numel; ++e) {
+      got[e] = kSentinel;
+      want[e] = kSentinel;
+    }
+    etr_depthwise_args_t a = {
+        .geometry = &g, .input = input, .weight = weight,
+        .bias = r[12] % 3 == 0 ? NULL : bias, .bias_stride = 1, .out = got,
+        .out_stride_c = out_stride_c, .out_stride_h = out_stride_h,
+        .out_stride_w = 1, .channels = channels, .multiplier = 1};
+    etr_depthwise_args_t w = a;
+    w.out = want;
+    etr_depthwise_blocked_nchw_avx2(&a, NULL);
+    conv_test_fma_chain(&w);
+    bad += conv_test_compare_outs(
+        got, want, out_numel, false,
+        "case %d: %lld channels, in %lldx%lld, kernel %lldx%lld, stride "
+        "%lld,%lld, pad %lld,%lld, dilation %lld,%lld",
+        i, (long long)channels, (long long)g.in_h, (long long)g.in_w,
+        (long long)g.kernel_h, (long long)g.kernel_w, (long long)g.stride_h,
+        (long long)g.stride_w, (long long)g.pad_h, (long long)g.pad_w,
+        (long long)g.dilation_h, (long long)g.dilation_w);
+    free(input);
+    free(weight);
+    free(bias);
+    free(got);
+    free(want);
+  }
+  cr_log_info("%d random geometries taken, %d of them in bands", taken,
+              banded);
+  cr_assert_eq(bad, 0, "%d outputs differ", bad);
+  cr_assert(taken >= 150 && banded >= 20,
+            "only %d geometries taken, %d of them in bands", taken, banded);
 }
 
 #else
