@@ -9,11 +9,11 @@
 // every tap of every out pixel is then one aligned load at a constant
 // offset times one vector of the eight channels' weights; up to 12 out
 // pixels (1 to 3 out rows) accumulate at once, whatever the row width.
-// On rows of 7 or more with 3 or 5 taps a kernel row, each input pixel
-// is loaded once per kernel row for all the out pixels it feeds
+// On rows of 7 or more with 3, 5 or 7 taps a kernel row, each input
+// pixel is loaded once per kernel row for all the out pixels it feeds
 // (out_row_reuse): conv_kernel_bench on Zen 2, 192x28x28 s1 98 -> 82 us,
 // 672x14x14 5x5 155 -> 137, 120x28x28 5x5 107 -> 85, 72x56x56 5x5 s2
-// 87 -> 74.
+// 87 -> 74; with 7 taps 32x56x56 and 32x112x112 s2 7-8% (paired.py).
 // The out pixels go to a second tile and are transposed back to the
 // channels' planes, the fused post (when given) applied on the way.
 // Planes too large for the tiles go in bands of out rows (at least
@@ -357,8 +357,8 @@ static inline __attribute__((always_inline)) void out_row_reuse(
     }
     for (int64_t kh = 0; kh < kernel_h; ++kh) {
       const float *p = in + kh * kh_step;
-      __m256 w[5];
-#pragma GCC unroll 5
+      __m256 w[7];
+#pragma GCC unroll 7
       for (int kw = 0; kw < KW; ++kw) {
         w[kw] = _mm256_load_ps(b->weights + (kh * KW + kw) * 8);
       }
@@ -393,9 +393,10 @@ static inline __attribute__((always_inline)) void out_row_reuse(
     return true;
 
 // out_row_reuse with its shape as constants: rows of 5 to 12 pixels for
-// 3 taps a kernel row, 5 to 10 for 5 (what compute() asks for); false
-// for the others. (Inlined into compute(), this made 4x4 planes, which
-// never come here, 9% slower: conv_kernel_bench 144x4x4 s1, paired.py.)
+// 3 taps a kernel row, 5 to 10 for 5, 5 to 8 for 7 (what compute() asks
+// for); false for the others. (Inlined into compute(), this made 4x4
+// planes, which never come here, 9% slower: conv_kernel_bench 144x4x4
+// s1, paired.py.)
 static __attribute__((noinline)) bool row_reuse(const blocked_t *b,
                                                 const float *in,
                                                 int64_t row_step, float *out,
@@ -416,6 +417,10 @@ static __attribute__((noinline)) bool row_reuse(const blocked_t *b,
     REUSE_CASE(5, 8)
     REUSE_CASE(5, 9)
     REUSE_CASE(5, 10)
+    REUSE_CASE(7, 5)
+    REUSE_CASE(7, 6)
+    REUSE_CASE(7, 7)
+    REUSE_CASE(7, 8)
     default:
       return false;
   }
@@ -464,9 +469,9 @@ static void block(const blocked_t *b, const float *in, int64_t row_step,
 
 // The `out_h` out rows of the band into the out tile: rows of up to 4
 // pixels 3 rows at a time, of 5 or 6 two at a time, wider rows in column
-// chunks of at most 12 (10 with 5 taps a kernel row) as even as they
-// come, down the band, by out_row_reuse where it has the shape; the rows
-// left over one at a time.
+// chunks of at most 12 (10 with 5 taps a kernel row, 8 with 7) as even
+// as they come, down the band, by out_row_reuse where it has the shape;
+// the rows left over one at a time.
 static void compute(const blocked_t *b, int64_t out_h) {
   const etr_conv2d_geometry_t *g = b->g;
   const int64_t out_w = g->out_w;
@@ -474,8 +479,11 @@ static void compute(const blocked_t *b, int64_t out_h) {
   const int64_t col_step = g->stride_w * 8;
   const int rows = out_w <= 4 ? 3 : out_w <= 6 ? 2 : 1;
   const bool reuse = rows == 1 && g->dilation_w == 1 &&
-                     (g->kernel_w == 3 || g->kernel_w == 5);
-  const int64_t widest = reuse && g->kernel_w == 5 ? 10 : 12;
+                     (g->kernel_w == 3 || g->kernel_w == 5 ||
+                      g->kernel_w == 7);
+  // Accumulators, the kernel row's weights and the pixel in 16 registers.
+  const int64_t widest = reuse ? (g->kernel_w == 3 ? 12 : 15 - g->kernel_w)
+                               : 12;
   const int64_t groups = out_h / rows;
   const int64_t chunks = (out_w + widest - 1) / widest;
   int64_t ow = 0;
