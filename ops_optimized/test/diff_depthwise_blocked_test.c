@@ -41,7 +41,8 @@
 static const conv_case_t kTaken[] = {
     {1, 16, 32, 32, 16, 3, 3, 1, 1, 1, 16, true},   // rows of 4 transposes
     {1, 48, 32, 32, 48, 3, 3, 2, 1, 1, 48, false},  // stride 2, 16 wide
-    {1, 13, 4, 4, 13, 3, 3, 1, 1, 1, 13, true},     // flat, 3 + 1 rows
+    {1, 13, 4, 4, 13, 3, 3, 1, 1, 1, 13, true},     // flat, 2 + 2 rows
+    {1, 8, 7, 4, 8, 3, 3, 1, 1, 1, 8, true},        // 3 + 3 + 1 rows
     {1, 24, 7, 7, 24, 3, 3, 1, 1, 1, 24, false},    // flat, pixel tail
     {1, 9, 14, 14, 9, 5, 5, 2, 2, 1, 9, true},      // 5x5 s2, 1 channel tail
     {1, 8, 6, 5, 8, 3, 3, 1, 1, 1, 8, true},        // 2 rows of 5 + 1
