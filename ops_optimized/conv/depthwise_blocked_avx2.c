@@ -473,10 +473,10 @@ static void block(const blocked_t *b, const float *in, int64_t row_step,
 
 // The `out_h` out rows of the band into the out tile: rows of up to 4
 // pixels 3 rows at a time (2 where that leaves one row over and 2 do
-// not), of 5 or 6 two at a time, wider rows in column
-// chunks of at most 12 (10 with 5 taps a kernel row, 8 with 7) as even
-// as they come, down the band, by out_row_reuse where it has the shape;
-// the rows left over one at a time.
+// not), of 5 or 6 two at a time, wider rows in column chunks of at most
+// 12 (10 with 5 taps a kernel row, 8 with 7) as even as they come, down
+// the band, by out_row_reuse where it has the shape; the rows left over
+// one at a time.
 static void compute(const blocked_t *b, int64_t out_h) {
   const etr_conv2d_geometry_t *g = b->g;
   const int64_t out_w = g->out_w;
@@ -490,8 +490,7 @@ static void compute(const blocked_t *b, int64_t out_h) {
                      (g->kernel_w == 3 || g->kernel_w == 5 ||
                       g->kernel_w == 7);
   // Accumulators, the kernel row's weights and the pixel in 16 registers.
-  const int64_t widest = reuse ? (g->kernel_w == 3 ? 12 : 15 - g->kernel_w)
-                               : 12;
+  const int64_t widest = reuse ? 15 - g->kernel_w : 12;
   const int64_t groups = out_h / rows;
   const int64_t chunks = (out_w + widest - 1) / widest;
   int64_t ow = 0;
