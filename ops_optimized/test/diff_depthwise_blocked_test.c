@@ -246,8 +246,18 @@ TT_TEST(diff_depthwise_blocked, random_geometries) {
       continue;
     }
     ++taken;
-    banded += g.out_h * g.out_w > 1024 ||
-              (g.in_h + 2 * g.pad_h) * (g.in_w + 2 * g.pad_w) > 1536;
+    // In bands where the whole plane misses the tiles (conv.h: 1024 out
+    // pixels, 1536 padded input pixels, the padding as far as the taps
+    // reach or the input ends).
+    const int64_t reach_h = (g.kernel_h - 1) * g.dilation_h + 1;
+    const int64_t reach_w = (g.kernel_w - 1) * g.dilation_w + 1;
+    const int64_t tile_rows = (g.out_h - 1) * g.stride_h + reach_h;
+    const int64_t tile_cols = (g.out_w - 1) * g.stride_w + reach_w;
+    const int64_t rows = tile_rows > g.pad_h + g.in_h ? tile_rows
+                                                      : g.pad_h + g.in_h;
+    const int64_t cols = tile_cols > g.pad_w + g.in_w ? tile_cols
+                                                      : g.pad_w + g.in_w;
+    banded += g.out_h * g.out_w > 1024 || rows * cols > 1536;
     const int64_t out_stride_h = g.out_w + r[13] % 3;
     const int64_t out_stride_c = g.out_h * out_stride_h + r[13] % 4;
     const int64_t out_numel = channels * out_stride_c;
