@@ -10,15 +10,16 @@
 // load the input rows in place, the first and last vector shifting the
 // padding's zero in (a permute and a blend; the copy was 11-19% of
 // 4x112x112 and 144x56x56, conv_kernel_bench: 21.4 -> 19.1 us, 235 ->
-// 191), and ROWS out rows of one vector accumulate together: each loaded
-// input vector feeds the up to 3 out rows (2 at stride 2) whose taps it
-// is, the 9 weights stay in registers. It runs where the blocked kernel
-// does not, and at stride 1 on rows of 28 or more
+// 191), and ROWS (3) out rows of one vector, two vectors side by side
+// inside rows read in place, accumulate together: each loaded input
+// vector feeds the up to 3 out rows (2 at stride 2) whose taps it is,
+// the 9 weights stay in registers. It runs where the blocked kernel does
+// not, and at stride 1 on rows of 28 or more
 // (etr_depthwise_rows_avx2_wins): 1.6x the phase planes of
 // depthwise_avx2.c on 112x112 and 56x56 planes; on the other planes the
-// blocked kernel takes, eight channels per vector win (4 chains of 9
-// dependent FMAs per vector leave this kernel at 40% of the FMA peak at
-// best).
+// blocked kernel takes, eight channels per vector win (3 to 6 chains of
+// 9 dependent FMAs per block hold this kernel to about 60% of the FMA
+// peak on 112-wide rows).
 //
 // The sums are those of the flat path: one FMA chain per output in (kh,
 // kw) order from +0.0, then + bias, then the post (post_avx2.c's order).
@@ -33,7 +34,7 @@
 
 #include "ops_optimized/conv/conv.h"
 
-#define ROWS 4            // out rows per block
+#define ROWS 3            // out rows per block
 #define MAX_OUT_W 128     // out columns a stack row holds
 #define ROW_FLOATS (MAX_OUT_W + 16)  // a padded row (or one phase of it)
 #define RING_FLOATS 6144  // the stack rows, 24 KiB
@@ -224,58 +225,75 @@ static inline __m256 then_zero(__m256 x) {
 // (RIGHT, ow = in_w - 8: column in_w shifted in as zero).
 enum { RING, DIRECT, LEFT, RIGHT };
 
-// RH out rows (at most ROWS) of one vector at column ow, stride S:
-// `rows` are the input rows their taps read, in order (RH + 2 at stride
-// 1, 2 RH + 1 at stride 2), `out` the first out row, rows `out_stride`
-// apart; only the first `n` columns are stored. (Two vectors per row, 8
-// chains, spilled and ran 20% slower on 112-wide planes; 6 rows, no
-// faster than 4.)
+// RH out rows (at most ROWS) of V vectors (1, or 2 side by side on DIRECT
+// rows) at column ow, stride S: `rows` are the input rows their taps
+// read, in order (RH + 2 at stride 1, 2 RH + 1 at stride 2), `out` the
+// first out row, rows `out_stride` apart; only the first `n` columns are
+// stored (n < 8 with V = 1 only). 3 rows of 2 vectors are 6 chains with
+// the 9 weights, the pixel and the post constants in registers: 4 rows
+// (of 1 vector) spilled, and 4 rows of 2 vectors more so (conv_kernel_bench
+// on Zen 2, paired.py: 32x112x112 s1 43.6 -> 54.7 GFLOP/s, 144x56x56 s1
+// 41.9 -> 50.1, 16x32x32 s1 1.16x, stride 2 (16x224x224) 1.12x; 5 rows
+// or 2 were slower). The empty asm keeps each loaded pixel in a register
+// for the up to 3 FMAs that take it, where the compiler would load it
+// again as a memory operand of each (5-11% slower).
 static inline __attribute__((always_inline)) void out_vector(
     const channel_t *c, const float *const *rows, int64_t ow, float *out,
     int64_t out_stride, int64_t n, const int RH, const int S,
-    const bool POST, const int FROM) {
+    const bool POST, const int FROM, const int V) {
   const int inputs = S == 1 ? RH + 2 : 2 * RH + 1;
-  __m256 acc[ROWS];
+  __m256 acc[2][ROWS];
+#pragma GCC unroll 2
+  for (int v = 0; v < V; ++v) {
 #pragma GCC unroll 8
-  for (int r = 0; r < RH; ++r) {
-    acc[r] = _mm256_setzero_ps();
+    for (int r = 0; r < RH; ++r) {
+      acc[v][r] = _mm256_setzero_ps();
+    }
   }
 #pragma GCC unroll 16
   for (int i = 0; i < inputs; ++i) {
     const float *row = rows[i] + ow;
 #pragma GCC unroll 3
     for (int kw = 0; kw < 3; ++kw) {
-      // Padded column ow + kw (stride 1), 2 ow + kw (stride 2).
-      __m256 x;
-      if (S == 2) {
-        x = _mm256_loadu_ps(row + (kw == 0 ? 7 : kw == 1 ? c->phase : 8));
-      } else if (FROM == RING) {
-        x = _mm256_loadu_ps(row + 7 + kw);
-      } else if (FROM == LEFT && kw == 0) {
-        x = zero_then(_mm256_loadu_ps(row));
-      } else if (FROM == RIGHT && kw == 2) {
-        x = then_zero(_mm256_loadu_ps(row));
-      } else {
-        x = _mm256_loadu_ps(row - 1 + kw);
-      }
-      // Out row r reads input row r * S + kh: in increasing i, so each
-      // chain runs in (kh, kw) order.
+#pragma GCC unroll 2
+      for (int v = 0; v < V; ++v) {
+        // Padded column ow + kw (stride 1), 2 ow + kw (stride 2).
+        __m256 x;
+        if (S == 2) {
+          x = _mm256_loadu_ps(row +
+                              (kw == 0 ? 7 : kw == 1 ? c->phase : 8));
+        } else if (FROM == RING) {
+          x = _mm256_loadu_ps(row + 7 + kw);
+        } else if (FROM == LEFT && kw == 0) {
+          x = zero_then(_mm256_loadu_ps(row));
+        } else if (FROM == RIGHT && kw == 2) {
+          x = then_zero(_mm256_loadu_ps(row));
+        } else {
+          x = _mm256_loadu_ps(row + 8 * v - 1 + kw);
+          __asm__("" : "+x"(x));
+        }
+        // Out row r reads input row r * S + kh: in increasing i, so each
+        // chain runs in (kh, kw) order.
 #pragma GCC unroll 8
-      for (int r = 0; r < RH; ++r) {
-        const int kh = i - r * S;
-        if (kh >= 0 && kh < 3) {
-          acc[r] = _mm256_fmadd_ps(x, c->w[kh * 3 + kw], acc[r]);
+        for (int r = 0; r < RH; ++r) {
+          const int kh = i - r * S;
+          if (kh >= 0 && kh < 3) {
+            acc[v][r] = _mm256_fmadd_ps(x, c->w[kh * 3 + kw], acc[v][r]);
+          }
         }
       }
     }
   }
+#pragma GCC unroll 2
+  for (int v = 0; v < V; ++v) {
 #pragma GCC unroll 8
-  for (int r = 0; r < RH; ++r) {
-    const __m256 v = finish(c, acc[r], POST);
-    if (n == 8) {
-      _mm256_storeu_ps(out + r * out_stride + ow, v);
-    } else {
-      store_first(out + r * out_stride + ow, v, n);
+    for (int r = 0; r < RH; ++r) {
+      const __m256 y = finish(c, acc[v][r], POST);
+      if (n == 8) {
+        _mm256_storeu_ps(out + r * out_stride + ow + 8 * v, y);
+      } else {
+        store_first(out + r * out_stride + ow, y, n);
+      }
     }
   }
 }
@@ -290,24 +308,27 @@ static inline __attribute__((always_inline)) void out_rows(
     float *out, int64_t out_stride, const int RH, const int S,
     const bool POST, const bool DIRECT_ROWS) {
   if (DIRECT_ROWS) {
-    out_vector(c, rows, 0, out, out_stride, 8, RH, 1, POST, LEFT);
+    out_vector(c, rows, 0, out, out_stride, 8, RH, 1, POST, LEFT, 1);
     int64_t ow = 8;
-    for (; ow + 9 <= out_w; ow += 8) {
-      out_vector(c, rows, ow, out, out_stride, 8, RH, 1, POST, DIRECT);
+    for (; ow + 17 <= out_w; ow += 16) {
+      out_vector(c, rows, ow, out, out_stride, 8, RH, 1, POST, DIRECT, 2);
     }
-    out_vector(c, rows, out_w - 8, out, out_stride, 8, RH, 1, POST, RIGHT);
+    for (; ow + 9 <= out_w; ow += 8) {
+      out_vector(c, rows, ow, out, out_stride, 8, RH, 1, POST, DIRECT, 1);
+    }
+    out_vector(c, rows, out_w - 8, out, out_stride, 8, RH, 1, POST, RIGHT, 1);
     return;
   }
   if (out_w < 8) {
-    out_vector(c, rows, 0, out, out_stride, out_w, RH, S, POST, RING);
+    out_vector(c, rows, 0, out, out_stride, out_w, RH, S, POST, RING, 1);
     return;
   }
   int64_t ow = 0;
   for (; ow + 8 <= out_w; ow += 8) {
-    out_vector(c, rows, ow, out, out_stride, 8, RH, S, POST, RING);
+    out_vector(c, rows, ow, out, out_stride, 8, RH, S, POST, RING, 1);
   }
   if (ow < out_w) {
-    out_vector(c, rows, out_w - 8, out, out_stride, 8, RH, S, POST, RING);
+    out_vector(c, rows, out_w - 8, out, out_stride, 8, RH, S, POST, RING, 1);
   }
 }
 
@@ -335,7 +356,7 @@ static void block(const channel_t *c, const float *const *rows,
     ROWS_CASE(1)
     ROWS_CASE(2)
     ROWS_CASE(3)
-    ROWS_CASE(4)
+
     default:
       return;  // not asked for
   }

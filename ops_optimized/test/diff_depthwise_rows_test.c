@@ -3,7 +3,8 @@
 // The row depthwise kernel (ops_optimized/conv/depthwise_rows_avx2.c: 3x3,
 // stride 1 or 2, padding 1, one channel at a time over zero-padded stack
 // copies of its input rows, or at stride 1 on rows of 16 or more the rows
-// in place, 4 out rows of one vector per register block).
+// in place, 3 out rows of one vector, or inside rows read in place of
+// two vectors, per register block).
 //   - Through aten::convolution.out against the reference kernel on every
 //     ISA of this machine (conv_test_util.h), after asserting that
 //     etr_depthwise_nchw_avx2 picks the kernel for each geometry (those
@@ -13,9 +14,10 @@
 //     and even input widths at stride 2, a batch of 2; random floats, exact
 //     integers with NaN, +-inf and -0.0 inputs, one inf weight;
 //     contiguous, strided and channels-last inputs.
-//   - Called directly on out widths 1 to 9, 15 to 17 and 31 to 33 (the
-//     vector edges), out heights 1 to 5, 8 and 9 (the 4-row block and its
-//     remainders), strides 1 and 2 (both input width parities), 1, 3 and
+//   - Called directly on out widths 1 to 9, 15 to 17, 31 to 33, 41 and 49
+//     (the vector edges; two-vector blocks followed by the last vector,
+//     or by one vector and the last), out heights 1 to 5, 8 and 9 (the
+//     3-row block and its remainders), strides 1 and 2 (both input width parities), 1, 3 and
 //     8 channels, with input rows, input planes, weights and out rows and
 //     planes apart by more than their sizes (the out gaps must stay
 //     untouched): bit for bit against the scalar kernel on exact data
@@ -110,15 +112,15 @@ enum {
   kBiasStride = 2,
   kOutRowGap = 2,  // out rows out_w + kOutRowGap apart
   kOutGap = 4,     // and out planes a further kOutGap
-  kMaxOutW = 33,
+  kMaxOutW = 49,
   kMaxOutH = 9,
   kMaxIn = (2 * kMaxOutH) * (2 * kMaxOutW + kRowGap) + kPlaneGap,
   kMaxOut = kMaxOutH * (kMaxOutW + kOutRowGap) + kOutGap,
 };
 static const float kSentinel = 12345.0f;
 
-static const int64_t kWidths[] = {1, 2, 3, 4, 5, 6, 7, 8, 9,
-                                  15, 16, 17, 31, 32, 33};
+static const int64_t kWidths[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,
+                                  15, 16, 17, 31, 32, 33, 41, 49};
 static const int64_t kHeights[] = {1, 2, 3, 4, 5, 8, 9};
 static const int64_t kChannelCounts[] = {1, 3, 8};
 
