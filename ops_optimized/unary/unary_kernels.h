@@ -317,6 +317,19 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
   }
 
 #if defined(ETR_HAVE_VM_ALL_BRANCH) && defined(ETR_HAVE_VF_STREAM)
+// Four vectors from x + i through vf_<name>4 to y + i by `put`.
+#define ETR_UNARY4_STEP(name, put)                                        \
+  {                                                                       \
+    etr_vf v[4];                                                          \
+    _Pragma("GCC unroll 4") for (int j = 0; j < 4; ++j) {                 \
+      v[j] = vf_load(x + i + j * ETR_VF_LANES);                           \
+    }                                                                     \
+    vf_##name##4(v);                                                      \
+    _Pragma("GCC unroll 4") for (int j = 0; j < 4; ++j) {                 \
+      put(y + i + j * ETR_VF_LANES, v[j]);                                \
+    }                                                                     \
+  }
+
 // As ETR_DEFINE_UNARY, four vectors per step through vf_<name>4 (vmath.h:
 // each step of the function across the four before the next).
 #define ETR_DEFINE_UNARY4(name)                                           \
@@ -335,26 +348,12 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
           __builtin_prefetch(                                             \
               x + i + ETR_UNARY_PREFETCH_FLOATS + 2 * ETR_VF_LANES, 0, 3); \
         }                                                                 \
-        etr_vf v[4];                                                      \
-        _Pragma("GCC unroll 4") for (int j = 0; j < 4; ++j) {             \
-          v[j] = vf_load(x + i + j * ETR_VF_LANES);                       \
-        }                                                                 \
-        vf_##name##4(v);                                                  \
-        _Pragma("GCC unroll 4") for (int j = 0; j < 4; ++j) {             \
-          vf_stream(y + i + j * ETR_VF_LANES, v[j]);                      \
-        }                                                                 \
+        ETR_UNARY4_STEP(name, vf_stream)                                  \
       }                                                                   \
       vf_stream_fence();                                                  \
     }                                                                     \
     for (; i + 4 * ETR_VF_LANES <= n; i += 4 * ETR_VF_LANES) {            \
-      etr_vf v[4];                                                        \
-      _Pragma("GCC unroll 4") for (int j = 0; j < 4; ++j) {               \
-        v[j] = vf_load(x + i + j * ETR_VF_LANES);                         \
-      }                                                                   \
-      vf_##name##4(v);                                                    \
-      _Pragma("GCC unroll 4") for (int j = 0; j < 4; ++j) {               \
-        vf_store(y + i + j * ETR_VF_LANES, v[j]);                         \
-      }                                                                   \
+      ETR_UNARY4_STEP(name, vf_store)                                     \
     }                                                                     \
     for (; i < n; i += ETR_VF_LANES) {                                    \
       size_t left = n - i;                                                \
