@@ -294,6 +294,18 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
 #define ETR_UNARY_STREAM(name)
 #endif
 
+// The vectors from i to n one at a time, the last one partial (masked or
+// buffered by the primitives).
+#define ETR_UNARY_TAIL(name)                                              \
+  for (; i < n; i += ETR_VF_LANES) {                                      \
+    size_t left = n - i;                                                  \
+    if (left >= ETR_VF_LANES) {                                           \
+      vf_store(y + i, op_##name(vf_load(x + i), &k));                     \
+    } else {                                                              \
+      vf_store_n(y + i, op_##name(vf_load_n(x + i, left), &k), left);     \
+    }                                                                     \
+  }
+
 #define ETR_DEFINE_UNARY(name)                                            \
   static void unary_##name(size_t n, const float *x, float *y,            \
                            const etr_unary_params_t *params) {            \
@@ -306,14 +318,7 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
       vf_store(y + i, a);                                                 \
       vf_store(y + i + ETR_VF_LANES, b);                                  \
     }                                                                     \
-    for (; i < n; i += ETR_VF_LANES) {                                    \
-      size_t left = n - i;                                                \
-      if (left >= ETR_VF_LANES) {                                         \
-        vf_store(y + i, op_##name(vf_load(x + i), &k));                   \
-      } else {                                                            \
-        vf_store_n(y + i, op_##name(vf_load_n(x + i, left), &k), left);   \
-      }                                                                   \
-    }                                                                     \
+    ETR_UNARY_TAIL(name)                                                  \
   }
 
 #if defined(ETR_HAVE_VM_ALL_BRANCH) && defined(ETR_HAVE_VF_STREAM)
@@ -355,14 +360,7 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
     for (; i + 4 * ETR_VF_LANES <= n; i += 4 * ETR_VF_LANES) {            \
       ETR_UNARY4_STEP(name, vf_store)                                     \
     }                                                                     \
-    for (; i < n; i += ETR_VF_LANES) {                                    \
-      size_t left = n - i;                                                \
-      if (left >= ETR_VF_LANES) {                                         \
-        vf_store(y + i, op_##name(vf_load(x + i), &k));                   \
-      } else {                                                            \
-        vf_store_n(y + i, op_##name(vf_load_n(x + i, left), &k), left);   \
-      }                                                                   \
-    }                                                                     \
+    ETR_UNARY_TAIL(name)                                                  \
   }
 #else
 #define ETR_DEFINE_UNARY4(name) ETR_DEFINE_UNARY(name)
