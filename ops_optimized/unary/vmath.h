@@ -407,12 +407,12 @@ static inline etr_vf vf_sigmoid_general(etr_vf x) {
 }
 
 #if defined(ETR_HAVE_VM_ALL_BRANCH)
-// sigmoid for |x| < 87: vf_exp_ordinary for e (normal there) and the
-// numerator picked by x's sign bit (-0.0 gives e = 1, as 1 would).
-// vf_sigmoid_ordinary on N vectors in place, step by step as
-// vf_exp_ordinary_n (bench_elementwise --only "sigmoid f32", binaries
-// alternated: 16 Ki floats 1.64 -> 1.76 G elements/s, 16 Mi 1.28 ->
-// 1.40).
+// sigmoid for |x| < 87 of N (1-4) vectors in place, each step across all
+// of them as in vf_exp_ordinary_n: vf_exp_ordinary for e (normal there)
+// and the numerator picked by x's sign bit (-0.0 gives e = 1, as 1
+// would). Four at a time (bench_elementwise --only "sigmoid f32",
+// binaries alternated): 16 Ki floats 1.64 -> 1.76 G elements/s, 16 Mi
+// 1.28 -> 1.40.
 static inline __attribute__((always_inline)) void vf_sigmoid_ordinary_n(
     etr_vf *v, const int N) {
   const etr_vf one = vf_set1(1.0f);
