@@ -106,17 +106,24 @@ static bool tile_size(const etr_conv2d_geometry_t *g, int64_t *rows,
   return *band >= MIN_BAND || *band == g->out_h;
 }
 
+// Whether the kernel takes the call, and then its tile sizes (tile_size).
+static bool plan(const etr_conv2d_geometry_t *g, int64_t channels,
+                 int64_t multiplier, int64_t *rows, int64_t *width,
+                 int64_t *band) {
+  return !g->channels_last && multiplier == 1 && channels >= 8 &&
+         g->in_stride_w == 1 && (g->stride_w == 1 || g->stride_w == 2) &&
+         g->out_h > 0 && g->out_w > 0 &&
+         g->kernel_h * g->kernel_w <= MAX_TAPS &&
+         tile_size(g, rows, width, band);
+}
+
 bool etr_depthwise_blocked_nchw_avx2_applies(const etr_conv2d_geometry_t *g,
                                              int64_t channels,
                                              int64_t multiplier) {
   int64_t rows = 0;
   int64_t width = 0;
   int64_t band = 0;
-  return !g->channels_last && multiplier == 1 && channels >= 8 &&
-         g->in_stride_w == 1 && (g->stride_w == 1 || g->stride_w == 2) &&
-         g->out_h > 0 && g->out_w > 0 &&
-         g->kernel_h * g->kernel_w <= MAX_TAPS &&
-         tile_size(g, &rows, &width, &band);
+  return plan(g, channels, multiplier, &rows, &width, &band);
 }
 
 // a b c d (4 floats per 128-bit lane) -> their in-lane transpose.
@@ -620,9 +627,8 @@ void etr_depthwise_blocked_nchw_avx2(const etr_depthwise_args_t *args,
   _Alignas(32) float outs[OUT_FLOATS];
   blocked_t b;
   b.g = g;
-  if (!etr_depthwise_blocked_nchw_avx2_applies(g, args->channels,
-                                               args->multiplier) ||
-      !tile_size(g, &b.rows, &b.width, &b.band)) {
+  if (!plan(g, args->channels, args->multiplier, &b.rows, &b.width,
+            &b.band)) {
     return;  // not a call _applies accepts
   }
   b.whole = b.band == g->out_h && b.rows >= g->pad_h + g->in_h;
