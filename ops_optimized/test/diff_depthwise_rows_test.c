@@ -3,8 +3,8 @@
 // The row depthwise kernel (ops_optimized/conv/depthwise_rows_avx2.c: 3x3,
 // stride 1 or 2, padding 1, one channel at a time over zero-padded stack
 // copies of its input rows, or at stride 1 on rows of 16 or more the rows
-// in place, 3 out rows of one vector, or inside rows read in place of
-// two vectors, per register block).
+// in place, 3 out rows per register block, of one vector, or of two
+// side by side inside rows read in place).
 //   - Through aten::convolution.out against the reference kernel on every
 //     ISA of this machine (conv_test_util.h), after asserting that
 //     etr_depthwise_nchw_avx2 picks the kernel for each geometry (those
