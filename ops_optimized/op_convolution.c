@@ -333,7 +333,8 @@ static void pointwise_image(etr_conv_pointwise_fn kernel, const float *image,
                             const etr_tensor_t *bias, float *out_image,
                             const etr_tensor_t *out,
                             const etr_conv2d_geometry_t *g,
-                            const etr_conv_post_t *post) {
+                            const etr_conv_post_t *post,
+                            const float *columns) {
   etr_conv_pointwise_args_t a = {
       .input = image,
       .input_stride = in_stride_c,
@@ -348,6 +349,7 @@ static void pointwise_image(etr_conv_pointwise_fn kernel, const float *image,
       .in_channels = g->channels,
       .pixels = g->out_h * g->out_w,
       .post = post,
+      .columns = columns,
   };
   kernel(&a);
 }
@@ -409,7 +411,8 @@ static bool run_strided_pointwise(etr_kernel_context_t *ctx,
       }
     }
     pointwise_image(kernel, sub, pixels, weight, bias,
-                    (float *)out->data + n * out->strides[0], out, g, post);
+                    (float *)out->data + n * out->strides[0], out, g, post,
+                    NULL);
   }
   etr_arena_rewind(ctx->temp, mark);
   return true;
@@ -421,11 +424,13 @@ static void run_pointwise(etr_conv_pointwise_fn kernel,
                           const etr_tensor_t *weight,
                           const etr_tensor_t *bias, etr_tensor_t *out,
                           const etr_conv2d_geometry_t *g,
-                          const etr_conv_post_t *post) {
+                          const etr_conv_post_t *post,
+                          const float *columns) {
   for (int64_t n = 0; n < input->sizes[0]; ++n) {
     pointwise_image(kernel, (const float *)input->data + n * input->strides[0],
                     g->in_stride_c, weight, bias,
-                    (float *)out->data + n * out->strides[0], out, g, post);
+                    (float *)out->data + n * out->strides[0], out, g, post,
+                    columns);
   }
 }
 
@@ -738,12 +743,17 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
                      etr_tensor_t *out, int64_t groups,
                      const etr_conv_post_t *post,
                      const etr_conv_packed_t *packed) {
+  const bool current = packed != NULL && packed->weight != NULL &&
+                       packed->from == weight->data;
   const float *prepacked =
-      packed != NULL && packed->weight != NULL &&
-              packed->from == weight->data &&
-              packed->panel == etr_conv_pixels_panel(etr_isa_active())
+      current && packed->panel == etr_conv_pixels_panel(etr_isa_active())
           ? packed->weight
           : NULL;
+  const float *columns = current &&
+                                 packed->panel == ETR_CONV_COLUMNS_PANEL &&
+                                 etr_isa_active() == ETR_ISA_AVX512
+                             ? packed->weight
+                             : NULL;
   conv_plan_t local;
   bool memo = post == NULL && ctx->memo != NULL;
   conv_plan_t *plan = memo ? (conv_plan_t *)ctx->memo : &local;
@@ -791,7 +801,7 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
       return true;
     case PATH_POINTWISE:
       run_pointwise(etr_conv_pointwise_for(etr_isa_active()), input, weight,
-                    bias, out, g, post);
+                    bias, out, g, post, columns);
       return true;
     case PATH_STRIDED_POINTWISE:
       if (run_strided_pointwise(ctx, etr_conv_pointwise_for(etr_isa_active()),
@@ -921,11 +931,31 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
   if (!read_call(args, num_args, &c) || c.transposed ||
       c.weight->data == NULL ||
       !plan_call(ctx, args, num_args, c.input, c.weight, c.bias, c.out,
-                 c.groups, NULL, &plan) ||
-      plan.pixels == NULL || plan.path == PATH_STRIDED_POINTWISE) {
+                 c.groups, NULL, &plan)) {
     return ETR_OK;
   }
   const etr_conv2d_geometry_t *g = &plan.g;
+  if (plan.path == PATH_POINTWISE && g->out_h * g->out_w == 1 &&
+      etr_isa_active() == ETR_ISA_AVX512) {
+    // One pixel (AVX-512): the weight as columns (pointwise_avx512.c).
+    const int64_t oc = c.out->sizes[1];
+    float *dst = (float *)etr_arena_alloc(
+        arena,
+        (size_t)(etr_conv_columns_pitch(oc) * g->channels) * sizeof(float),
+        64);
+    if (dst == NULL) {
+      return ETR_FAIL(ctx->diag, ETR_ERR_MEMORY_ALLOCATION_FAILED,
+                      "packed convolution weights: arena exhausted");
+    }
+    etr_conv_columns_pack((const float *)c.weight->data, g->w_stride_oc, oc,
+                          g->channels, dst);
+    *packed = (etr_conv_packed_t){dst, c.weight->data,
+                                  ETR_CONV_COLUMNS_PANEL};
+    return ETR_OK;
+  }
+  if (plan.pixels == NULL || plan.path == PATH_STRIDED_POINTWISE) {
+    return ETR_OK;
+  }
   int64_t ocg = c.out->sizes[1] / c.groups;
   int64_t depth = g->channels * g->kernel_h * g->kernel_w;
   size_t floats = etr_conv_pixels_packed_floats(ocg, depth);

@@ -389,6 +389,9 @@ typedef struct etr_conv_pointwise_args {
   int64_t pixels;
   const etr_conv_post_t *post;
   int64_t post_channel0;
+  // NULL, or (AVX-512, one-pixel images) the weight packed as columns by
+  // etr_conv_columns_pack: read instead of `weight`, the same sums.
+  const float *columns;
 } etr_conv_pointwise_args_t;
 
 typedef void (*etr_conv_pointwise_fn)(const etr_conv_pointwise_args_t *args);
@@ -397,6 +400,18 @@ void etr_conv_pointwise_nchw_avx512(const etr_conv_pointwise_args_t *args);
 void etr_conv_pointwise_nchw_avx2(const etr_conv_pointwise_args_t *args);
 // The pointwise kernel of `isa`, or NULL when it has none (conv_pack.c).
 etr_conv_pointwise_fn etr_conv_pointwise_for(etr_isa_t isa);
+
+// A pointwise weight [out_channels][in_channels] (rows `weight_stride`
+// apart) as columns, for one-pixel images (the squeeze-and-excitation 1x1
+// convolutions): input channel k's weights of out channels j at dst[k *
+// etr_conv_columns_pitch(out_channels) + j], zeros up to the pitch, so
+// that 16 out channels are one vector load per input channel (conv_pack.c).
+// etr_conv_packed_t.panel is ETR_CONV_COLUMNS_PANEL for it.
+#define ETR_CONV_COLUMNS_PANEL (-16)
+int64_t etr_conv_columns_pitch(int64_t out_channels);
+void etr_conv_columns_pack(const float *weight, int64_t weight_stride,
+                           int64_t out_channels, int64_t in_channels,
+                           float *dst);
 
 // Stride-1 NCHW convolution of one image and group from a zero-padded
 // copy of its input (shifted_avx512.c): each tap's im2col row is the

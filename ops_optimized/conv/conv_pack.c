@@ -274,3 +274,19 @@ size_t etr_conv_pixels_packed_floats(int64_t out_channels, int64_t depth) {
                     : (size_t)((out_channels + panel - 1) / panel * panel *
                                depth);
 }
+
+int64_t etr_conv_columns_pitch(int64_t out_channels) {
+  return (out_channels + 15) / 16 * 16;
+}
+
+void etr_conv_columns_pack(const float *weight, int64_t weight_stride,
+                           int64_t out_channels, int64_t in_channels,
+                           float *dst) {
+  const int64_t pitch = etr_conv_columns_pitch(out_channels);
+  for (int64_t k = 0; k < in_channels; ++k) {
+    float *column = dst + k * pitch;
+    for (int64_t j = 0; j < pitch; ++j) {
+      column[j] = j < out_channels ? weight[j * weight_stride + k] : 0.0f;
+    }
+  }
+}

@@ -287,8 +287,110 @@ static void small_image(const etr_conv_pointwise_args_t *a) {
   }
 }
 
+// One pixel with the weight as columns (etr_conv_columns_pack, packed at
+// load): B vectors of 16 out channels from oc0, each lane the chain
+// small_image gives it (bias + 0.0, one FMA per input channel in order),
+// then the post as store_rows applies it. There each out channel took a
+// vector with one useful lane and a broadcast weight per input channel:
+// mobilenet_v3's 96 -> 24 squeeze-and-excitation layer ran 465 ns (the
+// bench's m-convolution-out-e483daab on the Intel Xeon of 2026-12-03).
+#define COLUMN_BLOCKS 8
+static inline __attribute__((always_inline)) void column_blocks(
+    const etr_conv_pointwise_args_t *a, int64_t oc0, const int B) {
+  const int64_t m = a->out_channels;
+  const int64_t pitch = etr_conv_columns_pitch(m);
+  const etr_conv_post_t *post = a->post;
+  __m512 acc[COLUMN_BLOCKS];
+  __mmask16 lanes[COLUMN_BLOCKS];
+#pragma GCC unroll 8
+  for (int b = 0; b < B; ++b) {
+    const int64_t first = oc0 + 16 * b;
+    lanes[b] = first_lanes(m - first);
+    __m512 bias = _mm512_setzero_ps();
+    if (a->bias != NULL && a->bias_stride == 1) {
+      bias = _mm512_maskz_loadu_ps(lanes[b], a->bias + first);
+    } else if (a->bias != NULL) {
+      _Alignas(64) float values[16] = {0.0f};
+      for (int64_t j = 0; j < 16 && first + j < m; ++j) {
+        values[j] = a->bias[(first + j) * a->bias_stride];
+      }
+      bias = _mm512_load_ps(values);
+    }
+    acc[b] = _mm512_add_ps(bias, _mm512_setzero_ps());
+  }
+  const float *x = a->input;
+  const float *column = a->columns + oc0;
+  for (int64_t k = 0; k < a->in_channels; ++k) {
+    const __m512 xv = _mm512_set1_ps(x[k * a->input_stride]);
+#pragma GCC unroll 8
+    for (int b = 0; b < B; ++b) {
+      acc[b] = _mm512_fmadd_ps(_mm512_loadu_ps(column + 16 * b), xv, acc[b]);
+    }
+    column += pitch;
+  }
+#pragma GCC unroll 8
+  for (int b = 0; b < B; ++b) {
+    const int64_t first = oc0 + 16 * b;
+    __m512 value = acc[b];
+    if (post != NULL) {
+      if (post->scale != NULL) {
+        const int64_t channel = a->post_channel0 + first;
+        value = _mm512_fmadd_ps(
+            value, _mm512_maskz_loadu_ps(lanes[b], post->scale + channel),
+            _mm512_maskz_loadu_ps(lanes[b], post->shift + channel));
+      }
+      value = _mm512_min_ps(_mm512_set1_ps(post->high),
+                            _mm512_max_ps(_mm512_set1_ps(post->low), value));
+    }
+    float *out = a->out + first * a->out_stride;
+    if (a->out_stride == 1) {
+      _mm512_mask_storeu_ps(out, lanes[b], value);
+    } else {
+      _Alignas(64) float values[16];
+      _mm512_store_ps(values, value);
+      for (int64_t j = 0; j < 16 && first + j < m; ++j) {
+        out[j * a->out_stride] = values[j];
+      }
+    }
+  }
+}
+
+static void one_pixel_columns(const etr_conv_pointwise_args_t *a) {
+  const int64_t m = a->out_channels;
+  for (int64_t oc0 = 0; oc0 < m; oc0 += 16 * COLUMN_BLOCKS) {
+    switch ((m - oc0 + 15) / 16) {
+      case 1:
+        column_blocks(a, oc0, 1);
+        break;
+      case 2:
+        column_blocks(a, oc0, 2);
+        break;
+      case 3:
+        column_blocks(a, oc0, 3);
+        break;
+      case 4:
+        column_blocks(a, oc0, 4);
+        break;
+      case 5:
+        column_blocks(a, oc0, 5);
+        break;
+      case 6:
+        column_blocks(a, oc0, 6);
+        break;
+      case 7:
+        column_blocks(a, oc0, 7);
+        break;
+      default:
+        column_blocks(a, oc0, COLUMN_BLOCKS);
+        break;
+    }
+  }
+}
+
 void etr_conv_pointwise_nchw_avx512(const etr_conv_pointwise_args_t *a) {
-  if (a->pixels <= 16) {
+  if (a->pixels == 1 && a->columns != NULL) {
+    one_pixel_columns(a);
+  } else if (a->pixels <= 16) {
     small_image(a);
   } else if (a->out_channels % 8 == 0 &&
              (a->out_channels % 12 != 0 || a->in_channels <= 8)) {

@@ -226,10 +226,10 @@ Test(fuse, resnet_weights_packed_at_fusion) {
 // Unfused, etr_opt_prepack_method packs the same ones under `isa`: the
 // outputs keep their bits, the calls read the packed panels (zeroing them
 // changes the output), and a reference method gets nothing.
-static void packed_unfused(etr_program_t *program, etr_isa_t isa,
-                           uint32_t expected) {
+static void packed_unfused(etr_program_t *program, const char *model,
+                           etr_isa_t isa, uint32_t expected) {
   etr_isa_force(isa);
-  cr_log_info("resnet, packed at load, under %s", etr_isa_name(isa));
+  cr_log_info("%s, packed at load, under %s", model, etr_isa_name(isa));
   loaded_t plain;
   loaded_t packed;
   loaded_t reference;
@@ -242,9 +242,9 @@ static void packed_unfused(etr_program_t *program, etr_isa_t isa,
   cr_expect_eq(count, 0, "packed again: %u", count);
   count = etr_opt_prepack_method(&reference.method);
   cr_expect_eq(count, 0, "reference method: %u packed", count);
-  run("resnet", &plain.method);
-  run("resnet", &packed.method);
-  assert_same_outputs("resnet", &plain.method, &packed.method);
+  run(model, &plain.method);
+  run(model, &packed.method);
+  assert_same_outputs(model, &plain.method, &packed.method);
   // Zero the packed panels of every convolution that has them.
   uint32_t zeroed = 0;
   for (uint32_t c = 0; c < packed.method.num_chains; ++c) {
@@ -260,7 +260,7 @@ static void packed_unfused(etr_program_t *program, etr_isa_t isa,
     }
   }
   cr_assert_eq(zeroed, expected);
-  run("resnet", &packed.method);
+  run(model, &packed.method);
   const etr_tensor_t *a = etr_method_output(&plain.method, 0)->u.as_tensor;
   const etr_tensor_t *b = etr_method_output(&packed.method, 0)->u.as_tensor;
   cr_expect(memcmp(a->data, b->data, etr_tensor_nbytes(a)) != 0,
@@ -276,7 +276,8 @@ Test(fuse, resnet_weights_packed_unfused) {
   for (size_t k = 0; k < sizeof(g_pixel_isas) / sizeof(g_pixel_isas[0]);
        ++k) {
     if (etr_isa_available(g_pixel_isas[k].isa)) {
-      packed_unfused(&program, g_pixel_isas[k].isa, g_pixel_isas[k].packed);
+      packed_unfused(&program, "resnet", g_pixel_isas[k].isa,
+                     g_pixel_isas[k].packed);
     }
   }
   etr_program_release(&program);
@@ -284,6 +285,22 @@ Test(fuse, resnet_weights_packed_unfused) {
 }
 Test(fuse, mobilenet_v3_same_bits) {
   each_isa_chains("mobilenet_v3", 19, 16, 8, 22, 0, 10, 47);
+}
+
+// AVX-512 packs the weights of MobileNetV3's four squeeze-and-excitation
+// 1x1 convolutions (one-pixel images) as columns (conv.h's
+// etr_conv_columns_pack), and one layer's for the pixel-tile kernel;
+// unfused, the calls read them and keep the outputs' bits. (Fused,
+// mobilenet_v3_same_bits compares them with the unpacked kernel.)
+Test(fuse, mobilenet_v3_columns_packed_unfused) {
+  if (!etr_isa_available(ETR_ISA_AVX512)) {
+    return;
+  }
+  etr_program_t program;
+  open_program("datasets/models/mobilenet_v3/model.pte", &program);
+  packed_unfused(&program, "mobilenet_v3", ETR_ISA_AVX512, 5);
+  etr_program_release(&program);
+  etr_isa_reset();
 }
 Test(fuse, linear_layers_folded) {
   each_isa("mlp", 0, 0, 0, 3, 0);

@@ -17,7 +17,8 @@
 // and 6 rows and their remainders; one pixel: 8 out channels per vector),
 // input channels every count up to 17 and the 4- and 8-channel steps'
 // edges, pixels 1..16 (one vector: a 4x4 image) and the edges of 16, 32
-// and 64 (AVX2: of 8, 16 and 24, and 256), images of 512 pixels or more
+// and 64 (AVX2: of 8, 16 and 24, and 256), one pixel with the weight as
+// columns (AVX-512, every vector count), images of 512 pixels or more
 // with the input at each offset in a cache line, and (AVX2) inputs large
 // enough to go in chunks of pixels.
 #include <criterion/criterion.h>
@@ -89,6 +90,8 @@ typedef struct kernel_case {
   bool specials;
   int shift;  // -1: input rows n + 3 apart; else rows a multiple of 16
               // floats apart starting `shift` floats past a cache line
+  bool columns;    // the weight also as columns (etr_conv_columns_pack)
+  bool dense_out;  // out rows n apart (else n + 5)
 } kernel_case_t;
 
 // Runs one case on `kernel`; returns the number of wrong floats.
@@ -101,7 +104,7 @@ static int run_kernel_case(etr_conv_pointwise_fn kernel,
   // wrong elements.
   const int64_t input_stride = c->shift < 0 ? n + 3 : (n + 15) / 16 * 16;
   const int64_t weight_stride = k + 1;
-  const int64_t out_stride = n + 5;
+  const int64_t out_stride = c->dense_out ? n : n + 5;
   const int64_t extra_rows = 2;  // canary rows past the last out channel
   // tt_alloc's payload is 16-byte aligned: round up to a line, then shift.
   const int64_t lead = c->shift < 0 ? 0 : c->shift;
@@ -153,6 +156,12 @@ static int run_kernel_case(etr_conv_pointwise_fn kernel,
       .post = c->post != 0 ? &post : NULL,
       .post_channel0 = c->post != 0 ? 3 : 0,
   };
+  if (c->columns) {
+    float *columns = tt_alloc(sizeof(float) *
+                              (size_t)(etr_conv_columns_pitch(m) * k));
+    etr_conv_columns_pack(weight, weight_stride, m, k, columns);
+    a.columns = columns;
+  }
   kernel(&a);
   int wrong = 0;
   for (int64_t oc = 0; oc < m + extra_rows; ++oc) {
@@ -233,6 +242,24 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
                            (int)((seed / 3) % 3), seed % 4 == 0, -1};
         wrong += run_kernel_case(kernel, &c, seed);
         ++cases;
+      }
+    }
+    // The same with the weight also as columns, which AVX-512 reads for
+    // one pixel (pointwise_avx512.c's column_blocks: 1 to 8 vectors of
+    // 16 out channels at a time), the out rows dense (one masked store
+    // per vector) or 6 floats apart.
+    if (isa == ETR_ISA_AVX512) {
+      static const int64_t wide[] = {96, 112, 120, 127, 128, 129, 130, 160};
+      for (size_t i = 0; i < COUNT(kOuts) + COUNT(wide); ++i) {
+        for (size_t j = 0; j < COUNT(kIns); ++j) {
+          ++seed;
+          kernel_case_t c = {
+              i < COUNT(kOuts) ? kOuts[i] : wide[i - COUNT(kOuts)],
+              kIns[j], 1, (int)(seed % 3), (int)((seed / 3) % 3),
+              seed % 4 == 0, -1, true, seed % 5 < 3};
+          wrong += run_kernel_case(kernel, &c, seed);
+          ++cases;
+        }
       }
     }
     // Images of 512 pixels or more, input rows equally aligned: the pixel
