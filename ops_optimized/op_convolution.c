@@ -731,6 +731,13 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
   return true;
 }
 
+// Whether the pointwise kernel of `isa` reads a one-pixel call's weight
+// packed as columns (etr_conv_columns_pack; pointwise_avx512.c,
+// pointwise_avx2.c).
+static bool reads_columns(etr_isa_t isa) {
+  return isa == ETR_ISA_AVX512 || isa == ETR_ISA_AVX2;
+}
+
 // Computes an accepted (checked, out resized) call into `out`, with the
 // fused epilogue `post` (NULL: none; NCHW Float only). False, having
 // written nothing, for the cases that go to the reference kernel. An
@@ -751,7 +758,7 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
           : NULL;
   const float *columns = current &&
                                  packed->panel == ETR_CONV_COLUMNS_PANEL &&
-                                 etr_isa_active() == ETR_ISA_AVX512
+                                 reads_columns(etr_isa_active())
                              ? packed->weight
                              : NULL;
   conv_plan_t local;
@@ -936,8 +943,8 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
   }
   const etr_conv2d_geometry_t *g = &plan.g;
   if (plan.path == PATH_POINTWISE && g->out_h * g->out_w == 1 &&
-      etr_isa_active() == ETR_ISA_AVX512) {
-    // One pixel (AVX-512): the weight as columns (pointwise_avx512.c).
+      reads_columns(etr_isa_active())) {
+    // One pixel: the weight as columns.
     const int64_t oc = c.out->sizes[1];
     float *dst = (float *)etr_arena_alloc(
         arena,

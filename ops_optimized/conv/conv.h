@@ -389,8 +389,9 @@ typedef struct etr_conv_pointwise_args {
   int64_t pixels;
   const etr_conv_post_t *post;
   int64_t post_channel0;
-  // NULL, or (AVX-512, one-pixel images) the weight packed as columns by
-  // etr_conv_columns_pack: read instead of `weight`, the same sums.
+  // NULL, or (AVX-512 and AVX2, one-pixel images) the weight packed as
+  // columns by etr_conv_columns_pack: read instead of `weight`, the same
+  // sums.
   const float *columns;
 } etr_conv_pointwise_args_t;
 

@@ -241,6 +241,46 @@ static inline __attribute__((always_inline)) void columns_of(
   }
 }
 
+// Stores B vectors of 8 out channels from oc0 (lanes past m are not
+// stored) through the fused post, as post_avx2.c's post_vector per lane.
+static inline __attribute__((always_inline)) void store_pixel_blocks(
+    const etr_conv_pointwise_args_t *a, int64_t oc0, const __m256 *acc,
+    const int B) {
+  const int64_t m = a->out_channels;
+  _Alignas(32) float lanes[8];
+  const etr_conv_post_t *post = a->post;
+#pragma GCC unroll 8
+  for (int b = 0; b < B; ++b) {
+    const int64_t first = oc0 + 8 * b;
+    const int64_t real = m - first < 8 ? m - first : 8;
+    __m256 value = acc[b];
+    if (post != NULL) {  // as post_avx2.c's post_vector, per lane
+      if (post->scale != NULL) {
+        _Alignas(32) float beta[8];
+        for (int64_t r = 0; r < 8; ++r) {
+          const int64_t channel =
+              a->post_channel0 + first + (r < real ? r : real - 1);
+          lanes[r] = post->scale[channel];
+          beta[r] = post->shift[channel];
+        }
+        value = _mm256_fmadd_ps(value, _mm256_load_ps(lanes),
+                                _mm256_load_ps(beta));
+      }
+      value = _mm256_min_ps(_mm256_set1_ps(post->high),
+                            _mm256_max_ps(_mm256_set1_ps(post->low), value));
+    }
+    float *out = a->out + first * a->out_stride;
+    if (a->out_stride == 1 && real == 8) {
+      _mm256_storeu_ps(out, value);
+    } else {
+      _mm256_store_ps(lanes, value);
+      for (int64_t r = 0; r < real; ++r) {
+        out[r * a->out_stride] = lanes[r];
+      }
+    }
+  }
+}
+
 // Out channels oc0 .. oc0 + 8 B - 1 of one pixel: B vectors of 8 out
 // channels whose FMA chains interleave (one alone waits on the 5-cycle
 // latency of each of its k FMAs: 30 -> 120 ran 0.93 us, 4 at a time
@@ -290,37 +330,7 @@ static inline __attribute__((always_inline)) void pixel_blocks(
       }
     }
   }
-  const etr_conv_post_t *post = a->post;
-#pragma GCC unroll 4
-  for (int b = 0; b < B; ++b) {
-    const int64_t first = oc0 + 8 * b;
-    const int64_t real = m - first < 8 ? m - first : 8;
-    __m256 value = acc[b];
-    if (post != NULL) {  // as post_avx2.c's post_vector, per lane
-      if (post->scale != NULL) {
-        _Alignas(32) float beta[8];
-        for (int64_t r = 0; r < 8; ++r) {
-          const int64_t channel =
-              a->post_channel0 + first + (r < real ? r : real - 1);
-          lanes[r] = post->scale[channel];
-          beta[r] = post->shift[channel];
-        }
-        value = _mm256_fmadd_ps(value, _mm256_load_ps(lanes),
-                                _mm256_load_ps(beta));
-      }
-      value = _mm256_min_ps(_mm256_set1_ps(post->high),
-                            _mm256_max_ps(_mm256_set1_ps(post->low), value));
-    }
-    float *out = a->out + first * a->out_stride;
-    if (a->out_stride == 1 && real == 8) {
-      _mm256_storeu_ps(out, value);
-    } else {
-      _mm256_store_ps(lanes, value);
-      for (int64_t r = 0; r < real; ++r) {
-        out[r * a->out_stride] = lanes[r];
-      }
-    }
-  }
+  store_pixel_blocks(a, oc0, acc, B);
 }
 
 // One pixel (the squeeze-and-excitation 1x1 convolutions on [1, C, 1,
@@ -351,7 +361,77 @@ static void one_pixel(const etr_conv_pointwise_args_t *a) {
   }
 }
 
+// One pixel with the weight as columns (etr_conv_columns_pack, packed at
+// load): B vectors of 8 out channels from oc0, each lane pixel_blocks'
+// chain and post, with no transposes (one vector load per input channel
+// and vector).
+#define COLUMN_BLOCKS 8
+static inline __attribute__((always_inline)) void column_blocks(
+    const etr_conv_pointwise_args_t *a, int64_t oc0, const int B) {
+  const int64_t m = a->out_channels;
+  const int64_t pitch = etr_conv_columns_pitch(m);
+  __m256 acc[COLUMN_BLOCKS];
+  _Alignas(32) float lanes[8];
+#pragma GCC unroll 8
+  for (int b = 0; b < B; ++b) {
+    for (int64_t r = 0; r < 8; ++r) {
+      const int64_t oc = oc0 + 8 * b + r;
+      lanes[r] = a->bias != NULL && oc < m
+                     ? a->bias[oc * a->bias_stride] + 0.0f
+                     : 0.0f;
+    }
+    acc[b] = _mm256_load_ps(lanes);
+  }
+  const float *x = a->input;
+  const float *column = a->columns + oc0;
+  for (int64_t k = 0; k < a->in_channels; ++k) {
+    const __m256 xv = _mm256_broadcast_ss(x + k * a->input_stride);
+#pragma GCC unroll 8
+    for (int b = 0; b < B; ++b) {
+      acc[b] = _mm256_fmadd_ps(_mm256_loadu_ps(column + 8 * b), xv, acc[b]);
+    }
+    column += pitch;
+  }
+  store_pixel_blocks(a, oc0, acc, B);
+}
+
+static void one_pixel_columns(const etr_conv_pointwise_args_t *a) {
+  const int64_t m = a->out_channels;
+  for (int64_t oc0 = 0; oc0 < m; oc0 += 8 * COLUMN_BLOCKS) {
+    switch ((m - oc0 + 7) / 8) {
+      case 1:
+        column_blocks(a, oc0, 1);
+        break;
+      case 2:
+        column_blocks(a, oc0, 2);
+        break;
+      case 3:
+        column_blocks(a, oc0, 3);
+        break;
+      case 4:
+        column_blocks(a, oc0, 4);
+        break;
+      case 5:
+        column_blocks(a, oc0, 5);
+        break;
+      case 6:
+        column_blocks(a, oc0, 6);
+        break;
+      case 7:
+        column_blocks(a, oc0, 7);
+        break;
+      default:
+        column_blocks(a, oc0, COLUMN_BLOCKS);
+        break;
+    }
+  }
+}
+
 void etr_conv_pointwise_nchw_avx2(const etr_conv_pointwise_args_t *a) {
+  if (a->pixels == 1 && a->columns != NULL) {
+    one_pixel_columns(a);
+    return;
+  }
   if (a->pixels == 1) {
     one_pixel(a);
     return;

@@ -287,18 +287,24 @@ Test(fuse, mobilenet_v3_same_bits) {
   each_isa_chains("mobilenet_v3", 19, 16, 8, 22, 0, 10, 47);
 }
 
-// AVX-512 packs the weights of MobileNetV3's four squeeze-and-excitation
-// 1x1 convolutions (one-pixel images) as columns (conv.h's
-// etr_conv_columns_pack), and one layer's for the pixel-tile kernel;
-// unfused, the calls read them and keep the outputs' bits. (Fused,
-// mobilenet_v3_same_bits compares them with the unpacked kernel.)
+// AVX-512 and AVX2 pack the weights of MobileNetV3's four
+// squeeze-and-excitation 1x1 convolutions (one-pixel images) as columns
+// (conv.h's etr_conv_columns_pack), and those of the layers that take the
+// pixel-tile kernel (one under AVX-512, two under AVX2); unfused, the
+// calls read them and keep the outputs' bits. (Fused,
+// mobilenet_v3_same_bits compares them with the unpacked kernels.)
 Test(fuse, mobilenet_v3_columns_packed_unfused) {
-  if (!etr_isa_available(ETR_ISA_AVX512)) {
-    return;
-  }
+  static const struct {
+    etr_isa_t isa;
+    uint32_t packed;
+  } isas[] = {{ETR_ISA_AVX512, 5}, {ETR_ISA_AVX2, 6}};
   etr_program_t program;
   open_program("datasets/models/mobilenet_v3/model.pte", &program);
-  packed_unfused(&program, "mobilenet_v3", ETR_ISA_AVX512, 5);
+  for (size_t k = 0; k < sizeof(isas) / sizeof(isas[0]); ++k) {
+    if (etr_isa_available(isas[k].isa)) {
+      packed_unfused(&program, "mobilenet_v3", isas[k].isa, isas[k].packed);
+    }
+  }
   etr_program_release(&program);
   etr_isa_reset();
 }

@@ -18,7 +18,7 @@
 // input channels every count up to 17 and the 4- and 8-channel steps'
 // edges, pixels 1..16 (one vector: a 4x4 image) and the edges of 16, 32
 // and 64 (AVX2: of 8, 16 and 24, and 256), one pixel with the weight as
-// columns (AVX-512, every vector count), images of 512 pixels or more
+// columns (every vector count), images of 512 pixels or more
 // with the input at each offset in a cache line, and (AVX2) inputs large
 // enough to go in chunks of pixels.
 #include <criterion/criterion.h>
@@ -244,11 +244,11 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
         ++cases;
       }
     }
-    // The same with the weight also as columns, which AVX-512 reads for
-    // one pixel (pointwise_avx512.c's column_blocks: 1 to 8 vectors of
-    // 16 out channels at a time), the out rows dense (one masked store
-    // per vector) or 6 floats apart.
-    if (isa == ETR_ISA_AVX512) {
+    // The same with the weight also as columns, which AVX-512 and AVX2
+    // read for one pixel (column_blocks: 1 to 8 vectors of 16 or 8 out
+    // channels at a time), the out rows dense (one store per vector) or
+    // 6 floats apart.
+    if (isa == ETR_ISA_AVX512 || isa == ETR_ISA_AVX2) {
       static const int64_t wide[] = {96, 112, 120, 127, 128, 129, 130, 160};
       for (size_t i = 0; i < COUNT(kOuts) + COUNT(wide); ++i) {
         for (size_t j = 0; j < COUNT(kIns); ++j) {
