@@ -64,7 +64,14 @@ bool etr_conv_shifted_nchw_avx512_applies(const etr_conv2d_geometry_t *g) {
   // as the GEMM's, 5% faster; 64x12x12, 90% against the GEMM's 100%, 6%
   // slower.
   double gemm = (double)pixels / (double)(16 * ((pixels + 15) / 16));
-  return g->stride_h == 1 && g->stride_w == 1 && !g->channels_last &&
+  // Not 1x1 kernels: with one tap the GEMM's im2col panel is the input
+  // itself and its packed 8x48 tiles won on every 1x1 layer tried (etref
+  // run, paired.py, AVX-512 Xeon; layers past the pointwise kernel's 32
+  // KiB of weights and the pixel tiles' 784 pixels): 64x56x56 -> 256 769
+  // -> 601 us, 32x56x56 -> 512 0.75x, 40x56x56 -> 240 0.76x, 128x56x56 ->
+  // 256 0.75x, 96x56x56 -> 384 0.81x, 32x112x112 -> 384 0.71x.
+  return taps > 1 && g->stride_h == 1 && g->stride_w == 1 &&
+         !g->channels_last &&
          g->in_stride_w == 1 && taps <= ETR_CONV_SHIFTED_MAX_TAPS &&
          g->w_stride_w == 1 &&
          (g->kernel_h == 1 || g->w_stride_h == g->kernel_w) &&

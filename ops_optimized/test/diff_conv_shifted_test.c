@@ -56,7 +56,8 @@ TT_TEST(diff_conv_shifted, tiles_paddings_kernels) {
 // Geometries it must leave to the GEMM: stride 2, too few products per
 // output, a 3x1 kernel with padding (no padding columns to share), too
 // many positions dropped (64x12x12: 90% against the GEMM's 100%), rows
-// past L1 (128x28x28), a padded copy past the scratch limit (128x34x34).
+// past L1 (128x28x28), a padded copy past the scratch limit (128x34x34),
+// a 1x1 kernel (the GEMM reads its input as the im2col panel).
 TT_TEST(diff_conv_shifted, declines) {
   static const conv_case_t cases[] = {
       {1, 32, 24, 24, 32, 3, 3, 2, 1, 1, 1, false},
@@ -65,6 +66,7 @@ TT_TEST(diff_conv_shifted, declines) {
       {1, 64, 12, 12, 64, 3, 3, 1, 1, 1, 1, false},
       {1, 128, 28, 28, 128, 3, 3, 1, 1, 1, 1, false},
       {1, 128, 34, 34, 128, 3, 3, 1, 1, 1, 1, false},
+      {1, 64, 40, 40, 256, 1, 1, 1, 0, 1, 1, true},
   };
   check_declined(cases, COUNT(cases), TAKES);
 }
