@@ -932,9 +932,26 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
 etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args, etr_arena_t *arena,
                              etr_conv_packed_t *packed) {
-  *packed = (etr_conv_packed_t){NULL, NULL, 0};
+  *packed = (etr_conv_packed_t){NULL, NULL, 0, NULL};
   conv_call_t c;
   conv_plan_t plan;
+  if (read_call(args, num_args, &c) && c.transposed &&
+      c.weight->data != NULL) {
+    // A transposed convolution's weight as its GEMM's A.
+    etr_conv2d_geometry_t g;
+    const etr_gemm_packed_a_t *a =
+        !overlaps_inputs(c.out, &c) &&
+                build_geometry(ctx, args, num_args, c.input, c.weight, c.out,
+                               c.groups, false, &g)
+            ? etr_conv_transposed_prepack(arena, etr_isa_active(), c.input,
+                                          c.weight, c.out, c.groups, &g)
+            : NULL;
+    if (a != NULL) {
+      *packed = (etr_conv_packed_t){a->panels, c.weight->data,
+                                    ETR_CONV_TRANSPOSED_PANEL, a};
+    }
+    return ETR_OK;
+  }
   if (!read_call(args, num_args, &c) || c.transposed ||
       c.weight->data == NULL ||
       !plan_call(ctx, args, num_args, c.input, c.weight, c.bias, c.out,
@@ -957,7 +974,7 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
     etr_conv_columns_pack((const float *)c.weight->data, g->w_stride_oc, oc,
                           g->channels, dst);
     *packed = (etr_conv_packed_t){dst, c.weight->data,
-                                  ETR_CONV_COLUMNS_PANEL};
+                                  ETR_CONV_COLUMNS_PANEL, NULL};
     return ETR_OK;
   }
   if (plan.pixels == NULL || plan.path == PATH_STRIDED_POINTWISE) {
@@ -978,20 +995,28 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
         g->w_stride_oc, ocg, depth, dst + (size_t)group * floats);
   }
   *packed = (etr_conv_packed_t){dst, c.weight->data,
-                                etr_conv_pixels_panel(etr_isa_active())};
+                                etr_conv_pixels_panel(etr_isa_active()),
+                                NULL};
   return ETR_OK;
 }
 
 // A transposed convolution through conv_transposed.c; false for its
-// reference cases.
+// reference cases. `packed` (NULL: none) is the weight packed at load.
 static bool transposed(etr_kernel_context_t *ctx, etr_evalue_t **args,
-                       size_t num_args, const conv_call_t *c) {
+                       size_t num_args, const conv_call_t *c,
+                       const etr_conv_packed_t *packed) {
   etr_conv2d_geometry_t g;
+  const etr_gemm_packed_a_t *a_packed =
+      packed != NULL && packed->panel == ETR_CONV_TRANSPOSED_PANEL &&
+              packed->from == c->weight->data
+          ? packed->gemm_a
+          : NULL;
   return !overlaps_inputs(c->out, c) &&
          build_geometry(ctx, args, num_args, c->input, c->weight, c->out,
                         c->groups, false, &g) &&
          etr_conv_transposed_nchw(ctx->temp, etr_isa_active(), c->input,
-                                  c->weight, c->bias, c->out, c->groups, &g);
+                                  c->weight, c->bias, c->out, c->groups, &g,
+                                  a_packed);
 }
 
 // aten::convolution.out
@@ -1003,7 +1028,9 @@ etr_error_t etr_opt_convolution_out(etr_kernel_context_t *ctx,
   }
   if (c.transposed) {
     ETR_TRY(etr_opt_check(etr_ref_convolution_out, ctx, args, num_args));
-    if (ctx->dry_run || transposed(ctx, args, num_args, &c)) {
+    if (ctx->dry_run ||
+        transposed(ctx, args, num_args, &c,
+                   (const etr_conv_packed_t *)ctx->state)) {
       return ETR_OK;
     }
     return etr_opt_fallback(etr_ref_convolution_out, ctx, args, num_args);

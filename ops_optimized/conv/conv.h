@@ -282,6 +282,9 @@ typedef struct etr_conv_packed {
   const float *weight;  // NULL: packed per call
   const void *from;
   int64_t panel;  // the panel width it was packed in (the ISA's)
+  // A transposed convolution's: its GEMM's packed A (weight is its
+  // panels, panel ETR_CONV_TRANSPOSED_PANEL).
+  const etr_gemm_packed_a_t *gemm_a;
 } etr_conv_packed_t;
 
 typedef struct etr_conv_post {
@@ -409,6 +412,8 @@ etr_conv_pointwise_fn etr_conv_pointwise_for(etr_isa_t isa);
 // that 16 out channels are one vector load per input channel (conv_pack.c).
 // etr_conv_packed_t.panel is ETR_CONV_COLUMNS_PANEL for it.
 #define ETR_CONV_COLUMNS_PANEL (-16)
+// etr_conv_packed_t.panel of a transposed convolution's packed weight.
+#define ETR_CONV_TRANSPOSED_PANEL (-17)
 int64_t etr_conv_columns_pitch(int64_t out_channels);
 void etr_conv_columns_pack(const float *weight, int64_t weight_stride,
                            int64_t out_channels, int64_t in_channels,
@@ -605,12 +610,22 @@ etr_conv_put_pairs_fn etr_conv_put_pairs_for(etr_isa_t isa);
 // weight strides are not used). A GEMM per (image, group) into fp32
 // blocks from `temp` (may be NULL: stack), scattered into the out. False,
 // with nothing written, for any other case.
+// `a_packed` (NULL: none) is the weight packed at load
+// (etr_conv_transposed_prepack), used while it matches the call.
 bool etr_conv_transposed_nchw(etr_arena_t *temp, etr_isa_t isa,
                               const etr_tensor_t *input,
                               const etr_tensor_t *weight,
                               const etr_tensor_t *bias, etr_tensor_t *out,
                               int64_t groups,
-                              const etr_conv2d_geometry_t *g);
+                              const etr_conv2d_geometry_t *g,
+                              const etr_gemm_packed_a_t *a_packed);
+// The weight of such a call (one group) packed as its GEMM's A for the
+// blocks a call with a large enough scratch arena runs, into `arena`;
+// NULL when the call would not read it (or no room).
+const etr_gemm_packed_a_t *etr_conv_transposed_prepack(
+    etr_arena_t *arena, etr_isa_t isa, const etr_tensor_t *input,
+    const etr_tensor_t *weight, const etr_tensor_t *out, int64_t groups,
+    const etr_conv2d_geometry_t *g);
 
 #ifdef __cplusplus
 }

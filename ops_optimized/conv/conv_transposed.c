@@ -12,7 +12,10 @@
 // its B read in place (k = channel, n = pixel), and cols is fp32 scratch:
 // blocks of M x N that fit half of what ctx->temp has left (at most 512
 // KiB; 8 KiB of stack without an arena), the GEMM's own packing taking
-// the rest. The out starts at +0.0, takes the blocks' sums, then the bias,
+// the rest. A constant weight is packed once at load
+// (etr_conv_transposed_prepack: 4x4 stride 2, 128 -> 64 channels on 16x16,
+// spent 8% of its time packing it per call); blocks then take all of M
+// and whole input rows of pixels. The out starts at +0.0, takes the blocks' sums, then the bias,
 // so a -0.0 bias adds as PyTorch's sum + bias does. Where each out element
 // takes exactly one tap (2x2 stride 2, scatter_put) it is stored once with
 // those same bits instead. Each product of the
@@ -238,19 +241,87 @@ static void scatter_put(const etr_conv2d_geometry_t *s, const float *cols,
   }
 }
 
+// Whether etr_conv_transposed_nchw takes the call.
+static bool takes(const etr_tensor_t *input, const etr_tensor_t *weight,
+                  const etr_tensor_t *bias, const etr_tensor_t *out,
+                  int64_t groups, const etr_conv2d_geometry_t *g) {
+  return input->dtype == ETR_FLOAT && weight->dtype == ETR_FLOAT &&
+         out->dtype == ETR_FLOAT && (input->dim == 3 || input->dim == 4) &&
+         weight->dim == input->dim && out->dim == input->dim &&
+         groups >= 1 && etr_tensor_is_contiguous(input) &&
+         etr_tensor_is_contiguous(weight) && etr_tensor_is_contiguous(out) &&
+         (bias == NULL || (bias->dtype == ETR_FLOAT && bias->dim == 1)) &&
+         g->stride_h >= 1 && g->stride_w >= 1;
+}
+
+// Pixels of a block that takes all `m_total` cols rows: whole input rows,
+// as many as `capacity` floats hold (all of them when they fit), or 0
+// when not one row fits.
+static int64_t whole_rows_block(int64_t m_total, int64_t n_total,
+                                int64_t in_w, size_t capacity) {
+  if (m_total <= 0 || in_w <= 0) {
+    return 0;
+  }
+  if ((size_t)m_total * (size_t)n_total <= capacity) {
+    return n_total;
+  }
+  int64_t rows = (int64_t)(capacity / (size_t)m_total) / in_w;
+  return rows * in_w;
+}
+
+// The GEMM of one (image, group) and pixel block: cols [rows x pixels]
+// (row stride pixels) = the weight's rows [m0, m0 + rows) x the input's
+// pixels [n0, n0 + pixels), over `channels` input channels.
+static etr_gemm_problem_t block_product(const float *wg, int64_t w_stride,
+                                        const float *xg, int64_t x_stride,
+                                        int64_t channels, int64_t m0,
+                                        int64_t rows, int64_t n0,
+                                        int64_t pixels, float *cols) {
+  return (etr_gemm_problem_t){
+      .m = (size_t)rows,
+      .n = (size_t)pixels,
+      .k = (size_t)channels,
+      .a = etr_gemm_matrix(wg + m0, ETR_FLOAT, (ptrdiff_t)w_stride, 1),
+      .b = etr_gemm_matrix(xg + n0, ETR_FLOAT, (ptrdiff_t)x_stride, 1),
+      .c = cols,
+      .c_dtype = ETR_FLOAT,
+      .c_row_stride = (ptrdiff_t)pixels,
+      .alpha = 1.0f,
+      .beta = 0.0f,
+  };
+}
+
+const etr_gemm_packed_a_t *etr_conv_transposed_prepack(
+    etr_arena_t *arena, etr_isa_t isa, const etr_tensor_t *input,
+    const etr_tensor_t *weight, const etr_tensor_t *out, int64_t groups,
+    const etr_conv2d_geometry_t *g) {
+  if (groups != 1 || weight->data == NULL ||
+      !takes(input, weight, NULL, out, groups, g)) {
+    return NULL;
+  }
+  const int64_t m_total = out->sizes[1] * g->kernel_h * g->kernel_w;
+  const int64_t n_total = g->in_h * g->in_w;
+  // The block of a call whose arena has the most room the cols take.
+  const int64_t nc = whole_rows_block(m_total, n_total, g->in_w,
+                                      COLS_MAX_BYTES / sizeof(float));
+  if (nc == 0) {
+    return NULL;
+  }
+  etr_gemm_problem_t p = block_product(
+      (const float *)weight->data, weight->strides[0],
+      (const float *)input->data, input->strides[1], g->channels, 0, m_total,
+      0, nc, NULL);
+  return etr_gemm_prepack_a(&p, isa, arena);
+}
+
 bool etr_conv_transposed_nchw(etr_arena_t *temp, etr_isa_t isa,
                               const etr_tensor_t *input,
                               const etr_tensor_t *weight,
                               const etr_tensor_t *bias, etr_tensor_t *out,
                               int64_t groups,
-                              const etr_conv2d_geometry_t *g) {
-  if (input->dtype != ETR_FLOAT || weight->dtype != ETR_FLOAT ||
-      out->dtype != ETR_FLOAT || (input->dim != 3 && input->dim != 4) ||
-      weight->dim != input->dim || out->dim != input->dim || groups < 1 ||
-      !etr_tensor_is_contiguous(input) || !etr_tensor_is_contiguous(weight) ||
-      !etr_tensor_is_contiguous(out) ||
-      (bias != NULL && (bias->dtype != ETR_FLOAT || bias->dim != 1)) ||
-      g->stride_h < 1 || g->stride_w < 1) {
+                              const etr_conv2d_geometry_t *g,
+                              const etr_gemm_packed_a_t *a_packed) {
+  if (!takes(input, weight, bias, out, groups, g)) {
     return false;
   }
   const etr_conv2d_geometry_t s = *g;
@@ -275,16 +346,25 @@ bool etr_conv_transposed_nchw(etr_arena_t *temp, etr_isa_t isa,
       }
     }
   }
-  // All pixels and the taps of as many whole out channels as fit: the
-  // GEMM packs each weight row once (split by pixels, it packed all of
-  // the weight again per block: 7% of 128 -> 64 4x4 stride 2 on 16x16).
-  // Else whole input rows per block where they fit, else 16 pixels (and
-  // fewer cols rows when even those do not).
+  // With the weight packed at load: all of its rows and whole input rows
+  // of pixels per block, so neither operand is packed twice. Else all
+  // pixels and the taps of as many whole out channels as fit: the GEMM
+  // packs each weight row once (split by pixels, it packed all of the
+  // weight again per block: 7% of 128 -> 64 4x4 stride 2 on 16x16). Else
+  // whole input rows per block where they fit, else 16 pixels (and fewer
+  // cols rows when even those do not).
   const int64_t taps = s.kernel_h * s.kernel_w;
   int64_t nc = n_total;
   int64_t mc = m_total;
-  if (m_total > 0 && (size_t)m_total * (size_t)nc > capacity &&
-      capacity / (size_t)nc >= (size_t)taps) {
+  const int64_t packed_nc =
+      a_packed != NULL && groups == 1 && a_packed->from == weight->data &&
+              a_packed->m == (size_t)m_total
+          ? whole_rows_block(m_total, n_total, s.in_w, capacity)
+          : 0;
+  if (packed_nc > 0) {
+    nc = packed_nc;
+  } else if (m_total > 0 && (size_t)m_total * (size_t)nc > capacity &&
+             capacity / (size_t)nc >= (size_t)taps) {
     mc = (int64_t)(capacity / (size_t)nc) / taps * taps;
   } else if (m_total > 0 && (size_t)m_total * (size_t)nc > capacity) {
     nc = (int64_t)(capacity / (size_t)m_total);
@@ -329,22 +409,20 @@ bool etr_conv_transposed_nchw(etr_arena_t *temp, etr_isa_t isa,
                        : NULL;
       for (int64_t m0 = 0; m0 < m_total; m0 += mc) {
         const int64_t rows = m_total - m0 < mc ? m_total - m0 : mc;
-        for (int64_t n0 = 0; n0 < n_total; n0 += nc) {
+        // Pixel blocks last to first: an out element's taps from a later
+        // input row have a smaller kernel row i (i dilation_h = oh +
+        // pad_h - ih stride_h), so each element takes its adds in (i, j)
+        // order, as from one block: the bits do not depend on the
+        // blocking (nor on whether the weight was packed at load).
+        for (int64_t n0 = n_total > 0 ? (n_total - 1) / nc * nc : -1;
+             n0 >= 0; n0 -= nc) {
           const int64_t pixels = n_total - n0 < nc ? n_total - n0 : nc;
-          etr_gemm_problem_t p = {
-              .m = (size_t)rows,
-              .n = (size_t)pixels,
-              .k = (size_t)in_channels,
-              .a = etr_gemm_matrix(wg + m0, ETR_FLOAT,
-                                   (ptrdiff_t)weight->strides[0], 1),
-              .b = etr_gemm_matrix(xg + n0, ETR_FLOAT,
-                                   (ptrdiff_t)input->strides[1], 1),
-              .c = cols,
-              .c_dtype = ETR_FLOAT,
-              .c_row_stride = (ptrdiff_t)pixels,
-              .alpha = 1.0f,
-              .beta = 0.0f,
-          };
+          etr_gemm_problem_t p =
+              block_product(wg, weight->strides[0], xg, input->strides[1],
+                            in_channels, m0, rows, n0, pixels, cols);
+          // (etr_gemm checks that it was packed from this weight, for this
+          // block's microkernel.)
+          p.a_packed = packed_nc > 0 ? a_packed : NULL;
           etr_gemm(&p, NULL, temp, isa);
           if (temp != NULL) {
             etr_arena_rewind(temp, mark);

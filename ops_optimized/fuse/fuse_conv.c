@@ -322,7 +322,13 @@ etr_error_t etr_fuse_conv_groups(etr_method_t *method, const uint32_t *uses,
       // it and its weight is a constant (nothing can change its bytes).
       const etr_instruction_t *conv = &chain->instructions[i];
       const etr_tensor_t *weight = tensor_or_null(conv->args[1]);
-      if (weight != NULL && constant_or_none(method, conv->arg_indices[1])) {
+      // (Not a transposed one's: the fused kernel runs its steps unfused,
+      // without the state.)
+      const bool transposed = conv->num_args > 6 &&
+                              conv->args[6]->tag == ETR_TAG_BOOL &&
+                              conv->args[6]->u.as_bool;
+      if (weight != NULL && !transposed &&
+          constant_or_none(method, conv->arg_indices[1])) {
         etr_diag_t pack_diag;
         etr_diag_reset(&pack_diag);
         etr_kernel_context_t ctx = {.diag = &pack_diag,

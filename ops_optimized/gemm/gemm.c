@@ -25,6 +25,7 @@ typedef struct blocking {
   bool b_resident; // all of B packed once (reused by every row block and,
                    // when its data does not change, every batch item)
   bool b_external; // all of B packed at load (problem->b_packed)
+  bool a_external; // all of A packed at load (problem->a_packed)
 } blocking_t;
 
 static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
@@ -34,7 +35,9 @@ static size_t round_up(size_t value, size_t step) {
 
 // Floats the blocking needs.
 static size_t needed_floats(const blocking_t *blocks) {
-  return (blocks->direct_a ? 0 : blocks->mc * blocks->kc) +
+  return (blocks->direct_a || blocks->a_external
+              ? 0
+              : blocks->mc * blocks->kc) +
          (blocks->direct_b || blocks->b_external ? 0
                                                  : blocks->kc * blocks->nc) +
          (blocks->c_scratch ? blocks->mc * blocks->nc : 0);
@@ -56,12 +59,13 @@ static void choose_blocking(const etr_gemm_kernel_t *kernel, size_t m,
   }
   // A read in place takes no scratch, so its row block is all of M: B's
   // blocks are then packed once each rather than once per row block.
-  blocks->mc = blocks->direct_a && !blocks->c_scratch
+  // Likewise an A packed at load.
+  blocks->mc = (blocks->direct_a || blocks->a_external) && !blocks->c_scratch
                    ? round_up(m, mr)
                    : min_size(round_up(m, mr), kernel->mc);
   blocks->nc = min_size(round_up(n, nr), kernel->nc);
   while (needed_floats(blocks) > available) {
-    if (blocks->mc > mr && !blocks->direct_a) {
+    if (blocks->mc > mr && !blocks->direct_a && !blocks->a_external) {
       blocks->mc = blocks->mc / 2 / mr * mr;
       blocks->mc = blocks->mc < mr ? mr : blocks->mc;
     } else if (blocks->nc > nr && !blocks->direct_b) {
@@ -69,7 +73,8 @@ static void choose_blocking(const etr_gemm_kernel_t *kernel, size_t m,
       blocks->nc = blocks->nc < nr ? nr : blocks->nc;
     } else if (blocks->kc > 1) {
       size_t fixed = blocks->c_scratch ? blocks->mc * blocks->nc : 0;
-      size_t per_k = (blocks->direct_a ? 0 : blocks->mc) +
+      size_t per_k = (blocks->direct_a || blocks->a_external ? 0
+                                                             : blocks->mc) +
                      (blocks->direct_b ? 0 : blocks->nc);
       per_k = per_k == 0 ? 1 : per_k;
       size_t fit = available > fixed ? (available - fixed) / per_k : 1;
@@ -166,6 +171,9 @@ static const float *prepare_a(const etr_gemm_kernel_t *kernel,
   if (blocks->direct_a) {
     return (const float *)p->a.data + (ptrdiff_t)pc +
            (ptrdiff_t)ic * p->a.x_stride;
+  }
+  if (blocks->a_external) {  // K block pc's panels, row ic on
+    return p->a_packed->panels + pc * round_up(p->m, kernel->mr) + ic * kc;
   }
   pack_block(kernel, &p->a, pc, kc, ic, rows, kernel->mr, a_packed);
   return a_packed;
@@ -387,7 +395,9 @@ static void run_one(const etr_gemm_kernel_t *kernel,
   }
   float *a_packed = scratch;
   float *b_packed =
-      a_packed + (blocks->direct_a ? 0 : blocks->mc * blocks->kc);
+      a_packed + (blocks->direct_a || blocks->a_external
+                      ? 0
+                      : blocks->mc * blocks->kc);
   if (blocks->c_scratch) {
     float *c_block =
         b_packed + (blocks->direct_b ? 0 : blocks->kc * blocks->nc);
@@ -481,6 +491,15 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
                       packed->k_stride == p->b.k_stride &&
                       packed->x_stride == p->b.x_stride &&
                       packed->n == p->n && packed->k == p->k;
+  // Likewise A.
+  const etr_gemm_packed_a_t *packed_a = p->a_packed;
+  blocks.a_external = packed_a != NULL && batch == NULL &&
+                      !blocks.direct_a && !blocks.c_scratch &&
+                      packed_a->kernel == kernel &&
+                      packed_a->from == p->a.data &&
+                      packed_a->k_stride == p->a.k_stride &&
+                      packed_a->x_stride == p->a.x_stride &&
+                      packed_a->m == p->m && packed_a->k == p->k;
 
   _Alignas(SCRATCH_ALIGNMENT) float stack[ETR_GEMM_STACK_SCRATCH_BYTES /
                                           sizeof(float)];
@@ -503,7 +522,8 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
   bool resident_candidate = !blocks.direct_b && !blocks.c_scratch &&
                             !blocks.b_external &&
                             (b_shared || p->m > wanted.mc);
-  size_t a_floats = blocks.direct_a ? 0 : wanted.mc * wanted.kc;
+  size_t a_floats =
+      blocks.direct_a || blocks.a_external ? 0 : wanted.mc * wanted.kc;
   if (resident_candidate &&
       resident_floats(kernel, p) + a_floats <=
           ETR_GEMM_PREFERRED_SCRATCH_BYTES / sizeof(float) &&
@@ -526,16 +546,21 @@ void etr_gemm(const etr_gemm_problem_t *p, const etr_gemm_batch_t *batch,
     }
   }
   choose_blocking(kernel, p->m, p->n, p->k, available, &blocks);
-  if (blocks.b_external && blocks.kc != packed->kc) {
-    // Scratch too small for the K block B was packed in: pack as usual.
+  if ((blocks.b_external && blocks.kc != packed->kc) ||
+      (blocks.a_external && blocks.kc != packed_a->kc)) {
+    // Scratch too small for the K block A or B was packed in: pack as
+    // usual.
     blocks.b_external = false;
+    blocks.a_external = false;
     choose_blocking(kernel, p->m, p->n, p->k, available, &blocks);
   }
   blocks.b_resident =
       !blocks.direct_b && !blocks.c_scratch && !blocks.b_external &&
       (b_shared || p->m > blocks.mc) &&
       resident_floats(kernel, p) +
-              (blocks.direct_a ? 0 : blocks.mc * blocks.kc) <=
+              (blocks.direct_a || blocks.a_external
+                   ? 0
+                   : blocks.mc * blocks.kc) <=
           available;
   const void *packed_for = NULL;
   if (batch == NULL) {
@@ -592,6 +617,46 @@ const etr_gemm_packed_b_t *etr_gemm_prepack_b(const etr_gemm_problem_t *p,
                                   .kernel = kernel,
                                   .kc = blocks.kc,
                                   .n = p->n,
+                                  .k = p->k};
+  return packed;
+}
+
+const etr_gemm_packed_a_t *etr_gemm_prepack_a(const etr_gemm_problem_t *p,
+                                              etr_isa_t isa,
+                                              etr_arena_t *arena) {
+  if (p->m == 0 || p->n == 0 || p->k == 0 || p->a.data == NULL) {
+    return NULL;
+  }
+  blocking_t blocks;
+  const etr_gemm_kernel_t *kernel = plan_product(p, isa, &blocks);
+  if (blocks.direct_a || blocks.c_scratch) {
+    return NULL;
+  }
+  blocks.a_external = true;  // the K block of etr_gemm's blocking
+  choose_blocking(kernel, p->m, p->n, p->k, SIZE_MAX, &blocks);
+  const size_t rows = round_up(p->m, kernel->mr);
+  etr_gemm_packed_a_t *packed =
+      etr_arena_alloc(arena, sizeof(*packed), SCRATCH_ALIGNMENT);
+  float *panels = etr_arena_alloc(arena, rows * p->k * sizeof(float),
+                                  SCRATCH_ALIGNMENT);
+  if (packed == NULL || panels == NULL) {
+    return NULL;
+  }
+  // Each K block of kc rows (the last one shorter), every row panel.
+  size_t pc = 0;
+  do {
+    size_t kc = min_size(blocks.kc, p->k - pc);
+    pack_block(kernel, &p->a, pc, kc, 0, p->m, kernel->mr,
+               panels + pc * rows);
+    pc += kc;
+  } while (pc < p->k);
+  *packed = (etr_gemm_packed_a_t){.panels = panels,
+                                  .from = p->a.data,
+                                  .k_stride = p->a.k_stride,
+                                  .x_stride = p->a.x_stride,
+                                  .kernel = kernel,
+                                  .kc = blocks.kc,
+                                  .m = p->m,
                                   .k = p->k};
   return packed;
 }

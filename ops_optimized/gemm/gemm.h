@@ -308,6 +308,7 @@ typedef struct etr_gemm_post {
   const void *state;
 } etr_gemm_post_t;
 
+struct etr_gemm_packed_a;
 struct etr_gemm_packed_b;
 
 typedef struct etr_gemm_problem {
@@ -332,6 +333,10 @@ typedef struct etr_gemm_problem {
   // from this B's data, for the microkernel and K blocks this call takes
   // (no batch); otherwise B is packed as usual.
   const struct etr_gemm_packed_b *b_packed;
+  // A packed at load (etr_gemm_prepack_a), or NULL: likewise used when it
+  // was packed from this A's data for this call's microkernel and K
+  // blocks (no batch).
+  const struct etr_gemm_packed_a *a_packed;
 } etr_gemm_problem_t;
 
 // Independent products over a 2-level batch (bmm: {B, 1}; grouped
@@ -365,6 +370,29 @@ typedef struct etr_gemm_packed_b {
 // the arena has no room. Set as p->b_packed, a call then packs nothing of
 // B (XNNPACK likewise packs a layer's weights at init).
 const etr_gemm_packed_b_t *etr_gemm_prepack_b(const etr_gemm_problem_t *p,
+                                              etr_isa_t isa,
+                                              etr_arena_t *arena);
+
+// All of a constant A packed once: each K block's row panels, as
+// etr_gemm would pack them for one product shape. A call then packs
+// nothing of A and takes all of M as one row block (as when it reads A in
+// place), so B is packed once per block too.
+typedef struct etr_gemm_packed_a {
+  const float *panels;
+  const void *from;  // A's data and strides when packed
+  ptrdiff_t k_stride;
+  ptrdiff_t x_stride;
+  const etr_gemm_kernel_t *kernel;
+  size_t kc;         // the K block it was packed in
+  size_t m;
+  size_t k;
+} etr_gemm_packed_a_t;
+
+// For a product whose A no call can change (a transposed convolution's
+// weight): A packed as etr_gemm(p, NULL, ..., isa) would pack it, into
+// memory from `arena`; NULL when that call would read A in place, rounds
+// to Half/BFloat16, or the arena has no room. Set as p->a_packed.
+const etr_gemm_packed_a_t *etr_gemm_prepack_a(const etr_gemm_problem_t *p,
                                               etr_isa_t isa,
                                               etr_arena_t *arena);
 

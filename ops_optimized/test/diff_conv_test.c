@@ -348,7 +348,7 @@ TT_TEST(diff_conv, transposed_exact_pairs_blocks) {
       memset(out->data, 0x5a, sizeof(y));  // no stale zeros to lean on
       cr_assert(etr_conv_transposed_nchw(&arena, (etr_isa_t)isa, input,
                                          weight, with_bias ? bias : NULL,
-                                         out, 1, &g));
+                                         out, 1, &g, NULL));
       memcpy(y, out->data, sizeof(y));
       for (size_t i = 0; i < sizeof(y) / sizeof(y[0]); ++i) {
         if (memcmp(&y[i], &want[i], sizeof(float)) != 0) {
@@ -362,6 +362,92 @@ TT_TEST(diff_conv, transposed_exact_pairs_blocks) {
     }
   }
   cr_assert_eq(failures, 0, "%d out elements differ", failures);
+}
+
+// A transposed convolution's weight packed at load as its GEMM's A
+// (etr_conv_transposed_prepack), called directly on every ISA this
+// machine has: the 4x4 stride-2 decoder (1024 cols rows by 256 pixels:
+// two blocks of 8 input rows with a 2 MiB arena), the 2x2 stride-2
+// up-sampling, a 3x3 stride 1 and a dilated 5x5 stride 2, two images.
+// Random floats: the out must have the bits of the call that packs per
+// call (which splits the weight's rows instead of the pixels), with the
+// arena and with one of 64 KiB (smaller blocks, where the panels may not
+// fit the call's microkernel). Zeroed panels must change the out.
+TT_TEST(diff_conv, transposed_weight_packed_at_load) {
+  // n, c, h, w, oc, k, stride, pad, dilation
+  static const int64_t cases[][9] = {
+      {1, 128, 16, 16, 64, 4, 2, 1, 1}, {1, 64, 28, 28, 32, 2, 2, 0, 1},
+      {2, 24, 20, 20, 40, 3, 1, 1, 1},  {1, 16, 13, 13, 24, 5, 2, 2, 2}};
+  static unsigned char arena_buffer[(2u << 20) + 64];
+  static unsigned char pack_buffer[(1u << 20) + 4096];
+  uint32_t s = 4242u;
+  int failures = 0;
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    const int64_t *q = cases[i];
+    const int64_t n = q[0], c = q[1], h = q[2], w = q[3], oc = q[4];
+    const int64_t k = q[5], st = q[6], pad = q[7], dil = q[8];
+    const int64_t oh = (h - 1) * st - 2 * pad + dil * (k - 1) + 1;
+    const int64_t ow = (w - 1) * st - 2 * pad + dil * (k - 1) + 1;
+    etr_tensor_t *input = tt_tensor(ETR_FLOAT, TT_SIZES(n, c, h, w), NULL);
+    etr_tensor_t *weight = tt_tensor(ETR_FLOAT, TT_SIZES(c, oc, k, k), NULL);
+    etr_tensor_t *bias = tt_tensor(ETR_FLOAT, TT_SIZES(oc), NULL);
+    etr_tensor_t *out = tt_tensor(ETR_FLOAT, TT_SIZES(n, oc, oh, ow), NULL);
+    etr_tensor_t *tensors[] = {input, weight, bias};
+    for (size_t t = 0; t < 3; ++t) {
+      float *data = (float *)tensors[t]->data;
+      for (int64_t e = 0; e < etr_tensor_numel(tensors[t]); ++e) {
+        s = s * 1664525u + 1013904223u;
+        data[e] = (float)(s >> 8) / 8388608.0f - 1.0f;
+      }
+    }
+    const size_t out_bytes = etr_tensor_nbytes(out);
+    float *want = tt_alloc(out_bytes);
+    const etr_conv2d_geometry_t g = {
+        .channels = c, .in_h = h, .in_w = w, .out_h = oh, .out_w = ow,
+        .kernel_h = k, .kernel_w = k, .stride_h = st, .stride_w = st,
+        .pad_h = pad, .pad_w = pad, .dilation_h = dil, .dilation_w = dil,
+        .in_stride_c = h * w, .in_stride_h = w, .in_stride_w = 1,
+        .w_stride_oc = k * k, .w_stride_c = oc * k * k, .w_stride_h = k,
+        .w_stride_w = 1};
+    for (int isa = ETR_ISA_SCALAR; isa <= ETR_ISA_NEON; ++isa) {
+      if (!etr_isa_available((etr_isa_t)isa)) {
+        continue;
+      }
+      const char *name = etr_isa_name((etr_isa_t)isa);
+      etr_arena_t pack_arena;
+      etr_arena_init(&pack_arena, pack_buffer, sizeof(pack_buffer));
+      const etr_gemm_packed_a_t *packed = etr_conv_transposed_prepack(
+          &pack_arena, (etr_isa_t)isa, input, weight, out, 1, &g);
+      cr_assert_not_null(packed, "case %zu %s: not packed", i, name);
+      static const size_t arenas[] = {2u << 20, 64u << 10};
+      for (size_t a = 0; a < 2; ++a) {
+        etr_arena_t temp;
+        etr_arena_init(&temp, arena_buffer, arenas[a]);
+        memset(out->data, 0x5a, out_bytes);
+        cr_assert(etr_conv_transposed_nchw(&temp, (etr_isa_t)isa, input,
+                                           weight, bias, out, 1, &g, NULL));
+        memcpy(want, out->data, out_bytes);
+        etr_arena_init(&temp, arena_buffer, arenas[a]);
+        memset(out->data, 0x5a, out_bytes);
+        cr_assert(etr_conv_transposed_nchw(&temp, (etr_isa_t)isa, input,
+                                           weight, bias, out, 1, &g,
+                                           packed));
+        if (memcmp(out->data, want, out_bytes) != 0) {
+          ++failures;
+          cr_log_error("case %zu %s arena %zu: packed weight, other bits", i,
+                       name, arenas[a]);
+        }
+      }
+      memset((float *)packed->panels, 0, 4 * sizeof(float));
+      etr_arena_t temp;
+      etr_arena_init(&temp, arena_buffer, arenas[0]);
+      cr_assert(etr_conv_transposed_nchw(&temp, (etr_isa_t)isa, input,
+                                         weight, bias, out, 1, &g, packed));
+      cr_expect_neq(memcmp(out->data, want, out_bytes), 0,
+                    "case %zu %s: zeroed panels changed nothing", i, name);
+    }
+  }
+  cr_assert_eq(failures, 0, "%d packed-weight runs differ", failures);
 }
 
 TT_TEST(diff_conv, errors_and_dry_run) {

@@ -765,3 +765,105 @@ TT_TEST(diff_gemm, fused_post_every_microkernel) {
     }
   }
 }
+
+// A packed at load (etr_gemm_prepack_a) on every ISA of this machine: a
+// K x M A with unit stride along M (a transposed convolution's weight,
+// never read in place), shapes with a row panel tail, several K blocks
+// (the panels of each at their own offset), the transposed 4x4 decoder's
+// 1024 x 128 x 128 and the 2x2's 128 x 784 x 64. With a 1 MiB arena on
+// random floats the packed run must give the bits of the run that packs
+// A itself (same K blocks); on small integers (every sum exact, whatever
+// the blocking) also without an arena, where the stack's blocks may not
+// be the packed ones. Zeroed panels must change the result (the call
+// read them), and a call on another A or on fewer rows of it must ignore
+// them.
+TT_TEST(diff_gemm, a_packed_at_load) {
+  static const size_t shapes[][3] = {
+      {37, 300, 600}, {200, 130, 50}, {1024, 128, 128}, {128, 784, 64},
+      {13, 20, 1000}};
+  static unsigned char pack_buffer[(1024 + 64) * 1024 * sizeof(float)];
+  uint32_t s = 777u;
+  void *arena_buffer = tt_alloc((1u << 20) + 64);
+  for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); ++i) {
+    const size_t m = shapes[i][0];
+    const size_t n = shapes[i][1];
+    const size_t k = shapes[i][2];
+    float *a = tt_alloc(k * m * sizeof(float));
+    float *a_copy = tt_alloc(k * m * sizeof(float));
+    float *b = tt_alloc(k * n * sizeof(float));
+    float *want = tt_alloc(m * n * sizeof(float));
+    float *got = tt_alloc(m * n * sizeof(float));
+    for (int exact = 0; exact < 2; ++exact) {
+      float *fills[] = {a, b};
+      const size_t counts[] = {k * m, k * n};
+      for (size_t f = 0; f < 2; ++f) {
+        for (size_t e = 0; e < counts[f]; ++e) {
+          s = s * 1664525u + 1013904223u;
+          fills[f][e] = exact ? (float)((int)(s >> 24) % 7 - 3)
+                              : (float)(s >> 8) / 8388608.0f - 1.0f;
+        }
+      }
+      memcpy(a_copy, a, k * m * sizeof(float));
+      for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+        if (!etr_isa_available((etr_isa_t)isa)) {
+          continue;
+        }
+        const char *name = etr_isa_name((etr_isa_t)isa);
+        etr_arena_t temp;
+        etr_arena_init(&temp, arena_buffer, 1u << 20);
+        etr_gemm_problem_t p = {
+            .m = m, .n = n, .k = k,
+            .a = etr_gemm_matrix(a, ETR_FLOAT, (ptrdiff_t)m, 1),
+            .b = etr_gemm_matrix(b, ETR_FLOAT, (ptrdiff_t)n, 1),
+            .c = want, .c_dtype = ETR_FLOAT, .c_row_stride = (ptrdiff_t)n,
+            .alpha = 1.0f, .beta = 0.0f};
+        etr_gemm(&p, NULL, &temp, (etr_isa_t)isa);
+        etr_arena_t pack_arena;
+        etr_arena_init(&pack_arena, pack_buffer, sizeof(pack_buffer));
+        const etr_gemm_packed_a_t *packed =
+            etr_gemm_prepack_a(&p, (etr_isa_t)isa, &pack_arena);
+        cr_assert_not_null(packed, "%s %zux%zux%zu: not packed", name, m,
+                           n, k);
+        p.a_packed = packed;
+        p.c = got;
+        for (int with_arena = 1; with_arena >= (exact ? 0 : 1);
+             --with_arena) {
+          etr_arena_init(&temp, arena_buffer, 1u << 20);
+          memset(got, 0x5a, m * n * sizeof(float));
+          etr_gemm(&p, NULL, with_arena ? &temp : NULL, (etr_isa_t)isa);
+          cr_expect_eq(memcmp(got, want, m * n * sizeof(float)), 0,
+                       "%s %zux%zux%zu exact %d arena %d: packed A gave "
+                       "other bits",
+                       name, m, n, k, exact, with_arena);
+        }
+        // Another A (equal values), the panels' first rows zeroed: the
+        // panels are not its.
+        p.a = etr_gemm_matrix(a_copy, ETR_FLOAT, (ptrdiff_t)m, 1);
+        memset((float *)packed->panels, 0, 4 * sizeof(float));
+        etr_arena_init(&temp, arena_buffer, 1u << 20);
+        memset(got, 0x5a, m * n * sizeof(float));
+        etr_gemm(&p, NULL, &temp, (etr_isa_t)isa);
+        cr_expect_eq(memcmp(got, want, m * n * sizeof(float)), 0,
+                     "%s %zux%zux%zu: read panels packed from another A",
+                     name, m, n, k);
+        // Its own A's first m - 1 rows: not the product packed for.
+        p.a = etr_gemm_matrix(a, ETR_FLOAT, (ptrdiff_t)m, 1);
+        p.m = m - 1;
+        etr_arena_init(&temp, arena_buffer, 1u << 20);
+        memset(got, 0x5a, m * n * sizeof(float));
+        etr_gemm(&p, NULL, &temp, (etr_isa_t)isa);
+        cr_expect_eq(memcmp(got, want, (m - 1) * n * sizeof(float)), 0,
+                     "%s %zux%zux%zu: read panels packed for %zu rows",
+                     name, m - 1, n, k, m);
+        // Its own A, all rows: the zeroed panels are read.
+        p.m = m;
+        etr_arena_init(&temp, arena_buffer, 1u << 20);
+        memset(got, 0x5a, m * n * sizeof(float));
+        etr_gemm(&p, NULL, &temp, (etr_isa_t)isa);
+        cr_expect_neq(memcmp(got, want, m * n * sizeof(float)), 0,
+                      "%s %zux%zux%zu: zeroed panels changed nothing", name,
+                      m, n, k);
+      }
+    }
+  }
+}
