@@ -3,8 +3,10 @@
 // out[2i] += a[i], out[2i + 1] += b[i] (conv.h), and the storing twin
 // out[2i] = (a[i] + 0) + bias, AVX-512: 16 of a and b
 // interleaved by two vpermt2ps into 32 outs; the tail under lane masks
-// (nothing past 2n is read or written).
+// (nothing past 2n is read or written). The plane form runs each chunk of
+// 16 pairs down all rows under masks worked out once for the chunk.
 #include <immintrin.h>
+#include <stdint.h>
 
 #include "ops_optimized/conv/conv.h"
 
@@ -78,6 +80,68 @@ void etr_conv_put_pairs_avx512(size_t n, const float *a, const float *b,
     if (second != 0) {
       _mm512_mask_storeu_ps(out + 2 * i + 16, second,
                             _mm512_permutex2var_ps(va, high, vb));
+    }
+  }
+}
+
+// Lanes of [from, to) among t0 .. t0 + 15.
+static __mmask16 range_lanes(int64_t t0, int64_t from, int64_t to) {
+  int64_t lo = from > t0 ? from - t0 : 0;
+  int64_t hi = to < t0 + 16 ? to - t0 : 16;
+  if (hi <= lo) {
+    return 0;
+  }
+  uint32_t span = hi - lo >= 16 ? 0xffffu : (1u << (hi - lo)) - 1u;
+  return (__mmask16)(span << lo);
+}
+
+void etr_conv_add_pair_plane_avx512(const etr_conv_pair_plane_t *p) {
+  const __m512i low = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5,
+                                        21, 6, 22, 7, 23);
+  const __m512i high = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12,
+                                         28, 13, 29, 14, 30, 15, 31);
+  const int64_t t_from = p->a_from < p->b_from ? p->a_from : p->b_from;
+  const int64_t t_to = p->a_to > p->b_to ? p->a_to : p->b_to;
+  for (int64_t t0 = t_from; t0 < t_to; t0 += 16) {
+    const __mmask16 am = range_lanes(t0, p->a_from, p->a_to);
+    const __mmask16 bm = range_lanes(t0, p->b_from, p->b_to);
+    // Out lane 2l takes a's lane l, lane 2l + 1 b's.
+    uint32_t both = 0;
+    for (int l = 0; l < 16; ++l) {
+      both |= (uint32_t)((am >> l) & 1u) << (2 * l);
+      both |= (uint32_t)((bm >> l) & 1u) << (2 * l + 1);
+    }
+    const __mmask16 first = (__mmask16)both;
+    const __mmask16 second = (__mmask16)(both >> 16);
+    const float *a = p->a + t0;
+    const float *b = p->b + t0;
+    // The chunk's first out lane, 2 t0 + offset, may lie before the row
+    // (a clipped lane): kept as an integer address, never dereferenced
+    // there.
+    uintptr_t o = (uintptr_t)p->out +
+                  (uintptr_t)((2 * t0 + p->offset) *
+                              (int64_t)sizeof(float));
+    const uintptr_t o_step = (uintptr_t)(p->out_stride *
+                                         (ptrdiff_t)sizeof(float));
+    for (size_t y = 0; y < p->rows; ++y) {
+      const __m512 va = _mm512_maskz_loadu_ps(am, a);
+      const __m512 vb = _mm512_maskz_loadu_ps(bm, b);
+      float *row = (float *)o;
+      _mm512_mask_storeu_ps(
+          row, first,
+          _mm512_add_ps(_mm512_maskz_loadu_ps(first, row),
+                        _mm512_permutex2var_ps(va, low, vb)));
+      if (second != 0) {
+        _mm512_mask_storeu_ps(
+            (float *)(o + 16 * sizeof(float)), second,
+            _mm512_add_ps(
+                _mm512_maskz_loadu_ps(second,
+                                      (float *)(o + 16 * sizeof(float))),
+                _mm512_permutex2var_ps(va, high, vb)));
+      }
+      a += p->in_stride;
+      b += p->in_stride;
+      o += o_step;
     }
   }
 }

@@ -31,6 +31,16 @@ etr_conv_add_pairs_fn etr_conv_add_pairs_for(etr_isa_t isa) {
   }
 }
 
+etr_conv_add_pair_plane_fn etr_conv_add_pair_plane_for(etr_isa_t isa) {
+#if defined(__x86_64__)
+  if (isa == ETR_ISA_AVX512) {
+    return etr_conv_add_pair_plane_avx512;
+  }
+#endif
+  (void)isa;
+  return NULL;
+}
+
 void etr_conv_put_pairs_scalar(size_t n, const float *a, const float *b,
                                float bias, float *out) {
   for (size_t i = 0; i < n; ++i) {

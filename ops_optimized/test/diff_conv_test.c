@@ -210,7 +210,8 @@ TT_TEST(diff_conv, half_bfloat16_special_and_fallbacks) {
 // (2x2 stride 2, 4x4 stride 2 padding 1), stride 1 and 3 (gaps no tap
 // lands in: bias only), padding past the kernel's reach, dilation,
 // output_padding, groups, 1-D, several images, a 1x1 kernel, stride-2
-// column pairs with tails and unequal ranges, and blocks:
+// column pairs with tails and unequal ranges (rows of 37 too), and
+// blocks:
 // 64 x 64 pixels and 512 out channels x 16 taps overflow the cols block
 // (several pixel blocks; rows split too). Random data within the bound,
 // exact data bit for bit, NaN/inf/-0.0 poked into exact data, and special
@@ -236,6 +237,9 @@ TT_TEST(diff_conv, transposed) {
       {1, 4, 5, 37, 6, 2, 2, 2, 0, 1, 1, true},
       {1, 3, 4, 9, 5, 3, 3, 2, 1, 1, 1, true},
       {2, 2, 3, 21, 3, 4, 4, 2, 2, 1, 1, false},
+      // 4x4 padding 1 over rows of 37: each pair's plane (pair_plane on
+      // AVX-512) in three chunks, the first and last clipped.
+      {1, 4, 3, 37, 5, 4, 4, 2, 1, 1, 1, true},
   };
   const size_t count = sizeof(cases) / sizeof(cases[0]);
   int failures = 0;
