@@ -216,7 +216,7 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
           ++seed;
           kernel_case_t c = {kOuts[i], kIns[j], pixels[t],
                              (int)(seed % 3), (int)((seed / 3) % 3),
-                             seed % 4 == 0, -1};
+                             seed % 4 == 0, -1, false, false};
           wrong += run_kernel_case(kernel, &c, seed);
           ++cases;
         }
@@ -226,7 +226,7 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
     for (int64_t n = 1; n <= 17; ++n) {
       for (int kind = 0; kind < 9; ++kind) {
         kernel_case_t c = {16 + kind % 3 * 4, 9, n, kind % 3, kind / 3,
-                           n % 2 == 0, -1};
+                           n % 2 == 0, -1, false, false};
         wrong += run_kernel_case(kernel, &c, 1000 + (uint64_t)n);
         ++cases;
       }
@@ -239,7 +239,8 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
       for (size_t j = 0; j < COUNT(kIns); ++j) {
         ++seed;
         kernel_case_t c = {kOuts[i], kIns[j], 1, (int)(seed % 3),
-                           (int)((seed / 3) % 3), seed % 4 == 0, -1};
+                           (int)((seed / 3) % 3), seed % 4 == 0, -1, false,
+                           false};
         wrong += run_kernel_case(kernel, &c, seed);
         ++cases;
       }
@@ -269,7 +270,7 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
       for (int shift = 0; shift < 16; shift += 1 + (int)l) {
         kernel_case_t c = {shift % 2 == 0 ? 8 : 13, 3 + shift % 4, large[l],
                            shift % 3, (shift / 3) % 3, shift % 5 == 0,
-                           shift};
+                           shift, false, false};
         wrong += run_kernel_case(kernel, &c, 2000 + (uint64_t)shift);
         ++cases;
       }
@@ -292,7 +293,8 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
         ++seed;
         kernel_case_t c = {avx2_outs[o], avx2_ins[(p + o) % COUNT(avx2_ins)],
                            avx2_pixels[p], (int)(seed % 3),
-                           (int)((seed / 3) % 3), seed % 4 == 0, -1};
+                           (int)((seed / 3) % 3), seed % 4 == 0, -1, false,
+                           false};
         wrong += run_kernel_case(kernel, &c, seed);
         ++cases;
       }
@@ -307,14 +309,15 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
     for (size_t t = 0; t < COUNT(shifts); ++t) {
       kernel_case_t c = {t % 4 < 2 ? 14 : 11, t % 2 == 0 ? 5 : 40,
                          t % 3 == 0 ? 512 : 777, (int)(t % 3),
-                         (int)((t / 2) % 3), t % 3 == 1, shifts[t]};
+                         (int)((t / 2) % 3), t % 3 == 1, shifts[t], false,
+                         false};
       wrong += run_kernel_case(kernel, &c, 3000 + (uint64_t)t);
       ++cases;
     }
     static const kernel_case_t chunked[] = {
-        {7, 64, 2100, 1, 2, false, 4},
-        {13, 48, 2731, 2, 1, true, -1},
-        {6, 64, 2100, 0, 2, false, 9},
+        {7, 64, 2100, 1, 2, false, 4, false, false},
+        {13, 48, 2731, 2, 1, true, -1, false, false},
+        {6, 64, 2100, 0, 2, false, 9, false, false},
     };
     for (size_t t = 0; t < COUNT(chunked); ++t) {
       wrong += run_kernel_case(kernel, &chunked[t], 4000 + (uint64_t)t);
