@@ -8,7 +8,8 @@
 // fewer rows in the last panel. Tiles with nr <= 16 run a half-width loop.
 // Column edges use lane masks for B (so an unpacked B is never read past its nr
 // columns), C and the bias; row edges compute on the zero-padded packed A and
-// store only rows < mr. A second entry reads a row-major A in place (twelve
+// store only rows < mr, except that a packed tile of at most 4 or 8 rows
+// runs only 4 or 8 (ROWS_4, ROWS_8). A second entry reads a row-major A in place (twelve
 // row pointers, rows past mr repeating the last one): as fast as packed A,
 // and it saves the packing, which costs as much as the product when N is
 // small.
@@ -22,6 +23,8 @@
 
 #define ROWS(X) \
   X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
+#define ROWS_4(X) X(0) X(1) X(2) X(3)
+#define ROWS_8(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
 
 #include "ops_optimized/gemm/ukernel_avx512.h"
 

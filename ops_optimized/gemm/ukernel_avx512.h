@@ -108,7 +108,7 @@
 // not use), ROW_STEP for each row. Full vectors are loaded unmasked: on
 // the Intel Xeon of 2026-12-03 (family 6 model 167) a masked load in the
 // loop cost mm 256^3 8%, 512^3 to 1024^3 3% (paired gemm_bench rounds).
-#define K_LOOP(ROW_STEP, A_STEP, USED, LOAD0, LOAD1, LOAD2)         \
+#define K_LOOP(RS, ROW_STEP, A_STEP, USED, LOAD0, LOAD1, LOAD2)     \
   _Pragma("GCC unroll 4") for (size_t k = 0; k < kc; ++k) {        \
     const __m512 b0 = LOAD0;                                       \
     const __m512 b1 = LOAD1;                                       \
@@ -116,7 +116,7 @@
     (void)b1;                                                      \
     (void)b2;                                                      \
     PACK_ROW USED                                                  \
-    ROWS(ROW_STEP)                                                 \
+    RS(ROW_STEP)                                                   \
     A_STEP;                                                        \
     b += b_stride;                                                 \
   }
@@ -129,19 +129,19 @@
   const __mmask16 m2 =                                             \
       nr >= 48 ? (__mmask16)0xffff                                 \
                : nr > 32 ? (__mmask16)((1u << (nr - 32)) - 1u) : 0;
-#define WIDE_LOOP(MODE, A_STEP)                                    \
+#define WIDE_LOOP(RS, MODE, A_STEP)                                \
   if (nr == 48) {                                                  \
-    K_LOOP(STEP_WIDE_##MODE, A_STEP, (b0, b1, b2),                 \
+    K_LOOP(RS, STEP_WIDE_##MODE, A_STEP, (b0, b1, b2),             \
            _mm512_loadu_ps(b), _mm512_loadu_ps(b + 16),            \
            _mm512_loadu_ps(b + 32))                                \
   } else if (nr > 32) {                                            \
-    K_LOOP(STEP_WIDE_##MODE, A_STEP, (b0, b1, b2),                 \
+    K_LOOP(RS, STEP_WIDE_##MODE, A_STEP, (b0, b1, b2),             \
            _mm512_loadu_ps(b), _mm512_loadu_ps(b + 16),            \
            _mm512_maskz_loadu_ps(m2, b + 32))                      \
   } else
 #else
 #define WIDE_MASK
-#define WIDE_LOOP(MODE, A_STEP)
+#define WIDE_LOOP(RS, MODE, A_STEP)
 #endif
 
 // The two- and three-vector k loops are unrolled 4 times: the loop's own
@@ -166,7 +166,7 @@
     }                                                                      \
     pack += NR;                                                            \
   }
-#define UKERNEL_BODY(MODE, A_STEP, PACK)                                   \
+#define UKERNEL_BODY(RS, MODE, A_STEP, PACK)                               \
   const __mmask16 m0 =                                                     \
       nr >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nr) - 1u);         \
   const __mmask16 m1 =                                                     \
@@ -174,7 +174,7 @@
                : nr > 16 ? (__mmask16)((1u << (nr - 16)) - 1u) : 0;        \
   WIDE_MASK                                                                \
   float *pack = (PACK);                                                    \
-  ROWS(DECLARE)                                                            \
+  RS(DECLARE)                                                              \
   if (flags & ETR_GEMM_ACCUMULATE) { /* C is read at the end */            \
     for (size_t i = 0; i < mr; ++i) {                                      \
       _mm_prefetch((const char *)(c + (ptrdiff_t)i * c_stride),            \
@@ -183,19 +183,19 @@
                    _MM_HINT_T0);                                           \
     }                                                                      \
   }                                                                        \
-  WIDE_LOOP(MODE, A_STEP)                                                  \
+  WIDE_LOOP(RS, MODE, A_STEP)                                              \
   if (nr == 32) {                                                          \
-    K_LOOP(STEP_FULL_##MODE, A_STEP, (b0, b1), _mm512_loadu_ps(b),         \
+    K_LOOP(RS, STEP_FULL_##MODE, A_STEP, (b0, b1), _mm512_loadu_ps(b),     \
            _mm512_loadu_ps(b + 16), b0)                                    \
   } else if (nr > 16) {                                                    \
-    K_LOOP(STEP_FULL_##MODE, A_STEP, (b0, b1),                             \
+    K_LOOP(RS, STEP_FULL_##MODE, A_STEP, (b0, b1),                         \
            _mm512_maskz_loadu_ps(m0, b), _mm512_maskz_loadu_ps(m1, b + 16),  \
            b0)                                                             \
   } else {                                                                 \
     for (size_t k = 0; k < kc; ++k) {                                      \
       const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);                      \
       PACK_ROW(b0)                                                         \
-      ROWS(STEP_HALF_##MODE)                                               \
+      RS(STEP_HALF_##MODE)                                                 \
       A_STEP;                                                              \
       b += b_stride;                                                       \
     }                                                                      \
@@ -212,7 +212,25 @@
   const bool post_clamp = epilogue->post_clamp;                            \
   const __m512 post_low = _mm512_set1_ps(epilogue->post_low);              \
   const __m512 post_high = _mm512_set1_ps(epilogue->post_high);            \
-  ROWS(STORE)
+  RS(STORE)
+
+// A tile of a packed A's last row panel with few rows (ROWS_4 and ROWS_8,
+// where the includer defines them: the 12-row tile) runs only those rows
+// of the panel, still MR apart, instead of all MR on its zero padding: mm
+// 256^3's last panel has 4 rows of 12 (3% of its FMAs wasted), 512^3's 8.
+#ifdef ROWS_4
+#define PACKED_SHORT_TILES                                                  \
+  if (mr <= 4) {                                                            \
+    UKERNEL_BODY(ROWS_4, P, a += MR, NULL)                                  \
+    return;                                                                 \
+  }                                                                         \
+  if (mr <= 8) {                                                            \
+    UKERNEL_BODY(ROWS_8, P, a += MR, NULL)                                  \
+    return;                                                                 \
+  }
+#else
+#define PACKED_SHORT_TILES
+#endif
 
 // Row i of A read in place (rows past mr repeat row mr - 1, so nothing
 // outside A is read; their sums are not stored).
@@ -227,13 +245,14 @@
       size_t kc, const float *a, const float *b, ptrdiff_t b_stride,         \
       float *c, ptrdiff_t c_stride, size_t mr, size_t nr, unsigned flags,    \
       const etr_gemm_epilogue_t *epilogue) {                                 \
-    UKERNEL_BODY(P, a += MR, NULL)                                           \
+    PACKED_SHORT_TILES                                                       \
+    UKERNEL_BODY(ROWS, P, a += MR, NULL)                                     \
   }                                                                          \
   void etr_gemm_f32_ukernel##TAG##_pack_b_avx512(                            \
       size_t kc, const float *a, const float *b, ptrdiff_t b_stride,         \
       float *c, ptrdiff_t c_stride, size_t mr, size_t nr, unsigned flags,    \
       const etr_gemm_epilogue_t *epilogue, float *packed) {                  \
-    UKERNEL_BODY(P, a += MR, packed)                                         \
+    UKERNEL_BODY(ROWS, P, a += MR, packed)                                   \
   }                                                                          \
   void etr_gemm_f32_ukernel##TAG##_direct_a_avx512(                          \
       size_t kc, const float *a, ptrdiff_t a_stride, const float *b,         \
@@ -241,7 +260,7 @@
       size_t nr, unsigned flags, const etr_gemm_epilogue_t *epilogue) {      \
     ROWS(ROW_POINTER)                                                        \
     size_t step = 0;                                                         \
-    UKERNEL_BODY(D, ++step, NULL)                                            \
+    UKERNEL_BODY(ROWS, D, ++step, NULL)                                      \
   }
 
 #endif  // ETR_OPS_OPTIMIZED_GEMM_UKERNEL_AVX512_H
