@@ -9,10 +9,10 @@
 // Column edges use lane masks for B (so an unpacked B is never read past its nr
 // columns), C and the bias; row edges compute on the zero-padded packed A and
 // store only rows < mr, except that a packed tile of at most 4 or 8 rows
-// runs only 4 or 8 (ROWS_4, ROWS_8). A second entry reads a row-major A in place (twelve
-// row pointers, rows past mr repeating the last one): as fast as packed A,
-// and it saves the packing, which costs as much as the product when N is
-// small.
+// runs only 4 or 8 (ROWS_4, ROWS_8). A second entry reads a row-major A in
+// place (twelve row pointers, rows past mr repeating the last one): as fast
+// as packed A, and it saves the packing, which costs as much as the
+// product when N is small.
 #include <immintrin.h>
 
 #include "ops_optimized/gemm/gemm.h"
