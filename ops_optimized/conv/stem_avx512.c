@@ -7,8 +7,8 @@
 // saves: 6.5 against 4.4 us for 3x32x32 -> 16, so they stay in
 // direct_avx512.c and stem3x3_narrow_avx512.c), larger kernels on rows of
 // at least 8 (a 7x7 output is 147 products on 3 channels: im2col and the
-// GEMM took twice as long). The rows a tile of 3 output rows reads
-// (2 stride + k) are first copied, per input channel and chunk of 128
+// GEMM took twice as long). The rows a tile of 3 output rows (2 for
+// the 3x3 stride-2 stem) reads ((rows - 1) stride + k) are first copied, per input channel and chunk of 128
 // output columns, into a stack band (38 KB for 7x7): padded with zeros,
 // and at stride 2 split into even and odd columns. Every tap of the tile
 // is then one unmasked load at a constant offset from the band (no mask,
@@ -60,12 +60,13 @@ static inline __mmask32 inside32(int64_t first, int64_t in_w) {
 // at stride 2 the even ones 2 (ow_c + j) - pad in row[j] and the odd ones
 // in row[SPAN + j].
 static void copy_row(const etr_conv2d_geometry_t *g, const float *plane,
-                     int64_t ih, int64_t ow_c, int64_t span, float *row) {
+                     int64_t ih, int64_t ow_c, int64_t span, int64_t rows,
+                     float *row) {
   const int64_t stride = g->stride_w;
   const bool inside = ih >= 0 && ih < g->in_h;
   const float *from = plane + (inside ? ih * g->in_stride_h : 0);
   const int64_t first = ow_c * stride - g->pad_w;
-  const int64_t ahead = 2 * TILE_ROWS * stride * g->in_stride_h;
+  const int64_t ahead = 2 * rows * stride * g->in_stride_h;
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
                                          20, 22, 24, 26, 28, 30);
   const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
@@ -74,7 +75,7 @@ static void copy_row(const etr_conv2d_geometry_t *g, const float *plane,
     __mmask32 m = inside ? inside32(at, g->in_w) : 0;
     // Masked-off lanes are not read: `from + at` may point before the row.
     __m512 lo = _mm512_maskz_loadu_ps((__mmask16)m, from + at);
-    // The band after next reads 2 * TILE_ROWS * stride rows further
+    // The band after next reads 2 * rows * stride rows further
     // down: prefetched into L2, as a band's tiles store more than L1
     // holds (32 out channels x 3 rows of 112: 43 KB) before the next one,
     // which evicted the T0 prefetch of the next band's rows (stem 3x224
@@ -92,13 +93,14 @@ static void copy_row(const etr_conv2d_geometry_t *g, const float *plane,
   }
 }
 
-// Out channels [oc, oc + outs) (outs <= 8), rows [oh0, oh0 + 3), columns
+// Out channels [oc, oc + outs) (outs <= 8), rows [oh0, oh0 + R) (R <= 3),
+// columns
 // [ow, ow + count), from the band (moved to column ow) of a k x k kernel;
 // w holds the 8 channels' weights of each (c, kh, kw) side by side.
 static inline __attribute__((always_inline)) void tile(
     const etr_depthwise_args_t *args, const float *band, const float *w,
-    int64_t k, int64_t stride, int64_t channels, int64_t oc, int64_t outs,
-    int64_t oh0, int64_t ow, int64_t count) {
+    int R, int64_t k, int64_t stride, int64_t channels, int64_t oc,
+    int64_t outs, int64_t oh0, int64_t ow, int64_t count) {
   const etr_conv2d_geometry_t *g = args->geometry;
   // The sums start from the bias (24 adds fewer per tile than adding it
   // at the end; channels past `outs` start from 0 and are not stored).
@@ -110,7 +112,7 @@ static inline __attribute__((always_inline)) void tile(
             ? _mm512_set1_ps(args->bias[(oc + o) * args->bias_stride])
             : _mm512_setzero_ps();
 #pragma GCC unroll 3
-    for (int r = 0; r < TILE_ROWS; ++r) {
+    for (int r = 0; r < R; ++r) {
       acc[r][o] = start;
     }
   }
@@ -126,14 +128,14 @@ static inline __attribute__((always_inline)) void tile(
       const int64_t column = stride == 1 ? kw : (kw & 1) * SPAN + kw / 2;
       __m512 x[TILE_ROWS];
 #pragma GCC unroll 3
-      for (int r = 0; r < TILE_ROWS; ++r) {
+      for (int r = 0; r < R; ++r) {
         x[r] = _mm512_loadu_ps(at + column + r * stride * row);
       }
 #pragma GCC unroll 8
       for (int o = 0; o < TILE_OUTS; ++o) {
         const __m512 wv = _mm512_set1_ps(wk[kw * TILE_OUTS + o]);
 #pragma GCC unroll 3
-        for (int r = 0; r < TILE_ROWS; ++r) {
+        for (int r = 0; r < R; ++r) {
           acc[r][o] = _mm512_fmadd_ps(wv, x[r], acc[r][o]);
         }
       }
@@ -141,7 +143,7 @@ static inline __attribute__((always_inline)) void tile(
   }
   const __mmask16 lanes = first_lanes(count);
 #pragma GCC unroll 3
-  for (int r = 0; r < TILE_ROWS; ++r) {
+  for (int r = 0; r < R; ++r) {
     if (oh0 + r >= g->out_h) {
       break;
     }
@@ -160,7 +162,7 @@ static inline __attribute__((always_inline)) void tile(
 // All tiles of out channels [oc0, oc0 + outs) (outs * channels * k * k
 // <= WEIGHTS).
 static inline __attribute__((always_inline)) void block(
-    const etr_depthwise_args_t *args, int64_t k, int64_t stride,
+    const etr_depthwise_args_t *args, int R, int64_t k, int64_t stride,
     int64_t channels, int64_t oc0, int64_t outs) {
   const etr_conv2d_geometry_t *g = args->geometry;
   const int64_t taps = k * k;
@@ -183,24 +185,24 @@ static inline __attribute__((always_inline)) void block(
   }
   const int64_t row = stride == 1 ? SPAN : 2 * SPAN;
   _Alignas(64) float band[MAX_CHANNELS * BAND_ROWS * 2 * SPAN];
-  const int64_t band_rows = (TILE_ROWS - 1) * stride + k;
+  const int64_t band_rows = (R - 1) * stride + k;
   for (int64_t ow_c = 0; ow_c < g->out_w; ow_c += CHUNK) {
     const int64_t width = g->out_w - ow_c < CHUNK ? g->out_w - ow_c : CHUNK;
     // The columns the tiles read: 16 past their last vector.
     const int64_t span = (width + 15) / 16 * 16 + 16;
-    for (int64_t oh0 = 0; oh0 < g->out_h; oh0 += TILE_ROWS) {
+    for (int64_t oh0 = 0; oh0 < g->out_h; oh0 += R) {
       for (int64_t c = 0; c < channels; ++c) {
         for (int64_t b = 0; b < band_rows; ++b) {
           copy_row(g, args->input + c * g->in_stride_c,
-                   oh0 * stride - g->pad_h + b, ow_c, span,
+                   oh0 * stride - g->pad_h + b, ow_c, span, R,
                    band + (c * BAND_ROWS + b) * row);
         }
       }
       for (int64_t o8 = 0; o8 < outs; o8 += TILE_OUTS) {
         const int64_t n = outs - o8 < TILE_OUTS ? outs - o8 : TILE_OUTS;
         for (int64_t ow = 0; ow < width; ow += 16) {
-          tile(args, band + ow, weights + o8 * channels * taps, k, stride,
-               channels, oc0 + o8, n, oh0, ow_c + ow,
+          tile(args, band + ow, weights + o8 * channels * taps, R, k,
+               stride, channels, oc0 + o8, n, oh0, ow_c + ow,
                width - ow < 16 ? width - ow : 16);
         }
       }
@@ -218,16 +220,19 @@ void etr_conv_stem_nchw_avx512(const etr_depthwise_args_t *args) {
                              : out_block;
     // Constant kernel, stride and channels: every loop of a tile unrolled
     // (the 3x3 stems and ResNet's 7x7 stride 2 on 3 channels).
+    // The 3x3 stride-2 stem in tiles of 2 rows: 16 sums left GCC room
+    // for its registers, and it ran 5% faster (3x224x224 -> 32, paired
+    // conv_kernel_bench rounds, Intel Xeon); the 7x7 lost 8% so.
     if (k == 3 && g->stride_w == 1 && g->channels == 3) {
-      block(args, 3, 1, 3, oc0, outs);
+      block(args, TILE_ROWS, 3, 1, 3, oc0, outs);
     } else if (k == 3 && g->channels == 3) {
-      block(args, 3, 2, 3, oc0, outs);
+      block(args, 2, 3, 2, 3, oc0, outs);
     } else if (k == 7 && g->stride_w == 2 && g->channels == 3) {
-      block(args, 7, 2, 3, oc0, outs);
+      block(args, TILE_ROWS, 7, 2, 3, oc0, outs);
     } else if (g->stride_w == 1) {
-      block(args, k, 1, g->channels, oc0, outs);
+      block(args, TILE_ROWS, k, 1, g->channels, oc0, outs);
     } else {
-      block(args, k, 2, g->channels, oc0, outs);
+      block(args, TILE_ROWS, k, 2, g->channels, oc0, outs);
     }
   }
 }

@@ -165,3 +165,40 @@ TT_TEST(diff_conv_stem, large_kernels) {
                          true);
   cr_assert_eq(failures, 0, "%d stem cases disagree", failures);
 }
+
+// The band kernel's 3x3 stems (stem_avx512.c: out rows of 64 columns or
+// more, 3 input channels), at stride 2 in tiles of 2 out rows and at
+// stride 1 in tiles of 3: out rows 1 to 5 (tiles with a missing row),
+// columns 64, 65, 100 and 130 (a chunk of 128 and a tail), out channels
+// 1, 8, 9 and 33, padding 0 to 2, bias or none; exact data bit for bit
+// with specials poked into the input, random data within the bound; the
+// 224 x 224 stem itself.
+TT_TEST(diff_conv_stem, band_3x3) {
+  static const int64_t widths[] = {64, 65, 100, 130};
+  static const int64_t outs[] = {1, 8, 9, 33};
+  int failures = 0;
+  int run = 0;
+  for (size_t j = 0; j < COUNT(widths); ++j) {
+    for (int64_t out_h = 1; out_h <= 5; ++out_h) {
+      for (int64_t stride = 1; stride <= 2; ++stride) {
+        ++run;
+        int64_t pad = run % 3;
+        int64_t oc = outs[run % COUNT(outs)];
+        int64_t h = (out_h - 1) * stride + 3 - 2 * pad;
+        int64_t w = (widths[j] - 1) * stride + 3 - 2 * pad + run % 2;
+        if (h < 1) {
+          pad = 0;
+          h = (out_h - 1) * stride + 3;
+          w = (widths[j] - 1) * stride + 3 + run % 2;
+        }
+        failures += run_stem_k(3, h, w, oc, 3, stride, pad, run % 2 == 0,
+                               ETR_FILL_EXACT_INT, false);
+        failures += run_stem_k(3, h, w, oc, 3, stride, pad, run % 2 == 1,
+                               ETR_FILL_RANDOM, false);
+      }
+    }
+  }
+  failures += run_stem_k(3, 224, 224, 32, 3, 2, 1, true, ETR_FILL_RANDOM,
+                         false);
+  cr_assert_eq(failures, 0, "%d 3x3 band stem cases disagree", failures);
+}
