@@ -15,12 +15,13 @@
 // the rest. A constant weight is packed once at load
 // (etr_conv_transposed_prepack: 4x4 stride 2, 128 -> 64 channels on 16x16,
 // spent 8% of its time packing it per call); blocks then take all of M
-// and whole input rows of pixels. The out starts at +0.0, takes the blocks' sums, then the bias,
-// so a -0.0 bias adds as PyTorch's sum + bias does. Where each out element
-// takes exactly one tap (2x2 stride 2, scatter_put) it is stored once with
-// those same bits instead. Each product of the
-// reference appears once: an input element meets every tap that lands in
-// the out, which is the reference's gather read the other way round.
+// and whole input rows of pixels. The out starts at +0.0, takes the
+// blocks' sums, then the bias, so a -0.0 bias adds as PyTorch's sum +
+// bias does. Where each out element takes exactly one tap (2x2 stride 2,
+// scatter_put) it is stored once with those same bits instead. Each
+// product of the reference appears once: an input element meets every
+// tap that lands in the out, which is the reference's gather read the
+// other way round.
 //
 // Exactness: each cols element is one fp32 FMA chain over the channels;
 // with small-integer data (every partial sum exact) the out is the
@@ -46,6 +47,20 @@ static int64_t end_inside(int64_t offset, int64_t stride, int64_t limit) {
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// For the first (at most CACHED_TAPS) of `taps` kernel taps along one
+// axis, the input indices [first, end) whose out index lands in [0,
+// limit).
+#define CACHED_TAPS 8
+static void tap_ranges(int64_t taps, int64_t dilation, int64_t pad,
+                       int64_t stride, int64_t limit, int64_t *first,
+                       int64_t *end) {
+  for (int64_t c = 0; c < CACHED_TAPS && c < taps; ++c) {
+    const int64_t offset = c * dilation - pad;
+    first[c] = first_inside(offset, stride);
+    end[c] = end_inside(offset, stride, limit);
+  }
+}
 
 // The scatter's kernels: the ISA's float add (stride-1 rows) and its
 // add_pairs (stride 2, two neighbouring kernel columns at once).
@@ -78,39 +93,32 @@ static void scatter_add(const etr_conv2d_geometry_t *s, const float *cols,
   int64_t oc = m0 / taps;
   int64_t i = m0 % taps / s->kernel_w;
   int64_t j = m0 % taps % s->kernel_w;
-  enum { CACHED = 8 };
-  int64_t cached_lo[CACHED];
-  int64_t cached_hi[CACHED];
-  for (int64_t c = 0; c < CACHED && c < s->kernel_w; ++c) {
-    int64_t offset = c * s->dilation_w - s->pad_w;
-    cached_lo[c] = first_inside(offset, s->stride_w);
-    cached_hi[c] = end_inside(offset, s->stride_w, s->out_w);
-  }
+  int64_t cached_lo[CACHED_TAPS];
+  int64_t cached_hi[CACHED_TAPS];
+  tap_ranges(s->kernel_w, s->dilation_w, s->pad_w, s->stride_w, s->out_w,
+             cached_lo, cached_hi);
   // Likewise the input rows of the first kernel rows that land in the out.
-  int64_t cached_first[CACHED];
-  int64_t cached_end[CACHED];
-  for (int64_t c = 0; c < CACHED && c < s->kernel_h; ++c) {
-    int64_t offset = c * s->dilation_h - s->pad_h;
-    cached_first[c] = first_inside(offset, s->stride_h);
-    cached_end[c] = end_inside(offset, s->stride_h, s->out_h);
-  }
+  int64_t cached_first[CACHED_TAPS];
+  int64_t cached_end[CACHED_TAPS];
+  tap_ranges(s->kernel_h, s->dilation_h, s->pad_h, s->stride_h, s->out_h,
+             cached_first, cached_end);
   for (int64_t r = 0; r < mc;) {
     // Rows r and r + 1 together: taps j and j + 1 of one (oc, i).
     const int64_t width =
         pairs && j % 2 == 0 && j + 1 < s->kernel_w && r + 1 < mc ? 2 : 1;
     const int64_t row_offset = i * s->dilation_h - s->pad_h;
-    const int64_t row_first = i < CACHED
+    const int64_t row_first = i < CACHED_TAPS
                                   ? cached_first[i]
                                   : first_inside(row_offset, s->stride_h);
     const int64_t row_end =
-        i < CACHED ? cached_end[i]
+        i < CACHED_TAPS ? cached_end[i]
                    : end_inside(row_offset, s->stride_h, s->out_h);
     int64_t column_offset[2];
     int64_t lo[2];
     int64_t hi[2];
     for (int64_t t = 0; t < width; ++t) {
       column_offset[t] = (j + t) * s->dilation_w - s->pad_w;
-      if (j + t < CACHED) {
+      if (j + t < CACHED_TAPS) {
         lo[t] = cached_lo[j + t];
         hi[t] = cached_hi[j + t];
       } else {
