@@ -929,20 +929,31 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
   return ETR_OK;
 }
 
+// The geometry of a transposed call conv_transposed.c may take: false
+// when its out overlaps an input or a size does not fit.
+static bool transposed_geometry(etr_kernel_context_t *ctx,
+                                etr_evalue_t **args, size_t num_args,
+                                const conv_call_t *c,
+                                etr_conv2d_geometry_t *g) {
+  return !overlaps_inputs(c->out, c) &&
+         build_geometry(ctx, args, num_args, c->input, c->weight, c->out,
+                        c->groups, false, g);
+}
+
 etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args, etr_arena_t *arena,
                              etr_conv_packed_t *packed) {
   *packed = (etr_conv_packed_t){NULL, NULL, 0, NULL};
   conv_call_t c;
   conv_plan_t plan;
-  if (read_call(args, num_args, &c) && c.transposed &&
-      c.weight->data != NULL) {
+  if (!read_call(args, num_args, &c) || c.weight->data == NULL) {
+    return ETR_OK;
+  }
+  if (c.transposed) {
     // A transposed convolution's weight as its GEMM's A.
     etr_conv2d_geometry_t g;
     const etr_gemm_packed_a_t *a =
-        !overlaps_inputs(c.out, &c) &&
-                build_geometry(ctx, args, num_args, c.input, c.weight, c.out,
-                               c.groups, false, &g)
+        transposed_geometry(ctx, args, num_args, &c, &g)
             ? etr_conv_transposed_prepack(arena, etr_isa_active(), c.input,
                                           c.weight, c.out, c.groups, &g)
             : NULL;
@@ -952,9 +963,7 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
     }
     return ETR_OK;
   }
-  if (!read_call(args, num_args, &c) || c.transposed ||
-      c.weight->data == NULL ||
-      !plan_call(ctx, args, num_args, c.input, c.weight, c.bias, c.out,
+  if (!plan_call(ctx, args, num_args, c.input, c.weight, c.bias, c.out,
                  c.groups, NULL, &plan)) {
     return ETR_OK;
   }
@@ -1011,9 +1020,7 @@ static bool transposed(etr_kernel_context_t *ctx, etr_evalue_t **args,
               packed->from == c->weight->data
           ? packed->gemm_a
           : NULL;
-  return !overlaps_inputs(c->out, c) &&
-         build_geometry(ctx, args, num_args, c->input, c->weight, c->out,
-                        c->groups, false, &g) &&
+  return transposed_geometry(ctx, args, num_args, c, &g) &&
          etr_conv_transposed_nchw(ctx->temp, etr_isa_active(), c->input,
                                   c->weight, c->bias, c->out, c->groups, &g,
                                   a_packed);

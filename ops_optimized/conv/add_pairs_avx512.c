@@ -10,12 +10,20 @@
 
 #include "ops_optimized/conv/conv.h"
 
+// vpermt2ps indices interleaving lanes first .. first + 7 of a (even out
+// lanes) with the same lanes of b (odd): first 0 gives the low 16 outs, 8
+// the high 16.
+static inline __m512i interleave_index(int first) {
+  return _mm512_add_epi32(
+      _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7,
+                        23),
+      _mm512_set1_epi32(first));
+}
+
 void etr_conv_add_pairs_avx512(size_t n, const float *a, const float *b,
                                float *out) {
-  const __m512i low = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5,
-                                        21, 6, 22, 7, 23);
-  const __m512i high = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12,
-                                         28, 13, 29, 14, 30, 15, 31);
+  const __m512i low = interleave_index(0);
+  const __m512i high = interleave_index(8);
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
     __m512 va = _mm512_loadu_ps(a + i);
@@ -53,10 +61,8 @@ void etr_conv_add_pairs_avx512(size_t n, const float *a, const float *b,
 
 void etr_conv_put_pairs_avx512(size_t n, const float *a, const float *b,
                                float bias, float *out) {
-  const __m512i low = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5,
-                                        21, 6, 22, 7, 23);
-  const __m512i high = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12,
-                                         28, 13, 29, 14, 30, 15, 31);
+  const __m512i low = interleave_index(0);
+  const __m512i high = interleave_index(8);
   const __m512 zero = _mm512_setzero_ps();
   const __m512 vbias = _mm512_set1_ps(bias);
   size_t i = 0;
@@ -96,10 +102,8 @@ static __mmask16 range_lanes(int64_t t0, int64_t from, int64_t to) {
 }
 
 void etr_conv_add_pair_plane_avx512(const etr_conv_pair_plane_t *p) {
-  const __m512i low = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5,
-                                        21, 6, 22, 7, 23);
-  const __m512i high = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12,
-                                         28, 13, 29, 14, 30, 15, 31);
+  const __m512i low = interleave_index(0);
+  const __m512i high = interleave_index(8);
   const int64_t t_from = p->a_from < p->b_from ? p->a_from : p->b_from;
   const int64_t t_to = p->a_to > p->b_to ? p->a_to : p->b_to;
   for (int64_t t0 = t_from; t0 < t_to; t0 += 16) {

@@ -107,12 +107,12 @@ static void scatter_add(const etr_conv2d_geometry_t *s, const float *cols,
     const int64_t width =
         pairs && j % 2 == 0 && j + 1 < s->kernel_w && r + 1 < mc ? 2 : 1;
     const int64_t row_offset = i * s->dilation_h - s->pad_h;
-    const int64_t row_first = i < CACHED_TAPS
-                                  ? cached_first[i]
-                                  : first_inside(row_offset, s->stride_h);
+    const int64_t row_first =
+        i < CACHED_TAPS ? cached_first[i]
+                        : first_inside(row_offset, s->stride_h);
     const int64_t row_end =
         i < CACHED_TAPS ? cached_end[i]
-                   : end_inside(row_offset, s->stride_h, s->out_h);
+                        : end_inside(row_offset, s->stride_h, s->out_h);
     int64_t column_offset[2];
     int64_t lo[2];
     int64_t hi[2];

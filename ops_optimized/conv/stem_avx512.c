@@ -8,9 +8,10 @@
 // direct_avx512.c and stem3x3_narrow_avx512.c), larger kernels on rows of
 // at least 8 (a 7x7 output is 147 products on 3 channels: im2col and the
 // GEMM took twice as long). The rows a tile of 3 output rows (2 for
-// the 3x3 stride-2 stem) reads ((rows - 1) stride + k) are first copied, per input channel and chunk of 128
-// output columns, into a stack band (38 KB for 7x7): padded with zeros,
-// and at stride 2 split into even and odd columns. Every tap of the tile
+// the 3x3 stride-2 stem) reads ((rows - 1) stride + k) are first copied,
+// per input channel and chunk of 128 output columns, into a stack band
+// (38 KB for 7x7): padded with zeros, and at stride 2 split into even and
+// odd columns. Every tap of the tile
 // is then one unmasked load at a constant offset from the band (no mask,
 // no permute), shared by the FMAs of 8 out channels, and the band by all
 // out channels. The band's zeros stand for the padding taps, which add
