@@ -65,3 +65,23 @@ etr_conv_put_pairs_fn etr_conv_put_pairs_for(etr_isa_t isa) {
       return etr_conv_put_pairs_scalar;
   }
 }
+
+etr_conv_pairs_tile_fn etr_conv_pairs_tile_for(etr_isa_t isa,
+                                               const etr_gemm_kernel_t *k) {
+#if defined(__x86_64__)
+  if (isa == ETR_ISA_AVX512 && k != NULL) {
+    if (k->ukernel == etr_gemm_f32_ukernel_avx512) {
+      return etr_conv_pairs_tile_12x32_avx512;
+    }
+    if (k->ukernel == etr_gemm_f32_ukernel_8x32_avx512) {
+      return etr_conv_pairs_tile_8x32_avx512;
+    }
+    if (k->ukernel == etr_gemm_f32_ukernel_8x48_avx512) {
+      return etr_conv_pairs_tile_8x48_avx512;
+    }
+  }
+#endif
+  (void)isa;
+  (void)k;
+  return NULL;
+}

@@ -630,6 +630,64 @@ void etr_conv_put_pairs_neon(size_t n, const float *a, const float *b,
                              float bias, float *out);
 etr_conv_put_pairs_fn etr_conv_put_pairs_for(etr_isa_t isa);
 
+// A transposed convolution's GEMM tile stored straight into the out
+// where each out element takes exactly one tap (stride == kernel, 2
+// kernel columns, no padding: conv_transposed.c's exact pairs), instead
+// of through an fp32 cols block and etr_conv_put_pairs_fn. Rows of the
+// GEMM are (oc, i, j) (oc * 2 kernel_h + 2 i + j), columns the input's
+// pixels. The call's constants:
+typedef struct etr_conv_pairs_tile {
+  const float *panels;  // the weight packed at load (gemm.h packed A)
+  size_t rows;          // its M rounded up to the microkernel's MR
+  size_t k;             // input channels, in K blocks of kc
+  size_t kc;
+  const float *b;       // the input plane of channel 0 (pixel 0)
+  ptrdiff_t b_stride;   // floats from one channel to the next
+  float *out;           // the group's out (out_h x out_w planes)
+  ptrdiff_t plane;
+  ptrdiff_t out_w;
+  int64_t kernel_h;
+  const float *bias;    // NULL: none
+  ptrdiff_t bias_stride;
+} etr_conv_pairs_tile_t;
+// Where the interleaved outs of one pixel tile go: vector v holds pixels
+// p0 + 8v .. p0 + 8v + 7, taps j = 0 and 1 alternating (lane l: pixel p0
+// + 8v + l / 2, tap l % 2). Its lanes are stored in `count[v]` runs, one
+// per input row they come from: lanes `mask[v][r]` at `offset[v][r]`
+// floats past the (oc, i) rows' base, out + oc plane + i out_w (lane l
+// to offset + l). Runs past the tile's pixels are absent.
+#define ETR_CONV_PAIRS_VECTORS 6  // 48 pixels (the widest tile)
+typedef struct etr_conv_pairs_runs {
+  int count[ETR_CONV_PAIRS_VECTORS];
+  uint16_t mask[ETR_CONV_PAIRS_VECTORS][8];
+  ptrdiff_t offset[ETR_CONV_PAIRS_VECTORS][8];
+} etr_conv_pairs_runs_t;
+// Rows [row0, row0 + mr) (mr even, row0 a multiple of MR) x pixels [p0,
+// p0 + nr) (nr <= NR): the K blocks' sums as etr_gemm forms them with
+// the packed A (one FMA chain from +0.0 per block, each later block's
+// chain added to the sum so far), then (sum + 0.0f) + bias, the bits of
+// etr_conv_put_pairs_fn.
+typedef void (*etr_conv_pairs_tile_fn)(const etr_conv_pairs_tile_t *t,
+                                       size_t row0, size_t mr, size_t p0,
+                                       size_t nr,
+                                       const etr_conv_pairs_runs_t *runs);
+void etr_conv_pairs_tile_12x32_avx512(const etr_conv_pairs_tile_t *t,
+                                      size_t row0, size_t mr, size_t p0,
+                                      size_t nr,
+                                      const etr_conv_pairs_runs_t *runs);
+void etr_conv_pairs_tile_8x32_avx512(const etr_conv_pairs_tile_t *t,
+                                     size_t row0, size_t mr, size_t p0,
+                                     size_t nr,
+                                     const etr_conv_pairs_runs_t *runs);
+void etr_conv_pairs_tile_8x48_avx512(const etr_conv_pairs_tile_t *t,
+                                     size_t row0, size_t mr, size_t p0,
+                                     size_t nr,
+                                     const etr_conv_pairs_runs_t *runs);
+// The tile for a weight packed for `kernel` (its MR x NR microkernel) on
+// `isa`; NULL where there is none (then the cols block and put_pairs).
+etr_conv_pairs_tile_fn etr_conv_pairs_tile_for(etr_isa_t isa,
+                                               const etr_gemm_kernel_t *k);
+
 // Transposed convolution (conv_transposed.c): Float, 1-D or 2-D, input,
 // weight ([C_in, C_out/groups, kH, kW]) and out contiguous, the out free
 // of the inputs and sized by the caller's checks; `g` read as for a plain

@@ -381,7 +381,9 @@ TT_TEST(diff_conv, transposed_weight_packed_at_load) {
   // n, c, h, w, oc, k, stride, pad, dilation
   static const int64_t cases[][9] = {
       {1, 128, 16, 16, 64, 4, 2, 1, 1}, {1, 64, 28, 28, 32, 2, 2, 0, 1},
-      {2, 24, 20, 20, 40, 3, 1, 1, 1},  {1, 16, 13, 13, 24, 5, 2, 2, 2}};
+      {2, 24, 20, 20, 40, 3, 1, 1, 1},  {1, 16, 13, 13, 24, 5, 2, 2, 2},
+      {1, 300, 9, 7, 12, 2, 2, 0, 1}, {2, 8, 5, 33, 6, 2, 2, 0, 1},
+      {1, 16, 3, 1, 8, 2, 2, 0, 1},    {1, 40, 12, 12, 96, 2, 2, 0, 1}};
   static unsigned char arena_buffer[(2u << 20) + 64];
   static unsigned char pack_buffer[(1u << 20) + 4096];
   uint32_t s = 4242u;
