@@ -97,42 +97,30 @@ static void copy_plane(const etr_conv2d_geometry_t *g, const float *src,
                       buffer + g->pad_h * width + g->pad_w, width);
 }
 
-// The same at stride 2: 32 columns at a time split into their even and
-// odd ones (vpermt2ps), each stored into its half with a mask of the
-// columns there are, so only the cells of the plane are written. The
-// masks and offsets of each 32-column chunk are the same for every row
-// and plane: worked out once per call (`chunks`), they left the copy
-// loop two loads, two permutes and two stores per chunk; worked out per
-// row they made the copy of dwconv 5x5 stride 2 on 72 x 56 x 56 take
-// longer than its bands.
+// The same at stride 2: 32 padded columns at a time split into their
+// even and odd ones (vpermt2ps), stored as whole aligned vectors at the
+// same index of each half. Lanes of columns outside the plane are loaded
+// as zeros, so the stores write the padding cells' zeros too and no cell
+// of another chunk. The load masks of each chunk are the same for every
+// row and plane: worked out once per call (`chunks`). Storing at the
+// input's own column offsets, masked, put most stores across two cache
+// lines: the copy of dwconv 5x5 stride 2 on 72 x 56 x 56 then took as long
+// as its bands.
 typedef struct chunk {
-  __mmask16 load_lo;     // of input columns j .. j + 15
-  __mmask16 load_hi;     // j + 16 .. j + 31
-  __mmask16 store_even;  // the even-indexed ones' lanes
-  __mmask16 store_odd;
-  int64_t even_at;       // buffer offsets from the row's start
-  int64_t odd_at;
+  __mmask16 load_lo;  // of padded columns 32 t .. 32 t + 15
+  __mmask16 load_hi;  // 32 t + 16 .. 32 t + 31
 } chunk_t;
 
-#define MAX_CHUNKS ((BUFFER + 31) / 32)
+#define MAX_CHUNKS (BUFFER / 32)
 
 static int64_t plan_chunks(const etr_conv2d_geometry_t *g, chunk_t *chunks) {
-  const int64_t half = half_width(g);
-  // Input column j is padded column j + pad_w: in half (j + pad_w) & 1 at
-  // (j + pad_w) / 2. j steps by 32, so the parity holds for a row.
-  const int64_t parity = g->pad_w & 1;
-  int64_t count = 0;
-  for (int64_t j = 0; j < g->in_w; j += 32, ++count) {
-    const int64_t n = g->in_w - j < 32 ? g->in_w - j : 32;
-    const int64_t at = (j + g->pad_w) / 2;  // element j's index
-    chunks[count] = (chunk_t){
-        .load_lo = first_lanes(n),
-        .load_hi = first_lanes(n - 16),
-        .store_even = first_lanes((n + 1) / 2),
-        .store_odd = first_lanes(n / 2),
-        .even_at = parity * half + at,
-        // Element j + 1's half and index.
-        .odd_at = (1 - parity) * half + at + parity,
+  // Padded column c is input column c - pad_w.
+  const int64_t count = half_width(g) / 16;
+  for (int64_t t = 0; t < count; ++t) {
+    const int64_t first = 32 * t - g->pad_w;  // input column of lane 0
+    chunks[t] = (chunk_t){
+        .load_lo = lanes_between(-first, g->in_w - first),
+        .load_hi = lanes_between(-first - 16, g->in_w - first - 16),
     };
   }
   return count;
@@ -147,16 +135,16 @@ static void copy_plane_s2(const etr_conv2d_geometry_t *g, const float *src,
   const __m512i odd = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15,
                                        13, 11, 9, 7, 5, 3, 1);
   for (int64_t r = 0; r < g->in_h; ++r) {
-    const float *from = src + r * g->in_stride_h;
+    // Lane 0 of chunk t is input column 32 t - pad_w; lanes before the
+    // row are masked off (never read).
+    const float *from = src + r * g->in_stride_h - g->pad_w;
     float *row = buffer + (g->pad_h + r) * 2 * half;
-    for (int64_t k = 0; k < count; ++k, from += 32) {
-      const chunk_t *c = &chunks[k];
-      const __m512 lo = _mm512_maskz_loadu_ps(c->load_lo, from);
-      const __m512 hi = _mm512_maskz_loadu_ps(c->load_hi, from + 16);
-      _mm512_mask_storeu_ps(row + c->even_at, c->store_even,
-                            _mm512_permutex2var_ps(lo, even, hi));
-      _mm512_mask_storeu_ps(row + c->odd_at, c->store_odd,
-                            _mm512_permutex2var_ps(lo, odd, hi));
+    for (int64_t t = 0; t < count; ++t, from += 32) {
+      const __m512 lo = _mm512_maskz_loadu_ps(chunks[t].load_lo, from);
+      const __m512 hi = _mm512_maskz_loadu_ps(chunks[t].load_hi, from + 16);
+      _mm512_store_ps(row + 16 * t, _mm512_permutex2var_ps(lo, even, hi));
+      _mm512_store_ps(row + half + 16 * t,
+                      _mm512_permutex2var_ps(lo, odd, hi));
     }
   }
 }
