@@ -10,6 +10,7 @@
 // diff_conv_depthwise_kernels_test.c and diff_conv_direct_test.c;
 // tolerances in conv_test_util.h.
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -373,16 +374,23 @@ TT_TEST(diff_conv, transposed_exact_pairs_blocks) {
 // machine has: the 4x4 stride-2 decoder (1024 cols rows by 256 pixels:
 // two blocks of 8 input rows with a 2 MiB arena), the 2x2 stride-2
 // up-sampling, a 3x3 stride 1 and a dilated 5x5 stride 2, two images.
-// Random floats: the out must have the bits of the call that packs per
-// call (which splits the weight's rows instead of the pixels), with the
-// arena and with one of 64 KiB (smaller blocks, where the panels may not
-// fit the call's microkernel). Zeroed panels must change the out.
+// 2x2 stride-2 cases (stored from the GEMM's tiles where the ISA has a
+// pairs tile) add 600 input channels (two K blocks of the packed weight),
+// rows of 7 and 1 pixels (tiles across input rows), an odd width and two
+// images, 96 out channels (12-row panels). Random floats: the out must
+// have the bits of the call that packs per call (which splits the weight's
+// rows instead of the pixels), with the arena and with one of 64 KiB
+// (smaller blocks, where the panels may not fit the call's microkernel).
+// There, past one K block of the packed weight (512), the unpacked GEMM
+// may cut K finer for its scratch, so each out need only lie within the
+// accumulation bound 2 K eps sum |w x| of the packed call's (inputs in
+// [-1, 1): 2 K^2 eps). Zeroed panels must change the out.
 TT_TEST(diff_conv, transposed_weight_packed_at_load) {
   // n, c, h, w, oc, k, stride, pad, dilation
   static const int64_t cases[][9] = {
       {1, 128, 16, 16, 64, 4, 2, 1, 1}, {1, 64, 28, 28, 32, 2, 2, 0, 1},
       {2, 24, 20, 20, 40, 3, 1, 1, 1},  {1, 16, 13, 13, 24, 5, 2, 2, 2},
-      {1, 300, 9, 7, 12, 2, 2, 0, 1}, {2, 8, 5, 33, 6, 2, 2, 0, 1},
+      {1, 600, 9, 7, 12, 2, 2, 0, 1}, {2, 8, 5, 33, 6, 2, 2, 0, 1},
       {1, 16, 3, 1, 8, 2, 2, 0, 1},    {1, 40, 12, 12, 96, 2, 2, 0, 1}};
   static unsigned char arena_buffer[(2u << 20) + 64];
   static unsigned char pack_buffer[(1u << 20) + 4096];
@@ -438,7 +446,20 @@ TT_TEST(diff_conv, transposed_weight_packed_at_load) {
         cr_assert(etr_conv_transposed_nchw(&temp, (etr_isa_t)isa, input,
                                            weight, bias, out, 1, &g,
                                            packed));
-        if (memcmp(out->data, want, out_bytes) != 0) {
+        if (a == 1 && c > 512) {
+          const float *got = (const float *)out->data;
+          const double bound = 2.0 * (double)c * (double)c * FLT_EPSILON;
+          for (int64_t e = 0; e < etr_tensor_numel(out); ++e) {
+            if (!(fabs((double)got[e] - (double)want[e]) <= bound)) {
+              ++failures;
+              cr_log_error("case %zu %s arena %zu: out %lld = %g, unpacked "
+                           "%g (bound %g)",
+                           i, name, arenas[a], (long long)e, got[e], want[e],
+                           bound);
+              break;
+            }
+          }
+        } else if (memcmp(out->data, want, out_bytes) != 0) {
           ++failures;
           cr_log_error("case %zu %s arena %zu: packed weight, other bits", i,
                        name, arenas[a]);
