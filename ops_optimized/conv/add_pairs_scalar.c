@@ -80,6 +80,10 @@ etr_conv_pairs_tile_fn etr_conv_pairs_tile_for(etr_isa_t isa,
       return etr_conv_pairs_tile_8x48_avx512;
     }
   }
+  if (isa == ETR_ISA_AVX2 && k != NULL &&
+      k->ukernel == etr_gemm_f32_ukernel_avx2) {
+    return etr_conv_pairs_tile_6x16_avx2;
+  }
 #endif
   (void)isa;
   (void)k;

@@ -683,6 +683,10 @@ void etr_conv_pairs_tile_8x48_avx512(const etr_conv_pairs_tile_t *t,
                                      size_t row0, size_t mr, size_t p0,
                                      size_t nr,
                                      const etr_conv_pairs_runs_t *runs);
+void etr_conv_pairs_tile_6x16_avx2(const etr_conv_pairs_tile_t *t,
+                                   size_t row0, size_t mr, size_t p0,
+                                   size_t nr,
+                                   const etr_conv_pairs_runs_t *runs);
 // The tile for a weight packed for `kernel` (its MR x NR microkernel) on
 // `isa`; NULL where there is none (then the cols block and put_pairs).
 etr_conv_pairs_tile_fn etr_conv_pairs_tile_for(etr_isa_t isa,

@@ -13,37 +13,7 @@
 #include <stdint.h>
 
 #include "ops_optimized/gemm/gemm.h"
-
-#define MR 6
-
-#define ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5)
-
-#define DECLARE(i)                      \
-  __m256 c##i##a = _mm256_setzero_ps(); \
-  __m256 c##i##b = _mm256_setzero_ps();
-
-#define STEP_FULL(i)                                \
-  {                                                 \
-    const __m256 x = _mm256_broadcast_ss(A_ROW(i)); \
-    c##i##a = _mm256_fmadd_ps(x, b0, c##i##a);      \
-    c##i##b = _mm256_fmadd_ps(x, b1, c##i##b);      \
-  }
-
-#define STEP_HALF(i) \
-  c##i##a = _mm256_fmadd_ps(_mm256_broadcast_ss(A_ROW(i)), b0, c##i##a);
-
-// The k loop with the given loads of the two B vectors, unrolled 4 times
-// (its counter, pointer and branch uops took FMA ports: mm 512^3 and conv
-// 64x56^2 k3 +8-9% with --isa avx2, paired gemm_bench runs, Intel Xeon).
-#define K_LOOP(LOAD0, LOAD1, STEP)                         \
-  _Pragma("GCC unroll 4") for (size_t k = 0; k < kc; ++k) { \
-    const __m256 b0 = LOAD0;                               \
-    const __m256 b1 = LOAD1;                               \
-    (void)b1;                                              \
-    ROWS(STEP)                                             \
-    A_STEP;                                                \
-    b += b_stride;                                         \
-  }
+#include "ops_optimized/gemm/ukernel_avx2.h"
 
 static inline __m256 load_masked(const float *p, __m256i mask, bool full) {
   return full ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, mask);
