@@ -128,6 +128,14 @@ void etr_depthwise_padded_nchw_avx512(const etr_depthwise_args_t *args);
 bool etr_depthwise_shifted_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise_shifted_nchw_avx512(const etr_depthwise_args_t *args);
+// Square 5x5 and 7x7 kernels at stride 1 or 2 (dilation 1) with 7 to 16
+// out columns whose padded input window fits 576 cells: 16
+// channels a vector, transposed into and out of a stack buffer of cells
+// (depthwise_channels_avx512.c). The caller checks for a multiplier of 1
+// and unit out column stride.
+bool etr_depthwise_channels_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g);
+void etr_depthwise_channels_nchw_avx512(const etr_depthwise_args_t *args);
 // Kernels of 5 or 7 rows (dilation 1 along rows) at stride 1 or 2 on
 // planes whose zero-padded copy fits 8192 floats on the stack, with out
 // rows at least half a padded row (half of a row's columns at stride 2)

@@ -248,6 +248,9 @@ static void nchw_paired(const etr_depthwise_args_t *args) {
 
 void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
+  // Whole vectors of channels for depthwise_channels_avx512.c.
+  const bool channels_fit = args->multiplier == 1 && args->channels >= 16 &&
+                            args->out_stride_w == 1;
   const int64_t pixels = g->out_h * g->out_w;
   // 3x3: stride-1 planes of at most 64 elements held in registers
   // (depthwise3x3_plane_avx512.c), stride-2 padding-1 planes of even
@@ -307,13 +310,19 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
     etr_depthwise3x3_nchw_avx512(args);
     return;
   }
-  // Other kernels at stride 1 on planes of more than 16 outputs: 5 or 7
+  // Other kernels: 5x5 and 7x7 with out rows of 7 to 16 on at least 16
+  // channels, 16 channels a vector (depthwise_channels_avx512.c); at
+  // stride 1 on planes of more than 16 outputs: 5 or 7
   // rows in bands of out rows (depthwise_bands_avx512.c) where rows fill
   // at least half a vector, else shifted rows of one zero-padded plane
   // (depthwise_shifted_avx512.c); planes of at most 16 outputs from at
   // most 64 inputs: one vector, each tap a permutation of the plane in
   // registers (depthwise_tiny_avx512.c); other small planes (5x5, 7x7 at
   // stride 2): from zero-padded phase planes (depthwise_padded_avx512.c).
+  if (channels_fit && etr_depthwise_channels_nchw_avx512_applies(g)) {
+    etr_depthwise_channels_nchw_avx512(args);
+    return;
+  }
   if (etr_depthwise_bands_nchw_avx512_applies(g)) {
     etr_depthwise_bands_nchw_avx512(args);
     return;

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Depthwise convolution of small NCHW planes, 16 channels to a vector,
+// AVX-512 (conv.h): the late layers of MobileNetV3 and EfficientNet (5x5
+// on 14x14 and 8x8, 7x7 on 7x7, 5x5 stride 2 from 14x14). Inside one
+// plane a vector of 16 out columns wastes lanes on narrow rows and a 5x5
+// tap is a shifted load of each input row; across 16 channels every tap
+// is one FMA on whole vectors.
+//
+// Per group of 16 channels the input planes are transposed (16 x 16 in
+// registers, transpose_avx512.h) into a stack buffer of cells, one
+// vector of the 16 channels per padded input pixel (zeros in the
+// padding, written once per call). Each out row then keeps its out_w <=
+// 16 pixels' sums in registers: per tap (kh, kw) the 16 channels'
+// weights are one vector, and each cell of an input row is loaded once
+// for every pixel whose window covers it, so a stride of 2 costs nothing
+// more. The row is transposed back and stored per channel under a lane
+// mask. Channels past the last group's are zero lanes, computed and not
+// stored. The two transposes per row are what the FMAs share their port
+// with: gemm_bench, paired rounds on the Intel Xeon of 2026-12-04, 5x5
+// on 120x8x8 1.51x, 672x14x14 1.14x, 120x10x10 1.11x against the band
+// kernel (depthwise_bands_avx512.c).
+//
+// Sums run over the taps in (kh, kw) order from +0.0, the bias added
+// last; padding taps multiply the buffer's zeros (an inf or NaN weight
+// gives PyTorch's NaN border). Exact data is exact in any order; random
+// data is within the accumulation bound.
+#include <immintrin.h>
+#include <string.h>
+
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/conv/lanes_avx512.h"
+#include "ops_optimized/gemm/transpose_avx512.h"
+
+// Out rows of 7 to 16 pixels: on 4x4 planes (5x5, 120 channels) the
+// transposes in and out outweighed the FMAs, 0.69x the register-plane
+// kernel (depthwise_tiny_avx512.c); 5x5 stride 2 from 8x8 (4x4 out) ran
+// as fast as the phase planes.
+#define MIN_OUT_W 7
+#define MAX_OUT_W 16
+#define MAX_CELLS 576  // 36 KiB of cells: with the weights, in L1
+#define MAX_K 7
+
+// Cells the buffer holds: every padded row and column an out pixel reads.
+static int64_t cell_rows(const etr_conv2d_geometry_t *g) {
+  return (g->out_h - 1) * g->stride_h + g->kernel_h;
+}
+static int64_t cell_columns(const etr_conv2d_geometry_t *g) {
+  return (g->out_w - 1) * g->stride_w + g->kernel_w;
+}
+
+bool etr_depthwise_channels_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g) {
+  if (!(g->kernel_h == g->kernel_w &&
+        (g->kernel_h == 5 || g->kernel_h == 7) &&
+        g->stride_h == g->stride_w &&
+        (g->stride_h == 1 || g->stride_h == 2) && g->dilation_h == 1 &&
+        g->dilation_w == 1 && g->pad_h >= 0 && g->pad_w >= 0 &&
+        g->in_stride_w == 1 && g->out_h >= 1 &&
+        g->out_w >= MIN_OUT_W && g->out_w <= MAX_OUT_W)) {
+    return false;
+  }
+  // Every cell an out pixel reads is a padded pixel (no reads past the
+  // padded plane), and the input rows the copy writes fit in the cells.
+  const int64_t rows = cell_rows(g);
+  const int64_t columns = cell_columns(g);
+  return rows <= g->in_h + 2 * g->pad_h &&
+         columns <= g->in_w + 2 * g->pad_w && rows * columns <= MAX_CELLS;
+}
+
+// Input rows and columns that land in the cells: [0, rows) x [0, cols).
+static int64_t copied_rows(const etr_conv2d_geometry_t *g) {
+  const int64_t rows = cell_rows(g) - g->pad_h;
+  return rows < g->in_h ? rows : g->in_h;
+}
+static int64_t copied_columns(const etr_conv2d_geometry_t *g) {
+  const int64_t columns = cell_columns(g) - g->pad_w;
+  return columns < g->in_w ? columns : g->in_w;
+}
+
+// The input planes of channels [c0, c0 + count) into the cells.
+static void fill_cells(const etr_depthwise_args_t *args, int64_t c0,
+                       int64_t count, int64_t width, __m512 *cells) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  const int64_t rows = copied_rows(g);
+  const int64_t columns = copied_columns(g);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t j0 = 0; j0 < columns; j0 += 16) {
+      const __mmask16 lanes = first_lanes(columns - j0);
+      __m512 v[16];
+#pragma GCC unroll 16
+      for (int c = 0; c < 16; ++c) {
+        v[c] = c < count ? _mm512_maskz_loadu_ps(
+                               lanes, args->input +
+                                          (c0 + c) * g->in_stride_c +
+                                          r * g->in_stride_h + j0)
+                         : _mm512_setzero_ps();
+      }
+      etr_transpose16x16_avx512(v);
+      // All 16 columns: those past the plane's are zeros (their lanes
+      // were not loaded), landing in padding cells or in the next row's,
+      // which that row's copy then writes (a copy of only the plane's
+      // columns became rep movsq from a spill of v).
+      __m512 *row = cells + (r + g->pad_h) * width + g->pad_w + j0;
+#pragma GCC unroll 16
+      for (int x = 0; x < 16; ++x) {
+        row[x] = v[x];
+      }
+    }
+  }
+}
+
+// Tap t's weights of channels [c0, c0 + count) as weights[t] (zeros past
+// the last channel): each channel's taps loaded as a row (16 at a time),
+// the rows transposed. Dense weight planes only; else one by one.
+static void tap_weights(const etr_depthwise_args_t *args, int64_t c0,
+                        int64_t count, __m512 *weights) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  const int64_t taps = g->kernel_h * g->kernel_w;
+  if (g->w_stride_w == 1 && g->w_stride_h == g->kernel_w) {
+    for (int64_t t0 = 0; t0 < taps; t0 += 16) {
+      const __mmask16 lanes = first_lanes(taps - t0);
+      __m512 v[16];
+#pragma GCC unroll 16
+      for (int c = 0; c < 16; ++c) {
+        v[c] = c < count
+                   ? _mm512_maskz_loadu_ps(
+                         lanes, args->weight + (c0 + c) * g->w_stride_oc + t0)
+                   : _mm512_setzero_ps();
+      }
+      etr_transpose16x16_avx512(v);
+      for (int64_t t = t0; t < taps && t < t0 + 16; ++t) {
+        weights[t] = v[t - t0];
+      }
+    }
+    return;
+  }
+  for (int64_t t = 0; t < taps; ++t) {
+    _Alignas(64) float lanes[16] = {0};
+    for (int64_t c = 0; c < count; ++c) {
+      lanes[c] = args->weight[(c0 + c) * g->w_stride_oc +
+                              t / g->kernel_w * g->w_stride_h +
+                              t % g->kernel_w * g->w_stride_w];
+    }
+    weights[t] = _mm512_load_ps(lanes);
+  }
+}
+
+// One out row of K x K taps at stride S: the sums of W >= out_w pixels
+// in registers (those past out_w read cells past the row and are not
+// stored), then transposed and stored for channels [c0, c0 + count).
+// W is a constant: a run-time bound per FMA cost a compare and branch
+// each, and GCC kept them.
+static inline __attribute__((always_inline)) void out_row(
+    const int K, const int S, const int W, const etr_depthwise_args_t *args,
+    const __m512 *cells, int64_t width, const __m512 *weights, __m512 bias,
+    int64_t c0, int64_t count, int64_t oh) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  const int64_t out_w = g->out_w;
+  __m512 acc[MAX_OUT_W];
+#pragma GCC unroll 16
+  for (int x = 0; x < MAX_OUT_W; ++x) {
+    acc[x] = _mm512_setzero_ps();
+  }
+  const __m512 *top = cells + oh * S * width;
+  for (int kh = 0; kh < K; ++kh) {
+    const __m512 *row = top + kh * width;
+    __m512 wk[MAX_K];
+#pragma GCC unroll 7
+    for (int kw = 0; kw < K; ++kw) {
+      wk[kw] = weights[kh * K + kw];
+    }
+    // Each cell of the row loaded once, multiplied into every pixel whose
+    // window covers it (left to itself GCC kept cells live across kernel
+    // columns and shuffled registers).
+#pragma GCC unroll 40
+    for (int c = 0; c < (W - 1) * S + K; ++c) {
+      __m512 v = row[c];
+      __asm__("" : "+v"(v));
+#pragma GCC unroll 7
+      for (int kw = 0; kw < K; ++kw) {
+        const int d = c - kw;  // S x for pixel x
+        if (d >= 0 && d % S == 0 && d / S < W) {
+          acc[d / S] = _mm512_fmadd_ps(wk[kw], v, acc[d / S]);
+        }
+      }
+    }
+  }
+#pragma GCC unroll 16
+  for (int x = 0; x < MAX_OUT_W; ++x) {
+    acc[x] = _mm512_add_ps(acc[x], bias);
+  }
+  etr_transpose16x16_avx512(acc);
+  const __mmask16 lanes = first_lanes(out_w);
+  float *out = args->out + c0 * args->out_stride_c + oh * args->out_stride_h;
+#pragma GCC unroll 16
+  for (int c = 0; c < 16; ++c) {
+    if (c < count) {
+      _mm512_mask_storeu_ps(out + c * args->out_stride_c, lanes, acc[c]);
+    }
+  }
+}
+
+typedef void (*row_fn)(const etr_depthwise_args_t *args,
+                       const __m512 *cells, int64_t width,
+                       const __m512 *weights, __m512 bias, int64_t c0,
+                       int64_t count, int64_t oh);
+
+// Rows of 7, 8, 14 and 16 pixels (the models' 7x7, 8x8 and 14x14
+// planes); other widths take the next one up.
+#define ROW(K, S, W)                                                         \
+  static void row_##K##_##S##_##W(                                           \
+      const etr_depthwise_args_t *args, const __m512 *cells, int64_t width, \
+      const __m512 *weights, __m512 bias, int64_t c0, int64_t count,        \
+      int64_t oh) {                                                          \
+    out_row(K, S, W, args, cells, width, weights, bias, c0, count, oh);      \
+  }
+#define ROWS(K, S) ROW(K, S, 7) ROW(K, S, 8) ROW(K, S, 14) ROW(K, S, 16)
+#define TABLE(K, S)                                                  \
+  {row_##K##_##S##_7, row_##K##_##S##_8, row_##K##_##S##_14,         \
+   row_##K##_##S##_16}
+ROWS(5, 1)
+ROWS(5, 2)
+ROWS(7, 1)
+ROWS(7, 2)
+static const row_fn kRows[2][2][4] = {{TABLE(5, 1), TABLE(5, 2)},
+                                      {TABLE(7, 1), TABLE(7, 2)}};
+
+void etr_depthwise_channels_nchw_avx512(const etr_depthwise_args_t *args) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  const int64_t k = g->kernel_h;
+  const bool s2 = g->stride_h == 2;
+  const int w = g->out_w <= 7 ? 0 : g->out_w <= 8 ? 1 : g->out_w <= 14 ? 2 : 3;
+  static const int kWidths[4] = {7, 8, 14, 16};
+  const row_fn row = kRows[k == 7][s2][w];
+  const int64_t width = cell_columns(g);
+  // The cells, then those the pixels past out_w of the last row read
+  // (the copy's last 16 columns may run up to 15 cells past the cells).
+  const int64_t used =
+      cell_rows(g) * width + (kWidths[w] - g->out_w) * g->stride_w;
+  _Alignas(64) __m512 cells[MAX_CELLS + 2 * MAX_OUT_W];
+  _Alignas(64) __m512 weights[MAX_K * MAX_K];
+  // The padding cells stay zero: the copy writes only the plane's.
+  memset(cells, 0, (size_t)used * sizeof(__m512));
+  for (int64_t c0 = 0; c0 < args->channels; c0 += 16) {
+    const int64_t count =
+        args->channels - c0 < 16 ? args->channels - c0 : 16;
+    fill_cells(args, c0, count, width, cells);
+    tap_weights(args, c0, count, weights);
+    __m512 bias = _mm512_setzero_ps();
+    if (args->bias != NULL && args->bias_stride == 1) {
+      bias = _mm512_maskz_loadu_ps(first_lanes(count), args->bias + c0);
+    } else if (args->bias != NULL) {
+      _Alignas(64) float lanes[16] = {0};
+      for (int64_t c = 0; c < count; ++c) {
+        lanes[c] = args->bias[(c0 + c) * args->bias_stride];
+      }
+      bias = _mm512_load_ps(lanes);
+    }
+    for (int64_t oh = 0; oh < g->out_h; ++oh) {
+      row(args, cells, width, weights, bias, c0, count, oh);
+    }
+  }
+}

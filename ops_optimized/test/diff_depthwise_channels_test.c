@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The channel-vector depthwise kernel for small planes
+// (ops_optimized/conv/depthwise_channels_avx512.c) through
+// aten::convolution.out against the reference kernel on every ISA of this
+// machine (conv_test_util.h): 5x5 and 7x7 at stride 1 and 2 on out rows
+// of 7 to 16 (each row width the kernel compiles, and widths between
+// them that run on the next one up), channel counts that are and are not
+// multiples of 16 (a last group of 1 to 15 channels), padding 0 to 3,
+// non-square planes, a batch of 2. Each case: random floats within the
+// accumulation bound, exact small integers with NaN, +-inf and -0.0 in
+// the input bit for bit, and one inf weight. On x86 the test first checks
+// that the kernel takes each geometry.
+#include <criterion/criterion.h>
+
+#include "ops_optimized/test/conv_test_util.h"
+
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+#if defined(__x86_64__)
+#define TAKES etr_depthwise_channels_nchw_avx512_applies
+#else
+#define TAKES NULL
+#endif
+
+TT_TEST(diff_depthwise_channels, small_planes) {
+  // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
+  static const conv_case_t cases[] = {
+      {1, 32, 14, 14, 32, 5, 5, 1, 2, 1, 32, true},   // 14 wide
+      {1, 48, 8, 8, 48, 5, 5, 1, 2, 1, 48, false},    // 8 wide
+      {1, 20, 7, 7, 20, 7, 7, 1, 3, 1, 20, true},     // 7x7, 16 + 4
+      {1, 17, 10, 10, 17, 5, 5, 1, 2, 1, 17, true},   // 10 on 14, 16 + 1
+      {2, 16, 16, 16, 16, 5, 5, 1, 2, 1, 16, true},   // 16 wide, batch 2
+      {1, 31, 12, 12, 31, 5, 5, 1, 0, 1, 31, false},  // no padding: 8
+      {1, 16, 11, 9, 16, 5, 5, 1, 1, 1, 16, true},    // 9 x 7
+      {1, 24, 14, 14, 24, 5, 5, 2, 2, 1, 24, false},  // stride 2: 7
+      {1, 16, 13, 13, 16, 7, 7, 2, 3, 1, 16, true},   // 7x7 stride 2: 7
+      {1, 40, 15, 15, 40, 5, 5, 2, 2, 1, 40, true},   // 15 -> 8, 16 + 16 + 8
+      {1, 16, 12, 30, 16, 5, 5, 2, 1, 1, 16, false},  // 5 x 14
+  };
+  int failures = run_taken_cases(cases, COUNT(cases), TAKES);
+  cr_assert_eq(failures, 0, "%d channel-vector depthwise cases disagree",
+               failures);
+}
+
+// Left to the other kernels: 3x3, out rows under 7 (4x4 planes) or over
+// 16, windows past 576 cells, dilation 2, unequal strides.
+TT_TEST(diff_depthwise_channels, declines) {
+  static const conv_case_t cases[] = {
+      {1, 32, 14, 14, 32, 3, 3, 1, 1, 1, 32, true},
+      {1, 32, 4, 4, 32, 5, 5, 1, 2, 1, 32, true},
+      {1, 32, 8, 8, 32, 5, 5, 2, 2, 1, 32, true},
+      {1, 32, 28, 28, 32, 5, 5, 1, 2, 1, 32, true},
+      {1, 32, 28, 28, 32, 5, 5, 2, 2, 1, 32, true},
+      {1, 32, 14, 14, 32, 5, 5, 1, 4, 2, 32, true},
+  };
+  check_declined(cases, COUNT(cases), TAKES);
+}
