@@ -658,6 +658,16 @@ typedef struct etr_conv_pairs_tile {
   const float *bias;    // NULL: none
   ptrdiff_t bias_stride;
 } etr_conv_pairs_tile_t;
+// The out rows of the GEMM's row m (tap 0 of out channel oc, kernel row
+// i): out + oc plane + i out_w; and oc's bias (-0.0f without one) in
+// `bias`.
+static inline float *etr_conv_pairs_base(const etr_conv_pairs_tile_t *t,
+                                         size_t m, float *bias) {
+  const size_t oc = m / (2 * (size_t)t->kernel_h);
+  const size_t i = m / 2 % (size_t)t->kernel_h;
+  *bias = t->bias != NULL ? t->bias[(ptrdiff_t)oc * t->bias_stride] : -0.0f;
+  return t->out + (ptrdiff_t)oc * t->plane + (ptrdiff_t)i * t->out_w;
+}
 // Where the interleaved outs of one pixel tile go: vector v holds pixels
 // p0 + 8v .. p0 + 8v + 7, taps j = 0 and 1 alternating (lane l: pixel p0
 // + 8v + l / 2, tap l % 2). Its lanes are stored in `count[v]` runs, one

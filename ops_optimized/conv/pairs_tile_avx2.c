@@ -71,13 +71,9 @@ static inline void put_vector(float *base, const etr_conv_pairs_runs_t *runs,
 
 #define PUT_PAIR(i, j)                                                   \
   if ((i) < mr) {                                                        \
-    const size_t m = row0 + (i);                                         \
-    const size_t oc = m / (2 * (size_t)t->kernel_h);                     \
-    const size_t r = m / 2 % (size_t)t->kernel_h;                        \
-    float *base = t->out + (ptrdiff_t)oc * t->plane +                    \
-                  (ptrdiff_t)r * t->out_w;                               \
-    const __m256 bias = _mm256_set1_ps(                                  \
-        t->bias != NULL ? t->bias[(ptrdiff_t)oc * t->bias_stride] : -0.0f); \
+    float bias_value;                                                    \
+    float *base = etr_conv_pairs_base(t, row0 + (i), &bias_value);       \
+    const __m256 bias = _mm256_set1_ps(bias_value);                      \
     put_vector(base, runs, 0, c##i##a, c##j##a, bias);                   \
     put_vector(base, runs, 1, c##i##b, c##j##b, bias);                   \
   }

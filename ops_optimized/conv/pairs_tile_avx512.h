@@ -31,34 +31,19 @@ static inline void put_runs(float *base, const etr_conv_pairs_runs_t *runs,
 
 // The sums of the K blocks before the last, as etr_gemm keeps them in C:
 // the first block's stored, each later one's added (C + chain).
+#define SAVE_VECTOR(i, v, offset)                                         \
+  if (!first) {                                                           \
+    c##i##v = _mm512_add_ps(_mm512_loadu_ps(partial + (i) * NR + (offset)), \
+                            c##i##v);                                     \
+  }                                                                       \
+  if (!last) {                                                            \
+    _mm512_storeu_ps(partial + (i) * NR + (offset), c##i##v);             \
+  }
 #if NR == 48
-#define SAVE_PARTIAL(i)                                                 \
-  c##i##a = first ? c##i##a                                             \
-                  : _mm512_add_ps(_mm512_loadu_ps(partial + (i) * NR),  \
-                                  c##i##a);                             \
-  c##i##b = first ? c##i##b                                             \
-                  : _mm512_add_ps(_mm512_loadu_ps(partial + (i) * NR + 16), \
-                                  c##i##b);                             \
-  c##i##c = first ? c##i##c                                             \
-                  : _mm512_add_ps(_mm512_loadu_ps(partial + (i) * NR + 32), \
-                                  c##i##c);                             \
-  if (!last) {                                                          \
-    _mm512_storeu_ps(partial + (i) * NR, c##i##a);                      \
-    _mm512_storeu_ps(partial + (i) * NR + 16, c##i##b);                 \
-    _mm512_storeu_ps(partial + (i) * NR + 32, c##i##c);                 \
-  }
+#define SAVE_PARTIAL(i) \
+  SAVE_VECTOR(i, a, 0) SAVE_VECTOR(i, b, 16) SAVE_VECTOR(i, c, 32)
 #else
-#define SAVE_PARTIAL(i)                                                 \
-  c##i##a = first ? c##i##a                                             \
-                  : _mm512_add_ps(_mm512_loadu_ps(partial + (i) * NR),  \
-                                  c##i##a);                             \
-  c##i##b = first ? c##i##b                                             \
-                  : _mm512_add_ps(_mm512_loadu_ps(partial + (i) * NR + 16), \
-                                  c##i##b);                             \
-  if (!last) {                                                          \
-    _mm512_storeu_ps(partial + (i) * NR, c##i##a);                      \
-    _mm512_storeu_ps(partial + (i) * NR + 16, c##i##b);                 \
-  }
+#define SAVE_PARTIAL(i) SAVE_VECTOR(i, a, 0) SAVE_VECTOR(i, b, 16)
 #endif
 
 // One vector of pixels of rows i (tap j = 0) and j (tap 1): (sum + 0) +
@@ -78,13 +63,9 @@ static inline void put_runs(float *base, const etr_conv_pairs_runs_t *runs,
 // Rows i and j = i + 1: out channel oc, kernel row r, taps 0 and 1.
 #define PUT_PAIR(i, j)                                                   \
   if ((i) < mr) {                                                        \
-    const size_t m = row0 + (i);                                         \
-    const size_t oc = m / (2 * (size_t)t->kernel_h);                     \
-    const size_t r = m / 2 % (size_t)t->kernel_h;                        \
-    float *base = t->out + (ptrdiff_t)oc * t->plane +                    \
-                  (ptrdiff_t)r * t->out_w;                               \
-    const __m512 bias = _mm512_set1_ps(                                  \
-        t->bias != NULL ? t->bias[(ptrdiff_t)oc * t->bias_stride] : -0.0f); \
+    float bias_value;                                                    \
+    float *base = etr_conv_pairs_base(t, row0 + (i), &bias_value);       \
+    const __m512 bias = _mm512_set1_ps(bias_value);                      \
     PUT_VECTOR(c##i##a, c##j##a, 0)                                      \
     PUT_VECTOR(c##i##b, c##j##b, 2)                                      \
     PUT_THIRD(i, j)                                                      \
@@ -94,12 +75,7 @@ static inline void put_runs(float *base, const etr_conv_pairs_runs_t *runs,
   void etr_conv_pairs_tile##TAG##_avx512(                                  \
       const etr_conv_pairs_tile_t *t, size_t row0, size_t mr, size_t p0,   \
       size_t nr, const etr_conv_pairs_runs_t *runs) {                      \
-    const __mmask16 m0 =                                                   \
-        nr >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nr) - 1u);       \
-    const __mmask16 m1 =                                                   \
-        nr >= 32 ? (__mmask16)0xffff                                       \
-                 : nr > 16 ? (__mmask16)((1u << (nr - 16)) - 1u) : 0;      \
-    WIDE_MASK                                                              \
+    COLUMN_MASKS                                                           \
     float *pack = NULL;                                                    \
     const ptrdiff_t b_stride = t->b_stride;                                \
     const float *b = t->b + p0;                                            \
@@ -111,25 +87,8 @@ static inline void put_runs(float *base, const etr_conv_pairs_runs_t *runs,
       pc += kc;                                                            \
       const bool last = pc >= t->k;                                        \
       ROWS(DECLARE)                                                        \
-      WIDE_LOOP(ROWS, P, a += MR)                                          \
-      if (nr == 32) {                                                      \
-        K_LOOP(ROWS, STEP_FULL_P, a += MR, (b0, b1), _mm512_loadu_ps(b),   \
-               _mm512_loadu_ps(b + 16), b0)                                \
-      } else if (nr > 16) {                                                \
-        K_LOOP(ROWS, STEP_FULL_P, a += MR, (b0, b1),                       \
-               _mm512_maskz_loadu_ps(m0, b),                               \
-               _mm512_maskz_loadu_ps(m1, b + 16), b0)                      \
-      } else {                                                             \
-        for (size_t k = 0; k < kc; ++k) {                                  \
-          const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);                  \
-          ROWS(STEP_HALF_P)                                                \
-          a += MR;                                                         \
-          b += b_stride;                                                   \
-        }                                                                  \
-      }                                                                    \
-      if (!(first && last)) {                                              \
-        ROWS(SAVE_PARTIAL)                                                 \
-      }                                                                    \
+      K_LOOPS(ROWS, P, a += MR)                                            \
+      ROWS(SAVE_PARTIAL)                                                   \
       if (last) {                                                          \
         const __m512i low = _mm512_setr_epi32(                             \
             0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);       \

@@ -166,23 +166,19 @@
     }                                                                      \
     pack += NR;                                                            \
   }
-#define UKERNEL_BODY(RS, MODE, A_STEP, PACK)                               \
+// The lane masks of the tile's column vectors (nr columns): m0, m1 and,
+// three vectors wide, m2.
+#define COLUMN_MASKS                                                       \
   const __mmask16 m0 =                                                     \
       nr >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nr) - 1u);         \
   const __mmask16 m1 =                                                     \
       nr >= 32 ? (__mmask16)0xffff                                         \
                : nr > 16 ? (__mmask16)((1u << (nr - 16)) - 1u) : 0;        \
-  WIDE_MASK                                                                \
-  float *pack = (PACK);                                                    \
-  RS(DECLARE)                                                              \
-  if (flags & ETR_GEMM_ACCUMULATE) { /* C is read at the end */            \
-    for (size_t i = 0; i < mr; ++i) {                                      \
-      _mm_prefetch((const char *)(c + (ptrdiff_t)i * c_stride),            \
-                   _MM_HINT_T0);                                           \
-      _mm_prefetch((const char *)(c + (ptrdiff_t)i * c_stride + 16),       \
-                   _MM_HINT_T0);                                           \
-    }                                                                      \
-  }                                                                        \
+  WIDE_MASK
+
+// The k loop for the tile's columns: three, two (full or masked) or one
+// vector of B per step; `pack` (NULL or the B panel to write) in scope.
+#define K_LOOPS(RS, MODE, A_STEP)                                          \
   WIDE_LOOP(RS, MODE, A_STEP)                                              \
   if (nr == 32) {                                                          \
     K_LOOP(RS, STEP_FULL_##MODE, A_STEP, (b0, b1), _mm512_loadu_ps(b),     \
@@ -199,7 +195,21 @@
       A_STEP;                                                              \
       b += b_stride;                                                       \
     }                                                                      \
+  }
+
+#define UKERNEL_BODY(RS, MODE, A_STEP, PACK)                               \
+  COLUMN_MASKS                                                             \
+  float *pack = (PACK);                                                    \
+  RS(DECLARE)                                                              \
+  if (flags & ETR_GEMM_ACCUMULATE) { /* C is read at the end */            \
+    for (size_t i = 0; i < mr; ++i) {                                      \
+      _mm_prefetch((const char *)(c + (ptrdiff_t)i * c_stride),            \
+                   _MM_HINT_T0);                                           \
+      _mm_prefetch((const char *)(c + (ptrdiff_t)i * c_stride + 16),       \
+                   _MM_HINT_T0);                                           \
+    }                                                                      \
   }                                                                        \
+  K_LOOPS(RS, MODE, A_STEP)                                                \
   const bool accumulate = (flags & ETR_GEMM_ACCUMULATE) != 0;              \
   const bool finish = (flags & ETR_GEMM_EPILOGUE) != 0;                    \
   const __m512 alpha = _mm512_set1_ps(epilogue->alpha);                    \
