@@ -476,6 +476,7 @@ bool etr_conv_transposed_nchw(etr_arena_t *temp, etr_isa_t isa,
   // With the weight packed at load for a microkernel that has a pairs
   // tile, those stores come straight from the GEMM's tiles.
   const bool exact = exact_pairs(&s);
+  // The weight packed at load for this call (etr_gemm checks the rest).
   const bool packed_whole =
       a_packed != NULL && groups == 1 && a_packed->from == weight->data &&
       a_packed->m == (size_t)m_total && a_packed->k == (size_t)in_channels &&
@@ -511,10 +512,8 @@ bool etr_conv_transposed_nchw(etr_arena_t *temp, etr_isa_t isa,
   int64_t nc = n_total;
   int64_t mc = m_total;
   const int64_t packed_nc =
-      a_packed != NULL && groups == 1 && a_packed->from == weight->data &&
-              a_packed->m == (size_t)m_total
-          ? whole_rows_block(m_total, n_total, s.in_w, capacity)
-          : 0;
+      packed_whole ? whole_rows_block(m_total, n_total, s.in_w, capacity)
+                   : 0;
   if (packed_nc > 0) {
     nc = packed_nc;
   } else if (m_total > 0 && (size_t)m_total * (size_t)nc > capacity &&
