@@ -234,13 +234,15 @@ void etr_depthwise_channels_nchw_avx512(const etr_depthwise_args_t *args) {
   static const int kWidths[4] = {7, 8, 14, 16};
   const row_fn row = kRows[k == 7][s2][w];
   const int64_t width = cell_columns(g);
-  // The cells, then those the pixels past out_w of the last row read
-  // (the copy's last 16 columns may run up to 15 cells past the cells).
+  // The cells, then those the pixels past out_w of the last row read.
   const int64_t used =
       cell_rows(g) * width + (kWidths[w] - g->out_w) * g->stride_w;
+  // Room past the cells for those reads and for the copy's whole last 16
+  // columns (up to 15 cells past them).
   _Alignas(64) __m512 cells[MAX_CELLS + 2 * MAX_OUT_W];
   _Alignas(64) __m512 weights[MAX_K * MAX_K];
-  // The padding cells stay zero: the copy writes only the plane's.
+  // Zeroed once: the copy writes the plane's cells, and only zeros
+  // anywhere else.
   memset(cells, 0, (size_t)used * sizeof(__m512));
   for (int64_t c0 = 0; c0 < args->channels; c0 += 16) {
     const int64_t count =
