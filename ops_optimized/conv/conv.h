@@ -128,11 +128,12 @@ void etr_depthwise_padded_nchw_avx512(const etr_depthwise_args_t *args);
 bool etr_depthwise_shifted_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise_shifted_nchw_avx512(const etr_depthwise_args_t *args);
-// Square 5x5 and 7x7 kernels at stride 1 or 2 (dilation 1) with 7 to 16
-// out columns whose padded input window fits 576 cells: 16
-// channels a vector, transposed into and out of a stack buffer of cells
-// (depthwise_channels_avx512.c). The caller checks for a multiplier of 1
-// and unit out column stride.
+// Square 5x5 and 7x7 kernels at stride 1 or 2 (dilation 1) with at
+// least 7 out columns: 16 channels a vector, transposed into and out of
+// a stack buffer of cells (depthwise_channels_avx512.c) that holds the
+// padded window of a plane (out rows of at most 16, 576 cells) or a ring
+// of K padded rows (1024 cells with a row of zeros). The caller checks
+// for a multiplier of 1 and unit out column stride.
 bool etr_depthwise_channels_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise_channels_nchw_avx512(const etr_depthwise_args_t *args);

@@ -310,8 +310,13 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
     etr_depthwise3x3_nchw_avx512(args);
     return;
   }
-  // Other kernels: 5x5 and 7x7 with out rows of 7 to 16 on at least 16
-  // channels, 16 channels a vector (depthwise_channels_avx512.c); at
+  // Other kernels: 5x5 and 7x7 with out rows of 7 or more on at least
+  // 16 channels, 16 channels a vector (depthwise_channels_avx512.c: the
+  // cells of a small plane, or a ring of rows), except 5x5 at stride 1
+  // on rows of 17 to 47 where bands take the plane: their whole vectors
+  // of out columns beat the ring there (paired conv_kernel_bench rounds,
+  // Intel Xeon: 0.89x on 64x32x32, 0.95-0.99x on 120 and 240x28x28;
+  // 1.07x on 32x56x56, 7x7 1.07-1.15x, 5x5 stride 2 1.02-1.19x); at
   // stride 1 on planes of more than 16 outputs: 5 or 7
   // rows in bands of out rows (depthwise_bands_avx512.c) where rows fill
   // at least half a vector, else shifted rows of one zero-padded plane
@@ -319,7 +324,11 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
   // most 64 inputs: one vector, each tap a permutation of the plane in
   // registers (depthwise_tiny_avx512.c); other small planes (5x5, 7x7 at
   // stride 2): from zero-padded phase planes (depthwise_padded_avx512.c).
-  if (channels_fit && etr_depthwise_channels_nchw_avx512_applies(g)) {
+  const bool bands_first = g->kernel_h == 5 && g->stride_h == 1 &&
+                           g->out_w > 16 && g->out_w < 48 &&
+                           etr_depthwise_bands_nchw_avx512_applies(g);
+  if (channels_fit && !bands_first &&
+      etr_depthwise_channels_nchw_avx512_applies(g)) {
     etr_depthwise_channels_nchw_avx512(args);
     return;
   }

@@ -1,25 +1,39 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Depthwise convolution of small NCHW planes, 16 channels to a vector,
-// AVX-512 (conv.h): the late layers of MobileNetV3 and EfficientNet (5x5
-// on 14x14 and 8x8, 7x7 on 7x7, 5x5 stride 2 from 14x14). Inside one
-// plane a vector of 16 out columns wastes lanes on narrow rows and a 5x5
-// tap is a shifted load of each input row; across 16 channels every tap
-// is one FMA on whole vectors.
+// Depthwise convolution of NCHW planes with 5x5 and 7x7 kernels, 16
+// channels to a vector, AVX-512 (conv.h): the late layers of MobileNetV3
+// and EfficientNet (5x5 on 14x14 and 8x8, 7x7 on 7x7, 5x5 stride 2 from
+// 14x14), and wider rows (5x5 stride 2 from 56x56, ConvNeXt's 7x7 on 56
+// and 28, any 5x5 or 7x7 on 112). Inside one plane a vector of 16 out
+// columns wastes lanes on narrow rows and a 5x5 tap is a shifted load of
+// each input row; across 16 channels every tap is one FMA on whole
+// vectors.
 //
-// Per group of 16 channels the input planes are transposed (16 x 16 in
+// Per group of 16 channels the input rows are transposed (16 x 16 in
 // registers, transpose_avx512.h) into a stack buffer of cells, one
 // vector of the 16 channels per padded input pixel (zeros in the
-// padding, written once per call). Each out row then keeps its out_w <=
-// 16 pixels' sums in registers: per tap (kh, kw) the 16 channels'
-// weights are one vector, and each cell of an input row is loaded once
-// for every pixel whose window covers it, so a stride of 2 costs nothing
-// more. The row is transposed back and stored per channel under a lane
-// mask. Channels past the last group's are zero lanes, computed and not
-// stored. The two transposes per row are what the FMAs share their port
-// with: gemm_bench, paired rounds on the Intel Xeon of 2026-12-04, 5x5
-// on 120x8x8 1.51x, 672x14x14 1.14x, 120x10x10 1.11x against the band
-// kernel (depthwise_bands_avx512.c).
+// padding, written once per call). A small plane (out rows of at most
+// 16, its padded window at most 576 cells) goes in whole; otherwise the
+// buffer is a ring of K padded rows, each input row transposed once per
+// group when the first out row reading it comes up, and rows above or
+// below the image read one row of zeros. Each out row, in segments of at
+// most 16 pixels, keeps the segment's sums in registers: per tap (kh, kw)
+// the 16 channels' weights are one vector, and each cell of an input row
+// is loaded once for every pixel whose window covers it, so a stride of
+// 2 costs no more loads. The segment is transposed back and stored per
+// channel under a lane mask. Channels past the last group's are zero
+// lanes, computed and not stored.
+//
+// The transposes share their port with the FMAs: about 4 shuffles per
+// input pixel and 4 per output pixel against K x K FMAs per output, so
+// stride 2 (4 input pixels an output) gains least. Paired conv_kernel_bench
+// rounds on the Intel Xeon of 2026-12-04, against the band kernel
+// (depthwise_bands_avx512.c): small planes 5x5 on 120x8x8 1.51x,
+// 672x14x14 1.14x, 120x10x10 1.11x; the ring 5x5 s2 on 72x56x56
+// 1.02-1.07x, 144x56x56 1.19x, 7x7 on 96x56x56 1.15x, 192x28x28 1.07x,
+// 32x56x56 1.11x, and on 112x112 planes (past the bands' buffer) 5x5
+// 3.4x, 7x7 stride 2 5.0x (they ran at 19-34 GFLOP/s). 5x5 at
+// stride 1 on rows of 17 to 47 stays with the bands (depthwise_avx512.c).
 //
 // Sums run over the taps in (kh, kw) order from +0.0, the bias added
 // last; padding taps multiply the buffer's zeros (an inf or NaN weight
@@ -39,6 +53,7 @@
 #define MIN_OUT_W 7
 #define MAX_OUT_W 16
 #define MAX_CELLS 576  // 36 KiB of cells: with the weights, in L1
+#define MAX_RING_CELLS 1024
 #define MAX_K 7
 
 // Cells the buffer holds: every padded row and column an out pixel reads.
@@ -49,6 +64,31 @@ static int64_t cell_columns(const etr_conv2d_geometry_t *g) {
   return (g->out_w - 1) * g->stride_w + g->kernel_w;
 }
 
+// Out pixels a row segment computes: rows of at most 16 in one segment,
+// wider ones in the fewest segments, of equal widths where they divide
+// (28 as 14 + 14, 56 as 4 x 14).
+static int segment_width(int64_t out_w) {
+  const int64_t segments = (out_w + MAX_OUT_W - 1) / MAX_OUT_W;
+  const int64_t least = (out_w + segments - 1) / segments;
+  return least <= 7 ? 7 : least <= 8 ? 8 : least <= 14 ? 14 : 16;
+}
+
+// The whole padded window of a small plane fits the cells.
+static bool plane_fits(const etr_conv2d_geometry_t *g) {
+  return g->out_w <= MAX_OUT_W &&
+         cell_rows(g) * cell_columns(g) <= MAX_CELLS;
+}
+
+// Cells of a ring row: the segments' reads (past out_w on the last) and
+// the fill's whole vectors of input columns.
+static int64_t ring_stride(const etr_conv2d_geometry_t *g) {
+  const int64_t w = segment_width(g->out_w);
+  const int64_t segments = (g->out_w + w - 1) / w;
+  const int64_t reads = (segments * w - 1) * g->stride_w + g->kernel_w;
+  const int64_t fill = g->pad_w + (g->in_w + 15) / 16 * 16;
+  return reads > fill ? reads : fill;
+}
+
 bool etr_depthwise_channels_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g) {
   if (!(g->kernel_h == g->kernel_w &&
@@ -56,19 +96,22 @@ bool etr_depthwise_channels_nchw_avx512_applies(
         g->stride_h == g->stride_w &&
         (g->stride_h == 1 || g->stride_h == 2) && g->dilation_h == 1 &&
         g->dilation_w == 1 && g->pad_h >= 0 && g->pad_w >= 0 &&
-        g->in_stride_w == 1 && g->out_h >= 1 &&
-        g->out_w >= MIN_OUT_W && g->out_w <= MAX_OUT_W)) {
+        g->in_stride_w == 1 && g->out_h >= 1 && g->out_w >= MIN_OUT_W &&
+        g->in_h >= 1 && g->in_w >= 1)) {
     return false;
   }
   // Every cell an out pixel reads is a padded pixel (no reads past the
-  // padded plane), and the input rows the copy writes fit in the cells.
-  const int64_t rows = cell_rows(g);
-  const int64_t columns = cell_columns(g);
-  return rows <= g->in_h + 2 * g->pad_h &&
-         columns <= g->in_w + 2 * g->pad_w && rows * columns <= MAX_CELLS;
+  // padded plane), and the rows the cells hold fit.
+  if (cell_rows(g) > g->in_h + 2 * g->pad_h ||
+      cell_columns(g) > g->in_w + 2 * g->pad_w) {
+    return false;
+  }
+  return plane_fits(g) ||
+         (g->kernel_h + 1) * ring_stride(g) <= MAX_RING_CELLS;
 }
 
-// Input rows and columns that land in the cells: [0, rows) x [0, cols).
+// Input rows and columns that land in the plane's cells: [0, rows) x
+// [0, cols).
 static int64_t copied_rows(const etr_conv2d_geometry_t *g) {
   const int64_t rows = cell_rows(g) - g->pad_h;
   return rows < g->in_h ? rows : g->in_h;
@@ -78,35 +121,43 @@ static int64_t copied_columns(const etr_conv2d_geometry_t *g) {
   return columns < g->in_w ? columns : g->in_w;
 }
 
-// The input planes of channels [c0, c0 + count) into the cells.
+// Columns [0, columns) of input row ih of channels [c0, c0 + count) into
+// the cells from `cells` on, in whole vectors of 16 columns: those past
+// `columns` are zeros (their lanes were not loaded), landing in padding
+// cells, or in cells the next row's copy then writes (a copy of only the
+// plane's columns became rep movsq from a spill of v).
+static inline __attribute__((always_inline)) void fill_row(
+    const etr_depthwise_args_t *args, int64_t c0, int64_t count, int64_t ih,
+    int64_t columns, __m512 *cells) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  for (int64_t j0 = 0; j0 < columns; j0 += 16) {
+    const __mmask16 lanes = first_lanes(columns - j0);
+    __m512 v[16];
+#pragma GCC unroll 16
+    for (int c = 0; c < 16; ++c) {
+      v[c] = c < count ? _mm512_maskz_loadu_ps(
+                             lanes, args->input + (c0 + c) * g->in_stride_c +
+                                        ih * g->in_stride_h + j0)
+                       : _mm512_setzero_ps();
+    }
+    etr_transpose16x16_avx512(v);
+#pragma GCC unroll 16
+    for (int x = 0; x < 16; ++x) {
+      cells[j0 + x] = v[x];
+    }
+  }
+}
+
+// The input planes of channels [c0, c0 + count) into a small plane's
+// cells.
 static void fill_cells(const etr_depthwise_args_t *args, int64_t c0,
                        int64_t count, int64_t width, __m512 *cells) {
   const etr_conv2d_geometry_t *g = args->geometry;
   const int64_t rows = copied_rows(g);
   const int64_t columns = copied_columns(g);
   for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t j0 = 0; j0 < columns; j0 += 16) {
-      const __mmask16 lanes = first_lanes(columns - j0);
-      __m512 v[16];
-#pragma GCC unroll 16
-      for (int c = 0; c < 16; ++c) {
-        v[c] = c < count ? _mm512_maskz_loadu_ps(
-                               lanes, args->input +
-                                          (c0 + c) * g->in_stride_c +
-                                          r * g->in_stride_h + j0)
-                         : _mm512_setzero_ps();
-      }
-      etr_transpose16x16_avx512(v);
-      // All 16 columns: those past the plane's are zeros (their lanes
-      // were not loaded), landing in padding cells or in the next row's,
-      // which that row's copy then writes (a copy of only the plane's
-      // columns became rep movsq from a spill of v).
-      __m512 *row = cells + (r + g->pad_h) * width + g->pad_w + j0;
-#pragma GCC unroll 16
-      for (int x = 0; x < 16; ++x) {
-        row[x] = v[x];
-      }
-    }
+    fill_row(args, c0, count, r, columns,
+             cells + (r + g->pad_h) * width + g->pad_w);
   }
 }
 
@@ -153,18 +204,15 @@ static void tap_weights(const etr_depthwise_args_t *args, int64_t c0,
 // each, and GCC kept them.
 static inline __attribute__((always_inline)) void out_row(
     const int K, const int S, const int W, const etr_depthwise_args_t *args,
-    const __m512 *cells, int64_t width, const __m512 *weights, __m512 bias,
-    int64_t c0, int64_t count, int64_t oh) {
-  const etr_conv2d_geometry_t *g = args->geometry;
-  const int64_t out_w = g->out_w;
+    const __m512 *const *rows, const __m512 *weights, __m512 bias,
+    int64_t c0, int64_t count, int64_t oh, int64_t ow, int64_t valid) {
   __m512 acc[MAX_OUT_W];
 #pragma GCC unroll 16
   for (int x = 0; x < MAX_OUT_W; ++x) {
     acc[x] = _mm512_setzero_ps();
   }
-  const __m512 *top = cells + oh * S * width;
   for (int kh = 0; kh < K; ++kh) {
-    const __m512 *row = top + kh * width;
+    const __m512 *row = rows[kh];
     __m512 wk[MAX_K];
 #pragma GCC unroll 7
     for (int kw = 0; kw < K; ++kw) {
@@ -191,8 +239,9 @@ static inline __attribute__((always_inline)) void out_row(
     acc[x] = _mm512_add_ps(acc[x], bias);
   }
   etr_transpose16x16_avx512(acc);
-  const __mmask16 lanes = first_lanes(out_w);
-  float *out = args->out + c0 * args->out_stride_c + oh * args->out_stride_h;
+  const __mmask16 lanes = first_lanes(valid);
+  float *out = args->out + c0 * args->out_stride_c +
+               oh * args->out_stride_h + ow;
 #pragma GCC unroll 16
   for (int c = 0; c < 16; ++c) {
     if (c < count) {
@@ -202,18 +251,19 @@ static inline __attribute__((always_inline)) void out_row(
 }
 
 typedef void (*row_fn)(const etr_depthwise_args_t *args,
-                       const __m512 *cells, int64_t width,
-                       const __m512 *weights, __m512 bias, int64_t c0,
-                       int64_t count, int64_t oh);
+                       const __m512 *const *rows, const __m512 *weights,
+                       __m512 bias, int64_t c0, int64_t count, int64_t oh,
+                       int64_t ow, int64_t valid);
 
 // Rows of 7, 8, 14 and 16 pixels (the models' 7x7, 8x8 and 14x14
-// planes); other widths take the next one up.
-#define ROW(K, S, W)                                                         \
-  static void row_##K##_##S##_##W(                                           \
-      const etr_depthwise_args_t *args, const __m512 *cells, int64_t width, \
-      const __m512 *weights, __m512 bias, int64_t c0, int64_t count,        \
-      int64_t oh) {                                                          \
-    out_row(K, S, W, args, cells, width, weights, bias, c0, count, oh);      \
+// planes, and the segments of wider rows); other widths take the next
+// one up.
+#define ROW(K, S, W)                                                        \
+  static void row_##K##_##S##_##W(                                          \
+      const etr_depthwise_args_t *args, const __m512 *const *rows,          \
+      const __m512 *weights, __m512 bias, int64_t c0, int64_t count,       \
+      int64_t oh, int64_t ow, int64_t valid) {                              \
+    out_row(K, S, W, args, rows, weights, bias, c0, count, oh, ow, valid); \
   }
 #define ROWS(K, S) ROW(K, S, 7) ROW(K, S, 8) ROW(K, S, 14) ROW(K, S, 16)
 #define TABLE(K, S)                                                  \
@@ -226,17 +276,26 @@ ROWS(7, 2)
 static const row_fn kRows[2][2][4] = {{TABLE(5, 1), TABLE(5, 2)},
                                       {TABLE(7, 1), TABLE(7, 2)}};
 
-void etr_depthwise_channels_nchw_avx512(const etr_depthwise_args_t *args) {
+// The 16 channels' bias (zeros past the last channel, or no bias).
+static __m512 group_bias(const etr_depthwise_args_t *args, int64_t c0,
+                         int64_t count) {
+  if (args->bias != NULL && args->bias_stride == 1) {
+    return _mm512_maskz_loadu_ps(first_lanes(count), args->bias + c0);
+  }
+  _Alignas(64) float lanes[16] = {0};
+  for (int64_t c = 0; args->bias != NULL && c < count; ++c) {
+    lanes[c] = args->bias[(c0 + c) * args->bias_stride];
+  }
+  return _mm512_load_ps(lanes);
+}
+
+// A whole small plane in the cells (out rows of at most 16 pixels).
+static void plane(const etr_depthwise_args_t *args, row_fn row, int W) {
   const etr_conv2d_geometry_t *g = args->geometry;
   const int64_t k = g->kernel_h;
-  const bool s2 = g->stride_h == 2;
-  const int w = g->out_w <= 7 ? 0 : g->out_w <= 8 ? 1 : g->out_w <= 14 ? 2 : 3;
-  static const int kWidths[4] = {7, 8, 14, 16};
-  const row_fn row = kRows[k == 7][s2][w];
   const int64_t width = cell_columns(g);
   // The cells, then those the pixels past out_w of the last row read.
-  const int64_t used =
-      cell_rows(g) * width + (kWidths[w] - g->out_w) * g->stride_w;
+  const int64_t used = cell_rows(g) * width + (W - g->out_w) * g->stride_w;
   // Room past the cells for those reads and for the copy's whole last 16
   // columns (up to 15 cells past them).
   _Alignas(64) __m512 cells[MAX_CELLS + 2 * MAX_OUT_W];
@@ -249,18 +308,73 @@ void etr_depthwise_channels_nchw_avx512(const etr_depthwise_args_t *args) {
         args->channels - c0 < 16 ? args->channels - c0 : 16;
     fill_cells(args, c0, count, width, cells);
     tap_weights(args, c0, count, weights);
-    __m512 bias = _mm512_setzero_ps();
-    if (args->bias != NULL && args->bias_stride == 1) {
-      bias = _mm512_maskz_loadu_ps(first_lanes(count), args->bias + c0);
-    } else if (args->bias != NULL) {
-      _Alignas(64) float lanes[16] = {0};
-      for (int64_t c = 0; c < count; ++c) {
-        lanes[c] = args->bias[(c0 + c) * args->bias_stride];
-      }
-      bias = _mm512_load_ps(lanes);
-    }
+    const __m512 bias = group_bias(args, c0, count);
     for (int64_t oh = 0; oh < g->out_h; ++oh) {
-      row(args, cells, width, weights, bias, c0, count, oh);
+      const __m512 *rows[MAX_K];
+      for (int64_t kh = 0; kh < k; ++kh) {
+        rows[kh] = cells + (oh * g->stride_h + kh) * width;
+      }
+      row(args, rows, weights, bias, c0, count, oh, 0, g->out_w);
     }
+  }
+}
+
+// Wider rows or larger planes: the K padded rows an out row reads in a
+// ring of K rows of `stride` cells, each input row transposed once per
+// group when the first out row reaching it comes up; padding rows read
+// one row of zeros. Out rows run in segments of W pixels.
+static void ring(const etr_depthwise_args_t *args, row_fn row, int W,
+                 int64_t stride) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  const int64_t k = g->kernel_h;
+  const int64_t s = g->stride_h;
+  _Alignas(64) __m512 cells[MAX_RING_CELLS];
+  _Alignas(64) __m512 weights[MAX_K * MAX_K];
+  const __m512 *zeros = cells + k * stride;
+  // Zeroed once: a ring row's fill writes its input columns (and zeros
+  // up to the next 16), never its padding.
+  memset(cells, 0, (size_t)((k + 1) * stride) * sizeof(__m512));
+  for (int64_t c0 = 0; c0 < args->channels; c0 += 16) {
+    const int64_t count =
+        args->channels - c0 < 16 ? args->channels - c0 : 16;
+    tap_weights(args, c0, count, weights);
+    const __m512 bias = group_bias(args, c0, count);
+    int64_t filled = 0;  // padded rows [0, filled) are in the ring
+    for (int64_t oh = 0; oh < g->out_h; ++oh) {
+      const __m512 *rows[MAX_K];
+      for (; filled < oh * s + k; ++filled) {
+        const int64_t ih = filled - g->pad_h;
+        if (ih >= 0 && ih < g->in_h) {
+          fill_row(args, c0, count, ih, g->in_w,
+                   cells + filled % k * stride + g->pad_w);
+        }
+      }
+      for (int64_t kh = 0; kh < k; ++kh) {
+        const int64_t ih = oh * s + kh - g->pad_h;
+        rows[kh] = ih >= 0 && ih < g->in_h
+                       ? cells + (oh * s + kh) % k * stride
+                       : zeros;
+      }
+      for (int64_t ow = 0; ow < g->out_w; ow += W) {
+        const __m512 *segment[MAX_K];
+        for (int64_t kh = 0; kh < k; ++kh) {
+          segment[kh] = rows[kh] + ow * s;
+        }
+        row(args, segment, weights, bias, c0, count, oh, ow,
+            g->out_w - ow < W ? g->out_w - ow : W);
+      }
+    }
+  }
+}
+
+void etr_depthwise_channels_nchw_avx512(const etr_depthwise_args_t *args) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  const int W = segment_width(g->out_w);
+  const int w = W == 7 ? 0 : W == 8 ? 1 : W == 14 ? 2 : 3;
+  const row_fn row = kRows[g->kernel_h == 7][g->stride_h == 2][w];
+  if (plane_fits(g)) {
+    plane(args, row, W);
+  } else {
+    ring(args, row, W, ring_stride(g));
   }
 }

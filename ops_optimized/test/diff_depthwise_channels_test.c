@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The channel-vector depthwise kernel for small planes
+// The channel-vector depthwise kernel, small planes and the ring of rows
 // (ops_optimized/conv/depthwise_channels_avx512.c) through
 // aten::convolution.out against the reference kernel on every ISA of this
 // machine (conv_test_util.h): 5x5 and 7x7 at stride 1 and 2 on out rows
 // of 7 to 16 (each row width the kernel compiles, and widths between
-// them that run on the next one up), channel counts that are and are not
+// them that run on the next one up), wider rows in segments (equal ones,
+// and a partial last one) through the ring of padded rows, planes past
+// the small-plane cells, channel counts that are and are not
 // multiples of 16 (a last group of 1 to 15 channels), padding 0 to 3,
 // non-square planes, a batch of 2. Each case: random floats within the
 // accumulation bound, exact small integers with NaN, +-inf and -0.0 in
@@ -43,15 +45,35 @@ TT_TEST(diff_depthwise_channels, small_planes) {
                failures);
 }
 
-// Left to the other kernels: 3x3, out rows under 7 (4x4 planes) or over
-// 16, windows past 576 cells, dilation 2, unequal strides.
+// Rows over 16 pixels and windows past 576 cells: the ring of padded
+// rows, out rows in segments of 14 or 16 (the last one partial).
+TT_TEST(diff_depthwise_channels, ring_of_rows) {
+  // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
+  static const conv_case_t cases[] = {
+      {1, 32, 28, 28, 32, 5, 5, 1, 2, 1, 32, true},   // 14 + 14
+      {1, 72, 56, 56, 72, 5, 5, 2, 2, 1, 72, true},   // -> 28, 64 + 8
+      {1, 17, 56, 56, 17, 7, 7, 1, 3, 1, 17, false},  // 4 x 14, 16 + 1
+      {1, 20, 30, 40, 20, 7, 7, 1, 3, 1, 20, true},   // 14 + 14 + 12
+      {1, 16, 33, 33, 16, 5, 5, 2, 1, 1, 16, true},   // 16 wide, 35^2 cells
+      {1, 16, 29, 29, 16, 5, 5, 2, 3, 1, 16, false},  // padding 3 at s2
+      {1, 24, 40, 37, 24, 5, 5, 1, 0, 1, 24, true},   // no padding: 33
+      {2, 33, 30, 45, 33, 5, 5, 2, 2, 1, 33, true},   // 15 x 23, batch 2
+      {1, 16, 112, 112, 16, 5, 5, 1, 2, 1, 16, true}, // 7 x 16
+      {1, 16, 45, 21, 16, 7, 7, 2, 2, 1, 16, false},  // 22 x 10 rows
+  };
+  int failures = run_taken_cases(cases, COUNT(cases), TAKES);
+  cr_assert_eq(failures, 0, "%d ring depthwise cases disagree", failures);
+}
+
+// Left to the other kernels: 3x3, out rows under 7 (4x4 planes), rings
+// past 1024 cells, dilation 2, unequal strides.
 TT_TEST(diff_depthwise_channels, declines) {
   static const conv_case_t cases[] = {
       {1, 32, 14, 14, 32, 3, 3, 1, 1, 1, 32, true},
       {1, 32, 4, 4, 32, 5, 5, 1, 2, 1, 32, true},
       {1, 32, 8, 8, 32, 5, 5, 2, 2, 1, 32, true},
-      {1, 32, 28, 28, 32, 5, 5, 1, 2, 1, 32, true},
-      {1, 32, 28, 28, 32, 5, 5, 2, 2, 1, 32, true},
+      {1, 16, 300, 300, 16, 7, 7, 2, 3, 1, 16, true},
+      {1, 16, 200, 200, 16, 5, 5, 1, 2, 1, 16, true},
       {1, 32, 14, 14, 32, 5, 5, 1, 4, 2, 32, true},
   };
   check_declined(cases, COUNT(cases), TAKES);

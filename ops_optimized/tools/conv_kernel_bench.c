@@ -72,6 +72,13 @@ static const bench_case_t kCases[] = {
     {"dw 16x224x224 s2", false, 16, 16, 224, 2, 3},
     {"dw 672x14x14 5x5 s1", false, 672, 672, 14, 1, 5},
     {"dw 120x28x28 5x5 s1", false, 120, 120, 28, 1, 5},
+    // EfficientNet-B0's 5x5 at 56 -> 28 and 28, ConvNeXt-T's 7x7 at 56
+    // and 28, and rows of 32.
+    {"dw 144x56x56 5x5 s2", false, 144, 144, 56, 2, 5},
+    {"dw 240x28x28 5x5 s1", false, 240, 240, 28, 1, 5},
+    {"dw 96x56x56 7x7 s1", false, 96, 96, 56, 1, 7},
+    {"dw 192x28x28 7x7 s1", false, 192, 192, 28, 1, 7},
+    {"dw 64x32x32 5x5 s1", false, 64, 64, 32, 1, 5},
     {"stem 3x64x64 s2 16", true, 3, 16, 64, 2, 3},
     {"stem 3x32x32 s1 16", true, 3, 16, 32, 1, 3},
     {"stem 3x224x224 s2 32", true, 3, 32, 224, 2, 3},
