@@ -46,13 +46,15 @@
 #include "ops_optimized/conv/lanes_avx512.h"
 #include "ops_optimized/gemm/transpose_avx512.h"
 
-// Out rows of 7 to 16 pixels: on 4x4 planes (5x5, 120 channels) the
+// Out rows of at least 7 pixels: on 4x4 planes (5x5, 120 channels) the
 // transposes in and out outweighed the FMAs, 0.69x the register-plane
 // kernel (depthwise_tiny_avx512.c); 5x5 stride 2 from 8x8 (4x4 out) ran
-// as fast as the phase planes.
+// as fast as the phase planes. A segment of a row is at most 16 pixels.
 #define MIN_OUT_W 7
 #define MAX_OUT_W 16
 #define MAX_CELLS 576  // 36 KiB of cells: with the weights, in L1
+// 64 KiB: the ring of a 7x7 at stride 2 on 112-wide planes (936 cells)
+// spills from L1 and still ran 5x what took it before.
 #define MAX_RING_CELLS 1024
 #define MAX_K 7
 
