@@ -123,6 +123,20 @@ static int64_t copied_columns(const etr_conv2d_geometry_t *g) {
   return columns < g->in_w ? columns : g->in_w;
 }
 
+// Row c of 16 channels (c < count, zeros past it) as v[c]: the `lanes`
+// floats from `from` + c * channel_stride. Transposed, v[x] then holds
+// float x of the 16 rows, one per channel.
+static inline __attribute__((always_inline)) void load_channel_rows(
+    const float *from, int64_t channel_stride, int64_t count,
+    __mmask16 lanes, __m512 *v) {
+#pragma GCC unroll 16
+  for (int c = 0; c < 16; ++c) {
+    v[c] = c < count ? _mm512_maskz_loadu_ps(lanes, from + c * channel_stride)
+                     : _mm512_setzero_ps();
+  }
+  etr_transpose16x16_avx512(v);
+}
+
 // Columns [0, columns) of input row ih of channels [c0, c0 + count) into
 // the cells from `cells` on, in whole vectors of 16 columns: those past
 // `columns` are zeros (their lanes were not loaded), landing in padding
@@ -132,17 +146,11 @@ static inline __attribute__((always_inline)) void fill_row(
     const etr_depthwise_args_t *args, int64_t c0, int64_t count, int64_t ih,
     int64_t columns, __m512 *cells) {
   const etr_conv2d_geometry_t *g = args->geometry;
+  const float *row = args->input + c0 * g->in_stride_c + ih * g->in_stride_h;
   for (int64_t j0 = 0; j0 < columns; j0 += 16) {
-    const __mmask16 lanes = first_lanes(columns - j0);
     __m512 v[16];
-#pragma GCC unroll 16
-    for (int c = 0; c < 16; ++c) {
-      v[c] = c < count ? _mm512_maskz_loadu_ps(
-                             lanes, args->input + (c0 + c) * g->in_stride_c +
-                                        ih * g->in_stride_h + j0)
-                       : _mm512_setzero_ps();
-    }
-    etr_transpose16x16_avx512(v);
+    load_channel_rows(row + j0, g->in_stride_c, count,
+                      first_lanes(columns - j0), v);
 #pragma GCC unroll 16
     for (int x = 0; x < 16; ++x) {
       cells[j0 + x] = v[x];
@@ -172,16 +180,9 @@ static void tap_weights(const etr_depthwise_args_t *args, int64_t c0,
   const int64_t taps = g->kernel_h * g->kernel_w;
   if (g->w_stride_w == 1 && g->w_stride_h == g->kernel_w) {
     for (int64_t t0 = 0; t0 < taps; t0 += 16) {
-      const __mmask16 lanes = first_lanes(taps - t0);
       __m512 v[16];
-#pragma GCC unroll 16
-      for (int c = 0; c < 16; ++c) {
-        v[c] = c < count
-                   ? _mm512_maskz_loadu_ps(
-                         lanes, args->weight + (c0 + c) * g->w_stride_oc + t0)
-                   : _mm512_setzero_ps();
-      }
-      etr_transpose16x16_avx512(v);
+      load_channel_rows(args->weight + c0 * g->w_stride_oc + t0,
+                        g->w_stride_oc, count, first_lanes(taps - t0), v);
       for (int64_t t = t0; t < taps && t < t0 + 16; ++t) {
         weights[t] = v[t - t0];
       }
@@ -322,12 +323,12 @@ static void plane(const etr_depthwise_args_t *args, row_fn row, int W) {
 }
 
 // Wider rows or larger planes: the K padded rows an out row reads in a
-// ring of K rows of `stride` cells, each input row transposed once per
+// ring of K rows of ring_stride() cells, each input row transposed once per
 // group when the first out row reaching it comes up; padding rows read
 // one row of zeros. Out rows run in segments of W pixels.
-static void ring(const etr_depthwise_args_t *args, row_fn row, int W,
-                 int64_t stride) {
+static void ring(const etr_depthwise_args_t *args, row_fn row, int W) {
   const etr_conv2d_geometry_t *g = args->geometry;
+  const int64_t stride = ring_stride(g);
   const int64_t k = g->kernel_h;
   const int64_t s = g->stride_h;
   _Alignas(64) __m512 cells[MAX_RING_CELLS];
@@ -377,6 +378,6 @@ void etr_depthwise_channels_nchw_avx512(const etr_depthwise_args_t *args) {
   if (plane_fits(g)) {
     plane(args, row, W);
   } else {
-    ring(args, row, W, ring_stride(g));
+    ring(args, row, W);
   }
 }
