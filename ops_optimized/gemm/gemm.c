@@ -183,9 +183,11 @@ static const float *prepare_a(const etr_gemm_kernel_t *kernel,
 // [row0, row0 + rows): packs B unless it is read in place and runs the
 // microkernel over the tiles. `c` is the block's C (row0, col0) with row
 // stride c_stride; `epilogue` the block's, its bias at (row0, col0).
+// With `a_slot`, A is not packed yet: each row panel is packed into the
+// slot right before its tiles.
 static void run_block(const etr_gemm_kernel_t *kernel,
                       const etr_gemm_problem_t *p, const blocking_t *blocks,
-                      const float *a_packed, float *b_packed,
+                      const float *a_packed, float *a_slot, float *b_packed,
                       const float *b_ready, size_t pc,
                       size_t kc, size_t col0, size_t cols, size_t rows,
                       float *c, ptrdiff_t c_stride, unsigned flags,
@@ -230,6 +232,11 @@ static void run_block(const etr_gemm_kernel_t *kernel,
   }
   for (size_t ir = 0; ir < rows; ir += mr) {
     const float *a_panel = a_packed + ir * kc;
+    if (a_slot != NULL) {
+      pack_block(kernel, &p->a, pc, kc, row0 + ir, min_size(mr, rows - ir),
+                 mr, a_slot);
+      a_panel = a_slot;
+    }
     if (blocks->direct_a) {  // a_packed is A's (row0, pc) element
       a_panel = a_packed + (ptrdiff_t)ir * p->a.x_stride;
     }
@@ -290,6 +297,18 @@ static void gemm_direct(const etr_gemm_kernel_t *kernel,
     epilogue.post_high = p->post->high;
     epilogue.post_clamp = true;
   }
+  // With one column block, each packed A panel serves one row of tiles
+  // and is done: a plain fp32 A is then packed a panel at a time, right
+  // before its tiles, into one slot that stays in L1, rather than as a
+  // whole block into scratch that spills to L2 (whose writes are line
+  // fills from L2). mm 256^3 +2.5% in gemm_bench, 1.02x as a program;
+  // A read in place takes N below 256, so this is mainly N = 256. Not
+  // for an im2col A: an NHWC convolution's (64x56^2 k3 -> 64) went
+  // 0.988x packed a panel at a time (paired runs, Intel Xeon of
+  // 2026-12-04).
+  const bool a_by_panel = !blocks->direct_a && !blocks->a_external &&
+                          p->a.pack == etr_gemm_pack_strided &&
+                          p->a.dtype == ETR_FLOAT && p->n <= blocks->nc;
   for (size_t ic = 0; ic < p->m; ic += blocks->mc) {
     size_t rows = min_size(blocks->mc, p->m - ic);
     size_t pc = 0;
@@ -297,8 +316,9 @@ static void gemm_direct(const etr_gemm_kernel_t *kernel,
       size_t kc = min_size(blocks->kc, p->k - pc);
       unsigned flags = (pc > 0 ? ETR_GEMM_ACCUMULATE : 0u) |
                        (pc + kc >= p->k ? ETR_GEMM_EPILOGUE : 0u);
-      const float *a_block = prepare_a(kernel, p, blocks, pc, kc, ic, rows,
-                                      a_packed);
+      const float *a_block =
+          a_by_panel ? a_packed
+                     : prepare_a(kernel, p, blocks, pc, kc, ic, rows, a_packed);
       for (size_t jc = 0; jc < p->n; jc += blocks->nc) {
         size_t cols = min_size(blocks->nc, p->n - jc);
         if (p->bias != NULL) {
@@ -306,8 +326,8 @@ static void gemm_direct(const etr_gemm_kernel_t *kernel,
                           (ptrdiff_t)ic * p->bias_row_stride +
                           (ptrdiff_t)jc * p->bias_col_stride;
         }
-        run_block(kernel, p, blocks, a_block, b_packed, b_ready, pc, kc, jc,
-                  cols, rows,
+        run_block(kernel, p, blocks, a_block, a_by_panel ? a_packed : NULL,
+                  b_packed, b_ready, pc, kc, jc, cols, rows,
                   c + (ptrdiff_t)ic * p->c_row_stride + (ptrdiff_t)jc,
                   p->c_row_stride, flags, &epilogue, p->bias_col_stride,
                   ic);
@@ -335,8 +355,8 @@ static void gemm_converted(const etr_gemm_kernel_t *kernel,
         unsigned flags = pc > 0 ? ETR_GEMM_ACCUMULATE : 0u;
         const float *a_block = prepare_a(kernel, p, blocks, pc, kc, ic, rows,
                                       a_packed);
-        run_block(kernel, p, blocks, a_block, b_packed, NULL, pc, kc, jc,
-                  cols, rows, c_block, stride, flags, &plain, 0, 0);
+        run_block(kernel, p, blocks, a_block, NULL, b_packed, NULL, pc, kc,
+                  jc, cols, rows, c_block, stride, flags, &plain, 0, 0);
         pc += kc;
       } while (pc < p->k);
       store_converted(p, c_block, (size_t)stride, ic, rows, jc, cols);

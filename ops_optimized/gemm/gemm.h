@@ -19,6 +19,8 @@
 //   for ic in M by MC:   for pc in K by KC:   pack A[ic.., pc..]  (~L3)
 //     for jc in N by NC:   pack B[pc.., jc..]                   (~L2)
 //       for ir by MR:  for jr by NR:  microkernel MR x NR, kc deep
+// With one column block, a plain fp32 A is packed a panel at a time
+// instead, just before the panel's tiles, into a slot that stays in L1.
 // The first K block stores its partial sums into C, later ones add to them
 // and the last applies alpha and beta * bias, so C is written in fp32 and
 // the epilogue runs once per element. When M is small and B is fp32 with

@@ -475,16 +475,19 @@ TT_TEST(diff_gemm, mm_with_arena_blockings) {
   // others read those panels (gemm.c): 64 x 600 and 64 x 259 (8 x 48, the
   // last panel 24 and 19 columns wide), 96 x 300 and 48 x 272 (12 x 32,
   // last panels of 12 and 16), 700 x 260, 64 x 256 (rows 1 KiB apart);
-  // 64 x 1024 has rows 4 KiB apart and packs B on its own. More rows than
-  // one block and a B too large to stay packed read A in place, all of M
-  // one block, so B is packed once: 330 x 1000 x 260 (8 x 48, M past 320,
-  // two K blocks, five column blocks; AVX2's 6 x 16 too) and 680 x 352 x
-  // 260 (12 x 32, M past 672).
+  // 64 x 1024 has rows 4 KiB apart and packs B on its own. With one
+  // column block and A packed (N = 256, or strided and transposed A of
+  // layouts 1 and 2 at N <= 256), A is packed a panel at a time: 64 x
+  // 256, 150 x 256 x 600 (a last panel of 6 rows, two K blocks). More
+  // rows than one block and a B too large to stay packed read A in place,
+  // all of M one block, so B is packed once: 330 x 1000 x 260 (8 x 48, M
+  // past 320, two K blocks, five column blocks; AVX2's 6 x 16 too) and
+  // 680 x 352 x 260 (12 x 32, M past 672).
   static const int64_t shapes[][3] = {
       {100, 40, 300}, {64, 600, 40},  {1, 777, 300},  {28, 513, 260},
       {337, 33, 257}, {700, 260, 70}, {40, 520, 300}, {96, 300, 50},
       {48, 272, 33},  {64, 259, 20},  {64, 256, 30},  {64, 1024, 20},
-      {330, 1000, 260}, {680, 352, 260}};
+      {330, 1000, 260}, {680, 352, 260}, {150, 256, 600}};
   static const size_t arenas[] = {1 << 20, 96 << 10, 20 << 10, 64};
   for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
     for (int layout = 0; layout < 3; ++layout) {
