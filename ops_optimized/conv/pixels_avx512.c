@@ -42,23 +42,21 @@ bool etr_conv_pixels_nchw_avx512_applies(const etr_conv2d_geometry_t *g,
              ETR_CONV_SHIFTED_MAX_SCRATCH_FLOATS;
 }
 
-// One tile: pixels pixel0 .. pixel0 + count - 1 (count <= MR; the missing
-// rows repeat the last pixel and are not stored) by out channels oc0 ..
+// One tile: the MR out pixels whose windows start at pixel_at[0..MR) in
+// the planes (a short tile repeats its last pixel, whose extra rows the
+// unstaging skips) by out channels oc0 ..
 // oc0 + 16 V - 1 of the panel at `w` (lanes past `channels` are not
 // stored). KS: the kernel's size when square and known (3 at dilation 1
 // along rows, or 1), else 0.
 static inline __attribute__((always_inline)) void tile(
     const etr_conv_pixels_args_t *a, const etr_conv_padded_t *p,
     const float *w, int V, int KS, int64_t oc0, int64_t channels,
-    int64_t pixel0, int64_t count, float *stage) {
+    const float *const *pixel_at, float *stage) {
   const etr_conv2d_geometry_t *g = a->g;
   const float *x[MR];
 #pragma GCC unroll 6
   for (int r = 0; r < MR; ++r) {
-    int64_t pixel = pixel0 + (r < count ? r : count - 1);
-    int64_t oh = pixel / g->out_w;
-    int64_t ow = pixel - oh * g->out_w;
-    x[r] = p->base + oh * g->stride_h * p->stride + ow * g->stride_w;
+    x[r] = pixel_at[r];
   }
   __m512 acc[MR][4];
 #pragma GCC unroll 6
@@ -190,11 +188,31 @@ static inline __attribute__((always_inline)) void panel(
     const float *w, int V, int KS, int64_t oc0, int64_t pixels) {
   _Alignas(64) float stage[STAGE * PANEL];
   const int64_t channels = a->out_channels - oc0;
+  const etr_conv2d_geometry_t *g = a->g;
+  int64_t oh = 0;  // the next tile's first pixel
+  int64_t ow = 0;
   for (int64_t chunk = 0; chunk < pixels; chunk += STAGE) {
     const int64_t n = pixels - chunk < STAGE ? pixels - chunk : STAGE;
     for (int64_t i = 0; i < n; i += MR) {
-      tile(a, p, w, V, KS, oc0, a->out_channels, chunk + i,
-           n - i < MR ? n - i : MR, stage + i * PANEL);
+      // Where each of the tile's pixels reads (past `count`, the last
+      // one's again), stepping along the out rows: a division per pixel
+      // had been 5% of ResNet's 1x1 stride-2 layer.
+      const int64_t count = n - i < MR ? n - i : MR;
+      const float *pixel_at[MR];
+      for (int r = 0; r < MR; ++r) {
+        pixel_at[r] = p->base + oh * g->stride_h * p->stride +
+                      ow * g->stride_w;
+        if (r + 1 < count && ++ow == g->out_w) {
+          ow = 0;
+          ++oh;
+        }
+      }
+      if (++ow == g->out_w) {
+        ow = 0;
+        ++oh;
+      }
+      tile(a, p, w, V, KS, oc0, a->out_channels, pixel_at,
+           stage + i * PANEL);
     }
     unstage(stage, n, V, channels,
             a->out + oc0 * a->out_stride + chunk, a->out_stride);
