@@ -175,12 +175,12 @@ static inline __attribute__((always_inline)) void tile(
 #pragma GCC unroll 8
       for (int r = 0; r < ROWS; ++r) {
         const __m512 wv = _mm512_set1_ps(w[r][t]);
-        acc[r][0] = _mm512_fmadd_ps(wv, b0, acc[r][0]);
+        acc[r][0] = fma_into(acc[r][0], wv, b0);
         if (NV > 1) {
-          acc[r][1] = _mm512_fmadd_ps(wv, b1, acc[r][1]);
+          acc[r][1] = fma_into(acc[r][1], wv, b1);
         }
         if (NV > 2) {
-          acc[r][2] = _mm512_fmadd_ps(wv, b2, acc[r][2]);
+          acc[r][2] = fma_into(acc[r][2], wv, b2);
         }
       }
     }
