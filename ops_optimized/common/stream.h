@@ -23,8 +23,8 @@
 // polynomials at ~5.5 G elements/s). Only the ISAs with such a store
 // (simd_<isa>.h defines ETR_HAVE_VF_STREAM) have them: in relu, the
 // unary table (unary_kernels.h) and add/sub/mul/div/maximum/minimum. The
-// unary table's loop also prefetches x a few KiB ahead
-// (ETR_UNARY_PREFETCH_FLOATS): its transcendental ops do too much work per
+// unary table's loop (and relu's) also prefetches x a few KiB ahead
+// (ETR_STREAM_PREFETCH_FLOATS): its transcendental ops do too much work per
 // line for the hardware prefetchers to stay ahead on their own.
 #ifndef ETR_OPS_OPTIMIZED_COMMON_STREAM_H
 #define ETR_OPS_OPTIMIZED_COMMON_STREAM_H
@@ -33,6 +33,16 @@
 #include <stdint.h>
 
 #define ETR_STREAM_MIN_FLOATS ((size_t)8 << 20)  // 32 MiB
+
+// How far ahead of its loads a streaming loop prefetches x: 4 KiB. On
+// the Intel Xeon of 2026-11-28 (family 6 model 167) the hardware
+// prefetchers alone left tanh, sigmoid and exp on 16 Mi floats waiting on
+// memory as long as they computed (tanh 1.3 G elements/s against 2.9 in
+// L2); with this, tanh went 10.5-16 -> 19-21 GB/s and sigmoid 11-18 -> 21-23
+// (bench_elementwise, binaries alternated; 2 and 8 KiB did about as well).
+// relu's own loop (relu_avx512.c) took it on 2026-12-04, when relu-DRAM
+// ran at 21.7 GB/s beside hardtanh's 24.7 through the unary table.
+#define ETR_STREAM_PREFETCH_FLOATS 1024
 
 // How many floats from y to the next `align`-byte boundary (align a power
 // of two; y 4-byte aligned, as every float pointer is).

@@ -262,13 +262,6 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
 }
 
 #if defined(ETR_HAVE_VF_STREAM)
-// How far ahead of the loads the streaming loop prefetches x: 4 KiB. On
-// the Intel Xeon of 2026-11-28 (family 6 model 167) the hardware
-// prefetchers alone left tanh, sigmoid and exp on 16 Mi floats waiting on
-// memory as long as they computed (tanh 1.3 G elements/s against 2.9 in
-// L2); with this, tanh went 10.5-16 -> 19-21 GB/s and sigmoid 11-18 -> 21-23
-// (bench_elementwise, binaries alternated; 2 and 8 KiB did about as well).
-#define ETR_UNARY_PREFETCH_FLOATS 1024
 // An out of ETR_STREAM_MIN_FLOATS or more: the lanes up to y's next vector
 // boundary with one partial vector, then pairs of vectors written with
 // streaming stores, in the loop itself (stream.h: not in bursts); the
@@ -280,8 +273,8 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
       vf_store_n(y, op_##name(vf_load_n(x, i), &k), i);                   \
     }                                                                     \
     for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {            \
-      if (i + ETR_UNARY_PREFETCH_FLOATS < n) {                            \
-        __builtin_prefetch(x + i + ETR_UNARY_PREFETCH_FLOATS, 0, 3);      \
+      if (i + ETR_STREAM_PREFETCH_FLOATS < n) {                            \
+        __builtin_prefetch(x + i + ETR_STREAM_PREFETCH_FLOATS, 0, 3);      \
       }                                                                   \
       etr_vf a = op_##name(vf_load(x + i), &k);                           \
       etr_vf b = op_##name(vf_load(x + i + ETR_VF_LANES), &k);            \
@@ -348,10 +341,10 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
         vf_store_n(y, op_##name(vf_load_n(x, i), &k), i);                 \
       }                                                                   \
       for (; i + 4 * ETR_VF_LANES <= n; i += 4 * ETR_VF_LANES) {          \
-        if (i + ETR_UNARY_PREFETCH_FLOATS + 2 * ETR_VF_LANES < n) {       \
-          __builtin_prefetch(x + i + ETR_UNARY_PREFETCH_FLOATS, 0, 3);    \
+        if (i + ETR_STREAM_PREFETCH_FLOATS + 2 * ETR_VF_LANES < n) {       \
+          __builtin_prefetch(x + i + ETR_STREAM_PREFETCH_FLOATS, 0, 3);    \
           __builtin_prefetch(                                             \
-              x + i + ETR_UNARY_PREFETCH_FLOATS + 2 * ETR_VF_LANES, 0, 3); \
+              x + i + ETR_STREAM_PREFETCH_FLOATS + 2 * ETR_VF_LANES, 0, 3); \
         }                                                                 \
         ETR_UNARY4_STEP(name, vf_stream)                                  \
       }                                                                   \
