@@ -43,12 +43,13 @@ void etr_gemm_pack_rows_f32_avx512(const float *src, ptrdiff_t k_stride,
 // r[0..4G) of 16 k each become the slice's 16 * 4G contiguous floats (k
 // major) in 16G shuffles and 4G full stores, where the 16 x 16 transpose
 // takes 64 shuffles and 16 masked stores, 4 or 8 lanes of each wasted.
-// Packing A went from 5.4% to 3.7% of mm 256^3's time (perf) and the
-// product ran 1.02x faster (paired runs, Intel Xeon of 2026-12-04). First each group of 4 rows is transposed within its 128-bit
-// lanes: t[g][s] lane q holds rows 4g..4g+3 at k = 4q + s, one 4-float
-// chunk of the slice, chunk (4q + s) * G + g. Output vector G * q + m is
-// then chunks 4m..4m+3 of step q: the same four t's for every q, so each
-// m is a 4 x 4 transpose of 128-bit lanes.
+// First each group of 4 rows is transposed within its 128-bit lanes:
+// t[g][s] lane q holds rows 4g..4g+3 at k = 4q + s, one 4-float chunk of
+// the slice, chunk (4q + s) * G + g. Output vector G * q + m is then
+// chunks 4m..4m+3 of step q: the same four t's for every q, so each m is
+// a 4 x 4 transpose of 128-bit lanes. Packing A went from 5.4% to 3.7%
+// of mm 256^3's time (perf) and the product ran 1.02x faster (paired
+// runs, Intel Xeon of 2026-12-04).
 static inline __attribute__((always_inline)) void pack_narrow_slice(
     const __m512 *r, int groups, float *out) {
   __m512 t[3][4];
