@@ -64,25 +64,22 @@ TT_TEST(diff_elementwise_unary, domains) {
   cr_assert_eq(failures, 0, "%d cases disagree", failures);
 }
 
-// tanh at the seams of vf_tanh (unary/vmath.h), both signs, within its
-// 1 ULP: a few floats either side of the switch from the polynomial to
-// expm1 at |x| = ln2 / 2, of each step of n = floor(2|x| / ln2) (|x| =
-// k ln2 / 2, k = 1..28, where r restarts at 0) and of the saturation to
-// +-1 near 9.01.
-TT_TEST(diff_elementwise_unary, tanh_seams) {
-  const unary_case_t *u = &kUnaryCases[1];
-  cr_assert(strcmp(u->op, "aten::tanh.out") == 0);
+// The op of kUnaryCases[which] on 8 floats around each of the `count`
+// seams, both signs (4 below the seam, the seam, 3 above), within the
+// case's float bound.
+static void run_seams(size_t which, const char *op, const float *seams,
+                      int count) {
+  const unary_case_t *u = &kUnaryCases[which];
+  cr_assert(strcmp(u->op, op) == 0);
   etr_diff_case_t c;
   etr_diff_begin(&c, u->op, g_unary_seed++, "seams");
-  int64_t n = 30 * 8 * 2;
+  int64_t n = (int64_t)count * 8 * 2;
   etr_tensor_t *t = etr_diff_input(&c, ETR_FLOAT, 1, &n, ETR_DIFF_CONTIGUOUS,
                                    ETR_FILL_ZERO);
   float *data = (float *)t->data;
   int64_t i = 0;
-  for (int k = 0; k < 30; ++k) {
-    float seam = k < 29 ? (float)((k + 1) * 0.34657359027997264)
-                        : 9.01091194f;
-    float value = seam;
+  for (int k = 0; k < count; ++k) {
+    float value = seams[k];
     for (int step = 0; step < 4; ++step) {
       value = nextafterf(value, 0.0f);
     }
@@ -96,5 +93,42 @@ TT_TEST(diff_elementwise_unary, tanh_seams) {
                n + 8);
   etr_diff_return(&c, 1);
   etr_diff_tolerance_ulp(&c, u->float_ulp);
-  cr_assert_eq(etr_diff_run(&c), 0, "tanh disagrees at a seam");
+  cr_assert_eq(etr_diff_run(&c), 0, "%s disagrees at a seam", op);
+}
+
+// The seams of the AVX-512 table paths (vmath.h's vf_abs_table): where
+// round(4|x|) steps, |x| = k/4 + 1/8 for k = 0..31 (the last, 7.875, where
+// the index stops at 31).
+static int table_seams(float *seams) {
+  for (int k = 0; k < 32; ++k) {
+    seams[k] = (float)k / 4.0f + 0.125f;
+  }
+  return 32;
+}
+
+// tanh at the seams of vf_tanh (unary/vmath.h), both signs, within its
+// 1 ULP. The exp form (AVX2, scalar, NEON): the switch from the
+// polynomial to expm1 at |x| = ln2 / 2, each step of n = floor(2|x| /
+// ln2) (|x| = k ln2 / 2, k = 1..29, where r restarts at 0) and the
+// saturation to +-1 near 9.01. The table (AVX-512): its interval seams
+// and the cap at 9.125.
+TT_TEST(diff_elementwise_unary, tanh_seams) {
+  float seams[64];
+  int count = 0;
+  for (int k = 1; k <= 29; ++k) {
+    seams[count++] = (float)(k * 0.34657359027997264);
+  }
+  seams[count++] = 9.01091194f;
+  count += table_seams(seams + count);
+  seams[count++] = 9.125f;
+  run_seams(1, "aten::tanh.out", seams, count);
+}
+
+// sigmoid at the seams of its AVX-512 table path, both signs, within its
+// 2 ULP: the intervals, and 7.875, where |x| leaves the table for the
+// general path (the vector with such a lane takes it lane by lane).
+TT_TEST(diff_elementwise_unary, sigmoid_seams) {
+  float seams[32];
+  int count = table_seams(seams);
+  run_seams(0, "aten::sigmoid.out", seams, count);
 }

@@ -118,6 +118,10 @@ static inline etr_vf vf_min_num(etr_vf a, etr_vf bound) {
 static inline etr_vf vf_max_keep_nan(etr_vf a, etr_vf bound) {
   return _mm512_max_ps(bound, a);
 }
+// min against a bound that keeps a NaN `a`.
+static inline etr_vf vf_min_keep_nan(etr_vf a, etr_vf bound) {
+  return _mm512_min_ps(bound, a);
+}
 // x < low ? low : x, then > high ? high : x, in two instructions:
 // maxps and minps return their second operand (x) on ties and NaNs, as
 // those comparisons keep it. Two compares and blends a vector held

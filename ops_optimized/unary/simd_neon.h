@@ -78,6 +78,10 @@ static inline etr_vf vf_min_num(etr_vf a, etr_vf bound) {
 static inline etr_vf vf_max_keep_nan(etr_vf a, etr_vf bound) {
   return vmaxq_f32(a, bound);
 }
+// min against a bound that keeps a NaN `a`.
+static inline etr_vf vf_min_keep_nan(etr_vf a, etr_vf bound) {
+  return vminq_f32(a, bound);
+}
 static inline etr_vf vf_neg(etr_vf a) { return vnegq_f32(a); }
 static inline etr_vf vf_abs(etr_vf a) { return vabsq_f32(a); }
 static inline etr_vf vf_copysign(etr_vf magnitude, etr_vf sign) {

@@ -81,6 +81,10 @@ static inline etr_vf vf_min_num(etr_vf a, etr_vf bound) {
 static inline etr_vf vf_max_keep_nan(etr_vf a, etr_vf bound) {
   return a <= bound ? bound : a;
 }
+// min against a bound that keeps a NaN `a`.
+static inline etr_vf vf_min_keep_nan(etr_vf a, etr_vf bound) {
+  return a >= bound ? bound : a;
+}
 static inline etr_vf vf_neg(etr_vf a) { return -a; }
 static inline etr_vf vf_abs(etr_vf a) { return fabsf(a); }
 static inline etr_vf vf_copysign(etr_vf magnitude, etr_vf sign) {

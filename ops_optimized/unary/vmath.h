@@ -18,6 +18,7 @@
 
 #include <math.h>
 
+#include "ops_optimized/unary/vmath_abs_tables.h"
 #include "ops_optimized/unary/vmath_gelu_tables.h"
 
 // For the rare, long paths of a function whose common path is short: kept
@@ -116,6 +117,12 @@ static inline etr_vf vf_exp_general(etr_vf x) {
   return vf_select(vf_isnan(x), x, vf_exp_in_range(clamped));
 }
 
+// Whether every lane of x is a number of magnitude below `bound` (false
+// for a NaN lane).
+static inline bool vf_all_below(etr_vf x, float bound) {
+  return vm_all(vf_lt(vf_abs(x), vf_set1(bound)));
+}
+
 #if defined(ETR_HAVE_VM_ALL_BRANCH)
 // Q(r) of kExpQ by Estrin's scheme, r2 = r^2: three independent pairs
 // and r^4 instead of a chain of five multiply-adds, for a critical path
@@ -186,12 +193,6 @@ static inline __attribute__((always_inline)) void vf_exp_ordinary_n(
 static inline __attribute__((always_inline)) etr_vf vf_exp_ordinary(etr_vf x) {
   vf_exp_ordinary_n(&x, 1);
   return x;
-}
-
-// Whether every lane of x is a number of magnitude below `bound` (false
-// for a NaN lane).
-static inline bool vf_all_below(etr_vf x, float bound) {
-  return vm_all(vf_lt(vf_abs(x), vf_set1(bound)));
 }
 
 // Whether every lane of the 4 vectors at v is.
@@ -322,9 +323,55 @@ static const float kExpQ01[5] = {0.500001073f, 0.166645497f,
                                  0.0418043546f, 0.00794622023f,
                                  0.00187012402f};
 
-// tanh x within 1 ULP of the correctly rounded result over every float
-// (ops_optimized/tools/ulp_sweep with stride 1, every x86 ISA). With a =
-// |x| and x's sign put back at the end:
+#if defined(ETR_HAVE_VF_LOOKUP32)
+// f(a) for a >= 0 (or NaN) from one of vmath_abs_tables.h's tables (fit by
+// fit_polynomials.py --abs-tables): i = round(4a), read off the low
+// mantissa bits of a + 1.5 * 2^21 (ulp 1/4) as in vf_gelu_table, c = i/4
+// and t = a - c exact; f = hi + (lo + t P(t)), hi = f(c) rounded to float
+// and lo the rest. The last step adds to hi a term of at most about 1/8
+// of it, rounded once. 8 lookups (vpermt2ps), 6 multiply-adds, no exp
+// and no division. `capped`: i is capped at 31 (the last interval's
+// polynomial reaches past 7.875; a NaN a takes the bound, and t and f are
+// NaN). Uncapped, a must be below 7.875 for f to mean anything (the
+// lookup takes i mod 32, so other lanes read nothing outside the table).
+static inline etr_vf vf_abs_table(etr_vf a, const float (*table)[32],
+                                  bool capped) {
+  const float shift_f = 3145728.0f;  // 1.5 * 2^21
+  const etr_vf shift = vf_set1(shift_f);
+  etr_vf shifted = vf_add(a, shift);
+  if (capped) {
+    shifted = vf_min_num(shifted, vf_set1(shift_f + 7.75f));
+  }
+  etr_vi index = vf_as_vi(shifted);
+  etr_vf t = vf_sub(a, vf_sub(shifted, shift));
+  etr_vf p = vf_fma(vf_lookup32(table[7], index), t,
+                    vf_lookup32(table[6], index));
+  p = vf_fma(p, t, vf_lookup32(table[5], index));
+  p = vf_fma(p, t, vf_lookup32(table[4], index));
+  p = vf_fma(p, t, vf_lookup32(table[3], index));
+  p = vf_fma(p, t, vf_lookup32(table[2], index));
+  p = vf_fma(p, t, vf_lookup32(table[1], index));
+  return vf_add(vf_lookup32(table[0], index), p);
+}
+
+// AVX-512: tanh |x| from kTanhTable, |x| capped at 9.125 (tanh is 1 in
+// float from 9.02; the last interval's polynomial runs to there; a NaN
+// stays NaN), then x's sign ORed in (-0.0 stays -0.0). Within 1 ULP of
+// the correctly rounded result over every float (ulp_sweep 1 tanh).
+// bench_elementwise --only "tanh f32", binaries alternated: 16 Ki floats
+// 3.1 -> 4.5 G elements/s, 16 Mi 3.1-3.2 -> 3.4-3.5 (then bound by
+// memory) against the exp-and-division form below.
+static inline etr_vf vf_tanh(etr_vf x) {
+  etr_vf a = vf_min_keep_nan(vf_abs(x), vf_set1(9.125f));
+  etr_vf y = vf_abs_table(a, kTanhTable, true);
+  return vi_as_vf(vi_or(vf_as_vi(y),
+                        vi_and(vf_as_vi(x), vi_set1(INT32_MIN))));
+}
+#else
+// Without the table (AVX2, scalar, NEON): tanh x within 1 ULP of the
+// correctly rounded result over every float (ops_optimized/tools/
+// ulp_sweep with stride 1, every x86 ISA). With a = |x| and x's sign put
+// back at the end:
 // - a < ln2 / 2: a + a^3 P(a^2), the error being the last rounding;
 // - above: h / (1 + h), h = expm1(2a) / 2. 2a = n ln2 + r with n =
 //   floor(2a / ln2), so r is in [0, ln2) and h = 2^(n-1) expm1(r) +
@@ -336,10 +383,11 @@ static const float kExpQ01[5] = {0.500001073f, 0.166645497f,
 // is put back at the end); -0.0 keeps its sign through the copysign.
 // 15 multiply-adds and one division a vector, against 19 for the former
 // form (a polynomial of degree 6 below 0.625, expm1 with Cody-Waite
-// rounding to nearest above): ~88% of DRAM copy bandwidth on AVX-512 at
-// 16 Mi floats instead of ~70% (bench_elementwise --only "tanh f32").
-// NaN and the sign ride through the select and one OR rather than a
-// copysign and a NaN select: 4.5 -> 5.2 G elements/s in L2 (AVX-512).
+// rounding to nearest above): ~88% of DRAM copy bandwidth at 16 Mi floats
+// instead of ~70% on AVX-512, which took this form before the table
+// (bench_elementwise --only "tanh f32"). NaN and the sign ride through
+// the select and one OR rather than a copysign and a NaN select: 4.5 ->
+// 5.2 G elements/s in L2 (AVX-512 then).
 // Where ETR_HAVE_VM_ALL_BRANCH is defined (AVX2; tanh itself does not
 // branch) P and Q by Estrin's scheme and 2^(n-1) from n + 1.5 * 2^23 +
 // 126 shifted into the exponent field (one addition and one shift for
@@ -386,6 +434,7 @@ static inline etr_vf vf_tanh(etr_vf x) {
   return vi_as_vf(vi_or(vf_as_vi(y),
                         vi_and(vf_as_vi(x), vi_set1(INT32_MIN))));
 }
+#endif
 
 // e^z for z <= 0, vf_exp without its selects: z is capped below at -104
 // (e^-104 rounds to 0, so the cap is the underflow to 0; a NaN z stays
@@ -462,6 +511,31 @@ static inline __attribute__((always_inline)) void vf_sigmoid4(etr_vf *v) {
   for (int j = 0; j < 4; ++j) {
     v[j] = vf_sigmoid_general_call(v[j]);
   }
+}
+#elif defined(ETR_HAVE_VF_LOOKUP32)
+// AVX-512, |x| < 7.875: s = sigmoid(-|x|) from kSigmoidTable
+// (vf_abs_table), then s for x < 0 (-0.0 too: s = 1/2) and 1 - s for
+// x >= 0 (s <= 1/2, so 1 - s has no cancellation). No exp, no division.
+// bench_elementwise --only "sigmoid f32", binaries alternated: 16 Ki
+// floats 3.4-3.6 -> 3.8-4.1 G elements/s against vf_sigmoid_general.
+static inline etr_vf vf_sigmoid_table(etr_vf x) {
+  etr_vf s = vf_abs_table(vf_abs(x), kSigmoidTable, false);
+  return vf_select(vf_lt(x, vf_zero()), s, vf_sub(vf_set1(1.0f), s));
+}
+
+// Lane by lane: the table for |x| < 7.875, the general path for the
+// others (NaN, and results down to subnormal), so that a lane's bits do
+// not depend on its neighbours.
+ETR_VMATH_OUT_OF_LINE static etr_vf vf_sigmoid_table_call(etr_vf x) {
+  return vf_select(vf_lt(vf_abs(x), vf_set1(7.875f)), vf_sigmoid_table(x),
+                   vf_sigmoid_general(x));
+}
+
+static inline etr_vf vf_sigmoid(etr_vf x) {
+  if (vf_all_below(x, 7.875f)) {
+    return vf_sigmoid_table(x);
+  }
+  return vf_sigmoid_table_call(x);
 }
 #else
 static inline etr_vf vf_sigmoid(etr_vf x) { return vf_sigmoid_general(x); }
