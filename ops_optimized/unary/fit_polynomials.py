@@ -101,6 +101,20 @@ def gelu_tanh_phi(x):
     return (1 + mp.tanh(inner)) / 2
 
 
+def fit_rounded(target, weight, ts, degree, first=0):
+    """Coefficients 0..degree of a power-basis fit to target at ts, each
+    rounded to float in turn from `first` on (those below stay 0) with
+    the higher ones refitted (weighted by Lawson) after each rounding."""
+    basis = np.array([power_basis(degree)(t) for t in ts])
+    rounded = np.zeros(degree + 1)
+    for k in range(first, degree + 1):
+        residual = target - basis[:, :k] @ rounded[:k]
+        c, _ = lawson(lambda t: power_basis(degree)(t)[k:], residual,
+                      weight, ts)
+        rounded[k] = np.float32(c[0])
+    return rounded
+
+
 def fit_gelu_table(f):
     degree, step = GELU_TABLE_DEGREE, GELU_TABLE_STEP
     ts = cheb(-step / 2 * 1.0001, step / 2 * 1.0001, 80)
@@ -110,12 +124,7 @@ def fit_gelu_table(f):
     for i in range(-16, 16):
         values = np.array([float(f(mp.mpf(i) * step + mp.mpf(t)))
                            for t in ts])
-        rounded = np.zeros(degree + 1)
-        for k in range(degree + 1):
-            residual = values - basis[:, :k] @ rounded[:k]
-            c, _ = lawson(lambda t: power_basis(degree)(t)[k:], residual,
-                          1 / values, ts)
-            rounded[k] = np.float32(c[0])
+        rounded = fit_rounded(values, 1 / values, ts, degree)
         worst = max(worst,
                     np.abs((basis @ rounded - values) / values).max())
         table[:, i % 32] = rounded
@@ -184,13 +193,8 @@ def fit_abs_table(f, last_high):
         residual = np.array([float(v - mp.mpf(hi)) for v in values])
         fvalues = np.array([float(v) for v in values])
         basis = np.array([power_basis(degree)(t) for t in ts])
-        rounded = np.zeros(degree + 1)
-        first = 1 if hi == 0 else 0
-        for k in range(first, degree + 1):
-            rest = residual - basis[:, :k] @ rounded[:k]
-            c, _ = lawson(lambda t: power_basis(degree)(t)[k:], rest,
-                          1 / fvalues, ts)
-            rounded[k] = np.float32(c[0])
+        rounded = fit_rounded(residual, 1 / fvalues, ts, degree,
+                              first=1 if hi == 0 else 0)
         err = np.abs((basis @ rounded - residual) / fvalues).max()
         worst = max(worst, err)
         table[0, i] = hi
