@@ -30,6 +30,10 @@
 //     dry run sizes them for the worst case);
 //   - a failure without a message in ctx->diag, or a result tensor that
 //     reaches past its own capacity.
+// aten::max_pool2d_with_indices.out also runs, per ISA, the values-only
+// kernel the fuser binds where nothing reads the indices
+// (etr_pool_max2d_values_only, ops_optimized/fuse/fuse_fold.c): it must
+// fail where the reference fails and write the same values.
 // Tolerance between different functions: integers and Bool exactly; NaN
 // only NaN; otherwise |a - b| <= rtol * (|b| + max|reference|) with rtol
 // 1e-2 for Half and BFloat16, 1e-4 for Float and 1e-9 for Double: loose on
@@ -45,6 +49,7 @@
 #include "fuzz/common/fuzz_common.h"
 #include "fuzz/kernel/call_decode.h"
 #include "ops_optimized/isa.h"
+#include "ops_optimized/pool/pool.h"
 #include "ops_reference/support/element.h"
 
 #define TARGET "kernel_diff"
@@ -56,6 +61,11 @@
 static bool values_unspecified(const char *op) {
   return strstr(op, "empty") != NULL || strcmp(op, "aten::resize_") == 0;
 }
+
+// The op whose values-only kernel is run beside its optimized one, and
+// the argument index of the values it writes.
+#define VALUES_ONLY_OP "aten::max_pool2d_with_indices.out"
+#define VALUES_ONLY_OUT 6
 
 // Ops whose output shape depends on input values.
 static bool shape_depends_on_values(const char *op) {
@@ -297,6 +307,29 @@ static void check_dry_run(const char *op, const run_t *dry, const run_t *real) {
   }
 }
 
+// Runs VALUES_ONLY_OP's values-only kernel into `opt` and compares its
+// status and values with the reference run `ref`.
+static void check_values_only(const uint8_t *data, size_t size,
+                              const char *op, const char *isa_name,
+                              const run_t *ref, run_t *opt) {
+  char name[64];
+  snprintf(name, sizeof(name), "%s, values only", isa_name);
+  run(data, size, etr_pool_max2d_values_only, op, 0xA5, false, opt);
+  if ((ref->status == ETR_OK) != (opt->status == ETR_OK)) {
+    etr_fuzz_fault(TARGET, "%s (%s): reference %s, values only %s: %s", op,
+                   name, etr_error_name(ref->status),
+                   etr_error_name(opt->status),
+                   ref->status != ETR_OK ? ref->diag.message
+                                         : opt->diag.message);
+  }
+  if (ref->status == ETR_OK && ref->call.num_args > VALUES_ONLY_OUT) {
+    compare_value(op, name, VALUES_ONLY_OUT,
+                  ref->call.args[VALUES_ONLY_OUT],
+                  opt->call.args[VALUES_ONLY_OUT], false);
+  }
+  etr_fuzz_pool_free(&opt->pool);
+}
+
 // The registry entry for `name`, or one chosen by the name's hash.
 static const etr_kernel_entry_t *find_entry(const char *name) {
   const etr_kernel_registry_t *kernels = etr_fuzz_kernels();
@@ -363,6 +396,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       }
     }
     etr_fuzz_pool_free(&opt.pool);
+    if (strcmp(op, VALUES_ONLY_OP) == 0) {
+      check_values_only(data, size, op, isa_name, &ref, &opt);
+    }
   }
   etr_isa_reset();
   etr_fuzz_pool_free(&ref.pool);
