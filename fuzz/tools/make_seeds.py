@@ -169,7 +169,9 @@ def kernel_diff_seeds():
             else:
                 if dtype == FLOAT and floats < 2:
                     floats += 1
-                    label = "dtype%d" % dtype if floats == 1 else "dtype%d_second" % dtype
+                    label = "dtype%d" % dtype
+                    if floats == 2:
+                        label += "_second"
                     picked_dtypes.add(dtype)
                 elif dtype in picked_dtypes or len(picked_dtypes - {FLOAT}) >= 2:
                     continue

@@ -14,10 +14,9 @@
 // and takes each tap in row-major order where it is greater or NaN, which
 // is the reference's walk: -inf never wins, ties keep the earlier tap, the
 // last NaN wins, and a window with no tap inside gives -inf (in a plane
-// with no NaN, maxps alone does the same). Column
-// stride 2 deinterleaves two masked loads with vpermt2ps. Two blocks of
-// two out rows go at once (independent chains: one alone waits on each
-// compare).
+// with no NaN, maxps alone does the same). Column stride 2 deinterleaves
+// two masked loads with vpermt2ps. Two blocks of two out rows go at once
+// (independent chains: one alone waits on each compare).
 #include <immintrin.h>
 #include <math.h>
 
