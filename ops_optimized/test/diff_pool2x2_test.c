@@ -102,16 +102,25 @@ TT_TEST(diff_pool2x2, two_by_two_stride_two_whole_tensor) {
   cr_assert_eq(failures, 0, "%d whole-tensor 2x2 cases disagree", failures);
 }
 
+// What values_only_case plants over the pattern: nothing; NaN and -NaN
+// at every third element; or, over negative values, one +0.0 per plane at
+// a random place and a -0.0 a row down and a column right, so that a
+// window holding both gives +0.0 only taken in the reference's row-major
+// order (a plane kernel that sees no -0.0 may take the taps in any order,
+// and one -0.0 must not go unseen).
+typedef enum plant { PLANT_NONE, PLANT_NAN, PLANT_SIGNED_ZERO } plant_t;
+
 // etr_pool_max2d_values_only (the fused max pool whose indices nobody
 // reads; ops_optimized/fuse/fuse_fold.c) writes the same values as the
 // reference's max_pool2d_with_indices, bit for bit (NaN signs included),
 // on every ISA, for the whole-tensor shapes above and a padded 3x3/2 and
-// channels-last case (the general drivers), with planted data. `window`
-// is {kernel, stride, padding, dilation}, the same along both dims.
-static int values_only_case(const int64_t *sizes, bool channels_last,
-                            const int64_t *window, bool ceil_mode,
-                            pattern_t pattern, bool nan_heavy,
-                            uint64_t seed) {
+// channels-last case (the general drivers), with planted data. `window_h`
+// and `window_w` are {kernel, stride, padding, dilation} along each dim.
+static int values_only_case_hw(const int64_t *sizes, bool channels_last,
+                               const int64_t *window_h,
+                               const int64_t *window_w, bool ceil_mode,
+                               pattern_t pattern, plant_t plant,
+                               uint64_t seed) {
   etr_tensor_t *self = tt_tensor(ETR_FLOAT, 4, sizes, NULL);
   float *x = (float *)self->data;
   int64_t n = etr_tensor_numel(self);
@@ -127,15 +136,30 @@ static int values_only_case(const int64_t *sizes, bool channels_last,
       case PATTERN_TIES: x[i] = (float)((i % 5) / 2); break;
       default: break;
     }
-    if (nan_heavy && i % 3 == 0) {
+    if (plant == PLANT_NAN && i % 3 == 0) {
       x[i] = i % 2 == 0 ? NAN : -NAN;
     }
+    if (plant == PLANT_SIGNED_ZERO) {
+      x[i] = -fabsf(x[i]) - 0.25f;
+    }
+  }
+  const int64_t height = sizes[2], width = sizes[3];
+  for (int64_t p = 0; plant == PLANT_SIGNED_ZERO && height > 1 && width > 1 &&
+                      p < n / (height * width);
+       ++p) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    int64_t r = (int64_t)(state >> 33) % (height - 1);
+    int64_t c = (int64_t)(state >> 13) % (width - 1);
+    float *plane = x + p * height * width;
+    plane[r * width + c] = 0.0f;
+    plane[(r + 1) * width + c + 1] = -0.0f;
   }
   if (channels_last) {
     self = tt_channels_last(self);
   }
   int64_t out_sizes[4] = {sizes[0], sizes[1], 0, 0};
   for (int d = 0; d < 2; ++d) {
+    const int64_t *window = d == 0 ? window_h : window_w;
     int64_t k = window[0], stride = window[1], pad = window[2];
     int64_t span = window[3] * (k - 1) + 1;
     int64_t in = sizes[2 + d];
@@ -154,8 +178,10 @@ static int values_only_case(const int64_t *sizes, bool channels_last,
     outs[k] = tt_out_dim_order(k % 2 == 0 ? ETR_FLOAT : ETR_LONG, 4,
                                out_sizes, order);
   }
-  int64_t pair[4][2] = {{window[0], window[0]}, {window[1], window[1]},
-                        {window[2], window[2]}, {window[3], window[3]}};
+  int64_t pair[4][2] = {{window_h[0], window_w[0]},
+                        {window_h[1], window_w[1]},
+                        {window_h[2], window_w[2]},
+                        {window_h[3], window_w[3]}};
   etr_evalue_t *args[2][9];
   for (int r = 0; r < 2; ++r) {
     args[r][0] = tt_ev_tensor(self);
@@ -208,6 +234,15 @@ static int values_only_case(const int64_t *sizes, bool channels_last,
   return failures;
 }
 
+// The same window along both dims.
+static int values_only_case(const int64_t *sizes, bool channels_last,
+                            const int64_t *window, bool ceil_mode,
+                            pattern_t pattern, plant_t plant,
+                            uint64_t seed) {
+  return values_only_case_hw(sizes, channels_last, window, window,
+                             ceil_mode, pattern, plant, seed);
+}
+
 TT_TEST(diff_pool2x2, max_values_only) {
   int failures = 0;
   uint64_t seed = 40000;
@@ -222,12 +257,13 @@ TT_TEST(diff_pool2x2, max_values_only) {
         pattern = PATTERN_NONE;
       }
       failures += values_only_case(kWholeTensorShapes[i], false, kTwoByTwo,
-                                   variant == 5, pattern, variant == 0,
+                                   variant == 5, pattern,
+                                   variant == 0 ? PLANT_NAN : PLANT_NONE,
                                    seed++);
     }
     failures += values_only_case(kWholeTensorShapes[i], i % 2 == 0,
-                                 kPadded, i % 3 == 0, PATTERN_NONE, true,
-                                 seed++);
+                                 kPadded, i % 3 == 0, PATTERN_NONE,
+                                 PLANT_NAN, seed++);
   }
   cr_assert_eq(failures, 0, "%d values-only max pool cases disagree",
                failures);
@@ -265,12 +301,46 @@ TT_TEST(diff_pool2x2, max_values_only_windows) {
       }
       ++variant;
       pattern_t pattern = (pattern_t)(variant % 5);
+      plant_t plant = variant % 3 == 0 ? PLANT_NAN : PLANT_NONE;
       if (pattern == PATTERN_HUGE) {
         pattern = PATTERN_NONE;
+        plant = PLANT_SIGNED_ZERO;
       }
       bool ceil_mode = w == 7 || variant % 4 == 0;
       failures += values_only_case(sizes, false, window, ceil_mode, pattern,
-                                   variant % 3 == 0, seed++);
+                                   plant, seed++);
+    }
+  }
+  cr_assert_eq(failures, 0, "%d values-only max pool windows disagree",
+               failures);
+}
+
+// Windows whose rows and columns differ (pool_values_avx512.c's separated
+// 3-column stride-2 loop takes any rows: a 1-row window, row stride 1 or
+// 3, dilated rows, padding on one dim only) on ResNet's stem pool shape
+// and row tails, each planted with nothing, NaN and signed zeros.
+TT_TEST(diff_pool2x2, max_values_only_rectangular) {
+  static const int64_t kWindows[][2][4] = {
+      {{3, 2, 1, 1}, {3, 2, 0, 1}}, {{2, 2, 0, 1}, {3, 2, 1, 1}},
+      {{3, 1, 1, 2}, {3, 2, 1, 1}}, {{1, 1, 0, 1}, {3, 2, 1, 1}},
+      {{5, 3, 2, 1}, {3, 2, 0, 1}}, {{3, 2, 1, 1}, {5, 1, 2, 1}},
+  };
+  static const int64_t kShapes[][4] = {
+      {1, 32, 48, 48}, {2, 3, 9, 33}, {1, 2, 7, 31},
+      {1, 1, 9, 66},   {1, 3, 5, 7},  {1, 2, 6, 69},
+  };
+  int failures = 0;
+  uint64_t seed = 60000;
+  int variant = 0;
+  for (size_t w = 0; w < sizeof(kWindows) / sizeof(kWindows[0]); ++w) {
+    for (size_t s = 0; s < sizeof(kShapes) / sizeof(kShapes[0]); ++s) {
+      for (int p = 0; p < 3; ++p) {
+        ++variant;
+        failures += values_only_case_hw(
+            kShapes[s], false, kWindows[w][0], kWindows[w][1],
+            variant % 4 == 0, variant % 5 == 4 ? PATTERN_TIES : PATTERN_NONE,
+            (plant_t)p, seed++);
+      }
     }
   }
   cr_assert_eq(failures, 0, "%d values-only max pool windows disagree",
