@@ -147,3 +147,54 @@ bool etr_isa_has_avx512_bf16(void) {
   }
   return has == 1;
 }
+
+// The size in bytes of the level-3 cache this core reaches, from CPUID's
+// cache descriptors (Intel leaf 4, AMD leaf 0x8000001d, one subleaf per
+// cache until type 0: ways x partitions x line size x sets), or 0 when
+// they name none (or not x86). AMD's older leaf 0x80000006 gives the
+// whole package's: 320 MiB on an EPYC VM whose core's L3 is 32 MiB.
+static size_t l3_bytes(void) {
+#if defined(__x86_64__)
+  unsigned eax = 0;
+  unsigned ebx = 0;
+  unsigned ecx = 0;
+  unsigned edx = 0;
+  __builtin_cpu_init();
+  const unsigned leaf = __builtin_cpu_is("amd") ? 0x8000001du : 4u;
+  if (leaf == 0x8000001du &&
+      (__get_cpuid_max(0x80000000u, NULL) < leaf ||
+       !__get_cpuid(0x80000001u, &eax, &ebx, &ecx, &edx) ||
+       (ecx & (1u << 22)) == 0)) {  // TOPOEXT: the leaf is there
+    return 0;
+  }
+  for (unsigned i = 0; i < 16; ++i) {
+    if (!__get_cpuid_count(leaf, i, &eax, &ebx, &ecx, &edx) ||
+        (eax & 0x1fu) == 0) {
+      break;
+    }
+    if (((eax >> 5) & 0x7u) == 3) {
+      return (size_t)((ebx >> 22) + 1) * (((ebx >> 12) & 0x3ffu) + 1) *
+             ((ebx & 0xfffu) + 1) * ((size_t)ecx + 1);
+    }
+  }
+#endif
+  return 0;
+}
+
+static size_t g_stream_bytes = 0;         // detected; 0 until then
+static size_t g_stream_bytes_forced = 0;  // etr_isa_force_stream_bytes's
+
+size_t etr_isa_stream_bytes(void) {
+  if (g_stream_bytes_forced != 0) {
+    return g_stream_bytes_forced;
+  }
+  if (g_stream_bytes == 0) {
+    size_t l3 = l3_bytes();
+    g_stream_bytes = l3 >= ((size_t)1 << 20) ? l3 / 2 : (size_t)64 << 20;
+  }
+  return g_stream_bytes;
+}
+
+void etr_isa_force_stream_bytes(size_t bytes) {
+  g_stream_bytes_forced = bytes;
+}

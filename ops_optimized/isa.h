@@ -17,6 +17,7 @@
 #define ETR_OPS_OPTIMIZED_ISA_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,6 +69,17 @@ void etr_isa_force_slow_divide(int slow);
 // the AVX-512 fp32 -> BFloat16 conversion then uses it
 // (unary/convert_bf16_avx512.c). Detected once.
 bool etr_isa_has_avx512_bf16(void);
+
+// Bytes of memory (an elementwise kernel's inputs and out together) from
+// which the kernel writes its out with streaming stores
+// (common/stream.h): half the last-level cache that CPUID reports (AMD:
+// leaf 0x80000006; Intel: the level-3 entry of leaf 4), else 64 MiB.
+// Detected once.
+size_t etr_isa_stream_bytes(void);
+// For tests, so that both loops run on small arrays: a nonzero value
+// forces the answer of etr_isa_stream_bytes, 0 returns to the detected
+// one. Not thread-safe.
+void etr_isa_force_stream_bytes(size_t bytes);
 
 #ifdef __cplusplus
 }

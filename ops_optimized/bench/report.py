@@ -395,9 +395,10 @@ def write(results: Dict[str, Any], out: Path) -> None:
         " interleaved with the case's own rounds), as the clock and the DRAM bandwidth of this"
         " shared VM move by up to 20% within a run.",
         "", *alongside_peak_lines(rows),
-        "Outputs of 32 MiB or more (the DRAM cases) are written by the elementwise kernels"
-        " with non-temporal (streaming) stores, which skip the read of each line an ordinary"
-        " store does first (ops_optimized/common/stream.h). So in DRAM the copy and triad loops"
+        "Outputs whose arrays (inputs and out) reach half the last-level cache (every DRAM"
+        " case) are written by the elementwise kernels with non-temporal (streaming) stores,"
+        " which skip the read of each line an ordinary store does first"
+        " (ops_optimized/common/stream.h). So in DRAM the copy and triad loops"
         " are measured both ways, and a DRAM case is judged against the better of the two"
         " (streaming, on this machine); in cache ordinary stores are the faster ones.",
         "",

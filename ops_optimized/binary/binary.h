@@ -59,8 +59,14 @@ typedef enum etr_binary_op {
   ETR_BINARY_NUM_OPS,
 } etr_binary_op_t;
 
+// A kernel's parameters; NULL for the ops that read none (all but
+// ADD_SCALED).
 typedef struct etr_binary_params {
   double alpha;  // ADD_SCALED
+  // The run belongs to a call whose arrays reach etr_isa_stream_bytes():
+  // write it with streaming stores however short it is (common/stream.h;
+  // add/sub/mul/div/maximum/minimum). Set by the broadcast driver.
+  bool stream;
 } etr_binary_params_t;
 
 typedef void (*etr_f32_binary_vv_fn)(size_t n, const float *a,

@@ -138,12 +138,20 @@ static inline etr_vf op_pow(etr_vf a, etr_vf b,
   return vf_pow(a, b);
 }
 
+// The call's streaming hint (params may be NULL for the ops that read no
+// alpha: conv_transposed.c's adds).
+static inline bool stream_hint(const etr_binary_params_t *params) {
+  return params != NULL && params->stream;
+}
+
 #if defined(ETR_HAVE_VF_STREAM)
-// An out of ETR_STREAM_MIN_FLOATS or more (common/stream.h): the lanes up
-// to y's next vector boundary with one masked op, then pairs of vectors
-// written with streaming stores; the loops below finish the tail.
-#define ETR_BINARY_STREAM(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP)        \
-  if (n >= ETR_STREAM_MIN_FLOATS) {                                     \
+// An out that streams (common/stream.h: with its INPUTS input arrays,
+// or as a run of a call that does, HINT): the lanes up to y's next
+// vector boundary with one masked op, then pairs of vectors written with
+// streaming stores; the loops below finish the tail.
+#define ETR_BINARY_STREAM(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP, INPUTS, \
+                          HINT)                                         \
+  if ((HINT) || etr_stream_out(n, INPUTS)) {                            \
     i = etr_stream_head(y, sizeof(etr_vf));                             \
     if (i > 0) {                                                        \
       vf_store_n(y, OP(LOAD_A_N(0, i), LOAD_B_N(0, i), params), i);     \
@@ -158,13 +166,18 @@ static inline etr_vf op_pow(etr_vf a, etr_vf b,
     vf_stream_fence();                                                  \
   }
 #else
-#define ETR_BINARY_STREAM(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP)
+#define ETR_BINARY_STREAM(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP, INPUTS, \
+                          HINT)
 #endif
 
-#define ETR_BINARY_LOOP(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP, STREAMED) \
+// INPUTS: the input arrays beside the out for the streaming decision, 0
+// for an op that never streams; HINT: the call's params->stream.
+#define ETR_BINARY_LOOP(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP, INPUTS,    \
+                        HINT)                                           \
   size_t i = 0;                                                         \
-  if (STREAMED) {                                                       \
-    ETR_BINARY_STREAM(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP)           \
+  if (INPUTS > 0) {                                                     \
+    ETR_BINARY_STREAM(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP, INPUTS,   \
+                      HINT)                                             \
   }                                                                     \
   for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {            \
     etr_vf r0 = OP(LOAD_A(i), LOAD_B(i), params);                       \
@@ -196,19 +209,19 @@ static inline etr_vf op_pow(etr_vf a, etr_vf b,
   static void name##_vv(size_t n, const float *a, const float *b,         \
                         float *y, const etr_binary_params_t *params) {    \
     ETR_BINARY_LOOP(VECTOR_A, VECTOR_B, VECTOR_A_N, VECTOR_B_N, op_##name, \
-                    streamed)                                             \
+                    2 * streamed, stream_hint(params))                    \
   }                                                                       \
   static void name##_vs(size_t n, const float *a, float b, float *y,      \
                         const etr_binary_params_t *params) {              \
     const etr_vf splat_b = vf_set1(b);                                    \
     ETR_BINARY_LOOP(VECTOR_A, SPLAT_B, VECTOR_A_N, SPLAT_B_N, op_##name, \
-                    streamed)                                             \
+                    streamed, stream_hint(params))                        \
   }                                                                       \
   static void name##_sv(size_t n, float a, const float *b, float *y,      \
                         const etr_binary_params_t *params) {              \
     const etr_vf splat_a = vf_set1(a);                                    \
     ETR_BINARY_LOOP(SPLAT_A, VECTOR_B, SPLAT_A_N, VECTOR_B_N, op_##name, \
-                    streamed)                                             \
+                    streamed, stream_hint(params))                        \
   }
 
 ETR_DEFINE_BINARY(add, 1)
@@ -274,12 +287,11 @@ static inline etr_vf div_by_newton(etr_vf a, etr_vf b) {
 // Vector pairs: the first through the divider in halves, the second by
 // Newton steps on the FMA pipes, at once: div f32 on 2304 floats in L1
 // 357 -> 264 ns on the Intel Xeon of 2026-11-29, bit for bit the same.
-// Outs of ETR_STREAM_MIN_FLOATS or more (bound by memory) and the tail
-// take the halves loop. (div.Scalar keeps its multiply-and-correct kernel
-// below.)
-#define ETR_DIV_PAIRS(LOAD_A, LOAD_B)                                      \
+// Outs that stream (bound by memory) and the tail take the halves loop.
+// (div.Scalar keeps its multiply-and-correct kernel below.)
+#define ETR_DIV_PAIRS(LOAD_A, LOAD_B, INPUTS)                              \
   size_t i = 0;                                                           \
-  if (n < ETR_STREAM_MIN_FLOATS) {                                        \
+  if (!stream_hint(params) && !etr_stream_out(n, INPUTS)) {               \
     for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {            \
       const etr_vf r0 = vf_div_halves(LOAD_A(i), LOAD_B(i));              \
       const etr_vf r1 = div_by_newton(LOAD_A(i + ETR_VF_LANES),           \
@@ -292,22 +304,22 @@ static inline etr_vf div_by_newton(etr_vf a, etr_vf b) {
   y += i;
 static void div_split_vv(size_t n, const float *a, const float *b, float *y,
                          const etr_binary_params_t *params) {
-  ETR_DIV_PAIRS(VECTOR_A, VECTOR_B)
+  ETR_DIV_PAIRS(VECTOR_A, VECTOR_B, 2)
   a += i;
   b += i;
   {
     ETR_BINARY_LOOP(VECTOR_A, VECTOR_B, VECTOR_A_N, VECTOR_B_N,
-                    op_div_halves, 1)
+                    op_div_halves, 2, stream_hint(params))
   }
 }
 static void div_split_sv(size_t n, float a, const float *b, float *y,
                          const etr_binary_params_t *params) {
   const etr_vf splat_a = vf_set1(a);
-  ETR_DIV_PAIRS(SPLAT_A, VECTOR_B)
+  ETR_DIV_PAIRS(SPLAT_A, VECTOR_B, 1)
   b += i;
   {
     ETR_BINARY_LOOP(SPLAT_A, VECTOR_B, SPLAT_A_N, VECTOR_B_N, op_div_halves,
-                    1)
+                    1, stream_hint(params))
   }
 }
 #undef ETR_DIV_PAIRS
@@ -378,7 +390,8 @@ static void div_by_scalar_vs(size_t n, const float *a, float b, float *y,
   }
   const div_by_t *params = &k;
   const etr_vf splat_b = k.b;
-  ETR_BINARY_LOOP(VECTOR_A, SPLAT_B, VECTOR_A_N, SPLAT_B_N, op_div_by, 1)
+  ETR_BINARY_LOOP(VECTOR_A, SPLAT_B, VECTOR_A_N, SPLAT_B_N, op_div_by, 1,
+                  stream_hint(unused))
 }
 #define DIV_VS div_by_scalar_vs
 #else
@@ -434,7 +447,8 @@ static void hard_activation(size_t n, const float *a, float *y,
 #endif
   const hard_consts_t *params = &k;
   const etr_vf splat_b = vf_set1(p->divisor);
-  ETR_BINARY_LOOP(VECTOR_A, SPLAT_B, VECTOR_A_N, SPLAT_B_N, op_hard, 0)
+  ETR_BINARY_LOOP(VECTOR_A, SPLAT_B, VECTOR_A_N, SPLAT_B_N, op_hard, 0,
+                  false)
 }
 
 #undef ETR_BINARY_LOOP

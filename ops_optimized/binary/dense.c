@@ -114,7 +114,7 @@ bool etr_binary_dense(etr_evalue_t **args, size_t num_args,
     return true;
   }
   const etr_f32_binary_kernels_t *k = etr_f32_binary_for(etr_isa_active());
-  const etr_binary_params_t params = {0.0};
+  const etr_binary_params_t params = {.alpha = 0.0};
   const float *x = a->data;
   const float *z = b->data;
   if (role_a == ROLE_VECTOR && role_b == ROLE_VECTOR) {

@@ -349,6 +349,15 @@ etr_error_t etr_binary_execute(etr_kernel_context_t *ctx,
                       a_slot > 0 && !plan.run_broadcast[a_slot]};
   run_operand_t rb = {b_slot > 0 ? (const uint8_t *)b->data : NULL, b_slot,
                       b_slot > 0 && !plan.run_broadcast[b_slot]};
+  // A Float out whose arrays reach the streaming size (common/stream.h),
+  // in runs of 1 KiB or more (a bias row, say): every run streams, as the
+  // whole out would in one call.
+  size_t touched = (size_t)etr_tensor_numel(out) * out_element;
+  touched += ra.base != NULL ? (size_t)etr_tensor_numel(a) * element : 0;
+  touched += rb.base != NULL ? (size_t)etr_tensor_numel(b) * element : 0;
+  call->params.stream = call->dtype == ETR_FLOAT && !call->compare &&
+                        plan.run >= 256 &&
+                        touched >= etr_isa_stream_bytes();
   etr_plan_cursor_t cursor;
   etr_plan_cursor_init(&cursor);
   for (int64_t r = 0; r < plan.runs; ++r) {

@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Non-temporal (streaming) stores for fp32 outputs larger than the last-
-// level cache. An ordinary store first reads the line it writes ("read
-// for ownership"), so an elementwise kernel streaming x into y moves 3
-// bytes for every 2 it needs; a non-temporal store writes the line without
-// reading it and without keeping it in cache. For an out that cannot stay
-// in cache anyway (ETR_STREAM_MIN_FLOATS and up: the 32 MiB L3 of the Zen
-// machine this was measured on, the largest of the x86 parts in
-// ../shared/ENVIRONMENT.md) that is pure gain for the memory-bound
-// kernels: relu on 16 Mi floats 3.2-3.4 -> 2.6 ms (bench_server on
-// relu-DRAM, interleaved). Below it the out is better left in cache for
-// the next op.
+// Non-temporal (streaming) stores for fp32 outputs that will not stay in
+// cache. An ordinary store first reads the line it writes ("read for
+// ownership"), so an elementwise kernel streaming x into y moves 3 bytes
+// for every 2 it needs; a non-temporal store writes the line without
+// reading it and without keeping it in cache. A kernel takes them when
+// its arrays (inputs and out) reach etr_isa_stream_bytes(): half the
+// last-level cache this core reaches (isa.h). Below that the out is
+// better left in cache for the next op. Measured on AMD Zen 4 (32 MiB
+// L3, 2026-12-04; a standalone loop of 15 alternated rounds each way):
+// relu with outs of 4, 8, 10 and 12 MiB took 1.36, 0.98, 0.81 and 0.58x
+// the time with streaming stores, add of two arrays 0.73x at 4 MiB and
+// 0.59x at 12; a 4096 x 1024 add of a broadcast row 0.67x. The fixed
+// threshold this replaced (outs of 32 MiB, from a Zen 2's L3) left the
+// 8-32 MiB range to ordinary stores, where XNNPACK's add ran 1.3x
+// etref's. On Zen 2 relu on 16 Mi floats had gone 3.2-3.4 -> 2.6 ms
+// (bench_server on relu-DRAM, interleaved).
 //
 // The stores sit in the kernels' own loops, interleaved with the work: a
 // first version that computed L1-sized chunks and streamed each one after
@@ -22,17 +27,26 @@
 // tanh, exp and gelu within the noise (they are bound by their
 // polynomials at ~5.5 G elements/s). Only the ISAs with such a store
 // (simd_<isa>.h defines ETR_HAVE_VF_STREAM) have them: in relu, the
-// unary table (unary_kernels.h) and add/sub/mul/div/maximum/minimum. The
-// unary table's loop (and relu's) also prefetches x a few KiB ahead
-// (ETR_STREAM_PREFETCH_FLOATS): its transcendental ops do too much work per
-// line for the hardware prefetchers to stay ahead on their own.
+// unary table (unary_kernels.h) and add/sub/mul/div/maximum/minimum,
+// whose broadcast runs are asked for the whole call (binary.h's
+// params->stream). The unary table's loop (and relu's) also prefetches x
+// a few KiB ahead (ETR_STREAM_PREFETCH_FLOATS): its transcendental ops do
+// too much work per line for the hardware prefetchers to stay ahead on
+// their own.
 #ifndef ETR_OPS_OPTIMIZED_COMMON_STREAM_H
 #define ETR_OPS_OPTIMIZED_COMMON_STREAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define ETR_STREAM_MIN_FLOATS ((size_t)8 << 20)  // 32 MiB
+#include "ops_optimized/isa.h"
+
+// Whether a kernel whose out of n floats comes with `inputs` more arrays
+// of n floats (1 for relu, 2 for add of two vectors) streams its out.
+static inline bool etr_stream_out(size_t n, size_t inputs) {
+  return n * sizeof(float) * (inputs + 1) >= etr_isa_stream_bytes();
+}
 
 // How far ahead of its loads a streaming loop prefetches x: 4 KiB. On
 // the Intel Xeon of 2026-11-28 (family 6 model 167) the hardware

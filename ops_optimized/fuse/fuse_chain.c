@@ -121,7 +121,7 @@ static void run_tiles(const fused_chain_t *f, size_t n, const float *in0,
       // The last step writes the out; the others the tile.
       float *y = s + 1 == f->num_run ? out + at : tile;
       if (step->kind == STEP_BINARY) {
-        const etr_binary_params_t params = {1.0};
+        const etr_binary_params_t params = {.alpha = 1.0};
         if (step->b == FROM_CONSTANT) {
           binary->vs[step->op](count, operand_at(step->a, tile, x0, x1),
                                step->constant, y, &params);

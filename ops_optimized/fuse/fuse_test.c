@@ -690,7 +690,7 @@ Test(fuse, hard_kernel_matches_its_steps) {
     }
     const etr_f32_binary_kernels_t *b = etr_f32_binary_for(isas[k]);
     etr_f32_unary_op_fn clamp = etr_f32_unary_op_for(ETR_UNARY_CLAMP, isas[k]);
-    const etr_binary_params_t one = {1.0};
+    const etr_binary_params_t one = {.alpha = 1.0};
     for (int form = 0; form < 3; ++form) {  // x clamp, clamp x, none
       for (size_t d = 0; d < sizeof(kDivisors) / sizeof(kDivisors[0]); ++d) {
         etr_f32_hard_params_t p = {.add = 3.0f, .low = 0.0f, .high = 6.0f,

@@ -483,7 +483,7 @@ TT_TEST(diff_elementwise_division, avx512_divide_tables_bitwise) {
           want[i] = (shape == 1 ? scalar : a[i]) / b[i];
           y[i] = b[i];
         }
-        etr_binary_params_t params = {0};
+        etr_binary_params_t params = {.alpha = 0.0};
         if (shape == 0) {
           tables[t]->vv[ETR_BINARY_DIV](n, a, b, y, &params);
         } else if (shape == 1) {

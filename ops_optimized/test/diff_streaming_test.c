@@ -4,14 +4,19 @@
 // have them: relu, and add/sub/mul/div/maximum/minimum in their vector-
 // vector, vector-scalar and scalar-vector forms, on every ISA of this
 // machine, against the portable kernels bit for bit (the same IEEE
-// operation per element); and every op of the unary table, against the
+// operation per element); every op of the unary table, against the
 // same ISA's ordinary loop (two calls under the threshold) bit for bit,
-// as its polynomials may round differently from the portable ones. Outs of ETR_STREAM_MIN_FLOATS + 37 floats (the
-// streaming branch, plus a tail) start at every float offset within a
-// 64-byte line, so the head before the first aligned vector runs with 0 to
-// 15 lanes; one float before and after the out holds a canary that must
-// survive. One call just under the threshold takes the ordinary loop.
-// Inputs mix NaN, infinities, -0.0 and negative values.
+// as its polynomials may round differently from the portable ones; and
+// add.out of a broadcast row through the op, whose runs stream because
+// the whole call does (params->stream), against the reference kernel.
+// The threshold is forced to kStreamBytes (etr_isa_force_stream_bytes),
+// so both loops run on small arrays whatever this machine's cache: outs
+// of the first streamed size + 37 floats (the streaming branch, plus a
+// tail) start at every float offset within a 64-byte line, so the head
+// before the first aligned vector runs with 0 to 15 lanes; one float
+// before and after the out holds a canary that must survive. One call
+// just under the threshold takes the ordinary loop. Inputs mix NaN,
+// infinities, -0.0 and negative values.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +31,14 @@
 #include "ops_optimized/unary/unary.h"
 
 enum { kLead = 16, kExtra = 37 };
+
+static const size_t kStreamBytes = (size_t)256 << 10;
+
+// The first out size that streams with `inputs` arrays beside it.
+static size_t first_streamed(size_t inputs) {
+  const size_t per = sizeof(float) * (inputs + 1);
+  return (kStreamBytes + per - 1) / per;
+}
 
 static const float kCanary = -1234.5f;
 
@@ -114,15 +127,21 @@ static float *out_at(buffers_t *t, size_t offset, size_t n) {
   return y;
 }
 
-static const size_t kSizes[] = {ETR_STREAM_MIN_FLOATS + kExtra,
-                                ETR_STREAM_MIN_FLOATS - 1};
+// Streamed (first) and not (second) with `inputs` arrays beside the out.
+static size_t test_size(size_t inputs, bool streamed) {
+  return streamed ? first_streamed(inputs) + kExtra
+                  : first_streamed(inputs) - 1;
+}
 
 TT_TEST(diff_streaming, relu) {
-  buffers_t t = make_buffers(ETR_STREAM_MIN_FLOATS + kExtra);
+  etr_isa_force_stream_bytes(kStreamBytes);
+  cr_assert(etr_stream_out(first_streamed(1), 1));
+  cr_assert(!etr_stream_out(first_streamed(1) - 1, 1));
+  buffers_t t = make_buffers(test_size(1, true));
   int bad = 0;
   int runs = 0;
   for (size_t s = 0; s < 2; ++s) {
-    size_t n = kSizes[s];
+    size_t n = test_size(1, s == 0);
     etr_f32_relu_for(ETR_ISA_SCALAR)(n, t.a, t.want);
     for (int isa = 1; isa < ETR_NUM_ISAS; ++isa) {
       if (!etr_isa_available((etr_isa_t)isa)) {
@@ -137,6 +156,7 @@ TT_TEST(diff_streaming, relu) {
     }
   }
   free_buffers(&t);
+  etr_isa_force_stream_bytes(0);
   cr_assert_eq(bad, 0, "%d relu mismatches", bad);
   cr_log_info("%d relu runs", runs);
 }
@@ -147,14 +167,16 @@ TT_TEST(diff_streaming, binary) {
       ETR_BINARY_DIV, ETR_BINARY_MAXIMUM, ETR_BINARY_MINIMUM};
   static const char *names[] = {"add", "sub", "mul", "div", "maximum",
                                 "minimum"};
-  buffers_t t = make_buffers(ETR_STREAM_MIN_FLOATS + kExtra);
-  const etr_binary_params_t params = {0.0};
+  etr_isa_force_stream_bytes(kStreamBytes);
+  buffers_t t = make_buffers(test_size(1, true));
+  const etr_binary_params_t params = {.alpha = 0.0};
   const etr_f32_binary_kernels_t *ref = etr_f32_binary_for(ETR_ISA_SCALAR);
   int bad = 0;
   int runs = 0;
   for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); ++o) {
     for (int form = 0; form < 3; ++form) {  // vv, vs, sv
-      size_t n = kSizes[(o + (size_t)form) % 5 == 4];
+      // vv reads two arrays beside the out, vs and sv one.
+      size_t n = test_size(form == 0 ? 2 : 1, (o + (size_t)form) % 5 != 4);
       const float scalar = t.b[7];
       if (form == 0) {
         ref->vv[ops[o]](n, t.a, t.b, t.want, &params);
@@ -185,15 +207,17 @@ TT_TEST(diff_streaming, binary) {
     }
   }
   free_buffers(&t);
+  etr_isa_force_stream_bytes(0);
   cr_assert_eq(bad, 0, "%d binary mismatches", bad);
   cr_assert_gt(runs, 0);
 }
 
 // In place (y == a), as add_ and the runtime's in-place outs do.
 TT_TEST(diff_streaming, in_place) {
-  buffers_t t = make_buffers(ETR_STREAM_MIN_FLOATS + kExtra);
+  etr_isa_force_stream_bytes(kStreamBytes);
+  buffers_t t = make_buffers(test_size(2, true));
   size_t n = t.n;
-  const etr_binary_params_t params = {0.0};
+  const etr_binary_params_t params = {.alpha = 0.0};
   etr_f32_binary_for(ETR_ISA_SCALAR)->vv[ETR_BINARY_ADD](n, t.a, t.b, t.want,
                                                          &params);
   int bad = 0;
@@ -208,13 +232,15 @@ TT_TEST(diff_streaming, in_place) {
     bad += check(y, t.want, n, "add in place", (etr_isa_t)isa, 3);
   }
   free_buffers(&t);
+  etr_isa_force_stream_bytes(0);
   cr_assert_eq(bad, 0, "%d in-place mismatches", bad);
 }
 
 // Every op of the unary table (clamp as hardtanh uses it), each on every
 // ISA with its out at an offset of its own.
 TT_TEST(diff_streaming, unary_table) {
-  buffers_t t = make_buffers(ETR_STREAM_MIN_FLOATS + kExtra);
+  etr_isa_force_stream_bytes(kStreamBytes);
+  buffers_t t = make_buffers(test_size(1, true));
   size_t n = t.n;
   const etr_unary_params_t params = {.low = -1.0f,
                                      .high = 6.0f,
@@ -234,7 +260,7 @@ TT_TEST(diff_streaming, unary_table) {
       etr_f32_unary_op_fn k =
           etr_f32_unary_op_for((etr_unary_op_t)op, (etr_isa_t)isa);
       // The ordinary loop: the out in two calls, each under the threshold.
-      size_t first = ETR_STREAM_MIN_FLOATS - 1;
+      size_t first = test_size(1, false);
       k(first, t.a, t.want, &params);
       k(n - first, t.a + first, t.want + first, &params);
       size_t offset = ((size_t)op * 7 + (size_t)isa) % 16;
@@ -247,6 +273,45 @@ TT_TEST(diff_streaming, unary_table) {
     }
   }
   free_buffers(&t);
+  etr_isa_force_stream_bytes(0);
   cr_assert_eq(bad, 0, "%d unary mismatches", bad);
   cr_log_info("%d unary runs", runs);
+}
+
+// add.out of a [rows, columns] tensor and a broadcast [columns] row
+// through the op (binary/elementwise.c's runs): rows of 1024 and 256
+// floats, whose runs stream because the call's arrays reach the
+// threshold, rows of 255 (too short a run: the ordinary loop), and a call
+// under the threshold, each against the reference kernel bit for bit.
+TT_TEST(diff_streaming, broadcast_rows) {
+  etr_isa_force_stream_bytes(kStreamBytes);
+  static const int64_t kShapes[][2] = {
+      {64, 1024}, {160, 256}, {161, 255}, {15, 1024}};
+  int failures = 0;
+  for (size_t s = 0; s < sizeof(kShapes) / sizeof(kShapes[0]); ++s) {
+    const int64_t *sizes = kShapes[s];
+    etr_diff_case_t c;
+    etr_diff_begin(&c, "aten::add.out", 70000 + s, "[%lld, %lld] + row",
+                   (long long)sizes[0], (long long)sizes[1]);
+    etr_diff_input(&c, ETR_FLOAT, 2, sizes, ETR_DIFF_CONTIGUOUS,
+                   ETR_FILL_SPECIAL);
+    etr_diff_input(&c, ETR_FLOAT, 1, sizes + 1, ETR_DIFF_CONTIGUOUS,
+                   ETR_FILL_SPECIAL);
+    etr_diff_arg(&c, tt_ev_int(1));
+    etr_diff_out(&c, ETR_FLOAT, 2, sizes, ETR_DIFF_CONTIGUOUS, 0);
+    etr_diff_return(&c, 3);
+    etr_diff_tolerance_exact(&c);
+    failures += etr_diff_run(&c);
+  }
+  etr_isa_force_stream_bytes(0);
+  cr_assert_eq(failures, 0, "%d broadcast add mismatches", failures);
+}
+
+// The detected threshold is half a last-level cache of at least 1 MiB,
+// or the 64 MiB fallback: a sane size either way.
+TT_TEST(diff_streaming, detected_threshold) {
+  size_t bytes = etr_isa_stream_bytes();
+  cr_log_info("streaming from %zu KiB of arrays", bytes >> 10);
+  cr_assert_geq(bytes, (size_t)512 << 10);
+  cr_assert_leq(bytes, (size_t)1 << 30);
 }

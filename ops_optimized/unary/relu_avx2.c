@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// fp32 relu, AVX2: 8 lanes (streaming stores for an out of
-// ETR_STREAM_MIN_FLOATS or more, common/stream.h); the tail is a masked
+// fp32 relu, AVX2: 8 lanes (streaming stores for an out that streams,
+// common/stream.h); the tail is a masked
 // load and store, so nothing past n is touched. NaN and -0.0 lanes are
 // kept (x < 0 is false for both, as in PyTorch, whose relu(-0.0) is -0.0).
 #include <immintrin.h>
@@ -14,7 +14,7 @@
 void etr_f32_relu_avx2(size_t n, const float *x, float *y) {
   const __m256 zero = _mm256_setzero_ps();
   size_t i = 0;
-  if (n >= ETR_STREAM_MIN_FLOATS) {  // streaming stores (common/stream.h)
+  if (etr_stream_out(n, 1)) {  // streaming stores (common/stream.h)
     for (size_t head = etr_stream_head(y, 32); i < head; ++i) {
       y[i] = x[i] < 0.0f ? 0.0f : x[i];
     }

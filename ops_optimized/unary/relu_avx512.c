@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // fp32 relu, AVX-512: 16 lanes, 2 vectors per iteration (streaming stores
-// for an out of ETR_STREAM_MIN_FLOATS or more, common/stream.h); the tail
+// for an out that streams, common/stream.h); the tail
 // uses a lane mask, so nothing past n is touched. NaN and -0.0 lanes are
 // kept (x < 0 is false for both, as PyTorch: relu(-0.0) is -0.0): maxps
 // (0, x) is 0 > x ? 0 : x, which returns its second operand x on NaN and
@@ -15,7 +15,7 @@
 void etr_f32_relu_avx512(size_t n, const float *x, float *y) {
   const __m512 zero = _mm512_setzero_ps();
   size_t i = 0;
-  if (n >= ETR_STREAM_MIN_FLOATS) {  // streaming stores (common/stream.h)
+  if (etr_stream_out(n, 1)) {  // streaming stores (common/stream.h)
     i = etr_stream_head(y, 64);
     if (i > 0) {
       __mmask16 lanes = (__mmask16)((1u << i) - 1);

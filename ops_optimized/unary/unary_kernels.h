@@ -6,9 +6,9 @@
 // function of one vector; ETR_DEFINE_UNARY wraps it in the loop: two
 // vectors per step, then whole vectors, then one partial vector (masked or
 // buffered by the primitives), so nothing past n is read or written and
-// x == y (in place) is fine. An out of ETR_STREAM_MIN_FLOATS or more is
-// written with streaming stores on the ISAs that have them
-// (common/stream.h).
+// x == y (in place) is fine. An out that streams (common/stream.h: its
+// array and x's reach etr_isa_stream_bytes()) is written with streaming
+// stores on the ISAs that have them.
 #ifndef ETR_UNARY_TABLE
 #error "define ETR_UNARY_TABLE and include a simd_<isa>.h first"
 #endif
@@ -262,12 +262,12 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
 }
 
 #if defined(ETR_HAVE_VF_STREAM)
-// An out of ETR_STREAM_MIN_FLOATS or more: the lanes up to y's next vector
+// An out that streams (common/stream.h): the lanes up to y's next vector
 // boundary with one partial vector, then pairs of vectors written with
 // streaming stores, in the loop itself (stream.h: not in bursts); the
 // loops after it finish the tail.
 #define ETR_UNARY_STREAM(name)                                            \
-  if (n >= ETR_STREAM_MIN_FLOATS) {                                       \
+  if (etr_stream_out(n, 1)) {                                             \
     i = etr_stream_head(y, sizeof(etr_vf));                               \
     if (i > 0) {                                                          \
       vf_store_n(y, op_##name(vf_load_n(x, i), &k), i);                   \
@@ -335,7 +335,7 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
                            const etr_unary_params_t *params) {            \
     const unary_consts_t k = unary_consts(params);                        \
     size_t i = 0;                                                         \
-    if (n >= ETR_STREAM_MIN_FLOATS) {                                     \
+    if (etr_stream_out(n, 1)) {                                           \
       i = etr_stream_head(y, sizeof(etr_vf));                             \
       if (i > 0) {                                                        \
         vf_store_n(y, op_##name(vf_load_n(x, i), &k), i);                 \
