@@ -8,7 +8,8 @@
 //   2. the reference kernel on real data, outs poisoned with 0xA5;
 //   3. the optimized kernel (etr_registry_select, so the reference again
 //      for ops without an optimized twin) on fresh copies of the same
-//      arguments, outs poisoned alike, once per ISA this CPU has. (One
+//      arguments, outs poisoned alike, once per ISA this CPU has, every
+//      other input with streaming stores from 256 bytes of arrays. (One
 //      poison for every run: the fuzzer freely turns an input into an out
 //      spec, which a kernel then reads as data, so two poisons would make
 //      differences that are no kernel's fault. The scratch arena is not
@@ -374,6 +375,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   check_dry_run(op, &dry, &ref);
   etr_fuzz_pool_free(&dry.pool);
+  // Every other input (by its hash) streams from 256 bytes of arrays, so
+  // the streaming-store loops (ops_optimized/common/stream.h), which the
+  // detected threshold keeps for arrays of megabytes, run on the small
+  // tensors the fuzzer makes.
+  etr_isa_force_stream_bytes(etr_fuzz_hash(data, size) % 2 == 0 ? 256 : 0);
   bool same = optimized == reference;
   for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
     if (!etr_isa_available((etr_isa_t)isa) || (same && isa > 0)) {
@@ -401,6 +407,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
   etr_isa_reset();
+  etr_isa_force_stream_bytes(0);
   etr_fuzz_pool_free(&ref.pool);
   return 0;
 }
