@@ -181,20 +181,18 @@ static size_t l3_bytes(void) {
   return 0;
 }
 
-static size_t g_stream_bytes = 0;         // detected; 0 until then
-static size_t g_stream_bytes_forced = 0;  // etr_isa_force_stream_bytes's
+size_t etr_isa_stream_bytes_known = 0;
 
-size_t etr_isa_stream_bytes(void) {
-  if (g_stream_bytes_forced != 0) {
-    return g_stream_bytes_forced;
-  }
-  if (g_stream_bytes == 0) {
+size_t etr_isa_stream_bytes_detect(void) {
+  static size_t detected = 0;
+  if (detected == 0) {
     size_t l3 = l3_bytes();
-    g_stream_bytes = l3 >= ((size_t)1 << 20) ? l3 / 2 : (size_t)64 << 20;
+    detected = l3 >= ((size_t)1 << 20) ? l3 / 2 : (size_t)64 << 20;
   }
-  return g_stream_bytes;
+  etr_isa_stream_bytes_known = detected;
+  return detected;
 }
 
 void etr_isa_force_stream_bytes(size_t bytes) {
-  g_stream_bytes_forced = bytes;
+  etr_isa_stream_bytes_known = bytes;
 }
