@@ -388,7 +388,7 @@ ALWAYS_INLINE void planes(const float *in, const etr_pool_planes_t *g,
   // plain_plane3's: the columns inside the row of each vector.
   __mmask16 columns[MAX_VECTORS];
   for (int64_t v = 0; three && v < 2 * blocks + 2; ++v) {
-    columns[v] = (__mmask16)range32(-16 * v, g->width - 16 * v);
+    columns[v] = (__mmask16)range32(0, g->width - 16 * v);
   }
   const int64_t plane_size = g->height * g->width;
   const int64_t out_plane = g->out_height * g->out_width;
