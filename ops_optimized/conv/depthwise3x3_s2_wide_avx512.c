@@ -16,15 +16,19 @@
 // shuffles do not: two permutes per 16 outputs in place of the row
 // kernel's six (depthwise3x3_avx512.c: three loads per row, split over
 // cache lines, two permutes and a shift) took 8 channels of 112x112 in L2
-// from 4.5 to 3.7 us. Re-splitting row 2 oh - 1 (just read, in L1) costs
-// less than keeping it. The input of a large layer streams from L3: the
-// rows two output rows ahead are prefetched.
+// from 4.5 to 3.7 us. Output rows are taken two at a time: rows oh and
+// oh + 1 share input row 2 oh + 1, so five row splits serve two blocks in
+// place of six (the bench's 96x112x112 layer on Zen 4, where the loads,
+// shuffles and stores cost about what the FMAs do: 0.88x the time,
+// paired.py program, 7 rounds); a last odd row goes alone. The input of a
+// large layer streams from L3: the next pair's four rows are prefetched.
 //
 // Taps outside the image contribute zeros (masked loads), which add
 // nothing: padded convolutions with a non-finite weight never come here
-// (op_convolution.c). The sums run from +0.0 down each kernel column (the
-// own row first), then (y_1 + y_2) + y_0, bias last: an order other than
-// the reference's, within its tests' tolerance, exact for exact data.
+// (op_convolution.c). The sums run down each kernel column (the own row
+// first), column 1's from the bias and the others from +0.0, then (y_1 +
+// y_2) + y_0: an order other than the reference's, within its tests'
+// tolerance, exact for exact data.
 #include <immintrin.h>
 
 #include "ops_optimized/conv/conv.h"
@@ -66,6 +70,31 @@ static inline __attribute__((always_inline)) void split(
   *odd = _mm512_shuffle_ps(a, b, 0xdd);
 }
 
+// Kernel rows 0..2 (`top` .. `bottom`, each split) of one block into the
+// sums of kernel columns 1 and 2 (in order, bias included) and of column
+// 0 (scrambled, for the next block), and the block's outputs.
+static inline __attribute__((always_inline)) void wide_sums(
+    const wide_channel_t *c, __m512 top_even, __m512 top_odd,
+    __m512 own_even, __m512 own_odd, __m512 bottom_even, __m512 bottom_odd,
+    __m512 *left, __mmask16 out_lanes, float *out) {
+  const __m512 zero = _mm512_setzero_ps();
+  const __m512 *w = c->weights;
+  __m512 y1 = _mm512_fmadd_ps(w[4], own_even, c->bias);
+  __m512 y2 = _mm512_fmadd_ps(w[5], own_odd, zero);
+  __m512 y0 = _mm512_fmadd_ps(w[3], own_odd, zero);
+  y1 = _mm512_fmadd_ps(w[1], top_even, y1);
+  y2 = _mm512_fmadd_ps(w[2], top_odd, y2);
+  y0 = _mm512_fmadd_ps(w[0], top_odd, y0);
+  y1 = _mm512_fmadd_ps(w[7], bottom_even, y1);
+  y2 = _mm512_fmadd_ps(w[8], bottom_odd, y2);
+  y0 = _mm512_fmadd_ps(w[6], bottom_odd, y0);
+  const __m512 middle =
+      _mm512_permutexvar_ps(c->natural, _mm512_add_ps(y1, y2));
+  const __m512 before = _mm512_permutex2var_ps(y0, c->shifted, *left);
+  *left = y0;
+  _mm512_mask_storeu_ps(out, out_lanes, _mm512_add_ps(middle, before));
+}
+
 // One block of an output row from input rows `up`, `own` and `below`
 // (`up_lanes` and `below_lanes` 0 outside the image). `left` carries
 // kernel column 0's sums (scrambled) from block to block.
@@ -73,30 +102,31 @@ static inline __attribute__((always_inline)) void wide_block(
     const wide_channel_t *c, const float *up, const float *own,
     const float *below, __mmask16 up_lanes, __mmask16 below_lanes,
     wide_masks_t m, __m512 *left, float *out) {
-  const __m512 zero = _mm512_setzero_ps();
   __m512 even, odd, above_even, above_odd, below_even, below_odd;
   split(own, m.low, m.high, &even, &odd);
   split(up, m.low & up_lanes, m.high & up_lanes, &above_even, &above_odd);
   split(below, m.low & below_lanes, m.high & below_lanes, &below_even,
         &below_odd);
-  const __m512 *w = c->weights;
-  __m512 y1 = _mm512_fmadd_ps(w[4], even, zero);
-  __m512 y2 = _mm512_fmadd_ps(w[5], odd, zero);
-  __m512 y0 = _mm512_fmadd_ps(w[3], odd, zero);
-  y1 = _mm512_fmadd_ps(w[1], above_even, y1);
-  y2 = _mm512_fmadd_ps(w[2], above_odd, y2);
-  y0 = _mm512_fmadd_ps(w[0], above_odd, y0);
-  y1 = _mm512_fmadd_ps(w[7], below_even, y1);
-  y2 = _mm512_fmadd_ps(w[8], below_odd, y2);
-  y0 = _mm512_fmadd_ps(w[6], below_odd, y0);
-  // Back in order; kernel column 0's sum of the odd column before each
-  // output (the previous block's last for output 0).
-  const __m512 middle =
-      _mm512_permutexvar_ps(c->natural, _mm512_add_ps(y1, y2));
-  const __m512 before = _mm512_permutex2var_ps(y0, c->shifted, *left);
-  *left = y0;
-  _mm512_mask_storeu_ps(
-      out, m.out, _mm512_add_ps(_mm512_add_ps(middle, before), c->bias));
+  wide_sums(c, above_even, above_odd, even, odd, below_even, below_odd,
+            left, m.out, out);
+}
+
+// One block of two output rows, oh (from input rows `up`, `own`,
+// `shared`) and oh + 1 (from `shared`, `next`, `below`): five row splits
+// in place of six; `below_lanes` 0 past the image.
+static inline __attribute__((always_inline)) void wide_block2(
+    const wide_channel_t *c, const float *up, const float *own,
+    const float *shared, const float *next, const float *below,
+    __mmask16 up_lanes, __mmask16 below_lanes, wide_masks_t m,
+    __m512 *left0, __m512 *left1, float *out0, float *out1) {
+  __m512 e0, o0, e1, o1, e2, o2, e3, o3, e4, o4;
+  split(up, m.low & up_lanes, m.high & up_lanes, &e0, &o0);
+  split(own, m.low, m.high, &e1, &o1);
+  split(shared, m.low, m.high, &e2, &o2);
+  split(next, m.low, m.high, &e3, &o3);
+  split(below, m.low & below_lanes, m.high & below_lanes, &e4, &o4);
+  wide_sums(c, e0, o0, e1, o1, e2, o2, left0, m.out, out0);
+  wide_sums(c, e2, o2, e3, o3, e4, o4, left1, m.out, out1);
 }
 
 static void wide_plane(const etr_conv2d_geometry_t *g, const float *in,
@@ -117,7 +147,47 @@ static void wide_plane(const etr_conv2d_geometry_t *g, const float *in,
   const wide_masks_t tail = {first_lanes(rest), first_lanes(rest - 16),
                              first_lanes((rest + 1) / 2)};
   const int64_t row_stride = g->in_stride_h;
-  for (int64_t oh = 0; oh < g->out_h; ++oh) {
+  int64_t oh = 0;
+  // Two output rows at a time while both have their three input rows
+  // up to the image's last (row 2 oh + 3 of oh + 1 may be past it).
+  for (; oh + 1 < g->out_h; oh += 2) {
+    const float *own = in + 2 * oh * row_stride;
+    const bool has_up = oh > 0;
+    const bool has_below = 2 * oh + 3 < g->in_h;
+    const float *up = has_up ? own - row_stride : own;
+    const float *shared = own + row_stride;
+    const float *next = own + 2 * row_stride;
+    const float *below = has_below ? own + 3 * row_stride : own;
+    const __mmask16 up_lanes = has_up ? 0xffff : 0;
+    const __mmask16 below_lanes = has_below ? 0xffff : 0;
+    // The next pair's rows: input rows 2 oh + 4 and 2 oh + 5, then 6, 7.
+    const int64_t ahead = 2 * oh + 7 < g->in_h ? 4 : 0;
+    const float *pre = own + ahead * row_stride;
+    const int64_t pre_stride = ahead > 0 ? row_stride : 0;
+    float *out0 = plane + oh * out_stride_h;
+    float *out1 = out0 + out_stride_h;
+    __m512 left0 = _mm512_setzero_ps();
+    __m512 left1 = _mm512_setzero_ps();
+    int64_t b = 0;
+    for (; b < full; ++b) {
+#pragma GCC unroll 4
+      for (int r = 0; r < 4; ++r) {
+        _mm_prefetch((const char *)(pre + r * pre_stride + 32 * b),
+                     _MM_HINT_T0);
+        _mm_prefetch((const char *)(pre + r * pre_stride + 32 * b + 16),
+                     _MM_HINT_T0);
+      }
+      wide_block2(&c, up + 32 * b, own + 32 * b, shared + 32 * b,
+                  next + 32 * b, below + 32 * b, up_lanes, below_lanes, all,
+                  &left0, &left1, out0 + 16 * b, out1 + 16 * b);
+    }
+    if (rest > 0) {
+      wide_block2(&c, up + 32 * b, own + 32 * b, shared + 32 * b,
+                  next + 32 * b, below + 32 * b, up_lanes, below_lanes,
+                  tail, &left0, &left1, out0 + 16 * b, out1 + 16 * b);
+    }
+  }
+  for (; oh < g->out_h; ++oh) {
     const float *own = in + 2 * oh * row_stride;
     const bool has_up = oh > 0;
     const bool has_below = 2 * oh + 1 < g->in_h;
@@ -125,19 +195,10 @@ static void wide_plane(const etr_conv2d_geometry_t *g, const float *in,
     const float *below = has_below ? own + row_stride : own;
     const __mmask16 up_lanes = has_up ? 0xffff : 0;
     const __mmask16 below_lanes = has_below ? 0xffff : 0;
-    // Two output rows ahead: input rows 2 oh + 4 and 2 oh + 5.
-    const bool ahead = 2 * oh + 5 < g->in_h;
-    const float *next = ahead ? own + 4 * row_stride : own;
-    const int64_t next_stride = ahead ? row_stride : 0;
     float *out = plane + oh * out_stride_h;
     __m512 left = _mm512_setzero_ps();
     int64_t b = 0;
     for (; b < full; ++b) {
-      _mm_prefetch((const char *)(next + 32 * b), _MM_HINT_T0);
-      _mm_prefetch((const char *)(next + 32 * b + 16), _MM_HINT_T0);
-      _mm_prefetch((const char *)(next + next_stride + 32 * b), _MM_HINT_T0);
-      _mm_prefetch((const char *)(next + next_stride + 32 * b + 16),
-                   _MM_HINT_T0);
       wide_block(&c, up + 32 * b, own + 32 * b, below + 32 * b, up_lanes,
                  below_lanes, all, &left, out + 16 * b);
     }
