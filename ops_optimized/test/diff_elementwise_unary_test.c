@@ -96,14 +96,16 @@ static void run_seams(size_t which, const char *op, const float *seams,
   cr_assert_eq(etr_diff_run(&c), 0, "%s disagrees at a seam", op);
 }
 
-// The seams of the AVX-512 table paths (vmath.h's vf_abs_table): where
-// round(4|x|) steps, |x| = k/4 + 1/8 for k = 0..31 (the last, 7.875, where
-// the index stops at 31).
-static int table_seams(float *seams) {
-  for (int k = 0; k < 32; ++k) {
-    seams[k] = (float)k / 4.0f + 0.125f;
+// The seams of the AVX-512 table paths (vmath.h's vf_table_poly) of
+// intervals of `step` up to |x| = 8: where round(|x| / step) steps, |x| =
+// (k + 1/2) step for k = 0..8/step-1 (the last, 8 - step/2: 7.875 where
+// tanh's index stops at 31, 7.75 where sigmoid's table path ends).
+static int table_seams(float *seams, float step) {
+  const int count = (int)(8.0f / step);
+  for (int k = 0; k < count; ++k) {
+    seams[k] = ((float)k + 0.5f) * step;
   }
-  return 32;
+  return count;
 }
 
 // tanh at the seams of vf_tanh (unary/vmath.h), both signs, within its
@@ -119,16 +121,19 @@ TT_TEST(diff_elementwise_unary, tanh_seams) {
     seams[count++] = (float)(k * 0.34657359027997264);
   }
   seams[count++] = 9.01091194f;
-  count += table_seams(seams + count);
+  count += table_seams(seams + count, 0.25f);
   seams[count++] = 9.125f;
   run_seams(1, "aten::tanh.out", seams, count);
 }
 
-// sigmoid at the seams of its AVX-512 table path, both signs, within its
-// 2 ULP: the intervals, and 7.875, where |x| leaves the table for the
-// general path (the vector with such a lane takes it lane by lane).
+// sigmoid at the seams of its AVX-512 table path (intervals of 1/2),
+// both signs, within its 2 ULP: the intervals, and 7.75, where |x| leaves
+// the table for the general path (the vector with such a lane takes it
+// lane by lane); and |x| = k/4 + 1/8, halfway between a seam and an
+// interval's centre (the seams of the table of |x| it had before).
 TT_TEST(diff_elementwise_unary, sigmoid_seams) {
-  float seams[32];
-  int count = table_seams(seams);
+  float seams[48];
+  int count = table_seams(seams, 0.5f);
+  count += table_seams(seams + count, 0.25f);
   run_seams(0, "aten::sigmoid.out", seams, count);
 }
