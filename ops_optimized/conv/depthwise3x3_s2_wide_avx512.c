@@ -88,6 +88,8 @@ static inline __attribute__((always_inline)) void wide_sums(
   y1 = _mm512_fmadd_ps(w[7], bottom_even, y1);
   y2 = _mm512_fmadd_ps(w[8], bottom_odd, y2);
   y0 = _mm512_fmadd_ps(w[6], bottom_odd, y0);
+  // Back in order; kernel column 0's sum of the odd column before each
+  // output (the previous block's last for output 0).
   const __m512 middle =
       _mm512_permutexvar_ps(c->natural, _mm512_add_ps(y1, y2));
   const __m512 before = _mm512_permutex2var_ps(y0, c->shifted, *left);
@@ -148,8 +150,9 @@ static void wide_plane(const etr_conv2d_geometry_t *g, const float *in,
                              first_lanes((rest + 1) / 2)};
   const int64_t row_stride = g->in_stride_h;
   int64_t oh = 0;
-  // Two output rows at a time while both have their three input rows
-  // up to the image's last (row 2 oh + 3 of oh + 1 may be past it).
+  // Two output rows at a time while both exist: their input rows 2 oh -
+  // 1 .. 2 oh + 3, of which the first is above the image for oh = 0 and
+  // the last may be below it (zero lanes).
   for (; oh + 1 < g->out_h; oh += 2) {
     const float *own = in + 2 * oh * row_stride;
     const bool has_up = oh > 0;
@@ -160,7 +163,7 @@ static void wide_plane(const etr_conv2d_geometry_t *g, const float *in,
     const float *below = has_below ? own + 3 * row_stride : own;
     const __mmask16 up_lanes = has_up ? 0xffff : 0;
     const __mmask16 below_lanes = has_below ? 0xffff : 0;
-    // The next pair's rows: input rows 2 oh + 4 and 2 oh + 5, then 6, 7.
+    // The next pair's new rows, 2 oh + 4 .. 2 oh + 7, prefetched.
     const int64_t ahead = 2 * oh + 7 < g->in_h ? 4 : 0;
     const float *pre = own + ahead * row_stride;
     const int64_t pre_stride = ahead > 0 ? row_stride : 0;
