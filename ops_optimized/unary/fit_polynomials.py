@@ -180,6 +180,22 @@ TANH_TABLE_CAP = 9.125
 TANH_TABLE = dict(step=0.25, entries=32, degree=6)
 
 
+def fit_hi_lo(f, c, ts, degree):
+    """One interval's column, f(c + t) = hi + (lo + t P(t)) at the points
+    ts: hi = f(c) rounded to float, then lo and P's coefficients rounded
+    as fit_rounded does (from P's when hi is 0), and its relative
+    error."""
+    values = [f(c + mp.mpf(t)) for t in ts]
+    hi = float(np.float32(float(f(c))))
+    residual = np.array([float(v - mp.mpf(hi)) for v in values])
+    fvalues = np.array([float(v) for v in values])
+    basis = np.array([power_basis(degree)(t) for t in ts])
+    rounded = fit_rounded(residual, 1 / fvalues, ts, degree,
+                          first=1 if hi == 0 else 0)
+    err = np.abs((basis @ rounded - residual) / fvalues).max()
+    return np.concatenate(([hi], rounded)), err
+
+
 def fit_abs_table(f, last_high, step, entries, degree):
     table = np.zeros((degree + 2, entries))  # hi, lo, P's coefficients
     worst = 0.0
@@ -187,19 +203,9 @@ def fit_abs_table(f, last_high, step, entries, degree):
         low = 0.0 if i == 0 else -step / 2 * 1.0001
         high = (last_high - i * step if i == entries - 1
                 else step / 2) * 1.0001
-        ts = cheb(low, high, 120)
-        center = f(mp.mpf(i) * step)
-        values = [f(mp.mpf(i) * step + mp.mpf(t)) for t in ts]
-        hi = float(np.float32(float(center)))
-        residual = np.array([float(v - mp.mpf(hi)) for v in values])
-        fvalues = np.array([float(v) for v in values])
-        basis = np.array([power_basis(degree)(t) for t in ts])
-        rounded = fit_rounded(residual, 1 / fvalues, ts, degree,
-                              first=1 if hi == 0 else 0)
-        err = np.abs((basis @ rounded - residual) / fvalues).max()
+        table[:, i], err = fit_hi_lo(f, mp.mpf(i) * step,
+                                     cheb(low, high, 120), degree)
         worst = max(worst, err)
-        table[0, i] = hi
-        table[1:, i] = rounded
     return table, worst
 
 
@@ -216,17 +222,10 @@ def fit_signed_table(f, step, entries, degree):
     table = np.zeros((degree + 2, entries))  # hi, lo, P's coefficients
     worst = 0.0
     ts = cheb(-step / 2 * 1.0001, step / 2 * 1.0001, 120)
-    basis = np.array([power_basis(degree)(t) for t in ts])
     for i in range(-entries // 2, entries // 2):
-        values = [f(mp.mpf(i) * step + mp.mpf(t)) for t in ts]
-        hi = float(np.float32(float(f(mp.mpf(i) * step))))
-        residual = np.array([float(v - mp.mpf(hi)) for v in values])
-        fvalues = np.array([float(v) for v in values])
-        rounded = fit_rounded(residual, 1 / fvalues, ts, degree)
-        err = np.abs((basis @ rounded - residual) / fvalues).max()
+        table[:, i % entries], err = fit_hi_lo(f, mp.mpf(i) * step, ts,
+                                               degree)
         worst = max(worst, err)
-        table[0, i % entries] = hi
-        table[1:, i % entries] = rounded
     return table, worst
 
 
