@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Depthwise 5x5, stride 2, padding 2, NCHW, AVX-512 (conv.h), for rows
+// of 33 or more inputs: the 56x56 -> 28x28 layers of MobileNetV3 (72
+// channels) and EfficientNet (144). The plane is walked row by row, 16
+// outputs (32 inputs) a block, as the 3x3 kernel on wide rows does
+// (depthwise3x3_s2_wide_avx512.c): each input row of a block is two
+// loads split into its even and odd columns by two in-lane shuffles
+// (vshufps), in a scrambled lane order the FMAs do not mind. Output j
+// reads columns 2 j - 2 .. 2 j + 2: kernel columns 2 and 3 are the even
+// and odd columns at j, columns 0 and 1 those at j - 1 and column 4 the
+// even column at j + 1. So each output row keeps three sums down its
+// kernel rows: `mid` (columns 2 and 3, from the bias), `lead` (0 and 1,
+// one output early) and `trail` (4, one output late); one permute puts
+// `mid` in order, a second takes `lead` one output back (the previous
+// block's last for output 0), and a third takes `trail` one output on
+// (the next block's first for output 15), so a block is stored once the
+// next one is summed. Output rows are taken two at a time: rows oh and
+// oh + 1 read input rows 2 oh - 2 .. 2 oh + 4, seven row splits for
+// both in place of ten. The 25 taps do not fit in registers beside the
+// six sums and the carried vectors: each FMA broadcasts its tap from
+// memory.
+//
+// Taps outside the image contribute zeros (masked loads), which add
+// nothing: padded convolutions with a non-finite weight never come here
+// (op_convolution.c). The sums run down the kernel rows, then mid + lead
+// + trail: an order other than the reference's, within its tests'
+// tolerance, exact for exact data.
+#include <immintrin.h>
+
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/conv/lanes_avx512.h"
+
+bool etr_depthwise5x5_s2_wide_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g) {
+  return g->kernel_h == 5 && g->kernel_w == 5 && g->stride_h == 2 &&
+         g->stride_w == 2 && g->dilation_h == 1 && g->dilation_w == 1 &&
+         g->pad_h == 2 && g->pad_w == 2 && g->in_w >= 33 &&
+         g->in_stride_w == 1;
+}
+
+// Masks of one block: its input columns in the row (two loads) and its
+// outputs.
+typedef struct block_masks {
+  __mmask16 low;
+  __mmask16 high;
+  __mmask16 out;
+} block_masks_t;
+
+// What stays the same for every block of a channel.
+typedef struct channel5 {
+  float taps[25];  // row by row
+  __m512 bias;
+  __m512i natural;  // lane m: the scrambled lane of output m
+  __m512i before;   // lane m: that of output m - 1 (16 +: previous block)
+  __m512i after;    // lane m: that of output m + 1 (16 +: next block)
+} channel5_t;
+
+// The three sums of one output row's block, scrambled.
+typedef struct row_sums {
+  __m512 lead;   // kernel columns 0 and 1, for the output after the lane's
+  __m512 mid;    // columns 2 and 3, the bias included
+  __m512 trail;  // column 4, for the output before the lane's
+} row_sums_t;
+
+// What an output row carries from block to block: the last block's
+// `lead` and `trail`, and its outputs but for the trail's share.
+typedef struct row_carry {
+  __m512 lead;
+  __m512 trail;
+  __m512 pending;
+} row_carry_t;
+
+// Input columns [32 b, 32 b + 32) of a row, zeros outside the masks: the
+// even ones and the odd ones, in the scrambled order of vshufps (lane
+// 4 k + j holds column pair 2 k + j for j < 2, 8 + 2 k + j - 2 else).
+static inline __attribute__((always_inline)) void split(
+    const float *row, __mmask16 low, __mmask16 high, __m512 *even,
+    __m512 *odd) {
+  const __m512 a = _mm512_maskz_loadu_ps(low, row);
+  const __m512 b = _mm512_maskz_loadu_ps(high, row + 16);
+  *even = _mm512_shuffle_ps(a, b, 0x88);
+  *odd = _mm512_shuffle_ps(a, b, 0xdd);
+}
+
+// One kernel row (`w`, five taps) on one split input row.
+static inline __attribute__((always_inline)) void kernel_row(
+    const float *w, __m512 even, __m512 odd, row_sums_t *s) {
+  s->lead = _mm512_fmadd_ps(_mm512_set1_ps(w[0]), even, s->lead);
+  s->mid = _mm512_fmadd_ps(_mm512_set1_ps(w[2]), even, s->mid);
+  s->trail = _mm512_fmadd_ps(_mm512_set1_ps(w[4]), even, s->trail);
+  s->lead = _mm512_fmadd_ps(_mm512_set1_ps(w[1]), odd, s->lead);
+  s->mid = _mm512_fmadd_ps(_mm512_set1_ps(w[3]), odd, s->mid);
+}
+
+// A block's sums put in order: the previous block's outputs are complete
+// with this block's `trail` and stored (`store`: there is one) at
+// `previous` under `previous_lanes`; this block's wait for the next.
+static inline __attribute__((always_inline)) void settle(
+    const channel5_t *c, const row_sums_t *s, row_carry_t *carry,
+    bool store, float *previous, __mmask16 previous_lanes) {
+  if (store) {
+    const __m512 late =
+        _mm512_permutex2var_ps(carry->trail, c->after, s->trail);
+    _mm512_mask_storeu_ps(previous, previous_lanes,
+                          _mm512_add_ps(carry->pending, late));
+  }
+  const __m512 early =
+      _mm512_permutex2var_ps(s->lead, c->before, carry->lead);
+  carry->pending =
+      _mm512_add_ps(_mm512_permutexvar_ps(c->natural, s->mid), early);
+  carry->lead = s->lead;
+  carry->trail = s->trail;
+}
+
+// The last block of a row: nothing after it (zeros past the image).
+static inline __attribute__((always_inline)) void settle_last(
+    const channel5_t *c, const row_carry_t *carry, float *out,
+    __mmask16 lanes) {
+  const __m512 late =
+      _mm512_permutex2var_ps(carry->trail, c->after, _mm512_setzero_ps());
+  _mm512_mask_storeu_ps(out, lanes, _mm512_add_ps(carry->pending, late));
+}
+
+// The input rows of `count` output rows from oh (1 or 2): rows 2 oh - 2
+// .. 2 oh + 2 count, those outside the image at row 0 with no lanes.
+typedef struct row_window {
+  const float *row[7];
+  __mmask16 lanes[7];
+} row_window_t;
+
+static inline __attribute__((always_inline)) row_window_t window(
+    const etr_conv2d_geometry_t *g, const float *in, int64_t oh,
+    int count) {
+  row_window_t w;
+#pragma GCC unroll 7
+  for (int i = 0; i < 3 + 2 * count; ++i) {
+    const int64_t r = 2 * oh - 2 + i;
+    const bool inside = r >= 0 && r < g->in_h;
+    w.row[i] = inside ? in + r * g->in_stride_h : in;
+    w.lanes[i] = inside ? 0xffff : 0;
+  }
+  return w;
+}
+
+// One block (input column `col`, output column `col` / 2) of `count`
+// output rows (1 or 2; `out[k]` is row k's block): sums, then settled
+// against the previous block (`store`: there is one, 16 outputs back).
+static inline __attribute__((always_inline)) void block(
+    const channel5_t *c, const row_window_t *w, int count, int64_t col,
+    block_masks_t m, bool store, __mmask16 previous_lanes,
+    row_carry_t *carry, float *const *out) {
+  row_sums_t s[2];
+#pragma GCC unroll 2
+  for (int k = 0; k < count; ++k) {
+    s[k].lead = _mm512_setzero_ps();
+    s[k].mid = c->bias;
+    s[k].trail = _mm512_setzero_ps();
+  }
+#pragma GCC unroll 7
+  for (int i = 0; i < 3 + 2 * count; ++i) {
+    __m512 even, odd;
+    split(w->row[i] + col, m.low & w->lanes[i], m.high & w->lanes[i],
+          &even, &odd);
+    if (i < 5) {
+      kernel_row(c->taps + 5 * i, even, odd, &s[0]);
+    }
+    if (count == 2 && i >= 2) {
+      kernel_row(c->taps + 5 * (i - 2), even, odd, &s[1]);
+    }
+  }
+#pragma GCC unroll 2
+  for (int k = 0; k < count; ++k) {
+    settle(c, &s[k], &carry[k], store,
+           store ? out[k] + col / 2 - 16 : out[k], previous_lanes);
+  }
+}
+
+// Output rows oh .. oh + count - 1 (count 1 or 2) of one plane.
+static inline __attribute__((always_inline)) void rows(
+    const channel5_t *c, const etr_conv2d_geometry_t *g, const float *in,
+    int64_t oh, int count, float *plane, int64_t out_stride_h) {
+  const row_window_t w = window(g, in, oh, count);
+  float *out[2] = {plane + oh * out_stride_h,
+                   plane + (oh + count - 1) * out_stride_h};
+  const int64_t full = g->in_w / 32;  // blocks of 32 inputs, 16 outputs
+  const int64_t rest = g->in_w - 32 * full;
+  const block_masks_t all = {0xffff, 0xffff, 0xffff};
+  const block_masks_t tail = {first_lanes(rest), first_lanes(rest - 16),
+                              first_lanes((rest + 1) / 2)};
+  // The next pair's new rows, 2 oh + 5 .. 2 oh + 8, prefetched.
+  const int64_t ahead = 2 * oh + 8 < g->in_h ? 2 * oh + 5 : 0;
+  const float *pre = in + ahead * g->in_stride_h;
+  const int64_t pre_stride = ahead > 0 ? g->in_stride_h : 0;
+  row_carry_t carry[2];
+  carry[0].lead = _mm512_setzero_ps();
+  carry[1].lead = _mm512_setzero_ps();
+  block(c, &w, count, 0, all, false, 0, carry, out);  // full >= 1
+  for (int64_t b = 1; b < full; ++b) {
+#pragma GCC unroll 4
+    for (int r = 0; r < 4; ++r) {
+      _mm_prefetch((const char *)(pre + r * pre_stride + 32 * b),
+                   _MM_HINT_T0);
+      _mm_prefetch((const char *)(pre + r * pre_stride + 32 * b + 16),
+                   _MM_HINT_T0);
+    }
+    block(c, &w, count, 32 * b, all, true, 0xffff, carry, out);
+  }
+  __mmask16 last_lanes = 0xffff;
+  int64_t last = 16 * (full - 1);
+  if (rest > 0) {
+    block(c, &w, count, 32 * full, tail, true, 0xffff, carry, out);
+    last_lanes = tail.out;
+    last = 16 * full;
+  }
+#pragma GCC unroll 2
+  for (int k = 0; k < count; ++k) {
+    settle_last(c, &carry[k], out[k] + last, last_lanes);
+  }
+}
+
+static void plane5x5(const etr_conv2d_geometry_t *g, const float *in,
+                     const float *weight, float bias, float *plane,
+                     int64_t out_stride_h) {
+  channel5_t c;
+  for (int t = 0; t < 25; ++t) {
+    c.taps[t] = weight[(t / 5) * g->w_stride_h + (t % 5) * g->w_stride_w];
+  }
+  // + 0.0: a -0.0 bias adds as the +0.0 start of an unbiased sum does.
+  c.bias = _mm512_set1_ps(bias + 0.0f);
+  c.natural = _mm512_setr_epi32(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10,
+                                11, 14, 15);
+  c.before = _mm512_setr_epi32(31, 0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7,
+                               10, 11, 14);
+  c.after = _mm512_setr_epi32(1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11,
+                              14, 15, 16);
+  int64_t oh = 0;
+  for (; oh + 1 < g->out_h; oh += 2) {
+    rows(&c, g, in, oh, 2, plane, out_stride_h);
+  }
+  if (oh < g->out_h) {
+    rows(&c, g, in, oh, 1, plane, out_stride_h);
+  }
+}
+
+void etr_depthwise5x5_s2_wide_nchw_avx512(const etr_depthwise_args_t *args) {
+  const etr_depthwise_args_t a = *args;
+  const etr_conv2d_geometry_t g = *args->geometry;
+  int64_t ic = 0;      // the input channel of out channel oc
+  int64_t repeat = 0;  // out channels so far of input channel ic
+  for (int64_t oc = 0; oc < a.channels; ++oc) {
+    plane5x5(&g, a.input + ic * g.in_stride_c, a.weight + oc * g.w_stride_oc,
+             a.bias != NULL ? a.bias[oc * a.bias_stride] : 0.0f,
+             a.out + oc * a.out_stride_c, a.out_stride_h);
+    if (++repeat == a.multiplier) {
+      repeat = 0;
+      ++ic;
+    }
+  }
+}
