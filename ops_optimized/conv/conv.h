@@ -137,6 +137,14 @@ void etr_depthwise_shifted_nchw_avx512(const etr_depthwise_args_t *args);
 bool etr_depthwise_channels_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise_channels_nchw_avx512(const etr_depthwise_args_t *args);
+// NCHW 5x5 planes of at most 16 outputs of the shapes it compiles (8x8 at
+// stride 2, 4x4 at stride 1; padding 2), 16 channels a vector, one out
+// channel per input channel, dense input and out planes
+// (depthwise_channel_planes_avx512.c).
+bool etr_depthwise_channel_planes_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g);
+void etr_depthwise_channel_planes_nchw_avx512(
+    const etr_depthwise_args_t *args);
 // Kernels of 5 or 7 rows (dilation 1 along rows) at stride 1 or 2 on
 // planes whose zero-padded copy fits 8192 floats on the stack, with out
 // rows at least half a padded row (half of a row's columns at stride 2)

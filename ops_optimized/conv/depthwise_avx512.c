@@ -324,6 +324,13 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
   // most 64 inputs: one vector, each tap a permutation of the plane in
   // registers (depthwise_tiny_avx512.c); other small planes (5x5, 7x7 at
   // stride 2): from zero-padded phase planes (depthwise_padded_avx512.c).
+  // 5x5 planes of 16 outputs whose shape has a compiled kernel, 16
+  // channels a vector (depthwise_channel_planes_avx512.c).
+  if (channels_fit && args->out_stride_h == g->out_w &&
+      etr_depthwise_channel_planes_nchw_avx512_applies(g)) {
+    etr_depthwise_channel_planes_nchw_avx512(args);
+    return;
+  }
   // 5x5 stride 2 on rows of 33 or more inputs: row by row, split by
   // column parity (depthwise5x5_s2_wide_avx512.c; conv_kernel_bench on
   // Zen 4: 72x56x56 53 -> 64 GFLOP/s against the channel vectors below).

@@ -44,7 +44,7 @@
 
 #include "ops_optimized/conv/conv.h"
 #include "ops_optimized/conv/lanes_avx512.h"
-#include "ops_optimized/gemm/transpose_avx512.h"
+#include "ops_optimized/conv/depthwise_channels_avx512.h"
 
 // Out rows of at least 7 pixels: on 4x4 planes (5x5, 120 channels) the
 // transposes in and out outweighed the FMAs, 0.69x the register-plane
@@ -123,20 +123,6 @@ static int64_t copied_columns(const etr_conv2d_geometry_t *g) {
   return columns < g->in_w ? columns : g->in_w;
 }
 
-// Row c of 16 channels (c < count, zeros past it) as v[c]: the `lanes`
-// floats from `from` + c * channel_stride. Transposed, v[x] then holds
-// float x of the 16 rows, one per channel.
-static inline __attribute__((always_inline)) void load_channel_rows(
-    const float *from, int64_t channel_stride, int64_t count,
-    __mmask16 lanes, __m512 *v) {
-#pragma GCC unroll 16
-  for (int c = 0; c < 16; ++c) {
-    v[c] = c < count ? _mm512_maskz_loadu_ps(lanes, from + c * channel_stride)
-                     : _mm512_setzero_ps();
-  }
-  etr_transpose16x16_avx512(v);
-}
-
 // Columns [0, columns) of input row ih of channels [c0, c0 + count) into
 // the cells from `cells` on, in whole vectors of 16 columns: those past
 // `columns` are zeros (their lanes were not loaded), landing in padding
@@ -168,35 +154,6 @@ static void fill_cells(const etr_depthwise_args_t *args, int64_t c0,
   for (int64_t r = 0; r < rows; ++r) {
     fill_row(args, c0, count, r, columns,
              cells + (r + g->pad_h) * width + g->pad_w);
-  }
-}
-
-// Tap t's weights of channels [c0, c0 + count) as weights[t] (zeros past
-// the last channel): each channel's taps loaded as a row (16 at a time),
-// the rows transposed. Dense weight planes only; else one by one.
-static void tap_weights(const etr_depthwise_args_t *args, int64_t c0,
-                        int64_t count, __m512 *weights) {
-  const etr_conv2d_geometry_t *g = args->geometry;
-  const int64_t taps = g->kernel_h * g->kernel_w;
-  if (g->w_stride_w == 1 && g->w_stride_h == g->kernel_w) {
-    for (int64_t t0 = 0; t0 < taps; t0 += 16) {
-      __m512 v[16];
-      load_channel_rows(args->weight + c0 * g->w_stride_oc + t0,
-                        g->w_stride_oc, count, first_lanes(taps - t0), v);
-      for (int64_t t = t0; t < taps && t < t0 + 16; ++t) {
-        weights[t] = v[t - t0];
-      }
-    }
-    return;
-  }
-  for (int64_t t = 0; t < taps; ++t) {
-    _Alignas(64) float lanes[16] = {0};
-    for (int64_t c = 0; c < count; ++c) {
-      lanes[c] = args->weight[(c0 + c) * g->w_stride_oc +
-                              t / g->kernel_w * g->w_stride_h +
-                              t % g->kernel_w * g->w_stride_w];
-    }
-    weights[t] = _mm512_load_ps(lanes);
   }
 }
 
@@ -278,19 +235,6 @@ ROWS(7, 1)
 ROWS(7, 2)
 static const row_fn kRows[2][2][4] = {{TABLE(5, 1), TABLE(5, 2)},
                                       {TABLE(7, 1), TABLE(7, 2)}};
-
-// The 16 channels' bias (zeros past the last channel, or no bias).
-static __m512 group_bias(const etr_depthwise_args_t *args, int64_t c0,
-                         int64_t count) {
-  if (args->bias != NULL && args->bias_stride == 1) {
-    return _mm512_maskz_loadu_ps(first_lanes(count), args->bias + c0);
-  }
-  _Alignas(64) float lanes[16] = {0};
-  for (int64_t c = 0; args->bias != NULL && c < count; ++c) {
-    lanes[c] = args->bias[(c0 + c) * args->bias_stride];
-  }
-  return _mm512_load_ps(lanes);
-}
 
 // A whole small plane in the cells (out rows of at most 16 pixels).
 static void plane(const etr_depthwise_args_t *args, row_fn row, int W) {

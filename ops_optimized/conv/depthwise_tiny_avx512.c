@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Depthwise convolution of tiny NCHW planes, AVX-512 (conv.h): at most 16
-// outputs (MobileNetV3's 5x5 layers on 4x4 maps) from at most 64 inputs,
-// one vector of outputs per channel. The input plane is held in one to
+// outputs (MobileNetV3's 5x5 layers on 4x4 maps; 16 channels or more of
+// the shapes depthwise_channel_planes_avx512.c compiles go there) from at
+// most 64 inputs, one vector of outputs per channel. The input plane is held in one to
 // four registers and every tap is a permutation of them: lane l (out
 // position l) takes input (oh s + kh d - pad, ow s + kw d - pad) or, in
 // the padding, zero. The permutations (indices and the lanes in the

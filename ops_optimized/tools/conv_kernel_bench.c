@@ -71,6 +71,10 @@ static const bench_case_t kCases[] = {
     {"dw 32x112x112 7x7 s2", false, 32, 32, 112, 2, 7},
     {"dw 16x224x224 s2", false, 16, 16, 224, 2, 3},
     {"dw 672x14x14 5x5 s1", false, 672, 672, 14, 1, 5},
+    // MobileNetV3's 5x5 layers on its last maps at small inputs (the
+    // datasets' mobilenet_v3).
+    {"dw 96x8x8 5x5 s2", false, 96, 96, 8, 2, 5},
+    {"dw 120x4x4 5x5 s1", false, 120, 120, 4, 1, 5},
     {"dw 120x28x28 5x5 s1", false, 120, 120, 28, 1, 5},
     // EfficientNet-B0's 5x5 at 56 -> 28 and 28, ConvNeXt-T's 7x7 at 56
     // and 28, and rows of 32.
