@@ -310,6 +310,22 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
     etr_depthwise3x3_nchw_avx512(args);
     return;
   }
+  // 5x5 planes of 16 outputs whose shape has a compiled kernel (8x8 at
+  // stride 2, 4x4 at stride 1), 16 channels a vector
+  // (depthwise_channel_planes_avx512.c; conv_kernel_bench on Zen 4:
+  // 96x8x8 1.95x, 120x4x4 1.74x the tiny kernel below).
+  if (channels_fit && args->out_stride_h == g->out_w &&
+      etr_depthwise_channel_planes_nchw_avx512_applies(g)) {
+    etr_depthwise_channel_planes_nchw_avx512(args);
+    return;
+  }
+  // 5x5 stride 2 on rows of 33 or more inputs: row by row, split by
+  // column parity (depthwise5x5_s2_wide_avx512.c; conv_kernel_bench on
+  // Zen 4: 72x56x56 53 -> 64 GFLOP/s against the channel vectors below).
+  if (etr_depthwise5x5_s2_wide_nchw_avx512_applies(g)) {
+    etr_depthwise5x5_s2_wide_nchw_avx512(args);
+    return;
+  }
   // Other kernels: 5x5 and 7x7 with out rows of 7 or more on at least
   // 16 channels, 16 channels a vector (depthwise_channels_avx512.c: the
   // cells of a small plane, or a ring of rows), except 5x5 at stride 1
@@ -324,20 +340,6 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
   // most 64 inputs: one vector, each tap a permutation of the plane in
   // registers (depthwise_tiny_avx512.c); other small planes (5x5, 7x7 at
   // stride 2): from zero-padded phase planes (depthwise_padded_avx512.c).
-  // 5x5 planes of 16 outputs whose shape has a compiled kernel, 16
-  // channels a vector (depthwise_channel_planes_avx512.c).
-  if (channels_fit && args->out_stride_h == g->out_w &&
-      etr_depthwise_channel_planes_nchw_avx512_applies(g)) {
-    etr_depthwise_channel_planes_nchw_avx512(args);
-    return;
-  }
-  // 5x5 stride 2 on rows of 33 or more inputs: row by row, split by
-  // column parity (depthwise5x5_s2_wide_avx512.c; conv_kernel_bench on
-  // Zen 4: 72x56x56 53 -> 64 GFLOP/s against the channel vectors below).
-  if (etr_depthwise5x5_s2_wide_nchw_avx512_applies(g)) {
-    etr_depthwise5x5_s2_wide_nchw_avx512(args);
-    return;
-  }
   const bool bands_first = g->kernel_h == 5 && g->stride_h == 1 &&
                            g->out_w > 16 && g->out_w < 48 &&
                            etr_depthwise_bands_nchw_avx512_applies(g);
