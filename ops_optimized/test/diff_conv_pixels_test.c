@@ -3,7 +3,8 @@
 // The pixel-tile convolution (ops_optimized/conv/pixels_avx512.c and
 // pixels_avx2.c) through aten::convolution.out against the reference
 // kernel on every ISA of this machine (conv_test_util.h): ResNet's
-// stride-2 layers and its 64x12x12 layer; out channels that end a panel
+// stride-2 layers and a 64x11x11 layer (its 64x12x12 one now takes the
+// shifted kernel's packed rows); out channels that end a panel
 // (64 wide on AVX-512, 16 on AVX2) with 1, 2 or 3 vectors and several
 // panels; planes whose last tile has 1 to 5 pixels, rows of 1 to 28
 // outputs, non-square planes, 784 pixels (and on AVX2 up to 56x56); strides
@@ -53,7 +54,7 @@ TT_TEST(diff_conv_pixels, tiles_panels_geometries) {
   static const conv_case_t cases[] = {
       {1, 32, 24, 24, 64, 3, 3, 2, 1, 1, 1, true},     // ResNet stride 2
       {1, 64, 12, 12, 128, 3, 3, 2, 1, 1, 1, false},
-      {1, 64, 12, 12, 64, 3, 3, 1, 1, 1, 1, true},     // ResNet 64x12x12
+      {1, 64, 11, 11, 64, 3, 3, 1, 1, 1, 1, true},     // 64x12x12's peer
       {1, 16, 12, 12, 80, 3, 3, 2, 1, 1, 1, true},     // last panel: 1 vector
       {1, 16, 12, 12, 96, 3, 3, 2, 1, 1, 1, false},    // 2 vectors
       {1, 16, 12, 12, 112, 3, 3, 2, 1, 1, 1, true},    // 3 vectors
@@ -71,7 +72,7 @@ TT_TEST(diff_conv_pixels, tiles_panels_geometries) {
       {1, 16, 12, 24, 64, 1, 3, 2, 1, 1, 1, true},     // 1x3
       {1, 16, 24, 12, 64, 3, 1, 2, 1, 1, 1, false},    // 3x1
       {2, 32, 12, 12, 128, 3, 3, 2, 1, 1, 2, true},    // two groups, batch 2
-      {2, 40, 8, 8, 64, 3, 3, 1, 1, 1, 1, false},      // stride 1, 8x8
+      {2, 40, 13, 13, 64, 3, 3, 1, 1, 1, 1, false},    // stride 1, 13x13
       {1, 128, 28, 28, 64, 3, 3, 1, 1, 1, 1, true},    // 784 pixels
   };
   int failures = 0;
