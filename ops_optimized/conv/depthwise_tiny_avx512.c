@@ -3,10 +3,10 @@
 // Depthwise convolution of tiny NCHW planes, AVX-512 (conv.h): at most 16
 // outputs (MobileNetV3's 5x5 layers on 4x4 maps; 16 channels or more of
 // the shapes depthwise_channel_planes_avx512.c compiles go there) from at
-// most 64 inputs, one vector of outputs per channel. The input plane is held in one to
-// four registers and every tap is a permutation of them: lane l (out
-// position l) takes input (oh s + kh d - pad, ow s + kw d - pad) or, in
-// the padding, zero. The permutations (indices and the lanes in the
+// most 64 inputs, one vector of outputs per channel. The input plane is
+// held in one to four registers and every tap is a permutation of them:
+// lane l (out position l) takes input (oh s + kh d - pad, ow s + kw d -
+// pad) or, in the padding, zero. The permutations (indices and the lanes in the
 // plane) depend only on the geometry and are built once per call with
 // vector arithmetic; each is read once for a group of 4 or 8 channels,
 // so a channel costs a few loads and, per tap, one to three permutes and
