@@ -58,18 +58,6 @@ typedef struct wide_channel {
   __m512i shifted;  // lane m: that of output m - 1 (16 +: previous block)
 } wide_channel_t;
 
-// Input columns [32 b, 32 b + 32) of a row, zeros outside `lanes`: the
-// even ones and the odd ones, in the scrambled order of vshufps (lane
-// 4 k + j holds column pair 2 k + j for j < 2, 8 + 2 k + j - 2 else).
-static inline __attribute__((always_inline)) void split(
-    const float *row, __mmask16 low, __mmask16 high, __m512 *even,
-    __m512 *odd) {
-  const __m512 a = _mm512_maskz_loadu_ps(low, row);
-  const __m512 b = _mm512_maskz_loadu_ps(high, row + 16);
-  *even = _mm512_shuffle_ps(a, b, 0x88);
-  *odd = _mm512_shuffle_ps(a, b, 0xdd);
-}
-
 // Kernel rows 0..2 (`top` .. `bottom`, each split) of one block into the
 // sums of kernel columns 1 and 2 (in order, bias included) and of column
 // 0 (scrambled, for the next block), and the block's outputs.
@@ -105,10 +93,11 @@ static inline __attribute__((always_inline)) void wide_block(
     const float *below, __mmask16 up_lanes, __mmask16 below_lanes,
     wide_masks_t m, __m512 *left, float *out) {
   __m512 even, odd, above_even, above_odd, below_even, below_odd;
-  split(own, m.low, m.high, &even, &odd);
-  split(up, m.low & up_lanes, m.high & up_lanes, &above_even, &above_odd);
-  split(below, m.low & below_lanes, m.high & below_lanes, &below_even,
-        &below_odd);
+  split_parity(own, m.low, m.high, &even, &odd);
+  split_parity(up, m.low & up_lanes, m.high & up_lanes, &above_even,
+               &above_odd);
+  split_parity(below, m.low & below_lanes, m.high & below_lanes,
+               &below_even, &below_odd);
   wide_sums(c, above_even, above_odd, even, odd, below_even, below_odd,
             left, m.out, out);
 }
@@ -122,11 +111,12 @@ static inline __attribute__((always_inline)) void wide_block2(
     __mmask16 up_lanes, __mmask16 below_lanes, wide_masks_t m,
     __m512 *left0, __m512 *left1, float *out0, float *out1) {
   __m512 e0, o0, e1, o1, e2, o2, e3, o3, e4, o4;
-  split(up, m.low & up_lanes, m.high & up_lanes, &e0, &o0);
-  split(own, m.low, m.high, &e1, &o1);
-  split(shared, m.low, m.high, &e2, &o2);
-  split(next, m.low, m.high, &e3, &o3);
-  split(below, m.low & below_lanes, m.high & below_lanes, &e4, &o4);
+  split_parity(up, m.low & up_lanes, m.high & up_lanes, &e0, &o0);
+  split_parity(own, m.low, m.high, &e1, &o1);
+  split_parity(shared, m.low, m.high, &e2, &o2);
+  split_parity(next, m.low, m.high, &e3, &o3);
+  split_parity(below, m.low & below_lanes, m.high & below_lanes, &e4,
+               &o4);
   wide_sums(c, e0, o0, e1, o1, e2, o2, left0, m.out, out0);
   wide_sums(c, e2, o2, e3, o3, e4, o4, left1, m.out, out1);
 }

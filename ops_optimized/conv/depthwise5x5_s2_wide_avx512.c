@@ -71,18 +71,6 @@ typedef struct row_carry {
   __m512 pending;
 } row_carry_t;
 
-// Input columns [32 b, 32 b + 32) of a row, zeros outside the masks: the
-// even ones and the odd ones, in the scrambled order of vshufps (lane
-// 4 k + j holds column pair 2 k + j for j < 2, 8 + 2 k + j - 2 else).
-static inline __attribute__((always_inline)) void split(
-    const float *row, __mmask16 low, __mmask16 high, __m512 *even,
-    __m512 *odd) {
-  const __m512 a = _mm512_maskz_loadu_ps(low, row);
-  const __m512 b = _mm512_maskz_loadu_ps(high, row + 16);
-  *even = _mm512_shuffle_ps(a, b, 0x88);
-  *odd = _mm512_shuffle_ps(a, b, 0xdd);
-}
-
 // One kernel row (`w`, five taps) on one split input row.
 static inline __attribute__((always_inline)) void kernel_row(
     const float *w, __m512 even, __m512 odd, row_sums_t *s) {
@@ -160,8 +148,8 @@ static inline __attribute__((always_inline)) void block(
 #pragma GCC unroll 7
   for (int i = 0; i < 3 + 2 * count; ++i) {
     __m512 even, odd;
-    split(w->row[i] + col, m.low & w->lanes[i], m.high & w->lanes[i],
-          &even, &odd);
+    split_parity(w->row[i] + col, m.low & w->lanes[i],
+                 m.high & w->lanes[i], &even, &odd);
     if (i < 5) {
       kernel_row(c->taps + 5 * i, even, odd, &s[0]);
     }

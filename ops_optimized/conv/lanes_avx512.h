@@ -5,9 +5,10 @@
 // shifted-rows kernels), which
 // take 16 output pixels of a flattened plane per vector, and the channel
 // loop of the register-plane depthwise kernels; first_lanes also serves
-// the bilinear resampling row (resample/resample_avx512.c); and fma_into,
-// an FMA kept in its accumulating form (shifted_avx512.c). Include only
-// from *_avx512.c files.
+// the bilinear resampling row (resample/resample_avx512.c); fma_into,
+// an FMA kept in its accumulating form (shifted_avx512.c); and
+// split_parity, a row's 32 columns as even and odd ones (the stride-2
+// wide-row depthwise kernels). Include only from *_avx512.c files.
 #ifndef ETR_OPS_OPTIMIZED_CONV_LANES_AVX512_H
 #define ETR_OPS_OPTIMIZED_CONV_LANES_AVX512_H
 
@@ -151,6 +152,20 @@ static inline shifted_lanes_t shifted_lanes(int64_t q0, int64_t end,
   }
   l.packed = (__mmask16)((1u << count) - 1u);
   return l;
+}
+
+// The stride-2 wide-row depthwise kernels' input (depthwise3x3_s2_wide,
+// depthwise5x5_s2_wide): columns [0, 32) of `row`, zeros outside `low`
+// and `high` (the two loads' lanes), split into the even columns and the
+// odd ones by two in-lane shuffles (vshufps), in their scrambled order:
+// lane 4 k + j holds column pair 2 k + j for j < 2, 8 + 2 k + j - 2 else.
+static inline __attribute__((always_inline)) void split_parity(
+    const float *row, __mmask16 low, __mmask16 high, __m512 *even,
+    __m512 *odd) {
+  const __m512 a = _mm512_maskz_loadu_ps(low, row);
+  const __m512 b = _mm512_maskz_loadu_ps(high, row + 16);
+  *even = _mm512_shuffle_ps(a, b, 0x88);
+  *odd = _mm512_shuffle_ps(a, b, 0xdd);
 }
 
 #endif  // ETR_OPS_OPTIMIZED_CONV_LANES_AVX512_H
