@@ -219,7 +219,7 @@ static inline __attribute__((always_inline)) void tile(
       // tile's column masks (`load` within them).
       const int kw = (int)(t % 3);
       if (columns != NULL && kw != 1) {
-        const __mmask16 *m = columns + (kw == 0 ? 0 : 3);
+        const __mmask16 *m = columns + (kw == 0 ? 0 : VECTORS);
         b0 = _mm512_maskz_loadu_ps(m[0], b);
         b1 = NV > 1 ? _mm512_maskz_loadu_ps(m[1], b + 16) : b0;
         b2 = NV > 2 ? _mm512_maskz_loadu_ps(m[2], b + 32) : b0;
