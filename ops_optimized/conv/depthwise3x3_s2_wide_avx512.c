@@ -42,14 +42,6 @@ bool etr_depthwise3x3_s2_wide_nchw_avx512_applies(
          g->in_stride_w == 1;
 }
 
-// Masks of one block: its input columns in the row (two loads) and its
-// outputs.
-typedef struct wide_masks {
-  __mmask16 low;
-  __mmask16 high;
-  __mmask16 out;
-} wide_masks_t;
-
 // What stays the same for every block of a channel.
 typedef struct wide_channel {
   __m512 weights[9];
@@ -91,7 +83,7 @@ static inline __attribute__((always_inline)) void wide_sums(
 static inline __attribute__((always_inline)) void wide_block(
     const wide_channel_t *c, const float *up, const float *own,
     const float *below, __mmask16 up_lanes, __mmask16 below_lanes,
-    wide_masks_t m, __m512 *left, float *out) {
+    parity_masks_t m, __m512 *left, float *out) {
   __m512 even, odd, above_even, above_odd, below_even, below_odd;
   split_parity(own, m.low, m.high, &even, &odd);
   split_parity(up, m.low & up_lanes, m.high & up_lanes, &above_even,
@@ -108,7 +100,7 @@ static inline __attribute__((always_inline)) void wide_block(
 static inline __attribute__((always_inline)) void wide_block2(
     const wide_channel_t *c, const float *up, const float *own,
     const float *shared, const float *next, const float *below,
-    __mmask16 up_lanes, __mmask16 below_lanes, wide_masks_t m,
+    __mmask16 up_lanes, __mmask16 below_lanes, parity_masks_t m,
     __m512 *left0, __m512 *left1, float *out0, float *out1) {
   __m512 e0, o0, e1, o1, e2, o2, e3, o3, e4, o4;
   split_parity(up, m.low & up_lanes, m.high & up_lanes, &e0, &o0);
@@ -135,9 +127,8 @@ static void wide_plane(const etr_conv2d_geometry_t *g, const float *in,
   const int64_t in_w = g->in_w;
   const int64_t full = in_w / 32;  // blocks of 32 inputs and 16 outputs
   const int64_t rest = in_w - 32 * full;
-  const wide_masks_t all = {0xffff, 0xffff, 0xffff};
-  const wide_masks_t tail = {first_lanes(rest), first_lanes(rest - 16),
-                             first_lanes((rest + 1) / 2)};
+  const parity_masks_t all = {0xffff, 0xffff, 0xffff};
+  const parity_masks_t tail = parity_tail_masks(rest);
   const int64_t row_stride = g->in_stride_h;
   int64_t oh = 0;
   // Two output rows at a time while both exist: their input rows 2 oh -

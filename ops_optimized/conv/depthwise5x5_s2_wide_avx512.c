@@ -45,14 +45,6 @@ bool etr_depthwise5x5_s2_wide_nchw_avx512_applies(
          g->in_stride_w == 1;
 }
 
-// Masks of one block: its input columns in the row (two loads) and its
-// outputs.
-typedef struct block_masks {
-  __mmask16 low;
-  __mmask16 high;
-  __mmask16 out;
-} block_masks_t;
-
 // What stays the same for every block of a channel.
 typedef struct channel5 {
   float taps[25];  // row by row
@@ -142,7 +134,7 @@ static inline __attribute__((always_inline)) row_window_t window(
 // against the previous block (`store`: there is one, 16 outputs back).
 static inline __attribute__((always_inline)) void block(
     const channel5_t *c, const row_window_t *w, int count, int64_t col,
-    block_masks_t m, bool store, __mmask16 previous_lanes,
+    parity_masks_t m, bool store, __mmask16 previous_lanes,
     row_carry_t *carry, float *const *out) {
   row_sums_t s[2];
 #pragma GCC unroll 2
@@ -179,9 +171,8 @@ static inline __attribute__((always_inline)) void rows(
                    plane + (oh + count - 1) * out_stride_h};
   const int64_t full = g->in_w / 32;  // blocks of 32 inputs, 16 outputs
   const int64_t rest = g->in_w - 32 * full;
-  const block_masks_t all = {0xffff, 0xffff, 0xffff};
-  const block_masks_t tail = {first_lanes(rest), first_lanes(rest - 16),
-                              first_lanes((rest + 1) / 2)};
+  const parity_masks_t all = {0xffff, 0xffff, 0xffff};
+  const parity_masks_t tail = parity_tail_masks(rest);
   // The next pair's new rows, 2 oh + 5 .. 2 oh + 8, prefetched.
   const int64_t ahead = 2 * oh + 8 < g->in_h ? 2 * oh + 5 : 0;
   const float *pre = in + ahead * g->in_stride_h;

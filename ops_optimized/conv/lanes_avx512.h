@@ -7,8 +7,9 @@
 // loop of the register-plane depthwise kernels; first_lanes also serves
 // the bilinear resampling row (resample/resample_avx512.c); fma_into,
 // an FMA kept in its accumulating form (shifted_avx512.c); and
-// split_parity, a row's 32 columns as even and odd ones (the stride-2
-// wide-row depthwise kernels). Include only from *_avx512.c files.
+// split_parity and parity_masks_t, a row's 32 columns as even and odd
+// ones and their masks (the stride-2 wide-row depthwise kernels). Include
+// only from *_avx512.c files.
 #ifndef ETR_OPS_OPTIMIZED_CONV_LANES_AVX512_H
 #define ETR_OPS_OPTIMIZED_CONV_LANES_AVX512_H
 
@@ -166,6 +167,21 @@ static inline __attribute__((always_inline)) void split_parity(
   const __m512 b = _mm512_maskz_loadu_ps(high, row + 16);
   *even = _mm512_shuffle_ps(a, b, 0x88);
   *odd = _mm512_shuffle_ps(a, b, 0xdd);
+}
+
+// The masks of a block of 32 input columns (split_parity's two loads,
+// `low` and `high`) and its 16 outputs; parity_tail_masks gives those of
+// a row's last block of `rest` (1..31) columns, whose outputs are the
+// ceil(rest / 2) that read them.
+typedef struct parity_masks {
+  __mmask16 low;
+  __mmask16 high;
+  __mmask16 out;
+} parity_masks_t;
+
+static inline parity_masks_t parity_tail_masks(int64_t rest) {
+  return (parity_masks_t){first_lanes(rest), first_lanes(rest - 16),
+                          first_lanes((rest + 1) / 2)};
 }
 
 #endif  // ETR_OPS_OPTIMIZED_CONV_LANES_AVX512_H
