@@ -568,6 +568,58 @@ etr_conv_pixels_fn etr_conv_pixels_for(etr_isa_t isa,
                                        const etr_conv2d_geometry_t *g,
                                        int64_t out_channels);
 
+// 3x3 stride-1 padding-1 NCHW convolution of one image and group as
+// Winograd's F(2x2, 3x3) (winograd_avx512.c): input rows of at most 32,
+// at least 8 input and 8 out channels, blocks of tile rows whose lanes
+// are at least 70% tiles (etr_conv_winograd_utilization: 24x24 100%,
+// 12x12 75%, 6x6 56% declined). 16 products per 2x2 outputs and channel
+// pair instead of 36; the sums round differently from the direct ones
+// (exact on small integer data). The weight comes transformed
+// (etr_conv_winograd_pack: U = G g G^T, position p of out channel o and
+// input channel c at dst[((p * ceil(oc / 8) + o / 8) * channels + c) * 8
+// + o % 8], zeros past the last out channel); weight_stride unused;
+// scratch of etr_conv_winograd_scratch_floats(g). Returns false, having
+// written nothing, when an input value is inf, NaN or beyond 2^40 in
+// magnitude (the transforms would turn a direct sum's inf into NaN or
+// overflow): the caller runs another kernel. etr_conv_winograd_pack
+// returns false likewise for such a weight.
+#define ETR_CONV_WINOGRAD_PANEL (-18)
+// Its blocks: as many whole tile rows as fit 48 lanes (3 vectors), each
+// of the 16 positions' planes a cache line more than its channels' lanes
+// (the 16 stores of the input transform at 6 or 12 KiB strides fell in
+// the same L1 sets: 17 -> 10 us on ResNet's 32x24x24 layer).
+#define ETR_CONV_WINOGRAD_BLOCK_LANES 48
+static inline int64_t etr_conv_winograd_block_rows(int64_t tile_cols) {
+  return ETR_CONV_WINOGRAD_BLOCK_LANES / tile_cols;
+}
+static inline int64_t etr_conv_winograd_position_floats(int64_t channels,
+                                                        int64_t lanes) {
+  return channels * lanes + 16;
+}
+typedef etr_conv_shifted_args_t etr_conv_winograd_args_t;
+typedef bool (*etr_conv_winograd_fn)(const etr_conv_winograd_args_t *args);
+double etr_conv_winograd_utilization(const etr_conv2d_geometry_t *g);
+bool etr_conv_winograd_nchw_avx512_applies(const etr_conv2d_geometry_t *g,
+                                           int64_t out_channels);
+bool etr_conv_winograd_nchw_avx512(const etr_conv_winograd_args_t *args);
+size_t etr_conv_winograd_scratch_floats(const etr_conv2d_geometry_t *g);
+size_t etr_conv_winograd_packed_floats(int64_t out_channels,
+                                       int64_t channels);
+bool etr_conv_winograd_pack(const float *weight,
+                            const etr_conv2d_geometry_t *g,
+                            int64_t out_channels, float *dst);
+// The Winograd kernel of `isa` when it takes `g` with `out_channels` per
+// group and Winograd is allowed, else NULL (conv_pack.c).
+etr_conv_winograd_fn etr_conv_winograd_for(etr_isa_t isa,
+                                           const etr_conv2d_geometry_t *g,
+                                           int64_t out_channels);
+// Whether the optimized convolution may take the Winograd kernel
+// (default true). Process-wide, for callers who want every 3x3 layer's
+// sums in the direct kernels' order (and for the tests of those kernels,
+// whose geometries it would take); set it before running, not during.
+void etr_conv_winograd_allow(bool allow);
+bool etr_conv_winograd_allowed(void);
+
 // The optimized convolution's fused path (op_convolution.c), used by
 // fuse/fuse.c: checks the call as aten::convolution.out does (errors are
 // the same), then, when the call takes the optimized kernel's path with

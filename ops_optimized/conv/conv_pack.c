@@ -5,6 +5,7 @@
 // tensors (Float, or Half/BFloat16 converted here), so no im2col buffer
 // exists. Positions in the padding are zeros of the packed panel. Also the
 // per-ISA choice of the im2col packers (im2col_<isa>.c).
+#include <math.h>
 #include <string.h>
 
 #include "ops_optimized/conv/conv.h"
@@ -215,6 +216,114 @@ etr_conv_shifted_fn etr_conv_shifted_for(etr_isa_t isa,
     default:
       return NULL;
   }
+}
+
+static bool g_winograd_allowed = true;
+
+void etr_conv_winograd_allow(bool allow) { g_winograd_allowed = allow; }
+
+bool etr_conv_winograd_allowed(void) { return g_winograd_allowed; }
+
+etr_conv_winograd_fn etr_conv_winograd_for(etr_isa_t isa,
+                                           const etr_conv2d_geometry_t *g,
+                                           int64_t out_channels) {
+  (void)g;
+  (void)out_channels;
+  if (!g_winograd_allowed) {
+    return NULL;
+  }
+  switch (isa) {
+#if defined(__x86_64__)
+    case ETR_ISA_AVX512:
+      return etr_conv_winograd_nchw_avx512_applies(g, out_channels)
+                 ? etr_conv_winograd_nchw_avx512
+                 : NULL;
+#endif
+    default:
+      return NULL;
+  }
+}
+
+double etr_conv_winograd_utilization(const etr_conv2d_geometry_t *g) {
+  if (g->out_w < 1 || g->out_h < 1) {
+    return 0.0;
+  }
+  // Strips of 32 columns, each in blocks of whole tile rows, each block
+  // in whole vectors of 16 tiles.
+  const int64_t tile_rows = (g->out_h + 1) / 2;
+  int64_t lanes = 0;
+  for (int64_t col0 = 0; col0 < g->out_w; col0 += 32) {
+    const int64_t strip = g->out_w - col0 < 32 ? g->out_w - col0 : 32;
+    const int64_t tile_cols = (strip + 1) / 2;
+    const int64_t per_block = etr_conv_winograd_block_rows(tile_cols);
+    for (int64_t r = 0; r < tile_rows; r += per_block) {
+      const int64_t rows =
+          tile_rows - r < per_block ? tile_rows - r : per_block;
+      lanes += (rows * tile_cols + 15) / 16 * 16;
+    }
+  }
+  return (double)(tile_rows * ((g->out_w + 1) / 2)) / (double)lanes;
+}
+
+size_t etr_conv_winograd_scratch_floats(const etr_conv2d_geometry_t *g) {
+  // The 16 positions' sums of 8 out channels by a block's lanes, then one
+  // block's transformed input.
+  return (size_t)(16 * 8 * ETR_CONV_WINOGRAD_BLOCK_LANES +
+                  16 * etr_conv_winograd_position_floats(
+                           g->channels, ETR_CONV_WINOGRAD_BLOCK_LANES));
+}
+
+size_t etr_conv_winograd_packed_floats(int64_t out_channels,
+                                       int64_t channels) {
+  return (size_t)(16 * ((out_channels + 7) / 8) * 8 * channels);
+}
+
+// One row (or column) of three through G: (a, (a + b + c) / 2,
+// (a - b + c) / 2, c).
+static void winograd_g(float a, float b, float c, float out[4]) {
+  out[0] = a;
+  out[1] = (a + b + c) * 0.5f;
+  out[2] = (a - b + c) * 0.5f;
+  out[3] = c;
+}
+
+bool etr_conv_winograd_pack(const float *weight,
+                            const etr_conv2d_geometry_t *g,
+                            int64_t out_channels, float *dst) {
+  const int64_t channels = g->channels;
+  const int64_t blocks = (out_channels + 7) / 8;
+  for (int64_t o = 0; o < blocks * 8; ++o) {
+    for (int64_t c = 0; c < channels; ++c) {
+      float u[4][4] = {{0}};
+      if (o < out_channels) {
+        const float *w = weight + o * g->w_stride_oc + c * g->w_stride_c;
+        float rows[3][4];  // G applied along each kernel row's columns
+        for (int i = 0; i < 3; ++i) {
+          const float *r = w + i * g->w_stride_h;
+          for (int j = 0; j < 3; ++j) {
+            if (!(fabsf(r[j * g->w_stride_w]) <= 0x1p40f)) {
+              return false;
+            }
+          }
+          winograd_g(r[0], r[g->w_stride_w], r[2 * g->w_stride_w], rows[i]);
+        }
+        for (int q = 0; q < 4; ++q) {  // then along the columns' rows
+          float col[4];
+          winograd_g(rows[0][q], rows[1][q], rows[2][q], col);
+          for (int p = 0; p < 4; ++p) {
+            u[p][q] = col[p];
+          }
+        }
+      }
+      for (int p = 0; p < 4; ++p) {
+        for (int q = 0; q < 4; ++q) {
+          dst[(((p * 4 + q) * blocks + o / 8) * channels + c) * 8 + o % 8] =
+              u[p][q];
+        }
+      }
+    }
+  }
+  return true;
 }
 
 etr_conv_pixels_fn etr_conv_pixels_for(etr_isa_t isa,

@@ -190,16 +190,18 @@ Test(fuse, cnn_quantized_same_bits) {
 Test(fuse, resnet_same_bits) { each_isa_chains("resnet", 9, 9, 4, 1, 1, 3, 6); }
 
 // The ISAs with a pixel-tile kernel, and how many of ResNet's
-// convolutions take it (their weights packed at load). AVX-512: the two
-// stride-2 3x3 layers, their 1x1 shortcuts, the 64x12x12 layer and the
-// 128x6x6 one (shifted rows when unfused, the same sums). AVX2: all but
+// convolutions take it or the Winograd kernel (their weights packed at
+// load). AVX-512: the two stride-2 3x3 layers, their 1x1 shortcuts and
+// the 128x6x6 one (shifted rows when unfused, the same sums) take the
+// pixel tiles; the two 32x24x24 layers and the 64x12x12 one take
+// Winograd's F(2x2, 3x3) (conv/winograd_avx512.c). AVX2: all but
 // the 3-channel 7x7 stem, which takes the band kernel (stem_avx2.c), and
 // the 32 -> 64 1x1 stride-2 shortcut, which takes the pointwise kernel on
 // its subsampled input (op_convolution.c).
 static const struct {
   etr_isa_t isa;
   uint32_t packed;
-} g_pixel_isas[] = {{ETR_ISA_AVX512, 6}, {ETR_ISA_AVX2, 7}};
+} g_pixel_isas[] = {{ETR_ISA_AVX512, 8}, {ETR_ISA_AVX2, 7}};
 
 // Fused, those weights are packed at fusion; the same-bits test above ran
 // them.

@@ -15,7 +15,9 @@
 // one inf weight (NaN where it meets the padding's zeros, as PyTorch's).
 // On x86 the test first checks that the kernels take each geometry and
 // the shifted-rows kernel does not (the unfused op then runs the pixel
-// tiles), so the cases cannot drift onto another path. Fused calls with
+// tiles; the Winograd kernel, which would take the stride-1 3x3 cases
+// first, is off in these tests: etr_conv_winograd_allow), so the cases
+// cannot drift onto another path. Fused calls with
 // weights packed at load time are fuse_test's (ResNet fused and unfused,
 // byte for byte).
 #include <criterion/criterion.h>
@@ -23,6 +25,10 @@
 #include "ops_optimized/test/conv_test_util.h"
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+// The Winograd kernel (conv/winograd_avx512.c) would take the 3x3
+// stride-1 cases first: off for the tests that run this kernel.
+static void no_winograd(void) { etr_conv_winograd_allow(false); }
 
 // Whether the unfused op takes the pixel tiles for `p`, where this build
 // has the kernel (true elsewhere: nothing to check).
@@ -49,7 +55,7 @@ static bool takes_avx2(const conv_case_t *p) {
 #endif
 }
 
-TT_TEST(diff_conv_pixels, tiles_panels_geometries) {
+TT_TEST(diff_conv_pixels, tiles_panels_geometries, .init = no_winograd) {
   // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
   static const conv_case_t cases[] = {
       {1, 32, 24, 24, 64, 3, 3, 2, 1, 1, 1, true},     // ResNet stride 2
@@ -89,7 +95,7 @@ TT_TEST(diff_conv_pixels, tiles_panels_geometries) {
 // stem), 1x1 kernels at stride 2, planes of 30x30 to 112x112 (the last
 // tile of 3136 and 12544 pixels full, of 900 and 1600 not), and inputs
 // whose padded planes take two passes (the sums carried over in the out).
-TT_TEST(diff_conv_pixels, avx2_panels_and_planes) {
+TT_TEST(diff_conv_pixels, avx2_panels_and_planes, .init = no_winograd) {
   static const conv_case_t cases[] = {
       {1, 16, 12, 12, 8, 3, 3, 1, 1, 1, 1, true},      // one vector
       {1, 16, 12, 12, 24, 3, 3, 2, 1, 1, 1, false},    // 16 + 8

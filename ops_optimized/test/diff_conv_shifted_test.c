@@ -13,11 +13,17 @@
 // exact integers with one inf weight (NaN where it meets the padding's
 // zeros, as PyTorch's). On x86 the test first checks that the kernel
 // takes each geometry, so the cases cannot drift onto the GEMM path.
+// The Winograd kernel, which would take its 3x3 stride-1 cases first, is
+// off in these tests (etr_conv_winograd_allow).
 #include <criterion/criterion.h>
 
 #include "ops_optimized/test/conv_test_util.h"
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+// The Winograd kernel (conv/winograd_avx512.c) would take the 3x3
+// stride-1 cases first: off for the tests that run this kernel.
+static void no_winograd(void) { etr_conv_winograd_allow(false); }
 
 // The kernel's test of a geometry, where this build has the kernel.
 #if defined(__x86_64__)
@@ -26,7 +32,7 @@
 #define TAKES NULL
 #endif
 
-TT_TEST(diff_conv_shifted, tiles_paddings_kernels) {
+TT_TEST(diff_conv_shifted, tiles_paddings_kernels, .init = no_winograd) {
   // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
   static const conv_case_t cases[] = {
       {1, 32, 24, 24, 32, 3, 3, 1, 1, 1, 1, true},     // ResNet stage 1
@@ -60,7 +66,7 @@ TT_TEST(diff_conv_shifted, tiles_paddings_kernels) {
 // rows' ends): each such width, heights that leave a last tile of 1, 2
 // or 3 vectors, out channel tails, a batch of 2, ResNet's 64x12x12 (the
 // GEMM's before) and a 48-wide row (one row a tile).
-TT_TEST(diff_conv_shifted, packed_rows) {
+TT_TEST(diff_conv_shifted, packed_rows, .init = no_winograd) {
   // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
   static const conv_case_t cases[] = {
       {1, 64, 12, 12, 64, 3, 3, 1, 1, 1, 1, false},    // ResNet stage 2
