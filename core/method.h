@@ -86,7 +86,7 @@ typedef struct etr_method_config {
   const etr_memory_plan_t *memory_plan;
 
   size_t max_method_bytes;  // load-time structures; 0 = 256 MiB
-  size_t temp_bytes;        // kernel scratch arena; 0 = 1 MiB
+  size_t temp_bytes;        // kernel scratch arena; 0 = 4 MiB
   uint64_t max_instructions;  // per execute; 0 = 10,000,000 (ExecuTorch's)
   // Wall-time budget per execute in nanoseconds, checked between
   // instructions (a single kernel is not interrupted); 0 = none. Fuzzers

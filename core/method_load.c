@@ -19,7 +19,10 @@ enum { SPEC_KEY = 0, SPEC_VALUE = 1 };
 
 #define DEFAULT_MAX_PLANNED_BYTES ((size_t)1 << 30)
 #define DEFAULT_MAX_METHOD_BYTES ((size_t)256 << 20)
-#define DEFAULT_TEMP_BYTES ((size_t)1 << 20)
+// The kernels' scratch: 4 MiB holds the Winograd convolution's
+// transformed weights (16 floats per channel pair) of layers up to 128 x
+// 128 channels besides its transformed input (ops_optimized/conv/conv.h).
+#define DEFAULT_TEMP_BYTES ((size_t)4 << 20)
 #define DEFAULT_MAX_INSTRUCTIONS 10000000u
 
 void etr_method_config_init(etr_method_config_t *config,

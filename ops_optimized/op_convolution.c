@@ -27,14 +27,18 @@
 //     ones without padding of a shortcut's shape, whose input is copied
 //     subsampled into ctx->temp (ResNet's 32 -> 64 stride-2 shortcut);
 //   * Float NCHW 3x3 stride-1 padding-1 convolutions with 8 or more
-//     input and out channels per group whose planes fill at least 70% of
-//     its lanes run Winograd's F(2x2, 3x3) where the ISA has it (AVX-512:
-//     conv/winograd_avx512.c, 16 products per 2x2 outputs instead of 36;
-//     ResNet's 32x24x24 layer 96 -> 55 us), the weight transformed at
-//     load (etr_conv_prepack) or per call into ctx->temp; an input or
-//     weight value beyond 2^40 in magnitude, inf or NaN (its transforms
-//     would turn a direct sum's inf into NaN), or no room in ctx->temp,
-//     and the call takes the paths below instead;
+//     input and out channels per group (16 or more where the direct
+//     kernel would take them) run Winograd's F(2x2, 3x3) where the ISA
+//     has it (AVX-512: conv/winograd_avx512.c with a tile row's tiles as
+//     a vector's lanes, winograd_positions_avx512.c with a tile's 16
+//     positions as lanes for planes whose tiles would fill less than 90%
+//     of the other's; 16 products per 2x2 outputs instead of 36: ResNet's
+//     32x24x24 layer 96 -> 55 us, 128x6x6 95 -> 58 us), the weight
+//     transformed at load (etr_conv_prepack) or per call into ctx->temp,
+//     which must hold it either way; an input or weight value beyond
+//     2^40 in magnitude, inf or NaN (its transforms would turn a direct
+//     sum's inf into NaN), or no room in ctx->temp, and the call takes
+//     the paths below instead;
 //   * Float NCHW stride-1 convolutions whose padded input rows (padding
 //     shared between neighbouring rows) waste few positions and stay in
 //     L1 run the shifted-rows kernel where the ISA has one (AVX-512: each
@@ -556,11 +560,14 @@ static bool run_pixels(etr_kernel_context_t *ctx, etr_conv_pixels_fn kernel,
 
 // The Winograd kernel per (group, image), NCHW Float, with the weight
 // transformed at load (`prepacked`, every group's) or here; false when
-// ctx->temp has no room for its scratch, or a weight or an input value
-// is out of its range (conv.h). Images it finished before that are
-// written again by the caller's other path, which writes every out.
+// ctx->temp has no room for its scratch and one group's transformed
+// weight, or a weight or an input value is out of its range (conv.h).
+// The room for the weight is asked for also when it comes prepacked, so
+// that packing at load never changes the path (as for the pixel tiles).
+// Images it finished before a decline are written again by the caller's
+// other path, which writes every out.
 static bool run_winograd(etr_kernel_context_t *ctx,
-                         etr_conv_winograd_fn kernel,
+                         etr_conv_winograd_t kernel,
                          const etr_tensor_t *input,
                          const etr_tensor_t *weight,
                          const etr_tensor_t *bias, etr_tensor_t *out,
@@ -571,16 +578,15 @@ static bool run_winograd(etr_kernel_context_t *ctx,
     return false;
   }
   int64_t ocg = out->sizes[1] / groups;
-  size_t scratch_floats = etr_conv_winograd_scratch_floats(g);
+  size_t scratch_floats =
+      etr_conv_winograd_scratch_floats(g, kernel.layout);
   size_t packed_floats = etr_conv_winograd_packed_floats(ocg, g->channels);
   etr_arena_mark_t mark = etr_arena_mark(ctx->temp);
   float *scratch = (float *)etr_arena_alloc(
       ctx->temp, scratch_floats * sizeof(float), 64);
-  float *packed = prepacked != NULL
-                      ? NULL
-                      : (float *)etr_arena_alloc(
-                            ctx->temp, packed_floats * sizeof(float), 64);
-  bool ok = scratch != NULL && (prepacked != NULL || packed != NULL);
+  float *packed = (float *)etr_arena_alloc(
+      ctx->temp, packed_floats * sizeof(float), 64);
+  bool ok = scratch != NULL && packed != NULL;
   for (int64_t group = 0; ok && group < groups; ++group) {
     const float *u = packed;
     if (prepacked != NULL) {
@@ -588,12 +594,12 @@ static bool run_winograd(etr_kernel_context_t *ctx,
     } else {
       ok = etr_conv_winograd_pack(
           (const float *)weight->data + group * ocg * g->w_stride_oc, g, ocg,
-          packed);
+          kernel.layout, packed);
     }
     for (int64_t n = 0; ok && n < input->sizes[0]; ++n) {
       etr_conv_winograd_args_t a = plane_args(input, u, bias, out, g, ocg, n,
                                               group, post, scratch);
-      ok = kernel(&a);
+      ok = kernel.run(&a);
     }
   }
   etr_arena_rewind(ctx->temp, mark);
@@ -711,7 +717,7 @@ typedef struct conv_plan {
   etr_conv_pixels_fn pixels;
   // The Winograd kernel, when it takes the call (else NULL): tried first
   // on the shifted, pixel-tile and GEMM paths.
-  etr_conv_winograd_fn winograd;
+  etr_conv_winograd_t winograd;
   bool weight_dense;     // etr_tensor_is_dense(weight)
   int64_t weight_numel;  // etr_tensor_numel(weight)
   // padding_taps_matter's answer for a weight of read-only constant bytes
@@ -762,7 +768,7 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
   // Asked only where it decides something (shifted and GEMM calls), not
   // on every small depthwise layer's fused call.
   plan->pixels = NULL;
-  plan->winograd = NULL;
+  plan->winograd = (etr_conv_winograd_t){NULL, ETR_CONV_WINOGRAD_TILE_LANES};
   if (depthwise_applies(input, out, groups, g, !nchw)) {
     plan->path = PATH_DEPTHWISE;
   } else if (nchw && input->dtype == ETR_FLOAT &&
@@ -782,9 +788,9 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
     plan->pixels = float_nchw ? etr_conv_pixels_for(isa, g,
                                                     out->sizes[1] / groups)
                               : NULL;
-    plan->winograd = float_nchw ? etr_conv_winograd_for(
-                                      isa, g, out->sizes[1] / groups)
-                                : NULL;
+    if (float_nchw) {
+      plan->winograd = etr_conv_winograd_for(isa, g, out->sizes[1] / groups);
+    }
     plan->path = float_nchw && etr_conv_shifted_for(isa, g) != NULL
                      ? PATH_SHIFTED
                  : plan->pixels != NULL ? PATH_PIXELS
@@ -824,9 +830,6 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
       current && packed->panel == etr_conv_pixels_panel(etr_isa_active())
           ? packed->weight
           : NULL;
-  const float *winograd_u =
-      current && packed->panel == ETR_CONV_WINOGRAD_PANEL ? packed->weight
-                                                          : NULL;
   const float *columns = current &&
                                  packed->panel == ETR_CONV_COLUMNS_PANEL &&
                                  reads_columns(etr_isa_active())
@@ -869,9 +872,13 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
     }
   }
   etr_conv_pixels_fn pixels = plan->pixels;
-  if (plan->winograd != NULL &&
-      run_winograd(ctx, plan->winograd, input, weight, bias, out, groups, g,
-                   post, winograd_u)) {
+  const etr_conv_winograd_t winograd = plan->winograd;
+  if (winograd.run != NULL &&
+      run_winograd(ctx, winograd, input, weight, bias, out, groups, g, post,
+                   current && packed->panel ==
+                                  ETR_CONV_WINOGRAD_PANEL(winograd.layout)
+                       ? packed->weight
+                       : NULL)) {
     return true;
   }
   switch (path) {
@@ -1063,7 +1070,7 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
     return ETR_OK;
   }
   int64_t ocg = c.out->sizes[1] / c.groups;
-  if (plan.winograd != NULL) {
+  if (plan.winograd.run != NULL) {
     // The Winograd kernel's transformed weight; when a weight is out of
     // its range (the kernel declines every call), the pixel tiles' panels.
     size_t floats = etr_conv_winograd_packed_floats(ocg, g->channels);
@@ -1077,11 +1084,12 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
     for (int64_t group = 0; ok && group < c.groups; ++group) {
       ok = etr_conv_winograd_pack(
           (const float *)c.weight->data + group * ocg * g->w_stride_oc, g,
-          ocg, dst + (size_t)group * floats);
+          ocg, plan.winograd.layout, dst + (size_t)group * floats);
     }
     if (ok) {
-      *packed = (etr_conv_packed_t){dst, c.weight->data,
-                                    ETR_CONV_WINOGRAD_PANEL, NULL};
+      *packed = (etr_conv_packed_t){
+          dst, c.weight->data, ETR_CONV_WINOGRAD_PANEL(plan.winograd.layout),
+          NULL};
       return ETR_OK;
     }
   }

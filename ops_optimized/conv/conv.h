@@ -569,25 +569,38 @@ etr_conv_pixels_fn etr_conv_pixels_for(etr_isa_t isa,
                                        int64_t out_channels);
 
 // 3x3 stride-1 padding-1 NCHW convolution of one image and group as
-// Winograd's F(2x2, 3x3) (winograd_avx512.c): input rows of at most 32,
-// at least 8 input and 8 out channels, blocks of tile rows whose lanes
-// are at least 70% tiles (etr_conv_winograd_utilization: 24x24 100%,
-// 12x12 75%, 6x6 56% declined). 16 products per 2x2 outputs and channel
-// pair instead of 36; the sums round differently from the direct ones
-// (exact on small integer data). The weight comes transformed
-// (etr_conv_winograd_pack: U = G g G^T, position p of out channel o and
-// input channel c at dst[((p * ceil(oc / 8) + o / 8) * channels + c) * 8
-// + o % 8], zeros past the last out channel); weight_stride unused;
-// scratch of etr_conv_winograd_scratch_floats(g). Returns false, having
+// 3x3 stride-1 padding-1 NCHW convolution of one image and group as
+// Winograd's F(2x2, 3x3): at least 8 input and 8 out channels; 16
+// products per 2x2 outputs and channel pair instead of 36. The sums round
+// differently from the direct ones (exact on small integer data). The
+// weight comes transformed (etr_conv_winograd_pack: U = G g G^T, 16
+// positions per channel pair), weight_stride unused; scratch of
+// etr_conv_winograd_scratch_floats. A kernel returns false, having
 // written nothing, when an input value is inf, NaN or beyond 2^40 in
 // magnitude (the transforms would turn a direct sum's inf into NaN or
 // overflow): the caller runs another kernel. etr_conv_winograd_pack
 // returns false likewise for such a weight.
-#define ETR_CONV_WINOGRAD_PANEL (-18)
-// Its blocks: as many whole tile rows as fit 48 lanes (3 vectors), each
-// of the 16 positions' planes a cache line more than its channels' lanes
-// (the 16 stores of the input transform at 6 or 12 KiB strides fell in
-// the same L1 sets: 17 -> 10 us on ResNet's 32x24x24 layer).
+// Two layouts, two kernels:
+//   tile lanes (winograd_avx512.c): a tile row's tiles are a vector's
+//     lanes, strips of 32 columns, blocks of whole tile rows (at most 48
+//     tiles); U position p of out channel o and input channel c at
+//     dst[((p * ceil(oc / 8) + o / 8) * channels + c) * 8 + o % 8];
+//   position lanes (winograd_positions_avx512.c): the 16 positions of a
+//     tile are a vector's lanes, for planes whose tiles would leave the
+//     other's lanes empty; U at dst[((o / 8 * channels + c) * 8 + o % 8)
+//     * 16 + p].
+// Zeros past the last out channel in both.
+typedef enum etr_conv_winograd_layout {
+  ETR_CONV_WINOGRAD_TILE_LANES = 0,
+  ETR_CONV_WINOGRAD_POSITION_LANES = 1,
+} etr_conv_winograd_layout_t;
+// etr_conv_packed_t.panel of a weight packed for `layout`.
+#define ETR_CONV_WINOGRAD_PANEL(layout) (-18 - (int64_t)(layout))
+// The tile-lane kernel's blocks: as many whole tile rows as fit 48 lanes
+// (3 vectors), each of the 16 positions' planes a cache line more than
+// its channels' lanes (the 16 stores of the input transform at 6 or 12
+// KiB strides fell in the same L1 sets: 17 -> 10 us on ResNet's 32x24x24
+// layer).
 #define ETR_CONV_WINOGRAD_BLOCK_LANES 48
 static inline int64_t etr_conv_winograd_block_rows(int64_t tile_cols) {
   return ETR_CONV_WINOGRAD_BLOCK_LANES / tile_cols;
@@ -596,23 +609,45 @@ static inline int64_t etr_conv_winograd_position_floats(int64_t channels,
                                                         int64_t lanes) {
   return channels * lanes + 16;
 }
+// The position-lane kernel's tiles, rounded up to its 3 tiles a step.
+static inline int64_t etr_conv_winograd_positions_tiles(
+    const etr_conv2d_geometry_t *g) {
+  return (((g->out_h + 1) / 2) * ((g->out_w + 1) / 2) + 2) / 3 * 3;
+}
 typedef etr_conv_shifted_args_t etr_conv_winograd_args_t;
 typedef bool (*etr_conv_winograd_fn)(const etr_conv_winograd_args_t *args);
+typedef struct etr_conv_winograd {
+  etr_conv_winograd_fn run;  // NULL: none
+  etr_conv_winograd_layout_t layout;
+} etr_conv_winograd_t;
+// The share of the tile-lane kernel's lanes that hold tiles.
 double etr_conv_winograd_utilization(const etr_conv2d_geometry_t *g);
 bool etr_conv_winograd_nchw_avx512_applies(const etr_conv2d_geometry_t *g,
                                            int64_t out_channels);
 bool etr_conv_winograd_nchw_avx512(const etr_conv_winograd_args_t *args);
-size_t etr_conv_winograd_scratch_floats(const etr_conv2d_geometry_t *g);
+bool etr_conv_winograd_positions_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g, int64_t out_channels);
+bool etr_conv_winograd_positions_nchw_avx512(
+    const etr_conv_winograd_args_t *args);
+// Whether every input value's magnitude is at most 2^40 (no inf, no
+// NaN): both kernels' first pass.
+bool etr_conv_winograd_input_in_range_avx512(const etr_conv2d_geometry_t *g,
+                                             const float *input);
+size_t etr_conv_winograd_scratch_floats(const etr_conv2d_geometry_t *g,
+                                        etr_conv_winograd_layout_t layout);
 size_t etr_conv_winograd_packed_floats(int64_t out_channels,
                                        int64_t channels);
 bool etr_conv_winograd_pack(const float *weight,
                             const etr_conv2d_geometry_t *g,
-                            int64_t out_channels, float *dst);
-// The Winograd kernel of `isa` when it takes `g` with `out_channels` per
-// group and Winograd is allowed, else NULL (conv_pack.c).
-etr_conv_winograd_fn etr_conv_winograd_for(etr_isa_t isa,
-                                           const etr_conv2d_geometry_t *g,
-                                           int64_t out_channels);
+                            int64_t out_channels,
+                            etr_conv_winograd_layout_t layout, float *dst);
+// The Winograd kernel of `isa` that takes `g` with `out_channels` per
+// group (the position lanes where the tile lanes would leave more than
+// a tenth of theirs empty, and on planes of at most 16 tiles), while
+// Winograd is allowed; run NULL: none (conv_pack.c).
+etr_conv_winograd_t etr_conv_winograd_for(etr_isa_t isa,
+                                          const etr_conv2d_geometry_t *g,
+                                          int64_t out_channels);
 // Whether the optimized convolution may take the Winograd kernel
 // (default true). Process-wide, for callers who want every 3x3 layer's
 // sums in the direct kernels' order (and for the tests of those kernels,

@@ -304,9 +304,8 @@ static void output_transform(const float *m, const epilogue_t *e,
   }
 }
 
-// Whether every input value's magnitude is at most 2^40 (no inf, no NaN).
-static bool input_in_range(const etr_conv2d_geometry_t *g,
-                           const float *input) {
+bool etr_conv_winograd_input_in_range_avx512(const etr_conv2d_geometry_t *g,
+                                             const float *input) {
   const __m512i magnitude = _mm512_set1_epi32(0x7fffffff);
   __m512i range = _mm512_setzero_si512();
   for (int64_t c = 0; c < g->channels; ++c) {
@@ -347,7 +346,7 @@ static epilogue_t epilogue_of(const etr_conv_winograd_args_t *a,
 
 bool etr_conv_winograd_nchw_avx512(const etr_conv_winograd_args_t *a) {
   const etr_conv2d_geometry_t *g = a->g;
-  if (!input_in_range(g, a->input)) {
+  if (!etr_conv_winograd_input_in_range_avx512(g, a->input)) {
     return false;
   }
   const int64_t channels = g->channels;

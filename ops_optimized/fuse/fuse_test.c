@@ -191,10 +191,10 @@ Test(fuse, resnet_same_bits) { each_isa_chains("resnet", 9, 9, 4, 1, 1, 3, 6); }
 
 // The ISAs with a pixel-tile kernel, and how many of ResNet's
 // convolutions take it or the Winograd kernel (their weights packed at
-// load). AVX-512: the two stride-2 3x3 layers, their 1x1 shortcuts and
-// the 128x6x6 one (shifted rows when unfused, the same sums) take the
-// pixel tiles; the two 32x24x24 layers and the 64x12x12 one take
-// Winograd's F(2x2, 3x3) (conv/winograd_avx512.c). AVX2: all but
+// load). AVX-512: the two stride-2 3x3 layers and their 1x1 shortcuts
+// take the pixel tiles; the two 32x24x24 layers, the 64x12x12 and the
+// 128x6x6 ones Winograd's F(2x2, 3x3) (conv/winograd_avx512.c and
+// winograd_positions_avx512.c). AVX2: all but
 // the 3-channel 7x7 stem, which takes the band kernel (stem_avx2.c), and
 // the 32 -> 64 1x1 stride-2 shortcut, which takes the pointwise kernel on
 // its subsampled input (op_convolution.c).

@@ -509,9 +509,9 @@ int etr_diff_run(etr_diff_case_t *c) {
   build_run(c, expected);
   etr_diag_t diag;
   etr_diag_reset(&diag);
-  // A scratch arena as a method gives its kernels (1 MiB by default),
+  // A scratch arena as a method gives its kernels (4 MiB by default),
   // reset before every call.
-  static _Alignas(64) uint8_t temp_buffer[1 << 20];
+  static _Alignas(64) uint8_t temp_buffer[4 << 20];
   static etr_arena_t temp;
   etr_arena_init(&temp, temp_buffer, sizeof(temp_buffer));
   etr_kernel_context_t context = {.diag = &diag, .op_name = c->op,

@@ -353,8 +353,8 @@ etr_error_t tt_call(const char *op_name, etr_evalue_t **args,
   memset(&ctx, 0, sizeof(ctx));
   ctx.diag = &g_diag;
   ctx.op_name = op_name;
-  // A scratch arena as a method gives its kernels (1 MiB by default).
-  static _Alignas(64) uint8_t temp_buffer[1 << 20];
+  // A scratch arena as a method gives its kernels (4 MiB by default).
+  static _Alignas(64) uint8_t temp_buffer[4 << 20];
   static etr_arena_t temp;
   etr_arena_init(&temp, temp_buffer, sizeof(temp_buffer));
   ctx.temp = &temp;

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Winograd's F(2x2, 3x3) with the 16 transform positions as the lanes of
+// a vector (conv.h), for small planes: winograd_avx512.c takes the tiles
+// of a tile row as lanes, which leaves lanes empty when a plane has few
+// tiles (ResNet's 64x12x12 layer: 36 tiles in 48 lanes; 128x6x6: 9 in
+// 16). Here every lane is a position, whatever the plane:
+//
+//   input   per (channel, tile) the 4x4 patch loaded as 4 rows of 4 into
+//           one vector (lane 4i + j: patch row i, column j), B^T d B by
+//           two 128-bit-block shuffles and two in-block permutes;
+//   product per (out channel, tile), the 16 positions' sums: an
+//           elementwise multiply-add over input channels of U's vector
+//           (etr_conv_winograd_pack's positions layout) and the tile's
+//           vector, in tiles of 8 out channels x 3 tiles (24
+//           accumulators, 11 loads for 24 FMAs a channel);
+//   output  A^T m A from the accumulator in registers (its 4 blocks, then
+//           in-block permutes), + bias, the fused post, two stores of two
+//           columns.
+//
+// Same arithmetic as winograd_avx512.c, another order of rounding (the
+// patch's rows are combined before its columns here); the same range
+// check and exactness on small integers. On Zen 4: ResNet's 128x6x6
+// layer 113 us with the tile lanes (9 of 16 lanes), 56 here (95 direct);
+// 64x12x12 68 -> 59 us, of which the input transform 6 and the out 8;
+// 256x14x14 1346 -> 1040 us.
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/conv/lanes_avx512.h"
+
+// Input rows of at most this many columns (the row buffer's reach).
+#define MAX_WIDTH 256
+
+enum {
+  kRows = 8,   // out channels per tile of sums
+  kTiles = 3,  // tiles per tile of sums
+};
+
+bool etr_conv_winograd_positions_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g, int64_t out_channels) {
+  return g->kernel_h == 3 && g->kernel_w == 3 && g->stride_h == 1 &&
+         g->stride_w == 1 && g->pad_h == 1 && g->pad_w == 1 &&
+         g->dilation_h == 1 && g->dilation_w == 1 && g->in_stride_w == 1 &&
+         g->out_h == g->in_h && g->out_w == g->in_w && g->in_w <= MAX_WIDTH &&
+         g->channels >= 8 &&
+         out_channels >= 8 &&
+         g->channels * etr_conv_winograd_positions_tiles(g) <= 12288;
+}
+
+// A patch's columns (lane 4i + j: row combination i, column j) through
+// the column half of B^T d B: (c0 - c2, c1 + c2, c2 - c1, c1 - c3) in
+// each block.
+static inline __m512 column_positions(__m512 rows) {
+  const __m512 c = _mm512_permute_ps(rows, _MM_SHUFFLE(1, 2, 1, 0));
+  const __m512 e = _mm512_permute_ps(rows, _MM_SHUFFLE(3, 1, 2, 2));
+  return _mm512_mask_add_ps(_mm512_sub_ps(c, e), (__mmask16)0x2222, c, e);
+}
+
+// Input row y of a plane, or NULL in the padding.
+static inline const float *plane_row(const float *plane, int64_t row_stride,
+                                     int64_t height, int64_t y) {
+  return y >= 0 && y < height ? plane + y * row_stride : NULL;
+}
+
+static inline __m512 load_row(const float *row, int64_t x, __mmask16 mask) {
+  return row != NULL ? _mm512_maskz_loadu_ps(mask, row + x)
+                     : _mm512_setzero_ps();
+}
+
+enum { kRowStride = MAX_WIDTH + 32 };
+
+// The row half of B^T d B over whole input rows 2r - 1 .. 2r + 2 of a
+// plane, (r0 - r2, r1 + r2, r2 - r1, r1 - r3), into `rows` (4 rows of
+// kRowStride) from column 1 on; zeros past the plane (the masked loads'),
+// so the zero column 0 and those past the width stay.
+static void row_positions(const etr_conv2d_geometry_t *g, const float *plane,
+                          int64_t r, float *rows) {
+  const float *y0 = plane_row(plane, g->in_stride_h, g->in_h, 2 * r - 1);
+  const float *y1 = plane_row(plane, g->in_stride_h, g->in_h, 2 * r);
+  const float *y2 = plane_row(plane, g->in_stride_h, g->in_h, 2 * r + 1);
+  const float *y3 = plane_row(plane, g->in_stride_h, g->in_h, 2 * r + 2);
+  for (int64_t x = 0; x < g->in_w; x += 16) {
+    const __mmask16 mask = first_lanes(g->in_w - x);
+    const __m512 a = load_row(y0, x, mask);
+    const __m512 b = load_row(y1, x, mask);
+    const __m512 c = load_row(y2, x, mask);
+    const __m512 d = load_row(y3, x, mask);
+    _mm512_storeu_ps(rows + 1 + x, _mm512_sub_ps(a, c));
+    _mm512_storeu_ps(rows + kRowStride + 1 + x, _mm512_add_ps(b, c));
+    _mm512_storeu_ps(rows + 2 * kRowStride + 1 + x, _mm512_sub_ps(c, b));
+    _mm512_storeu_ps(rows + 3 * kRowStride + 1 + x, _mm512_sub_ps(b, d));
+  }
+}
+
+// Every channel's tiles: tile k of channel c at v[(c * tiles_padded + k)
+// * 16], tiles past the plane's as zeros. Per tile row the row half of
+// B^T d B (row_positions), then per tile its 4 x 4 window of those rows
+// (4 loads) through the column half. Two buffers of rows, the next tile
+// row's written before this one's windows are read: read right after
+// their stores, the windows (128-bit loads across 512-bit stores) could
+// not be forwarded from the store queue (9.3 -> ... us on 64x12x12).
+static void transform_input(const etr_conv2d_geometry_t *g,
+                            const float *input, int64_t tile_cols,
+                            int64_t tiles, int64_t tiles_padded, float *v) {
+  float rows[2][4 * kRowStride];
+  for (int b = 0; b < 2; ++b) {
+    for (int64_t x = 0; x < 4 * kRowStride; x += 16) {
+      _mm512_storeu_ps(&rows[b][x], _mm512_setzero_ps());
+    }
+  }
+  const int64_t tile_rows = tiles / tile_cols;
+  for (int64_t c = 0; c < g->channels; ++c) {
+    const float *plane = input + c * g->in_stride_c;
+    float *dst = v + c * tiles_padded * 16;
+    row_positions(g, plane, 0, rows[0]);
+    for (int64_t r = 0; r < tile_rows; ++r) {
+      if (r + 1 < tile_rows) {
+        row_positions(g, plane, r + 1, rows[(r + 1) & 1]);
+      }
+      const float *p = rows[r & 1];
+      for (int64_t t = 0; t < tile_cols; ++t, dst += 16) {
+        __m512 w = _mm512_castps128_ps512(_mm_loadu_ps(p + 2 * t));
+        w = _mm512_insertf32x4(w, _mm_loadu_ps(p + kRowStride + 2 * t), 1);
+        w = _mm512_insertf32x4(w, _mm_loadu_ps(p + 2 * kRowStride + 2 * t),
+                               2);
+        w = _mm512_insertf32x4(w, _mm_loadu_ps(p + 3 * kRowStride + 2 * t),
+                               3);
+        _mm512_store_ps(dst, column_positions(w));
+      }
+    }
+    for (int64_t k = tiles; k < tiles_padded; ++k, dst += 16) {
+      _mm512_store_ps(dst, _mm512_setzero_ps());
+    }
+  }
+}
+
+typedef struct epilogue {
+  __m256 bias;
+  bool affine;
+  __m256 scale, shift;
+  bool clamp;
+  __m256 low, high;
+} epilogue_t;
+
+// The bias (+0.0 without one: x + 0.0 is x but for -0.0, which the
+// direct sums from +0.0 never give either) and fused post of `oc`.
+static epilogue_t epilogue_of(const etr_conv_winograd_args_t *a,
+                              int64_t oc) {
+  epilogue_t e = {.bias = _mm256_set1_ps(
+                      a->bias != NULL ? a->bias[oc * a->bias_stride] : 0.0f)};
+  const etr_conv_post_t *post = a->post;
+  if (post != NULL) {
+    const int64_t channel = a->post_channel0 + oc;
+    e.affine = post->scale != NULL;
+    if (e.affine) {
+      e.scale = _mm256_set1_ps(post->scale[channel]);
+      e.shift = _mm256_set1_ps(post->shift[channel]);
+    }
+    e.clamp = true;
+    e.low = _mm256_set1_ps(post->low);
+    e.high = _mm256_set1_ps(post->high);
+  }
+  return e;
+}
+
+// One tile's 2x2 outputs from its 16 positions' sums: A^T m A (rows
+// (m0 + m1 + m2, m1 - m2 - m3) over the blocks, then columns likewise in
+// each), + bias, the post; out row 2r at lanes 0-1, row 2r + 1 at 4-5.
+static inline void store_tile(__m512 m, const epilogue_t *e, float *out,
+                              int64_t row_stride, bool second_row,
+                              __mmask8 columns) {
+  const __m128 m0 = _mm512_castps512_ps128(m);
+  const __m128 m1 = _mm512_extractf32x4_ps(m, 1);
+  const __m128 m2 = _mm512_extractf32x4_ps(m, 2);
+  const __m128 m3 = _mm512_extractf32x4_ps(m, 3);
+  const __m256 rows = _mm256_insertf128_ps(
+      _mm256_castps128_ps256(_mm_add_ps(_mm_add_ps(m0, m1), m2)),
+      _mm_sub_ps(_mm_sub_ps(m1, m2), m3), 1);
+  // Lane 0 of each row: (u + v) + w = m0 + m1 + m2 of its columns; lane 1:
+  // (u - v) - w = m1 - m2 - m3.
+  const __m256 v = _mm256_permute_ps(rows, _MM_SHUFFLE(0, 3, 2, 1));
+  const __m256 w = _mm256_permute_ps(rows, _MM_SHUFFLE(1, 0, 3, 2));
+  __m256 y = _mm256_mask_blend_ps(
+      (__mmask8)0x22, _mm256_add_ps(_mm256_add_ps(rows, v), w),
+      _mm256_sub_ps(_mm256_sub_ps(rows, v), w));
+  y = _mm256_add_ps(y, e->bias);
+  if (e->affine) {
+    y = _mm256_fmadd_ps(y, e->scale, e->shift);
+  }
+  if (e->clamp) {  // as post_avx512.c: NaN and -0.0 pass
+    y = _mm256_min_ps(e->high, _mm256_max_ps(e->low, y));
+  }
+  _mm_mask_storeu_ps(out, columns, _mm256_castps256_ps128(y));
+  if (second_row) {
+    _mm_mask_storeu_ps(out + row_stride, columns,
+                       _mm256_extractf128_ps(y, 1));
+  }
+}
+
+// Out channels [o, o + 8) (U's block) x tiles [k, k + TILES): the sums
+// over channels, then each tile's outputs (`rows` of the 8 that exist).
+static inline __attribute__((always_inline)) void product_tile(
+    const etr_conv_winograd_args_t *a, const float *u, const float *v,
+    int64_t tiles_padded, int64_t o, int64_t rows, int64_t k,
+    int64_t tile_cols, const int tiles) {
+  const etr_conv2d_geometry_t *g = a->g;
+  __m512 acc[kRows][kTiles];
+#pragma GCC unroll 8
+  for (int j = 0; j < kRows; ++j) {
+#pragma GCC unroll 3
+    for (int s = 0; s < tiles; ++s) {
+      acc[j][s] = _mm512_setzero_ps();
+    }
+  }
+  const float *x = v + k * 16;
+  for (int64_t c = 0; c < g->channels;
+       ++c, u += kRows * 16, x += tiles_padded * 16) {
+    __m512 t[kTiles];
+#pragma GCC unroll 3
+    for (int s = 0; s < tiles; ++s) {
+      t[s] = _mm512_load_ps(x + 16 * s);
+    }
+#pragma GCC unroll 8
+    for (int j = 0; j < kRows; ++j) {
+      const __m512 w = _mm512_load_ps(u + 16 * j);
+#pragma GCC unroll 3
+      for (int s = 0; s < tiles; ++s) {
+        acc[j][s] = fma_into(acc[j][s], w, t[s]);
+      }
+    }
+  }
+  for (int s = 0; s < tiles; ++s) {
+    const int64_t r = (k + s) / tile_cols;
+    const int64_t col = 2 * ((k + s) % tile_cols);
+    const bool second_row = 2 * r + 1 < g->out_h;
+    const __mmask8 columns = col + 1 < g->out_w ? 0x3 : 0x1;
+    float *out = a->out + 2 * r * g->out_w + col;
+    for (int j = 0; j < rows; ++j) {
+      const epilogue_t e = epilogue_of(a, o + j);
+      store_tile(acc[j][s], &e, out + (o + j) * a->out_stride, g->out_w,
+                 second_row, columns);
+    }
+  }
+}
+
+bool etr_conv_winograd_positions_nchw_avx512(
+    const etr_conv_winograd_args_t *a) {
+  const etr_conv2d_geometry_t *g = a->g;
+  if (!etr_conv_winograd_input_in_range_avx512(g, a->input)) {
+    return false;
+  }
+  const int64_t tile_cols = (g->out_w + 1) / 2;
+  const int64_t tiles = ((g->out_h + 1) / 2) * tile_cols;
+  const int64_t tiles_padded = etr_conv_winograd_positions_tiles(g);
+  float *v = a->scratch;
+  transform_input(g, a->input, tile_cols, tiles, tiles_padded, v);
+  const int64_t blocks = (a->out_channels + kRows - 1) / kRows;
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t o = b * kRows;
+    const int64_t rows =
+        a->out_channels - o < kRows ? a->out_channels - o : kRows;
+    const float *u = a->weight + b * g->channels * kRows * 16;
+    int64_t k = 0;
+    for (; k + kTiles <= tiles; k += kTiles) {
+      product_tile(a, u, v, tiles_padded, o, rows, k, tile_cols, kTiles);
+    }
+    if (tiles - k == 2) {
+      product_tile(a, u, v, tiles_padded, o, rows, k, tile_cols, 2);
+    } else if (tiles - k == 1) {
+      product_tile(a, u, v, tiles_padded, o, rows, k, tile_cols, 1);
+    }
+  }
+  return true;
+}
