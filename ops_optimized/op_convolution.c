@@ -559,13 +559,14 @@ static bool run_pixels(etr_kernel_context_t *ctx, etr_conv_pixels_fn kernel,
 }
 
 // The Winograd kernel per (group, image), NCHW Float, with the weight
-// transformed at load (`prepacked`, every group's) or here; false when
-// ctx->temp has no room for its scratch and one group's transformed
-// weight, or a weight or an input value is out of its range (conv.h).
-// The room for the weight is asked for also when it comes prepacked, so
-// that packing at load never changes the path (as for the pixel tiles).
-// Images it finished before a decline are written again by the caller's
-// other path, which writes every out.
+// transformed at load (`prepacked`, every group's) or here: whole into
+// ctx->temp for the tile lanes, a block of 8 out channels at a time for
+// the position lanes. False when ctx->temp has no room for the kernel's
+// scratch and that transformed weight, or a weight or an input value is
+// out of its range (conv.h). The room for the weight is asked for also
+// when it comes prepacked, so that packing at load never changes the
+// path (as for the pixel tiles). Outs written before a decline are
+// written again by the caller's other path, which writes every out.
 static bool run_winograd(etr_kernel_context_t *ctx,
                          etr_conv_winograd_t kernel,
                          const etr_tensor_t *input,
@@ -577,28 +578,32 @@ static bool run_winograd(etr_kernel_context_t *ctx,
   if (ctx->temp == NULL) {
     return false;
   }
+  const bool blocks = kernel.layout == ETR_CONV_WINOGRAD_POSITION_LANES;
   int64_t ocg = out->sizes[1] / groups;
-  size_t scratch_floats =
-      etr_conv_winograd_scratch_floats(g, kernel.layout);
+  size_t scratch_floats = etr_conv_winograd_scratch_floats(g, kernel.layout);
   size_t packed_floats = etr_conv_winograd_packed_floats(ocg, g->channels);
+  size_t room = blocks ? etr_conv_winograd_chunk_floats(g->channels)
+                       : packed_floats;
   etr_arena_mark_t mark = etr_arena_mark(ctx->temp);
   float *scratch = (float *)etr_arena_alloc(
       ctx->temp, scratch_floats * sizeof(float), 64);
-  float *packed = (float *)etr_arena_alloc(
-      ctx->temp, packed_floats * sizeof(float), 64);
+  float *packed = (float *)etr_arena_alloc(ctx->temp, room * sizeof(float),
+                                           64);
   bool ok = scratch != NULL && packed != NULL;
   for (int64_t group = 0; ok && group < groups; ++group) {
-    const float *u = packed;
+    const float *w = (const float *)weight->data + group * ocg * g->w_stride_oc;
+    const float *u = NULL;  // position lanes: transformed by the kernel
     if (prepacked != NULL) {
       u = prepacked + (size_t)group * packed_floats;
-    } else {
-      ok = etr_conv_winograd_pack(
-          (const float *)weight->data + group * ocg * g->w_stride_oc, g, ocg,
-          kernel.layout, packed);
+    } else if (!blocks) {
+      ok = etr_conv_winograd_pack(w, g, ocg, kernel.layout, packed);
+      u = packed;
     }
     for (int64_t n = 0; ok && n < input->sizes[0]; ++n) {
       etr_conv_winograd_args_t a = plane_args(input, u, bias, out, g, ocg, n,
                                               group, post, scratch);
+      a.raw_weight = w;
+      a.chunk = packed;
       ok = kernel.run(&a);
     }
   }

@@ -465,6 +465,11 @@ typedef struct etr_conv_shifted_args {
   const etr_conv_post_t *post;  // may be NULL
   int64_t post_channel0;
   float *scratch;  // etr_conv_shifted_scratch_floats(g) floats
+  // The position-lane Winograd kernel only, when `weight` is NULL: the
+  // group's own weight (strides from g), transformed per block of 8 out
+  // channels into `chunk` (etr_conv_winograd_chunk_floats).
+  const float *raw_weight;
+  float *chunk;
 } etr_conv_shifted_args_t;
 typedef void (*etr_conv_shifted_fn)(const etr_conv_shifted_args_t *args);
 bool etr_conv_shifted_nchw_avx512_applies(const etr_conv2d_geometry_t *g);
@@ -641,6 +646,18 @@ bool etr_conv_winograd_pack(const float *weight,
                             const etr_conv2d_geometry_t *g,
                             int64_t out_channels,
                             etr_conv_winograd_layout_t layout, float *dst);
+// Out channels [8 block, 8 block + 8) of the position lanes' layout
+// (block `block` of etr_conv_winograd_pack's, at dst), for a call whose
+// weight was not packed at load: the kernel transforms one block at a
+// time into a chunk of this many floats, so that its scratch does not
+// grow with the out channels (256 x 256 channels would need 4 MiB).
+bool etr_conv_winograd_pack_block(const float *weight,
+                                  const etr_conv2d_geometry_t *g,
+                                  int64_t out_channels, int64_t block,
+                                  float *dst);
+static inline size_t etr_conv_winograd_chunk_floats(int64_t channels) {
+  return (size_t)(channels * 8 * 16);
+}
 // The Winograd kernel of `isa` that takes `g` with `out_channels` per
 // group (the position lanes where the tile lanes would leave more than
 // a tenth of theirs empty, and on planes of at most 16 tiles), while

@@ -304,43 +304,75 @@ static void winograd_g(float a, float b, float c, float out[4]) {
   out[3] = c;
 }
 
+// U = G g G^T of the 3x3 kernel at `w` (strides from g) into u (16
+// positions, p * 4 + q); false when a value is inf, NaN or beyond 2^40.
+static bool winograd_transform(const float *w, const etr_conv2d_geometry_t *g,
+                               float u[16]) {
+  float rows[3][4];  // G applied along each kernel row's columns
+  for (int i = 0; i < 3; ++i) {
+    const float *r = w + i * g->w_stride_h;
+    for (int j = 0; j < 3; ++j) {
+      if (!(fabsf(r[j * g->w_stride_w]) <= 0x1p40f)) {
+        return false;
+      }
+    }
+    winograd_g(r[0], r[g->w_stride_w], r[2 * g->w_stride_w], rows[i]);
+  }
+  for (int q = 0; q < 4; ++q) {  // then along the columns' rows
+    float col[4];
+    winograd_g(rows[0][q], rows[1][q], rows[2][q], col);
+    for (int p = 0; p < 4; ++p) {
+      u[p * 4 + q] = col[p];
+    }
+  }
+  return true;
+}
+
 bool etr_conv_winograd_pack(const float *weight,
                             const etr_conv2d_geometry_t *g,
                             int64_t out_channels,
                             etr_conv_winograd_layout_t layout, float *dst) {
   const int64_t channels = g->channels;
   const int64_t blocks = (out_channels + 7) / 8;
+  if (layout == ETR_CONV_WINOGRAD_POSITION_LANES) {
+    for (int64_t b = 0; b < blocks; ++b) {
+      if (!etr_conv_winograd_pack_block(weight, g, out_channels, b,
+                                        dst + b * channels * 8 * 16)) {
+        return false;
+      }
+    }
+    return true;
+  }
   for (int64_t o = 0; o < blocks * 8; ++o) {
     for (int64_t c = 0; c < channels; ++c) {
-      float u[4][4] = {{0}};
-      if (o < out_channels) {
-        const float *w = weight + o * g->w_stride_oc + c * g->w_stride_c;
-        float rows[3][4];  // G applied along each kernel row's columns
-        for (int i = 0; i < 3; ++i) {
-          const float *r = w + i * g->w_stride_h;
-          for (int j = 0; j < 3; ++j) {
-            if (!(fabsf(r[j * g->w_stride_w]) <= 0x1p40f)) {
-              return false;
-            }
-          }
-          winograd_g(r[0], r[g->w_stride_w], r[2 * g->w_stride_w], rows[i]);
-        }
-        for (int q = 0; q < 4; ++q) {  // then along the columns' rows
-          float col[4];
-          winograd_g(rows[0][q], rows[1][q], rows[2][q], col);
-          for (int p = 0; p < 4; ++p) {
-            u[p][q] = col[p];
-          }
-        }
+      float u[16] = {0};
+      if (o < out_channels &&
+          !winograd_transform(weight + o * g->w_stride_oc + c * g->w_stride_c,
+                              g, u)) {
+        return false;
       }
-      for (int p = 0; p < 4; ++p) {
-        for (int q = 0; q < 4; ++q) {
-          const int64_t position = p * 4 + q;
-          dst[layout == ETR_CONV_WINOGRAD_POSITION_LANES
-                  ? ((o / 8 * channels + c) * 8 + o % 8) * 16 + position
-                  : ((position * blocks + o / 8) * channels + c) * 8 +
-                        o % 8] = u[p][q];
-        }
+      for (int64_t position = 0; position < 16; ++position) {
+        dst[((position * blocks + o / 8) * channels + c) * 8 + o % 8] =
+            u[position];
+      }
+    }
+  }
+  return true;
+}
+
+bool etr_conv_winograd_pack_block(const float *weight,
+                                  const etr_conv2d_geometry_t *g,
+                                  int64_t out_channels, int64_t block,
+                                  float *dst) {
+  for (int64_t c = 0; c < g->channels; ++c) {
+    for (int64_t j = 0; j < 8; ++j) {
+      const int64_t o = block * 8 + j;
+      float *u = dst + (c * 8 + j) * 16;
+      if (o >= out_channels) {
+        memset(u, 0, 16 * sizeof(float));
+      } else if (!winograd_transform(
+                     weight + o * g->w_stride_oc + c * g->w_stride_c, g, u)) {
+        return false;
       }
     }
   }

@@ -43,6 +43,7 @@
 
 #include "ops_optimized/conv/conv.h"
 #include "ops_optimized/conv/lanes_avx512.h"
+#include "ops_optimized/conv/winograd_avx512.h"
 
 enum {
   kPositions = 16,  // 4x4 transform
@@ -57,13 +58,8 @@ _Static_assert(kBlockLanes == 16 * kMaxVectors, "3 vectors a block");
 
 bool etr_conv_winograd_nchw_avx512_applies(const etr_conv2d_geometry_t *g,
                                            int64_t out_channels) {
-  return g->kernel_h == 3 && g->kernel_w == 3 && g->stride_h == 1 &&
-         g->stride_w == 1 && g->pad_h == 1 && g->pad_w == 1 &&
-         g->dilation_h == 1 && g->dilation_w == 1 && g->in_stride_w == 1 &&
-         g->out_h == g->in_h && g->out_w == g->in_w && g->in_w <= 4096 &&
-         g->in_h <= 4096 &&
-         g->channels >= 8 && out_channels >= 8 &&
-         g->channels <= ((int64_t)1 << 20) &&
+  return winograd_geometry(g, out_channels) && g->in_w <= 4096 &&
+         g->in_h <= 4096 && g->channels <= ((int64_t)1 << 20) &&
          etr_conv_winograd_utilization(g) >= 0.7;
 }
 
@@ -245,31 +241,9 @@ static inline void store_row(float *out, int64_t width, __m512 y0,
   }
 }
 
-typedef struct epilogue {
-  bool bias;
-  __m512 b;
-  bool affine;
-  __m512 scale, shift;
-  bool clamp;
-  __m512 low, high;
-} epilogue_t;
-
-static inline __m512 finish(const epilogue_t *e, __m512 v) {
-  if (e->bias) {
-    v = _mm512_add_ps(v, e->b);
-  }
-  if (e->affine) {
-    v = _mm512_fmadd_ps(v, e->scale, e->shift);
-  }
-  if (e->clamp) {  // as post_avx512.c: NaN and -0.0 pass
-    v = _mm512_min_ps(e->high, _mm512_max_ps(e->low, v));
-  }
-  return v;
-}
-
 // The out transform of one out channel over a block's tile rows from the
 // 16 positions' sums (m: position p at m + p * kRows * kBlockLanes).
-static void output_transform(const float *m, const epilogue_t *e,
+static void output_transform(const float *m, const winograd_epilogue_t *e,
                              int64_t row0, int64_t rows, int64_t tile_cols,
                              int64_t height, int64_t width, float *plane,
                              int64_t row_stride) {
@@ -289,17 +263,18 @@ static void output_transform(const float *m, const epilogue_t *e,
       s0[q] = _mm512_add_ps(_mm512_add_ps(m0, m1), m2);
       s1[q] = _mm512_sub_ps(_mm512_sub_ps(m1, m2), m3);
     }
+    // Out row 2t: columns (s0[0] + s0[1] + s0[2], s0[1] - s0[2] - s0[3]);
+    // row 2t + 1 likewise from s1.
     const int64_t y = 2 * (row0 + t);
     float *out = plane + y * row_stride;
-    store_row(out, width,
-              finish(e, _mm512_add_ps(_mm512_add_ps(s0[0], s0[1]), s0[2])),
-              finish(e, _mm512_sub_ps(_mm512_sub_ps(s0[1], s0[2]), s0[3])));
+    const __m512 y00 = _mm512_add_ps(_mm512_add_ps(s0[0], s0[1]), s0[2]);
+    const __m512 y01 = _mm512_sub_ps(_mm512_sub_ps(s0[1], s0[2]), s0[3]);
+    store_row(out, width, winograd_finish(e, y00), winograd_finish(e, y01));
     if (y + 1 < height) {
-      store_row(out + row_stride, width,
-                finish(e,
-                       _mm512_add_ps(_mm512_add_ps(s1[0], s1[1]), s1[2])),
-                finish(e,
-                       _mm512_sub_ps(_mm512_sub_ps(s1[1], s1[2]), s1[3])));
+      const __m512 y10 = _mm512_add_ps(_mm512_add_ps(s1[0], s1[1]), s1[2]);
+      const __m512 y11 = _mm512_sub_ps(_mm512_sub_ps(s1[1], s1[2]), s1[3]);
+      store_row(out + row_stride, width, winograd_finish(e, y10),
+                winograd_finish(e, y11));
     }
   }
 }
@@ -320,28 +295,6 @@ bool etr_conv_winograd_input_in_range_avx512(const etr_conv2d_geometry_t *g,
     }
   }
   return _mm512_reduce_max_epu32(range) <= RANGE_LIMIT_BITS;
-}
-
-// The bias and fused post of out channel oc.
-static epilogue_t epilogue_of(const etr_conv_winograd_args_t *a,
-                              int64_t oc) {
-  epilogue_t e = {.bias = a->bias != NULL};
-  if (e.bias) {
-    e.b = _mm512_set1_ps(a->bias[oc * a->bias_stride]);
-  }
-  const etr_conv_post_t *post = a->post;
-  if (post != NULL) {
-    const int64_t channel = a->post_channel0 + oc;
-    e.affine = post->scale != NULL;
-    if (e.affine) {
-      e.scale = _mm512_set1_ps(post->scale[channel]);
-      e.shift = _mm512_set1_ps(post->shift[channel]);
-    }
-    e.clamp = true;
-    e.low = _mm512_set1_ps(post->low);
-    e.high = _mm512_set1_ps(post->high);
-  }
-  return e;
 }
 
 bool etr_conv_winograd_nchw_avx512(const etr_conv_winograd_args_t *a) {
@@ -383,7 +336,7 @@ bool etr_conv_winograd_nchw_avx512(const etr_conv_winograd_args_t *a) {
         }
         for (int j = 0; j < kRows && o8 * kRows + j < a->out_channels; ++j) {
           const int64_t oc = o8 * kRows + j;
-          const epilogue_t e = epilogue_of(a, oc);
+          const winograd_epilogue_t e = winograd_epilogue_of(a, oc);
           output_transform(m + j * kBlockLanes, &e, r, rows, tile_cols,
                            height, strip,
                            a->out + oc * a->out_stride + col0, width);

@@ -30,6 +30,7 @@
 
 #include "ops_optimized/conv/conv.h"
 #include "ops_optimized/conv/lanes_avx512.h"
+#include "ops_optimized/conv/winograd_avx512.h"
 
 // Input rows of at most this many columns (the row buffer's reach).
 #define MAX_WIDTH 256
@@ -41,13 +42,8 @@ enum {
 
 bool etr_conv_winograd_positions_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g, int64_t out_channels) {
-  return g->kernel_h == 3 && g->kernel_w == 3 && g->stride_h == 1 &&
-         g->stride_w == 1 && g->pad_h == 1 && g->pad_w == 1 &&
-         g->dilation_h == 1 && g->dilation_w == 1 && g->in_stride_w == 1 &&
-         g->out_h == g->in_h && g->out_w == g->in_w && g->in_w <= MAX_WIDTH &&
-         g->channels >= 8 &&
-         out_channels >= 8 &&
-         g->channels * etr_conv_winograd_positions_tiles(g) <= 12288;
+  return winograd_geometry(g, out_channels) && g->in_w <= MAX_WIDTH &&
+         g->channels * etr_conv_winograd_positions_tiles(g) <= 16384;
 }
 
 // A patch's columns (lane 4i + j: row combination i, column j) through
@@ -137,44 +133,16 @@ static void transform_input(const etr_conv2d_geometry_t *g,
   }
 }
 
-typedef struct epilogue {
-  __m512 bias;
-  bool affine;
-  __m512 scale, shift;
-  bool clamp;
-  __m512 low, high;
-} epilogue_t;
-
-// The bias (+0.0 without one: x + 0.0 is x but for -0.0, which the
-// direct sums from +0.0 never give either) and fused post of `oc`.
-static epilogue_t epilogue_of(const etr_conv_winograd_args_t *a,
-                              int64_t oc) {
-  epilogue_t e = {.bias = _mm512_set1_ps(
-                      a->bias != NULL ? a->bias[oc * a->bias_stride] : 0.0f)};
-  const etr_conv_post_t *post = a->post;
-  if (post != NULL) {
-    const int64_t channel = a->post_channel0 + oc;
-    e.affine = post->scale != NULL;
-    if (e.affine) {
-      e.scale = _mm512_set1_ps(post->scale[channel]);
-      e.shift = _mm512_set1_ps(post->shift[channel]);
-    }
-    e.clamp = true;
-    e.low = _mm512_set1_ps(post->low);
-    e.high = _mm512_set1_ps(post->high);
-  }
-  return e;
-}
-
-static inline __m512 finish(const epilogue_t *e, __m512 y) {
-  y = _mm512_add_ps(y, e->bias);
-  if (e->affine) {
-    y = _mm512_fmadd_ps(y, e->scale, e->shift);
-  }
-  if (e->clamp) {  // as post_avx512.c: NaN and -0.0 pass
-    y = _mm512_min_ps(e->high, _mm512_max_ps(e->low, y));
-  }
-  return y;
+// The rows of A^T m A for two tiles' sums m and n, (m0 + m1 + m2,
+// m1 - m2 - m3) over their blocks: blocks (m's two, n's two). n = m for
+// one tile (its rows twice).
+static inline __m512 row_outputs(__m512 m, __m512 n) {
+  const __m512 a = _mm512_shuffle_f32x4(m, n, _MM_SHUFFLE(1, 0, 1, 0));
+  const __m512 b = _mm512_shuffle_f32x4(m, n, _MM_SHUFFLE(2, 1, 2, 1));
+  const __m512 c = _mm512_shuffle_f32x4(m, n, _MM_SHUFFLE(3, 2, 3, 2));
+  return _mm512_mask_blend_ps((__mmask16)0xf0f0,
+                              _mm512_add_ps(_mm512_add_ps(a, b), c),
+                              _mm512_sub_ps(_mm512_sub_ps(a, b), c));
 }
 
 // A^T m A over blocks of 4 positions' rows already combined (lanes 4i +
@@ -194,16 +162,10 @@ static inline __m512 column_outputs(__m512 rows) {
 // (m0 + m1 + m2, m1 - m2 - m3) over the blocks, then columns likewise in
 // each), + bias, the post; `columns` of out rows 2r and (second_row)
 // 2r + 1.
-static inline void store_tile(__m512 m, const epilogue_t *e, float *out,
-                              int64_t row_stride, bool second_row,
-                              __mmask16 columns) {
-  const __m512 a = _mm512_shuffle_f32x4(m, m, _MM_SHUFFLE(1, 0, 1, 0));
-  const __m512 b = _mm512_shuffle_f32x4(m, m, _MM_SHUFFLE(2, 1, 2, 1));
-  const __m512 c = _mm512_shuffle_f32x4(m, m, _MM_SHUFFLE(3, 2, 3, 2));
-  const __m512 rows = _mm512_mask_blend_ps(
-      (__mmask16)0xf0f0, _mm512_add_ps(_mm512_add_ps(a, b), c),
-      _mm512_sub_ps(_mm512_sub_ps(a, b), c));
-  const __m512 y = finish(e, column_outputs(rows));
+static inline void store_tile(__m512 m, const winograd_epilogue_t *e,
+                              float *out, int64_t row_stride,
+                              bool second_row, __mmask16 columns) {
+  const __m512 y = winograd_finish(e, column_outputs(row_outputs(m, m)));
   _mm512_mask_storeu_ps(out, columns, y);
   if (second_row) {  // lanes 4-5 to the next row
     _mm512_mask_storeu_ps(out + row_stride - 4, (__mmask16)(columns << 4),
@@ -214,21 +176,16 @@ static inline void store_tile(__m512 m, const epilogue_t *e, float *out,
 // Two neighbouring tiles of a tile row (m: the left one, n: the right),
 // the same arithmetic as store_tile on both at once: `columns` of the 4
 // out columns.
-static inline void store_pair(__m512 m, __m512 n, const epilogue_t *e,
-                              float *out, int64_t row_stride,
-                              bool second_row, __mmask16 columns) {
-  const __m512 a = _mm512_shuffle_f32x4(m, n, _MM_SHUFFLE(1, 0, 1, 0));
-  const __m512 b = _mm512_shuffle_f32x4(m, n, _MM_SHUFFLE(2, 1, 2, 1));
-  const __m512 c = _mm512_shuffle_f32x4(m, n, _MM_SHUFFLE(3, 2, 3, 2));
-  const __m512 rows = _mm512_mask_blend_ps(
-      (__mmask16)0xf0f0, _mm512_add_ps(_mm512_add_ps(a, b), c),
-      _mm512_sub_ps(_mm512_sub_ps(a, b), c));
+static inline void store_pair(__m512 m, __m512 n,
+                              const winograd_epilogue_t *e, float *out,
+                              int64_t row_stride, bool second_row,
+                              __mmask16 columns) {
   // Out row 2r: lanes 0, 1 (m) and 8, 9 (n); row 2r + 1: 4, 5 and 12,
   // 13. Put each row's four in lanes 0-3 and 4-7.
   const __m512i order = _mm512_set_epi32(15, 14, 11, 10, 7, 6, 3, 2, 13, 12,
                                          5, 4, 9, 8, 1, 0);
-  const __m512 y =
-      _mm512_permutexvar_ps(order, finish(e, column_outputs(rows)));
+  const __m512 y = _mm512_permutexvar_ps(
+      order, winograd_finish(e, column_outputs(row_outputs(m, n))));
   _mm512_mask_storeu_ps(out, columns, y);
   if (second_row) {
     _mm512_mask_storeu_ps(out + row_stride - 4, (__mmask16)(columns << 4),
@@ -256,7 +213,7 @@ static __attribute__((noinline)) void store_sums(
                                               ? left
                                               : (pair ? 4 : 2));
     for (int j = 0; j < rows; ++j) {
-      const epilogue_t e = epilogue_of(a, o + j);
+      const winograd_epilogue_t e = winograd_epilogue_of(a, o + j);
       float *plane = out + (o + j) * a->out_stride;
       if (pair) {
         store_pair(sums[j][s], sums[j][s + 1], &e, plane, g->out_w,
@@ -329,7 +286,13 @@ bool etr_conv_winograd_positions_nchw_avx512(
     const int64_t o = b * kRows;
     const int64_t rows =
         a->out_channels - o < kRows ? a->out_channels - o : kRows;
-    const float *u = a->weight + b * g->channels * kRows * 16;
+    const float *u = a->chunk;
+    if (a->weight != NULL) {
+      u = a->weight + b * g->channels * kRows * 16;
+    } else if (!etr_conv_winograd_pack_block(a->raw_weight, g,
+                                             a->out_channels, b, a->chunk)) {
+      return false;  // not packed at load: this block's now
+    }
     int64_t k = 0;
     for (; k + kTiles <= tiles; k += kTiles) {
       product_tile(a, u, v, tiles_padded, o, rows, k, tile_cols, kTiles);

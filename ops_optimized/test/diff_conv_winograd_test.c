@@ -12,7 +12,10 @@
 //   * position lanes (winograd_positions_avx512.c), the planes whose tiles
 //     fill less than 90% of the other's lanes or that have at most 16:
 //     ResNet's 64x12x12 and 128x6x6 layers, 1 to 49 tiles (a last step of
-//     1, 2 or 3 tiles), single rows and columns, odd sizes;
+//     1, 2 or 3 tiles), single rows and columns, odd sizes, 256 -> 200
+//     channels (its weight transformed a block of 8 out channels at a time
+//     as the call needs it: 3.2 MB whole, past the 4 MiB scratch with the
+//     rest);
 // out channels around the tile of 8 (8, 9, 15, 17, 24, 33) and 8 to 128
 // input channels; two groups, batches of 2, with and without bias. Each
 // case:
@@ -109,6 +112,7 @@ TT_TEST(diff_conv_winograd, position_lanes) {
       {1, 8, 9, 33, 9, 3, 3, 1, 1, 1, 1, false},      // strips' 88% lanes
       {2, 32, 12, 12, 32, 3, 3, 1, 1, 1, 2, true},    // two groups, batch 2
       {2, 16, 6, 6, 16, 3, 3, 1, 1, 1, 1, false},     // batch 2
+      {1, 256, 6, 6, 200, 3, 3, 1, 1, 1, 1, true},    // weight in blocks
   };
   int failures =
       run_cases(cases, COUNT(cases), ETR_CONV_WINOGRAD_POSITION_LANES);
@@ -181,6 +185,24 @@ static bool run_direct(etr_conv_winograd_layout_t layout, float x0, float w0,
   weight[3 * 72 + 4] = w0;
   bool packed = etr_conv_winograd_pack(weight, &g, 8, layout, u);
   bool ok = false;
+  if (layout == ETR_CONV_WINOGRAD_POSITION_LANES) {
+    // Not packed: the kernel transforms the weight itself, and declines
+    // it alike.
+    float *chunk = aligned_alloc(
+        64, etr_conv_winograd_chunk_floats(8) * sizeof(float));
+    cr_assert(chunk != NULL);
+    etr_conv_winograd_args_t a = {.g = &g,
+                                  .input = input,
+                                  .out = out,
+                                  .out_stride = 64,
+                                  .out_channels = 8,
+                                  .scratch = scratch,
+                                  .raw_weight = weight,
+                                  .chunk = chunk};
+    cr_assert_eq(etr_conv_winograd_positions_nchw_avx512(&a),
+                 packed && etr_conv_winograd_input_in_range_avx512(&g, input));
+    free(chunk);
+  }
   if (packed) {
     etr_conv_winograd_args_t a = {.g = &g,
                                   .input = input,
