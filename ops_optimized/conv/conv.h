@@ -584,7 +584,10 @@ etr_conv_pixels_fn etr_conv_pixels_for(etr_isa_t isa,
 // written nothing, when an input value is inf, NaN or beyond 2^40 in
 // magnitude (the transforms would turn a direct sum's inf into NaN or
 // overflow): the caller runs another kernel. etr_conv_winograd_pack
-// returns false likewise for such a weight.
+// returns false likewise for such a weight, and so does the position
+// lanes' kernel given the weight unpacked (raw_weight), on reaching its
+// block, with the outs of earlier blocks written: the caller's other
+// kernel writes every out again.
 // Two layouts, two kernels:
 //   tile lanes (winograd_avx512.c): a tile row's tiles are a vector's
 //     lanes, strips of 32 columns, blocks of whole tile rows (at most 48
