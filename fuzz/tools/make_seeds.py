@@ -10,6 +10,7 @@
 #                besides (most optimized kernels have paths for Float only,
 #                which a Byte or Char seed reaches only when the fuzzer
 #                mutates its dtype), and 1 error case, each at most 8 KiB;
+#                and two convolutions the Winograd kernels take;
 #   planner      lifetime sets in the planner target's encoding from a seeded
 #                generator (chains, everything live at once, disjoint,
 #                several pools, large and empty units, each alignment);
@@ -182,6 +183,37 @@ def kernel_diff_seeds():
             blob = bytes([len(encoded)]) + encoded + bytes([count]) + args
             safe = re.sub(r"[^A-Za-z0-9_.]", "_", kernel)
             seeds["gen_%s_%s" % (safe, label)] = blob
+    seeds.update(winograd_seeds())
+    return seeds
+
+
+def winograd_seeds():
+    """aten::convolution.out calls that the Winograd kernels take
+    (ops_optimized/conv/winograd_avx512.c, winograd_positions_avx512.c:
+    3x3, stride 1, padding 1, 8 input and out channels), which no golden
+    case within the size cap reaches: a 8x24 plane (48 tiles, the tile
+    lanes) and a 4x4 one (4 tiles, the position lanes), seeded values."""
+    rng = random.Random(44)
+
+    def tensor(sizes):
+        n = 1
+        for size in sizes:
+            n *= size
+        values = b"".join(struct.pack("<f", rng.randint(-16, 16) / 8.0) for _ in range(n))
+        return (bytes([1, FLOAT, len(sizes), 0, 0]) + b"".join(struct.pack("<q", x) for x in sizes)
+                + struct.pack("<Q", len(values)) + values)
+
+    def ints(*values):
+        return bytes([8]) + struct.pack("<I", len(values)) + b"".join(struct.pack("<q", v) for v in values)
+
+    seeds = {}
+    name = b"aten::convolution.out"
+    for label, (h, w) in (("winograd_tile_lanes", (8, 24)), ("winograd_position_lanes", (4, 4))):
+        args = (tensor((1, 8, h, w)) + tensor((8, 8, 3, 3)) + tensor((8,)) + ints(1, 1)
+                + ints(1, 1) + ints(1, 1) + bytes([5, 0]) + ints(0, 0) + bytes([4])
+                + struct.pack("<q", 1) + bytes([32, FLOAT, 4, 0, 0])
+                + b"".join(struct.pack("<q", x) for x in (1, 8, h, w)))
+        seeds["gen_aten__convolution.out_" + label] = bytes([len(name)]) + name + bytes([10]) + args
     return seeds
 
 
