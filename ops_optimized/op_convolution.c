@@ -780,8 +780,8 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
              etr_conv_direct_takes(isa, g)) {
     plan->path = PATH_DIRECT;
     // From 16 input channels the Winograd kernel beats the narrow 3x3
-    // direct one (the cnn's 16 -> 32 layer on 16x16: 21.7 -> 16 us); at 8
-    // its GEMMs are too short (87 GFLOP/s against about 100).
+    // direct one (the cnn's 16 -> 32 layer on 16x16: 21.5 -> 15.2 us); at
+    // 8 its GEMMs are too short (87 GFLOP/s against about 100).
     if (g->channels >= 16) {
       plan->winograd = etr_conv_winograd_for(isa, g, out->sizes[1] / groups);
     }
