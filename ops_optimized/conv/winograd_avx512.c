@@ -107,12 +107,6 @@ static inline __attribute__((always_inline)) columns_t column_transform(
                      _mm512_sub_ps(d2, d1), _mm512_sub_ps(d1, d3)};
 }
 
-// Input row y of a plane, or NULL in the padding.
-static inline const float *input_row(const float *plane, int64_t row_stride,
-                                     int64_t height, int64_t y) {
-  return y >= 0 && y < height ? plane + y * row_stride : NULL;
-}
-
 // Position (p, q) of tile row t's tiles from the column transforms of
 // its input rows a, b, c, d (p: a - c, b + c, c - b, b - d).
 static inline __attribute__((always_inline)) void store_positions(
@@ -140,16 +134,13 @@ static void input_transform(const float *plane, int64_t row_stride,
                             int64_t tile_cols, float *v,
                             int64_t position_stride, int64_t lanes) {
   const __mmask16 tiles = first_lanes(tile_cols);
-  columns_t a = column_transform(
-      input_row(plane, row_stride, height, 2 * row0 - 1), width, left, right);
-  columns_t b = column_transform(
-      input_row(plane, row_stride, height, 2 * row0), width, left, right);
+#define ROW(y) winograd_input_row(plane, row_stride, height, (y))
+  columns_t a = column_transform(ROW(2 * row0 - 1), width, left, right);
+  columns_t b = column_transform(ROW(2 * row0), width, left, right);
   for (int64_t t = 0; t < rows; ++t) {
     const int64_t y = 2 * (row0 + t) + 1;
-    const columns_t c = column_transform(
-        input_row(plane, row_stride, height, y), width, left, right);
-    const columns_t d = column_transform(
-        input_row(plane, row_stride, height, y + 1), width, left, right);
+    const columns_t c = column_transform(ROW(y), width, left, right);
+    const columns_t d = column_transform(ROW(y + 1), width, left, right);
     float *dst = v + t * tile_cols;
     store_positions(dst, position_stride, tiles, a.c0, b.c0, c.c0, d.c0);
     store_positions(dst + position_stride, position_stride, tiles, a.c1,
@@ -161,6 +152,7 @@ static void input_transform(const float *plane, int64_t row_stride,
     a = c;
     b = d;
   }
+#undef ROW
   // Lanes past the block's tiles (in its last vector): zeros, so the
   // GEMM's unused lanes multiply nothing odd (no NaN, no denormals).
   const int64_t used = rows * tile_cols;

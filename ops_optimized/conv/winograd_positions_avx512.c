@@ -55,12 +55,6 @@ static inline __m512 column_positions(__m512 rows) {
   return _mm512_mask_add_ps(_mm512_sub_ps(c, e), (__mmask16)0x2222, c, e);
 }
 
-// Input row y of a plane, or NULL in the padding.
-static inline const float *plane_row(const float *plane, int64_t row_stride,
-                                     int64_t height, int64_t y) {
-  return y >= 0 && y < height ? plane + y * row_stride : NULL;
-}
-
 static inline __m512 load_row(const float *row, int64_t x, __mmask16 mask) {
   return row != NULL ? _mm512_maskz_loadu_ps(mask, row + x)
                      : _mm512_setzero_ps();
@@ -74,10 +68,11 @@ enum { kRowStride = MAX_WIDTH + 32 };
 // so the zero column 0 and those past the width stay.
 static void row_positions(const etr_conv2d_geometry_t *g, const float *plane,
                           int64_t r, float *rows) {
-  const float *y0 = plane_row(plane, g->in_stride_h, g->in_h, 2 * r - 1);
-  const float *y1 = plane_row(plane, g->in_stride_h, g->in_h, 2 * r);
-  const float *y2 = plane_row(plane, g->in_stride_h, g->in_h, 2 * r + 1);
-  const float *y3 = plane_row(plane, g->in_stride_h, g->in_h, 2 * r + 2);
+  const int64_t stride = g->in_stride_h;
+  const float *y0 = winograd_input_row(plane, stride, g->in_h, 2 * r - 1);
+  const float *y1 = winograd_input_row(plane, stride, g->in_h, 2 * r);
+  const float *y2 = winograd_input_row(plane, stride, g->in_h, 2 * r + 1);
+  const float *y3 = winograd_input_row(plane, stride, g->in_h, 2 * r + 2);
   for (int64_t x = 0; x < g->in_w; x += 16) {
     const __mmask16 mask = first_lanes(g->in_w - x);
     const __m512 a = load_row(y0, x, mask);
