@@ -239,6 +239,8 @@ etr_conv_winograd_t etr_conv_winograd_for(etr_isa_t isa,
       // Position lanes where the tile lanes would leave a tenth of theirs
       // empty, and on planes of at most 16 tiles (8x8: 28 against 32 us
       // at 64 channels, 7x7 97 against 115 at 128; 16x16 105 against 93).
+      // positions_tiles rounds up to steps of 3, so 18 stands for 16: 17
+      // or 18 tiles take 32 tile lanes, under 90%, either way.
       if ((etr_conv_winograd_utilization(g) < 0.9 ||
            etr_conv_winograd_positions_tiles(g) <= 18) &&
           etr_conv_winograd_positions_nchw_avx512_applies(g, out_channels)) {
