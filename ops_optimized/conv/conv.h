@@ -633,6 +633,22 @@ double etr_conv_winograd_utilization(const etr_conv2d_geometry_t *g);
 bool etr_conv_winograd_nchw_avx512_applies(const etr_conv2d_geometry_t *g,
                                            int64_t out_channels);
 bool etr_conv_winograd_nchw_avx512(const etr_conv_winograd_args_t *args);
+// The AVX2 tile lanes (winograd_avx2.c): strips of 16 columns in blocks
+// of 3 vectors of 8 lanes: 3 tile rows of a full strip (8 tiles a row),
+// or as many whole tile rows of a narrower one as fit 24 lanes, packed;
+// the tile-lane weight layout, scratch within
+// etr_conv_winograd_scratch_floats's. Planes whose blocks would leave
+// over 30% of the lanes empty (etr_conv_winograd_avx2_utilization) stay
+// with the direct kernels.
+static inline int64_t etr_conv_winograd_avx2_block_rows(int64_t tile_cols) {
+  return tile_cols == 8 ? 3 : 24 / tile_cols;
+}
+double etr_conv_winograd_avx2_utilization(const etr_conv2d_geometry_t *g);
+bool etr_conv_winograd_nchw_avx2_applies(const etr_conv2d_geometry_t *g,
+                                         int64_t out_channels);
+bool etr_conv_winograd_nchw_avx2(const etr_conv_winograd_args_t *args);
+bool etr_conv_winograd_input_in_range_avx2(const etr_conv2d_geometry_t *g,
+                                           const float *input);
 bool etr_conv_winograd_positions_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g, int64_t out_channels);
 bool etr_conv_winograd_positions_nchw_avx512(
@@ -664,7 +680,14 @@ static inline size_t etr_conv_winograd_chunk_floats(int64_t channels) {
 // The Winograd kernel of `isa` that takes `g` with `out_channels` per
 // group (the position lanes where the tile lanes would leave more than
 // a tenth of theirs empty, and on planes of at most 16 tiles), while
-// Winograd is allowed; run NULL: none (conv_pack.c).
+// Winograd is allowed; run NULL: none (conv_pack.c). The tile lanes only
+// where their transformed weight and scratch take at most
+// ETR_CONV_WINOGRAD_TILE_MAX_BYTES: what the default 4 MiB of kernel
+// scratch (ctx->temp) holds beside the rest. Past it a call would find no
+// room and fall back to a direct kernel whose weight was not packed at
+// load (the load packs for the kernel chosen here): AVX2, 256 -> 256 on
+// 14x14, 2.09 -> 2.28 ms.
+#define ETR_CONV_WINOGRAD_TILE_MAX_BYTES ((size_t)3 << 20)
 etr_conv_winograd_t etr_conv_winograd_for(etr_isa_t isa,
                                           const etr_conv2d_geometry_t *g,
                                           int64_t out_channels);

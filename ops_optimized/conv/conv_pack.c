@@ -224,11 +224,19 @@ void etr_conv_winograd_allow(bool allow) { g_winograd_allowed = allow; }
 
 bool etr_conv_winograd_allowed(void) { return g_winograd_allowed; }
 
+// Whether the tile lanes' transformed weight and scratch, which the op
+// takes from ctx->temp on every call, fit ETR_CONV_WINOGRAD_TILE_MAX_BYTES.
+static bool tile_lanes_fit(const etr_conv2d_geometry_t *g,
+                           int64_t out_channels) {
+  const size_t floats =
+      etr_conv_winograd_packed_floats(out_channels, g->channels) +
+      etr_conv_winograd_scratch_floats(g, ETR_CONV_WINOGRAD_TILE_LANES);
+  return floats <= ETR_CONV_WINOGRAD_TILE_MAX_BYTES / sizeof(float);
+}
+
 etr_conv_winograd_t etr_conv_winograd_for(etr_isa_t isa,
                                           const etr_conv2d_geometry_t *g,
                                           int64_t out_channels) {
-  (void)g;
-  (void)out_channels;
   etr_conv_winograd_t none = {NULL, ETR_CONV_WINOGRAD_TILE_LANES};
   if (!g_winograd_allowed) {
     return none;
@@ -247,8 +255,16 @@ etr_conv_winograd_t etr_conv_winograd_for(etr_isa_t isa,
         return (etr_conv_winograd_t){etr_conv_winograd_positions_nchw_avx512,
                                      ETR_CONV_WINOGRAD_POSITION_LANES};
       }
-      if (etr_conv_winograd_nchw_avx512_applies(g, out_channels)) {
+      if (etr_conv_winograd_nchw_avx512_applies(g, out_channels) &&
+          tile_lanes_fit(g, out_channels)) {
         return (etr_conv_winograd_t){etr_conv_winograd_nchw_avx512,
+                                     ETR_CONV_WINOGRAD_TILE_LANES};
+      }
+      return none;
+    case ETR_ISA_AVX2:
+      if (etr_conv_winograd_nchw_avx2_applies(g, out_channels) &&
+          tile_lanes_fit(g, out_channels)) {
+        return (etr_conv_winograd_t){etr_conv_winograd_nchw_avx2,
                                      ETR_CONV_WINOGRAD_TILE_LANES};
       }
       return none;
@@ -256,6 +272,27 @@ etr_conv_winograd_t etr_conv_winograd_for(etr_isa_t isa,
     default:
       return none;
   }
+}
+
+double etr_conv_winograd_avx2_utilization(const etr_conv2d_geometry_t *g) {
+  if (g->out_w < 1 || g->out_h < 1) {
+    return 0.0;
+  }
+  // Strips of 16 columns, each in blocks of whole tile rows, each block
+  // in whole vectors of 8 tiles.
+  const int64_t tile_rows = (g->out_h + 1) / 2;
+  int64_t lanes = 0;
+  for (int64_t col0 = 0; col0 < g->out_w; col0 += 16) {
+    const int64_t strip = g->out_w - col0 < 16 ? g->out_w - col0 : 16;
+    const int64_t tile_cols = (strip + 1) / 2;
+    const int64_t per_block = etr_conv_winograd_avx2_block_rows(tile_cols);
+    for (int64_t r = 0; r < tile_rows; r += per_block) {
+      const int64_t rows =
+          tile_rows - r < per_block ? tile_rows - r : per_block;
+      lanes += (rows * tile_cols + 7) / 8 * 8;
+    }
+  }
+  return (double)(tile_rows * ((g->out_w + 1) / 2)) / (double)lanes;
 }
 
 double etr_conv_winograd_utilization(const etr_conv2d_geometry_t *g) {

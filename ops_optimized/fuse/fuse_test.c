@@ -194,10 +194,11 @@ Test(fuse, resnet_same_bits) { each_isa_chains("resnet", 9, 9, 4, 1, 1, 3, 6); }
 // load). AVX-512: the two stride-2 3x3 layers and their 1x1 shortcuts
 // take the pixel tiles; the two 32x24x24 layers, the 64x12x12 and the
 // 128x6x6 ones Winograd's F(2x2, 3x3) (conv/winograd_avx512.c and
-// winograd_positions_avx512.c). AVX2: all but
-// the 3-channel 7x7 stem, which takes the band kernel (stem_avx2.c), and
-// the 32 -> 64 1x1 stride-2 shortcut, which takes the pointwise kernel on
-// its subsampled input (op_convolution.c).
+// winograd_positions_avx512.c). AVX2: all but the 3-channel 7x7 stem,
+// which takes the band kernel (stem_avx2.c), and the 32 -> 64 1x1
+// stride-2 shortcut, which takes the pointwise kernel on its subsampled
+// input (op_convolution.c); the 32x24x24 and 64x12x12 layers Winograd's
+// (conv/winograd_avx2.c), the others the pixel tiles.
 static const struct {
   etr_isa_t isa;
   uint32_t packed;
