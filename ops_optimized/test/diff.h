@@ -27,7 +27,7 @@
 // are appended as CSV (op,dtype,layout,isa,specialized) for the coverage
 // report.
 //
-// Kernels get a 1 MiB scratch arena in ctx->temp (reset before every call),
+// Kernels get a 4 MiB scratch arena in ctx->temp (reset before every call),
 // as a method's default. Memory comes from ops_reference/test/test_util.h
 // (tt_alloc), released by tt_free_all (TT_TEST registers it).
 #ifndef ETR_OPS_OPTIMIZED_TEST_DIFF_H
