@@ -244,6 +244,7 @@ static void output_transform(const float *m, const winograd_epilogue_t *e,
   for (int64_t t = 0; t < rows; ++t) {
     const float *src = m + t * tile_cols;
     __m512 s0[4], s1[4];
+#pragma GCC unroll 4
     for (int q = 0; q < 4; ++q) {
       const __m512 m0 = _mm512_maskz_loadu_ps(tiles, src + q * position);
       const __m512 m1 =
