@@ -274,46 +274,39 @@ etr_conv_winograd_t etr_conv_winograd_for(etr_isa_t isa,
   }
 }
 
-double etr_conv_winograd_avx2_utilization(const etr_conv2d_geometry_t *g) {
+// The share of a tile-lane kernel's lanes that hold tiles: strips of
+// 2 `vector` columns (a vector of tiles), each in blocks of whole tile
+// rows (`block_rows` of a strip's tile columns), each block in whole
+// vectors.
+static double tile_lanes_utilization(const etr_conv2d_geometry_t *g,
+                                     int64_t vector,
+                                     int64_t (*block_rows)(int64_t)) {
   if (g->out_w < 1 || g->out_h < 1) {
     return 0.0;
   }
-  // Strips of 16 columns, each in blocks of whole tile rows, each block
-  // in whole vectors of 8 tiles.
+  const int64_t strip_cols = 2 * vector;
   const int64_t tile_rows = (g->out_h + 1) / 2;
   int64_t lanes = 0;
-  for (int64_t col0 = 0; col0 < g->out_w; col0 += 16) {
-    const int64_t strip = g->out_w - col0 < 16 ? g->out_w - col0 : 16;
+  for (int64_t col0 = 0; col0 < g->out_w; col0 += strip_cols) {
+    const int64_t strip =
+        g->out_w - col0 < strip_cols ? g->out_w - col0 : strip_cols;
     const int64_t tile_cols = (strip + 1) / 2;
-    const int64_t per_block = etr_conv_winograd_avx2_block_rows(tile_cols);
+    const int64_t per_block = block_rows(tile_cols);
     for (int64_t r = 0; r < tile_rows; r += per_block) {
       const int64_t rows =
           tile_rows - r < per_block ? tile_rows - r : per_block;
-      lanes += (rows * tile_cols + 7) / 8 * 8;
+      lanes += (rows * tile_cols + vector - 1) / vector * vector;
     }
   }
   return (double)(tile_rows * ((g->out_w + 1) / 2)) / (double)lanes;
 }
 
 double etr_conv_winograd_utilization(const etr_conv2d_geometry_t *g) {
-  if (g->out_w < 1 || g->out_h < 1) {
-    return 0.0;
-  }
-  // Strips of 32 columns, each in blocks of whole tile rows, each block
-  // in whole vectors of 16 tiles.
-  const int64_t tile_rows = (g->out_h + 1) / 2;
-  int64_t lanes = 0;
-  for (int64_t col0 = 0; col0 < g->out_w; col0 += 32) {
-    const int64_t strip = g->out_w - col0 < 32 ? g->out_w - col0 : 32;
-    const int64_t tile_cols = (strip + 1) / 2;
-    const int64_t per_block = etr_conv_winograd_block_rows(tile_cols);
-    for (int64_t r = 0; r < tile_rows; r += per_block) {
-      const int64_t rows =
-          tile_rows - r < per_block ? tile_rows - r : per_block;
-      lanes += (rows * tile_cols + 15) / 16 * 16;
-    }
-  }
-  return (double)(tile_rows * ((g->out_w + 1) / 2)) / (double)lanes;
+  return tile_lanes_utilization(g, 16, etr_conv_winograd_block_rows);
+}
+
+double etr_conv_winograd_avx2_utilization(const etr_conv2d_geometry_t *g) {
+  return tile_lanes_utilization(g, 8, etr_conv_winograd_avx2_block_rows);
 }
 
 size_t etr_conv_winograd_scratch_floats(const etr_conv2d_geometry_t *g,
