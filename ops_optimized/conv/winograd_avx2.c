@@ -29,8 +29,8 @@
 // 58 us, 64x12x12 98 -> 57, the cnn's 16 -> 32 16x16 23.0 -> 13.8,
 // conv3x3-64-56 2.15 -> 1.12 ms, conv3x3-128-28 2.14 -> 1.03; 8 -> 8 on
 // 7x7 2.4 -> 1.8 us. The GEMMs run at the FMA peak; the transforms take
-// about a quarter of the time (two stores a cycle at most, twice the
-// vectors of the AVX-512 kernel's).
+// about a quarter of the time (their 256-bit stores go at about one a
+// cycle, and there are twice the AVX-512 kernel's vectors).
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -38,9 +38,9 @@
 #include "ops_optimized/conv/winograd.h"
 
 enum {
-  kPositions = 16,  // 4x4 transform
-  kRows = 8,        // out channels per block of U (the packed layout)
-  kGemmRows = 4,    // out channels per GEMM tile
+  kPositions = 16,    // 4x4 transform
+  kRows = 8,          // out channels per block of U (the packed layout)
+  kGemmRows = 4,      // out channels per GEMM tile
   kBlockVectors = 3,  // vectors of tiles per block
   kBlockLanes = 8 * kBlockVectors,
 };
@@ -133,8 +133,10 @@ static inline __attribute__((always_inline)) void store_positions(
 // stores overwriting the previous row's lanes past its tiles (the last
 // row's run past the block's lanes into the next channel's, written
 // after, or the position's 16 floats of slack). Lanes past the tiles hold
-// the transforms of the image's zeros or of columns no out column reads:
-// finite values that are never stored.
+// the transforms of the image's zeros or of columns no out column reads,
+// or (a packed block's last lanes past its last row's store, e.g. lane 15
+// of two rows of 7 tiles) what the scratch held before: their sums are
+// never stored.
 static inline __attribute__((always_inline)) void input_transform(
     const float *plane, int64_t row_stride, int64_t height, int64_t width,
     int64_t col0, int64_t row0, int64_t rows, int64_t pitch, float *v,
