@@ -682,12 +682,13 @@ static inline size_t etr_conv_winograd_chunk_floats(int64_t channels) {
 // a tenth of theirs empty, and on planes of at most 16 tiles), while
 // Winograd is allowed; run NULL: none (conv_pack.c). The tile lanes only
 // where their transformed weight and scratch take at most
-// ETR_CONV_WINOGRAD_TILE_MAX_BYTES: what the default 4 MiB of kernel
-// scratch (ctx->temp) holds beside the rest. Past it a call would find no
-// room and fall back to a direct kernel whose weight was not packed at
-// load (the load packs for the kernel chosen here): AVX2, 256 -> 256 on
-// 14x14, 2.09 -> 2.28 ms.
-#define ETR_CONV_WINOGRAD_TILE_MAX_BYTES ((size_t)3 << 20)
+// ETR_CONV_WINOGRAD_TILE_MAX_BYTES: the default kernel scratch (ctx->temp,
+// 4 MiB: core/method.h) less a page for the allocations' alignment. Past
+// it a call would find no room and fall back to a direct kernel whose
+// weight was not packed at load (the load packs for the kernel chosen
+// here): AVX2, 256 -> 256 on 14x14, 2.09 -> 2.28 ms. (A method given less
+// scratch still falls back so.)
+#define ETR_CONV_WINOGRAD_TILE_MAX_BYTES (((size_t)4 << 20) - 4096)
 etr_conv_winograd_t etr_conv_winograd_for(etr_isa_t isa,
                                           const etr_conv2d_geometry_t *g,
                                           int64_t out_channels);
