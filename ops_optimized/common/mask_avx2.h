@@ -11,6 +11,7 @@
 
 #include <immintrin.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 static inline __attribute__((always_inline)) bool etr_avx2_all_lanes(
     __m256i mask) {
@@ -23,6 +24,31 @@ static inline __attribute__((always_inline)) void etr_avx2_maskstore_ps(
     _mm256_storeu_ps(p, v);
   } else {
     _mm256_maskstore_ps(p, mask, v);
+  }
+}
+
+// The first n (0 to 8) lanes of v at dst in plain stores (at most a
+// 128-bit, a 64-bit and a 32-bit one), for rows whose every store is
+// partial (narrow planes), where a masked store each would cost most.
+static inline __attribute__((always_inline)) void etr_avx2_store_first_ps(
+    float *dst, __m256 v, int64_t n) {
+  if (n == 8) {
+    _mm256_storeu_ps(dst, v);
+    return;
+  }
+  __m128 x = _mm256_castps256_ps128(v);
+  if (n & 4) {
+    _mm_storeu_ps(dst, x);
+    dst += 4;
+    x = _mm256_extractf128_ps(v, 1);
+  }
+  if (n & 2) {
+    _mm_storel_pi((__m64 *)dst, x);
+    dst += 2;
+    x = _mm_movehl_ps(x, x);
+  }
+  if (n & 1) {
+    _mm_store_ss(dst, x);
   }
 }
 

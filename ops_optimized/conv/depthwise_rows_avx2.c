@@ -32,6 +32,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ops_optimized/common/mask_avx2.h"
 #include "ops_optimized/conv/conv.h"
 
 #define ROWS 3            // out rows per block
@@ -185,25 +186,6 @@ static inline __attribute__((always_inline)) __m256 finish(
   return v;
 }
 
-// The first n (1..7) lanes of v to dst: AVX2's masked store is slow on
-// Zen 2 (microcoded), these are single stores.
-static inline void store_first(float *dst, __m256 v, int64_t n) {
-  __m128 x = _mm256_castps256_ps128(v);
-  if (n & 4) {
-    _mm_storeu_ps(dst, x);
-    dst += 4;
-    x = _mm256_extractf128_ps(v, 1);
-  }
-  if (n & 2) {
-    _mm_storel_epi64((__m128i_u *)dst, _mm_castps_si128(x));
-    dst += 2;
-    x = _mm_movehl_ps(x, x);
-  }
-  if (n & 1) {
-    _mm_store_ss(dst, x);
-  }
-}
-
 // x shifted up one lane with a zero entering lane 0 ([0, x0 .. x6]), and
 // down one lane with a zero entering lane 7 ([x1 .. x7, 0]): a row's
 // columns -1 .. 6 and w - 7 .. w at its ends.
@@ -292,7 +274,7 @@ static inline __attribute__((always_inline)) void out_vector(
       if (n == 8) {
         _mm256_storeu_ps(out + r * out_stride + ow + 8 * v, y);
       } else {
-        store_first(out + r * out_stride + ow, y, n);
+        etr_avx2_store_first_ps(out + r * out_stride + ow, y, n);
       }
     }
   }

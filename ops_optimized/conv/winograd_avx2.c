@@ -34,6 +34,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "ops_optimized/common/mask_avx2.h"
 #include "ops_optimized/conv/conv.h"
 #include "ops_optimized/conv/winograd.h"
 
@@ -255,30 +256,6 @@ static inline __m256 finish(const epilogue_t *e, __m256 y) {
   return y;
 }
 
-// The first `count` (0 to 8) lanes of x at out: vmaskmovps stores are
-// microcoded on AMD (mask_avx2.h), and a narrow strip stores every row so.
-static inline __attribute__((always_inline)) void store_columns(
-    float *out, int64_t count, __m256 x) {
-  if (count == 8) {
-    _mm256_storeu_ps(out, x);
-    return;
-  }
-  __m128 part = _mm256_castps256_ps128(x);
-  if (count & 4) {
-    _mm_storeu_ps(out, part);
-    out += 4;
-    part = _mm256_extractf128_ps(x, 1);
-  }
-  if (count & 2) {
-    _mm_storel_pi((__m64 *)out, part);
-    out += 2;
-    part = _mm_movehl_ps(part, part);
-  }
-  if (count & 1) {
-    _mm_store_ss(out, part);
-  }
-}
-
 // Out columns 2t and 2t + 1 of the strip's tiles (y0, y1; scrambled,
 // or in order when `ordered`) as its first `width` columns in order.
 static inline __attribute__((always_inline)) void store_row(
@@ -292,9 +269,9 @@ static inline __attribute__((always_inline)) void store_row(
   }
   if (width >= 8) {
     _mm256_storeu_ps(out, lo);
-    store_columns(out + 8, width - 8, hi);
+    etr_avx2_store_first_ps(out + 8, hi, width - 8);
   } else {
-    store_columns(out, width, lo);
+    etr_avx2_store_first_ps(out, lo, width);
   }
 }
 
