@@ -774,9 +774,15 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
   // on every small depthwise layer's fused call.
   plan->pixels = NULL;
   plan->winograd = (etr_conv_winograd_t){NULL, ETR_CONV_WINOGRAD_TILE_LANES};
+  // A one-pixel 1x1 call: the pointwise kernel's columns, not the direct
+  // kernel's few-channel path (mobilenet_v3's 4 -> 16 squeeze layer ran
+  // 144 ns there, its 16 -> 4 twin 45).
+  const bool one_pixel = pointwise != NULL && nchw &&
+                         g->out_h * g->out_w == 1 &&
+                         pointwise_applies(input, groups, g, out->sizes[1]);
   if (depthwise_applies(input, out, groups, g, !nchw)) {
     plan->path = PATH_DEPTHWISE;
-  } else if (nchw && input->dtype == ETR_FLOAT &&
+  } else if (!one_pixel && nchw && input->dtype == ETR_FLOAT &&
              etr_conv_direct_takes(isa, g)) {
     plan->path = PATH_DIRECT;
     // From 16 input channels the Winograd kernel beats the narrow 3x3
@@ -785,8 +791,9 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
     if (g->channels >= 16) {
       plan->winograd = etr_conv_winograd_for(isa, g, out->sizes[1] / groups);
     }
-  } else if (pointwise != NULL && nchw &&
-             pointwise_applies(input, groups, g, out->sizes[1])) {
+  } else if (one_pixel ||
+             (pointwise != NULL && nchw &&
+              pointwise_applies(input, groups, g, out->sizes[1]))) {
     plan->path = PATH_POINTWISE;
   } else {
     bool float_nchw = nchw && input->dtype == ETR_FLOAT;

@@ -473,6 +473,10 @@ int64_t etr_conv_columns_pitch(int64_t out_channels) {
   return (out_channels + 15) / 16 * 16;
 }
 
+int etr_conv_one_pixel_chains(int64_t out_channels) {
+  return out_channels <= 16 ? 4 : out_channels <= 32 ? 2 : 1;
+}
+
 void etr_conv_columns_pack(const float *weight, int64_t weight_stride,
                            int64_t out_channels, int64_t in_channels,
                            float *dst) {

@@ -255,7 +255,11 @@ static inline __attribute__((always_inline)) void store_pixel_blocks(
     const int64_t real = m - first < 8 ? m - first : 8;
     __m256 value = acc[b];
     if (post != NULL) {  // as post_avx2.c's post_vector, per lane
-      if (post->scale != NULL) {
+      if (post->scale != NULL && real == 8) {
+        const int64_t channel = a->post_channel0 + first;
+        value = _mm256_fmadd_ps(value, _mm256_loadu_ps(post->scale + channel),
+                                _mm256_loadu_ps(post->shift + channel));
+      } else if (post->scale != NULL) {
         _Alignas(32) float beta[8];
         for (int64_t r = 0; r < 8; ++r) {
           const int64_t channel =
@@ -284,15 +288,17 @@ static inline __attribute__((always_inline)) void store_pixel_blocks(
 // Out channels oc0 .. oc0 + 8 B - 1 of one pixel: B vectors of 8 out
 // channels whose FMA chains interleave (one alone waits on the 5-cycle
 // latency of each of its k FMAs: 30 -> 120 ran 0.93 us, 4 at a time
-// 0.88), each lane the chain of tile() in channel order from bias + 0.0;
-// the weight's 8 x 8 blocks transposed on the fly. Rows past m repeat the
-// last one and are not stored.
+// 0.88), each lane S chains (conv.h; S = etr_conv_one_pixel_chains: 4 or
+// 2 on at most 32 out channels, else the chain of tile() in channel order
+// from bias + 0.0); the weight's 8 x 8 blocks transposed on the fly. Rows
+// past m repeat the last one and are not stored.
 static inline __attribute__((always_inline)) void pixel_blocks(
-    const etr_conv_pointwise_args_t *a, int64_t oc0, const int B) {
+    const etr_conv_pointwise_args_t *a, int64_t oc0, const int B,
+    const int S) {
   const int64_t m = a->out_channels;
   const int64_t k = a->in_channels;
   const float *w[4][8];
-  __m256 acc[4];
+  __m256 acc[4][4];  // [chain][vector]; S x B used
   _Alignas(32) float lanes[8];
 #pragma GCC unroll 4
   for (int b = 0; b < B; ++b) {
@@ -303,8 +309,13 @@ static inline __attribute__((always_inline)) void pixel_blocks(
       lanes[r] =
           a->bias != NULL ? a->bias[oc * a->bias_stride] + 0.0f : 0.0f;
     }
-    acc[b] = _mm256_load_ps(lanes);
+    acc[0][b] = _mm256_load_ps(lanes);
+#pragma GCC unroll 4
+    for (int c = 1; c < S; ++c) {
+      acc[c][b] = _mm256_setzero_ps();
+    }
   }
+  // Input channel k0 + j joins chain j % S (S divides 8).
   const float *x = a->input;
   int64_t k0 = 0;
   for (; k0 + 8 <= k; k0 += 8, x += 8 * a->input_stride) {
@@ -314,8 +325,9 @@ static inline __attribute__((always_inline)) void pixel_blocks(
       columns_of(w[b], k0, 8, col);
 #pragma GCC unroll 8
       for (int j = 0; j < 8; ++j) {
-        acc[b] = _mm256_fmadd_ps(
-            col[j], _mm256_broadcast_ss(x + j * a->input_stride), acc[b]);
+        acc[j % S][b] = _mm256_fmadd_ps(
+            col[j], _mm256_broadcast_ss(x + j * a->input_stride),
+            acc[j % S][b]);
       }
     }
   }
@@ -324,13 +336,26 @@ static inline __attribute__((always_inline)) void pixel_blocks(
     for (int b = 0; b < B; ++b) {
       __m256 col[8];
       columns_of(w[b], k0, k - k0, col);
-      for (int j = 0; j < k - k0; ++j) {
-        acc[b] = _mm256_fmadd_ps(
-            col[j], _mm256_broadcast_ss(x + j * a->input_stride), acc[b]);
+#pragma GCC unroll 8
+      for (int j = 0; j < 8; ++j) {
+        if (j < k - k0) {
+          acc[j % S][b] = _mm256_fmadd_ps(
+              col[j], _mm256_broadcast_ss(x + j * a->input_stride),
+              acc[j % S][b]);
+        }
       }
     }
   }
-  store_pixel_blocks(a, oc0, acc, B);
+#pragma GCC unroll 4
+  for (int b = 0; b < B; ++b) {
+    if (S == 2) {
+      acc[0][b] = _mm256_add_ps(acc[0][b], acc[1][b]);
+    } else if (S == 4) {
+      acc[0][b] = _mm256_add_ps(_mm256_add_ps(acc[0][b], acc[1][b]),
+                                _mm256_add_ps(acc[2][b], acc[3][b]));
+    }
+  }
+  store_pixel_blocks(a, oc0, acc[0], B);
 }
 
 // One pixel (the squeeze-and-excitation 1x1 convolutions on [1, C, 1,
@@ -339,22 +364,38 @@ static inline __attribute__((always_inline)) void pixel_blocks(
 // mobilenet_v3's 30 -> 120 took 1.7 us there (etref run, the op alone).
 static void one_pixel(const etr_conv_pointwise_args_t *a) {
   const int64_t m = a->out_channels;
+  switch ((m + 7) / 8) {  // at most 32 out channels: 4 or 2 chains
+    case 1:
+      pixel_blocks(a, 0, 1, 4);
+      return;
+    case 2:
+      pixel_blocks(a, 0, 2, 4);
+      return;
+    case 3:
+      pixel_blocks(a, 0, 3, 2);
+      return;
+    case 4:
+      pixel_blocks(a, 0, 4, 2);
+      return;
+    default:
+      break;
+  }
   int64_t oc0 = 0;
   for (; oc0 + 32 <= m; oc0 += 32) {
-    pixel_blocks(a, oc0, 4);
+    pixel_blocks(a, oc0, 4, 1);
   }
   switch ((m - oc0 + 7) / 8) {  // 1 to 4 vectors left
     case 4:
-      pixel_blocks(a, oc0, 4);
+      pixel_blocks(a, oc0, 4, 1);
       break;
     case 3:
-      pixel_blocks(a, oc0, 3);
+      pixel_blocks(a, oc0, 3, 1);
       break;
     case 2:
-      pixel_blocks(a, oc0, 2);
+      pixel_blocks(a, oc0, 2, 1);
       break;
     case 1:
-      pixel_blocks(a, oc0, 1);
+      pixel_blocks(a, oc0, 1, 1);
       break;
     default:
       break;
@@ -363,65 +404,125 @@ static void one_pixel(const etr_conv_pointwise_args_t *a) {
 
 // One pixel with the weight as columns (etr_conv_columns_pack, packed at
 // load): B vectors of 8 out channels from oc0, each lane pixel_blocks'
-// chain and post, with no transposes (one vector load per input channel
+// S chains and post, with no transposes (one vector load per input channel
 // and vector).
 #define COLUMN_BLOCKS 8
+#define COLUMN_CHAINS 4
 static inline __attribute__((always_inline)) void column_blocks(
-    const etr_conv_pointwise_args_t *a, int64_t oc0, const int B) {
+    const etr_conv_pointwise_args_t *a, int64_t oc0, const int B,
+    const int S) {
   const int64_t m = a->out_channels;
   const int64_t pitch = etr_conv_columns_pitch(m);
-  __m256 acc[COLUMN_BLOCKS];
-  _Alignas(32) float lanes[8];
+  __m256 acc[COLUMN_CHAINS][COLUMN_BLOCKS];
+  _Alignas(32) float values[8];
 #pragma GCC unroll 8
   for (int b = 0; b < B; ++b) {
-    for (int64_t r = 0; r < 8; ++r) {
-      const int64_t oc = oc0 + 8 * b + r;
-      lanes[r] = a->bias != NULL && oc < m
-                     ? a->bias[oc * a->bias_stride] + 0.0f
-                     : 0.0f;
+    const int64_t first = oc0 + 8 * b;
+    // (A vector load where the biases are one: 8 scalar stores read back
+    // as a vector stalled each block's start.)
+    if (a->bias != NULL && a->bias_stride == 1) {
+      const __m256i mask = _mm256_cmpgt_epi32(
+          _mm256_set1_epi32((int)(m - first < 8 ? m - first : 8)),
+          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      acc[0][b] = _mm256_add_ps(_mm256_maskload_ps(a->bias + first, mask),
+                                _mm256_setzero_ps());
+    } else {
+      for (int64_t r = 0; r < 8; ++r) {
+        values[r] = a->bias != NULL && first + r < m
+                        ? a->bias[(first + r) * a->bias_stride] + 0.0f
+                        : 0.0f;
+      }
+      acc[0][b] = _mm256_load_ps(values);
     }
-    acc[b] = _mm256_load_ps(lanes);
+#pragma GCC unroll 4
+    for (int j = 1; j < S; ++j) {
+      acc[j][b] = _mm256_setzero_ps();
+    }
   }
   const float *x = a->input;
+  const int64_t x_stride = a->input_stride;
+  const int64_t in = a->in_channels;
   const float *column = a->columns + oc0;
-  for (int64_t k = 0; k < a->in_channels; ++k) {
-    const __m256 xv = _mm256_broadcast_ss(x + k * a->input_stride);
+  int64_t k = 0;
+  for (; k + S <= in; k += S, column += S * pitch) {
+#pragma GCC unroll 4
+    for (int j = 0; j < S; ++j) {
+      const __m256 xv = _mm256_broadcast_ss(x + (k + j) * x_stride);
 #pragma GCC unroll 8
-    for (int b = 0; b < B; ++b) {
-      acc[b] = _mm256_fmadd_ps(_mm256_loadu_ps(column + 8 * b), xv, acc[b]);
+      for (int b = 0; b < B; ++b) {
+        acc[j][b] = _mm256_fmadd_ps(
+            _mm256_loadu_ps(column + j * pitch + 8 * b), xv, acc[j][b]);
+      }
     }
-    column += pitch;
   }
-  store_pixel_blocks(a, oc0, acc, B);
+  // The last in % S channels (j a constant: a variable index would put
+  // acc in memory).
+#pragma GCC unroll 4
+  for (int j = 0; j < S - 1; ++j) {
+    if (k + j < in) {
+      const __m256 xv = _mm256_broadcast_ss(x + (k + j) * x_stride);
+#pragma GCC unroll 8
+      for (int b = 0; b < B; ++b) {
+        acc[j][b] = _mm256_fmadd_ps(
+            _mm256_loadu_ps(column + j * pitch + 8 * b), xv, acc[j][b]);
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int b = 0; b < B; ++b) {
+    if (S == 2) {
+      acc[0][b] = _mm256_add_ps(acc[0][b], acc[1][b]);
+    } else if (S == 4) {
+      acc[0][b] = _mm256_add_ps(_mm256_add_ps(acc[0][b], acc[1][b]),
+                                _mm256_add_ps(acc[2][b], acc[3][b]));
+    }
+  }
+  store_pixel_blocks(a, oc0, acc[0], B);
 }
 
 static void one_pixel_columns(const etr_conv_pointwise_args_t *a) {
   const int64_t m = a->out_channels;
+  switch ((m + 7) / 8) {  // at most 32 out channels: 4 or 2 chains
+    case 1:
+      column_blocks(a, 0, 1, 4);
+      return;
+    case 2:
+      column_blocks(a, 0, 2, 4);
+      return;
+    case 3:
+      column_blocks(a, 0, 3, 2);
+      return;
+    case 4:
+      column_blocks(a, 0, 4, 2);
+      return;
+    default:
+      break;
+  }
   for (int64_t oc0 = 0; oc0 < m; oc0 += 8 * COLUMN_BLOCKS) {
     switch ((m - oc0 + 7) / 8) {
       case 1:
-        column_blocks(a, oc0, 1);
+        column_blocks(a, oc0, 1, 1);
         break;
       case 2:
-        column_blocks(a, oc0, 2);
+        column_blocks(a, oc0, 2, 1);
         break;
       case 3:
-        column_blocks(a, oc0, 3);
+        column_blocks(a, oc0, 3, 1);
         break;
       case 4:
-        column_blocks(a, oc0, 4);
+        column_blocks(a, oc0, 4, 1);
         break;
       case 5:
-        column_blocks(a, oc0, 5);
+        column_blocks(a, oc0, 5, 1);
         break;
       case 6:
-        column_blocks(a, oc0, 6);
+        column_blocks(a, oc0, 6, 1);
         break;
       case 7:
-        column_blocks(a, oc0, 7);
+        column_blocks(a, oc0, 7, 1);
         break;
       default:
-        column_blocks(a, oc0, COLUMN_BLOCKS);
+        column_blocks(a, oc0, COLUMN_BLOCKS, 1);
         break;
     }
   }

@@ -287,20 +287,59 @@ static void small_image(const etr_conv_pointwise_args_t *a) {
   }
 }
 
-// One pixel with the weight as columns (etr_conv_columns_pack, packed at
-// load): B vectors of 16 out channels from oc0, each lane the chain
-// small_image gives it (bias + 0.0, one FMA per input channel in order),
-// then the post as store_rows applies it. There each out channel took a
-// vector with one useful lane and a broadcast weight per input channel:
-// mobilenet_v3's 96 -> 24 squeeze-and-excitation layer ran 465 ns (the
-// bench's m-convolution-out-e483daab on the Intel Xeon of 2026-12-03).
+// One pixel: B vectors of 16 out channels from oc0, each lane the S
+// chains conv.h states (chain j the input channels k = j mod S; S =
+// etr_conv_one_pixel_chains), then the post as store_rows applies it.
+// Input channel k's weights come from the weight packed as columns
+// (etr_conv_columns_pack, at load: one load per vector) or, unpacked,
+// gathered from the weight rows: the same sums either way. Before,
+// each out channel took a vector with one useful lane and a broadcast
+// weight per input channel: mobilenet_v3's 96 -> 24 squeeze-and-excitation
+// layer ran 465 ns (the bench's m-convolution-out-e483daab on the Intel
+// Xeon of 2026-12-03); with columns and one chain it waited out 96
+// dependent FMAs (92 ns on the Zen 4 of 2026-12-05, 66 with two).
 #define COLUMN_BLOCKS 8
+#define COLUMN_CHAINS 4
+
+// acc + (weights at p) x xv. `gather`: lane l's weight at p[l * stride]
+// (`lanes` of them; `index` = l * stride), else p[l]. `half`: the lanes
+// past 8 are neither read nor stored; 256-bit FMAs (loading 32 columns for
+// 24 out channels kept the 96 -> 24 layer at 77 ns, load-bound: 66 so).
+static inline __attribute__((always_inline)) __m512 fma_column(
+    const float *p, __m512 xv, __m512 acc, const bool half,
+    const bool gather, __m512i index, __mmask16 lanes) {
+  if (half) {  // lanes 8..15 undefined: never stored
+    const __m256 w =
+        gather ? _mm256_mmask_i32gather_ps(_mm256_setzero_ps(),
+                                           (__mmask8)lanes,
+                                           _mm512_castsi512_si256(index), p,
+                                           4)
+               : _mm256_loadu_ps(p);
+    return _mm512_castps256_ps512(_mm256_fmadd_ps(
+        w, _mm512_castps512_ps256(xv), _mm512_castps512_ps256(acc)));
+  }
+  const __m512 w = gather ? _mm512_mask_i32gather_ps(_mm512_setzero_ps(),
+                                                     lanes, index, p, 4)
+                          : _mm512_loadu_ps(p);
+  return _mm512_fmadd_ps(w, xv, acc);
+}
+
 static inline __attribute__((always_inline)) void column_blocks(
-    const etr_conv_pointwise_args_t *a, int64_t oc0, const int B) {
+    const etr_conv_pointwise_args_t *a, int64_t oc0, const int B,
+    const int S, const bool half, const bool gather) {
   const int64_t m = a->out_channels;
-  const int64_t pitch = etr_conv_columns_pitch(m);
   const etr_conv_post_t *post = a->post;
-  __m512 acc[COLUMN_BLOCKS];
+  // Input channel k's weights of vector b at column + b * block once
+  // column has moved k steps.
+  const int64_t step = gather ? 1 : etr_conv_columns_pitch(m);
+  const int64_t block = gather ? 16 * a->weight_stride : 16;
+  const float *column =
+      gather ? a->weight + oc0 * a->weight_stride : a->columns + oc0;
+  const __m512i index = _mm512_mullo_epi32(
+      _mm512_set1_epi32((int32_t)a->weight_stride),
+      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+                        15));
+  __m512 acc[COLUMN_CHAINS][COLUMN_BLOCKS];
   __mmask16 lanes[COLUMN_BLOCKS];
 #pragma GCC unroll 8
   for (int b = 0; b < B; ++b) {
@@ -316,22 +355,50 @@ static inline __attribute__((always_inline)) void column_blocks(
       }
       bias = _mm512_load_ps(values);
     }
-    acc[b] = _mm512_add_ps(bias, _mm512_setzero_ps());
+    acc[0][b] = _mm512_add_ps(bias, _mm512_setzero_ps());
+#pragma GCC unroll 4
+    for (int j = 1; j < S; ++j) {
+      acc[j][b] = _mm512_setzero_ps();
+    }
   }
   const float *x = a->input;
-  const float *column = a->columns + oc0;
-  for (int64_t k = 0; k < a->in_channels; ++k) {
-    const __m512 xv = _mm512_set1_ps(x[k * a->input_stride]);
+  const int64_t x_stride = a->input_stride;
+  const int64_t in = a->in_channels;
+  int64_t k = 0;
+  for (; k + S <= in; k += S, column += S * step) {
+#pragma GCC unroll 4
+    for (int j = 0; j < S; ++j) {
+      const __m512 xv = _mm512_set1_ps(x[(k + j) * x_stride]);
 #pragma GCC unroll 8
-    for (int b = 0; b < B; ++b) {
-      acc[b] = _mm512_fmadd_ps(_mm512_loadu_ps(column + 16 * b), xv, acc[b]);
+      for (int b = 0; b < B; ++b) {
+        acc[j][b] = fma_column(column + j * step + b * block, xv, acc[j][b],
+                               half && b == B - 1, gather, index, lanes[b]);
+      }
     }
-    column += pitch;
+  }
+  // The last in % S channels (j a constant: a variable index would put
+  // acc in memory).
+#pragma GCC unroll 4
+  for (int j = 0; j < S - 1; ++j) {
+    if (k + j < in) {
+      const __m512 xv = _mm512_set1_ps(x[(k + j) * x_stride]);
+#pragma GCC unroll 8
+      for (int b = 0; b < B; ++b) {
+        acc[j][b] = fma_column(column + j * step + b * block, xv, acc[j][b],
+                               half && b == B - 1, gather, index, lanes[b]);
+      }
+    }
   }
 #pragma GCC unroll 8
   for (int b = 0; b < B; ++b) {
     const int64_t first = oc0 + 16 * b;
-    __m512 value = acc[b];
+    __m512 value = acc[0][b];
+    if (S == 2) {
+      value = _mm512_add_ps(acc[0][b], acc[1][b]);
+    } else if (S == 4) {
+      value = _mm512_add_ps(_mm512_add_ps(acc[0][b], acc[1][b]),
+                            _mm512_add_ps(acc[2][b], acc[3][b]));
+    }
     if (post != NULL) {
       if (post->scale != NULL) {
         const int64_t channel = a->post_channel0 + first;
@@ -355,41 +422,59 @@ static inline __attribute__((always_inline)) void column_blocks(
   }
 }
 
-static void one_pixel_columns(const etr_conv_pointwise_args_t *a) {
+// At most 32 out channels (2 or 4 chains), the weight packed or not.
+static inline __attribute__((always_inline)) void few_columns(
+    const etr_conv_pointwise_args_t *a, const bool gather) {
+  const int64_t m = a->out_channels;
+  if (m <= 8) {
+    column_blocks(a, 0, 1, 4, true, gather);
+  } else if (m <= 16) {
+    column_blocks(a, 0, 1, 4, false, gather);
+  } else if (m <= 24) {
+    column_blocks(a, 0, 2, 2, true, gather);
+  } else {
+    column_blocks(a, 0, 2, 2, false, gather);
+  }
+}
+
+// More than 32 out channels (one chain), the weight packed.
+static void many_columns(const etr_conv_pointwise_args_t *a) {
   const int64_t m = a->out_channels;
   for (int64_t oc0 = 0; oc0 < m; oc0 += 16 * COLUMN_BLOCKS) {
     switch ((m - oc0 + 15) / 16) {
       case 1:
-        column_blocks(a, oc0, 1);
+        column_blocks(a, oc0, 1, 1, false, false);
         break;
       case 2:
-        column_blocks(a, oc0, 2);
+        column_blocks(a, oc0, 2, 1, false, false);
         break;
       case 3:
-        column_blocks(a, oc0, 3);
+        column_blocks(a, oc0, 3, 1, false, false);
         break;
       case 4:
-        column_blocks(a, oc0, 4);
+        column_blocks(a, oc0, 4, 1, false, false);
         break;
       case 5:
-        column_blocks(a, oc0, 5);
+        column_blocks(a, oc0, 5, 1, false, false);
         break;
       case 6:
-        column_blocks(a, oc0, 6);
+        column_blocks(a, oc0, 6, 1, false, false);
         break;
       case 7:
-        column_blocks(a, oc0, 7);
+        column_blocks(a, oc0, 7, 1, false, false);
         break;
       default:
-        column_blocks(a, oc0, COLUMN_BLOCKS);
+        column_blocks(a, oc0, COLUMN_BLOCKS, 1, false, false);
         break;
     }
   }
 }
 
 void etr_conv_pointwise_nchw_avx512(const etr_conv_pointwise_args_t *a) {
-  if (a->pixels == 1 && a->columns != NULL) {
-    one_pixel_columns(a);
+  if (a->pixels == 1 && etr_conv_one_pixel_chains(a->out_channels) > 1) {
+    few_columns(a, a->columns == NULL);
+  } else if (a->pixels == 1 && a->columns != NULL) {
+    many_columns(a);
   } else if (a->pixels <= 16) {
     small_image(a);
   } else if (a->out_channels % 8 == 0 &&

@@ -4,7 +4,8 @@
 // pointwise_avx512.c, pointwise_avx2.c) at their tile edges, in two ways:
 //   * called directly on every ISA that has one, against the contract
 //     conv.h states: one fp32 FMA chain per output in channel order from
-//     bias + 0.0, then the fused post (batch-norm fma, clamp) as
+//     bias + 0.0 (on one pixel: 4, 2 or 1 chains by the out channels,
+//     summed pairwise), then the fused post (batch-norm fma, clamp) as
 //     post_scalar.c computes it. That is bit for bit on any data, NaN
 //     compared as NaN. Row strides are padded past the row, the out's
 //     padding and the rows past out_channels hold a canary that must
@@ -34,8 +35,9 @@
 
 static const float kCanary = -1234.5f;
 
-// Deterministic values: small integers (exact sums), or fractions with
-// NaN, inf and -0.0 mixed in when `specials` is set.
+// Deterministic values: small integers (exact sums), or fractions whose
+// products and sums round (so that only the contract's order gives its
+// bits) with NaN, inf and -0.0 mixed in when `specials` is set.
 static float value_at(uint64_t *state, bool specials) {
   *state = *state * 6364136223846793005ull + 1442695040888963407ull;
   uint32_t bits = (uint32_t)(*state >> 33);
@@ -49,21 +51,29 @@ static float value_at(uint64_t *state, bool specials) {
         return -INFINITY;
       case 3:
         return -0.0f;
-      default:
-        return (float)((int32_t)(bits % 2001) - 1000) / 256.0f;
+      default:  // 21 significant bits: products and sums round
+        return (float)((int32_t)(bits % 2000001) - 1000000) / 262144.0f;
     }
   }
   return (float)((int32_t)(bits % 9) - 4);
 }
 
-// The contract's value of out[oc][p].
+// The contract's value of out[oc][p]: one chain, or on one pixel S chains
+// (chain j the input channels k = j mod S) summed pairwise.
 static float model_output(const etr_conv_pointwise_args_t *a, int64_t oc,
                           int64_t p) {
-  float acc = a->bias != NULL ? a->bias[oc * a->bias_stride] + 0.0f : 0.0f;
+  const int chains =
+      a->pixels == 1 ? etr_conv_one_pixel_chains(a->out_channels) : 1;
+  float chain[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  chain[0] = a->bias != NULL ? a->bias[oc * a->bias_stride] + 0.0f : 0.0f;
   for (int64_t k = 0; k < a->in_channels; ++k) {
-    acc = fmaf(a->weight[oc * a->weight_stride + k],
-               a->input[k * a->input_stride + p], acc);
+    float *acc = &chain[k % chains];
+    *acc = fmaf(a->weight[oc * a->weight_stride + k],
+                a->input[k * a->input_stride + p], *acc);
   }
+  float acc = chains == 4   ? (chain[0] + chain[1]) + (chain[2] + chain[3])
+              : chains == 2 ? chain[0] + chain[1]
+                            : chain[0];
   const etr_conv_post_t *post = a->post;
   if (post != NULL) {
     int64_t channel = a->post_channel0 + oc;
