@@ -137,8 +137,8 @@ void etr_depthwise_shifted_nchw_avx512(const etr_depthwise_args_t *args);
 bool etr_depthwise_channels_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise_channels_nchw_avx512(const etr_depthwise_args_t *args);
-// NCHW 5x5 planes of at most 16 outputs of the shapes it compiles (8x8 at
-// stride 2, 4x4 at stride 1; padding 2), 16 channels a vector, one out
+// NCHW 5x5 planes of at most 16 outputs of the shapes it compiles (4x4 at
+// stride 1, padding 2), 16 channels a vector, one out
 // channel per input channel, dense input and out planes
 // (depthwise_channel_planes_avx512.c).
 bool etr_depthwise_channel_planes_nchw_avx512_applies(
@@ -202,6 +202,11 @@ void etr_depthwise3x3_s1_rows_nchw_avx512(const etr_depthwise_args_t *args);
 bool etr_depthwise3x3_s2_plane_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise3x3_s2_plane_nchw_avx512(const etr_depthwise_args_t *args);
+// Its 5x5 twin: stride 2, padding 2, even planes of at most 64 elements,
+// split by parity in registers (depthwise5x5_s2_plane_avx512.c).
+bool etr_depthwise5x5_s2_plane_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g);
+void etr_depthwise5x5_s2_plane_nchw_avx512(const etr_depthwise_args_t *args);
 // NCHW 3x3, stride 2, padding 1, dilation 1, rows of 17..32 inputs as
 // two vectors split by column parity, any height, unit column stride
 // (the same file).

@@ -310,10 +310,17 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
     etr_depthwise3x3_nchw_avx512(args);
     return;
   }
-  // 5x5 planes of 16 outputs whose shape has a compiled kernel (8x8 at
-  // stride 2, 4x4 at stride 1), 16 channels a vector
-  // (depthwise_channel_planes_avx512.c; conv_kernel_bench on Zen 4:
-  // 96x8x8 1.95x, 120x4x4 1.74x the tiny kernel below).
+  // 5x5 stride-2 padding-2 planes of at most 64 elements, one vector of
+  // outputs, split by parity (depthwise5x5_s2_plane_avx512.c;
+  // conv_kernel_bench on Zen 4, paired: 96x8x8 1.51x the 16-channel
+  // planes below, 96x6x6 2.59x and 96x4x4 1.60x the other kernels).
+  if (etr_depthwise5x5_s2_plane_nchw_avx512_applies(g)) {
+    etr_depthwise5x5_s2_plane_nchw_avx512(args);
+    return;
+  }
+  // 5x5 planes of 16 outputs whose shape has a compiled kernel (4x4 at
+  // stride 1), 16 channels a vector (depthwise_channel_planes_avx512.c;
+  // conv_kernel_bench on Zen 4: 120x4x4 1.74x the tiny kernel below).
   if (channels_fit && args->out_stride_h == g->out_w &&
       etr_depthwise_channel_planes_nchw_avx512_applies(g)) {
     etr_depthwise_channel_planes_nchw_avx512(args);

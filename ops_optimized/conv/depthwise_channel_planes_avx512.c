@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Depthwise convolution of whole small NCHW planes, 16 channels to a
-// vector, AVX-512 (conv.h): MobileNetV3's 5x5 layers on its last maps at
-// small inputs, 8x8 -> 4x4 at stride 2 and 4x4 -> 4x4 at stride 1 (the
-// datasets' mobilenet_v3, 96 and 120 channels), whose 16 outputs a
-// plane the register-plane kernel (depthwise_tiny_avx512.c) computed
-// with one to three permutes and blends per tap and channel: 21% and 41%
-// of the FMA peak (bench, Zen 4).
+// vector, AVX-512 (conv.h): MobileNetV3's 5x5 layer on its last maps at
+// small inputs, 4x4 -> 4x4 at stride 1 (the datasets' mobilenet_v3, 120
+// channels), whose 16 outputs a plane the register-plane kernel
+// (depthwise_tiny_avx512.c) computed with one to three permutes and
+// blends per tap and channel: 41% of the FMA peak (bench, Zen 4). Its
+// 8x8 -> 4x4 stride-2 twin took 8x8 at stride 2 too until the parity
+// split in registers (depthwise5x5_s2_plane_avx512.c) ran it 1.5x as
+// fast (2026-12-05).
 //
 // Here a group of 16 channels has its input planes (dense, 16 or 64
 // floats each) loaded 16 floats at a time and transposed, one vector of
@@ -18,9 +20,9 @@
 // output pixel, are transposed back, one per channel: a channel's whole
 // 4x4 plane, one store. Per group: two 16x16 transposes for the taps, one
 // or four for the input and one out (64 shuffles each) against 196 and
-// 289 FMAs. conv_kernel_bench on Zen 4: 96x8x8 2.92 -> 1.50 us, 120x4x4
-// 1.97 -> 1.13 us (85 GFLOP/s); the datasets' mobilenet_v3, fused, 0.968x
-// the time (paired.py program, 7 rounds).
+// 289 FMAs. conv_kernel_bench on Zen 4: 120x4x4 1.97 -> 1.13 us (85
+// GFLOP/s), 96x8x8 then 2.92 -> 1.50 us; the datasets' mobilenet_v3,
+// fused, 0.968x the time (paired.py program, 7 rounds).
 //
 // Taps outside the image contribute nothing, which is their zeros'
 // product for a finite weight: padded convolutions with a non-finite
@@ -36,7 +38,7 @@
 
 // The shapes with a compiled kernel: square kernel K, stride S, square
 // input IH x IW, padding P, each side: (K, S, IH, IW, P).
-#define SHAPES(X) X(5, 1, 4, 4, 2) X(5, 2, 8, 8, 2)
+#define SHAPES(X) X(5, 1, 4, 4, 2)
 
 #define SHAPE_MATCHES(K, S, IH, IW, P)                                    \
   if (g->kernel_h == K && g->kernel_w == K && g->stride_h == S &&         \

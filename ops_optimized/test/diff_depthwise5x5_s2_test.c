@@ -13,6 +13,11 @@
 // in the input bit for bit, and one inf weight (the op takes that to a
 // path that multiplies the padding in). On x86 the test first checks that
 // the kernel takes each geometry, and that it leaves other ones alone.
+// The same for the register-plane kernel of even planes of at most 64
+// inputs (depthwise5x5_s2_plane_avx512.c): every such shape (the 8x8
+// in-lane split and the generic one, planes of at most 32 inputs in two
+// vectors), channel counts 1 to 5 and the datasets' 96 (odd tails of its
+// two-channel steps), a multiplier, batches of 2.
 #include <criterion/criterion.h>
 
 #include "ops_optimized/test/conv_test_util.h"
@@ -21,8 +26,10 @@
 
 #if defined(__x86_64__)
 #define TAKES etr_depthwise5x5_s2_wide_nchw_avx512_applies
+#define TAKES_PLANE etr_depthwise5x5_s2_plane_nchw_avx512_applies
 #else
 #define TAKES NULL
+#define TAKES_PLANE NULL
 #endif
 
 static const int64_t kWidths[] = {33, 34, 35,  47,  48,  49,   56,  63,
@@ -73,4 +80,105 @@ TT_TEST(diff_depthwise5x5_s2, declines) {
       {1, 16, 56, 56, 16, 5, 5, 2, 2, 2, 16, true},
   };
   check_declined(cases, COUNT(cases), TAKES);
+}
+
+TT_TEST(diff_depthwise5x5_s2, register_planes) {
+  int failures = 0;
+  int run = 0;
+  for (int64_t h = 2; h <= 32; h += 2) {
+    for (int64_t w = 2; h * w <= 64; w += 2) {
+      for (int64_t c = 1; c <= 5; c += 2) {
+        ++run;
+        const int64_t multiplier = run % 4 == 0 ? 2 : 1;
+        // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
+        const conv_case_t p = {1 + (run % 5 == 0), c + run % 2, h, w,
+                               (c + run % 2) * multiplier, 5, 5, 2, 2, 1,
+                               c + run % 2, run % 3 != 0};
+        failures += run_taken_cases(&p, 1, TAKES_PLANE);
+      }
+    }
+  }
+  // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
+  static const conv_case_t layers[] = {
+      {1, 96, 8, 8, 96, 5, 5, 2, 2, 1, 96, false},  // the datasets'
+      {2, 33, 8, 8, 33, 5, 5, 2, 2, 1, 33, true},
+      {1, 7, 8, 8, 21, 5, 5, 2, 2, 1, 7, true},     // multiplier 3
+      {1, 96, 6, 6, 96, 5, 5, 2, 2, 1, 96, true},
+      {1, 96, 4, 4, 96, 5, 5, 2, 2, 1, 96, false},
+  };
+  failures += run_taken_cases(layers, COUNT(layers), TAKES_PLANE);
+  cr_assert_gt(run, 50);
+  cr_assert_eq(failures, 0, "%d 5x5 stride-2 plane cases disagree",
+               failures);
+}
+
+// One register-plane case with the weight strided (the 8x8 split's loop
+// for weights other than 25 dense floats a channel): random floats within
+// the bound, then exact integers bit for bit.
+static int run_strided_weight(int64_t channels, int64_t h, int64_t w,
+                              bool bias) {
+  int failures = 0;
+  for (int f = 0; f < 2; ++f) {
+    const etr_diff_fill_t fill = f == 0 ? ETR_FILL_RANDOM : ETR_FILL_EXACT_INT;
+    etr_diff_case_t c;
+    etr_diff_begin(&c, "aten::convolution.out", g_seed++,
+                   "dw5x5 s2 plane c%lld %lldx%lld%s strided weight f%d",
+                   (long long)channels, (long long)h, (long long)w,
+                   bias ? " bias" : "", (int)fill);
+    etr_diff_input(&c, ETR_FLOAT, 4, (const int64_t[]){1, channels, h, w},
+                   ETR_DIFF_CONTIGUOUS, fill);
+    etr_diff_input(&c, ETR_FLOAT, 4, (const int64_t[]){channels, 1, 5, 5},
+                   ETR_DIFF_NONCONTIGUOUS, fill);
+    if (bias) {
+      etr_diff_input(&c, ETR_FLOAT, 1, (const int64_t[]){channels},
+                     ETR_DIFF_CONTIGUOUS, fill);
+    } else {
+      etr_diff_arg(&c, tt_ev_none());
+    }
+    etr_diff_arg(&c, TT_EV_INTS(2, 2));
+    etr_diff_arg(&c, TT_EV_INTS(2, 2));
+    etr_diff_arg(&c, TT_EV_INTS(1, 1));
+    etr_diff_arg(&c, tt_ev_bool(false));
+    etr_diff_arg(&c, TT_EV_INTS(0, 0));
+    etr_diff_arg(&c, tt_ev_int(channels));
+    etr_diff_out(&c, ETR_FLOAT, 4,
+                 (const int64_t[]){1, channels, h / 2, w / 2},
+                 ETR_DIFF_CONTIGUOUS, 0);
+    etr_diff_return(&c, 9);
+    c.dtype = ETR_FLOAT;
+    if (fill == ETR_FILL_RANDOM) {
+      etr_diff_tolerance_bound(
+          &c, etr_diff_accumulation_bound(ETR_FLOAT, 26, 1.0, 1.0) + 0x1p-24,
+          2.0 * 0x1p-24);
+    } else {
+      etr_diff_tolerance_exact(&c);
+    }
+    failures += etr_diff_run(&c);
+  }
+  return failures;
+}
+
+TT_TEST(diff_depthwise5x5_s2, register_planes_strided_weight) {
+  int failures = 0;
+  for (int64_t channels = 1; channels <= 5; ++channels) {
+    failures += run_strided_weight(channels, 8, 8, channels % 2 == 1);
+    failures += run_strided_weight(channels, 6, 4, channels % 2 == 0);
+  }
+  failures += run_strided_weight(96, 8, 8, true);
+  cr_assert_eq(failures, 0, "%d strided-weight plane cases disagree",
+               failures);
+}
+
+// Odd sizes, planes past 64 inputs, other padding or strides.
+TT_TEST(diff_depthwise5x5_s2, register_planes_decline) {
+  static const conv_case_t cases[] = {
+      {1, 16, 7, 7, 16, 5, 5, 2, 2, 1, 16, true},
+      {1, 16, 8, 10, 16, 5, 5, 2, 2, 1, 16, true},
+      {1, 16, 2, 34, 16, 5, 5, 2, 2, 1, 16, true},
+      {1, 16, 8, 8, 16, 5, 5, 2, 1, 1, 16, true},
+      {1, 16, 8, 8, 16, 5, 5, 1, 2, 1, 16, true},
+      {1, 16, 8, 8, 16, 3, 3, 2, 1, 1, 16, true},
+      {1, 16, 8, 8, 16, 5, 5, 2, 2, 2, 16, true},
+  };
+  check_declined(cases, COUNT(cases), TAKES_PLANE);
 }

@@ -74,6 +74,10 @@ static const bench_case_t kCases[] = {
     // MobileNetV3's 5x5 layers on its last maps at small inputs (the
     // datasets' mobilenet_v3).
     {"dw 96x8x8 5x5 s2", false, 96, 96, 8, 2, 5},
+    // Other even planes of at most 64 inputs at 5x5 stride 2
+    // (depthwise5x5_s2_plane_avx512.c's generic split).
+    {"dw 96x6x6 5x5 s2", false, 96, 96, 6, 2, 5},
+    {"dw 96x4x4 5x5 s2", false, 96, 96, 4, 2, 5},
     {"dw 120x4x4 5x5 s1", false, 120, 120, 4, 1, 5},
     {"dw 120x28x28 5x5 s1", false, 120, 120, 28, 1, 5},
     // EfficientNet-B0's 5x5 at 56 -> 28 and 28, ConvNeXt-T's 7x7 at 56
