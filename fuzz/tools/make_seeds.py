@@ -192,7 +192,9 @@ def winograd_seeds():
     (ops_optimized/conv/winograd_avx512.c, winograd_positions_avx512.c:
     3x3, stride 1, padding 1, 8 input and out channels), which no golden
     case within the size cap reaches: a 8x24 plane (48 tiles, the tile
-    lanes) and a 4x4 one (4 tiles, the position lanes), seeded values."""
+    lanes) and a 4x4 one (4 tiles, the position lanes); and the small
+    5x5 stride-2 depthwise planes and a one-pixel pointwise call, seeded
+    values."""
     rng = random.Random(44)
 
     def tensor(sizes):
@@ -206,13 +208,29 @@ def winograd_seeds():
     def ints(*values):
         return bytes([8]) + struct.pack("<I", len(values)) + b"".join(struct.pack("<q", v) for v in values)
 
+    def convolution(input_sizes, weight_sizes, stride, pad, groups, out_sizes):
+        return (tensor(input_sizes) + tensor(weight_sizes) + tensor((weight_sizes[0],))
+                + ints(stride, stride) + ints(pad, pad) + ints(1, 1) + bytes([5, 0])
+                + ints(0, 0) + bytes([4]) + struct.pack("<q", groups)
+                + bytes([32, FLOAT, 4, 0, 0])
+                + b"".join(struct.pack("<q", x) for x in out_sizes))
+
     seeds = {}
     name = b"aten::convolution.out"
-    for label, (h, w) in (("winograd_tile_lanes", (8, 24)), ("winograd_position_lanes", (4, 4))):
-        args = (tensor((1, 8, h, w)) + tensor((8, 8, 3, 3)) + tensor((8,)) + ints(1, 1)
-                + ints(1, 1) + ints(1, 1) + bytes([5, 0]) + ints(0, 0) + bytes([4])
-                + struct.pack("<q", 1) + bytes([32, FLOAT, 4, 0, 0])
-                + b"".join(struct.pack("<q", x) for x in (1, 8, h, w)))
+    cases = [("winograd_tile_lanes", convolution((1, 8, 8, 24), (8, 8, 3, 3), 1, 1, 1,
+                                                  (1, 8, 8, 24))),
+             ("winograd_position_lanes", convolution((1, 8, 4, 4), (8, 8, 3, 3), 1, 1, 1,
+                                                      (1, 8, 4, 4))),
+             # depthwise5x5_s2_plane_avx512.c: 5x5, stride 2, padding 2 on
+             # 8x8 planes (the in-lane split) and 6x4 ones (the generic one).
+             ("depthwise5x5_s2_plane", convolution((1, 3, 8, 8), (3, 1, 5, 5), 2, 2, 3,
+                                                    (1, 3, 4, 4))),
+             ("depthwise5x5_s2_plane_generic", convolution((1, 2, 6, 4), (2, 1, 5, 5), 2, 2,
+                                                            2, (1, 2, 3, 2))),
+             # pointwise_<isa>.c's one-pixel chains: 24 -> 20 on [1, 24, 1, 1].
+             ("pointwise_one_pixel", convolution((1, 24, 1, 1), (20, 24, 1, 1), 1, 0, 1,
+                                                  (1, 20, 1, 1)))]
+    for label, args in cases:
         seeds["gen_aten__convolution.out_" + label] = bytes([len(name)]) + name + bytes([10]) + args
     return seeds
 
