@@ -302,26 +302,31 @@ static void small_image(const etr_conv_pointwise_args_t *a) {
 #define COLUMN_CHAINS 4
 
 // acc + (weights at p) x xv. `gather`: lane l's weight at p[l * stride]
-// (`lanes` of them; `index` = l * stride), else p[l]. `half`: the lanes
-// past 8 are neither read nor stored; 256-bit FMAs (loading 32 columns for
-// 24 out channels kept the 96 -> 24 layer at 77 ns, load-bound: 66 so).
+// (`lanes` of them; index[h] = (8 h + l) * stride, 64-bit: any row
+// stride), else p[l]. `half`: the lanes past 8 are neither read nor
+// stored; 256-bit FMAs (loading 32 columns for 24 out channels kept the
+// 96 -> 24 layer at 77 ns, load-bound: 66 so).
 static inline __attribute__((always_inline)) __m512 fma_column(
     const float *p, __m512 xv, __m512 acc, const bool half,
-    const bool gather, __m512i index, __mmask16 lanes) {
-  if (half) {  // lanes 8..15 undefined: never stored
-    const __m256 w =
-        gather ? _mm256_mmask_i32gather_ps(_mm256_setzero_ps(),
-                                           (__mmask8)lanes,
-                                           _mm512_castsi512_si256(index), p,
-                                           4)
-               : _mm256_loadu_ps(p);
-    return _mm512_castps256_ps512(_mm256_fmadd_ps(
-        w, _mm512_castps512_ps256(xv), _mm512_castps512_ps256(acc)));
+    const bool gather, const __m512i *index, __mmask16 lanes) {
+  __m256 low;
+  if (gather) {
+    low = _mm512_mask_i64gather_ps(_mm256_setzero_ps(), (__mmask8)lanes,
+                                   index[0], p, 4);
+  } else {
+    low = _mm256_loadu_ps(p);
   }
-  const __m512 w = gather ? _mm512_mask_i32gather_ps(_mm512_setzero_ps(),
-                                                     lanes, index, p, 4)
-                          : _mm512_loadu_ps(p);
-  return _mm512_fmadd_ps(w, xv, acc);
+  if (half) {  // lanes 8..15 undefined: never stored
+    return _mm512_castps256_ps512(_mm256_fmadd_ps(
+        low, _mm512_castps512_ps256(xv), _mm512_castps512_ps256(acc)));
+  }
+  if (!gather) {
+    return _mm512_fmadd_ps(_mm512_loadu_ps(p), xv, acc);
+  }
+  const __m256 high = _mm512_mask_i64gather_ps(
+      _mm256_setzero_ps(), (__mmask8)(lanes >> 8), index[1], p, 4);
+  return _mm512_fmadd_ps(
+      _mm512_insertf32x8(_mm512_castps256_ps512(low), high, 1), xv, acc);
 }
 
 static inline __attribute__((always_inline)) void column_blocks(
@@ -335,10 +340,11 @@ static inline __attribute__((always_inline)) void column_blocks(
   const int64_t block = gather ? 16 * a->weight_stride : 16;
   const float *column =
       gather ? a->weight + oc0 * a->weight_stride : a->columns + oc0;
-  const __m512i index = _mm512_mullo_epi32(
-      _mm512_set1_epi32((int32_t)a->weight_stride),
-      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-                        15));
+  const __m512i stride = _mm512_set1_epi64(a->weight_stride);
+  const __m512i index[2] = {
+      _mm512_mullo_epi64(stride, _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7)),
+      _mm512_mullo_epi64(stride,
+                         _mm512_setr_epi64(8, 9, 10, 11, 12, 13, 14, 15))};
   __m512 acc[COLUMN_CHAINS][COLUMN_BLOCKS];
   __mmask16 lanes[COLUMN_BLOCKS];
 #pragma GCC unroll 8
