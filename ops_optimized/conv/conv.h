@@ -369,11 +369,26 @@ bool etr_depthwise_rows_nchw_avx2_applies(const etr_conv2d_geometry_t *g,
                                           int64_t multiplier);
 void etr_depthwise_rows_nchw_avx2(const etr_depthwise_args_t *args,
                                   const etr_conv_post_t *post);
+// NCHW, AVX2: 3x3, stride 2, padding 1, dilation 1, unit input column
+// stride, any channel multiplier; input rows read in place and split by
+// column parity in registers (depthwise3x3_s2_avx2.c). Each out is two
+// FMA chains from +0.0, kernel columns 1 and 2 row by row and column 0,
+// summed, then + bias (not the single chain of the kernels above). The
+// caller checks for unit out column stride. Applies `post` (NULL: none).
+// _wins: where it applies and was measured faster than the blocked and
+// rows kernels (out rows of 16 or more, or where the blocked kernel does
+// not apply); etr_depthwise_nchw_avx2 and etr_depthwise_with_post_for
+// ask it first.
+bool etr_depthwise3x3_s2_avx2_wins(const etr_conv2d_geometry_t *g,
+                                   int64_t channels, int64_t multiplier);
+void etr_depthwise3x3_s2_nchw_avx2(const etr_depthwise_args_t *args,
+                                   const etr_conv_post_t *post);
 // Whether etr_depthwise_nchw_avx2 (and etr_depthwise_with_post_for)
 // pick the rows kernel: where it applies and the blocked kernel does not
 // (fewer than 8 channels, planes whose bands would be thinner than 4 out
 // rows), where it was measured faster than depthwise_avx2.c's phase
-// planes, and at stride 1 on rows of 28 or more.
+// planes, and at stride 1 on rows of 28 or more. (At stride 2 the
+// kernel above takes all of these with a unit out column stride.)
 bool etr_depthwise_rows_avx2_wins(const etr_conv2d_geometry_t *g,
                                   int64_t channels, int64_t multiplier);
 // The kernel of `isa` that takes `args` with a post (NCHW), or NULL: run
