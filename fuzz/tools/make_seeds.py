@@ -229,7 +229,13 @@ def winograd_seeds():
                                                             2, (1, 2, 3, 2))),
              # pointwise_<isa>.c's one-pixel chains: 24 -> 20 on [1, 24, 1, 1].
              ("pointwise_one_pixel", convolution((1, 24, 1, 1), (20, 24, 1, 1), 1, 0, 1,
-                                                  (1, 20, 1, 1)))]
+                                                  (1, 20, 1, 1))),
+             # depthwise3x3_s2_avx2.c: 3 channels of 16x16 (out rows of 8),
+             # one channel 9x33 (17: two blocks and a 1-wide tail).
+             ("depthwise3x3_s2_avx2", convolution((1, 3, 16, 16), (3, 1, 3, 3), 2, 1, 3,
+                                                   (1, 3, 8, 8))),
+             ("depthwise3x3_s2_avx2_wide", convolution((1, 1, 9, 33), (1, 1, 3, 3), 2, 1,
+                                                        1, (1, 1, 5, 17)))]
     for label, args in cases:
         seeds["gen_aten__convolution.out_" + label] = bytes([len(name)]) + name + bytes([10]) + args
     return seeds
