@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -404,6 +405,112 @@ static inline void conv_test_apply_post(const etr_conv_post_t *post,
                  (ptrdiff_t)out_stride_c, 1, (size_t)out_w);
     }
   }
+}
+
+// A direct depthwise kernel: `args` with `post` (NULL: none).
+typedef void (*conv_test_direct_fn)(const etr_depthwise_args_t *args,
+                                    const etr_conv_post_t *post);
+
+// A direct kernel test's run of `kernel` on `g` (NCHW, unit column
+// stride) for `channels` out channels, `multiplier` per input plane,
+// biases 2 floats apart, out rows and planes 2 and 4 floats apart beyond
+// their sizes (the gaps must keep their sentinel): bit for bit against
+// the scalar kernel on exact data with NaN, +-inf and -0.0 inputs (NaN
+// for NaN; at the first and last pixels of the last input plane and in
+// its middle), against `oracle` (the kernel's own order of sums) on
+// random data, and with each of conv_test_post's posts against `oracle`
+// followed by `post_rows` on random data. Returns the number of
+// mismatches (logged with the geometry).
+static inline int conv_test_direct(conv_test_direct_fn kernel,
+                                   void (*oracle)(const etr_depthwise_args_t *),
+                                   etr_conv_post_rows_fn post_rows,
+                                   const etr_conv2d_geometry_t *g,
+                                   int64_t channels, int64_t multiplier,
+                                   uint32_t seed) {
+  enum { kBiasStride = 2, kOutRowGap = 2, kOutGap = 4 };
+  const float sentinel = 12345.0f;
+  const int64_t planes = channels / multiplier;
+  const int64_t in_numel = planes * g->in_stride_c;
+  const int64_t out_stride_h = g->out_w + kOutRowGap;
+  const int64_t out_stride_c = g->out_h * out_stride_h + kOutGap;
+  const int64_t out_numel = channels * out_stride_c;
+  float *input = malloc((size_t)in_numel * sizeof(float));
+  float *weight = malloc((size_t)(channels * g->w_stride_oc) * sizeof(float));
+  float *bias = malloc((size_t)(channels * kBiasStride) * sizeof(float));
+  float *scale = malloc((size_t)channels * sizeof(float));
+  float *shift = malloc((size_t)channels * sizeof(float));
+  float *got = malloc((size_t)out_numel * sizeof(float));
+  float *want = malloc((size_t)out_numel * sizeof(float));
+  float *post_want = malloc((size_t)out_numel * sizeof(float));
+  cr_assert(input && weight && bias && scale && shift && got && want &&
+            post_want);
+  etr_depthwise_args_t a = {
+      .geometry = g, .input = input, .weight = weight, .bias = bias,
+      .bias_stride = kBiasStride, .out = got, .out_stride_c = out_stride_c,
+      .out_stride_h = out_stride_h, .out_stride_w = 1,
+      .channels = channels, .multiplier = multiplier};
+  etr_depthwise_args_t w = a;
+  w.out = want;
+  char where[128];
+  snprintf(where, sizeof where,
+           "%lld channels x %lld, out %lldx%lld stride %lld, in %lldx%lld",
+           (long long)channels, (long long)multiplier, (long long)g->out_h,
+           (long long)g->out_w, (long long)g->stride_h, (long long)g->in_h,
+           (long long)g->in_w);
+  int bad = 0;
+  for (int exact = 1; exact >= 0; --exact) {
+    conv_test_fill(input, in_numel, exact, seed);
+    conv_test_fill(weight, channels * g->w_stride_oc, exact, seed + 100);
+    conv_test_fill(bias, channels * kBiasStride, exact, seed + 200);
+    conv_test_fill(scale, channels, false, seed + 300);
+    conv_test_fill(shift, channels, false, seed + 400);
+    if (exact) {
+      float *last = input + (planes - 1) * g->in_stride_c;
+      const int64_t end = (g->in_h - 1) * g->in_stride_h + g->in_w - 1;
+      input[0] = NAN;
+      last[end] = INFINITY;
+      last[end / 2] = -INFINITY;
+      last[0] = -0.0f;
+    }
+    for (int64_t e = 0; e < out_numel; ++e) {
+      got[e] = sentinel;
+      want[e] = sentinel;
+    }
+    kernel(&a, NULL);
+    if (exact) {
+      etr_depthwise_nchw_scalar(&w);
+    } else {
+      oracle(&w);
+    }
+    bad += conv_test_compare_outs(got, want, out_numel, true,
+                                  "no post vs %s, %s",
+                                  exact ? "scalar" : "oracle", where);
+    if (exact) {
+      continue;  // the posts on random data only
+    }
+    for (int kind = 0; kind < 3; ++kind) {
+      const etr_conv_post_t post =
+          conv_test_post(kind, scale, shift, post_rows);
+      memcpy(post_want, want, (size_t)out_numel * sizeof(float));
+      conv_test_apply_post(&post, post_want, channels, g->out_h, g->out_w,
+                           out_stride_c, out_stride_h);
+      for (int64_t e = 0; e < out_numel; ++e) {
+        got[e] = sentinel;
+      }
+      kernel(&a, &post);
+      bad += conv_test_compare_outs(got, post_want, out_numel, true,
+                                    "post %d, %s", kind, where);
+    }
+  }
+  free(input);
+  free(weight);
+  free(bias);
+  free(scale);
+  free(shift);
+  free(got);
+  free(want);
+  free(post_want);
+  return bad;
 }
 
 #endif  // ETREF_OPS_OPTIMIZED_TEST_CONV_TEST_UTIL_H_

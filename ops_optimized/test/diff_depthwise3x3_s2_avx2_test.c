@@ -16,11 +16,12 @@
 //     and the last single row), odd and even input widths and heights,
 //     1 and 3 channels, a multiplier of 1 and 2, with input rows, planes,
 //     weights and out rows and planes apart by more than their sizes (the
-//     out gaps must stay untouched): bit for bit against the scalar kernel
-//     on exact data with NaN, +-inf and -0.0 inputs (NaN for NaN), against
-//     a model of the kernel's two FMA chains (conv.h) on random data, and
-//     with a fused post (batch norm and clamp, either alone) against the
-//     model followed by the post, bit for bit on random data.
+//     out gaps must stay untouched), by conv_test_direct: bit for bit
+//     against the scalar kernel on exact data with NaN, +-inf and -0.0
+//     inputs (NaN for NaN), against a model of the kernel's two FMA chains
+//     (conv.h) on random data, and with a fused post (batch norm and
+//     clamp, either alone) against the model followed by the post, bit for
+//     bit on random data.
 //   - The geometries it declines.
 #include <criterion/criterion.h>
 #include <math.h>
@@ -91,19 +92,10 @@ TT_TEST(diff_depthwise3x3_s2_avx2, declines) {
 }
 
 enum {
-  kMaxChannels = 6,  // 3 channels with a multiplier of 2
-  kRowGap = 3,       // input rows in_w + kRowGap apart
-  kPlaneGap = 5,     // and planes a further kPlaneGap
-  kWeightGap = 2,    // weight planes 9 + kWeightGap apart
-  kBiasStride = 2,
-  kOutRowGap = 2,  // out rows out_w + kOutRowGap apart
-  kOutGap = 4,     // and out planes a further kOutGap
-  kMaxOutW = 57,
-  kMaxOutH = 9,
-  kMaxIn = (2 * kMaxOutH) * (2 * kMaxOutW + kRowGap) + kPlaneGap,
-  kMaxOut = kMaxOutH * (kMaxOutW + kOutRowGap) + kOutGap,
+  kRowGap = 3,     // input rows in_w + kRowGap apart
+  kPlaneGap = 5,   // and planes a further kPlaneGap
+  kWeightGap = 2,  // weight planes 9 + kWeightGap apart
 };
-static const float kSentinel = 12345.0f;
 
 static const int64_t kWidths[] = {1,  2,  3,  4,  5,  6,  7,  8,  9, 15,
                                   16, 17, 23, 24, 25, 31, 32, 33, 57};
@@ -148,86 +140,6 @@ static void model(const etr_depthwise_args_t *a) {
   }
 }
 
-// One geometry, channel count and multiplier: the kernel alone against
-// the scalar kernel (exact data with specials) and the model (random
-// data), then each post against the model followed by
-// etr_conv_post_rows_avx2 (random data).
-static int run_direct(const etr_conv2d_geometry_t *g, int64_t channels,
-                      int64_t multiplier, uint32_t seed) {
-  static float input[kMaxChannels * kMaxIn];
-  static float weight[kMaxChannels * (9 + kWeightGap)];
-  static float bias[kMaxChannels * kBiasStride];
-  static float scale[kMaxChannels];
-  static float shift[kMaxChannels];
-  static float want[kMaxChannels * kMaxOut];
-  static float got[kMaxChannels * kMaxOut];
-  static float post_want[kMaxChannels * kMaxOut];
-  const int64_t out_stride_h = g->out_w + kOutRowGap;
-  const int64_t out_stride_c = g->out_h * out_stride_h + kOutGap;
-  const int64_t out_numel = channels * out_stride_c;
-  etr_depthwise_args_t a = {
-      .geometry = g, .input = input, .weight = weight, .bias = bias,
-      .bias_stride = kBiasStride, .out = got, .out_stride_c = out_stride_c,
-      .out_stride_h = out_stride_h, .out_stride_w = 1,
-      .channels = channels, .multiplier = multiplier};
-  etr_depthwise_args_t w = a;
-  w.out = want;
-  char where[112];
-  snprintf(where, sizeof where,
-           "%lld channels x %lld, out %lldx%lld, in %lldx%lld",
-           (long long)channels, (long long)multiplier, (long long)g->out_h,
-           (long long)g->out_w, (long long)g->in_h, (long long)g->in_w);
-  int bad = 0;
-  for (int exact = 1; exact >= 0; --exact) {
-    const int64_t in_numel = channels / multiplier * g->in_stride_c;
-    conv_test_fill(input, in_numel, exact, seed);
-    conv_test_fill(weight, channels * g->w_stride_oc, exact, seed + 100);
-    conv_test_fill(bias, channels * kBiasStride, exact, seed + 200);
-    conv_test_fill(scale, channels, false, seed + 300);
-    conv_test_fill(shift, channels, false, seed + 400);
-    if (exact) {
-      // Specials at the first and last pixels of the last input plane
-      // and in its middle.
-      float *last = input + (channels / multiplier - 1) * g->in_stride_c;
-      const int64_t end = (g->in_h - 1) * g->in_stride_h + g->in_w - 1;
-      input[0] = NAN;
-      last[end] = INFINITY;
-      last[end / 2] = -INFINITY;
-      last[0] = -0.0f;
-    }
-    for (int64_t e = 0; e < out_numel; ++e) {
-      got[e] = kSentinel;
-      want[e] = kSentinel;
-    }
-    etr_depthwise3x3_s2_nchw_avx2(&a, NULL);
-    if (exact) {
-      etr_depthwise_nchw_scalar(&w);
-    } else {
-      model(&w);
-    }
-    bad += conv_test_compare_outs(got, want, out_numel, true,
-                                  "no post vs %s, %s",
-                                  exact ? "scalar" : "model", where);
-    if (exact) {
-      continue;  // the posts on random data only
-    }
-    for (int kind = 0; kind < 3; ++kind) {
-      const etr_conv_post_t post =
-          conv_test_post(kind, scale, shift, etr_conv_post_rows_avx2);
-      memcpy(post_want, want, (size_t)out_numel * sizeof(float));
-      conv_test_apply_post(&post, post_want, channels, g->out_h, g->out_w,
-                           out_stride_c, out_stride_h);
-      for (int64_t e = 0; e < out_numel; ++e) {
-        got[e] = kSentinel;
-      }
-      etr_depthwise3x3_s2_nchw_avx2(&a, &post);
-      bad += conv_test_compare_outs(got, post_want, out_numel, true,
-                                    "post %d, %s", kind, where);
-    }
-  }
-  return bad;
-}
-
 TT_TEST(diff_depthwise3x3_s2_avx2, block_and_row_edges) {
   if (!etr_isa_available(ETR_ISA_AVX2)) {
     cr_log_warn("no AVX2 on this machine: the kernel is not run");
@@ -248,7 +160,9 @@ TT_TEST(diff_depthwise3x3_s2_avx2, block_and_row_edges) {
         for (int64_t multiplier = 1; multiplier <= 2; ++multiplier) {
           for (int64_t channels = multiplier; channels <= 3 * multiplier;
                channels += 2 * multiplier) {
-            bad += run_direct(&g, channels, multiplier, seed++);
+            bad += conv_test_direct(etr_depthwise3x3_s2_nchw_avx2, model,
+                                    etr_conv_post_rows_avx2, &g, channels,
+                                    multiplier, seed++);
           }
         }
       }

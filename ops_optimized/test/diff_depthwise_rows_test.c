@@ -19,14 +19,15 @@
 //   - Called directly on out widths 1 to 9, 15 to 17, 31 to 33, 41 and 49
 //     (the vector edges; two-vector blocks followed by the last vector,
 //     or by one vector and the last), out heights 1 to 5, 8 and 9 (the
-//     3-row block and its remainders), strides 1 and 2 (both input width parities), 1, 3 and
-//     8 channels, with input rows, input planes, weights and out rows and
-//     planes apart by more than their sizes (the out gaps must stay
-//     untouched): bit for bit against the scalar kernel on exact data
-//     with NaN, +-inf and -0.0 inputs (NaN for NaN) and against the FMA
-//     chains of conv_test_fma_chain on random data, and with a fused post
-//     (batch norm and clamp, either alone) against the kernel followed by
-//     the post, bit for bit on random data.
+//     3-row block and its remainders), strides 1 and 2 (both input width
+//     parities), 1, 3 and 8 channels, with input rows, input planes,
+//     weights and out rows and planes apart by more than their sizes (the
+//     out gaps must stay untouched), by conv_test_direct: bit for bit
+//     against the scalar kernel on exact data with NaN, +-inf and -0.0
+//     inputs (NaN for NaN) and against the FMA chains of
+//     conv_test_fma_chain on random data, and with a fused post (batch
+//     norm and clamp, either alone) against the chains followed by the
+//     post, bit for bit on random data.
 //   - The geometries it declines.
 #include <criterion/criterion.h>
 #include <math.h>
@@ -107,103 +108,15 @@ TT_TEST(diff_depthwise_rows, declines) {
 }
 
 enum {
-  kMaxChannels = 8,
   kRowGap = 3,     // input rows in_w + kRowGap apart
   kPlaneGap = 5,   // and planes a further kPlaneGap
   kWeightGap = 2,  // weight planes 9 + kWeightGap apart
-  kBiasStride = 2,
-  kOutRowGap = 2,  // out rows out_w + kOutRowGap apart
-  kOutGap = 4,     // and out planes a further kOutGap
-  kMaxOutW = 49,
-  kMaxOutH = 9,
-  kMaxIn = (2 * kMaxOutH) * (2 * kMaxOutW + kRowGap) + kPlaneGap,
-  kMaxOut = kMaxOutH * (kMaxOutW + kOutRowGap) + kOutGap,
 };
-static const float kSentinel = 12345.0f;
 
 static const int64_t kWidths[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,
                                   15, 16, 17, 31, 32, 33, 41, 49};
 static const int64_t kHeights[] = {1, 2, 3, 4, 5, 8, 9};
 static const int64_t kChannelCounts[] = {1, 3, 8};
-
-// One geometry and channel count: the kernel alone against the scalar
-// kernel (exact data with specials), then each post against the kernel
-// followed by etr_conv_post_rows_avx2 (random data).
-static int run_direct(const etr_conv2d_geometry_t *g, int64_t channels,
-                      uint32_t seed) {
-  static float input[kMaxChannels * kMaxIn];
-  static float weight[kMaxChannels * (9 + kWeightGap)];
-  static float bias[kMaxChannels * kBiasStride];
-  static float scale[kMaxChannels];
-  static float shift[kMaxChannels];
-  static float want[kMaxChannels * kMaxOut];
-  static float got[kMaxChannels * kMaxOut];
-  static float post_want[kMaxChannels * kMaxOut];
-  const int64_t out_stride_h = g->out_w + kOutRowGap;
-  const int64_t out_stride_c = g->out_h * out_stride_h + kOutGap;
-  const int64_t out_numel = channels * out_stride_c;
-  etr_depthwise_args_t a = {
-      .geometry = g, .input = input, .weight = weight, .bias = bias,
-      .bias_stride = kBiasStride, .out = got, .out_stride_c = out_stride_c,
-      .out_stride_h = out_stride_h, .out_stride_w = 1,
-      .channels = channels, .multiplier = 1};
-  etr_depthwise_args_t w = a;
-  w.out = want;
-  char where[96];
-  snprintf(where, sizeof where,
-           "%lld channels, out %lldx%lld stride %lld, in %lldx%lld",
-           (long long)channels, (long long)g->out_h, (long long)g->out_w,
-           (long long)g->stride_h, (long long)g->in_h, (long long)g->in_w);
-  int bad = 0;
-  for (int exact = 1; exact >= 0; --exact) {
-    const int64_t in_numel = channels * g->in_stride_c;
-    conv_test_fill(input, in_numel, exact, seed);
-    conv_test_fill(weight, channels * g->w_stride_oc, exact, seed + 100);
-    conv_test_fill(bias, channels * kBiasStride, exact, seed + 200);
-    conv_test_fill(scale, channels, false, seed + 300);
-    conv_test_fill(shift, channels, false, seed + 400);
-    if (exact) {
-      // Specials at the first and last pixels and one in the middle of
-      // the last channel (its edges are where the row copies end).
-      const float *last = input + (channels - 1) * g->in_stride_c;
-      const int64_t end = (g->in_h - 1) * g->in_stride_h + g->in_w - 1;
-      input[0] = NAN;
-      input[last - input + end] = INFINITY;
-      input[last - input + end / 2] = -INFINITY;
-      input[last - input] = -0.0f;
-    }
-    for (int64_t e = 0; e < out_numel; ++e) {
-      got[e] = kSentinel;
-      want[e] = kSentinel;
-    }
-    etr_depthwise_rows_nchw_avx2(&a, NULL);
-    if (exact) {
-      etr_depthwise_nchw_scalar(&w);
-    } else {
-      conv_test_fma_chain(&w);
-    }
-    bad += conv_test_compare_outs(got, want, out_numel, true,
-                                  "no post vs %s, %s",
-                                  exact ? "scalar" : "FMA chains", where);
-    if (exact) {
-      continue;  // the posts on random data only
-    }
-    for (int kind = 0; kind < 3; ++kind) {
-      const etr_conv_post_t post =
-          conv_test_post(kind, scale, shift, etr_conv_post_rows_avx2);
-      memcpy(post_want, want, (size_t)out_numel * sizeof(float));
-      conv_test_apply_post(&post, post_want, channels, g->out_h, g->out_w,
-                           out_stride_c, out_stride_h);
-      for (int64_t e = 0; e < out_numel; ++e) {
-        got[e] = kSentinel;
-      }
-      etr_depthwise_rows_nchw_avx2(&a, &post);
-      bad += conv_test_compare_outs(got, post_want, out_numel, true, "post, %s",
-                                    where);
-    }
-  }
-  return bad;
-}
 
 TT_TEST(diff_depthwise_rows, vector_and_block_edges) {
   if (!etr_isa_available(ETR_ISA_AVX2)) {
@@ -232,7 +145,10 @@ TT_TEST(diff_depthwise_rows, vector_and_block_edges) {
             cr_assert(etr_depthwise_rows_nchw_avx2_applies(&g, channels, 1),
                       "out %lldx%lld stride %lld not taken",
                       (long long)g.out_h, (long long)g.out_w, (long long)s);
-            bad += run_direct(&g, channels, seed++);
+            bad += conv_test_direct(etr_depthwise_rows_nchw_avx2,
+                                    conv_test_fma_chain,
+                                    etr_conv_post_rows_avx2, &g, channels,
+                                    1, seed++);
           }
         }
       }
