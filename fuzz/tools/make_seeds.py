@@ -235,7 +235,10 @@ def winograd_seeds():
              ("depthwise3x3_s2_avx2", convolution((1, 3, 16, 16), (3, 1, 3, 3), 2, 1, 3,
                                                    (1, 3, 8, 8))),
              ("depthwise3x3_s2_avx2_wide", convolution((1, 1, 9, 33), (1, 1, 3, 3), 2, 1,
-                                                        1, (1, 1, 5, 17)))]
+                                                        1, (1, 1, 5, 17))),
+             # depthwise3x3_w4_avx2.c: 3x3 stride 1 on rows of 4 (5 rows).
+             ("depthwise3x3_w4_avx2", convolution((1, 3, 5, 4), (3, 1, 3, 3), 1, 1, 3,
+                                                   (1, 3, 5, 4)))]
     for label, args in cases:
         seeds["gen_aten__convolution.out_" + label] = bytes([len(name)]) + name + bytes([10]) + args
     return seeds

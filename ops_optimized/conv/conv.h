@@ -383,6 +383,15 @@ bool etr_depthwise3x3_s2_avx2_wins(const etr_conv2d_geometry_t *g,
                                    int64_t channels, int64_t multiplier);
 void etr_depthwise3x3_s2_nchw_avx2(const etr_depthwise_args_t *args,
                                    const etr_conv_post_t *post);
+// NCHW, AVX2: 3x3, stride 1, padding 1, dilation 1 on rows of 4 (unit
+// input column stride, any channel multiplier): two rows a vector, the
+// taps in-lane shifts (depthwise3x3_w4_avx2.c); one FMA chain per out as
+// the kernels above. The caller checks for unit out column stride;
+// etr_depthwise_nchw_avx2 and etr_depthwise_with_post_for ask it first.
+// Applies `post` (NULL: none).
+bool etr_depthwise3x3_w4_nchw_avx2_applies(const etr_conv2d_geometry_t *g);
+void etr_depthwise3x3_w4_nchw_avx2(const etr_depthwise_args_t *args,
+                                   const etr_conv_post_t *post);
 // Whether etr_depthwise_nchw_avx2 (and etr_depthwise_with_post_for)
 // pick the rows kernel: where it applies and the blocked kernel does not
 // (fewer than 8 channels, planes whose bands would be thinner than 4 out

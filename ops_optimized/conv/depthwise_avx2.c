@@ -313,6 +313,10 @@ static void padded_channels(const etr_depthwise_args_t *args,
 
 void etr_depthwise_nchw_avx2(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
+  if (args->out_stride_w == 1 && etr_depthwise3x3_w4_nchw_avx2_applies(g)) {
+    etr_depthwise3x3_w4_nchw_avx2(args, NULL);
+    return;
+  }
   if (args->out_stride_w == 1 &&
       etr_depthwise3x3_s2_avx2_wins(g, args->channels, args->multiplier)) {
     etr_depthwise3x3_s2_nchw_avx2(args, NULL);

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Depthwise 3x3, stride 1, padding 1, NCHW, AVX2 + FMA (conv.h), on rows
+// of 4 (mobilenet_v2's 144 and 192 channels of 4x4): a row is one 128-bit
+// lane, so a vector holds two rows and every tap is an in-lane shift.
+// The blocked kernel (depthwise_blocked_avx2.c) transposed 8 channels'
+// planes into a tile and back, the rows kernel copied each row into a
+// zero-padded stack row: on 4x4 planes both ran at a fifth of the AVX-512
+// kernels' rate (conv_kernel_bench with ETREF_ISA=avx2 on Zen 4: 192x4x4
+// 2.97 us against 0.56). This kernel: 144x4x4 and 192x4x4 2.2x the
+// blocked kernel (paired.py run, 9 rounds; 1.95x before the arguments
+// were copied and the input plane stepped without a division, 1.3x
+// before that), mobilenet_v2 fused 0.98x the time.
+//
+// Out rows 2 k and 2 k + 1 are one vector: the input rows above them
+// (2 k - 1, 2 k), their own (2 k, 2 k + 1) and those below (2 k + 1,
+// 2 k + 2), each two 128-bit loads (a zero lane for a row outside the
+// plane); the rows below are the next pair's rows above. Kernel columns 0
+// and 2 read those vectors shifted one float right and left inside each
+// lane (vpslldq, vpsrldq), which shifts in the padding's zeros. Each out
+// is one FMA chain over the taps in (kh, kw) order from +0.0, then +
+// bias, as conv.h's other depthwise kernels: the padding's taps add w * 0
+// to a chain that is never -0.0, which changes nothing (padded
+// convolutions with a non-finite weight never come here,
+// op_convolution.c). Then the post as post_avx2.c applies it.
+#include <immintrin.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ops_optimized/conv/conv.h"
+
+bool etr_depthwise3x3_w4_nchw_avx2_applies(const etr_conv2d_geometry_t *g) {
+  return g->kernel_h == 3 && g->kernel_w == 3 && g->stride_h == 1 &&
+         g->stride_w == 1 && g->dilation_h == 1 && g->dilation_w == 1 &&
+         g->pad_h == 1 && g->pad_w == 1 && g->in_w == 4 && g->out_w == 4 &&
+         g->in_h >= 1 && g->out_h == g->in_h && g->in_stride_w == 1;
+}
+
+// Input rows r and r + 1 of a plane of `h` rows (zeros outside it).
+static inline __attribute__((always_inline)) __m256 two_rows(
+    const float *plane, int64_t stride_h, int64_t h, int64_t r) {
+  const __m128 zero = _mm_setzero_ps();
+  const __m128 low = r >= 0 && r < h ? _mm_loadu_ps(plane + r * stride_h)
+                                     : zero;
+  const __m128 high = r + 1 >= 0 && r + 1 < h
+                          ? _mm_loadu_ps(plane + (r + 1) * stride_h)
+                          : zero;
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(low), high, 1);
+}
+
+// Each row of v one float on: lane c holds column c - 1 (0 at c = 0).
+static inline __m256 column_before(__m256 v) {
+  return _mm256_castsi256_ps(_mm256_slli_si256(_mm256_castps_si256(v), 4));
+}
+
+// Lane c holds column c + 1 (0 at c = 3).
+static inline __m256 column_after(__m256 v) {
+  return _mm256_castsi256_ps(_mm256_srli_si256(_mm256_castps_si256(v), 4));
+}
+
+// The arguments are copied so that the compiler knows the stores leave
+// them alone (it reloaded the strides after every store).
+static inline __attribute__((always_inline)) void channels(
+    const etr_depthwise_args_t *args, const etr_conv_post_t *post,
+    const bool FOUR, const bool POST) {
+  const etr_depthwise_args_t a = *args;
+  const etr_conv2d_geometry_t g = *args->geometry;
+  const bool affine = POST && post->scale != NULL;
+  const __m256 low = _mm256_set1_ps(POST ? post->low : -INFINITY);
+  const __m256 high = _mm256_set1_ps(POST ? post->high : INFINITY);
+  const float *plane = a.input;  // the input plane of out channel oc
+  int64_t repeat = 0;            // out channels so far of that plane
+  for (int64_t oc = 0; oc < a.channels; ++oc) {
+    const float *wp = a.weight + oc * g.w_stride_oc;
+    __m256 w[9];
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; ++t) {
+      w[t] = _mm256_broadcast_ss(wp + (t / 3) * g.w_stride_h +
+                                 (t % 3) * g.w_stride_w);
+    }
+    const __m256 bias = a.bias != NULL
+                            ? _mm256_broadcast_ss(a.bias + oc * a.bias_stride)
+                            : _mm256_setzero_ps();
+    // Without batch norm, fma(v, 1, -0.0) is v bit for bit (-0.0 too).
+    const __m256 scale = _mm256_set1_ps(affine ? post->scale[oc] : 1.0f);
+    const __m256 shift = _mm256_set1_ps(affine ? post->shift[oc] : -0.0f);
+    float *out = a.out + oc * a.out_stride_c;
+    const int64_t h = FOUR ? 4 : g.in_h;
+    __m256 above = two_rows(plane, g.in_stride_h, h, -1);
+#pragma GCC unroll 2
+    for (int64_t r = 0; r < h; r += 2) {
+      const __m256 own = two_rows(plane, g.in_stride_h, h, r);
+      const __m256 below = two_rows(plane, g.in_stride_h, h, r + 1);
+      __m256 v = _mm256_fmadd_ps(w[0], column_before(above),
+                                 _mm256_setzero_ps());
+      v = _mm256_fmadd_ps(w[1], above, v);
+      v = _mm256_fmadd_ps(w[2], column_after(above), v);
+      v = _mm256_fmadd_ps(w[3], column_before(own), v);
+      v = _mm256_fmadd_ps(w[4], own, v);
+      v = _mm256_fmadd_ps(w[5], column_after(own), v);
+      v = _mm256_fmadd_ps(w[6], column_before(below), v);
+      v = _mm256_fmadd_ps(w[7], below, v);
+      v = _mm256_fmadd_ps(w[8], column_after(below), v);
+      v = _mm256_add_ps(v, bias);
+      if (POST) {
+        v = _mm256_fmadd_ps(v, scale, shift);
+        // As post_avx2.c: v < low ? low : v, then v > high ? high : v.
+        v = _mm256_min_ps(high, _mm256_max_ps(low, v));
+      }
+      _mm_storeu_ps(out + r * a.out_stride_h, _mm256_castps256_ps128(v));
+      if (r + 1 < h) {
+        _mm_storeu_ps(out + (r + 1) * a.out_stride_h,
+                      _mm256_extractf128_ps(v, 1));
+      }
+      above = below;
+    }
+    if (++repeat == a.multiplier) {
+      repeat = 0;
+      plane += g.in_stride_c;
+    }
+  }
+}
+
+void etr_depthwise3x3_w4_nchw_avx2(const etr_depthwise_args_t *args,
+                                   const etr_conv_post_t *post) {
+  const bool four = args->geometry->in_h == 4;  // 4x4 planes unrolled
+  if (post != NULL) {
+    if (four) {
+      channels(args, post, true, true);
+    } else {
+      channels(args, post, false, true);
+    }
+  } else if (four) {
+    channels(args, NULL, true, false);
+  } else {
+    channels(args, NULL, false, false);
+  }
+}

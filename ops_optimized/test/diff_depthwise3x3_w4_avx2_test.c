@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The AVX2 3x3 stride-1 depthwise kernel on rows of 4 (ops_optimized/
+// conv/depthwise3x3_w4_avx2.c: padding 1, two rows a vector, the taps
+// in-lane shifts; 4x4 planes unrolled).
+//   - Through aten::convolution.out against the reference kernel on every
+//     ISA of this machine (conv_test_util.h), after asserting that the
+//     kernel takes each geometry: mobilenet_v2's 144 and 192 channels of
+//     4x4, odd and even plane heights (1, 2, 7), a channel multiplier, a
+//     batch of 2, no bias; random floats, exact integers with NaN, +-inf
+//     and -0.0 inputs, one inf weight; contiguous, strided and
+//     channels-last inputs.
+//   - Called directly (conv_test_direct) on plane heights 1 to 9 (pairs of
+//     rows and a last single row, the unrolled 4x4 path), 1 and 3
+//     channels, multipliers 1 and 2, with input rows, planes, weights and
+//     out rows and planes apart by more than their sizes (the out gaps
+//     must stay untouched): bit for bit against the scalar kernel on exact
+//     data with NaN, +-inf and -0.0 inputs (NaN for NaN), against the FMA
+//     chains of conv_test_fma_chain on random data, and with a fused post
+//     (batch norm and clamp, either alone) against the chains followed by
+//     the post, bit for bit on random data.
+//   - The geometries it declines.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/isa.h"
+#include "ops_optimized/test/conv_test_util.h"
+
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+#if defined(__x86_64__)
+
+// n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
+static const conv_case_t kTaken[] = {
+    {1, 144, 4, 4, 144, 3, 3, 1, 1, 1, 144, true},  // mobilenet_v2
+    {1, 192, 4, 4, 192, 3, 3, 1, 1, 1, 192, true},
+    {2, 9, 4, 4, 9, 3, 3, 1, 1, 1, 9, false},       // batch 2, no bias
+    {1, 3, 7, 4, 3, 3, 3, 1, 1, 1, 3, true},        // odd height
+    {1, 5, 1, 4, 5, 3, 3, 1, 1, 1, 5, true},        // one row
+    {1, 4, 2, 4, 4, 3, 3, 1, 1, 1, 4, true},        // one pair
+    {1, 4, 6, 4, 8, 3, 3, 1, 1, 1, 4, true},        // multiplier 2
+};
+
+// Rows of 3, 5 and 8, stride 2, padding 0 and 2, 5x5, dilation 2.
+static const conv_case_t kDeclined[] = {
+    {1, 8, 4, 3, 8, 3, 3, 1, 1, 1, 8, true},
+    {1, 8, 4, 5, 8, 3, 3, 1, 1, 1, 8, true},
+    {1, 8, 8, 8, 8, 3, 3, 1, 1, 1, 8, true},
+    {1, 8, 8, 4, 8, 3, 3, 2, 1, 1, 8, true},
+    {1, 8, 4, 4, 8, 3, 3, 1, 0, 1, 8, true},
+    {1, 8, 4, 4, 8, 3, 3, 1, 2, 1, 8, true},
+    {1, 8, 4, 4, 8, 5, 5, 1, 1, 1, 8, true},
+    {1, 8, 4, 4, 8, 3, 3, 1, 1, 2, 8, true},
+};
+
+static bool takes(const etr_conv2d_geometry_t *g) {
+  return etr_depthwise3x3_w4_nchw_avx2_applies(g);
+}
+
+TT_TEST(diff_depthwise3x3_w4_avx2, through_the_op) {
+  int failures = 0;
+  for (size_t i = 0; i < COUNT(kTaken); ++i) {
+    const conv_case_t *p = &kTaken[i];
+    etr_conv2d_geometry_t g = conv_case_geometry(p);
+    cr_assert(takes(&g), "case %zu: the kernel does not take it", i);
+    failures += run_taken_case(p, true);
+  }
+  cr_assert_eq(failures, 0, "%d 3x3 rows-of-4 cases disagree", failures);
+}
+
+TT_TEST(diff_depthwise3x3_w4_avx2, declines) {
+  check_declined(kDeclined, COUNT(kDeclined), takes);
+  etr_conv2d_geometry_t g = conv_case_geometry(&kTaken[0]);
+  g.in_stride_w = 2;
+  cr_assert(!takes(&g));
+  g = conv_case_geometry(&kTaken[0]);
+  g.out_h += 1;  // not the geometry's out size
+  cr_assert(!takes(&g));
+}
+
+TT_TEST(diff_depthwise3x3_w4_avx2, heights_channels_and_posts) {
+  if (!etr_isa_available(ETR_ISA_AVX2)) {
+    cr_log_warn("no AVX2 on this machine: the kernel is not run");
+    return;
+  }
+  enum { kRowGap = 3, kPlaneGap = 5, kWeightGap = 2 };
+  int bad = 0;
+  uint32_t seed = 1;
+  for (int64_t h = 1; h <= 9; ++h) {
+    etr_conv2d_geometry_t g = conv_test_gapped_geometry(
+        1, h, 4, 3, 1, 1, 1, kRowGap, kPlaneGap, kWeightGap);
+    cr_assert(takes(&g), "height %lld not taken", (long long)h);
+    for (int64_t multiplier = 1; multiplier <= 2; ++multiplier) {
+      for (int64_t channels = multiplier; channels <= 3 * multiplier;
+           channels += 2 * multiplier) {
+        bad += conv_test_direct(etr_depthwise3x3_w4_nchw_avx2,
+                                conv_test_fma_chain, etr_conv_post_rows_avx2,
+                                &g, channels, multiplier, seed++);
+      }
+    }
+  }
+  cr_assert_eq(bad, 0, "%d outputs differ", bad);
+}
+
+#else
+
+TT_TEST(diff_depthwise3x3_w4_avx2, not_x86) {
+  cr_log_info("the 3x3 rows-of-4 AVX2 depthwise kernel is x86 only");
+}
+
+#endif
