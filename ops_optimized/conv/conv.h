@@ -392,6 +392,12 @@ void etr_depthwise3x3_s2_nchw_avx2(const etr_depthwise_args_t *args,
 bool etr_depthwise3x3_w4_nchw_avx2_applies(const etr_conv2d_geometry_t *g);
 void etr_depthwise3x3_w4_nchw_avx2(const etr_depthwise_args_t *args,
                                    const etr_conv_post_t *post);
+// The same file's stride-2 twin on rows of 8 (out rows of 4): two out rows
+// a vector, each input row split into its even and odd columns.
+bool etr_depthwise3x3_s2_w4_nchw_avx2_applies(
+    const etr_conv2d_geometry_t *g);
+void etr_depthwise3x3_s2_w4_nchw_avx2(const etr_depthwise_args_t *args,
+                                      const etr_conv_post_t *post);
 // Whether etr_depthwise_nchw_avx2 (and etr_depthwise_with_post_for)
 // pick the rows kernel: where it applies and the blocked kernel does not
 // (fewer than 8 channels, planes whose bands would be thinner than 4 out

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The AVX2 3x3 stride-1 depthwise kernel on rows of 4 (ops_optimized/
-// conv/depthwise3x3_w4_avx2.c: padding 1, two rows a vector, the taps
-// in-lane shifts; 4x4 planes unrolled).
+// The AVX2 3x3 depthwise kernels on out rows of 4 (ops_optimized/conv/
+// depthwise3x3_w4_avx2.c: padding 1, two out rows a vector; stride 1 on
+// input rows of 4, the taps in-lane shifts, and stride 2 on input rows of
+// 8, split into even and odd columns; 4x4 and 8x8 planes unrolled).
 //   - Through aten::convolution.out against the reference kernel on every
 //     ISA of this machine (conv_test_util.h), after asserting that the
 //     kernel takes each geometry: mobilenet_v2's 144 and 192 channels of
-//     4x4, odd and even plane heights (1, 2, 7), a channel multiplier, a
-//     batch of 2, no bias; random floats, exact integers with NaN, +-inf
-//     and -0.0 inputs, one inf weight; contiguous, strided and
-//     channels-last inputs.
-//   - Called directly (conv_test_direct) on plane heights 1 to 9 (pairs of
-//     rows and a last single row, the unrolled 4x4 path), 1 and 3
+//     4x4 and 96 of 8x8 at stride 2, odd and even plane heights (1, 2, 3,
+//     7, 17), a channel multiplier, a batch of 2, no bias; random floats,
+//     exact integers with NaN, +-inf and -0.0 inputs, one inf weight;
+//     contiguous, strided and channels-last inputs.
+//   - Called directly (conv_test_direct) on plane heights 1 to 9 at
+//     stride 1 and 1 to 18 at stride 2 (pairs of out rows and a last
+//     single row, the unrolled 4x4 and 8x8 paths), 1 and 3
 //     channels, multipliers 1 and 2, with input rows, planes, weights and
 //     out rows and planes apart by more than their sizes (the out gaps
 //     must stay untouched): bit for bit against the scalar kernel on exact
@@ -43,6 +45,17 @@ static const conv_case_t kTaken[] = {
     {1, 4, 6, 4, 8, 3, 3, 1, 1, 1, 4, true},        // multiplier 2
 };
 
+// The stride-2 twin: input rows of 8.
+static const conv_case_t kTakenS2[] = {
+    {1, 96, 8, 8, 96, 3, 3, 2, 1, 1, 96, true},  // mobilenet_v2
+    {2, 9, 8, 8, 9, 3, 3, 2, 1, 1, 9, false},    // batch 2, no bias
+    {1, 3, 7, 8, 3, 3, 3, 2, 1, 1, 3, true},     // odd height, 4 out rows
+    {1, 5, 1, 8, 5, 3, 3, 2, 1, 1, 5, true},     // one row
+    {1, 4, 3, 8, 4, 3, 3, 2, 1, 1, 4, true},     // 2 out rows
+    {1, 4, 6, 8, 8, 3, 3, 2, 1, 1, 4, true},     // multiplier 2
+    {1, 3, 17, 8, 3, 3, 3, 2, 1, 1, 3, true},    // 9 out rows
+};
+
 // Rows of 3, 5 and 8, stride 2, padding 0 and 2, 5x5, dilation 2.
 static const conv_case_t kDeclined[] = {
     {1, 8, 4, 3, 8, 3, 3, 1, 1, 1, 8, true},
@@ -59,19 +72,51 @@ static bool takes(const etr_conv2d_geometry_t *g) {
   return etr_depthwise3x3_w4_nchw_avx2_applies(g);
 }
 
-TT_TEST(diff_depthwise3x3_w4_avx2, through_the_op) {
+// Rows of 7, 9 and 16, stride 1, padding 0 and 2, 5x5, dilation 2.
+static const conv_case_t kDeclinedS2[] = {
+    {1, 8, 8, 7, 8, 3, 3, 2, 1, 1, 8, true},
+    {1, 8, 8, 9, 8, 3, 3, 2, 1, 1, 8, true},
+    {1, 8, 16, 16, 8, 3, 3, 2, 1, 1, 8, true},
+    {1, 8, 8, 8, 8, 3, 3, 1, 1, 1, 8, true},
+    {1, 8, 8, 8, 8, 3, 3, 2, 0, 1, 8, true},
+    {1, 8, 8, 8, 8, 3, 3, 2, 2, 1, 8, true},
+    {1, 8, 8, 8, 8, 5, 5, 2, 1, 1, 8, true},
+    {1, 8, 8, 8, 8, 3, 3, 2, 1, 2, 8, true},
+};
+
+static bool takes_s2(const etr_conv2d_geometry_t *g) {
+  return etr_depthwise3x3_s2_w4_nchw_avx2_applies(g);
+}
+
+static int run_taken(const conv_case_t *cases, size_t count,
+                     conv_takes_fn which) {
   int failures = 0;
-  for (size_t i = 0; i < COUNT(kTaken); ++i) {
-    const conv_case_t *p = &kTaken[i];
+  for (size_t i = 0; i < count; ++i) {
+    const conv_case_t *p = &cases[i];
     etr_conv2d_geometry_t g = conv_case_geometry(p);
-    cr_assert(takes(&g), "case %zu: the kernel does not take it", i);
+    cr_assert(which(&g), "case %zu: the kernel does not take it", i);
     failures += run_taken_case(p, true);
   }
+  return failures;
+}
+
+TT_TEST(diff_depthwise3x3_w4_avx2, through_the_op) {
+  int failures = run_taken(kTaken, COUNT(kTaken), takes);
   cr_assert_eq(failures, 0, "%d 3x3 rows-of-4 cases disagree", failures);
+}
+
+TT_TEST(diff_depthwise3x3_w4_avx2, stride2_through_the_op) {
+  int failures = run_taken(kTakenS2, COUNT(kTakenS2), takes_s2);
+  cr_assert_eq(failures, 0, "%d 3x3 stride-2 rows-of-8 cases disagree",
+               failures);
 }
 
 TT_TEST(diff_depthwise3x3_w4_avx2, declines) {
   check_declined(kDeclined, COUNT(kDeclined), takes);
+  check_declined(kDeclinedS2, COUNT(kDeclinedS2), takes_s2);
+  etr_conv2d_geometry_t s2 = conv_case_geometry(&kTakenS2[0]);
+  s2.in_stride_w = 2;
+  cr_assert(!takes_s2(&s2));
   etr_conv2d_geometry_t g = conv_case_geometry(&kTaken[0]);
   g.in_stride_w = 2;
   cr_assert(!takes(&g));
@@ -88,16 +133,22 @@ TT_TEST(diff_depthwise3x3_w4_avx2, heights_channels_and_posts) {
   enum { kRowGap = 3, kPlaneGap = 5, kWeightGap = 2 };
   int bad = 0;
   uint32_t seed = 1;
-  for (int64_t h = 1; h <= 9; ++h) {
-    etr_conv2d_geometry_t g = conv_test_gapped_geometry(
-        1, h, 4, 3, 1, 1, 1, kRowGap, kPlaneGap, kWeightGap);
-    cr_assert(takes(&g), "height %lld not taken", (long long)h);
-    for (int64_t multiplier = 1; multiplier <= 2; ++multiplier) {
-      for (int64_t channels = multiplier; channels <= 3 * multiplier;
-           channels += 2 * multiplier) {
-        bad += conv_test_direct(etr_depthwise3x3_w4_nchw_avx2,
-                                conv_test_fma_chain, etr_conv_post_rows_avx2,
-                                &g, channels, multiplier, seed++);
+  for (int stride = 1; stride <= 2; ++stride) {
+    for (int64_t h = 1; h <= 9 * stride; ++h) {
+      etr_conv2d_geometry_t g = conv_test_gapped_geometry(
+          1, h, 4 * stride, 3, stride, 1, 1, kRowGap, kPlaneGap, kWeightGap);
+      cr_assert(stride == 1 ? takes(&g) : takes_s2(&g),
+                "height %lld at stride %d not taken", (long long)h, stride);
+      for (int64_t multiplier = 1; multiplier <= 2; ++multiplier) {
+        for (int64_t channels = multiplier; channels <= 3 * multiplier;
+             channels += 2 * multiplier) {
+          bad += conv_test_direct(stride == 1
+                                      ? etr_depthwise3x3_w4_nchw_avx2
+                                      : etr_depthwise3x3_s2_w4_nchw_avx2,
+                                  conv_test_fma_chain,
+                                  etr_conv_post_rows_avx2, &g, channels,
+                                  multiplier, seed++);
+        }
       }
     }
   }
