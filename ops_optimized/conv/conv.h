@@ -376,7 +376,7 @@ void etr_depthwise_rows_nchw_avx2(const etr_depthwise_args_t *args,
 // summed, then + bias (not the single chain of the kernels above). The
 // caller checks for unit out column stride. Applies `post` (NULL: none).
 // _wins: where it applies and was measured faster than the blocked and
-// rows kernels (out rows of 16 or more, or where the blocked kernel does
+// rows kernels (out rows of 8 or more, or where the blocked kernel does
 // not apply); etr_depthwise_nchw_avx2 and etr_depthwise_with_post_for
 // ask it first.
 bool etr_depthwise3x3_s2_avx2_wins(const etr_conv2d_geometry_t *g,

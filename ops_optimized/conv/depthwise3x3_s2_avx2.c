@@ -46,12 +46,14 @@ static bool applies(const etr_conv2d_geometry_t *g) {
 
 bool etr_depthwise3x3_s2_avx2_wins(const etr_conv2d_geometry_t *g,
                                    int64_t channels, int64_t multiplier) {
-  // Measured (conv_kernel_bench, ETREF_ISA=avx2, paired.py): out rows of
-  // 16 or more 1.08x (48x32x32) to 1.48x (96x112x112) the blocked
-  // kernel; rows of 14, 8 and 4 0.88x, 0.78x, 0.39x (half-empty blocks,
-  // one channel at a time); 1.7x to 2x the rows kernel below 8 channels.
+  // Measured against the blocked kernel (conv_kernel_bench,
+  // ETREF_ISA=avx2, paired.py run, 9 rounds): out rows of 8 (72x16x16)
+  // 1.34x, 14 (192x28x28) 1.16x, 16 (48x32x32) 2.2x, 56 (96x112x112)
+  // 1.75x; rows of 7 (576x14x14) 0.67x (half-empty blocks, one channel
+  // at a time) and of 4 0.39x (depthwise3x3_w4_avx2.c takes rows of 8
+  // inputs); 1.7x to 2x the rows kernel below 8 channels.
   return applies(g) &&
-         (g->out_w >= 16 ||
+         (g->out_w >= 8 ||
           !etr_depthwise_blocked_nchw_avx2_applies(g, channels, multiplier));
 }
 
@@ -178,10 +180,14 @@ static inline __attribute__((always_inline)) void row_pair(
   }
 }
 
+// The arguments are copied so that the compiler knows the stores leave
+// them alone (as in depthwise3x3_w4_avx2.c, where it had reloaded the
+// strides after every store).
 static inline __attribute__((always_inline)) void channels3(
     const etr_depthwise_args_t *args, const etr_conv_post_t *post,
     const bool POST) {
-  const etr_conv2d_geometry_t *g = args->geometry;
+  const etr_depthwise_args_t a = *args;
+  const etr_conv2d_geometry_t g = *args->geometry;
   channel3_t c;
   c.low = _mm256_set1_ps(POST ? post->low : -INFINITY);
   c.high = _mm256_set1_ps(POST ? post->high : INFINITY);
@@ -190,36 +196,41 @@ static inline __attribute__((always_inline)) void channels3(
   c.shift = _mm256_set1_ps(-0.0f);
   c.bias = _mm256_setzero_ps();
   const bool affine = POST && post->scale != NULL;
-  for (int64_t oc = 0; oc < args->channels; ++oc) {
-    const float *w = args->weight + oc * g->w_stride_oc;
+  const float *plane = a.input;  // the input plane of out channel oc
+  int64_t repeat = 0;            // out channels so far of that plane
+  for (int64_t oc = 0; oc < a.channels; ++oc) {
+    const float *w = a.weight + oc * g.w_stride_oc;
+#pragma GCC unroll 9
     for (int t = 0; t < 9; ++t) {
-      c.w[t] = _mm256_set1_ps(w[(t / 3) * g->w_stride_h +
-                                (t % 3) * g->w_stride_w]);
+      c.w[t] = _mm256_set1_ps(w[(t / 3) * g.w_stride_h +
+                                (t % 3) * g.w_stride_w]);
     }
-    if (args->bias != NULL) {
-      c.bias = _mm256_set1_ps(args->bias[oc * args->bias_stride]);
+    if (a.bias != NULL) {
+      c.bias = _mm256_set1_ps(a.bias[oc * a.bias_stride]);
     }
     if (affine) {
       c.scale = _mm256_set1_ps(post->scale[oc]);
       c.shift = _mm256_set1_ps(post->shift[oc]);
     }
-    const float *plane =
-        args->input + oc / args->multiplier * g->in_stride_c;
-    float *out = args->out + oc * args->out_stride_c;
-    for (int64_t oh = 0; oh < g->out_h; oh += 2) {
+    float *out = a.out + oc * a.out_stride_c;
+    for (int64_t oh = 0; oh < g.out_h; oh += 2) {
       const float *rows[5];
+#pragma GCC unroll 5
       for (int i = 0; i < 5; ++i) {
         const int64_t ih = 2 * oh - 1 + i;
-        rows[i] = ih >= 0 && ih < g->in_h ? plane + ih * g->in_stride_h
-                                          : NULL;
+        rows[i] = ih >= 0 && ih < g.in_h ? plane + ih * g.in_stride_h : NULL;
       }
-      float *out0 = out + oh * args->out_stride_h;
-      if (oh + 1 < g->out_h) {
-        row_pair(&c, rows, g->in_w, g->out_w, out0,
-                 out0 + args->out_stride_h, true, POST);
+      float *out0 = out + oh * a.out_stride_h;
+      if (oh + 1 < g.out_h) {
+        row_pair(&c, rows, g.in_w, g.out_w, out0, out0 + a.out_stride_h,
+                 true, POST);
       } else {
-        row_pair(&c, rows, g->in_w, g->out_w, out0, NULL, false, POST);
+        row_pair(&c, rows, g.in_w, g.out_w, out0, NULL, false, POST);
       }
+    }
+    if (++repeat == a.multiplier) {
+      repeat = 0;
+      plane += g.in_stride_c;
     }
   }
 }

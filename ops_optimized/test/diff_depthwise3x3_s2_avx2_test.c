@@ -5,11 +5,11 @@
 // by column parity in registers, two out rows a pass, 8 outputs a block).
 //   - Through aten::convolution.out against the reference kernel on every
 //     ISA of this machine (conv_test_util.h), after asserting that
-//     etr_depthwise_nchw_avx2 picks it: out rows of 16 and more (odd and
-//     even input widths, 56 and 112 outputs), fewer than 8 channels on
-//     narrow rows, a channel multiplier, a batch of 2; random floats,
-//     exact integers with NaN, +-inf and -0.0 inputs, one inf weight;
-//     contiguous, strided and channels-last inputs.
+//     etr_depthwise_nchw_avx2 picks it: out rows of 8 and more (odd and
+//     even input widths, 14, 16, 17, 56 and 113 outputs), fewer than 8
+//     channels on narrow rows, channel multipliers of 2 and 3, a batch of
+//     2; random floats, exact integers with NaN, +-inf and -0.0 inputs,
+//     one inf weight; contiguous, strided and channels-last inputs.
 //   - Called directly on out widths 1 to 9, 15 to 17, 23 to 25, 31 to 33
 //     and 57 (the 8-output blocks, the carry from block to block and the
 //     last partial block), out heights 1 to 5, 8 and 9 (the pairs of rows
@@ -45,13 +45,15 @@ static const conv_case_t kTaken[] = {
     {1, 1, 5, 5, 1, 3, 3, 2, 1, 1, 1, true},         // one channel, 3x3
     {1, 4, 28, 28, 8, 3, 3, 2, 1, 1, 4, true},       // multiplier 2
     {1, 2, 6, 63, 6, 3, 3, 2, 1, 1, 2, false},       // multiplier 3
+    {1, 24, 28, 28, 24, 3, 3, 2, 1, 1, 24, true},    // 14 outputs a row
+    {1, 72, 16, 16, 72, 3, 3, 2, 1, 1, 72, true},    // mobilenet_v3's 8
 };
 
-// Out rows of 14, 8 and 4 with 8 channels or more (the blocked kernel's),
+// Out rows of 7 and 4 with 8 channels or more (the blocked kernel's),
 // stride 1, padding 0 and 2, 5x5, dilation 2.
 static const conv_case_t kDeclined[] = {
-    {1, 192, 28, 28, 192, 3, 3, 2, 1, 1, 192, true},
-    {1, 72, 16, 16, 72, 3, 3, 2, 1, 1, 72, true},
+    {1, 576, 14, 14, 576, 3, 3, 2, 1, 1, 576, true},
+    {1, 16, 13, 13, 16, 3, 3, 2, 1, 1, 16, true},
     {1, 96, 8, 8, 96, 3, 3, 2, 1, 1, 96, true},
     {1, 4, 32, 32, 4, 3, 3, 1, 1, 1, 4, true},
     {1, 4, 32, 32, 4, 3, 3, 2, 0, 1, 4, true},
