@@ -241,7 +241,10 @@ def winograd_seeds():
                                                    (1, 3, 5, 4))),
              # Its stride-2 twin on rows of 8 (7 rows: 4 out rows).
              ("depthwise3x3_s2_w4_avx2", convolution((1, 2, 7, 8), (2, 1, 3, 3), 2, 1, 2,
-                                                      (1, 2, 4, 4)))]
+                                                      (1, 2, 4, 4))),
+             # And its stride-1 kernel on rows of 8 (6 rows).
+             ("depthwise3x3_w8_avx2", convolution((1, 2, 6, 8), (2, 1, 3, 3), 1, 1, 2,
+                                                   (1, 2, 6, 8)))]
     for label, args in cases:
         seeds["gen_aten__convolution.out_" + label] = bytes([len(name)]) + name + bytes([10]) + args
     return seeds

@@ -322,6 +322,10 @@ void etr_depthwise_nchw_avx2(const etr_depthwise_args_t *args) {
     etr_depthwise3x3_s2_w4_nchw_avx2(args, NULL);
     return;
   }
+  if (args->out_stride_w == 1 && etr_depthwise3x3_w8_nchw_avx2_applies(g)) {
+    etr_depthwise3x3_w8_nchw_avx2(args, NULL);
+    return;
+  }
   if (args->out_stride_w == 1 &&
       etr_depthwise3x3_s2_avx2_wins(g, args->channels, args->multiplier)) {
     etr_depthwise3x3_s2_nchw_avx2(args, NULL);

@@ -103,6 +103,10 @@ etr_depthwise_post_fn etr_depthwise_with_post_for(
     return etr_depthwise3x3_s2_w4_nchw_avx2;
   }
   if (isa == ETR_ISA_AVX2 && args->out_stride_w == 1 &&
+      etr_depthwise3x3_w8_nchw_avx2_applies(args->geometry)) {
+    return etr_depthwise3x3_w8_nchw_avx2;
+  }
+  if (isa == ETR_ISA_AVX2 && args->out_stride_w == 1 &&
       etr_depthwise3x3_s2_avx2_wins(args->geometry, args->channels,
                                     args->multiplier)) {
     return etr_depthwise3x3_s2_nchw_avx2;
