@@ -398,8 +398,8 @@ bool etr_depthwise3x3_s2_w4_nchw_avx2_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise3x3_s2_w4_nchw_avx2(const etr_depthwise_args_t *args,
                                       const etr_conv_post_t *post);
-// And 3x3 stride 1 on rows of 8: an out row a vector, the column taps
-// masked loads at -1 and +1.
+// And 3x3 stride 1 on rows of 8 or 16: an out row one or two vectors, the
+// column taps masked loads at -1 and +1.
 bool etr_depthwise3x3_w8_nchw_avx2_applies(const etr_conv2d_geometry_t *g);
 void etr_depthwise3x3_w8_nchw_avx2(const etr_depthwise_args_t *args,
                                    const etr_conv_post_t *post);

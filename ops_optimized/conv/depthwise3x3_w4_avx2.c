@@ -32,13 +32,14 @@
 // 11 rounds). Planes of 4 rows (stride 1) and 8 (stride 2) have their
 // rows unrolled: the range checks on the rows cost 1.15x.
 //
-// Rows of 8 at stride 1 (out rows of 8, the 8x8 layers of mobilenet_v2
-// and v3) are here too, for the channel loop: an out row is a vector,
-// kernel row kh reads input row r - 1 + kh at columns c - 1, c and c + 1
-// (masked loads whose first or last lane is the padding; rows outside
-// the plane are skipped, as the reference chain skips their taps).
-// 96x8x8 1.67x the blocked kernel, 4x8x8 3.9x the rows kernel
-// (paired.py run, 7 rounds).
+// Rows of 8 and 16 at stride 1 (the 8x8 and 16x16 layers of
+// mobilenet_v2 and v3) are here too, for the channel loop: an out row is
+// one or two vectors, kernel row kh reads input row r - 1 + kh at columns
+// c - 1, c and c + 1 (masked loads where a first or last lane is the
+// padding; rows outside the plane are skipped, as the reference chain
+// skips their taps). 96x8x8 1.67x the blocked kernel, 4x8x8 3.9x the rows
+// kernel, 72x16x16 1.62x the blocked kernel, 4x16x16 1.60x the rows
+// kernel (paired.py run, 7 rounds).
 #include <immintrin.h>
 #include <math.h>
 #include <stdbool.h>
@@ -65,7 +66,8 @@ bool etr_depthwise3x3_s2_w4_nchw_avx2_applies(
 bool etr_depthwise3x3_w8_nchw_avx2_applies(const etr_conv2d_geometry_t *g) {
   return g->kernel_h == 3 && g->kernel_w == 3 && g->stride_h == 1 &&
          g->stride_w == 1 && g->dilation_h == 1 && g->dilation_w == 1 &&
-         g->pad_h == 1 && g->pad_w == 1 && g->in_w == 8 && g->out_w == 8 &&
+         g->pad_h == 1 && g->pad_w == 1 &&
+         (g->in_w == 8 || g->in_w == 16) && g->out_w == g->in_w &&
          g->in_h >= 1 && g->out_h == g->in_h && g->in_stride_w == 1;
 }
 
@@ -124,7 +126,7 @@ static inline __attribute__((always_inline)) void store_rows(
 // them alone (it reloaded the strides after every store).
 static inline __attribute__((always_inline)) void channels(
     const etr_depthwise_args_t *args, const etr_conv_post_t *post,
-    const bool S2, const bool W8, const bool FOUR, const bool POST) {
+    const bool S2, const int W8, const bool FOUR, const bool POST) {
   // FOUR: planes of 4 rows at stride 1 (8 with W8), of 8 at stride 2 (4
   // out rows).
   const etr_depthwise_args_t a = *args;
@@ -150,14 +152,39 @@ static inline __attribute__((always_inline)) void channels(
     const __m256 shift = _mm256_set1_ps(affine ? post->shift[oc] : -0.0f);
     float *out = a.out + oc * a.out_stride_c;
     if (W8) {
-      // Each out row one vector: kernel row kh reads input row r - 1 + kh
-      // (none outside the plane) at columns c - 1, c and c + 1, masked
-      // loads whose first or last lane is the padding.
+      // Each out row one vector (two on rows of 16): kernel row kh reads
+      // input row r - 1 + kh (none outside the plane) at columns c - 1, c
+      // and c + 1, masked loads where a first or last lane is the padding.
       const __m256i from1 = _mm256_setr_epi32(0, -1, -1, -1, -1, -1, -1, -1);
       const __m256i to6 = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, -1, 0);
       const int64_t h = FOUR ? 8 : g.in_h;
+      for (int64_t r = 0; W8 == 2 && r < g.in_h; ++r) {
+        // Rows of 16: two vectors, columns 7 .. 15 and 1 .. 8 inside.
+        __m256 v = _mm256_setzero_ps();
+        __m256 u = _mm256_setzero_ps();
+#pragma GCC unroll 3
+        for (int kh = 0; kh < 3; ++kh) {
+          const int64_t row = r - 1 + kh;
+          if (row < 0 || row >= g.in_h) {
+            continue;
+          }
+          const float *p = plane + row * g.in_stride_h;
+          v = _mm256_fmadd_ps(w[3 * kh], _mm256_maskload_ps(p - 1, from1),
+                              v);
+          u = _mm256_fmadd_ps(w[3 * kh], _mm256_loadu_ps(p + 7), u);
+          v = _mm256_fmadd_ps(w[3 * kh + 1], _mm256_loadu_ps(p), v);
+          u = _mm256_fmadd_ps(w[3 * kh + 1], _mm256_loadu_ps(p + 8), u);
+          v = _mm256_fmadd_ps(w[3 * kh + 2], _mm256_loadu_ps(p + 1), v);
+          u = _mm256_fmadd_ps(w[3 * kh + 2],
+                              _mm256_maskload_ps(p + 9, to6), u);
+        }
+        _mm256_storeu_ps(out + r * a.out_stride_h,
+                         finish(v, bias, scale, shift, low, high, POST));
+        _mm256_storeu_ps(out + r * a.out_stride_h + 8,
+                         finish(u, bias, scale, shift, low, high, POST));
+      }
 #pragma GCC unroll 8
-      for (int64_t r = 0; r < h; ++r) {
+      for (int64_t r = 0; W8 == 1 && r < h; ++r) {
         __m256 v = _mm256_setzero_ps();
 #pragma GCC unroll 3
         for (int kh = 0; kh < 3; ++kh) {
@@ -237,14 +264,14 @@ void etr_depthwise3x3_w4_nchw_avx2(const etr_depthwise_args_t *args,
   const bool four = args->geometry->in_h == 4;  // 4x4 planes unrolled
   if (post != NULL) {
     if (four) {
-      channels(args, post, false, false, true, true);
+      channels(args, post, false, 0, true, true);
     } else {
-      channels(args, post, false, false, false, true);
+      channels(args, post, false, 0, false, true);
     }
   } else if (four) {
-    channels(args, NULL, false, false, true, false);
+    channels(args, NULL, false, 0, true, false);
   } else {
-    channels(args, NULL, false, false, false, false);
+    channels(args, NULL, false, 0, false, false);
   }
 }
 
@@ -253,29 +280,36 @@ void etr_depthwise3x3_s2_w4_nchw_avx2(const etr_depthwise_args_t *args,
   const bool eight = args->geometry->in_h == 8;  // 8x8 planes unrolled
   if (post != NULL) {
     if (eight) {
-      channels(args, post, true, false, true, true);
+      channels(args, post, true, 0, true, true);
     } else {
-      channels(args, post, true, false, false, true);
+      channels(args, post, true, 0, false, true);
     }
   } else if (eight) {
-    channels(args, NULL, true, false, true, false);
+    channels(args, NULL, true, 0, true, false);
   } else {
-    channels(args, NULL, true, false, false, false);
+    channels(args, NULL, true, 0, false, false);
   }
 }
 
 void etr_depthwise3x3_w8_nchw_avx2(const etr_depthwise_args_t *args,
                                    const etr_conv_post_t *post) {
-  const bool eight = args->geometry->in_h == 8;  // 8x8 planes unrolled
-  if (post != NULL) {
-    if (eight) {
-      channels(args, post, false, true, true, true);
+  const etr_conv2d_geometry_t *g = args->geometry;
+  const bool eight = g->in_h == 8;  // 8x8 planes unrolled
+  if (g->in_w == 16) {
+    if (post != NULL) {
+      channels(args, post, false, 2, false, true);
     } else {
-      channels(args, post, false, true, false, true);
+      channels(args, NULL, false, 2, false, false);
+    }
+  } else if (post != NULL) {
+    if (eight) {
+      channels(args, post, false, 1, true, true);
+    } else {
+      channels(args, post, false, 1, false, true);
     }
   } else if (eight) {
-    channels(args, NULL, false, true, true, false);
+    channels(args, NULL, false, 1, true, false);
   } else {
-    channels(args, NULL, false, true, false, false);
+    channels(args, NULL, false, 1, false, false);
   }
 }

@@ -7,18 +7,19 @@
 //   - Through aten::convolution.out against the reference kernel on every
 //     ISA of this machine (conv_test_util.h), after asserting that the
 //     kernel takes each geometry: mobilenet_v2's 144 and 192 channels of
-//     4x4 and 96 of 8x8 at stride 2, 96 and 88 of 8x8 at stride 1 (rows
-//     of 8: an out row a vector), odd and even plane heights (1, 2, 3, 7,
-//     9, 17), a channel multiplier, a batch of 2, no bias; random floats,
-//     exact integers with NaN, +-inf and -0.0 inputs, one inf weight;
-//     contiguous, strided and channels-last inputs.
+//     4x4 and 96 of 8x8 at stride 2, 96 and 88 of 8x8 and 72 of 16x16 at
+//     stride 1 (rows of 8 and 16: an out row one or two vectors), odd and
+//     even plane heights (1, 2, 3, 5, 7, 9, 17), a channel multiplier, a
+//     batch of 2, no bias; random floats, exact integers with NaN, +-inf
+//     and -0.0 inputs, one inf weight; contiguous, strided and
+//     channels-last inputs.
 //   - Called directly (conv_test_direct) on plane heights 1 to 9 at
 //     stride 1 and 1 to 18 at stride 2 (pairs of out rows and a last
-//     single row, the unrolled 4x4 and 8x8 paths), and 1 to 17 for the
-//     stride-1 kernel on rows of 8 (8x8 unrolled), 1 and 3
-//     channels, multipliers 1 and 2, with input rows, planes, weights and
-//     out rows and planes apart by more than their sizes (the out gaps
-//     must stay untouched): bit for bit against the scalar kernel on exact
+//     single row, the unrolled 4x4 and 8x8 paths), 1 to 17 for the
+//     stride-1 kernel on rows of 8 (8x8 unrolled) and 1 to 9 on rows of
+//     16, 1 and 3 channels, multipliers 1 and 2, with input rows, planes,
+//     weights and out rows and planes apart by more than their sizes (the
+//     out gaps must stay untouched): bit for bit against the scalar kernel on exact
 //     data with NaN, +-inf and -0.0 inputs (NaN for NaN), against the FMA
 //     chains of conv_test_fma_chain on random data, and with a fused post
 //     (batch norm and clamp, either alone) against the chains followed by
@@ -66,6 +67,9 @@ static const conv_case_t kTakenW8[] = {
     {1, 3, 1, 8, 3, 3, 3, 1, 1, 1, 3, true},     // one row
     {1, 3, 9, 8, 3, 3, 3, 1, 1, 1, 3, true},     // 9 rows
     {1, 4, 6, 8, 8, 3, 3, 1, 1, 1, 4, true},     // multiplier 2
+    {1, 72, 16, 16, 72, 3, 3, 1, 1, 1, 72, true},  // rows of 16
+    {1, 4, 16, 16, 4, 3, 3, 1, 1, 1, 4, true},
+    {2, 3, 5, 16, 6, 3, 3, 1, 1, 1, 3, false},     // batch 2, multiplier 2
 };
 
 // Rows of 3, 5 and 8, stride 2, padding 0 and 2, 5x5, dilation 2.
@@ -100,9 +104,11 @@ static bool takes_s2(const etr_conv2d_geometry_t *g) {
   return etr_depthwise3x3_s2_w4_nchw_avx2_applies(g);
 }
 
-// Rows of 7 and 9, stride 2 (rows of 16), padding 0 and 2, 5x5.
+// Rows of 7, 9, 15 and 24, stride 2 (rows of 16), padding 0 and 2, 5x5.
 static const conv_case_t kDeclinedW8[] = {
     {1, 8, 8, 7, 8, 3, 3, 1, 1, 1, 8, true},
+    {1, 8, 8, 15, 8, 3, 3, 1, 1, 1, 8, true},
+    {1, 8, 8, 24, 8, 3, 3, 1, 1, 1, 8, true},
     {1, 8, 8, 9, 8, 3, 3, 1, 1, 1, 8, true},
     {1, 8, 16, 16, 8, 3, 3, 2, 1, 1, 8, true},
     {1, 8, 8, 8, 8, 3, 3, 1, 0, 1, 8, true},
@@ -165,7 +171,7 @@ TT_TEST(diff_depthwise3x3_w4_avx2, heights_channels_and_posts) {
   enum { kRowGap = 3, kPlaneGap = 5, kWeightGap = 2 };
   int bad = 0;
   uint32_t seed = 1;
-  // Rows of 4 at stride 1, of 8 at stride 2, of 8 at stride 1.
+  // Rows of 4 at stride 1, of 8 at stride 2, of 8 and 16 at stride 1.
   static const struct {
     int64_t in_w, stride, max_h;
     conv_takes_fn takes;
@@ -174,6 +180,7 @@ TT_TEST(diff_depthwise3x3_w4_avx2, heights_channels_and_posts) {
       {4, 1, 9, takes, etr_depthwise3x3_w4_nchw_avx2},
       {8, 2, 18, takes_s2, etr_depthwise3x3_s2_w4_nchw_avx2},
       {8, 1, 17, takes_w8, etr_depthwise3x3_w8_nchw_avx2},
+      {16, 1, 9, takes_w8, etr_depthwise3x3_w8_nchw_avx2},
   };
   for (size_t k = 0; k < COUNT(kKernels); ++k) {
     for (int64_t h = 1; h <= kKernels[k].max_h; ++h) {
