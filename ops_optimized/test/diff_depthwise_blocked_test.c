@@ -16,9 +16,10 @@
 //     floats, exact integers with NaN, +-inf and -0.0 inputs, one inf
 //     weight; contiguous, strided and channels-last inputs. (3x3
 //     padding-1 layers with out rows of 8 or more at stride 2, and rows of
-//     4 at stride 1 or 8 at stride 2, now run depthwise3x3_s2_avx2.c and
-//     depthwise3x3_w4_avx2.c through the op on AVX2; the direct calls and
-//     the random geometries below still run this kernel on such planes.)
+//     4, 8 or 16 at stride 1 or 8 at stride 2, now run
+//     depthwise3x3_s2_avx2.c and depthwise3x3_w4_avx2.c through the op on
+//     AVX2; the direct calls and the random geometries below still run
+//     this kernel on such planes.)
 //   - Called directly with input rows, input planes and out planes apart
 //     by more than their sizes (the gaps must stay untouched), whole and
 //     in bands, against

@@ -13,9 +13,10 @@
 //     kernel would be too thin, the widest rows it takes (128), odd
 //     and even input widths at stride 2, a batch of 2; random floats, exact
 //     integers with NaN, +-inf and -0.0 inputs, one inf weight;
-//     contiguous, strided and channels-last inputs. (At stride 2 the op
-//     now runs depthwise3x3_s2_avx2.c on AVX2 for these; this kernel's
-//     stride 2 is tested by the direct calls below.)
+//     contiguous, strided and channels-last inputs. (At stride 2, and on
+//     rows of 4, 8 or 16, the op now runs depthwise3x3_s2_avx2.c or
+//     depthwise3x3_w4_avx2.c on AVX2 for these; this kernel on them is
+//     tested by the direct calls below.)
 //   - Called directly on out widths 1 to 9, 15 to 17, 31 to 33, 41 and 49
 //     (the vector edges; two-vector blocks followed by the last vector,
 //     or by one vector and the last), out heights 1 to 5, 8 and 9 (the
