@@ -13,6 +13,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+// Lanes 0 .. count - 1 of a vector of 8 set (count may be <= 0 or > 8).
+static inline __attribute__((always_inline)) __m256i etr_avx2_first_lanes(
+    int64_t count) {
+  const int32_t n = count < 0 ? 0 : count > 8 ? 8 : (int32_t)count;
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
 static inline __attribute__((always_inline)) bool etr_avx2_all_lanes(
     __m256i mask) {
   return _mm256_movemask_epi8(mask) == -1;

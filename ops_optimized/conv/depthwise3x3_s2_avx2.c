@@ -67,13 +67,6 @@ typedef struct channel3 {
   __m256 high;
 } channel3_t;
 
-// Lanes j < count (0 to 8) set.
-static inline __m256i first_lanes8(int64_t count) {
-  count = count < 0 ? 0 : count > 8 ? 8 : count;
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)count),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
-
 // Columns c0 .. c0 + 15 of `row` (NULL: a padding row) split into the
 // even and odd ones, scrambled; columns past in_w read as zeros.
 static inline __attribute__((always_inline)) void split_row(
@@ -89,8 +82,8 @@ static inline __attribute__((always_inline)) void split_row(
     a = _mm256_loadu_ps(row + c0);
     b = _mm256_loadu_ps(row + c0 + 8);
   } else {
-    a = _mm256_maskload_ps(row + c0, first_lanes8(in_w - c0));
-    b = _mm256_maskload_ps(row + c0 + 8, first_lanes8(in_w - c0 - 8));
+    a = _mm256_maskload_ps(row + c0, etr_avx2_first_lanes(in_w - c0));
+    b = _mm256_maskload_ps(row + c0 + 8, etr_avx2_first_lanes(in_w - c0 - 8));
   }
   *even = _mm256_shuffle_ps(a, b, 0x88);
   *odd = _mm256_shuffle_ps(a, b, 0xdd);
@@ -139,17 +132,6 @@ static inline __attribute__((always_inline)) __m256 finish3(
   return v;
 }
 
-// The first n (1 to 8) lanes of v to `out`.
-static inline __attribute__((always_inline)) void store_n(float *out,
-                                                           __m256 v,
-                                                           int64_t n) {
-  if (n >= 8) {
-    _mm256_storeu_ps(out, v);
-  } else {
-    etr_avx2_store_first_ps(out, v, (int)n);
-  }
-}
-
 // Output rows oh and, with TWO, oh + 1 of one channel: input rows 2 oh - 1
 // .. 2 oh + 3 (`rows`, NULL where padding), 8 outputs a block.
 static inline __attribute__((always_inline)) void row_pair(
@@ -171,11 +153,13 @@ static inline __attribute__((always_inline)) void row_pair(
     __m256 mid;
     __m256 lead;
     taps3(c, even, odd, &mid, &lead);
-    const int64_t n = out_w - j0;
-    store_n(out0 + j0, finish3(c, mid, lead, &carry0, POST), n);
+    const int64_t n = out_w - j0 < 8 ? out_w - j0 : 8;  // outputs to store
+    etr_avx2_store_first_ps(out0 + j0,
+                            finish3(c, mid, lead, &carry0, POST), n);
     if (TWO) {
       taps3(c, even + 2, odd + 2, &mid, &lead);
-      store_n(out1 + j0, finish3(c, mid, lead, &carry1, POST), n);
+      etr_avx2_store_first_ps(out1 + j0,
+                              finish3(c, mid, lead, &carry1, POST), n);
     }
   }
 }

@@ -22,6 +22,7 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "ops_optimized/common/mask_avx2.h"
 #include "ops_optimized/common/transpose_avx2.h"
 #include "ops_optimized/conv/conv.h"
 
@@ -103,13 +104,6 @@ static etr_conv_padded_t pad_planes(const etr_conv2d_geometry_t *g,
     memset(dst, 0, (size_t)(g->pad_h * width) * sizeof(float));
   }
   return (etr_conv_padded_t){scratch, width, plane};
-}
-
-// Lanes 0 .. count - 1 of a vector of 8 (count may be <= 0 or > 8).
-static inline __m256i first_lanes(int64_t count) {
-  const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  int32_t n = count < 0 ? 0 : count > 8 ? 8 : (int32_t)count;
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), iota);
 }
 
 // One tile: pixels pixel0 .. pixel0 + count - 1 (count <= MR; the missing
@@ -196,7 +190,7 @@ static inline __attribute__((always_inline)) void tile(
 #pragma GCC unroll 2
   for (int v = 0; v < V; ++v) {
     const int64_t o = oc0 + 8 * v;
-    const __m256i valid = first_lanes(channels - o);
+    const __m256i valid = etr_avx2_first_lanes(channels - o);
     bias[v] = _mm256_setzero_ps();
     scale[v] = _mm256_setzero_ps();
     shift[v] = _mm256_setzero_ps();
@@ -246,7 +240,7 @@ static inline __attribute__((always_inline)) void unstage(
     float *out, int64_t stride) {
   for (int64_t p0 = 0; p0 < pixels; p0 += 8) {
     const int64_t rows = pixels - p0 < 8 ? pixels - p0 : 8;
-    const __m256i lanes = first_lanes(rows);
+    const __m256i lanes = etr_avx2_first_lanes(rows);
 #pragma GCC unroll 2
     for (int v = 0; v < V; ++v) {
       __m256 r[8];
@@ -279,7 +273,7 @@ static inline __attribute__((always_inline)) void restage(
     int64_t stride) {
   for (int64_t p0 = 0; p0 < pixels; p0 += 8) {
     const int64_t rows = pixels - p0 < 8 ? pixels - p0 : 8;
-    const __m256i lanes = first_lanes(rows);
+    const __m256i lanes = etr_avx2_first_lanes(rows);
 #pragma GCC unroll 2
     for (int v = 0; v < V; ++v) {
       __m256 r[8];

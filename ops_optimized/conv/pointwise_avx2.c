@@ -45,12 +45,6 @@
 #define MAX_ROWS 6
 #define MAX_VECTORS 3
 
-// The first `count` lanes (1..8) set.
-static inline __m256i first_lanes(int64_t count) {
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)count), lane);
-}
-
 // One tile: rows [i0, i0 + R) by pixels [j0, j0 + 8 V). With `masked`
 // the last vector is loaded and stored under masks[V - 1]; with `head`
 // (j0 < 0: the image's first tile, aligned to a cache line) every vector
@@ -164,7 +158,7 @@ static inline __attribute__((always_inline)) void row_block(
   const int64_t left = j_end - j0;
   if (left > 0) {
     const int vectors = (int)((left + 7) / 8);
-    masks[vectors - 1] = first_lanes(left - 8 * (vectors - 1));
+    masks[vectors - 1] = etr_avx2_first_lanes(left - 8 * (vectors - 1));
     if (vectors == 1) {
       tile(a, w, bias, i0, j0, masks, R, 1, true, false);
     } else if (V == 3 && vectors == 2) {
@@ -228,7 +222,7 @@ static inline __attribute__((always_inline)) void columns_of(
       r[i] = _mm256_loadu_ps(rows[i] + k0);
     }
   } else {
-    const __m256i mask = first_lanes(count);
+    const __m256i mask = etr_avx2_first_lanes(count);
 #pragma GCC unroll 8
     for (int i = 0; i < 8; ++i) {
       r[i] = _mm256_maskload_ps(rows[i] + k0, mask);

@@ -11,13 +11,8 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "ops_optimized/common/mask_avx2.h"
 #include "ops_optimized/gemm/gemm.h"
-
-static inline __m256i first_lanes(size_t count) {
-  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  return _mm256_cmpgt_epi32(
-      _mm256_set1_epi32((int32_t)(count < 8 ? count : 8)), lanes);
-}
 
 void etr_gemm_pack_rows_f32_avx2(const float *src, ptrdiff_t stride,
                                  size_t kc, size_t xc, size_t width,
@@ -40,7 +35,7 @@ void etr_gemm_pack_rows_f32_avx2(const float *src, ptrdiff_t stride,
                            _mm256_loadu_ps(in + (ptrdiff_t)k * stride));
         }
       } else if (valid > 0) {
-        const __m256i mask = first_lanes(valid);
+        const __m256i mask = etr_avx2_first_lanes((int64_t)valid);
         for (size_t k = 0; k < kc; ++k) {
           _mm256_storeu_ps(out + k * width,
                            _mm256_maskload_ps(in + (ptrdiff_t)k * stride,

@@ -14,15 +14,9 @@
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
-ALWAYS_INLINE __m256i mask8(size_t count) {
-  int32_t c = count >= 8 ? 8 : (int32_t)count;
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(c),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
-
-// A load or store under a mask8 mask: whole vectors take the plain
-// instruction (common/mask_avx2.h: layer_norm over rows of 768 ran at
-// 0.76x ExecuTorch's kernel on Zen 2 with every vector masked).
+// A load or store under an etr_avx2_first_lanes mask: whole vectors take
+// the plain instruction (common/mask_avx2.h: layer_norm over rows of 768
+// ran at 0.76x ExecuTorch's kernel on Zen 2 with every vector masked).
 ALWAYS_INLINE __m256 load8(const float *p, __m256i k) {
   return etr_avx2_all_lanes(k) ? _mm256_loadu_ps(p)
                                : _mm256_maskload_ps(p, k);
@@ -106,7 +100,7 @@ static float exp_sum_avx2(size_t n, const float *x, float m, float *y) {
     s1 = _mm256_add_ps(s1, e1);
   }
   for (; i < n; i += 8) {
-    __m256i k = mask8(n - i);
+    __m256i k = etr_avx2_first_lanes((int64_t)(n - i));
     __m256 e = exp8(_mm256_sub_ps(load8(x + i, k), mv));
     e = _mm256_and_ps(e, _mm256_castsi256_ps(k));
     store8(y + i, k, e);
@@ -126,7 +120,7 @@ static float exp_sum_only_avx2(size_t n, const float *x, float m) {
                        exp8(_mm256_sub_ps(_mm256_loadu_ps(x + i + 8), mv)));
   }
   for (; i < n; i += 8) {
-    __m256i k = mask8(n - i);
+    __m256i k = etr_avx2_first_lanes((int64_t)(n - i));
     __m256 e = exp8(_mm256_sub_ps(load8(x + i, k), mv));
     s0 = _mm256_add_ps(s0, _mm256_and_ps(e, _mm256_castsi256_ps(k)));
   }
@@ -140,7 +134,7 @@ static void scale_avx2(size_t n, float *y, float s) {
     _mm256_storeu_ps(y + i, _mm256_mul_ps(_mm256_loadu_ps(y + i), sv));
   }
   if (i < n) {
-    __m256i k = mask8(n - i);
+    __m256i k = etr_avx2_first_lanes((int64_t)(n - i));
     store8(y + i, k, _mm256_mul_ps(load8(y + i, k), sv));
   }
 }
@@ -149,7 +143,7 @@ static void sub2_avx2(size_t n, const float *x, float a, float b, float *y) {
   __m256 av = _mm256_set1_ps(a);
   __m256 bv = _mm256_set1_ps(b);
   for (size_t i = 0; i < n; i += 8) {
-    __m256i k = mask8(n - i);
+    __m256i k = etr_avx2_first_lanes((int64_t)(n - i));
     __m256 v = load8(x + i, k);
     store8(y + i, k, _mm256_sub_ps(_mm256_sub_ps(v, av), bv));
   }
@@ -159,7 +153,7 @@ static void sub2_avx2(size_t n, const float *x, float a, float b, float *y) {
 static void softmax_cols_avx2(size_t r, size_t n, size_t stride,
                               const float *x, float *y, bool log) {
   for (size_t i = 0; i < n; i += 8) {
-    __m256i k = mask8(n - i);
+    __m256i k = etr_avx2_first_lanes((int64_t)(n - i));
     __m256 m = load8(x + i, k);
     __m256 nan = _mm256_cmp_ps(m, m, _CMP_UNORD_Q);
     for (size_t j = 1; j < r; ++j) {
@@ -207,7 +201,7 @@ static void normalize_avx2(size_t n, const float *x, float mean_hi,
   __m256 sv = _mm256_set1_ps(scale);
   __m256 tv = _mm256_set1_ps(shift);
   for (size_t i = 0; i < n; i += 8) {
-    __m256i k = mask8(n - i);
+    __m256i k = etr_avx2_first_lanes((int64_t)(n - i));
     __m256 d = _mm256_sub_ps(_mm256_sub_ps(load8(x + i, k), hi),
                              lo);
     store8(y + i, k, _mm256_fmadd_ps(d, sv, tv));
@@ -223,7 +217,7 @@ static void normalize_affine_avx2(size_t n, const float *x, float mean_hi,
   __m256 one = _mm256_set1_ps(1.0f);
   __m256 zero = _mm256_setzero_ps();
   for (size_t i = 0; i < n; i += 8) {
-    __m256i k = mask8(n - i);
+    __m256i k = etr_avx2_first_lanes((int64_t)(n - i));
     __m256 d = _mm256_sub_ps(_mm256_sub_ps(load8(x + i, k), hi),
                              lo);
     __m256 t = _mm256_mul_ps(d, rv);
@@ -245,7 +239,7 @@ static void affine_avx2(size_t n, const float *x, float alpha, float beta,
     _mm256_storeu_ps(y + i + 8, _mm256_fmadd_ps(b, av, bv));
   }
   for (; i < n; i += 8) {
-    __m256i k = mask8(n - i);
+    __m256i k = etr_avx2_first_lanes((int64_t)(n - i));
     store8(y + i, k, _mm256_fmadd_ps(load8(x + i, k), av, bv));
   }
 }
@@ -255,7 +249,7 @@ static void affine_channels_avx2(size_t pixels, size_t c, const float *x,
                                  float *y) {
   for (size_t p = 0; p < pixels; ++p, x += c, y += c) {
     for (size_t i = 0; i < c; i += 8) {
-      __m256i k = mask8(c - i);
+      __m256i k = etr_avx2_first_lanes((int64_t)(c - i));
       __m256 v = load8(x + i, k);
       store8(y + i, k,
              _mm256_fmadd_ps(v, load8(alpha + i, k),
