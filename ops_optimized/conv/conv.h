@@ -413,6 +413,12 @@ bool etr_depthwise_rows_avx2_wins(const etr_conv2d_geometry_t *g,
                                   int64_t channels, int64_t multiplier);
 // The kernel of `isa` that takes `args` with a post (NCHW), or NULL: run
 // etr_depthwise_for's kernel and then the post (depthwise_scalar.c).
+// AVX2's kernel for `args` (NCHW) among those that take a post, in the
+// order measured (depthwise3x3_w4_avx2.c's, the 3x3 stride-2 kernel, the
+// rows and the blocked kernels), or NULL: etr_depthwise_nchw_avx2 runs
+// it (post NULL) and etr_depthwise_with_post_for returns it.
+etr_depthwise_post_fn etr_depthwise_post_kernel_avx2(
+    const etr_depthwise_args_t *args);
 etr_depthwise_post_fn etr_depthwise_with_post_for(
     etr_isa_t isa, const etr_depthwise_args_t *args);
 // AVX2's direct kernel, for stems only: square k x k kernels (k from 2

@@ -47,28 +47,29 @@
 
 #include "ops_optimized/conv/conv.h"
 
+// 3x3, padding 1, dilation 1, `stride` both ways, on input rows of
+// `in_w` read at unit stride, with the out size this geometry gives.
+static bool narrow_applies(const etr_conv2d_geometry_t *g, int64_t stride,
+                           int64_t in_w) {
+  return g->kernel_h == 3 && g->kernel_w == 3 && g->stride_h == stride &&
+         g->stride_w == stride && g->dilation_h == 1 &&
+         g->dilation_w == 1 && g->pad_h == 1 && g->pad_w == 1 &&
+         g->in_w == in_w && g->out_w == (in_w - 1) / stride + 1 &&
+         g->in_h >= 1 && g->out_h == (g->in_h - 1) / stride + 1 &&
+         g->in_stride_w == 1;
+}
+
 bool etr_depthwise3x3_w4_nchw_avx2_applies(const etr_conv2d_geometry_t *g) {
-  return g->kernel_h == 3 && g->kernel_w == 3 && g->stride_h == 1 &&
-         g->stride_w == 1 && g->dilation_h == 1 && g->dilation_w == 1 &&
-         g->pad_h == 1 && g->pad_w == 1 && g->in_w == 4 && g->out_w == 4 &&
-         g->in_h >= 1 && g->out_h == g->in_h && g->in_stride_w == 1;
+  return narrow_applies(g, 1, 4);
 }
 
 bool etr_depthwise3x3_s2_w4_nchw_avx2_applies(
     const etr_conv2d_geometry_t *g) {
-  return g->kernel_h == 3 && g->kernel_w == 3 && g->stride_h == 2 &&
-         g->stride_w == 2 && g->dilation_h == 1 && g->dilation_w == 1 &&
-         g->pad_h == 1 && g->pad_w == 1 && g->in_w == 8 && g->out_w == 4 &&
-         g->in_h >= 1 && g->out_h == (g->in_h - 1) / 2 + 1 &&
-         g->in_stride_w == 1;
+  return narrow_applies(g, 2, 8);
 }
 
 bool etr_depthwise3x3_w8_nchw_avx2_applies(const etr_conv2d_geometry_t *g) {
-  return g->kernel_h == 3 && g->kernel_w == 3 && g->stride_h == 1 &&
-         g->stride_w == 1 && g->dilation_h == 1 && g->dilation_w == 1 &&
-         g->pad_h == 1 && g->pad_w == 1 &&
-         (g->in_w == 8 || g->in_w == 16) && g->out_w == g->in_w &&
-         g->in_h >= 1 && g->out_h == g->in_h && g->in_stride_w == 1;
+  return narrow_applies(g, 1, 8) || narrow_applies(g, 1, 16);
 }
 
 // Input row r of a plane of `h` rows of 8 (zeros outside it).

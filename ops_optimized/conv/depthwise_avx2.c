@@ -311,33 +311,39 @@ static void padded_channels(const etr_depthwise_args_t *args,
   }
 }
 
+etr_depthwise_post_fn etr_depthwise_post_kernel_avx2(
+    const etr_depthwise_args_t *args) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  const int64_t channels = args->channels;
+  const int64_t multiplier = args->multiplier;
+  if (args->out_stride_w == 1) {  // the one-channel kernels' stores
+    if (etr_depthwise3x3_w4_nchw_avx2_applies(g)) {
+      return etr_depthwise3x3_w4_nchw_avx2;
+    }
+    if (etr_depthwise3x3_s2_w4_nchw_avx2_applies(g)) {
+      return etr_depthwise3x3_s2_w4_nchw_avx2;
+    }
+    if (etr_depthwise3x3_w8_nchw_avx2_applies(g)) {
+      return etr_depthwise3x3_w8_nchw_avx2;
+    }
+    if (etr_depthwise3x3_s2_avx2_wins(g, channels, multiplier)) {
+      return etr_depthwise3x3_s2_nchw_avx2;
+    }
+  }
+  if (etr_depthwise_rows_avx2_wins(g, channels, multiplier)) {
+    return etr_depthwise_rows_nchw_avx2;
+  }
+  if (etr_depthwise_blocked_nchw_avx2_applies(g, channels, multiplier)) {
+    return etr_depthwise_blocked_nchw_avx2;
+  }
+  return NULL;
+}
+
 void etr_depthwise_nchw_avx2(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
-  if (args->out_stride_w == 1 && etr_depthwise3x3_w4_nchw_avx2_applies(g)) {
-    etr_depthwise3x3_w4_nchw_avx2(args, NULL);
-    return;
-  }
-  if (args->out_stride_w == 1 &&
-      etr_depthwise3x3_s2_w4_nchw_avx2_applies(g)) {
-    etr_depthwise3x3_s2_w4_nchw_avx2(args, NULL);
-    return;
-  }
-  if (args->out_stride_w == 1 && etr_depthwise3x3_w8_nchw_avx2_applies(g)) {
-    etr_depthwise3x3_w8_nchw_avx2(args, NULL);
-    return;
-  }
-  if (args->out_stride_w == 1 &&
-      etr_depthwise3x3_s2_avx2_wins(g, args->channels, args->multiplier)) {
-    etr_depthwise3x3_s2_nchw_avx2(args, NULL);
-    return;
-  }
-  if (etr_depthwise_rows_avx2_wins(g, args->channels, args->multiplier)) {
-    etr_depthwise_rows_nchw_avx2(args, NULL);
-    return;
-  }
-  if (etr_depthwise_blocked_nchw_avx2_applies(g, args->channels,
-                                              args->multiplier)) {
-    etr_depthwise_blocked_nchw_avx2(args, NULL);
+  const etr_depthwise_post_fn kernel = etr_depthwise_post_kernel_avx2(args);
+  if (kernel != NULL) {
+    kernel(args, NULL);
     return;
   }
   padded_t layout;

@@ -94,32 +94,8 @@ etr_depthwise_fn etr_depthwise_for(etr_isa_t isa, bool channels_last) {
 etr_depthwise_post_fn etr_depthwise_with_post_for(
     etr_isa_t isa, const etr_depthwise_args_t *args) {
 #if defined(__x86_64__)
-  if (isa == ETR_ISA_AVX2 && args->out_stride_w == 1 &&
-      etr_depthwise3x3_w4_nchw_avx2_applies(args->geometry)) {
-    return etr_depthwise3x3_w4_nchw_avx2;
-  }
-  if (isa == ETR_ISA_AVX2 && args->out_stride_w == 1 &&
-      etr_depthwise3x3_s2_w4_nchw_avx2_applies(args->geometry)) {
-    return etr_depthwise3x3_s2_w4_nchw_avx2;
-  }
-  if (isa == ETR_ISA_AVX2 && args->out_stride_w == 1 &&
-      etr_depthwise3x3_w8_nchw_avx2_applies(args->geometry)) {
-    return etr_depthwise3x3_w8_nchw_avx2;
-  }
-  if (isa == ETR_ISA_AVX2 && args->out_stride_w == 1 &&
-      etr_depthwise3x3_s2_avx2_wins(args->geometry, args->channels,
-                                    args->multiplier)) {
-    return etr_depthwise3x3_s2_nchw_avx2;
-  }
-  if (isa == ETR_ISA_AVX2 &&
-      etr_depthwise_rows_avx2_wins(args->geometry, args->channels,
-                                   args->multiplier)) {
-    return etr_depthwise_rows_nchw_avx2;
-  }
-  if (isa == ETR_ISA_AVX2 &&
-      etr_depthwise_blocked_nchw_avx2_applies(args->geometry, args->channels,
-                                              args->multiplier)) {
-    return etr_depthwise_blocked_nchw_avx2;
+  if (isa == ETR_ISA_AVX2) {
+    return etr_depthwise_post_kernel_avx2(args);
   }
 #endif
   (void)isa;
