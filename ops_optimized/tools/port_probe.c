@@ -24,6 +24,17 @@
 // at 16; vpermt2ps 0.8-0.95 each at either count. So on Zen 4 a kernel
 // bound by its FMAs has room for about one load or cross-lane shuffle per
 // two FMAs, and each store costs about two FMAs.
+//
+// The same guest, 2026-12-05, one run: the arithmetic beside the FMAs of
+// the table-driven transcendental kernels (unary/vmath.h). Free even 16
+// to 16: vaddps, vminps, vpandd, vpslld, vrndscaleps, vcvtps2dq,
+// vgetexpps, vblendmps and vmovaps between registers (renamed away, so
+// vpermt2ps's copy of its table costs nothing beyond the permute's 1.0).
+// vpternlogd 0.3-0.4 each; vscalefps free 8 to 16, 1.0 each at 16;
+// vrcp14ps 1.0 each; vdivps 4-5 each (48 cycles for 8 alone). So a
+// vf_table_poly vector costs about one cycle per row (a lookup) and one
+// per multiply-add, and work moved to additions, comparisons, selects and
+// integer steps is nearly free there.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -74,6 +74,22 @@ static _Alignas(64) char g_buffer[16384 + 1024];
 #define ALIGND(r, off) "valignd $1, %%zmm24, %%zmm25, %%zmm" #r "\n\t"
 #define SHUFF32X4(r, off) "vshuff32x4 $0x44, %%zmm24, %%zmm25, %%zmm" #r "\n\t"
 #define PERMT2PS(r, off) "vpermt2ps %%zmm24, %%zmm25, %%zmm" #r "\n\t"
+#define ADDPS(r, off) "vaddps %%zmm24, %%zmm25, %%zmm" #r "\n\t"
+#define MINPS(r, off) "vminps %%zmm24, %%zmm25, %%zmm" #r "\n\t"
+#define PANDD(r, off) "vpandd %%zmm24, %%zmm25, %%zmm" #r "\n\t"
+#define TERNLOG(r, off) \
+  "vpternlogd $0xf8, %%zmm24, %%zmm25, %%zmm" #r "\n\t"
+#define RCP14PS(r, off) "vrcp14ps %%zmm24, %%zmm" #r "\n\t"
+#define DIVPS(r, off) "vdivps %%zmm24, %%zmm25, %%zmm" #r "\n\t"
+#define SCALEFPS(r, off) "vscalefps %%zmm24, %%zmm25, %%zmm" #r "\n\t"
+#define RNDSCALEPS(r, off) "vrndscaleps $1, %%zmm24, %%zmm" #r "\n\t"
+#define CVTPS2DQ(r, off) "vcvtps2dq %%zmm24, %%zmm" #r "\n\t"
+#define PSLLD(r, off) "vpslld $23, %%zmm24, %%zmm" #r "\n\t"
+#define BLENDMPS(r, off) "vblendmps %%zmm24, %%zmm25, %%zmm" #r "%{%%k1%}\n\t"
+#define MOVAPS(r, off) "vmovaps %%zmm24, %%zmm" #r "\n\t"
+#define PERMT2COPY(r, off) "vmovaps %%zmm24, %%zmm" #r "\n\t" \
+  "vpermt2ps %%zmm24, %%zmm25, %%zmm" #r "\n\t"
+#define GETEXPPS(r, off) "vgetexpps %%zmm24, %%zmm" #r "\n\t"
 
 static void fma_only(void) { LOOP(FMA16); }
 
@@ -92,6 +108,20 @@ PROBE(permps, PERMPS)
 PROBE(alignd, ALIGND)
 PROBE(shuff32x4, SHUFF32X4)
 PROBE(permt2ps, PERMT2PS)
+PROBE(addps, ADDPS)
+PROBE(minps, MINPS)
+PROBE(pandd, PANDD)
+PROBE(ternlog, TERNLOG)
+PROBE(rcp14ps, RCP14PS)
+PROBE(divps, DIVPS)
+PROBE(scalefps, SCALEFPS)
+PROBE(rndscaleps, RNDSCALEPS)
+PROBE(cvtps2dq, CVTPS2DQ)
+PROBE(pslld, PSLLD)
+PROBE(blendmps, BLENDMPS)
+PROBE(getexpps, GETEXPPS)
+PROBE(movaps, MOVAPS)
+PROBE(permt2copy, PERMT2COPY)
 
 #define ENTRY(name, label) \
   {label, name##_alone, name##_fma8, name##_fma16}
@@ -108,6 +138,20 @@ const etr_probe_t etr_port_probes[] = {
     ENTRY(alignd, "valignd (cross-lane)"),
     ENTRY(shuff32x4, "vshuff32x4 (cross-lane)"),
     ENTRY(permt2ps, "vpermt2ps (two tables)"),
+    ENTRY(addps, "vaddps"),
+    ENTRY(minps, "vminps"),
+    ENTRY(pandd, "vpandd"),
+    ENTRY(ternlog, "vpternlogd"),
+    ENTRY(rcp14ps, "vrcp14ps"),
+    ENTRY(divps, "vdivps"),
+    ENTRY(scalefps, "vscalefps"),
+    ENTRY(rndscaleps, "vrndscaleps"),
+    ENTRY(cvtps2dq, "vcvtps2dq"),
+    ENTRY(pslld, "vpslld (shift by immediate)"),
+    ENTRY(blendmps, "vblendmps (masked)"),
+    ENTRY(getexpps, "vgetexpps"),
+    ENTRY(movaps, "vmovaps zmm <- zmm"),
+    ENTRY(permt2copy, "vmovaps + vpermt2ps"),
 };
 
 static int compare_doubles(const void *a, const void *b) {
