@@ -209,24 +209,14 @@ def fit_abs_table(f, last_high, step, entries, degree):
     return table, worst
 
 
-# sigmoid's table path (AVX-512) takes x itself, not |x|: x = c + t, c = i
-# / 2 for i in [-16, 15] (i mod 32 selects the entry), |t| <= 1/4, so
-# |x| < 7.75; per interval sigmoid(c + t) = hi + (lo + t P(t)) as above, P
-# of degree 4 (degree 5 in t, 1.2e-8; degree 4, 5e-7). One table for both
-# signs saves the 1 - s and the select by sign of a table in |x|.
+# sigmoid's table path (AVX-512) takes a = |x| < 7.75: s = sigmoid(-a) =
+# 1 / (1 + e^a) from a table of intervals as tanh's (c = i / 4, |t| <=
+# 1/8, the last interval to 7.875), P of degree 3 (degree 4 in t: 1.6e-8
+# relative; the former table of x itself needed intervals of 1/2 and
+# degree 5 for 1.2e-8), and sigmoid(x) = 1 - s for x >= 0 (s <= 1/2:
+# the subtraction loses nothing, and sigmoid's bound is 2 ULP).
 SIGMOID_TABLE_END = 7.75
-SIGMOID_TABLE = dict(step=0.5, entries=32, degree=5)
-
-
-def fit_signed_table(f, step, entries, degree):
-    table = np.zeros((degree + 2, entries))  # hi, lo, P's coefficients
-    worst = 0.0
-    ts = cheb(-step / 2 * 1.0001, step / 2 * 1.0001, 120)
-    for i in range(-entries // 2, entries // 2):
-        table[:, i % entries], err = fit_hi_lo(f, mp.mpf(i) * step, ts,
-                                               degree)
-        worst = max(worst, err)
-    return table, worst
+SIGMOID_TABLE = dict(step=0.25, entries=32, degree=4)
 
 
 def print_tables():
@@ -241,14 +231,15 @@ def print_tables():
     print("#define ETR_OPS_OPTIMIZED_UNARY_VMATH_ABS_TABLES_H")
     tanh_table, tanh_worst = fit_abs_table(mp.tanh, TANH_TABLE_CAP,
                                            **TANH_TABLE)
-    sigmoid_table, sigmoid_worst = fit_signed_table(
-        lambda x: 1 / (1 + mp.exp(-x)), **SIGMOID_TABLE)
+    sigmoid_table, sigmoid_worst = fit_abs_table(
+        lambda a: 1 / (1 + mp.exp(a)), SIGMOID_TABLE_END + 0.125,
+        **SIGMOID_TABLE)
     for name, table, worst, what, shape in (
             ("kTanhTable", tanh_table, tanh_worst,
              "f(a) = tanh(a), a = |x| up to %g" % TANH_TABLE_CAP,
              TANH_TABLE),
             ("kSigmoidTable", sigmoid_table, sigmoid_worst,
-             "f(x) = sigmoid(x) = 1 / (1 + e^-x), |x| < %g"
+             "f(a) = sigmoid(-a) = 1 / (1 + e^a), a = |x| < %g"
              % SIGMOID_TABLE_END, SIGMOID_TABLE)):
         print("\n// %s, step %g;\n// max relative error of the fit, "
               "coefficients rounded: %.3g."

@@ -338,16 +338,18 @@ static const float kExpQ01[5] = {0.500001073f, 0.166645497f,
 #if defined(ETR_HAVE_VF_LOOKUP32)
 // f(x) from one of vmath_abs_tables.h's tables (fit by fit_polynomials.py
 // --abs-tables) of `rows` rows (hi, lo and P's coefficients) of 32
-// entries, intervals of `step` (1/4 or 1/2): i = round(x / step), read off
-// the low mantissa bits of x + 1.5 * 2^23 step (whose ulp is the step) as
-// in vf_gelu_table, c = i step and t = x - c exact; f = hi + (lo + t
-// P(t)), hi = f(c) rounded to float and lo the rest, so the last step adds
-// to hi a smaller term, rounded once. `rows` lookups (vpermt2ps), rows - 2
-// multiply-adds, no exp and no division. The lookup takes entry i mod 32
-// (so a lane outside the table reads nothing outside it): tanh's table
-// covers i in [0, 31] (x = |x|, and `capped` caps i at 31: the last
-// interval's polynomial reaches past 7.875; a NaN takes the bound, and t
-// and f are NaN), sigmoid's i in [-16, 15] (|x| < 7.75, uncapped).
+// entries, intervals of `step` (a power of two; 1/4 for both tables): i =
+// round(x / step), read off the low mantissa bits of x + 1.5 * 2^23 step
+// (whose ulp is the step) as in vf_gelu_table, c = i step and t = x - c
+// exact; f = hi + (lo + t P(t)), hi = f(c) rounded to float and lo the
+// rest, so the last step adds to hi a smaller term, rounded once. `rows`
+// lookups (vpermt2ps), rows - 2 multiply-adds, no exp and no division.
+// The lookup takes entry i mod 32 (so a lane outside the table reads
+// nothing outside it). Both tables take x = |x| >= 0 and cover i in [0,
+// 31]: tanh's with `capped`, which caps i at 31 (the last interval's
+// polynomial reaches past 7.875; a NaN takes the bound, and t and f are
+// NaN), sigmoid's uncapped (|x| < 7.75; its caller takes another path for
+// the rest).
 static inline __attribute__((always_inline)) etr_vf vf_table_poly(
     etr_vf x, const float *table, const int rows, const float step,
     bool capped) {
@@ -527,20 +529,25 @@ static inline __attribute__((always_inline)) void vf_sigmoid4(etr_vf *v) {
   }
 }
 #elif defined(ETR_HAVE_VF_LOOKUP32)
-// AVX-512, |x| < 7.75: sigmoid(x) from kSigmoidTable (vf_table_poly, 32
-// intervals of 1/2 over [-8, 8), degree 5). No exp, no division. Within
-// 1 ULP over every float of the path (ulp_sweep 1 sigmoid -7.7499995
-// 7.7499995). Against vf_sigmoid_general (bench_elementwise --only
-// "sigmoid f32", binaries alternated, Intel Xeon): 16 Ki floats 3.4-3.6
-// -> 3.8-4.1 G elements/s with the table it had, sigmoid(-|x|) in 32
-// intervals of 1/4 of degree 6 and 1 - s for x >= 0. This one has 7
-// rows, not 8, and no 1 - s and select: on Zen 4, where a 512-bit
-// permute or FMA holds a shared pipe (a vector costs about the sum of
-// its operations), 16 Ki floats 3.16 -> 3.82 G elements/s (medians of
-// 5 alternated runs).
+// AVX-512, |x| < 7.75: s = sigmoid(-|x|) from kSigmoidTable
+// (vf_table_poly, 32 intervals of 1/4 over [0, 7.875), degree 4), and
+// sigmoid(x) = 1 - s for x >= 0 (s <= 1/2, so the subtraction is exact
+// or rounds once; -0.0 gives 1/2 either way). No exp, no division.
+// Within 1 ULP over every float of the path (ulp_sweep 1 sigmoid
+// -7.7499995 7.7499995). The tables before it: sigmoid(-|x|) in
+// intervals of 1/4 of degree 6 (8 rows; Intel Xeon, 16 Ki floats, 3.4-3.6
+// -> 3.8-4.1 G elements/s against vf_sigmoid_general), then sigmoid(x)
+// of x itself in intervals of 1/2 of degree 5 (7 rows, no 1 - s and
+// select; Zen 4 3.16 -> 3.82). On Zen 4 a 512-bit permute or FMA holds a
+// shared pipe and a vector costs about the sum of them, while the
+// subtraction and the select go to pipes those leave idle: this one's 6
+// rows took 16 Ki floats 4.15 -> 4.83 G elements/s (Zen 4, 2026-12-05,
+// 7 rounds of the two builds side by side on the two cores, median ratio
+// 1.163; bench_elementwise --only "sigmoid f32").
 static inline etr_vf vf_sigmoid_table(etr_vf x) {
-  return vf_table_poly(x, kSigmoidTable[0], ETR_ROWS(kSigmoidTable), 0.5f,
-                       false);
+  etr_vf s = vf_table_poly(vf_abs(x), kSigmoidTable[0],
+                           ETR_ROWS(kSigmoidTable), 0.25f, false);
+  return vf_select(vf_ge(x, vf_zero()), vf_sub(vf_set1(1.0f), s), s);
 }
 
 // Lane by lane: the table for |x| < 7.75, the general path for the
