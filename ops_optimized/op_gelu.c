@@ -8,8 +8,8 @@
 //   "tanh": x sigmoid(2u) with u = sqrt(2/pi) (x + 0.044715 x^3) in
 //           double;
 // and on AVX-512, for a vector whose lanes all lie within |x| < 3.875,
-// both as x P(t) with P a per-interval polynomial looked up per lane
-// (vmath.h's vf_gelu_table). Both are within 4 ULP of the exact function
+// both as max(0, x) - |x| P(t) with P a per-interval polynomial of
+// Phi(-|x|) looked up per lane (vmath.h's vf_gelu_table). Both are within 4 ULP of the exact function
 // (measured). The
 // reference evaluates x/2 (1 + erf(...)) and x/2 (1 + tanh(...)) in double,
 // whose 1 + erf / 1 + tanh cancel for x below about -5: there the

@@ -135,9 +135,9 @@ TT_TEST(diff_elementwise_gelu, gelu_subnormal_tail) {
 // tanh approximation has no other path), against the double forms above
 // within the bounds measured over every float (ulp_sweep 1 OP -3.8749998
 // 3.8749998): 2 ULP on AVX-512 (the table), elsewhere 3 for "none" and 4
-// for "tanh". Every 4099th float of
-// the range, every float within 2^-12 of each table interval's seams
-// (x = (i + 1/2) / 4, where round(4x) ties) and its centres, then 16-lane
+// for "tanh". Every 4099th float of the range, the 2^11 floats around
+// each of the table's seams (|x| = (i + 1/2) / 8, where round(8 |x|)
+// ties) and centres (|x| = i / 8) on both sides of zero, then 16-lane
 // and 8-lane blocks of values in range with one lane out of it (the
 // ranges' edges, large, +-inf, NaN) at each position, at lengths around
 // the vector widths, and zeros, subnormals and NaN in range; on every
@@ -172,7 +172,7 @@ TT_TEST(diff_elementwise_gelu, gelu_fast_paths) {
       // The sweep, then the seams and centres, a chunk at a time.
       uint32_t bits = 0;
       const uint32_t last = 0x4077ffffu;  // 3.87499976f
-      int seam = -16;
+      int seam = -61;
       for (;;) {
         int count = 0;
         if (bits <= last) {
@@ -183,10 +183,10 @@ TT_TEST(diff_elementwise_gelu, gelu_fast_paths) {
             x[count] = v;
             x[count + 1] = -v;
           }
-        } else if (seam < 16) {
-          // 2^11 floats each side of c = seam / 8 (a seam when odd, a
-          // centre when even).
-          float c = (float)seam / 8.0f;
+        } else if (seam <= 61) {
+          // 2^11 floats around c = seam / 16 (a seam when odd, a centre
+          // when even).
+          float c = (float)seam / 16.0f;
           float v = c;
           for (int k = 0; k < 1024; ++k) {
             v = nextafterf(v, -INFINITY);

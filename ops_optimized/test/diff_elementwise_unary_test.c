@@ -96,10 +96,9 @@ static void run_seams(size_t which, const char *op, const float *seams,
   cr_assert_eq(etr_diff_run(&c), 0, "%s disagrees at a seam", op);
 }
 
-// The seams of the AVX-512 table paths (vmath.h's vf_table_poly) of
-// intervals of `step` up to |x| = 8: where round(|x| / step) steps, |x| =
-// (k + 1/2) step for k = 0..8/step-1 (the last, 8 - step/2: 7.875 where
-// tanh's index stops at 31, 7.75 where sigmoid's table path ends).
+// The seams of an AVX-512 table path of uniform intervals (vmath.h's
+// vf_table_poly) of `step` up to |x| = 8: where round(|x| / step) steps,
+// |x| = (k + 1/2) step for k = 0..8/step-1 (the last, 8 - step/2).
 static int table_seams(float *seams, float step) {
   const int count = (int)(8.0f / step);
   for (int k = 0; k < count; ++k) {
@@ -112,8 +111,9 @@ static int table_seams(float *seams, float step) {
 // 1 ULP. The exp form (AVX2, scalar, NEON): the switch from the
 // polynomial to expm1 at |x| = ln2 / 2, each step of n = floor(2|x| /
 // ln2) (|x| = k ln2 / 2, k = 1..29, where r restarts at 0) and the
-// saturation to +-1 near 9.01. The table (AVX-512): its interval seams
-// and the cap at 9.125.
+// saturation to +-1 near 9.01. The table (AVX-512): its intervals' edges
+// (eighths to 1, quarters to 3, halves to 7, then 8 and 9: where |x| + 1
+// rounds up to an edge, t is just below 0) and the cap at 9.125.
 TT_TEST(diff_elementwise_unary, tanh_seams) {
   float seams[64];
   int count = 0;
@@ -121,16 +121,24 @@ TT_TEST(diff_elementwise_unary, tanh_seams) {
     seams[count++] = (float)(k * 0.34657359027997264);
   }
   seams[count++] = 9.01091194f;
-  count += table_seams(seams + count, 0.25f);
+  for (int binade = 0; binade < 4; ++binade) {
+    const float width = ldexpf(1.0f, binade) / 8.0f;
+    for (int k = binade == 0 ? 1 : 0; k < 8; ++k) {
+      const float edge = ldexpf(1.0f, binade) - 1.0f + (float)k * width;
+      if (edge < 9.125f) {
+        seams[count++] = edge;
+      }
+    }
+  }
   seams[count++] = 9.125f;
   run_seams(1, "aten::tanh.out", seams, count);
 }
 
-// sigmoid at the seams of its AVX-512 table path (intervals of 1/2),
-// both signs, within its 2 ULP: the intervals, and 7.75, where |x| leaves
-// the table for the general path (the vector with such a lane takes it
-// lane by lane); and |x| = k/4 + 1/8, halfway between a seam and an
-// interval's centre (the seams of the table of |x| it had before).
+// sigmoid at the seams of its AVX-512 table path (intervals of 1/4 of
+// |x|), both signs, within its 2 ULP: the intervals, and 7.75, where |x|
+// leaves the table for the general path (the vector with such a lane
+// takes it lane by lane); and |x| = (k + 1/2) / 2, the seams of the
+// table of x itself in intervals of 1/2 that it had before.
 TT_TEST(diff_elementwise_unary, sigmoid_seams) {
   float seams[48];
   int count = table_seams(seams, 0.5f);

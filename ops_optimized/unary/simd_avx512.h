@@ -192,6 +192,10 @@ static inline etr_vi vi_and(etr_vi a, etr_vi b) {
 static inline etr_vi vi_or(etr_vi a, etr_vi b) { return _mm512_or_si512(a, b); }
 static inline etr_vi vi_shl23(etr_vi a) { return _mm512_slli_epi32(a, 23); }
 static inline etr_vi vi_shr23(etr_vi a) { return _mm512_srli_epi32(a, 23); }
+// Logical shift right by a constant.
+static inline etr_vi vi_shr(etr_vi a, const unsigned bits) {
+  return _mm512_srli_epi32(a, bits);
+}
 static inline etr_vi vi_sra1(etr_vi a) { return _mm512_srai_epi32(a, 1); }
 static inline etr_vf vi_as_vf(etr_vi a) { return _mm512_castsi512_ps(a); }
 static inline etr_vi vf_as_vi(etr_vf a) { return _mm512_castps_si512(a); }

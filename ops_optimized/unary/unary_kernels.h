@@ -102,6 +102,12 @@ static inline etr_vf op_gelu_tanh(etr_vf v, const unary_consts_t *k) {
   (void)k;
   return vf_gelu_tanh(v);
 }
+static inline bool op_fast_pair_gelu_erf(etr_vf *a, etr_vf *b) {
+  return vf_gelu_erf_fast_pair(a, b);
+}
+static inline bool op_fast_pair_gelu_tanh(etr_vf *a, etr_vf *b) {
+  return vf_gelu_tanh_fast_pair(a, b);
+}
 // -0.0 and NaN take the positive branch, as the reference's x < 0 test.
 // The reference's x * input_scale is exact (double); here it is hi + lo,
 // and expm1(hi + lo) = expm1(hi) + lo e^hi, so large arguments keep
@@ -314,6 +320,61 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
     ETR_UNARY_TAIL(name)                                                  \
   }
 
+// Pairs of vectors from x + i to y + i by `put` (vf_store or vf_stream;
+// `stream`: prefetch x ahead) while i + 2 vectors fit, through
+// op_fast_pair_<name>, which returns false, leaving the pair alone, when
+// the pair needs the op's other paths; that pair takes op_<name>, one
+// vector at a time, outside the inner loop. So the inner loop makes no
+// call and GCC keeps what the fast path reads (a table's rows) in
+// registers across it: with a call on the loop's path (op_<name>'s out
+// of line paths for the rare lanes), it reloaded gelu's table rows from
+// memory every iteration.
+#define ETR_UNARY_SPLIT_LOOP(name, put, stream)                           \
+  while (i + 2 * ETR_VF_LANES <= n) {                                     \
+    for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {            \
+      if ((stream) && i + ETR_STREAM_PREFETCH_FLOATS < n) {                \
+        __builtin_prefetch(x + i + ETR_STREAM_PREFETCH_FLOATS, 0, 3);      \
+      }                                                                   \
+      etr_vf a = vf_load(x + i);                                          \
+      etr_vf b = vf_load(x + i + ETR_VF_LANES);                           \
+      if (!op_fast_pair_##name(&a, &b)) {                                 \
+        break;                                                            \
+      }                                                                   \
+      put(y + i, a);                                                      \
+      put(y + i + ETR_VF_LANES, b);                                       \
+    }                                                                     \
+    if (i + 2 * ETR_VF_LANES > n) {                                       \
+      break;                                                              \
+    }                                                                     \
+    put(y + i, op_##name(vf_load(x + i), &k));                            \
+    put(y + i + ETR_VF_LANES, op_##name(vf_load(x + i + ETR_VF_LANES), &k)); \
+    i += 2 * ETR_VF_LANES;                                                \
+  }
+
+// As ETR_DEFINE_UNARY, through ETR_UNARY_SPLIT_LOOP.
+#if defined(ETR_HAVE_VF_STREAM)
+#define ETR_UNARY_SPLIT_STREAM(name)                                      \
+  if (etr_stream_out(n, 1)) {                                             \
+    i = etr_stream_head(y, sizeof(etr_vf));                               \
+    if (i > 0) {                                                          \
+      vf_store_n(y, op_##name(vf_load_n(x, i), &k), i);                   \
+    }                                                                     \
+    ETR_UNARY_SPLIT_LOOP(name, vf_stream, true)                           \
+    vf_stream_fence();                                                    \
+  }
+#else
+#define ETR_UNARY_SPLIT_STREAM(name)
+#endif
+#define ETR_DEFINE_UNARY_SPLIT(name)                                      \
+  static void unary_##name(size_t n, const float *x, float *y,            \
+                           const etr_unary_params_t *params) {            \
+    const unary_consts_t k = unary_consts(params);                        \
+    size_t i = 0;                                                         \
+    ETR_UNARY_SPLIT_STREAM(name)                                          \
+    ETR_UNARY_SPLIT_LOOP(name, vf_store, false)                           \
+    ETR_UNARY_TAIL(name)                                                  \
+  }
+
 #if defined(ETR_HAVE_VM_ALL_BRANCH) && defined(ETR_HAVE_VF_STREAM)
 // Four vectors from x + i through vf_<name>4 to y + i by `put`.
 #define ETR_UNARY4_STEP(name, put)                                        \
@@ -367,8 +428,8 @@ ETR_DEFINE_UNARY4(exp)
 ETR_DEFINE_UNARY(log)
 ETR_DEFINE_UNARY4(sigmoid)
 ETR_DEFINE_UNARY(tanh)
-ETR_DEFINE_UNARY(gelu_erf)
-ETR_DEFINE_UNARY(gelu_tanh)
+ETR_DEFINE_UNARY_SPLIT(gelu_erf)
+ETR_DEFINE_UNARY_SPLIT(gelu_tanh)
 ETR_DEFINE_UNARY(elu)
 ETR_DEFINE_UNARY(leaky_relu)
 ETR_DEFINE_UNARY(clamp)

@@ -336,31 +336,15 @@ static const float kExpQ01[5] = {0.500001073f, 0.166645497f,
                                  0.00187012402f};
 
 #if defined(ETR_HAVE_VF_LOOKUP32)
-// f(x) from one of vmath_abs_tables.h's tables (fit by fit_polynomials.py
-// --abs-tables) of `rows` rows (hi, lo and P's coefficients) of 32
-// entries, intervals of `step` (a power of two; 1/4 for both tables): i =
-// round(x / step), read off the low mantissa bits of x + 1.5 * 2^23 step
-// (whose ulp is the step) as in vf_gelu_table, c = i step and t = x - c
-// exact; f = hi + (lo + t P(t)), hi = f(c) rounded to float and lo the
-// rest, so the last step adds to hi a smaller term, rounded once. `rows`
-// lookups (vpermt2ps), rows - 2 multiply-adds, no exp and no division.
-// The lookup takes entry i mod 32 (so a lane outside the table reads
-// nothing outside it). Both tables take x = |x| >= 0 and cover i in [0,
-// 31]: tanh's with `capped`, which caps i at 31 (the last interval's
-// polynomial reaches past 7.875; a NaN takes the bound, and t and f are
-// NaN), sigmoid's uncapped (|x| < 7.75; its caller takes another path for
-// the rest).
-static inline __attribute__((always_inline)) etr_vf vf_table_poly(
-    etr_vf x, const float *table, const int rows, const float step,
-    bool capped) {
-  const float shift_f = 12582912.0f * step;  // 1.5 * 2^23 step
-  const etr_vf shift = vf_set1(shift_f);
-  etr_vf shifted = vf_add(x, shift);
-  if (capped) {
-    shifted = vf_min_num(shifted, vf_set1(shift_f + 31.0f * step));
-  }
-  etr_vi index = vf_as_vi(shifted);
-  etr_vf t = vf_sub(x, vf_sub(shifted, shift));
+// hi + (lo + t P(t)) from the columns `index` (mod 32: a lane outside
+// the table reads nothing outside it) of one of vmath_abs_tables.h's
+// tables (fit by fit_polynomials.py --abs-tables) of `rows` rows (hi, lo
+// and P's coefficients) of 32 entries: hi = f(c) rounded to float and lo
+// the rest, so the last step adds to hi a smaller term, rounded once.
+// `rows` lookups (vpermt2ps), rows - 2 multiply-adds, no exp and no
+// division.
+static inline __attribute__((always_inline)) etr_vf vf_table_rows(
+    const float *table, const int rows, etr_vi index, etr_vf t) {
   etr_vf p = vf_lookup32(table + (rows - 1) * 32, index);
 #pragma GCC unroll 16
   for (int k = rows - 2; k >= 1; --k) {
@@ -369,17 +353,46 @@ static inline __attribute__((always_inline)) etr_vf vf_table_poly(
   return vf_add(vf_lookup32(table, index), p);
 }
 
+// vf_table_rows on intervals of x >= 0 of `step` (a power of two): i =
+// round(x / step), read off the low mantissa bits of x + 1.5 * 2^23 step
+// (whose ulp is the step) as in vf_gelu_table, c = i step and t = x - c
+// exact. Sigmoid's table (x = |x| < 7.75 there, i in [0, 31]; its caller
+// takes another path for the rest).
+static inline __attribute__((always_inline)) etr_vf vf_table_poly(
+    etr_vf x, const float *table, const int rows, const float step) {
+  const etr_vf shift = vf_set1(12582912.0f * step);  // 1.5 * 2^23 step
+  etr_vf shifted = vf_add(x, shift);
+  etr_vi index = vf_as_vi(shifted);
+  etr_vf t = vf_sub(x, vf_sub(shifted, shift));
+  return vf_table_rows(table, rows, index, t);
+}
+
 // AVX-512: tanh |x| from kTanhTable, |x| capped at 9.125 (tanh is 1 in
 // float from 9.02; the last interval's polynomial runs to there; a NaN
-// stays NaN), then x's sign ORed in (-0.0 stays -0.0). Within 1 ULP of
-// the correctly rounded result over every float (ulp_sweep 1 tanh).
-// bench_elementwise --only "tanh f32", binaries alternated: 16 Ki floats
-// 3.1 -> 4.5 G elements/s, 16 Mi 3.1-3.2 -> 3.4-3.5 (then bound by
-// memory) against the exp-and-division form below.
+// stays NaN), then x's sign ORed in (-0.0 stays -0.0). The intervals
+// widen with a = |x| (fit_polynomials.py's tanh_intervals: 8 to each
+// binade of u = a + 1, eighths near 0 where tanh bends, units from 7):
+// u's bits >> 20 are the interval (its exponent and top 3 mantissa bits;
+// the table is rotated so that their low 5 bits are the entry), u with
+// the other bits cleared, minus 1, the interval's left edge c (exact),
+// and t = a - c exact (c <= a <= 2c, or c = 0). Against uniform
+// quarters, which needed degree 6 in t near 0, degree 5 everywhere: 7
+// rows (lookups) and 5 multiply-adds, not 8 and 6, each about a cycle on
+// Zen 4 (tools/port_probe.c), the extra integer steps free. Within 1 ULP
+// of the correctly rounded result over every float (ulp_sweep 1 tanh).
+// bench_elementwise --only "tanh f32", 16 Ki floats: 3.1 -> 4.5 G
+// elements/s (Intel Xeon, binaries alternated) with the uniform table
+// against the exp-and-division form below; this one against that table
+// on Zen 4 3.36 -> 3.89 (the two builds side by side on the two cores,
+// median ratio 1.158 over 7 rounds; 16 Mi floats 1.161).
 static inline etr_vf vf_tanh(etr_vf x) {
   etr_vf a = vf_min_keep_nan(vf_abs(x), vf_set1(9.125f));
-  etr_vf y = vf_table_poly(a, kTanhTable[0], ETR_ROWS(kTanhTable), 0.25f,
-                            true);
+  etr_vi u = vf_as_vi(vf_add(a, vf_set1(1.0f)));
+  etr_vi index = vi_shr(u, 20);
+  etr_vf c = vf_sub(vi_as_vf(vi_and(u, vi_set1((int32_t)0xfff00000u))),
+                    vf_set1(1.0f));
+  etr_vf y = vf_table_rows(kTanhTable[0], ETR_ROWS(kTanhTable), index,
+                           vf_sub(a, c));
   return vi_as_vf(vi_or(vf_as_vi(y),
                         vi_and(vf_as_vi(x), vi_set1(INT32_MIN))));
 }
@@ -546,7 +559,7 @@ static inline __attribute__((always_inline)) void vf_sigmoid4(etr_vf *v) {
 // 1.163; bench_elementwise --only "sigmoid f32").
 static inline etr_vf vf_sigmoid_table(etr_vf x) {
   etr_vf s = vf_table_poly(vf_abs(x), kSigmoidTable[0],
-                           ETR_ROWS(kSigmoidTable), 0.25f, false);
+                           ETR_ROWS(kSigmoidTable), 0.25f);
   return vf_select(vf_ge(x, vf_zero()), vf_sub(vf_set1(1.0f), s), s);
 }
 
@@ -669,38 +682,48 @@ static inline etr_vf vf_gelu_erf_bounded(etr_vf x) {
 }
 
 #ifdef ETR_HAVE_VF_LOOKUP32
-// Both gelus as x P(t) for |x| < 3.875, with P one of 32 polynomials of
-// degree 6 picked per lane by vf_lookup32 (tables and fit in
-// vmath_gelu_tables.h: Phi(x), or its tanh-approximation twin, to a
-// relative 4.5e-8 with the coefficients rounded to float): x = i/4 + t,
-// i = round(4x) read off the low mantissa bits of x + 1.5 * 2^21 (whose
-// ulp is 1/4), so i mod 32 is the entry (i in [-15, 15] here; x = 3.875
-// would round to 16, entry -16) and c = i/4 is exact; t = x - c is exact
-// too (|t| <= 1/8, and c is a multiple of 1/4, coarser than x's ulp, or
-// c = 0). No exp, no division: 3 steps to split x, 7 lookups (vpermt2ps),
-// 6 multiply-adds and the product with x: 7.4 G elements/s in cache,
-// 2.3x the bounded path and 3.7x gelu tanh's double one
-// (bench_elementwise --only gelu).
+// Both gelus for |x| < 3.875 from P(t), one of 32 polynomials of degree
+// 5 picked per lane by vf_lookup32 (tables and fit in
+// vmath_gelu_tables.h: Phi(-a), or its tanh-approximation twin, to a
+// relative 5.2e-8 with the coefficients rounded to float), a = |x| = i/8
+// + t, i = round(8a) read off the low mantissa bits of a + 1.5 * 2^20
+// (whose ulp is 1/8), so c = i/8 is exact, and t = a - c is exact too
+// (|t| <= 1/16, and c is a multiple of 1/8, coarser than a's ulp, or c =
+// 0). Then gelu = max(0, x) - a P, one rounding: for x >= 0, x Phi(x) =
+// x (1 - Phi(-x)) = x - a P; below, x Phi(x) = -a P. No exp, no
+// division: 3 steps to split a, 6 lookups (vpermt2ps) and 6 multiply-
+// adds. The table of x itself before it (intervals of 1/4 over [-4, 4),
+// degree 6, gelu = x P: 7 lookups, 6 multiply-adds and a product) ran 16
+// Ki floats at 3.8 G elements/s on Zen 4, where each lookup and multiply-
+// add holds a shared pipe for about a cycle (tools/port_probe.c); this
+// one, in unary_kernels.h's split loop (vf_gelu_erf_fast_pair), 4.3
+// (bench_elementwise --only "gelu none f32", the two builds side by side
+// on the two cores, median ratio 1.128 over 7 rounds, 16 Mi floats 1.158;
+// "gelu tanh f32" 1.146). Of that, the split loop is 1.04-1.06: with a
+// call on the loop's path GCC reloaded the rows for one vector of two.
 // Over every float with |x| < 3.875, within 2 ULP (gelu none and gelu
 // tanh alike) of 0.5 x erfc(-x / sqrt 2) and x / (1 + e^(-2u)) in
 // double, rounded once (ulp_sweep 1 gelu_erf -3.8749998 3.8749998; the
-// fit's error, P's last rounding and the product's), same zeros and
-// signs: -0.0 gives -0.0 (P(0) = 1/2), tiny x give x/2 rounded once as
-// the reference does. A NaN lane stays NaN.
+// fit's error, P's last rounding and the multiply-add's), same zeros and
+// signs: -0.0 gives -0.0 (max(0, -0.0) is -0.0, and -0.0 - 0 P = -0.0),
+// tiny x give x/2 rounded once as the reference does (P(0) = 1/2). A NaN
+// lane stays NaN.
 static inline etr_vf vf_gelu_table(etr_vf x, const float (*table)[32]) {
-  const etr_vf shift = vf_set1(3145728.0f);  // 1.5 * 2^21
-  etr_vf shifted = vf_add(x, shift);
+  const etr_vf shift = vf_set1(1572864.0f);  // 1.5 * 2^20
+  etr_vf a = vf_abs(x);
+  etr_vf shifted = vf_add(a, shift);
   etr_vi index = vf_as_vi(shifted);
-  etr_vf t = vf_sub(x, vf_sub(shifted, shift));
+  etr_vf t = vf_sub(a, vf_sub(shifted, shift));
   // Written out: GCC keeps a loop over the rows as a loop.
-  etr_vf p = vf_fma(vf_lookup32(table[6], index), t,
-                    vf_lookup32(table[5], index));
-  p = vf_fma(p, t, vf_lookup32(table[4], index));
+  etr_vf p = vf_fma(vf_lookup32(table[5], index), t,
+                    vf_lookup32(table[4], index));
   p = vf_fma(p, t, vf_lookup32(table[3], index));
   p = vf_fma(p, t, vf_lookup32(table[2], index));
   p = vf_fma(p, t, vf_lookup32(table[1], index));
   p = vf_fma(p, t, vf_lookup32(table[0], index));
-  return vf_mul(x, p);
+  // x >= 0: x (1 - P) = x - a P; below, x P = 0 - a P. max(0, x) is x
+  // for -0.0 and NaN.
+  return vf_fnma(a, p, vf_max_keep_nan(x, vf_zero()));
 }
 #endif
 
@@ -867,6 +890,34 @@ static inline etr_vf vf_gelu_tanh(etr_vf x) {
   }
 #endif
   return vf_gelu_tanh_wide(x);
+}
+
+// Two vectors of gelu through the fast path (the table on AVX-512, the
+// bounded path elsewhere; for the tanh approximation, AVX-512's table
+// only) when neither has a lane outside its range; false, the vectors
+// untouched, otherwise (unary_kernels.h's ETR_UNARY_SPLIT_LOOP then takes
+// vf_gelu_erf or vf_gelu_tanh).
+static inline bool vf_gelu_erf_fast_pair(etr_vf *a, etr_vf *b) {
+  if (vm_any(vm_or(vf_gelu_outside(*a), vf_gelu_outside(*b)))) {
+    return false;
+  }
+  *a = vf_gelu_erf_fast(*a);
+  *b = vf_gelu_erf_fast(*b);
+  return true;
+}
+static inline bool vf_gelu_tanh_fast_pair(etr_vf *a, etr_vf *b) {
+#ifdef ETR_HAVE_VF_LOOKUP32
+  if (vm_any(vm_or(vf_gelu_outside(*a), vf_gelu_outside(*b)))) {
+    return false;
+  }
+  *a = vf_gelu_table(*a, kGeluTanhTable);
+  *b = vf_gelu_table(*b, kGeluTanhTable);
+  return true;
+#else
+  (void)a;
+  (void)b;
+  return false;
+#endif
 }
 
 #endif  // ETR_OPS_OPTIMIZED_UNARY_VMATH_H
