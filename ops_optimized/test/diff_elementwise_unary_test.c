@@ -112,24 +112,23 @@ static int table_seams(float *seams, float step) {
 // polynomial to expm1 at |x| = ln2 / 2, each step of n = floor(2|x| /
 // ln2) (|x| = k ln2 / 2, k = 1..29, where r restarts at 0) and the
 // saturation to +-1 near 9.01. The table (AVX-512): its intervals' edges
-// (eighths to 1, quarters to 3, halves to 7, then 8 and 9: where |x| + 1
-// rounds up to an edge, t is just below 0) and the cap at 9.125.
+// (sixteenths to 1/2, eighths to 3/2, quarters to 7/2, halves to 7:
+// where |x| + 1/2 rounds up to an edge, t is just below 0), 7.5, where
+// |x| + 1/2 reaches the cap below 8, and the cap at 9.125.
 TT_TEST(diff_elementwise_unary, tanh_seams) {
-  float seams[64];
+  float seams[72];
   int count = 0;
   for (int k = 1; k <= 29; ++k) {
     seams[count++] = (float)(k * 0.34657359027997264);
   }
   seams[count++] = 9.01091194f;
   for (int binade = 0; binade < 4; ++binade) {
-    const float width = ldexpf(1.0f, binade) / 8.0f;
+    const float width = ldexpf(0.5f, binade) / 8.0f;
     for (int k = binade == 0 ? 1 : 0; k < 8; ++k) {
-      const float edge = ldexpf(1.0f, binade) - 1.0f + (float)k * width;
-      if (edge < 9.125f) {
-        seams[count++] = edge;
-      }
+      seams[count++] = ldexpf(0.5f, binade) - 0.5f + (float)k * width;
     }
   }
+  seams[count++] = 7.5f;
   seams[count++] = 9.125f;
   run_seams(1, "aten::tanh.out", seams, count);
 }

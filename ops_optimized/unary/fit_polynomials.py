@@ -170,36 +170,38 @@ def print_gelu_tables():
     print("\n#endif  // ETR_OPS_OPTIMIZED_UNARY_VMATH_GELU_TABLES_H")
 
 
-# The table path of tanh (AVX-512): intervals of a = |x| that widen with
-# a, 8 to each binade of u = a + 1: [0, 1) in eighths, [1, 3) in
-# quarters, [3, 7) in halves, [7, 9.125] in units, 27 in all, the last
-# one ending at TANH_TABLE_CAP, past which tanh is 1 in float. The
-# kernel reads interval j off u's exponent and top 3 mantissa bits (u's
-# bits >> 20, which is j + 1016: entry (j + 24) mod 32 holds it, so no
-# subtraction is needed) and its left edge c as u with the other bits
-# cleared, minus 1; t = a - c is in [0, width] (slightly below 0 where a
-# + 1 rounds up to an edge). Per interval f(c + t) = hi + (lo + t P(t)):
-# hi is f(c) rounded to float and lo the rest, so that the constant term
-# is not a float's rounding away from f(c) (interval 0: hi = lo = 0 and
-# tanh = t P(t)). P of degree 4 (5 in t): 2.7e-9 relative at worst (near
-# a = 1), where the uniform quarters this replaced needed degree 6 for
-# 1.4e-9 (degree 5: 3.6e-8 on [1/8, 3/8]): the narrow intervals go where
-# tanh bends, near 0. Relative error; the coefficients are rounded to
-# float one at a time from the lowest on, the others refitted after each.
+# The table path of tanh (AVX-512): 32 intervals of a = |x| that widen
+# with a, 8 to each binade of u = a + 1/2: [0, 1/2) in sixteenths, [1/2,
+# 3/2) in eighths, [3/2, 7/2) in quarters, [7/2, 7) in halves, and the
+# last one [7, TANH_TABLE_CAP], past which tanh is 1 in float (over it
+# tanh moves by 1.2e-6 only). The kernel reads interval j off u's
+# exponent and top 3 mantissa bits (u's bits >> 20, u capped below 8,
+# which is j + 1008: entry (j + 16) mod 32 holds it, so no subtraction is
+# needed) and its left edge c as u with the other bits cleared, minus
+# 1/2; t = a - c is in [0, width] (slightly below 0 where a + 1/2 rounds
+# up to an edge). Per interval f(c + t) = hi + (lo + t P(t)): hi is f(c)
+# rounded to float and lo the rest, so that the constant term is not a
+# float's rounding away from f(c) (interval 0: hi = lo = 0 and tanh = t
+# P(t)). P of degree 3 (4 in t): 1.9e-8 relative at worst (on [0, 1/16]
+# and near a = 3.5), where uniform quarters needed degree 6 for 1.4e-9
+# (degree 5: 3.6e-8 on [1/8, 3/8]): the narrow intervals go where tanh
+# bends, near 0. Relative error; the coefficients are rounded to float
+# one at a time from the lowest on, the others refitted after each.
 TANH_TABLE_CAP = 9.125
-TANH_TABLE_DEGREE = 5
-TANH_TABLE_ROTATE = 24  # (bits of 1.0f >> 20) mod 32
+TANH_TABLE_OFFSET = 0.5  # u = a + 1/2
+TANH_TABLE_DEGREE = 4
+TANH_TABLE_ROTATE = 16  # (bits of 0.5f >> 20) mod 32
 
 
 def tanh_intervals():
     """The [left, right] of each interval of the tanh table."""
     intervals = []
     for binade in range(4):
-        width = 2.0 ** binade / 8
+        width = TANH_TABLE_OFFSET * 2.0 ** binade / 8
         for k in range(8):
-            left = 2.0 ** binade - 1 + k * width
-            if left < TANH_TABLE_CAP:
-                intervals.append((left, min(left + width, TANH_TABLE_CAP)))
+            left = TANH_TABLE_OFFSET * (2.0 ** binade - 1) + k * width
+            intervals.append((left, left + width))
+    intervals[-1] = (intervals[-1][0], TANH_TABLE_CAP)
     return intervals
 
 
@@ -270,9 +272,9 @@ def print_tables():
     print("#define ETR_OPS_OPTIMIZED_UNARY_VMATH_ABS_TABLES_H")
     tanh_table, tanh_worst = fit_tanh_table()
     print("\n// f(a) = tanh(a), a up to %g; interval j (tanh_intervals in\n"
-          "// fit_polynomials.py: eighths, quarters, halves, units) in "
-          "entry (j + %d)\n// mod 32; max relative error of the fit, "
-          "coefficients rounded: %.3g."
+          "// fit_polynomials.py: sixteenths, eighths, quarters, halves) in "
+          "entry\n// (j + %d) mod 32; max relative error of the fit, "
+          "coefficients rounded:\n// %.3g."
           % (TANH_TABLE_CAP, TANH_TABLE_ROTATE, tanh_worst))
     print_c_table("kTanhTable", tanh_table)
     sigmoid_table, sigmoid_worst = fit_abs_table(

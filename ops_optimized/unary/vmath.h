@@ -371,26 +371,29 @@ static inline __attribute__((always_inline)) etr_vf vf_table_poly(
 // float from 9.02; the last interval's polynomial runs to there; a NaN
 // stays NaN), then x's sign ORed in (-0.0 stays -0.0). The intervals
 // widen with a = |x| (fit_polynomials.py's tanh_intervals: 8 to each
-// binade of u = a + 1, eighths near 0 where tanh bends, units from 7):
-// u's bits >> 20 are the interval (its exponent and top 3 mantissa bits;
-// the table is rotated so that their low 5 bits are the entry), u with
-// the other bits cleared, minus 1, the interval's left edge c (exact),
-// and t = a - c exact (c <= a <= 2c, or c = 0). Against uniform
-// quarters, which needed degree 6 in t near 0, degree 5 everywhere: 7
-// rows (lookups) and 5 multiply-adds, not 8 and 6, each about a cycle on
-// Zen 4 (tools/port_probe.c), the extra integer steps free. Within 1 ULP
-// of the correctly rounded result over every float (ulp_sweep 1 tanh).
-// bench_elementwise --only "tanh f32", 16 Ki floats: 3.1 -> 4.5 G
+// binade of u = a + 1/2, sixteenths near 0 where tanh bends, then [7,
+// 9.125] where it hardly moves): u, capped below 8, has the interval in
+// its bits >> 20 (its exponent and top 3 mantissa bits; the table is
+// rotated so that their low 5 bits are the entry), and u with the other
+// bits cleared, minus 1/2, is the interval's left edge c (exact); t = a -
+// c is exact (c <= a <= 2c, or c = 0). Against uniform quarters, which
+// needed degree 6 in t near 0, degree 4: 6 rows (lookups) and 4
+// multiply-adds, not 8 and 6, each about a cycle on Zen 4
+// (tools/port_probe.c), the extra integer steps and the cap free. Within
+// 1 ULP of the correctly rounded result over every float (ulp_sweep 1
+// tanh). bench_elementwise --only "tanh f32", 16 Ki floats: 3.1 -> 4.5 G
 // elements/s (Intel Xeon, binaries alternated) with the uniform table
 // against the exp-and-division form below; this one against that table
-// on Zen 4 3.36 -> 3.89 (the two builds side by side on the two cores,
-// median ratio 1.158 over 7 rounds; 16 Mi floats 1.161).
+// on Zen 4 3.36 -> 4.3 (the two builds side by side on the two cores,
+// median ratio 1.284 over 7 rounds; 16 Mi floats 1.296; intervals 8 to
+// each binade of |x| + 1 with degree 5, 7 rows, had 1.158).
 static inline etr_vf vf_tanh(etr_vf x) {
   etr_vf a = vf_min_keep_nan(vf_abs(x), vf_set1(9.125f));
-  etr_vi u = vf_as_vi(vf_add(a, vf_set1(1.0f)));
-  etr_vi index = vi_shr(u, 20);
-  etr_vf c = vf_sub(vi_as_vf(vi_and(u, vi_set1((int32_t)0xfff00000u))),
-                    vf_set1(1.0f));
+  etr_vf u = vf_min_num(vf_add(a, vf_set1(0.5f)), vf_set1(7.99999952f));
+  etr_vi index = vi_shr(vf_as_vi(u), 20);
+  etr_vf c = vf_sub(
+      vi_as_vf(vi_and(vf_as_vi(u), vi_set1((int32_t)0xfff00000u))),
+      vf_set1(0.5f));
   etr_vf y = vf_table_rows(kTanhTable[0], ETR_ROWS(kTanhTable), index,
                            vf_sub(a, c));
   return vi_as_vf(vi_or(vf_as_vi(y),
