@@ -267,17 +267,22 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
   return vf_exp_double(vd2_mul(vf_to_vd2(v), k->log_base));
 }
 
+// The lanes of x up to y's next vector boundary, through op_<name> as one
+// partial vector, i set past them (where a loop of streaming stores
+// starts).
+#define ETR_UNARY_STREAM_HEAD(name)                                       \
+  i = etr_stream_head(y, sizeof(etr_vf));                                 \
+  if (i > 0) {                                                            \
+    vf_store_n(y, op_##name(vf_load_n(x, i), &k), i);                     \
+  }
+
 #if defined(ETR_HAVE_VF_STREAM)
-// An out that streams (common/stream.h): the lanes up to y's next vector
-// boundary with one partial vector, then pairs of vectors written with
-// streaming stores, in the loop itself (stream.h: not in bursts); the
-// loops after it finish the tail.
+// An out that streams (common/stream.h): ETR_UNARY_STREAM_HEAD, then
+// pairs of vectors written with streaming stores, in the loop itself
+// (stream.h: not in bursts); the loops after it finish the tail.
 #define ETR_UNARY_STREAM(name)                                            \
   if (etr_stream_out(n, 1)) {                                             \
-    i = etr_stream_head(y, sizeof(etr_vf));                               \
-    if (i > 0) {                                                          \
-      vf_store_n(y, op_##name(vf_load_n(x, i), &k), i);                   \
-    }                                                                     \
+    ETR_UNARY_STREAM_HEAD(name)                                           \
     for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {            \
       if (i + ETR_STREAM_PREFETCH_FLOATS < n) {                            \
         __builtin_prefetch(x + i + ETR_STREAM_PREFETCH_FLOATS, 0, 3);      \
@@ -355,10 +360,7 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
 #if defined(ETR_HAVE_VF_STREAM)
 #define ETR_UNARY_SPLIT_STREAM(name)                                      \
   if (etr_stream_out(n, 1)) {                                             \
-    i = etr_stream_head(y, sizeof(etr_vf));                               \
-    if (i > 0) {                                                          \
-      vf_store_n(y, op_##name(vf_load_n(x, i), &k), i);                   \
-    }                                                                     \
+    ETR_UNARY_STREAM_HEAD(name)                                           \
     ETR_UNARY_SPLIT_LOOP(name, vf_stream, true)                           \
     vf_stream_fence();                                                    \
   }
@@ -397,10 +399,7 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
     const unary_consts_t k = unary_consts(params);                        \
     size_t i = 0;                                                         \
     if (etr_stream_out(n, 1)) {                                           \
-      i = etr_stream_head(y, sizeof(etr_vf));                             \
-      if (i > 0) {                                                        \
-        vf_store_n(y, op_##name(vf_load_n(x, i), &k), i);                 \
-      }                                                                   \
+      ETR_UNARY_STREAM_HEAD(name)                                         \
       for (; i + 4 * ETR_VF_LANES <= n; i += 4 * ETR_VF_LANES) {          \
         if (i + ETR_STREAM_PREFETCH_FLOATS + 2 * ETR_VF_LANES < n) {       \
           __builtin_prefetch(x + i + ETR_STREAM_PREFETCH_FLOATS, 0, 3);    \
