@@ -176,12 +176,13 @@ static bool sums_products(const char *op) {
 // inputs bound every term and partial sum: the two largest magnitudes of
 // its floating tensors (m1 >= m2) multiplied, times the longest tensor's
 // length (at least each sum's term count), plus m1 (a bias or addmm's
-// self), times its largest scalar (addmm's alpha and beta; at least 1),
-// times 36 (how much Winograd's transforms may grow values before the
-// products). Below FLOAT_MAX no fp32 order overflows.
+// self), times addmm's larger scalar (alpha, beta; at least 1), times 36
+// (how much Winograd's transforms may grow values before the products).
+// Below FLT_MAX no fp32 order overflows.
 static bool g_overflow_capable;
 
-static bool overflow_capable(const etr_fuzz_call_t *call) {
+static bool overflow_capable(const char *op, const etr_fuzz_call_t *call) {
+  const bool scaled = strncmp(op, "aten::addmm.", 12) == 0;
   double m1 = 0.0;
   double m2 = 0.0;
   double length = 0.0;
@@ -191,7 +192,7 @@ static bool overflow_capable(const etr_fuzz_call_t *call) {
     if (call->is_out[i] || v == NULL) {
       continue;
     }
-    if (v->tag == ETR_TAG_DOUBLE || v->tag == ETR_TAG_INT) {
+    if (scaled && (v->tag == ETR_TAG_DOUBLE || v->tag == ETR_TAG_INT)) {
       double x = v->tag == ETR_TAG_DOUBLE ? fabs(v->u.as_double)
                                           : fabs((double)v->u.as_int);
       scalar = x > scalar ? x : scalar;
@@ -458,7 +459,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   check_dry_run(op, &dry, &ref);
   g_overflow_capable = sums_products(op) && ref.status == ETR_OK &&
-                       overflow_capable(&ref.call);
+                       overflow_capable(op, &ref.call);
   etr_fuzz_pool_free(&dry.pool);
   // Every other input (by its hash) streams from 256 bytes of arrays, so
   // the streaming-store loops (ops_optimized/common/stream.h), which the
