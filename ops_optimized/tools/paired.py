@@ -27,10 +27,12 @@ table: p50 of each instruction and the whole run's median):
       --input datasets/models/resnet/input_0.npy --fuse --instr 4 --instr 23
 
 Each --only is passed to the benchmark's own --only and picks the output
-line containing it; the rate is that line's first "<number> GFLOP/s" or
-"<number> GB/s" (gemm_bench's lines; a benchmark that prints bare numbers
-needs that format first). Extra benchmark arguments follow "--" (e.g.
--- --isa avx2). Needs two CPUs and taskset.
+line containing it; the rate is that line's first "<number> GFLOP/s",
+"<number> GB/s" (gemm_bench's lines) or "<number> Gel/s"
+(bench_elementwise's best ISA in G elements/s: `paired.py run OLD NEW
+--only "tanh f32" -- --elements 16384`); a benchmark that prints bare
+numbers needs one of those first. Extra benchmark arguments follow "--"
+(e.g. -- --isa avx2). Needs two CPUs and taskset.
 """
 
 import argparse
@@ -41,7 +43,7 @@ import statistics
 import subprocess
 import sys
 
-RATE = re.compile(r"([0-9.]+) (GFLOP/s|GB/s)")
+RATE = re.compile(r"([0-9.]+) (GFLOP/s|GB/s|Gel/s)")
 
 
 def snap(binary: str, directory: str) -> None:
