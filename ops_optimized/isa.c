@@ -127,6 +127,34 @@ void etr_isa_force_slow_divide(int slow) {
   g_slow_divide = slow < 0 ? -1 : slow != 0;
 }
 
+static int g_narrow_lookups = -1;  // etr_isa_force_narrow_lookups'
+
+bool etr_isa_narrow_lookups(void) {
+  static int detected = -1;
+  if (g_narrow_lookups >= 0) {
+    return g_narrow_lookups == 1;
+  }
+  if (detected < 0) {
+    const char *requested = getenv("ETREF_NARROW_LOOKUPS");
+    if (requested != NULL && (strcmp(requested, "0") == 0 ||
+                              strcmp(requested, "1") == 0)) {
+      detected = requested[0] == '1';
+    } else {
+#if defined(__x86_64__)
+      __builtin_cpu_init();
+      detected = __builtin_cpu_is("amd") ? 1 : 0;
+#else
+      detected = 0;
+#endif
+    }
+  }
+  return detected == 1;
+}
+
+void etr_isa_force_narrow_lookups(int narrow) {
+  g_narrow_lookups = narrow < 0 ? -1 : narrow != 0;
+}
+
 bool etr_isa_has_avx512_bf16(void) {
   static int has = -1;
   if (has < 0) {

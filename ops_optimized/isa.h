@@ -65,6 +65,18 @@ bool etr_isa_slow_divide(void);
 // thread-safe.
 void etr_isa_force_slow_divide(int slow);
 
+// True on AMD CPUs, whose AVX-512 (Zen 4) runs a 16-entry single-source
+// permute (vpermps) beside the FMAs while a 32-entry two-source one
+// (vpermt2ps) holds a shared pipe for about a cycle: gelu's AVX-512
+// kernels then take their 16-entry tables, a lookup and a multiply-add
+// more a vector (unary/vmath.h's vf_gelu_table16). On Intel both
+// permutes take the second FMA unit's port, and the 32-entry tables stay.
+// ETREF_NARROW_LOOKUPS=1 or 0 overrides the detection. Detected once.
+bool etr_isa_narrow_lookups(void);
+// For tests, so that both tables run on any AVX-512 CPU: 1 or 0 forces
+// the answer, -1 returns to the detected one. Not thread-safe.
+void etr_isa_force_narrow_lookups(int narrow);
+
 // True when the CPU has AVX512_BF16 (VCVTNE2PS2BF16) beside ETR_ISA_AVX512:
 // the AVX-512 fp32 -> BFloat16 conversion then uses it
 // (unary/convert_bf16_avx512.c). Detected once.

@@ -28,6 +28,21 @@
 
 UNARY_TEST(diff_elementwise_gelu, gelu, 8, 9)
 
+// The same cases with each of AVX-512's gelu tables forced (isa.h's
+// etr_isa_narrow_lookups picks one by CPU vendor): both are checked
+// against the reference on any AVX-512 machine.
+TT_TEST(diff_elementwise_gelu, gelu_both_tables) {
+  int failures = 0;
+  for (int narrow = 0; narrow < 2; ++narrow) {
+    etr_isa_force_narrow_lookups(narrow);
+    for (size_t i = 8; i <= 9; ++i) {
+      failures += unary_run_case(i);
+    }
+  }
+  etr_isa_force_narrow_lookups(-1);
+  cr_assert_eq(failures, 0, "%d cases disagree", failures);
+}
+
 // gelu's left tail, where the reference itself is only accurate to about
 // |x| 2^-53 absolute (see the file comment).
 TT_TEST(diff_elementwise_gelu, gelu_tail) {
@@ -59,6 +74,24 @@ static bool float_off(float x, float y, double expected, double ulps) {
                                           : ldexp(1.0, exponent - 24);
   return fabs((double)y - (double)rounded) > ulps * ulp ||
          (rounded == 0) != (y == 0) || signbit(rounded) != signbit(y);
+}
+
+// The gelu microkernels under test, as variant v: ISA v / 2 where this
+// machine has it, and on AVX-512 both tables (etr_isa_narrow_lookups,
+// isa.h: v % 2 = 1 the narrow ones). False for a variant that does not
+// exist here.
+enum { kVariants = 2 * ETR_NUM_ISAS };
+static bool variant_kernel(int v, etr_unary_op_t op,
+                           etr_f32_unary_op_fn *kernel) {
+  const etr_isa_t isa = (etr_isa_t)(v / 2);
+  const int narrow = v % 2;
+  if (!etr_isa_available(isa) || (narrow && isa != ETR_ISA_AVX512)) {
+    return false;
+  }
+  etr_isa_force_narrow_lookups(narrow);
+  *kernel = etr_f32_unary_op_for(op, isa);
+  etr_isa_force_narrow_lookups(-1);
+  return true;
 }
 
 // gelu against forms in double (libm) that do not cancel in the left
@@ -93,13 +126,13 @@ TT_TEST(diff_elementwise_gelu, gelu_subnormal_tail) {
   } kOps[] = {{ETR_UNARY_GELU_ERF, gelu_erf_double, -12.5f, -14.5f},
               {ETR_UNARY_GELU_TANH, gelu_tanh_double, -9.5f, -11.5f}};
   int failures = 0;
-  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
-    if (!etr_isa_available((etr_isa_t)isa)) {
-      continue;
-    }
+  for (int v = 0; v < kVariants; ++v) {
+    const int isa = v / 2;
     for (size_t o = 0; o < 2; ++o) {
-      etr_f32_unary_op_fn gelu = etr_f32_unary_op_for(kOps[o].op,
-                                                      (etr_isa_t)isa);
+      etr_f32_unary_op_fn gelu;
+      if (!variant_kernel(v, kOps[o].op, &gelu)) {
+        continue;
+      }
       float next = kOps[o].high;
       bool tiny_done = false;
       while (!tiny_done) {
@@ -119,8 +152,9 @@ TT_TEST(diff_elementwise_gelu, gelu_subnormal_tail) {
         for (int i = 0; i < count; ++i) {
           if (float_off(x[i], y[i], kOps[o].expected((double)x[i]), 4) &&
               failures++ < 5) {
-            fprintf(stderr, "isa %d op %d: gelu(%a) = %a\n", isa,
-                    (int)kOps[o].op, (double)x[i], (double)y[i]);
+            fprintf(stderr, "isa %d narrow %d op %d: gelu(%a) = %a\n",
+                    isa, v % 2, (int)kOps[o].op, (double)x[i],
+                    (double)y[i]);
           }
         }
       }
@@ -136,12 +170,12 @@ TT_TEST(diff_elementwise_gelu, gelu_subnormal_tail) {
 // within the bounds measured over every float (ulp_sweep 1 OP -3.8749998
 // 3.8749998): 2 ULP on AVX-512 (the table), elsewhere 3 for "none" and 4
 // for "tanh". Every 4099th float of the range, the 2^11 floats around
-// each of the table's seams (|x| = (i + 1/2) / 8, where round(8 |x|)
-// ties) and centres (|x| = i / 8) on both sides of zero, then 16-lane
-// and 8-lane blocks of values in range with one lane out of it (the
-// ranges' edges, large, +-inf, NaN) at each position, at lengths around
-// the vector widths, and zeros, subnormals and NaN in range; on every
-// ISA.
+// each multiple of 1/16 below 3.875 on both sides of zero (among them
+// the table's seams, |x| = (i + 1/2) / 4, where round(4 |x|) ties, and
+// centres, |x| = i / 4), then 16-lane and 8-lane blocks of values in
+// range with one lane out of it (the ranges' edges, large, +-inf, NaN)
+// at each position, at lengths around the vector widths, and zeros,
+// subnormals and NaN in range; on every ISA.
 TT_TEST(diff_elementwise_gelu, gelu_fast_paths) {
   enum { kChunk = 4096 };
   static float x[kChunk];
@@ -161,13 +195,13 @@ TT_TEST(diff_elementwise_gelu, gelu_fast_paths) {
   } kOps[] = {{ETR_UNARY_GELU_ERF, gelu_erf_double, 3},
               {ETR_UNARY_GELU_TANH, gelu_tanh_double, 4}};
   int failures = 0;
-  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
-    if (!etr_isa_available((etr_isa_t)isa)) {
-      continue;
-    }
+  for (int v = 0; v < kVariants; ++v) {
+    const int isa = v / 2;
     for (size_t o = 0; o < 2; ++o) {
-      etr_f32_unary_op_fn gelu = etr_f32_unary_op_for(kOps[o].op,
-                                                      (etr_isa_t)isa);
+      etr_f32_unary_op_fn gelu;
+      if (!variant_kernel(v, kOps[o].op, &gelu)) {
+        continue;
+      }
       double ulps = isa == ETR_ISA_AVX512 ? 2 : kOps[o].ulps;
       // The sweep, then the seams and centres, a chunk at a time.
       uint32_t bits = 0;
@@ -184,8 +218,8 @@ TT_TEST(diff_elementwise_gelu, gelu_fast_paths) {
             x[count + 1] = -v;
           }
         } else if (seam <= 61) {
-          // 2^11 floats around c = seam / 16 (a seam when odd, a centre
-          // when even).
+          // 2^11 floats around c = seam / 16 (a seam of the table when
+          // seam is 2 (2i + 1), a centre when a multiple of 4).
           float c = (float)seam / 16.0f;
           float v = c;
           for (int k = 0; k < 1024; ++k) {
@@ -203,8 +237,9 @@ TT_TEST(diff_elementwise_gelu, gelu_fast_paths) {
         for (int i = 0; i < count; ++i) {
           if (float_off(x[i], y[i], kOps[o].expected((double)x[i]), ulps) &&
               failures++ < 5) {
-            fprintf(stderr, "isa %d op %d: gelu(%a) = %a\n", isa,
-                    (int)kOps[o].op, (double)x[i], (double)y[i]);
+            fprintf(stderr, "isa %d narrow %d op %d: gelu(%a) = %a\n",
+                    isa, v % 2, (int)kOps[o].op, (double)x[i],
+                    (double)y[i]);
           }
         }
       }
@@ -226,9 +261,10 @@ TT_TEST(diff_elementwise_gelu, gelu_fast_paths) {
               if (float_off(x[i], y[i], kOps[o].expected((double)x[i]), 4) &&
                   failures++ < 5) {
                 fprintf(stderr,
-                        "isa %d op %d: gelu(%a) = %a (n %d, %a at %d)\n",
-                        isa, (int)kOps[o].op, (double)x[i], (double)y[i], n,
-                        (double)kOutside[u], at);
+                        "isa %d narrow %d op %d: gelu(%a) = %a (n %d, %a "
+                        "at %d)\n",
+                        isa, v % 2, (int)kOps[o].op, (double)x[i],
+                        (double)y[i], n, (double)kOutside[u], at);
               }
             }
           }
@@ -267,13 +303,13 @@ TT_TEST(diff_elementwise_gelu, gelu_lanes_independent) {
   static const etr_unary_op_t kOps[] = {ETR_UNARY_GELU_ERF,
                                         ETR_UNARY_GELU_TANH};
   int failures = 0;
-  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
-    if (!etr_isa_available((etr_isa_t)isa)) {
-      continue;
-    }
+  for (int v = 0; v < kVariants; ++v) {
+    const int isa = v / 2;
     for (size_t o = 0; o < 2; ++o) {
-      etr_f32_unary_op_fn gelu =
-          etr_f32_unary_op_for(kOps[o], (etr_isa_t)isa);
+      etr_f32_unary_op_fn gelu;
+      if (!variant_kernel(v, kOps[o], &gelu)) {
+        continue;
+      }
       for (size_t p = 0; p < sizeof(kProbes) / sizeof(kProbes[0]); ++p) {
         float want = 0.0f;
         for (int fill = 0; fill < 3; ++fill) {
@@ -290,9 +326,9 @@ TT_TEST(diff_elementwise_gelu, gelu_lanes_independent) {
               want = y[0];
             } else if (!same_float(y[at], want) && failures++ < 5) {
               fprintf(stderr,
-                      "isa %d op %d: gelu(%a) = %a at lane %d of fill %d, "
-                      "%a among in-range lanes\n",
-                      isa, (int)kOps[o], (double)kProbes[p],
+                      "isa %d narrow %d op %d: gelu(%a) = %a at lane %d "
+                      "of fill %d, %a among in-range lanes\n",
+                      isa, v % 2, (int)kOps[o], (double)kProbes[p],
                       (double)y[at], at, fill, (double)want);
             }
           }

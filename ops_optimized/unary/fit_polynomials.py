@@ -82,17 +82,22 @@ def power_basis(degree):
     return lambda x: [x ** k for k in range(degree + 1)]
 
 
-# gelu's table path: a = |x| = c + t, c = i / 8 for i in [0, 31], |t| <=
-# 1/16 (t >= 0 for i = 0); per interval a polynomial of degree 5 in t for
-# Phi(-a) (approximate="none") or (1 - tanh(u(a))) / 2 (approximate=
+# gelu's table paths: a = |x| = c + t, c = i / 8 for i in [0, 31], |t|
+# <= 1/16 (t >= 0 for i = 0); per interval a polynomial of degree 5 in t
+# for Phi(-a) (approximate="none") or (1 - tanh(u(a))) / 2 (approximate=
 # "tanh"), and gelu = max(0, x) - a P(t) (x (1 - P) for x >= 0, x P
-# below) in one multiply-add. Relative error, since Phi is tiny on the
-# left. The coefficients are rounded to float one at a time from the
-# constant term on, the others refitted after each rounding. (The table of x itself it replaced, intervals of
-# 1/4 over [-4, 4), needed degree 6 for 4.5e-8: a row and a multiply-add
-# more a vector.)
-GELU_TABLE_STEP = 0.125
-GELU_TABLE_DEGREE = 5
+# below) in one multiply-add: 5.2e-8 relative. Relative error, since Phi
+# is tiny on the left. The coefficients are rounded to float one at a
+# time from the constant term on, the others refitted after each
+# rounding. (The table of x itself it replaced, intervals of 1/4 over
+# [-4, 4), needed degree 6 for 4.5e-8: a row and a multiply-add more a
+# vector.) The narrow tables, for CPUs where a 16-entry lookup (one
+# single-source vpermps) is cheaper than a 32-entry one (vpermt2ps; AMD
+# Zen 4, isa.h's etr_isa_narrow_lookups): c = i / 4 for i in [0, 15],
+# |t| <= 1/8, degree 6: 3.3e-8 (4.5e-8 for the tanh form; degree 5 had
+# 1.8e-7), a lookup and a multiply-add more a vector.
+GELU_TABLES = {"": dict(step=0.125, degree=5, entries=32),
+               "16": dict(step=0.25, degree=6, entries=16)}
 
 
 def gelu_phi(x):
@@ -118,11 +123,10 @@ def fit_rounded(target, weight, ts, degree, first=0):
     return rounded
 
 
-def fit_gelu_table(f):
-    degree, step = GELU_TABLE_DEGREE, GELU_TABLE_STEP
-    table = np.zeros((degree + 1, 32))
+def fit_gelu_table(f, step, degree, entries):
+    table = np.zeros((degree + 1, entries))
     worst = 0.0
-    for i in range(32):
+    for i in range(entries):
         low = 0.0 if i == 0 else -step / 2 * 1.0001
         ts = cheb(low, step / 2 * 1.0001, 80)
         basis = np.array([power_basis(degree)(t) for t in ts])
@@ -158,16 +162,19 @@ def print_gelu_tables():
           "vmath.h's vf_gelu_table: entry i of row k\n// is the "
           "coefficient of t^k of the polynomial for Phi(-a) (each "
           "table's Phi\n// below), a = |x| = i / 8 + t, |t| <= 1/16, i in "
-          "[0, 31].")
+          "[0, 31]; in the narrow\n// tables (*16, vf_gelu_table16) a = "
+          "i / 4 + t, |t| <= 1/8, i in [0, 15].")
     print("#ifndef ETR_OPS_OPTIMIZED_UNARY_VMATH_GELU_TABLES_H")
     print("#define ETR_OPS_OPTIMIZED_UNARY_VMATH_GELU_TABLES_H")
-    for name, f, what in (
-            ("kGeluErfTable", gelu_phi, "Phi(x) = erfc(-x / sqrt 2) / 2"),
-            ("kGeluTanhTable", gelu_tanh_phi,
-             "(1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) / 2")):
-        table, worst = fit_gelu_table(f)
-        print("\n// %s; max relative error %.3g." % (what, worst))
-        print_c_table(name, table)
+    for suffix, shape in GELU_TABLES.items():
+        for name, f, what in (
+                ("kGeluErfTable", gelu_phi,
+                 "Phi(x) = erfc(-x / sqrt 2) / 2"),
+                ("kGeluTanhTable", gelu_tanh_phi,
+                 "(1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) / 2")):
+            table, worst = fit_gelu_table(f, **shape)
+            print("\n// %s;\n// max relative error %.3g." % (what, worst))
+            print_c_table(name + suffix, table)
     print("\n#endif  // ETR_OPS_OPTIMIZED_UNARY_VMATH_GELU_TABLES_H")
 
 

@@ -5,4 +5,5 @@
 #include "ops_optimized/unary/simd_avx512.h"
 
 #define ETR_UNARY_TABLE etr_f32_unary_ops_avx512
+#define ETR_UNARY_NARROW_GELU etr_f32_gelu_narrow_avx512
 #include "ops_optimized/unary/unary_kernels.h"

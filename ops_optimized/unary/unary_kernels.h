@@ -96,18 +96,36 @@ static inline etr_vf op_tanh(etr_vf v, const unary_consts_t *k) {
 }
 static inline etr_vf op_gelu_erf(etr_vf v, const unary_consts_t *k) {
   (void)k;
-  return vf_gelu_erf(v);
+  return vf_gelu_erf(v, false);
 }
 static inline etr_vf op_gelu_tanh(etr_vf v, const unary_consts_t *k) {
   (void)k;
-  return vf_gelu_tanh(v);
+  return vf_gelu_tanh(v, false);
 }
 static inline bool op_fast_pair_gelu_erf(etr_vf *a, etr_vf *b) {
-  return vf_gelu_erf_fast_pair(a, b);
+  return vf_gelu_erf_fast_pair(a, b, false);
 }
 static inline bool op_fast_pair_gelu_tanh(etr_vf *a, etr_vf *b) {
-  return vf_gelu_tanh_fast_pair(a, b);
+  return vf_gelu_tanh_fast_pair(a, b, false);
 }
+#if defined(ETR_HAVE_VF_LOOKUP32)
+// The same on the narrow tables (vmath.h's vf_gelu_table16).
+static inline etr_vf op_gelu_erf_narrow(etr_vf v, const unary_consts_t *k) {
+  (void)k;
+  return vf_gelu_erf(v, true);
+}
+static inline etr_vf op_gelu_tanh_narrow(etr_vf v,
+                                         const unary_consts_t *k) {
+  (void)k;
+  return vf_gelu_tanh(v, true);
+}
+static inline bool op_fast_pair_gelu_erf_narrow(etr_vf *a, etr_vf *b) {
+  return vf_gelu_erf_fast_pair(a, b, true);
+}
+static inline bool op_fast_pair_gelu_tanh_narrow(etr_vf *a, etr_vf *b) {
+  return vf_gelu_tanh_fast_pair(a, b, true);
+}
+#endif
 // -0.0 and NaN take the positive branch, as the reference's x < 0 test.
 // The reference's x * input_scale is exact (double); here it is hi + lo,
 // and expm1(hi + lo) = expm1(hi) + lo e^hi, so large arguments keep
@@ -429,6 +447,10 @@ ETR_DEFINE_UNARY4(sigmoid)
 ETR_DEFINE_UNARY(tanh)
 ETR_DEFINE_UNARY_SPLIT(gelu_erf)
 ETR_DEFINE_UNARY_SPLIT(gelu_tanh)
+#if defined(ETR_HAVE_VF_LOOKUP32)
+ETR_DEFINE_UNARY_SPLIT(gelu_erf_narrow)
+ETR_DEFINE_UNARY_SPLIT(gelu_tanh_narrow)
+#endif
 ETR_DEFINE_UNARY(elu)
 ETR_DEFINE_UNARY(leaky_relu)
 ETR_DEFINE_UNARY(clamp)
@@ -512,3 +534,9 @@ const etr_f32_unary_op_fn ETR_UNARY_TABLE[ETR_UNARY_NUM_OPS] = {
     [ETR_UNARY_EXP_SCALED] = unary_exp_scaled,
     [ETR_UNARY_POW_SCALAR] = unary_pow_scalar,
 };
+
+#if defined(ETR_HAVE_VF_LOOKUP32) && defined(ETR_UNARY_NARROW_GELU)
+// gelu none and gelu tanh on the narrow tables (unary.h).
+const etr_f32_unary_op_fn ETR_UNARY_NARROW_GELU[2] = {
+    unary_gelu_erf_narrow, unary_gelu_tanh_narrow};
+#endif

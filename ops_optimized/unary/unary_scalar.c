@@ -15,6 +15,10 @@ etr_f32_unary_op_fn etr_f32_unary_op_for(etr_unary_op_t op, etr_isa_t isa) {
   switch (isa) {
 #if defined(__x86_64__)
     case ETR_ISA_AVX512:
+      if ((op == ETR_UNARY_GELU_ERF || op == ETR_UNARY_GELU_TANH) &&
+          etr_isa_narrow_lookups()) {
+        return etr_f32_gelu_narrow_avx512[op == ETR_UNARY_GELU_TANH];
+      }
       return etr_f32_unary_ops_avx512[op];
     case ETR_ISA_AVX2:
       return etr_f32_unary_ops_avx2[op];

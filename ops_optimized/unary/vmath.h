@@ -728,6 +728,48 @@ static inline etr_vf vf_gelu_table(etr_vf x, const float (*table)[32]) {
   // for -0.0 and NaN.
   return vf_fnma(a, p, vf_max_keep_nan(x, vf_zero()));
 }
+
+// vf_gelu_table on a narrow table (kGeluErfTable16, kGeluTanhTable16):
+// 16 polynomials of degree 6 picked by vf_lookup16, a = i/4 + t, i =
+// round(4a) read off the low mantissa bits of a + 1.5 * 2^21 (whose ulp
+// is 1/4; i <= 15 below 3.875), |t| <= 1/8; 3.3e-8 relative (4.5e-8 for
+// the tanh form). 7 lookups and 7 multiply-adds, a lookup and a multiply-
+// add more than vf_gelu_table, but each lookup a single-source permute
+// (vpermps): on Zen 4, whose vpermt2ps holds a shared pipe for about a
+// cycle (tools/port_probe.c), 16 Ki floats 4.2 -> 4.5 G elements/s
+// (bench_elementwise --only "gelu none f32", the two builds side by side
+// on the two cores, median ratio 1.065 over 7 rounds; 16 Mi floats
+// 1.082; "gelu tanh f32" 1.070); on Intel, where both permutes take the
+// port of the second FMA unit, the extra steps would cost. So
+// etr_isa_narrow_lookups (AMD) picks it. Within 2 ULP over every float
+// with |x| < 3.875, as vf_gelu_table (ulp_sweep 1 gelu_erf -3.8749998
+// 3.8749998 with ETREF_NARROW_LOOKUPS=1).
+static inline etr_vf vf_gelu_table16(etr_vf x, const float (*table)[16]) {
+  const etr_vf shift = vf_set1(3145728.0f);  // 1.5 * 2^21
+  etr_vf a = vf_abs(x);
+  etr_vf shifted = vf_add(a, shift);
+  etr_vi index = vf_as_vi(shifted);
+  etr_vf t = vf_sub(a, vf_sub(shifted, shift));
+  etr_vf p = vf_fma(vf_lookup16(table[6], index), t,
+                    vf_lookup16(table[5], index));
+  p = vf_fma(p, t, vf_lookup16(table[4], index));
+  p = vf_fma(p, t, vf_lookup16(table[3], index));
+  p = vf_fma(p, t, vf_lookup16(table[2], index));
+  p = vf_fma(p, t, vf_lookup16(table[1], index));
+  p = vf_fma(p, t, vf_lookup16(table[0], index));
+  return vf_fnma(a, p, vf_max_keep_nan(x, vf_zero()));
+}
+
+// The table path of either gelu (`tanh_form`: approximate="tanh") on the
+// 32-entry or the narrow table.
+static inline __attribute__((always_inline)) etr_vf vf_gelu_lookup(
+    etr_vf x, bool tanh_form, bool narrow) {
+  if (narrow) {
+    return vf_gelu_table16(x, tanh_form ? kGeluTanhTable16
+                                        : kGeluErfTable16);
+  }
+  return vf_gelu_table(x, tanh_form ? kGeluTanhTable : kGeluErfTable);
+}
 #endif
 
 // gelu(x) = x Phi(x) = x/2 (1 + erf(x / sqrt 2)), within 4 ULP of
@@ -791,14 +833,16 @@ ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_wide(etr_vf x) {
 static inline etr_vm vf_gelu_outside(etr_vf x) {
   return vf_ge(vf_abs(x), vf_set1(3.875f));
 }
-static inline etr_vf vf_gelu_erf_fast(etr_vf x) {
-  return vf_gelu_table(x, kGeluErfTable);
+static inline __attribute__((always_inline)) etr_vf vf_gelu_erf_fast(
+    etr_vf x, bool narrow) {
+  return vf_gelu_lookup(x, false, narrow);
 }
 #else
 static inline etr_vm vf_gelu_outside(etr_vf x) {
   return vf_gt(vf_abs(x), vf_set1(3.0f));
 }
-static inline etr_vf vf_gelu_erf_fast(etr_vf x) {
+static inline etr_vf vf_gelu_erf_fast(etr_vf x, bool narrow) {
+  (void)narrow;
   return vf_gelu_erf_bounded(x);
 }
 #endif
@@ -806,10 +850,13 @@ static inline etr_vf vf_gelu_erf_fast(etr_vf x) {
 // Lane by lane: the fast path where it covers the lane, the wide one
 // elsewhere (as vf_exp_general_call), so that a lane's result never
 // depends on its neighbours; only vectors with lanes on both sides pay
-// for both paths.
-ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_mixed(etr_vf x) {
+// for both paths. `narrow`: the narrow table (AVX-512; a branch here,
+// off the loop's path).
+ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_mixed(etr_vf x,
+                                                      bool narrow) {
   return vf_select(vf_gelu_outside(x), vf_gelu_erf_wide(x),
-                   vf_gelu_erf_fast(x));
+                   narrow ? vf_gelu_erf_fast(x, true)
+                          : vf_gelu_erf_fast(x, false));
 }
 
 // Activations mostly lie within [-3, 3] (with randn ones 1 vector of 16
@@ -818,16 +865,17 @@ ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_mixed(etr_vf x) {
 // there takes vf_gelu_erf_wide, and one with lanes on both sides each
 // lane's own path (vf_gelu_erf_mixed): the fast paths round some lanes
 // differently from the wide one, and a lane's result is a function of
-// that lane alone.
-static inline etr_vf vf_gelu_erf(etr_vf x) {
+// that lane alone. `narrow` (a constant) picks AVX-512's narrow table.
+static inline __attribute__((always_inline)) etr_vf vf_gelu_erf(
+    etr_vf x, bool narrow) {
   const etr_vm outside = vf_gelu_outside(x);
   if (!vm_any(outside)) {
-    return vf_gelu_erf_fast(x);
+    return vf_gelu_erf_fast(x, narrow);
   }
   if (vm_all(outside)) {
     return vf_gelu_erf_wide(x);
   }
-  return vf_gelu_erf_mixed(x);
+  return vf_gelu_erf_mixed(x, narrow);
 }
 
 // gelu with the tanh approximation, x/2 (1 + tanh(u)), u = sqrt(2/pi) (x +
@@ -873,24 +921,29 @@ ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_wide(etr_vf x) {
 
 #ifdef ETR_HAVE_VF_LOOKUP32
 // Lane by lane as vf_gelu_erf_mixed.
-ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_mixed(etr_vf x) {
+ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_mixed(etr_vf x,
+                                                       bool narrow) {
   return vf_select(vf_gelu_outside(x), vf_gelu_tanh_wide(x),
-                   vf_gelu_table(x, kGeluTanhTable));
+                   narrow ? vf_gelu_lookup(x, true, true)
+                          : vf_gelu_lookup(x, true, false));
 }
 #endif
 
 // As vf_gelu_erf: the table path (AVX-512) for a vector within its
 // range, the wide one for a vector with no lane there, each lane's own
 // path for the others.
-static inline etr_vf vf_gelu_tanh(etr_vf x) {
+static inline __attribute__((always_inline)) etr_vf vf_gelu_tanh(
+    etr_vf x, bool narrow) {
 #ifdef ETR_HAVE_VF_LOOKUP32
   const etr_vm outside = vf_gelu_outside(x);
   if (!vm_any(outside)) {
-    return vf_gelu_table(x, kGeluTanhTable);
+    return vf_gelu_lookup(x, true, narrow);
   }
   if (!vm_all(outside)) {
-    return vf_gelu_tanh_mixed(x);
+    return vf_gelu_tanh_mixed(x, narrow);
   }
+#else
+  (void)narrow;
 #endif
   return vf_gelu_tanh_wide(x);
 }
@@ -900,25 +953,28 @@ static inline etr_vf vf_gelu_tanh(etr_vf x) {
 // only) when neither has a lane outside its range; false, the vectors
 // untouched, otherwise (unary_kernels.h's ETR_UNARY_SPLIT_LOOP then takes
 // vf_gelu_erf or vf_gelu_tanh).
-static inline bool vf_gelu_erf_fast_pair(etr_vf *a, etr_vf *b) {
+static inline __attribute__((always_inline)) bool vf_gelu_erf_fast_pair(
+    etr_vf *a, etr_vf *b, bool narrow) {
   if (vm_any(vm_or(vf_gelu_outside(*a), vf_gelu_outside(*b)))) {
     return false;
   }
-  *a = vf_gelu_erf_fast(*a);
-  *b = vf_gelu_erf_fast(*b);
+  *a = vf_gelu_erf_fast(*a, narrow);
+  *b = vf_gelu_erf_fast(*b, narrow);
   return true;
 }
-static inline bool vf_gelu_tanh_fast_pair(etr_vf *a, etr_vf *b) {
+static inline __attribute__((always_inline)) bool vf_gelu_tanh_fast_pair(
+    etr_vf *a, etr_vf *b, bool narrow) {
 #ifdef ETR_HAVE_VF_LOOKUP32
   if (vm_any(vm_or(vf_gelu_outside(*a), vf_gelu_outside(*b)))) {
     return false;
   }
-  *a = vf_gelu_table(*a, kGeluTanhTable);
-  *b = vf_gelu_table(*b, kGeluTanhTable);
+  *a = vf_gelu_lookup(*a, true, narrow);
+  *b = vf_gelu_lookup(*b, true, narrow);
   return true;
 #else
   (void)a;
   (void)b;
+  (void)narrow;
   return false;
 #endif
 }
