@@ -736,10 +736,10 @@ static inline etr_vf vf_gelu_table(etr_vf x, const float (*table)[32]) {
 // the tanh form). 7 lookups and 7 multiply-adds, a lookup and a multiply-
 // add more than vf_gelu_table, but each lookup a single-source permute
 // (vpermps): on Zen 4, whose vpermt2ps holds a shared pipe for about a
-// cycle (tools/port_probe.c), 16 Ki floats 4.2 -> 4.5 G elements/s
+// cycle (tools/port_probe.c), 16 Ki floats 4.3 -> 4.6 G elements/s
 // (bench_elementwise --only "gelu none f32", the two builds side by side
-// on the two cores, median ratio 1.065 over 7 rounds; 16 Mi floats
-// 1.082; "gelu tanh f32" 1.070); on Intel, where both permutes take the
+// on the two cores, median ratio 1.067 over 11 rounds; 16 Mi floats
+// 1.062; "gelu tanh f32" 1.065); on Intel, where both permutes take the
 // port of the second FMA unit, the extra steps would cost. So
 // etr_isa_narrow_lookups (AMD) picks it. Within 2 ULP over every float
 // with |x| < 3.875, as vf_gelu_table (ulp_sweep 1 gelu_erf -3.8749998
@@ -851,12 +851,11 @@ static inline etr_vf vf_gelu_erf_fast(etr_vf x, bool narrow) {
 // elsewhere (as vf_exp_general_call), so that a lane's result never
 // depends on its neighbours; only vectors with lanes on both sides pay
 // for both paths. `narrow`: the narrow table (AVX-512; a branch here,
-// off the loop's path).
+// off the loops' path).
 ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_mixed(etr_vf x,
                                                       bool narrow) {
   return vf_select(vf_gelu_outside(x), vf_gelu_erf_wide(x),
-                   narrow ? vf_gelu_erf_fast(x, true)
-                          : vf_gelu_erf_fast(x, false));
+                   vf_gelu_erf_fast(x, narrow));
 }
 
 // Activations mostly lie within [-3, 3] (with randn ones 1 vector of 16
@@ -924,8 +923,7 @@ ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_wide(etr_vf x) {
 ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_mixed(etr_vf x,
                                                        bool narrow) {
   return vf_select(vf_gelu_outside(x), vf_gelu_tanh_wide(x),
-                   narrow ? vf_gelu_lookup(x, true, true)
-                          : vf_gelu_lookup(x, true, false));
+                   vf_gelu_lookup(x, true, narrow));
 }
 #endif
 
