@@ -69,7 +69,7 @@ void etr_isa_force_slow_divide(int slow);
 // permute (vpermps) beside the FMAs while a 32-entry two-source one
 // (vpermt2ps) holds a shared pipe for about a cycle: gelu's AVX-512
 // kernels then take their 16-entry tables, a lookup and a multiply-add
-// more a vector (unary/vmath.h's vf_gelu_table16). On Intel both
+// more a vector (unary/vmath.h's vf_gelu_rows). On Intel both
 // permutes take the second FMA unit's port, and the 32-entry tables stay.
 // ETREF_NARROW_LOOKUPS=1 or 0 overrides the detection. Detected once.
 bool etr_isa_narrow_lookups(void);

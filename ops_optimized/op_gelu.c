@@ -9,8 +9,8 @@
 //           double;
 // and on AVX-512, for a vector whose lanes all lie within |x| < 3.875,
 // both as max(0, x) - |x| P(t) with P a per-interval polynomial of
-// Phi(-|x|) looked up per lane (vmath.h's vf_gelu_table, or on AMD CPUs
-// vf_gelu_table16: isa.h's etr_isa_narrow_lookups). Both are within 4
+// Phi(-|x|) looked up per lane (vmath.h's vf_gelu_rows, on AMD CPUs
+// its narrow table: isa.h's etr_isa_narrow_lookups). Both are within 4
 // ULP of the exact function (measured). The
 // reference evaluates x/2 (1 + erf(...)) and x/2 (1 + tanh(...)) in double,
 // whose 1 + erf / 1 + tanh cancel for x below about -5: there the

@@ -164,7 +164,7 @@ TT_TEST(diff_elementwise_gelu, gelu_subnormal_tail) {
 }
 
 // gelu's fast paths, taken by a vector whose lanes all lie in range:
-// |x| < 3.875 on AVX-512 (vmath.h's vf_gelu_table, both approximations),
+// |x| < 3.875 on AVX-512 (vmath.h's vf_gelu_rows, both approximations),
 // [-3, 3] elsewhere (vf_gelu_erf_bounded, approximate="none" only; the
 // tanh approximation has no other path), against the double forms above
 // within the bounds measured over every float (ulp_sweep 1 OP -3.8749998

@@ -107,7 +107,7 @@ extern const etr_f32_unary_op_fn etr_f32_unary_ops_avx512[ETR_UNARY_NUM_OPS];
 extern const etr_f32_unary_op_fn etr_f32_unary_ops_neon[ETR_UNARY_NUM_OPS];
 
 // AVX-512's gelu none and gelu tanh on the narrow tables (vmath.h's
-// vf_gelu_table16), which etr_f32_unary_op_for takes where
+// vf_gelu_rows), which etr_f32_unary_op_for takes where
 // etr_isa_narrow_lookups (isa.h) says so.
 extern const etr_f32_unary_op_fn etr_f32_gelu_narrow_avx512[2];
 

@@ -109,7 +109,7 @@ static inline bool op_fast_pair_gelu_tanh(etr_vf *a, etr_vf *b) {
   return vf_gelu_tanh_fast_pair(a, b, false);
 }
 #if defined(ETR_HAVE_VF_LOOKUP32)
-// The same on the narrow tables (vmath.h's vf_gelu_table16).
+// The same on the narrow tables (vmath.h's vf_gelu_rows).
 static inline etr_vf op_gelu_erf_narrow(etr_vf v, const unary_consts_t *k) {
   (void)k;
   return vf_gelu_erf(v, true);

@@ -355,7 +355,7 @@ static inline __attribute__((always_inline)) etr_vf vf_table_rows(
 
 // vf_table_rows on intervals of x >= 0 of `step` (a power of two): i =
 // round(x / step), read off the low mantissa bits of x + 1.5 * 2^23 step
-// (whose ulp is the step) as in vf_gelu_table, c = i step and t = x - c
+// (whose ulp is the step) as in vf_gelu_rows, c = i step and t = x - c
 // exact. Sigmoid's table (x = |x| < 7.75 there, i in [0, 31]; its caller
 // takes another path for the rest).
 static inline __attribute__((always_inline)) etr_vf vf_table_poly(
@@ -685,78 +685,59 @@ static inline etr_vf vf_gelu_erf_bounded(etr_vf x) {
 }
 
 #ifdef ETR_HAVE_VF_LOOKUP32
-// Both gelus for |x| < 3.875 from P(t), one of 32 polynomials of degree
-// 5 picked per lane by vf_lookup32 (tables and fit in
-// vmath_gelu_tables.h: Phi(-a), or its tanh-approximation twin, to a
-// relative 5.2e-8 with the coefficients rounded to float), a = |x| = i/8
-// + t, i = round(8a) read off the low mantissa bits of a + 1.5 * 2^20
-// (whose ulp is 1/8), so c = i/8 is exact, and t = a - c is exact too
-// (|t| <= 1/16, and c is a multiple of 1/8, coarser than a's ulp, or c =
-// 0). Then gelu = max(0, x) - a P, one rounding: for x >= 0, x Phi(x) =
-// x (1 - Phi(-x)) = x - a P; below, x Phi(x) = -a P. No exp, no
-// division: 3 steps to split a, 6 lookups (vpermt2ps) and 6 multiply-
-// adds. The table of x itself before it (intervals of 1/4 over [-4, 4),
-// degree 6, gelu = x P: 7 lookups, 6 multiply-adds and a product) ran 16
-// Ki floats at 3.8 G elements/s on Zen 4, where each lookup and multiply-
-// add holds a shared pipe for about a cycle (tools/port_probe.c); this
-// one, in unary_kernels.h's split loop (vf_gelu_erf_fast_pair), 4.3
-// (bench_elementwise --only "gelu none f32", the two builds side by side
-// on the two cores, median ratio 1.128 over 7 rounds, 16 Mi floats 1.158;
-// "gelu tanh f32" 1.146). Of that, the split loop is 1.04-1.06: with a
-// call on the loop's path GCC reloaded the rows for one vector of two.
-// Over every float with |x| < 3.875, within 2 ULP (gelu none and gelu
-// tanh alike) of 0.5 x erfc(-x / sqrt 2) and x / (1 + e^(-2u)) in
-// double, rounded once (ulp_sweep 1 gelu_erf -3.8749998 3.8749998; the
-// fit's error, P's last rounding and the multiply-add's), same zeros and
+// Both gelus for |x| < 3.875 from P(t), one of `entries` polynomials of
+// `rows` - 1 degrees picked per lane from a table of vmath_gelu_tables.h
+// (Phi(-a), or its tanh-approximation twin, with the coefficients
+// rounded to float): 32 eighths of degree 5 (vf_lookup32, vpermt2ps; a
+// relative 5.2e-8) or the narrow table's 16 quarters of degree 6
+// (vf_lookup16, vpermps; 3.3e-8, 4.5e-8 for the tanh form). a = |x| = c +
+// t, c = i step (step = 4 / entries), i = round(a / step) read off the
+// low mantissa bits of a + 1.5 * 2^23 step (whose ulp is the step; i <
+// entries below 3.875), so c is exact, and t = a - c is exact too (|t|
+// <= step / 2, and c is a multiple of the step, coarser than a's ulp, or
+// c = 0). Then gelu = max(0, x) - a P, one rounding: for x >= 0, x Phi(x)
+// = x (1 - Phi(-x)) = x - a P; below, x Phi(x) = -a P. No exp, no
+// division: 3 steps to split a, then a lookup and a multiply-add a row.
+// The 32-entry table against the table of x itself before it (intervals
+// of 1/4 over [-4, 4), degree 6, gelu = x P: 7 lookups, 6 multiply-adds
+// and a product), in unary_kernels.h's split loop (vf_gelu_erf_fast_pair):
+// 3.8 -> 4.3 G elements/s on 16 Ki floats (bench_elementwise --only
+// "gelu none f32", the two builds side by side on the two cores, median
+// ratio 1.128 over 7 rounds, 16 Mi floats 1.158; "gelu tanh f32" 1.146);
+// of that, the split loop is 1.04-1.06 (with a call on the loop's path
+// GCC reloaded the rows for one vector of two). The narrow table against
+// the 32-entry one on Zen 4, where vpermt2ps holds a shared pipe for
+// about a cycle and vpermps runs beside the multiply-adds
+// (tools/port_probe.c): 4.3 -> 4.6 (median ratio 1.067 over 11 rounds;
+// 16 Mi floats 1.062; "gelu tanh f32" 1.065), though it spends a lookup
+// and a multiply-add more; on Intel, where both permutes take the port
+// of the second FMA unit, those would cost, so etr_isa_narrow_lookups
+// (isa.h: AMD) picks the table. Over every float with |x| < 3.875, each
+// table within 2 ULP (gelu none and gelu tanh alike) of 0.5 x erfc(-x /
+// sqrt 2) and x / (1 + e^(-2u)) in double, rounded once (ulp_sweep 1
+// gelu_erf -3.8749998 3.8749998, ETREF_NARROW_LOOKUPS=0 and 1; the fit's
+// error, P's last rounding and the multiply-add's), same zeros and
 // signs: -0.0 gives -0.0 (max(0, -0.0) is -0.0, and -0.0 - 0 P = -0.0),
 // tiny x give x/2 rounded once as the reference does (P(0) = 1/2). A NaN
 // lane stays NaN.
-static inline etr_vf vf_gelu_table(etr_vf x, const float (*table)[32]) {
-  const etr_vf shift = vf_set1(1572864.0f);  // 1.5 * 2^20
+static inline __attribute__((always_inline)) etr_vf vf_gelu_rows(
+    etr_vf x, const float *table, const int entries, const int rows) {
+#define ETR_GELU_ROW(k)                                  \
+  (entries == 16 ? vf_lookup16(table + (k) * 16, index)  \
+                 : vf_lookup32(table + (k) * 32, index))
+  const etr_vf shift = vf_set1(12582912.0f * 4.0f / (float)entries);
   etr_vf a = vf_abs(x);
   etr_vf shifted = vf_add(a, shift);
   etr_vi index = vf_as_vi(shifted);
   etr_vf t = vf_sub(a, vf_sub(shifted, shift));
-  // Written out: GCC keeps a loop over the rows as a loop.
-  etr_vf p = vf_fma(vf_lookup32(table[5], index), t,
-                    vf_lookup32(table[4], index));
-  p = vf_fma(p, t, vf_lookup32(table[3], index));
-  p = vf_fma(p, t, vf_lookup32(table[2], index));
-  p = vf_fma(p, t, vf_lookup32(table[1], index));
-  p = vf_fma(p, t, vf_lookup32(table[0], index));
+  etr_vf p = ETR_GELU_ROW(rows - 1);
+#pragma GCC unroll 8
+  for (int k = rows - 2; k >= 0; --k) {
+    p = vf_fma(p, t, ETR_GELU_ROW(k));
+  }
+#undef ETR_GELU_ROW
   // x >= 0: x (1 - P) = x - a P; below, x P = 0 - a P. max(0, x) is x
   // for -0.0 and NaN.
-  return vf_fnma(a, p, vf_max_keep_nan(x, vf_zero()));
-}
-
-// vf_gelu_table on a narrow table (kGeluErfTable16, kGeluTanhTable16):
-// 16 polynomials of degree 6 picked by vf_lookup16, a = i/4 + t, i =
-// round(4a) read off the low mantissa bits of a + 1.5 * 2^21 (whose ulp
-// is 1/4; i <= 15 below 3.875), |t| <= 1/8; 3.3e-8 relative (4.5e-8 for
-// the tanh form). 7 lookups and 7 multiply-adds, a lookup and a multiply-
-// add more than vf_gelu_table, but each lookup a single-source permute
-// (vpermps): on Zen 4, whose vpermt2ps holds a shared pipe for about a
-// cycle (tools/port_probe.c), 16 Ki floats 4.3 -> 4.6 G elements/s
-// (bench_elementwise --only "gelu none f32", the two builds side by side
-// on the two cores, median ratio 1.067 over 11 rounds; 16 Mi floats
-// 1.062; "gelu tanh f32" 1.065); on Intel, where both permutes take the
-// port of the second FMA unit, the extra steps would cost. So
-// etr_isa_narrow_lookups (AMD) picks it. Within 2 ULP over every float
-// with |x| < 3.875, as vf_gelu_table (ulp_sweep 1 gelu_erf -3.8749998
-// 3.8749998 with ETREF_NARROW_LOOKUPS=1).
-static inline etr_vf vf_gelu_table16(etr_vf x, const float (*table)[16]) {
-  const etr_vf shift = vf_set1(3145728.0f);  // 1.5 * 2^21
-  etr_vf a = vf_abs(x);
-  etr_vf shifted = vf_add(a, shift);
-  etr_vi index = vf_as_vi(shifted);
-  etr_vf t = vf_sub(a, vf_sub(shifted, shift));
-  etr_vf p = vf_fma(vf_lookup16(table[6], index), t,
-                    vf_lookup16(table[5], index));
-  p = vf_fma(p, t, vf_lookup16(table[4], index));
-  p = vf_fma(p, t, vf_lookup16(table[3], index));
-  p = vf_fma(p, t, vf_lookup16(table[2], index));
-  p = vf_fma(p, t, vf_lookup16(table[1], index));
-  p = vf_fma(p, t, vf_lookup16(table[0], index));
   return vf_fnma(a, p, vf_max_keep_nan(x, vf_zero()));
 }
 
@@ -765,10 +746,15 @@ static inline etr_vf vf_gelu_table16(etr_vf x, const float (*table)[16]) {
 static inline __attribute__((always_inline)) etr_vf vf_gelu_lookup(
     etr_vf x, bool tanh_form, bool narrow) {
   if (narrow) {
-    return vf_gelu_table16(x, tanh_form ? kGeluTanhTable16
-                                        : kGeluErfTable16);
+    return tanh_form ? vf_gelu_rows(x, kGeluTanhTable16[0], 16,
+                                    ETR_ROWS(kGeluTanhTable16))
+                     : vf_gelu_rows(x, kGeluErfTable16[0], 16,
+                                    ETR_ROWS(kGeluErfTable16));
   }
-  return vf_gelu_table(x, tanh_form ? kGeluTanhTable : kGeluErfTable);
+  return tanh_form ? vf_gelu_rows(x, kGeluTanhTable[0], 32,
+                                  ETR_ROWS(kGeluTanhTable))
+                   : vf_gelu_rows(x, kGeluErfTable[0], 32,
+                                  ETR_ROWS(kGeluErfTable));
 }
 #endif
 
