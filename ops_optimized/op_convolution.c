@@ -209,18 +209,16 @@ static bool depthwise_applies(const etr_tensor_t *input,
          (!channels_last || out->sizes[1] == groups);
 }
 
-// `post` (NCHW only) runs over each image's out once the kernel is done,
-// unless the ISA has a depthwise kernel that applies it in registers
-// (in out-channel chunks sized for L1 it measured no faster).
-static void run_depthwise(const etr_tensor_t *input,
-                          const etr_tensor_t *weight,
-                          const etr_tensor_t *bias, etr_tensor_t *out,
-                          const etr_conv2d_geometry_t *g,
-                          bool channels_last, const etr_conv_post_t *post) {
-  etr_depthwise_fn kernel = etr_depthwise_for(etr_isa_active(),
-                                              channels_last);
+// The depthwise kernels' arguments for image 0 of a call (`taps`: the
+// weight packed at load as etr_depthwise_taps_pack lays it out, or NULL).
+static etr_depthwise_args_t depthwise_args(const etr_tensor_t *input,
+                                           const etr_tensor_t *weight,
+                                           const etr_tensor_t *bias,
+                                           etr_tensor_t *out,
+                                           const etr_conv2d_geometry_t *g,
+                                           const float *taps) {
   int32_t last = out->dim - 1;
-  etr_depthwise_args_t a = {
+  return (etr_depthwise_args_t){
       .geometry = g,
       .input = (const float *)input->data,
       .weight = (const float *)weight->data,
@@ -232,7 +230,23 @@ static void run_depthwise(const etr_tensor_t *input,
       .out_stride_w = out->strides[last],
       .channels = out->sizes[1],
       .multiplier = out->sizes[1] / input->sizes[1],
+      .taps = taps,
   };
+}
+
+// `post` (NCHW only) runs over each image's out once the kernel is done,
+// unless the ISA has a depthwise kernel that applies it in registers
+// (in out-channel chunks sized for L1 it measured no faster).
+static void run_depthwise(const etr_tensor_t *input,
+                          const etr_tensor_t *weight,
+                          const etr_tensor_t *bias, etr_tensor_t *out,
+                          const etr_conv2d_geometry_t *g,
+                          bool channels_last, const etr_conv_post_t *post,
+                          const float *taps) {
+  etr_depthwise_fn kernel = etr_depthwise_for(etr_isa_active(),
+                                              channels_last);
+  etr_depthwise_args_t a =
+      depthwise_args(input, weight, bias, out, g, channels_last ? NULL : taps);
   // (Asked once: the answer depends on the geometry and channels only.)
   etr_depthwise_post_fn fused =
       post != NULL && !channels_last
@@ -847,6 +861,10 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
                                  reads_columns(etr_isa_active())
                              ? packed->weight
                              : NULL;
+  const float *taps =
+      current && packed->panel == ETR_CONV_DEPTHWISE_TAPS_PANEL
+          ? packed->weight
+          : NULL;
   conv_plan_t local;
   bool memo = post == NULL && ctx->memo != NULL;
   conv_plan_t *plan = memo ? (conv_plan_t *)ctx->memo : &local;
@@ -895,7 +913,7 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
   }
   switch (path) {
     case PATH_DEPTHWISE:
-      run_depthwise(input, weight, bias, out, g, !nchw, post);
+      run_depthwise(input, weight, bias, out, g, !nchw, post, taps);
       return true;
     case PATH_DIRECT:
       run_direct(etr_conv_direct_for(etr_isa_active()), input, weight, bias,
@@ -1079,6 +1097,26 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
                           g->channels, dst);
     *packed = (etr_conv_packed_t){dst, c.weight->data,
                                   ETR_CONV_COLUMNS_PANEL, NULL};
+    return ETR_OK;
+  }
+  if (plan.path == PATH_DEPTHWISE && plan.nchw) {
+    // The 16-channel kernels' tap vectors, when this ISA's kernel for the
+    // call is one of them.
+    const etr_depthwise_args_t a =
+        depthwise_args(c.input, c.weight, c.bias, c.out, g, NULL);
+    if (!etr_depthwise_reads_taps(etr_isa_active(), &a)) {
+      return ETR_OK;
+    }
+    float *dst = (float *)etr_arena_alloc(
+        arena, etr_depthwise_taps_floats(g, a.channels) * sizeof(float), 64);
+    if (dst == NULL) {
+      return ETR_FAIL(ctx->diag, ETR_ERR_MEMORY_ALLOCATION_FAILED,
+                      "packed convolution weights: arena exhausted");
+    }
+    etr_depthwise_taps_pack((const float *)c.weight->data, g, a.channels,
+                            dst);
+    *packed = (etr_conv_packed_t){dst, c.weight->data,
+                                  ETR_CONV_DEPTHWISE_TAPS_PANEL, NULL};
     return ETR_OK;
   }
   int64_t ocg = c.out->sizes[1] / c.groups;

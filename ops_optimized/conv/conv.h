@@ -105,6 +105,11 @@ typedef struct etr_depthwise_args {
   int64_t out_stride_w;
   int64_t channels;
   int64_t multiplier;  // out channels per input channel (NCHW)
+  // The weight as vectors of 16 channels' taps, packed at load
+  // (etr_depthwise_taps_pack), or NULL: the 16-channel AVX-512 kernels
+  // (depthwise_channel_planes_avx512.c, depthwise_channels_avx512.c)
+  // then transpose each group's taps per call.
+  const float *taps;
 } etr_depthwise_args_t;
 
 typedef void (*etr_depthwise_fn)(const etr_depthwise_args_t *args);
@@ -277,6 +282,25 @@ etr_conv_nonfinite_fn etr_conv_any_nonfinite_for(etr_isa_t isa);
 
 // The depthwise kernel of `isa` for the layout.
 etr_depthwise_fn etr_depthwise_for(etr_isa_t isa, bool channels_last);
+
+// A depthwise weight (multiplier 1, NCHW) as the 16-channel kernels read
+// it: for channels c0 = 0, 16, ..., then tap t = kh * kernel_w + kw, the
+// 16 channels' weights of that tap (zeros past the last channel) at
+// dst[(c0 * taps + 16 t) ..], so a group's taps are taps vectors in a row
+// (64-byte aligned when dst is). etr_depthwise_taps_floats floats.
+// Transposing them per call cost the 120x4x4 5x5 layer (mobilenet_v3)
+// 1.6x its time (conv_kernel_bench on Zen 4: 1.13 -> 0.71 us without).
+// etr_conv_packed_t.panel is ETR_CONV_DEPTHWISE_TAPS_PANEL for it.
+#define ETR_CONV_DEPTHWISE_TAPS_PANEL (-100)
+size_t etr_depthwise_taps_floats(const etr_conv2d_geometry_t *g,
+                                 int64_t channels);
+void etr_depthwise_taps_pack(const float *weight,
+                             const etr_conv2d_geometry_t *g,
+                             int64_t channels, float *dst);
+// Whether `isa`'s NCHW depthwise kernel reads args->taps for this call
+// (an AVX-512 16-channel kernel takes it).
+bool etr_depthwise_reads_taps(etr_isa_t isa, const etr_depthwise_args_t *args);
+bool etr_depthwise_nchw_avx512_reads_taps(const etr_depthwise_args_t *args);
 
 // The output positions [*first, *end) of a dim of `out_size` whose tap at
 // `offset` (kernel index * dilation) reads inside [0, in_size): position o

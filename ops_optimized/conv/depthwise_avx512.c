@@ -246,146 +246,14 @@ static void nchw_paired(const etr_depthwise_args_t *args) {
   }
 }
 
-void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
+// Any other geometry: per block of 16 output pixels, the taps as
+// gathers, shifted loads or row segments.
+static void nchw_general(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
-  // Whole vectors of channels for depthwise_channels_avx512.c.
-  const bool channels_fit = args->multiplier == 1 && args->channels >= 16 &&
-                            args->out_stride_w == 1;
   const int64_t pixels = g->out_h * g->out_w;
-  // 3x3: stride-1 planes of at most 64 elements held in registers
-  // (depthwise3x3_plane_avx512.c), stride-2 padding-1 planes of even
-  // sizes split by parity (depthwise3x3_s2_plane_avx512.c), stride-1
-  // padding-1 rows of 8..16 one vector each
-  // (depthwise3x3_row_vector_avx512.c) and stride-2
-  // rows of 17..32 inputs split by parity (the s2 plane file) and of 33
-  // or more (depthwise3x3_s2_wide_avx512.c), other planes
-  // of at most 64 inputs and 16 outputs in registers, stride 2 to rows of
-  // at most 8 two rows per vector (padding 1: split by parity,
-  // depthwise3x3_s2_narrow_avx512.c; else the plane file), small stride-1
-  // planes taken flat, stride-1 padding-1 rows wider than 16 row by row
-  // (depthwise3x3_s1_rows_avx512.c), then rows of 8 or more outputs:
-  // weights in registers, no masks or index arithmetic per tap
-  // (depthwise3x3_avx512.c).
-  if (etr_depthwise3x3_plane_nchw_avx512_applies(g)) {
-    etr_depthwise3x3_plane_nchw_avx512(args);
-    return;
-  }
-  if (etr_depthwise3x3_s2_plane_nchw_avx512_applies(g)) {
-    etr_depthwise3x3_s2_plane_nchw_avx512(args);
-    return;
-  }
-  if (etr_depthwise3x3_row_vector_nchw_avx512_applies(g)) {
-    etr_depthwise3x3_row_vector_nchw_avx512(args);
-    return;
-  }
-  if (etr_depthwise3x3_s2_row_vector_nchw_avx512_applies(g)) {
-    etr_depthwise3x3_s2_row_vector_nchw_avx512(args);
-    return;
-  }
-  if (etr_depthwise3x3_s2_wide_nchw_avx512_applies(g)) {
-    etr_depthwise3x3_s2_wide_nchw_avx512(args);
-    return;
-  }
-  if (etr_depthwise3x3_tiny_nchw_avx512_applies(g)) {
-    etr_depthwise3x3_tiny_nchw_avx512(args);
-    return;
-  }
-  if (etr_depthwise3x3_s2_narrow_nchw_avx512_applies(g)) {
-    etr_depthwise3x3_s2_narrow_nchw_avx512(args);
-    return;
-  }
-  if (etr_depthwise3x3_s2_rows_nchw_avx512_applies(g)) {
-    etr_depthwise3x3_s2_rows_nchw_avx512(args);
-    return;
-  }
-  if (etr_depthwise3x3_small_nchw_avx512_applies(g)) {
-    etr_depthwise3x3_small_nchw_avx512(args);
-    return;
-  }
-  if (etr_depthwise3x3_s1_rows_nchw_avx512_applies(g)) {
-    etr_depthwise3x3_s1_rows_nchw_avx512(args);
-    return;
-  }
-  if (etr_depthwise3x3_nchw_avx512_applies(g)) {
-    etr_depthwise3x3_nchw_avx512(args);
-    return;
-  }
-  // 5x5 stride-2 padding-2 planes of at most 64 elements, one vector of
-  // outputs, split by parity (depthwise5x5_s2_plane_avx512.c;
-  // conv_kernel_bench on Zen 4, paired: 96x8x8 1.51x the 16-channel
-  // planes below, 96x6x6 2.59x and 96x4x4 1.60x the other kernels).
-  if (etr_depthwise5x5_s2_plane_nchw_avx512_applies(g)) {
-    etr_depthwise5x5_s2_plane_nchw_avx512(args);
-    return;
-  }
-  // 5x5 planes of 16 outputs whose shape has a compiled kernel (4x4 at
-  // stride 1), 16 channels a vector (depthwise_channel_planes_avx512.c;
-  // conv_kernel_bench on Zen 4: 120x4x4 1.74x the tiny kernel below).
-  if (channels_fit && args->out_stride_h == g->out_w &&
-      etr_depthwise_channel_planes_nchw_avx512_applies(g)) {
-    etr_depthwise_channel_planes_nchw_avx512(args);
-    return;
-  }
-  // 5x5 stride 2 on rows of 33 or more inputs: row by row, split by
-  // column parity (depthwise5x5_s2_wide_avx512.c; conv_kernel_bench on
-  // Zen 4: 72x56x56 53 -> 64 GFLOP/s against the channel vectors below).
-  if (etr_depthwise5x5_s2_wide_nchw_avx512_applies(g)) {
-    etr_depthwise5x5_s2_wide_nchw_avx512(args);
-    return;
-  }
-  // Other kernels: 5x5 and 7x7 with out rows of 7 or more on at least
-  // 16 channels, 16 channels a vector (depthwise_channels_avx512.c: the
-  // cells of a small plane, or a ring of rows), except 5x5 at stride 1
-  // on rows of 17 to 47 where bands take the plane: their whole vectors
-  // of out columns beat the ring there (paired conv_kernel_bench rounds,
-  // Intel Xeon: 0.89x on 64x32x32, 0.95-0.99x on 120 and 240x28x28;
-  // 1.07x on 32x56x56, 7x7 1.07-1.15x, 5x5 stride 2 1.02-1.19x); at
-  // stride 1 on planes of more than 16 outputs: 5 or 7
-  // rows in bands of out rows (depthwise_bands_avx512.c) where rows fill
-  // at least half a vector, else shifted rows of one zero-padded plane
-  // (depthwise_shifted_avx512.c); planes of at most 16 outputs from at
-  // most 64 inputs: one vector, each tap a permutation of the plane in
-  // registers (depthwise_tiny_avx512.c); other small planes (5x5, 7x7 at
-  // stride 2): from zero-padded phase planes (depthwise_padded_avx512.c).
-  const bool bands_first = g->kernel_h == 5 && g->stride_h == 1 &&
-                           g->out_w > 16 && g->out_w < 48 &&
-                           etr_depthwise_bands_nchw_avx512_applies(g);
-  if (channels_fit && !bands_first &&
-      etr_depthwise_channels_nchw_avx512_applies(g)) {
-    etr_depthwise_channels_nchw_avx512(args);
-    return;
-  }
-  if (etr_depthwise_bands_nchw_avx512_applies(g)) {
-    etr_depthwise_bands_nchw_avx512(args);
-    return;
-  }
-  if (etr_depthwise_shifted_nchw_avx512_applies(g)) {
-    etr_depthwise_shifted_nchw_avx512(args);
-    return;
-  }
-  if (etr_depthwise_tiny_nchw_avx512_applies(g)) {
-    etr_depthwise_tiny_nchw_avx512(args);
-    return;
-  }
-  if (etr_depthwise_padded_nchw_avx512_applies(g)) {
-    etr_depthwise_padded_nchw_avx512(args);
-    return;
-  }
-  // Stride 1 with out and in rows of one width: every tap is one constant
-  // shift of the flattened plane.
   const bool shifted = g->stride_h == 1 && g->stride_w == 1 &&
                        g->in_w == g->out_w && g->in_stride_w == 1 &&
                        g->in_stride_h == g->in_w;
-  if (shifted && g->kernel_w <= 16) {
-    nchw_shifted(args);
-    return;
-  }
-  // Stride 2 by row segments: at most 5 per 16-pixel block.
-  if (g->stride_w == 2 && g->in_stride_w == 1 && g->kernel_w <= 16 &&
-      g->out_w >= 4) {
-    nchw_paired(args);
-    return;
-  }
   const __m512i stride_h = _mm512_set1_epi32((int32_t)g->stride_h);
   const __m512i stride_w = _mm512_set1_epi32((int32_t)g->stride_w);
   const __m512i in_stride_h = _mm512_set1_epi32((int32_t)g->in_stride_h);
@@ -475,6 +343,140 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
       CHANNELS(STORE)
     }
   }
+}
+
+
+// The kernel etr_depthwise_nchw_avx512 runs for `args` (its geometry,
+// channels and out layout).
+static etr_depthwise_fn nchw_kernel(const etr_depthwise_args_t *args) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  // Whole vectors of channels for depthwise_channels_avx512.c.
+  const bool channels_fit = args->multiplier == 1 && args->channels >= 16 &&
+                            args->out_stride_w == 1;
+  // 3x3: stride-1 planes of at most 64 elements held in registers
+  // (depthwise3x3_plane_avx512.c), stride-2 padding-1 planes of even
+  // sizes split by parity (depthwise3x3_s2_plane_avx512.c), stride-1
+  // padding-1 rows of 8..16 one vector each
+  // (depthwise3x3_row_vector_avx512.c) and stride-2
+  // rows of 17..32 inputs split by parity (the s2 plane file) and of 33
+  // or more (depthwise3x3_s2_wide_avx512.c), other planes
+  // of at most 64 inputs and 16 outputs in registers, stride 2 to rows of
+  // at most 8 two rows per vector (padding 1: split by parity,
+  // depthwise3x3_s2_narrow_avx512.c; else the plane file), small stride-1
+  // planes taken flat, stride-1 padding-1 rows wider than 16 row by row
+  // (depthwise3x3_s1_rows_avx512.c), then rows of 8 or more outputs:
+  // weights in registers, no masks or index arithmetic per tap
+  // (depthwise3x3_avx512.c).
+  if (etr_depthwise3x3_plane_nchw_avx512_applies(g)) {
+    return etr_depthwise3x3_plane_nchw_avx512;
+  }
+  if (etr_depthwise3x3_s2_plane_nchw_avx512_applies(g)) {
+    return etr_depthwise3x3_s2_plane_nchw_avx512;
+  }
+  if (etr_depthwise3x3_row_vector_nchw_avx512_applies(g)) {
+    return etr_depthwise3x3_row_vector_nchw_avx512;
+  }
+  if (etr_depthwise3x3_s2_row_vector_nchw_avx512_applies(g)) {
+    return etr_depthwise3x3_s2_row_vector_nchw_avx512;
+  }
+  if (etr_depthwise3x3_s2_wide_nchw_avx512_applies(g)) {
+    return etr_depthwise3x3_s2_wide_nchw_avx512;
+  }
+  if (etr_depthwise3x3_tiny_nchw_avx512_applies(g)) {
+    return etr_depthwise3x3_tiny_nchw_avx512;
+  }
+  if (etr_depthwise3x3_s2_narrow_nchw_avx512_applies(g)) {
+    return etr_depthwise3x3_s2_narrow_nchw_avx512;
+  }
+  if (etr_depthwise3x3_s2_rows_nchw_avx512_applies(g)) {
+    return etr_depthwise3x3_s2_rows_nchw_avx512;
+  }
+  if (etr_depthwise3x3_small_nchw_avx512_applies(g)) {
+    return etr_depthwise3x3_small_nchw_avx512;
+  }
+  if (etr_depthwise3x3_s1_rows_nchw_avx512_applies(g)) {
+    return etr_depthwise3x3_s1_rows_nchw_avx512;
+  }
+  if (etr_depthwise3x3_nchw_avx512_applies(g)) {
+    return etr_depthwise3x3_nchw_avx512;
+  }
+  // 5x5 stride-2 padding-2 planes of at most 64 elements, one vector of
+  // outputs, split by parity (depthwise5x5_s2_plane_avx512.c;
+  // conv_kernel_bench on Zen 4, paired: 96x8x8 1.51x the 16-channel
+  // planes below, 96x6x6 2.59x and 96x4x4 1.60x the other kernels).
+  if (etr_depthwise5x5_s2_plane_nchw_avx512_applies(g)) {
+    return etr_depthwise5x5_s2_plane_nchw_avx512;
+  }
+  // 5x5 planes of 16 outputs whose shape has a compiled kernel (4x4 at
+  // stride 1), 16 channels a vector (depthwise_channel_planes_avx512.c;
+  // conv_kernel_bench on Zen 4: 120x4x4 1.74x the tiny kernel below).
+  if (channels_fit && args->out_stride_h == g->out_w &&
+      etr_depthwise_channel_planes_nchw_avx512_applies(g)) {
+    return etr_depthwise_channel_planes_nchw_avx512;
+  }
+  // 5x5 stride 2 on rows of 33 or more inputs: row by row, split by
+  // column parity (depthwise5x5_s2_wide_avx512.c; conv_kernel_bench on
+  // Zen 4: 72x56x56 53 -> 64 GFLOP/s against the channel vectors below).
+  if (etr_depthwise5x5_s2_wide_nchw_avx512_applies(g)) {
+    return etr_depthwise5x5_s2_wide_nchw_avx512;
+  }
+  // Other kernels: 5x5 and 7x7 with out rows of 7 or more on at least
+  // 16 channels, 16 channels a vector (depthwise_channels_avx512.c: the
+  // cells of a small plane, or a ring of rows), except 5x5 at stride 1
+  // on rows of 17 to 47 where bands take the plane: their whole vectors
+  // of out columns beat the ring there (paired conv_kernel_bench rounds,
+  // Intel Xeon: 0.89x on 64x32x32, 0.95-0.99x on 120 and 240x28x28;
+  // 1.07x on 32x56x56, 7x7 1.07-1.15x, 5x5 stride 2 1.02-1.19x); at
+  // stride 1 on planes of more than 16 outputs: 5 or 7
+  // rows in bands of out rows (depthwise_bands_avx512.c) where rows fill
+  // at least half a vector, else shifted rows of one zero-padded plane
+  // (depthwise_shifted_avx512.c); planes of at most 16 outputs from at
+  // most 64 inputs: one vector, each tap a permutation of the plane in
+  // registers (depthwise_tiny_avx512.c); other small planes (5x5, 7x7 at
+  // stride 2): from zero-padded phase planes (depthwise_padded_avx512.c).
+  const bool bands_first = g->kernel_h == 5 && g->stride_h == 1 &&
+                           g->out_w > 16 && g->out_w < 48 &&
+                           etr_depthwise_bands_nchw_avx512_applies(g);
+  if (channels_fit && !bands_first &&
+      etr_depthwise_channels_nchw_avx512_applies(g)) {
+    return etr_depthwise_channels_nchw_avx512;
+  }
+  if (etr_depthwise_bands_nchw_avx512_applies(g)) {
+    return etr_depthwise_bands_nchw_avx512;
+  }
+  if (etr_depthwise_shifted_nchw_avx512_applies(g)) {
+    return etr_depthwise_shifted_nchw_avx512;
+  }
+  if (etr_depthwise_tiny_nchw_avx512_applies(g)) {
+    return etr_depthwise_tiny_nchw_avx512;
+  }
+  if (etr_depthwise_padded_nchw_avx512_applies(g)) {
+    return etr_depthwise_padded_nchw_avx512;
+  }
+  // Stride 1 with out and in rows of one width: every tap is one constant
+  // shift of the flattened plane.
+  const bool shifted = g->stride_h == 1 && g->stride_w == 1 &&
+                       g->in_w == g->out_w && g->in_stride_w == 1 &&
+                       g->in_stride_h == g->in_w;
+  if (shifted && g->kernel_w <= 16) {
+    return nchw_shifted;
+  }
+  // Stride 2 by row segments: at most 5 per 16-pixel block.
+  if (g->stride_w == 2 && g->in_stride_w == 1 && g->kernel_w <= 16 &&
+      g->out_w >= 4) {
+    return nchw_paired;
+  }
+  return nchw_general;
+}
+
+void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
+  nchw_kernel(args)(args);
+}
+
+bool etr_depthwise_nchw_avx512_reads_taps(const etr_depthwise_args_t *args) {
+  const etr_depthwise_fn kernel = nchw_kernel(args);
+  return kernel == etr_depthwise_channel_planes_nchw_avx512 ||
+         kernel == etr_depthwise_channels_nchw_avx512;
 }
 
 void etr_depthwise_nhwc_avx512(const etr_depthwise_args_t *args) {

@@ -18,11 +18,16 @@
 // the 16 channels' weights of that tap. Taps in the padding are not
 // computed at all (the shapes are constants). The 16 sums, one per
 // output pixel, are transposed back, one per channel: a channel's whole
-// 4x4 plane, one store. Per group: two 16x16 transposes for the taps, one
-// or four for the input and one out (64 shuffles each) against 196 and
-// 289 FMAs. conv_kernel_bench on Zen 4: 120x4x4 1.97 -> 1.13 us (85
-// GFLOP/s), 96x8x8 then 2.92 -> 1.50 us; the datasets' mobilenet_v3,
-// fused, 0.968x the time (paired.py program, 7 rounds).
+// 4x4 plane, one store. Per group: one or four 16x16 transposes for the
+// input and one out (64 shuffles each) against 196 and 289 FMAs, and
+// two for the taps unless the weight was packed at load as tap vectors
+// (args->taps, conv.h's etr_depthwise_taps_pack), which the transposes
+// and the stores of 25 vectors had cost 1.6x the time.
+// conv_kernel_bench on Zen 4: 120x4x4 1.97 -> 1.13 us (85 GFLOP/s),
+// 96x8x8 then 2.92 -> 1.50 us; the datasets' mobilenet_v3, fused, 0.968x
+// the time (paired.py program, 7 rounds). With the taps packed at load,
+// the datasets' 120x4x4 layer as a one-op program 1.20 -> 0.74 us and
+// mobilenet_v3 fused 0.989x (paired.py program, 5 and 7 rounds).
 //
 // Taps outside the image contribute nothing, which is their zeros'
 // product for a finite weight: padded convolutions with a non-finite
@@ -75,8 +80,8 @@ static inline __attribute__((always_inline)) void group(
   const etr_conv2d_geometry_t *g = args->geometry;
   const int OH = (IH + 2 * P - K) / S + 1;
   const int OW = (IW + 2 * P - K) / S + 1;
-  _Alignas(64) __m512 weights[K * K];
-  tap_weights(args, c0, count, weights);
+  _Alignas(64) __m512 buffer[K * K];
+  const __m512 *weights = group_taps(args, c0, count, buffer);
   // + 0.0: a -0.0 bias adds as the +0.0 start of an unbiased sum does.
   const __m512 bias = _mm512_add_ps(group_bias(args, c0, count),
                                     _mm512_setzero_ps());

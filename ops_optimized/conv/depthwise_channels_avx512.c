@@ -265,7 +265,7 @@ static void plane(const etr_depthwise_args_t *args, row_fn row, int W) {
   // Room past the cells for those reads and for the copy's whole last 16
   // columns (up to 15 cells past them).
   _Alignas(64) __m512 cells[MAX_CELLS + 2 * MAX_OUT_W];
-  _Alignas(64) __m512 weights[MAX_K * MAX_K];
+  _Alignas(64) __m512 buffer[MAX_K * MAX_K];
   // Zeroed once: the copy writes the plane's cells, and only zeros
   // anywhere else.
   memset(cells, 0, (size_t)used * sizeof(__m512));
@@ -273,7 +273,7 @@ static void plane(const etr_depthwise_args_t *args, row_fn row, int W) {
     const int64_t count =
         args->channels - c0 < 16 ? args->channels - c0 : 16;
     fill_cells(args, c0, count, width, cells);
-    tap_weights(args, c0, count, weights);
+    const __m512 *weights = group_taps(args, c0, count, buffer);
     const __m512 bias = group_bias(args, c0, count);
     for (int64_t oh = 0; oh < g->out_h; ++oh) {
       const __m512 *rows[MAX_K];
@@ -298,14 +298,14 @@ static void ring(const etr_depthwise_args_t *args, row_fn row, int W) {
   const int64_t k = g->kernel_h;
   const int64_t s = g->stride_h;
   _Alignas(64) __m512 cells[MAX_RING_CELLS];
-  _Alignas(64) __m512 weights[MAX_K * MAX_K];
+  _Alignas(64) __m512 buffer[MAX_K * MAX_K];
   // Zeroed once: a ring row's fill writes its input columns (and zeros
   // up to the next 16), never its padding.
   memset(cells, 0, (size_t)(k * stride) * sizeof(__m512));
   for (int64_t c0 = 0; c0 < args->channels; c0 += 16) {
     const int64_t count =
         args->channels - c0 < 16 ? args->channels - c0 : 16;
-    tap_weights(args, c0, count, weights);
+    const __m512 *weights = group_taps(args, c0, count, buffer);
     const __m512 bias = group_bias(args, c0, count);
     int64_t filled = 0;  // padded rows [0, filled) are in the ring
     for (int64_t oh = 0; oh < g->out_h; ++oh) {

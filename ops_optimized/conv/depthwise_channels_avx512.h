@@ -56,6 +56,20 @@ static inline void tap_weights(const etr_depthwise_args_t *args,
   }
 }
 
+// Group c0's tap vectors: those packed at load (args->taps, 64-byte
+// aligned: etr_depthwise_taps_pack) or, without them, tap_weights' into
+// `buffer`. The same values either way.
+static inline const __m512 *group_taps(const etr_depthwise_args_t *args,
+                                       int64_t c0, int64_t count,
+                                       __m512 *buffer) {
+  const etr_conv2d_geometry_t *g = args->geometry;
+  if (args->taps != NULL) {
+    return (const __m512 *)(args->taps + c0 * g->kernel_h * g->kernel_w);
+  }
+  tap_weights(args, c0, count, buffer);
+  return buffer;
+}
+
 // The 16 channels' bias (zeros past the last channel, or no bias).
 static inline __m512 group_bias(const etr_depthwise_args_t *args,
                                 int64_t c0, int64_t count) {

@@ -91,6 +91,42 @@ etr_depthwise_fn etr_depthwise_for(etr_isa_t isa, bool channels_last) {
   }
 }
 
+bool etr_depthwise_reads_taps(etr_isa_t isa,
+                              const etr_depthwise_args_t *args) {
+#if defined(__x86_64__)
+  if (isa == ETR_ISA_AVX512) {
+    return etr_depthwise_nchw_avx512_reads_taps(args);
+  }
+#endif
+  (void)isa;
+  (void)args;
+  return false;
+}
+
+size_t etr_depthwise_taps_floats(const etr_conv2d_geometry_t *g,
+                                 int64_t channels) {
+  return (size_t)((channels + 15) / 16 * 16 * g->kernel_h * g->kernel_w);
+}
+
+void etr_depthwise_taps_pack(const float *weight,
+                             const etr_conv2d_geometry_t *g,
+                             int64_t channels, float *dst) {
+  const int64_t taps = g->kernel_h * g->kernel_w;
+  for (int64_t c0 = 0; c0 < channels; c0 += 16) {
+    float *group = dst + c0 * taps;
+    for (int64_t t = 0; t < taps; ++t) {
+      for (int64_t c = 0; c < 16; ++c) {
+        group[16 * t + c] =
+            c0 + c < channels
+                ? weight[(c0 + c) * g->w_stride_oc +
+                         t / g->kernel_w * g->w_stride_h +
+                         t % g->kernel_w * g->w_stride_w]
+                : 0.0f;
+      }
+    }
+  }
+}
+
 etr_depthwise_post_fn etr_depthwise_with_post_for(
     etr_isa_t isa, const etr_depthwise_args_t *args) {
 #if defined(__x86_64__)

@@ -292,16 +292,19 @@ Test(fuse, mobilenet_v3_same_bits) {
 
 // AVX-512 and AVX2 pack the weights of MobileNetV3's six
 // squeeze-and-excitation 1x1 convolutions (one-pixel images) as columns
-// (conv.h's etr_conv_columns_pack; its other layers' kernels read the
-// weights in place); unfused, the calls read them and keep the outputs'
-// bits. (Fused, mobilenet_v3_same_bits compares them with the unpacked
-// kernels.) The 4 -> 16 one took AVX-512's few-channel direct kernel, not
-// the pointwise one, before 2026-12-05.
+// (conv.h's etr_conv_columns_pack), and AVX-512 its 120-channel 5x5
+// depthwise layer on 4x4 maps as 16-channel tap vectors
+// (etr_depthwise_taps_pack, for depthwise_channel_planes_avx512.c; its
+// other layers' kernels read the weights in place); unfused, the calls
+// read them and keep the outputs' bits. (Fused, mobilenet_v3_same_bits
+// compares them with the unpacked kernels.) The 4 -> 16 one took
+// AVX-512's few-channel direct kernel, not the pointwise one, before
+// 2026-12-05.
 Test(fuse, mobilenet_v3_columns_packed_unfused) {
   static const struct {
     etr_isa_t isa;
     uint32_t packed;
-  } isas[] = {{ETR_ISA_AVX512, 6}, {ETR_ISA_AVX2, 6}};
+  } isas[] = {{ETR_ISA_AVX512, 7}, {ETR_ISA_AVX2, 6}};
   etr_program_t program;
   open_program("datasets/models/mobilenet_v3/model.pte", &program);
   for (size_t k = 0; k < sizeof(isas) / sizeof(isas[0]); ++k) {
