@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Constant weights packed at load (fuse.h's etr_opt_prepack_method): each
-// unfused convolution's for the pixel-tile kernel (conv/conv.h), each mm
-// and addmm's B for the GEMM (gemm/gemm.h), bound to the instruction as
-// its kernel state.
+// unfused convolution's for the kernel that will read it (conv/conv.h's
+// etr_conv_prepack: pixel-tile panels, Winograd transforms, one-pixel
+// columns, depthwise tap vectors), each mm and addmm's B for the GEMM
+// (gemm/gemm.h), bound to the instruction as its kernel state.
 #include <stddef.h>
 
 #include "ops_optimized/conv/conv.h"

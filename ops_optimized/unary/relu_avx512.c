@@ -23,10 +23,7 @@ void etr_f32_relu_avx512(size_t n, const float *x, float *y) {
       _mm512_mask_storeu_ps(y, lanes, _mm512_max_ps(zero, v));
     }
     for (; i + 32 <= n; i += 32) {
-      if (i + ETR_STREAM_PREFETCH_FLOATS < n) {
-        _mm_prefetch((const char *)(x + i + ETR_STREAM_PREFETCH_FLOATS),
-                     _MM_HINT_T0);
-      }
+      etr_stream_prefetch(x, i, n, 32);
       __m512 a = _mm512_loadu_ps(x + i);
       __m512 b = _mm512_loadu_ps(x + i + 16);
       _mm512_stream_ps(y + i, _mm512_max_ps(zero, a));

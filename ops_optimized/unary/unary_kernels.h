@@ -302,9 +302,7 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
   if (etr_stream_out(n, 1)) {                                             \
     ETR_UNARY_STREAM_HEAD(name)                                           \
     for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {            \
-      if (i + ETR_STREAM_PREFETCH_FLOATS < n) {                            \
-        __builtin_prefetch(x + i + ETR_STREAM_PREFETCH_FLOATS, 0, 3);      \
-      }                                                                   \
+      etr_stream_prefetch(x, i, n, 2 * ETR_VF_LANES);                     \
       etr_vf a = op_##name(vf_load(x + i), &k);                           \
       etr_vf b = op_##name(vf_load(x + i + ETR_VF_LANES), &k);            \
       vf_stream(y + i, a);                                                \
@@ -356,6 +354,7 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
   while (i + 2 * ETR_VF_LANES <= n) {                                     \
     for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {            \
       if ((stream) && i + ETR_STREAM_PREFETCH_FLOATS < n) {                \
+        /* One line a step: every line ran gelu-DRAM 3% slower. */        \
         __builtin_prefetch(x + i + ETR_STREAM_PREFETCH_FLOATS, 0, 3);      \
       }                                                                   \
       etr_vf a = vf_load(x + i);                                          \
@@ -419,11 +418,7 @@ static inline etr_vf op_exp_scaled(etr_vf v, const unary_consts_t *k) {
     if (etr_stream_out(n, 1)) {                                           \
       ETR_UNARY_STREAM_HEAD(name)                                         \
       for (; i + 4 * ETR_VF_LANES <= n; i += 4 * ETR_VF_LANES) {          \
-        if (i + ETR_STREAM_PREFETCH_FLOATS + 2 * ETR_VF_LANES < n) {       \
-          __builtin_prefetch(x + i + ETR_STREAM_PREFETCH_FLOATS, 0, 3);    \
-          __builtin_prefetch(                                             \
-              x + i + ETR_STREAM_PREFETCH_FLOATS + 2 * ETR_VF_LANES, 0, 3); \
-        }                                                                 \
+        etr_stream_prefetch(x, i, n, 4 * ETR_VF_LANES);                   \
         ETR_UNARY4_STEP(name, vf_stream)                                  \
       }                                                                   \
       vf_stream_fence();                                                  \
