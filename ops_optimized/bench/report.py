@@ -400,7 +400,9 @@ def write(results: Dict[str, Any], out: Path) -> None:
         " which skip the read of each line an ordinary store does first"
         " (ops_optimized/common/stream.h). So in DRAM the copy and triad loops"
         " are measured both ways, and a DRAM case is judged against the better of the two"
-        " (streaming, on this machine); in cache ordinary stores are the faster ones.",
+        " (streaming, on this machine); in cache ordinary stores are the faster ones."
+        " The streaming copy also prefetches every line it reads 4 KiB ahead, as the"
+        " unary kernels' streaming loops do (ops_optimized/bench/roofline_avx512.c).",
         "",
         "| level (floats per array) | read GB/s | copy GB/s | triad GB/s |"
         " copy, streaming stores GB/s | triad, streaming stores GB/s |",

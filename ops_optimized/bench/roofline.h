@@ -11,8 +11,10 @@
 // and copy and triad again with non-temporal (streaming) stores, which
 // write a line without first reading it: the most a kernel writing an
 // out larger than the caches can get (ops_optimized/common/stream.h), as
-// an ordinary store also reads the line it writes. Where the CPU has no
-// such store (plain C) they are the ordinary loops.
+// an ordinary store also reads the line it writes (the streaming copy
+// also prefetches what it reads, as the unary kernels' streaming loops
+// do). Where the CPU has no such store (plain C) they are the ordinary
+// loops.
 // Bytes are counted as the cost model counts an operator's (prof/
 // cost_model.h): each array read once, each written once, no
 // write-allocate traffic, as STREAM does. Each loop uses the widest vectors
