@@ -1053,6 +1053,16 @@ static bool transposed_geometry(etr_kernel_context_t *ctx,
                         c->groups, false, g);
 }
 
+// Room in the method's arena for `floats` packed weights (64-byte
+// aligned), or NULL; packed_room_error says so.
+static float *packed_floats(etr_arena_t *arena, size_t floats) {
+  return (float *)etr_arena_alloc(arena, floats * sizeof(float), 64);
+}
+static etr_error_t packed_room_error(etr_kernel_context_t *ctx) {
+  return ETR_FAIL(ctx->diag, ETR_ERR_MEMORY_ALLOCATION_FAILED,
+                  "packed convolution weights: arena exhausted");
+}
+
 etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args, etr_arena_t *arena,
                              etr_conv_packed_t *packed) {
@@ -1085,13 +1095,10 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
       reads_columns(etr_isa_active())) {
     // One pixel: the weight as columns.
     const int64_t oc = c.out->sizes[1];
-    float *dst = (float *)etr_arena_alloc(
-        arena,
-        (size_t)(etr_conv_columns_pitch(oc) * g->channels) * sizeof(float),
-        64);
+    float *dst = packed_floats(
+        arena, (size_t)(etr_conv_columns_pitch(oc) * g->channels));
     if (dst == NULL) {
-      return ETR_FAIL(ctx->diag, ETR_ERR_MEMORY_ALLOCATION_FAILED,
-                      "packed convolution weights: arena exhausted");
+      return packed_room_error(ctx);
     }
     etr_conv_columns_pack((const float *)c.weight->data, g->w_stride_oc, oc,
                           g->channels, dst);
@@ -1107,11 +1114,9 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
     if (!etr_depthwise_reads_taps(etr_isa_active(), &a)) {
       return ETR_OK;
     }
-    float *dst = (float *)etr_arena_alloc(
-        arena, etr_depthwise_taps_floats(g, a.channels) * sizeof(float), 64);
+    float *dst = packed_floats(arena, etr_depthwise_taps_floats(g, a.channels));
     if (dst == NULL) {
-      return ETR_FAIL(ctx->diag, ETR_ERR_MEMORY_ALLOCATION_FAILED,
-                      "packed convolution weights: arena exhausted");
+      return packed_room_error(ctx);
     }
     etr_depthwise_taps_pack((const float *)c.weight->data, g, a.channels,
                             dst);
@@ -1124,11 +1129,9 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
     // The Winograd kernel's transformed weight; when a weight is out of
     // its range (the kernel declines every call), the pixel tiles' panels.
     size_t floats = etr_conv_winograd_packed_floats(ocg, g->channels);
-    float *dst = (float *)etr_arena_alloc(
-        arena, (size_t)c.groups * floats * sizeof(float), 64);
+    float *dst = packed_floats(arena, (size_t)c.groups * floats);
     if (dst == NULL) {
-      return ETR_FAIL(ctx->diag, ETR_ERR_MEMORY_ALLOCATION_FAILED,
-                      "packed convolution weights: arena exhausted");
+      return packed_room_error(ctx);
     }
     bool ok = true;
     for (int64_t group = 0; ok && group < c.groups; ++group) {
@@ -1148,11 +1151,9 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
   }
   int64_t depth = g->channels * g->kernel_h * g->kernel_w;
   size_t floats = etr_conv_pixels_packed_floats(ocg, depth);
-  float *dst = (float *)etr_arena_alloc(
-      arena, (size_t)c.groups * floats * sizeof(float), 64);
+  float *dst = packed_floats(arena, (size_t)c.groups * floats);
   if (dst == NULL) {
-    return ETR_FAIL(ctx->diag, ETR_ERR_MEMORY_ALLOCATION_FAILED,
-                    "packed convolution weights: arena exhausted");
+    return packed_room_error(ctx);
   }
   for (int64_t group = 0; group < c.groups; ++group) {
     etr_conv_pixels_pack(
