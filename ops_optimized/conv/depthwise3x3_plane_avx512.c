@@ -62,6 +62,12 @@ typedef struct plane_plan {
   __mmask16 below;
 } plane_plan_t;
 
+// Lanes `shift` .. `shift` + 15 of (low, high): one valignd.
+#define shift_lanes(low, high, shift)                                   \
+  _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(high),    \
+                                          _mm512_castps_si512(low),     \
+                                          (shift)))
+
 // One channel: `blocks` (1..4) a constant after inlining, so the plane's
 // vectors stay in registers. `whole` (a constant too): the plane fills
 // its vectors and its rows divide 16 (2, 4 or 8 wide), so every block
@@ -69,10 +75,17 @@ typedef struct plane_plan {
 // stride): no masks on loads and stores, two column masks for all
 // blocks, taps at constant offsets (4x4 planes measured 24% faster,
 // 8x8 13%: without it the masks spill and the taps take registers).
+// `width` (a constant): 8 for whole planes of 8-wide rows in two or more
+// vectors, whose rows above and below are half a vector away: a valignd
+// each (about 0.3 cycles beside the FMAs on Zen 4, tools/port_probe.c)
+// in place of the two-source permute (about 1.0); 0 for the others.
+// mobilenet_v2's 96 x 8x8 layer: 85.9 -> 92.2 GFLOP/s (conv_kernel_bench
+// "dw 96x8x8 s1", the two builds side by side, median ratio 1.073 over 7
+// rounds).
 static inline __attribute__((always_inline)) void channel(
     const etr_depthwise_args_t *args, const etr_conv2d_geometry_t *g,
     const plane_plan_t *plan, int64_t oc, int64_t ic, int blocks,
-    bool whole) {
+    bool whole, int width) {
   const int64_t pixels = g->in_h * g->in_w;
   const float *in = args->input + ic * g->in_stride_c;
   const float *w = args->weight + oc * g->w_stride_oc;
@@ -104,6 +117,9 @@ static inline __attribute__((always_inline)) void channel(
     if (blocks == 1) {
       up = _mm512_maskz_permutexvar_ps(plan->above, plan->up, v[1]);
       down = _mm512_maskz_permutexvar_ps(plan->below, plan->down, v[1]);
+    } else if (width == 8) {
+      up = shift_lanes(v[b], v[b + 1], 8);
+      down = shift_lanes(v[b + 1], v[b + 2], 8);
     } else {
       up = _mm512_permutex2var_ps(v[b], plan->up, v[b + 1]);
       down = _mm512_permutex2var_ps(v[b + 1], plan->down, v[b + 2]);
@@ -179,8 +195,8 @@ static inline __attribute__((always_inline)) plane_plan_t plan_for(
 // 4x4 layer's time). No bias reads zeros: one FMA chain for both.
 static const float kZeroBias = 0.0f;
 
-#define CHANNELS_WITH(blocks, whole)                                    \
-  static void channels_##blocks##_##whole(                              \
+#define CHANNELS_WITH(blocks, whole, width)                             \
+  static void channels_##blocks##_##whole##_##width(                    \
       const etr_depthwise_args_t *args) {                               \
     etr_depthwise_args_t a = *args;                                     \
     if (a.bias == NULL) {                                               \
@@ -190,18 +206,22 @@ static const float kZeroBias = 0.0f;
     const etr_conv2d_geometry_t g = *args->geometry;                    \
     const plane_plan_t p = plan_for(&g, blocks);                        \
     const int n = blocks;                                               \
-    DEPTHWISE_CHANNELS(a.channels, a.multiplier, CHANNEL_##whole);      \
+    const bool full = whole;                                            \
+    const int row = width;                                              \
+    DEPTHWISE_CHANNELS(a.channels, a.multiplier, CHANNEL);              \
   }
-#define CHANNEL_0(oc, ic) channel(&a, &g, &p, oc, ic, n, false)
-#define CHANNEL_1(oc, ic) channel(&a, &g, &p, oc, ic, n, true)
-CHANNELS_WITH(1, 0)
-CHANNELS_WITH(2, 0)
-CHANNELS_WITH(3, 0)
-CHANNELS_WITH(4, 0)
-CHANNELS_WITH(1, 1)
-CHANNELS_WITH(2, 1)
-CHANNELS_WITH(3, 1)
-CHANNELS_WITH(4, 1)
+#define CHANNEL(oc, ic) channel(&a, &g, &p, oc, ic, n, full, row)
+CHANNELS_WITH(1, 0, 0)
+CHANNELS_WITH(2, 0, 0)
+CHANNELS_WITH(3, 0, 0)
+CHANNELS_WITH(4, 0, 0)
+CHANNELS_WITH(1, 1, 0)
+CHANNELS_WITH(2, 1, 0)
+CHANNELS_WITH(3, 1, 0)
+CHANNELS_WITH(4, 1, 0)
+CHANNELS_WITH(2, 1, 8)
+CHANNELS_WITH(3, 1, 8)
+CHANNELS_WITH(4, 1, 8)
 
 void etr_depthwise3x3_plane_nchw_avx512(const etr_depthwise_args_t *args) {
   const etr_conv2d_geometry_t *g = args->geometry;
@@ -209,30 +229,43 @@ void etr_depthwise3x3_plane_nchw_avx512(const etr_depthwise_args_t *args) {
   const int blocks = (int)((pixels + 15) / 16);
   const bool whole = pixels == 16 * blocks && 16 % g->in_w == 0 &&
                      g->w_stride_h == 3 && g->w_stride_w == 1;
-  switch (blocks + (whole ? MAX_BLOCKS : 0)) {
+  const bool eight = whole && g->in_w == 8;
+  switch (blocks + (whole ? MAX_BLOCKS : 0) + (eight ? MAX_BLOCKS : 0)) {
     case 1:
-      channels_1_0(args);
+      channels_1_0_0(args);
       break;
     case 2:
-      channels_2_0(args);
+      channels_2_0_0(args);
       break;
     case 3:
-      channels_3_0(args);
+      channels_3_0_0(args);
       break;
     case 4:
-      channels_4_0(args);
+      channels_4_0_0(args);
       break;
     case 5:
-      channels_1_1(args);
+      channels_1_1_0(args);
       break;
     case 6:
-      channels_2_1(args);
+      channels_2_1_0(args);
       break;
     case 7:
-      channels_3_1(args);
+      channels_3_1_0(args);
+      break;
+    case 8:
+      channels_4_1_0(args);
+      break;
+    case 9:
+      channels_1_1_0(args);  // one vector: its own permutes
+      break;
+    case 10:
+      channels_2_1_8(args);
+      break;
+    case 11:
+      channels_3_1_8(args);
       break;
     default:
-      channels_4_1(args);
+      channels_4_1_8(args);
       break;
   }
 }
