@@ -224,6 +224,41 @@ static inline bool stream_hint(const etr_binary_params_t *params) {
                     streamed, stream_hint(params))                        \
   }
 
+// etr_binary_rows_t: each run by ETR_BINARY_LOOP (no streaming), the
+// operands' shapes chosen once for all rows.
+#define ETR_DEFINE_BINARY_ROWS(name)                                      \
+  static void name##_rows(const etr_binary_rows_t *rows,                  \
+                          const etr_binary_params_t *params) {            \
+    const size_t n = rows->n;                                             \
+    const float *a = rows->a;                                             \
+    const float *b = rows->b;                                             \
+    float *y = rows->y;                                                   \
+    for (size_t r = 0; r < rows->rows; ++r) {                             \
+      if (rows->a_vector && rows->b_vector) {                             \
+        ETR_BINARY_LOOP(VECTOR_A, VECTOR_B, VECTOR_A_N, VECTOR_B_N,       \
+                        op_##name, 0, false)                              \
+      } else if (rows->a_vector) {                                        \
+        const etr_vf splat_b = vf_set1(*b);                               \
+        ETR_BINARY_LOOP(VECTOR_A, SPLAT_B, VECTOR_A_N, SPLAT_B_N,         \
+                        op_##name, 0, false)                              \
+      } else {                                                            \
+        const etr_vf splat_a = vf_set1(*a);                               \
+        ETR_BINARY_LOOP(SPLAT_A, VECTOR_B, SPLAT_A_N, VECTOR_B_N,         \
+                        op_##name, 0, false)                              \
+      }                                                                   \
+      a += rows->a_stride;                                                \
+      b += rows->b_stride;                                                \
+      y += rows->y_stride;                                                \
+    }                                                                     \
+  }
+ETR_DEFINE_BINARY_ROWS(add)
+ETR_DEFINE_BINARY_ROWS(sub)
+ETR_DEFINE_BINARY_ROWS(mul)
+ETR_DEFINE_BINARY_ROWS(div)
+ETR_DEFINE_BINARY_ROWS(maximum)
+ETR_DEFINE_BINARY_ROWS(minimum)
+#undef ETR_DEFINE_BINARY_ROWS
+
 ETR_DEFINE_BINARY(add, 1)
 ETR_DEFINE_BINARY(sub, 1)
 ETR_DEFINE_BINARY(mul, 1)
@@ -512,6 +547,8 @@ _Static_assert(ETR_BINARY_NUM_OPS == 13 && ETR_COMPARE_NUM_OPS == 6,
       .sv = {add_sv, sub_sv, mul_sv, DIV_SV, maximum_sv, minimum_sv,        \
              add_scaled_sv, fmod_sv, remainder_sv, div_trunc_sv,            \
              div_floor_sv, atan2_sv, pow_sv},                               \
+      .rows = {add_rows, sub_rows, mul_rows, div_rows, maximum_rows,        \
+               minimum_rows},                                               \
       .compare_vv = {compare_eq_vv, compare_ne_vv, compare_lt_vv,           \
                      compare_le_vv, compare_gt_vv, compare_ge_vv},          \
       .compare_vs = {compare_eq_vs, compare_ne_vs, compare_lt_vs,           \

@@ -304,6 +304,45 @@ static inline void operand_in_run(const run_operand_t *operand,
   }
 }
 
+// A Float call of an op with a rows kernel (binary.h): the innermost
+// outer dim's runs in one kernel call, the plan's other outer dims walked
+// by the cursor (none for [C, H, W] op [C, 1, 1]). A constant operand
+// reads its value with stride 0.
+static void run_rows(const etr_binary_call_t *call,
+                     const etr_f32_binary_kernels_t *k,
+                     const etr_plan_t *plan, const run_operand_t *ra,
+                     const run_operand_t *rb, float *out) {
+  const int32_t last = plan->outer_dim - 1;
+  etr_plan_t outer = *plan;  // the groups of rows
+  outer.outer_dim = last;
+  outer.runs = plan->runs / plan->outer_sizes[last];
+  etr_binary_rows_t rows = {
+      .rows = (size_t)plan->outer_sizes[last],
+      .n = (size_t)plan->run,
+      .a_vector = ra->vector,
+      .b_vector = rb->vector,
+      .y_stride = (ptrdiff_t)plan->outer_strides[0][last]};
+  rows.a_stride = ra->base != NULL
+                      ? (ptrdiff_t)plan->outer_strides[ra->slot][last]
+                      : 0;
+  rows.b_stride = rb->base != NULL
+                      ? (ptrdiff_t)plan->outer_strides[rb->slot][last]
+                      : 0;
+  etr_plan_cursor_t cursor;
+  etr_plan_cursor_init(&cursor);
+  for (int64_t g = 0; g < outer.runs; ++g) {
+    rows.a = ra->base != NULL
+                 ? (const float *)ra->base + cursor.offsets[ra->slot]
+                 : &call->a.value;
+    rows.b = rb->base != NULL
+                 ? (const float *)rb->base + cursor.offsets[rb->slot]
+                 : &call->b.value;
+    rows.y = out + cursor.offsets[0];
+    k->rows[call->op](&rows, &call->params);
+    etr_plan_cursor_next(&cursor, &outer);
+  }
+}
+
 etr_error_t etr_binary_execute(etr_kernel_context_t *ctx,
                                etr_binary_call_t *call, bool *handled) {
   const etr_tensor_t *a = call->a.tensor;
@@ -358,6 +397,12 @@ etr_error_t etr_binary_execute(etr_kernel_context_t *ctx,
   call->params.stream = call->dtype == ETR_FLOAT && !call->compare &&
                         plan.run >= 256 &&
                         touched >= etr_isa_stream_bytes();
+  if (call->dtype == ETR_FLOAT && !call->compare &&
+      !call->params.stream && plan.outer_dim > 0 &&
+      k->rows[call->op] != NULL) {
+    run_rows(call, k, &plan, &ra, &rb, (float *)out->data);
+    return ETR_OK;
+  }
   etr_plan_cursor_t cursor;
   etr_plan_cursor_init(&cursor);
   for (int64_t r = 0; r < plan.runs; ++r) {

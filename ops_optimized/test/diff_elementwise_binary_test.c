@@ -30,6 +30,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "ops_optimized/binary/binary.h"
+#include "ops_optimized/isa.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/test/diff.h"
 #include "ops_reference/ops_reference.h"
@@ -579,4 +581,138 @@ TT_TEST(diff_elementwise_binary, dense_fast_path) {
     }
   }
   cr_assert_eq(failures, 0, "%d dense binary cases disagree", failures);
+}
+
+// The rows kernels (binary.h's etr_binary_rows_t: the per-channel and
+// bias-row broadcasts in one call) of every ISA this machine has, called
+// directly: rows of whole runs (vector operands a run or a wider pitch
+// apart, or the same run again) and per-row values (1 or 2 apart, or the
+// same one), the three operand shapes, every op that has one, against
+// the same table's per-run kernels row by row. The bits must be the same
+// (NaN payloads aside) and the gaps between out rows untouched.
+TT_TEST(diff_elementwise_binary, rows_kernels) {
+  static const etr_binary_op_t kRowOps[] = {
+      ETR_BINARY_ADD,     ETR_BINARY_SUB,     ETR_BINARY_MUL,
+      ETR_BINARY_DIV,     ETR_BINARY_MAXIMUM, ETR_BINARY_MINIMUM};
+  static const float kSpecial[] = {0.0f,  -0.0f,     INFINITY, -INFINITY,
+                                   NAN,   0x1p-149f, -3.5f,    0x1.fffffep127f};
+  static const size_t kRuns[] = {1, 3, 15, 16, 17, 33, 64};
+  enum { kRows = 5, kPad = 3, kMax = kRows * (64 + kPad) + 8 };
+  static float a[kMax];
+  static float b[kMax];
+  static float got[kMax];
+  static float want[kMax];
+  uint64_t state = g_seed++;
+  for (size_t i = 0; i < kMax; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t r = (uint32_t)(state >> 32);
+    a[i] = ldexpf(1.0f + (float)(r >> 9) * 0x1p-23f, (int)(r % 40) - 20);
+    a[i] = r % 13 == 0 ? kSpecial[(r >> 4) % 8] : (r & 2u ? -a[i] : a[i]);
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    r = (uint32_t)(state >> 32);
+    b[i] = ldexpf(1.0f + (float)(r >> 9) * 0x1p-23f, (int)(r % 40) - 20);
+    b[i] = r % 11 == 0 ? kSpecial[(r >> 4) % 8] : (r & 2u ? -b[i] : b[i]);
+  }
+  int failures = 0;
+  int calls = 0;
+  for (int isa = ETR_ISA_SCALAR; isa <= ETR_ISA_NEON; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    const etr_f32_binary_kernels_t *k = etr_f32_binary_for((etr_isa_t)isa);
+    for (size_t o = 0; o < sizeof(kRowOps) / sizeof(kRowOps[0]); ++o) {
+      const etr_binary_op_t op = kRowOps[o];
+      cr_assert_not_null(k->rows[op], "%s: no rows kernel for op %d",
+                         etr_isa_name((etr_isa_t)isa), (int)op);
+      for (size_t l = 0; l < sizeof(kRuns) / sizeof(kRuns[0]); ++l) {
+        const size_t n = kRuns[l];
+        for (int shape = 0; shape < 3; ++shape) {  // vv, vs, sv
+          for (int pitch = 0; pitch < 3; ++pitch) {
+            // Vector rows a run apart, a wider pitch, or repeated; values
+            // 1, 2 or 0 apart.
+            const ptrdiff_t vector_stride =
+                pitch == 0 ? (ptrdiff_t)n
+                           : pitch == 1 ? (ptrdiff_t)(n + kPad) : 0;
+            const ptrdiff_t value_stride = pitch == 2 ? 0 : pitch + 1;
+            etr_binary_rows_t rows = {
+                .rows = kRows,
+                .n = n,
+                .a = a + 1,
+                .a_stride = shape == 2 ? value_stride : vector_stride,
+                .a_vector = shape != 2,
+                .b = b + 2,
+                .b_stride = shape == 1 ? value_stride : (ptrdiff_t)n + 1,
+                .b_vector = shape != 1,
+                .y = got + 3,
+                .y_stride = (ptrdiff_t)(n + (pitch == 1 ? kPad : 0))};
+            for (size_t i = 0; i < kMax; ++i) {
+              got[i] = want[i] = (float)i;  // the gaps
+            }
+            const etr_binary_params_t params = {.alpha = 0.0};
+            for (size_t r = 0; r < kRows; ++r) {
+              const float *ra = rows.a + (ptrdiff_t)r * rows.a_stride;
+              const float *rb = rows.b + (ptrdiff_t)r * rows.b_stride;
+              float *ry = want + 3 + (ptrdiff_t)r * rows.y_stride;
+              if (shape == 0) {
+                k->vv[op](n, ra, rb, ry, &params);
+              } else if (shape == 1) {
+                k->vs[op](n, ra, *rb, ry, &params);
+              } else {
+                k->sv[op](n, *ra, rb, ry, &params);
+              }
+            }
+            k->rows[op](&rows, &params);
+            ++calls;
+            for (size_t i = 0; i < kMax; ++i) {
+              if (memcmp(&got[i], &want[i], sizeof(float)) != 0 &&
+                  !(isnan(got[i]) && isnan(want[i]))) {
+                if (++failures <= 5) {
+                  cr_log_error("%s op %d shape %d pitch %d n %zu: [%zu] "
+                               "%a, per-run kernels %a",
+                               etr_isa_name((etr_isa_t)isa), (int)op, shape,
+                               pitch, n, i, got[i], want[i]);
+                }
+                break;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d rows kernel calls disagree", failures);
+  cr_assert_gt(calls, 0);
+}
+
+// The driver's rows path with a constant operand (a 0-dim Double tensor,
+// on either side) and a row-pitched Float view ([3, n] rows n + 4 apart,
+// innermost stride 1): the runs cannot merge, so every row is one row of
+// the rows kernel, reading the constant with stride 0.
+TT_TEST(diff_elementwise_binary, rows_with_constant) {
+  int failures = 0;
+  for (size_t o = 0; o < 6; ++o) {
+    for (int64_t n = 1; n <= 33; n += 16) {
+      for (int side = 0; side < 2; ++side) {
+        etr_diff_case_t c;
+        etr_diff_begin(&c, kOps[o].tensor_name, g_seed++,
+                       "[3,%lld] rows %lld apart %s 0-dim Double",
+                       (long long)n, (long long)n + 4,
+                       side ? "after" : "before");
+        double values[3 * 37];
+        for (int64_t i = 0; i < 3 * (n + 4); ++i) {
+          values[i] = i % 7 == 0 ? -0.0 : (double)(i % 19) * 0.37 - 3.0;
+        }
+        etr_tensor_t *view =
+            tt_tensor(ETR_FLOAT, 2, (const int64_t[]){3, n + 4}, values);
+        view->sizes[1] = n;  // strides stay {n + 4, 1}
+        etr_tensor_t *value = tt_scalar_tensor(ETR_DOUBLE, 1.25);
+        etr_diff_arg(&c, tt_ev_tensor(side ? value : view));
+        etr_diff_arg(&c, tt_ev_tensor(side ? view : value));
+        c.dtype = ETR_FLOAT;
+        failures += finish(&c, &kOps[o], ETR_FLOAT, 1.0, 2,
+                           (const int64_t[]){3, n}, false);
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d cases disagree", failures);
 }
