@@ -14,7 +14,7 @@
 #include "ops_reference/support/element.h"
 #include "ops_reference/support/shape.h"
 
-enum { kStackChannels = 1024 };
+enum { kStackChannels = 1024, kLayerNormRows = 32 };
 
 // True when fp32 normalization is safe for these statistics: finite, and
 // (x - mean) * rstd cannot overflow or lose precision in a subnormal rstd.
@@ -65,6 +65,70 @@ static bool contiguous_of(const etr_tensor_t *t, int64_t numel) {
           etr_reduce_is_f32_like(t->dtype));
 }
 
+// The mean, variance and 1 / sqrt(variance + eps) of `rows` (at most
+// kLayerNormRows) rows of n floats, in double: the sums of every row
+// first, then the squares about each mean, so the rows' reductions,
+// divides and square roots overlap instead of waiting on one another
+// (one row at a time, the transformer's 16 x 64 layer norm took 0.8 us).
+static void row_statistics(const etr_reduce_kernels_t *r, size_t rows,
+                           size_t n, const float *x, double eps, double *mu,
+                           double *variance, double *inverse) {
+  r->sum_rows(rows, n, x, mu);
+  for (size_t o = 0; o < rows; ++o) {
+    mu[o] /= (double)n;
+  }
+  r->sumsq_rows(rows, n, x, mu, variance);
+  for (size_t o = 0; o < rows; ++o) {
+    variance[o] /= (double)n;
+    inverse[o] = 1.0 / sqrt(variance[o] + eps);
+  }
+}
+
+// One row normalized: fp32 with the mean split in two floats where the
+// statistics allow it, else in double as the reference.
+static void normalize_row(const etr_norm_kernels_t *k, size_t n,
+                          const float *x, double mu, double variance,
+                          double inverse, const float *w, const float *b,
+                          float *y) {
+  if (fast_statistics(mu, variance, inverse)) {
+    float hi = (float)mu;
+    k->normalize_affine(n, x, hi, (float)(mu - (double)hi), (float)inverse,
+                        w, b, y);
+  } else {
+    norm_row_double(n, x, mu, inverse, w, b, 1.0, 0.0, y);
+  }
+}
+
+// Float rows, kLayerNormRows at a time (one at a time where y overlaps
+// x other than in place: each row's statistics then read x before the
+// rows above it are written, as they did).
+static void float_layer_norm(const etr_norm_kernels_t *k,
+                             const etr_reduce_kernels_t *r, size_t rows,
+                             size_t n, const float *x, const float *w,
+                             const float *b, double eps, float *y,
+                             etr_tensor_t *mean, etr_tensor_t *rstd) {
+  double mu[kLayerNormRows];
+  double variance[kLayerNormRows];
+  double inverse[kLayerNormRows];
+  const size_t bytes = rows * n * sizeof(float);
+  const size_t block = x == y || (const char *)x + bytes <= (char *)y ||
+                               (const char *)y + bytes <= (const char *)x
+                           ? kLayerNormRows
+                           : 1;
+  for (size_t o0 = 0; o0 < rows; o0 += block) {
+    const size_t count = rows - o0 < block ? rows - o0 : block;
+    row_statistics(r, count, n, x + o0 * n, eps, mu, variance, inverse);
+    for (size_t j = 0; j < count; ++j) {
+      const size_t o = o0 + j;
+      normalize_row(k, n, x + o * n, mu[j], variance[j], inverse[j], w, b,
+                    y + o * n);
+      etr_store_double(mean->dtype, etr_element_at(mean, (int64_t)o), mu[j]);
+      etr_store_double(rstd->dtype, etr_element_at(rstd, (int64_t)o),
+                       inverse[j]);
+    }
+  }
+}
+
 bool etr_layer_norm_run(etr_kernel_context_t *ctx, const etr_tensor_t *input,
                         int32_t axis, const etr_tensor_t *weight,
                         const etr_tensor_t *bias, double eps,
@@ -101,33 +165,21 @@ bool etr_layer_norm_run(etr_kernel_context_t *ctx, const etr_tensor_t *input,
   const etr_reduce_kernels_t *r = etr_reduce_kernels_for(etr_isa_active());
   size_t rows = (size_t)(numel / n);
   size_t element = etr_scalar_type_size(input->dtype);
+  if (!staged) {
+    float_layer_norm(k, r, rows, (size_t)n, (const float *)input->data, w,
+                     b, eps, (float *)out->data, mean, rstd);
+    return true;
+  }
   for (size_t o = 0; o < rows; ++o) {
-    const float *x = (const float *)input->data + o * (size_t)n;
-    float *y = (float *)out->data + o * (size_t)n;
-    if (staged) {
-      etr_convert_to_f32(input->dtype, (size_t)n,
-                         (const uint8_t *)input->data + o * n * element, row);
-      x = row;
-      y = row;
-    }
-    double sum = 0.0;
-    double squares = 0.0;
-    r->sum_rows(1, (size_t)n, x, &sum);
-    double mu = sum / (double)n;
-    r->sumsq_rows(1, (size_t)n, x, &mu, &squares);
-    double variance = squares / (double)n;
-    double inverse = 1.0 / sqrt(variance + eps);
-    if (fast_statistics(mu, variance, inverse)) {
-      float hi = (float)mu;
-      k->normalize_affine((size_t)n, x, hi, (float)(mu - (double)hi),
-                          (float)inverse, w, b, y);
-    } else {
-      norm_row_double((size_t)n, x, mu, inverse, w, b, 1.0, 0.0, y);
-    }
-    if (staged) {
-      etr_convert_from_f32(out->dtype, (size_t)n, row,
-                           (uint8_t *)out->data + o * n * element);
-    }
+    etr_convert_to_f32(input->dtype, (size_t)n,
+                       (const uint8_t *)input->data + o * n * element, row);
+    double mu = 0.0;
+    double variance = 0.0;
+    double inverse = 0.0;
+    row_statistics(r, 1, (size_t)n, row, eps, &mu, &variance, &inverse);
+    normalize_row(k, (size_t)n, row, mu, variance, inverse, w, b, row);
+    etr_convert_from_f32(out->dtype, (size_t)n, row,
+                         (uint8_t *)out->data + o * n * element);
     etr_store_double(mean->dtype, etr_element_at(mean, (int64_t)o), mu);
     etr_store_double(rstd->dtype, etr_element_at(rstd, (int64_t)o), inverse);
   }

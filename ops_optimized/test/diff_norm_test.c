@@ -169,6 +169,21 @@ static void shift_values(etr_tensor_t *t, float offset) {
   }
 }
 
+// When set, layer_norm_case plants rows for the double path in a Float
+// input of at least 61 rows: a NaN in row 45, +inf in row 50, row 60
+// scaled by 1e31.
+static bool g_plant_rows = false;
+
+static void plant_rows(etr_tensor_t *input) {
+  float *data = (float *)input->data;
+  const int64_t n = input->sizes[input->dim - 1];
+  data[45 * n + 3] = NAN;
+  data[50 * n] = INFINITY;
+  for (int64_t i = 0; i < n; ++i) {
+    data[60 * n + i] *= 1e31f;
+  }
+}
+
 static int layer_norm_case(etr_scalar_type_t dtype,
                            etr_scalar_type_t param_dtype, int32_t rank,
                            const int64_t *sizes, size_t normalized,
@@ -182,6 +197,9 @@ static int layer_norm_case(etr_scalar_type_t dtype,
   etr_tensor_t *input = etr_diff_input(&c, dtype, rank, sizes, layout, fill);
   if (offset != 0.0f) {
     shift_values(input, offset);
+  }
+  if (g_plant_rows) {
+    plant_rows(input);
   }
   const int64_t *shape = sizes + rank - (int32_t)normalized;
   etr_diff_arg(&c, tt_ev_int_list(normalized, shape));
@@ -230,6 +248,17 @@ TT_TEST(diff_norm, layer_norm) {
   int64_t transformer[3] = {1, 16, 64};
   failures += layer_norm_case(ETR_FLOAT, ETR_FLOAT, 3, transformer, 1, true,
                               0, ETR_FILL_RANDOM, 0, seed++);
+  // More rows than one block of statistics (32): blocks of 32, 32 and 6,
+  // with rows for the double path among them (a NaN, an inf, values near
+  // 1e31 whose variance passes 2^200). (ETR_FILL_SPECIAL would put +-3e38
+  // in one row, whose cancelling sum depends on the order in double too.)
+  int64_t many[2] = {70, 33};
+  failures += layer_norm_case(ETR_FLOAT, ETR_FLOAT, 2, many, 1, true, 0,
+                              ETR_FILL_RANDOM, 0, seed++);
+  g_plant_rows = true;
+  failures += layer_norm_case(ETR_FLOAT, ETR_FLOAT, 2, many, 1, true, 0,
+                              ETR_FILL_RANDOM, 0, seed++);
+  g_plant_rows = false;
   static const etr_scalar_type_t kDtypes[] = {ETR_HALF, ETR_BFLOAT16};
   for (size_t t = 0; t < 2; ++t) {
     for (int layout = 0; layout < 3; ++layout) {
