@@ -106,6 +106,16 @@ static void store_results(const etr_reduce_request_t *q,
     // it): a Float sum or mean, divided in double and rounded once.
     float *y = (float *)values->data + first;
     double divisor = q->op == ETR_REDUCE_MEAN ? r : 1.0;
+    if ((plan->r & (plan->r - 1)) == 0) {
+      // A power of two (4x4 and 8x8 planes): the product by its exact
+      // reciprocal is the same correctly rounded quotient, without a
+      // scalar divide per output (a quarter of a 96 x 4x4 mean's time).
+      const double scale = 1.0 / divisor;
+      for (size_t k = 0; k < count; ++k) {
+        y[k] = (float)(b->sums[k] * scale);
+      }
+      return;
+    }
     for (size_t k = 0; k < count; ++k) {
       y[k] = (float)(b->sums[k] / divisor);
     }
