@@ -44,6 +44,12 @@ typedef struct etr_norm_kernels {
   void (*scale)(size_t n, float *y, float s);
   // y = (x - a) - b.
   void (*sub2)(size_t n, const float *x, float a, float b, float *y);
+  // Softmax of `rows` rows of n <= 16 floats (row o at x + o * n, y + o *
+  // n; y may be x), the bits of max, exp_sum and scale by (float)(1 /
+  // (double)sum) row by row, without their calls and reloads, so the
+  // rows' reductions overlap. NULL where an ISA has none.
+  void (*softmax_short_rows)(size_t rows, size_t n, const float *x,
+                             float *y);
   // Softmax (or log-softmax) of each of n columns of an [r, n] slab whose
   // rows are `stride` floats apart, down the column (r >= 1).
   void (*softmax_cols)(size_t r, size_t n, size_t stride, const float *x,

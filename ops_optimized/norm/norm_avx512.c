@@ -105,6 +105,64 @@ static float exp_sum_only_avx512(size_t n, const float *x, float m) {
   return _mm512_reduce_add_ps(_mm512_add_ps(s0, s1));
 }
 
+// Softmax of `count` <= SHORT_ROWS rows of n <= 16, one stage of SHORT_ROWS rows side by side (their chains interleaved in
+// program order, so the scheduler holds several rows' work at once).
+#define SHORT_ROWS 4
+#define EACH_ROW \
+  _Pragma("GCC unroll 4") for (size_t j = 0; j < SHORT_ROWS; ++j)
+
+ALWAYS_INLINE void softmax_rows16(size_t count, size_t n, const float *x,
+                                  float *y) {
+  const __mmask16 k = mask16(n);
+  const __m512 zero = _mm512_setzero_ps();
+  __m512 v[SHORT_ROWS];
+  __m512 e[SHORT_ROWS];
+  float m[SHORT_ROWS];
+  float sum[SHORT_ROWS];
+  EACH_ROW {
+    if (j < count) {
+      const __m512 first = _mm512_set1_ps(x[j * n]);
+      v[j] = _mm512_mask_loadu_ps(first, k, x + j * n);
+      m[j] = _mm512_cmp_ps_mask(v[j], v[j], _CMP_UNORD_Q) != 0
+                 ? NAN
+                 : _mm512_reduce_max_ps(
+                       _mm512_max_ps(_mm512_max_ps(first, v[j]), first));
+    }
+  }
+  EACH_ROW {
+    if (j < count) {
+      e[j] = exp16(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + j * n),
+                                 _mm512_set1_ps(m[j])));
+      sum[j] = _mm512_reduce_add_ps(
+          _mm512_add_ps(_mm512_mask_add_ps(zero, k, zero, e[j]), zero));
+    }
+  }
+  EACH_ROW {
+    if (j < count) {
+      const __m512 scale = _mm512_set1_ps((float)(1.0 / (double)sum[j]));
+      _mm512_mask_storeu_ps(y + j * n, k, _mm512_mul_ps(e[j], scale));
+    }
+  }
+}
+
+// max_avx512, exp_sum_avx512 and scale_avx512 of one vector per row,
+// inline: the same operations in the same order (the max from a load
+// whose lanes past n hold x[0], the sum of the masked exponentials plus
+// zeros), so the same bits. A 4 x 16 x 16 softmax (the transformer's
+// attention): 1.07-1.4 -> 0.75-0.9 us a call one row after another,
+// whose calls left each row's reductions waiting on the last.
+static void softmax_short_rows_avx512(size_t rows, size_t n, const float *x,
+                                      float *y) {
+  size_t o = 0;
+  for (; o + SHORT_ROWS <= rows; o += SHORT_ROWS) {
+    softmax_rows16(SHORT_ROWS, n, x + o * n, y + o * n);
+  }
+  if (o < rows) {
+    softmax_rows16(rows - o, n, x + o * n, y + o * n);
+  }
+}
+#undef EACH_ROW
+
 // Whole vectors unmasked, two per step, then one masked tail (a mask per
 // vector cost a 64 x 1024 softmax 1.3 of its 12.4 us).
 static void scale_avx512(size_t n, float *y, float s) {
@@ -328,6 +386,7 @@ const etr_norm_kernels_t etr_norm_kernels_avx512 = {
     .exp_sum_only = exp_sum_only_avx512,
     .scale = scale_avx512,
     .sub2 = sub2_avx512,
+    .softmax_short_rows = softmax_short_rows_avx512,
     .softmax_cols = softmax_cols_avx512,
     .normalize = normalize_avx512,
     .normalize_affine = normalize_affine_avx512,

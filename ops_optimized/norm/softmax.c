@@ -33,6 +33,10 @@ static void softmax_slabs(const etr_norm_kernels_t *k,
   size_t r = (size_t)plan->r;
   size_t inner = (size_t)plan->inner;
   size_t slab = r * inner;
+  if (inner == 1 && r <= 16 && !log && k->softmax_short_rows != NULL) {
+    k->softmax_short_rows(count, r, x, y);
+    return;
+  }
   for (size_t o = 0; o < count; ++o) {
     if (inner == 1) {
       softmax_row(k, r, x + o * slab, log, y + o * slab);

@@ -113,6 +113,9 @@ TT_TEST(diff_norm, softmax) {
         int64_t cols[3] = {2, 7, n};
         failures += softmax_case(log, ETR_FLOAT, 3, cols, 1, 0, kFills[f],
                                  f == 1, false, seed++);
+        int64_t seven[2] = {7, n};  // short rows: a group of 4, then 3
+        failures += softmax_case(log, ETR_FLOAT, 2, seven, -1, 0, kFills[f],
+                                 false, false, seed++);
         int64_t tall[2] = {n, 5};
         failures += softmax_case(log, ETR_FLOAT, 2, tall, 0, 0, kFills[f],
                                  false, false, seed++);
@@ -283,6 +286,74 @@ TT_TEST(diff_norm, layer_norm) {
                               ETR_FILL_RANDOM, 0, seed++);
   cr_assert_eq(failures, 0, "%d layer norm cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// The short-row softmax kernel (norm.h softmax_short_rows, rows of at
+// most 16) of every ISA that has one against the same table's max,
+// exp_sum and scale row by row: the same bits, random and special values
+// (NaN, infinities, signed zeros), 1 to 9 rows (groups and remainders),
+// in place too.
+TT_TEST(diff_norm, softmax_short_rows) {
+  static const float kSpecial[] = {NAN, INFINITY, -INFINITY, -0.0f, 0.0f,
+                                   88.0f, -104.5f, 1e-40f};
+  enum { kRowsMax = 9, kN = 16 };
+  float x[kRowsMax * kN];
+  float got[kRowsMax * kN + 4];
+  float want[kRowsMax * kN + 4];
+  uint64_t state = 77;
+  int failures = 0;
+  int ran = 0;
+  for (int isa = ETR_ISA_SCALAR; isa <= ETR_ISA_NEON; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    const etr_norm_kernels_t *k = etr_norm_kernels_for((etr_isa_t)isa);
+    if (k->softmax_short_rows == NULL) {
+      continue;
+    }
+    for (size_t n = 1; n <= kN; ++n) {
+      for (size_t rows = 1; rows <= kRowsMax; ++rows) {
+        for (int special = 0; special < 2; ++special) {
+          for (size_t i = 0; i < rows * n; ++i) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t r = (uint32_t)(state >> 32);
+            x[i] = special && r % 5 == 0
+                       ? kSpecial[(r >> 8) % 8]
+                       : (float)((int32_t)r >> 8) * 0x1p-19f;
+          }
+          for (size_t i = 0; i < rows * n + 4; ++i) {
+            got[i] = want[i] = -1.0f;
+          }
+          for (size_t o = 0; o < rows; ++o) {
+            const float m = k->max(n, x + o * n);
+            const float sum = k->exp_sum(n, x + o * n, m, want + o * n);
+            k->scale(n, want + o * n, (float)(1.0 / (double)sum));
+          }
+          const bool in_place = (n + rows) % 2 == 0;
+          if (in_place) {
+            memcpy(got, x, rows * n * sizeof(float));
+          }
+          k->softmax_short_rows(rows, n, in_place ? got : x, got);
+          ++ran;
+          for (size_t i = 0; i < rows * n + 4; ++i) {
+            if (memcmp(&got[i], &want[i], sizeof(float)) != 0 &&
+                !(isnan(got[i]) && isnan(want[i]))) {
+              if (++failures <= 5) {
+                cr_log_error("%s n %zu rows %zu special %d: [%zu] %a, "
+                             "row by row %a",
+                             etr_isa_name((etr_isa_t)isa), n, rows, special,
+                             i, got[i], want[i]);
+              }
+              break;
+            }
+          }
+        }
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d short-row softmax calls disagree", failures);
+  cr_assert(ran > 0 || !etr_isa_available(ETR_ISA_AVX512),
+            "AVX-512 has a short-row softmax; it never ran");
 }
 
 // --- batch norm -----------------------------------------------------------
