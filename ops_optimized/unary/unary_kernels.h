@@ -80,7 +80,7 @@ static inline etr_vf op_rsqrt(etr_vf v, const unary_consts_t *k) {
 }
 static inline etr_vf op_exp(etr_vf v, const unary_consts_t *k) {
   (void)k;
-  return vf_exp(v);
+  return vf_exp_op(v);
 }
 static inline etr_vf op_log(etr_vf v, const unary_consts_t *k) {
   (void)k;
