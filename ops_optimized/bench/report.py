@@ -401,7 +401,7 @@ def write(results: Dict[str, Any], out: Path) -> None:
         " (ops_optimized/common/stream.h). So in DRAM the copy and triad loops"
         " are measured both ways, and a DRAM case is judged against the better of the two"
         " (streaming, on this machine); in cache ordinary stores are the faster ones."
-        " The streaming copy also prefetches every line it reads 4 KiB ahead, as the"
+        " The streaming copy also prefetches every line it reads 2 KiB ahead, as the"
         " unary kernels' streaming loops do (ops_optimized/bench/roofline_avx512.c).",
         "",
         "| level (floats per array) | read GB/s | copy GB/s | triad GB/s |"

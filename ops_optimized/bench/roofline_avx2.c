@@ -13,8 +13,8 @@
 
 #include "ops_optimized/bench/roofline.h"
 
-// ops_optimized/common/stream.h's ETR_STREAM_PREFETCH_FLOATS (4 KiB).
-#define ROOF_PREFETCH_FLOATS 1024
+// ops_optimized/common/stream.h's ETR_STREAM_PREFETCH_FLOATS (2 KiB).
+#define ROOF_PREFETCH_FLOATS 512
 
 // The lines of 64 floats from p, ROOF_PREFETCH_FLOATS ahead.
 static inline void prefetch_step(const float *p) {

@@ -48,15 +48,20 @@ static inline bool etr_stream_out(size_t n, size_t inputs) {
   return n * sizeof(float) * (inputs + 1) >= etr_isa_stream_bytes();
 }
 
-// How far ahead of its loads a streaming loop prefetches x: 4 KiB. On
+// How far ahead of its loads a streaming loop prefetches x: 2 KiB. On
 // the Intel Xeon of 2026-11-28 (family 6 model 167) the hardware
 // prefetchers alone left tanh, sigmoid and exp on 16 Mi floats waiting on
 // memory as long as they computed (tanh 1.3 G elements/s against 2.9 in
 // L2); with this, tanh went 10.5-16 -> 19-21 GB/s and sigmoid 11-18 -> 21-23
 // (bench_elementwise, binaries alternated; 2 and 8 KiB did about as well).
 // relu's own loop (relu_avx512.c) took it on 2026-12-04, when relu-DRAM
-// ran at 21.7 GB/s beside hardtanh's 24.7 through the unary table.
-#define ETR_STREAM_PREFETCH_FLOATS 1024
+// ran at 21.7 GB/s beside hardtanh's 24.7 through the unary table. It
+// was 4 KiB until 2026-12-05: on Zen 4 (bench_server, 16 Mi floats,
+// builds alternated) 2 KiB ran relu-DRAM, sigmoid-DRAM and exp-DRAM 2-5%
+// faster in every round, 1 KiB exp 4% slower than 2, 16 KiB 25% slower;
+// the roofline's streaming copy, which prefetches alike
+// (ops_optimized/bench/roofline_avx512.c), 3% faster (medians of 8).
+#define ETR_STREAM_PREFETCH_FLOATS 512
 
 // The prefetches of one step of a streaming loop over `floats` floats of
 // x from x + i (a constant): every 64-byte line of the step,
