@@ -72,12 +72,16 @@ ALWAYS_INLINE void store_indices(int64_t *p, __mmask16 m, __m512i index) {
 ALWAYS_INLINE void max_block(const float *plane, size_t width, size_t h0,
                              size_t column, size_t left,
                              const etr_pool_window_t *window, size_t stride,
-                             bool wide, float *out, int64_t *indices) {
-  block_masks_t m0 = block_masks(left < 16 ? left : 16, stride);
-  block_masks_t m1 = block_masks(left > 16 ? (left < 32 ? left - 16 : 16) : 0,
-                                 stride);
-  block_masks_t m2 = block_masks(left > 32 ? (left < 48 ? left - 32 : 16) : 0,
-                                 stride);
+                             bool wide, bool full3, float *out,
+                             int64_t *indices) {
+  // full3 (a constant): more than 48 outputs left, so the first three
+  // blocks are whole and their masks constants (fewer masks to keep in
+  // the eight mask registers).
+  block_masks_t m0 = block_masks(full3 || left >= 16 ? 16 : left, stride);
+  block_masks_t m1 = block_masks(
+      full3 ? 16 : left > 16 ? (left < 32 ? left - 16 : 16) : 0, stride);
+  block_masks_t m2 = block_masks(
+      full3 ? 16 : left > 32 ? (left < 48 ? left - 32 : 16) : 0, stride);
   block_masks_t m3 = block_masks(left > 48 ? (left < 64 ? left - 48 : 16) : 0,
                                  stride);
   size_t step = 16 * stride;
@@ -155,14 +159,18 @@ ALWAYS_INLINE void max_row_body(const float *plane, size_t width, size_t h0,
   // of one (ResNet's 3x3 stride-2 pool on 112x112) waited on one chain:
   // maxpool3x3s2-64x112 870 -> 340-390 us (etref run, AMD Zen 5).
   size_t k = 0;
+  for (; k + 48 < count; k += 64) {
+    max_block(plane, width, h0, w0 + k * stride, count - k, window, stride,
+              true, true, out + k, indices != NULL ? indices + k : NULL);
+  }
   for (; k + 16 < count; k += 64) {
     max_block(plane, width, h0, w0 + k * stride, count - k, window, stride,
-              true, out + k, indices != NULL ? indices + k : NULL);
+              true, false, out + k, indices != NULL ? indices + k : NULL);
   }
   for (; k < count; k += 16) {
     max_block(plane, width, h0, w0 + k * stride,
-              count - k < 16 ? count - k : 16, window, stride, false, out + k,
-              indices != NULL ? indices + k : NULL);
+              count - k < 16 ? count - k : 16, window, stride, false, false,
+              out + k, indices != NULL ? indices + k : NULL);
   }
 }
 

@@ -99,6 +99,21 @@ static window_bounds_t avg_bounds(const etr_pool_params_t *p,
 static void max_taps(const etr_pool_params_t *p, const geometry_t *g,
                      int64_t oh, int64_t ow, int64_t *first,
                      int64_t *taps) {
+  if (p->dilation[0] == 1 && p->dilation[1] == 1) {
+    // etr_nn_max_window's answer without its divisions by the dilation
+    // (the left border column of ResNet's 3x3 pool on 112x112 spent a
+    // quarter of the op's time here, four idivs an output).
+    const int64_t o[2] = {oh, ow};
+    const int64_t in[2] = {g->height, g->width};
+    for (int s = 0; s < 2; ++s) {
+      const int64_t start = o[s] * p->stride[s] - p->padding[s];
+      const int64_t stop = start + p->kernel[s];
+      const int64_t limit = stop < in[s] ? stop : in[s];
+      first[s] = start < 0 ? 0 : start;
+      taps[s] = first[s] < limit ? limit - first[s] : 0;
+    }
+    return;
+  }
   etr_nn_pool_t pool = {.spatial = 2};
   for (int s = 0; s < 2; ++s) {
     pool.kernel[s] = p->kernel[s];

@@ -55,8 +55,10 @@ static int run_adaptive(etr_scalar_type_t dtype, const int64_t *sizes,
 TT_TEST(diff_pool2d, windows_and_widths) {
   int failures = 0;
   uint64_t seed = 1;
-  // Input widths giving output widths around the 8/16-lane edges.
-  static const int64_t kWidths[] = {1, 2, 7, 15, 16, 17, 33, 34, 35, 67};
+  // Input widths giving output widths around the 8/16-lane edges, and
+  // past 48 and 64 at stride 2 (three whole blocks and a partial one).
+  static const int64_t kWidths[] = {1,  2,  7,  15, 16,  17,
+                                    33, 34, 35, 67, 112, 131};
   static const etr_diff_fill_t kFills[] = {ETR_FILL_RANDOM, ETR_FILL_SPECIAL,
                                            ETR_FILL_EXACT_INT};
   for (size_t op = 0; op < 2; ++op) {
