@@ -67,21 +67,24 @@ ALWAYS_INLINE void store_indices(int64_t *p, __mmask16 m, __m512i index) {
       _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(index, 1)));
 }
 
-// Up to 64 outputs of a row as four 16-lane blocks with their own chains
-// (one chain alone is latency-bound), in named registers.
+// Up to 64 outputs of a row as `blocks` (1, 2 or 4, a constant) 16-lane
+// blocks with their own chains (one chain alone is latency-bound), in
+// named registers. The first `whole` (a constant: 0, 1 or 3) blocks are
+// known whole, their masks constants (fewer masks to keep in the eight
+// mask registers: four general blocks' twelve went through the stack
+// every tap).
 ALWAYS_INLINE void max_block(const float *plane, size_t width, size_t h0,
                              size_t column, size_t left,
                              const etr_pool_window_t *window, size_t stride,
-                             bool wide, bool full3, float *out,
+                             int blocks, int whole, float *out,
                              int64_t *indices) {
-  // full3 (a constant): more than 48 outputs left, so the first three
-  // blocks are whole and their masks constants (fewer masks to keep in
-  // the eight mask registers).
-  block_masks_t m0 = block_masks(full3 || left >= 16 ? 16 : left, stride);
+  const bool wide = blocks == 4;
+  block_masks_t m0 =
+      block_masks(whole >= 1 || left >= 16 ? 16 : left, stride);
   block_masks_t m1 = block_masks(
-      full3 ? 16 : left > 16 ? (left < 32 ? left - 16 : 16) : 0, stride);
+      whole >= 2 ? 16 : left > 16 ? (left < 32 ? left - 16 : 16) : 0, stride);
   block_masks_t m2 = block_masks(
-      full3 ? 16 : left > 32 ? (left < 48 ? left - 32 : 16) : 0, stride);
+      whole >= 3 ? 16 : left > 32 ? (left < 48 ? left - 32 : 16) : 0, stride);
   block_masks_t m3 = block_masks(left > 48 ? (left < 64 ? left - 48 : 16) : 0,
                                  stride);
   size_t step = 16 * stride;
@@ -91,8 +94,10 @@ ALWAYS_INLINE void max_block(const float *plane, size_t width, size_t h0,
   const float *p = plane + h0 * width + column;
   __m512 b0 = load_columns(p, stride, m0);
   __m512 b1 = _mm512_setzero_ps(), b2 = b1, b3 = b1;
-  if (wide) {
+  if (blocks >= 2) {
     b1 = load_columns(p + step, stride, m1);
+  }
+  if (wide) {
     b2 = load_columns(p + 2 * step, stride, m2);
     b3 = load_columns(p + 3 * step, stride, m3);
   }
@@ -108,6 +113,12 @@ ALWAYS_INLINE void max_block(const float *plane, size_t width, size_t h0,
       __mmask16 u0 = replaces(m0.out, v0, b0);
       b0 = _mm512_mask_mov_ps(b0, u0, v0);
       o0 = _mm512_mask_mov_epi32(o0, u0, offset);
+      if (blocks == 2) {
+        __m512 v1 = load_columns(p + step, stride, m1);
+        __mmask16 u1 = replaces(m1.out, v1, b1);
+        b1 = _mm512_mask_mov_ps(b1, u1, v1);
+        o1 = _mm512_mask_mov_epi32(o1, u1, offset);
+      }
       if (wide) {
         __m512 v1 = load_columns(p + step, stride, m1);
         __m512 v2 = load_columns(p + 2 * step, stride, m2);
@@ -132,10 +143,18 @@ ALWAYS_INLINE void max_block(const float *plane, size_t width, size_t h0,
   if (indices != NULL) {
     store_indices(indices, m0.out, _mm512_add_epi32(o0, lane));
   }
-  if (!wide) {
+  if (blocks == 1) {
     return;
   }
   __m512i block = _mm512_set1_epi32((int32_t)step);
+  if (blocks == 2) {
+    _mm512_mask_storeu_ps(out + 16, m1.out, b1);
+    if (indices != NULL) {
+      store_indices(indices + 16, m1.out,
+                    _mm512_add_epi32(o1, _mm512_add_epi32(lane, block)));
+    }
+    return;
+  }
   _mm512_mask_storeu_ps(out + 16, m1.out, b1);
   _mm512_mask_storeu_ps(out + 32, m2.out, b2);
   _mm512_mask_storeu_ps(out + 48, m3.out, b3);
@@ -153,24 +172,33 @@ ALWAYS_INLINE void max_row_body(const float *plane, size_t width, size_t h0,
                                 size_t w0, size_t count,
                                 const etr_pool_window_t *window,
                                 size_t stride, float *out, int64_t *indices) {
-  // Four blocks at a time while more than one is left (the last ones
-  // partial or empty under their masks), then one (short rows, like the
+  // Four blocks at a time while more than 48 outputs are left (three of
+  // them whole), then four, two or one for the rest (short rows, like the
   // CNN's 16 outputs, would waste three). A row of 55 outputs in blocks
   // of one (ResNet's 3x3 stride-2 pool on 112x112) waited on one chain:
-  // maxpool3x3s2-64x112 870 -> 340-390 us (etref run, AMD Zen 5).
+  // maxpool3x3s2-64x112 870 -> 340-390 us (etref run, AMD Zen 5); with
+  // the whole blocks' masks constant 405 -> 315 us (Zen 4, bench_server,
+  // builds alternated).
   size_t k = 0;
   for (; k + 48 < count; k += 64) {
     max_block(plane, width, h0, w0 + k * stride, count - k, window, stride,
-              true, true, out + k, indices != NULL ? indices + k : NULL);
+              4, 3, out + k, indices != NULL ? indices + k : NULL);
   }
-  for (; k + 16 < count; k += 64) {
+  if (k + 32 < count) {
     max_block(plane, width, h0, w0 + k * stride, count - k, window, stride,
-              true, false, out + k, indices != NULL ? indices + k : NULL);
+              4, 2, out + k, indices != NULL ? indices + k : NULL);
+    return;
   }
-  for (; k < count; k += 16) {
-    max_block(plane, width, h0, w0 + k * stride,
-              count - k < 16 ? count - k : 16, window, stride, false, false,
-              out + k, indices != NULL ? indices + k : NULL);
+  // 17 to 32 left (ResNet's 48 -> 24 rows): two blocks, not four with
+  // two empty ones.
+  if (k + 16 < count) {
+    max_block(plane, width, h0, w0 + k * stride, count - k, window, stride,
+              2, 1, out + k, indices != NULL ? indices + k : NULL);
+    return;
+  }
+  if (k < count) {
+    max_block(plane, width, h0, w0 + k * stride, count - k, window, stride,
+              1, 0, out + k, indices != NULL ? indices + k : NULL);
   }
 }
 
