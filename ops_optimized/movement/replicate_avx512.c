@@ -97,6 +97,14 @@ void etr_move_rows_avx512(void *dst, size_t dst_stride, const void *src,
     }
     return;
   }
+  if (bytes == 64) {
+    // One whole vector a row (a [.., 16, 16] float permute's rows): no
+    // byte masks.
+    for (size_t r = 0; r < rows; ++r, out += dst_stride, in += src_stride) {
+      _mm512_storeu_si512(out, _mm512_loadu_si512(in));
+    }
+    return;
+  }
   __mmask64 lanes[4];
   for (size_t v = 0; v < 4; ++v) {
     size_t start = v * 64;
