@@ -397,9 +397,14 @@ etr_error_t etr_binary_execute(etr_kernel_context_t *ctx,
   call->params.stream = call->dtype == ETR_FLOAT && !call->compare &&
                         plan.run >= 256 &&
                         touched >= etr_isa_stream_bytes();
+  // Division only on short runs: the per-run kernels divide by a value
+  // without the divider where it is slow (div_by_scalar_vs) and split
+  // vector divisions (the Intel tables), which the rows kernel does not;
+  // on long runs the per-run overhead is small anyway.
   if (call->dtype == ETR_FLOAT && !call->compare &&
       !call->params.stream && plan.outer_dim > 0 &&
-      k->rows[call->op] != NULL) {
+      k->rows[call->op] != NULL &&
+      (call->op != ETR_BINARY_DIV || plan.run < 256)) {
     run_rows(call, k, &plan, &ra, &rb, (float *)out->data);
     return ETR_OK;
   }
