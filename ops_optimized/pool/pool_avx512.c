@@ -253,18 +253,37 @@ ALWAYS_INLINE bool avg_row_body(const float *plane, size_t width, size_t h0,
     _mm512_storeu_ps(out + k + 32, s2);
     _mm512_storeu_ps(out + k + 48, s3);
   }
-  for (; k < count; k += 16) {
-    block_masks_t m = block_masks(count - k < 16 ? count - k : 16, stride);
-    __m512 sum = _mm512_setzero_ps();
+  // The rest (fewer than 64: a 56-wide plane's 54 interior outputs are
+  // all here) as up to four masked blocks side by side: one block at a
+  // time waited on its chain of additions and its divide, 3.6 cycles an
+  // output on avgpool3x3s1-64x56.
+  if (k < count) {
+    const size_t left = count - k;
+    block_masks_t m[4];
+    __m512 s[4];
+#pragma GCC unroll 4
+    for (int b = 0; b < 4; ++b) {
+      const size_t first = 16 * (size_t)b;
+      m[b] = block_masks(
+          left > first ? (left - first < 16 ? left - first : 16) : 0, stride);
+      s[b] = _mm512_setzero_ps();
+    }
     const float *p = plane + h0 * width + w0 + k * stride;
     for (size_t i = 0; i < window->kernel_h; ++i, p += width) {
       for (size_t j = 0; j < window->kernel_w; ++j) {
-        sum = _mm512_add_ps(sum, load_columns(p + j, stride, m));
+#pragma GCC unroll 4
+        for (int b = 0; b < 4; ++b) {
+          s[b] = _mm512_add_ps(s[b],
+                               load_columns(p + j + b * step, stride, m[b]));
+        }
       }
     }
-    __m512 q = _mm512_div_ps(sum, d);
-    not_finite |= _mm512_mask_fpclass_ps_mask(m.out, q, 0x99);
-    _mm512_mask_storeu_ps(out + k, m.out, q);
+#pragma GCC unroll 4
+    for (int b = 0; b < 4; ++b) {
+      const __m512 q = _mm512_div_ps(s[b], d);
+      not_finite |= _mm512_mask_fpclass_ps_mask(m[b].out, q, 0x99);
+      _mm512_mask_storeu_ps(out + k + 16 * (size_t)b, m[b].out, q);
+    }
   }
   return not_finite == 0;
 }
