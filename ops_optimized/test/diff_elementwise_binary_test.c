@@ -590,6 +590,20 @@ TT_TEST(diff_elementwise_binary, dense_fast_path) {
 // same one), the three operand shapes, every op that has one, against
 // the same table's per-run kernels row by row. The bits must be the same
 // (NaN payloads aside) and the gaps between out rows untouched.
+// A random float of either sign with magnitude in [2^-20, 2^20), or one
+// of the 8 `specials` for about one draw in `special_every`.
+static float rows_value(uint64_t *state, uint32_t special_every,
+                        const float *specials) {
+  *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+  const uint32_t r = (uint32_t)(*state >> 32);
+  if (r % special_every == 0) {
+    return specials[(r >> 4) % 8];
+  }
+  const float v =
+      ldexpf(1.0f + (float)(r >> 9) * 0x1p-23f, (int)(r % 40) - 20);
+  return r & 2u ? -v : v;
+}
+
 TT_TEST(diff_elementwise_binary, rows_kernels) {
   static const etr_binary_op_t kRowOps[] = {
       ETR_BINARY_ADD,     ETR_BINARY_SUB,     ETR_BINARY_MUL,
@@ -604,14 +618,8 @@ TT_TEST(diff_elementwise_binary, rows_kernels) {
   static float want[kMax];
   uint64_t state = g_seed++;
   for (size_t i = 0; i < kMax; ++i) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    uint32_t r = (uint32_t)(state >> 32);
-    a[i] = ldexpf(1.0f + (float)(r >> 9) * 0x1p-23f, (int)(r % 40) - 20);
-    a[i] = r % 13 == 0 ? kSpecial[(r >> 4) % 8] : (r & 2u ? -a[i] : a[i]);
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    r = (uint32_t)(state >> 32);
-    b[i] = ldexpf(1.0f + (float)(r >> 9) * 0x1p-23f, (int)(r % 40) - 20);
-    b[i] = r % 11 == 0 ? kSpecial[(r >> 4) % 8] : (r & 2u ? -b[i] : b[i]);
+    a[i] = rows_value(&state, 13, kSpecial);
+    b[i] = rows_value(&state, 11, kSpecial);
   }
   int failures = 0;
   int calls = 0;
