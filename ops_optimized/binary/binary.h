@@ -84,7 +84,8 @@ typedef void (*etr_f32_binary_sv_fn)(size_t n, float a, const float *b,
 // writes y + r y_stride (strides in elements). The per-channel broadcasts
 // ([C, H, W] op [C, 1, 1], a bias row added to each row) as one call
 // instead of one a run: small runs (mobilenet_v3's 96 x 4x4 scale) spent
-// most of their time in the driver between them. Never streams.
+// most of their time in the driver between them. Rows of at least four
+// vectors stream where params->stream asks, one fence for the call.
 typedef struct etr_binary_rows {
   size_t rows;
   size_t n;

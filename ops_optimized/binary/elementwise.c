@@ -390,21 +390,23 @@ etr_error_t etr_binary_execute(etr_kernel_context_t *ctx,
                       b_slot > 0 && !plan.run_broadcast[b_slot]};
   // A Float out whose arrays reach the streaming size (common/stream.h),
   // in runs of 1 KiB or more (a bias row, say): every run streams, as the
-  // whole out would in one call.
+  // whole out would in one call (the rows kernels fence once a call).
   size_t touched = (size_t)etr_tensor_numel(out) * out_element;
   touched += ra.base != NULL ? (size_t)etr_tensor_numel(a) * element : 0;
   touched += rb.base != NULL ? (size_t)etr_tensor_numel(b) * element : 0;
   call->params.stream = call->dtype == ETR_FLOAT && !call->compare &&
                         plan.run >= 256 &&
                         touched >= etr_isa_stream_bytes();
-  // Division only on short runs: the per-run kernels divide by a value
-  // without the divider where it is slow (div_by_scalar_vs) and split
-  // vector divisions (the Intel tables), which the rows kernel does not;
-  // on long runs the per-run overhead is small anyway.
-  if (call->dtype == ETR_FLOAT && !call->compare &&
-      !call->params.stream && plan.outer_dim > 0 &&
+  // Division only on short runs or streamed ones: the per-run kernels
+  // divide by a value without the divider where it is slow
+  // (div_by_scalar_vs) and split vector divisions (the Intel tables),
+  // which the rows kernel does not; on long runs the per-run overhead is
+  // small anyway, but a streamed call's runs fence one by one and DRAM
+  // binds either way.
+  if (call->dtype == ETR_FLOAT && !call->compare && plan.outer_dim > 0 &&
       k->rows[call->op] != NULL &&
-      (call->op != ETR_BINARY_DIV || plan.run < 256)) {
+      (call->op != ETR_BINARY_DIV || plan.run < 256 ||
+       call->params.stream)) {
     run_rows(call, k, &plan, &ra, &rb, (float *)out->data);
     return ETR_OK;
   }

@@ -279,14 +279,18 @@ TT_TEST(diff_streaming, unary_table) {
 }
 
 // add.out of a [rows, columns] tensor and a broadcast [columns] row
-// through the op (binary/elementwise.c's runs): rows of 1024 and 256
-// floats, whose runs stream because the call's arrays reach the
-// threshold, rows of 255 (too short a run: the ordinary loop), and a call
-// under the threshold, each against the reference kernel bit for bit.
+// through the op (binary/elementwise.c's rows kernel): rows of 1024 and
+// 256 floats, whose runs stream because the call's arrays reach the
+// threshold, rows of 257 (each row starting at another float of a line:
+// heads of 0 to 15 lanes), rows of 255 (too short a run: the ordinary
+// loop), and a call under the threshold; then sub.out and div.out of the
+// row by the tensor (the row first) and mul.out of [160, 16, 16] by
+// [160, 1, 1] (one value a row, splatted), each against the reference
+// kernel bit for bit.
 TT_TEST(diff_streaming, broadcast_rows) {
   etr_isa_force_stream_bytes(kStreamBytes);
   static const int64_t kShapes[][2] = {
-      {64, 1024}, {160, 256}, {161, 255}, {15, 1024}};
+      {64, 1024}, {160, 256}, {131, 257}, {161, 255}, {15, 1024}};
   int failures = 0;
   for (size_t s = 0; s < sizeof(kShapes) / sizeof(kShapes[0]); ++s) {
     const int64_t *sizes = kShapes[s];
@@ -303,8 +307,41 @@ TT_TEST(diff_streaming, broadcast_rows) {
     etr_diff_tolerance_exact(&c);
     failures += etr_diff_run(&c);
   }
+  for (int division = 0; division < 2; ++division) {
+    static const int64_t kRows[2] = {131, 257};
+    etr_diff_case_t c;
+    etr_diff_begin(&c, division ? "aten::div.out" : "aten::sub.out",
+                   70100 + division, "row %s [131, 257]",
+                   division ? "/" : "-");
+    etr_diff_input(&c, ETR_FLOAT, 1, kRows + 1, ETR_DIFF_CONTIGUOUS,
+                   ETR_FILL_SPECIAL);
+    etr_diff_input(&c, ETR_FLOAT, 2, kRows, ETR_DIFF_CONTIGUOUS,
+                   ETR_FILL_SPECIAL);
+    if (!division) {
+      etr_diff_arg(&c, tt_ev_int(1));
+    }
+    etr_diff_out(&c, ETR_FLOAT, 2, kRows, ETR_DIFF_CONTIGUOUS, 0);
+    etr_diff_return(&c, division ? 2 : 3);
+    etr_diff_tolerance_exact(&c);
+    failures += etr_diff_run(&c);
+  }
+  {
+    static const int64_t kPlanes[3] = {160, 16, 16};
+    static const int64_t kScales[3] = {160, 1, 1};
+    etr_diff_case_t c;
+    etr_diff_begin(&c, "aten::mul.out", 70102,
+                   "[160, 16, 16] * [160, 1, 1]");
+    etr_diff_input(&c, ETR_FLOAT, 3, kPlanes, ETR_DIFF_CONTIGUOUS,
+                   ETR_FILL_SPECIAL);
+    etr_diff_input(&c, ETR_FLOAT, 3, kScales, ETR_DIFF_CONTIGUOUS,
+                   ETR_FILL_SPECIAL);
+    etr_diff_out(&c, ETR_FLOAT, 3, kPlanes, ETR_DIFF_CONTIGUOUS, 0);
+    etr_diff_return(&c, 2);
+    etr_diff_tolerance_exact(&c);
+    failures += etr_diff_run(&c);
+  }
   etr_isa_force_stream_bytes(0);
-  cr_assert_eq(failures, 0, "%d broadcast add mismatches", failures);
+  cr_assert_eq(failures, 0, "%d broadcast mismatches", failures);
 }
 
 // The detected threshold is half a last-level cache of at least 1 MiB,
