@@ -12,8 +12,8 @@
 // Bounds, in ULP of the output dtype against the reference (which
 // evaluates in double and rounds once):
 //   Float, the maxima measured over every float (exp, log, tanh, sigmoid,
-//     gelu none, gelu tanh: ops_optimized/tools/ulp_sweep 1 OP) or every
-//     5th float bit pattern (elu) on every x86 ISA, a
+//     gelu none, gelu tanh, elu with unit parameters:
+//     ops_optimized/tools/ulp_sweep 1 OP) on every x86 ISA, a
 //     sweep kept out of the suite for time: exp 1, log 1, tanh 1,
 //     sigmoid 2, elu 1 (2 allowed for non-unit input_scale), gelu none 4,
 //     gelu tanh 4 (their fast paths and tails: diff_elementwise_gelu_test.c);
@@ -41,6 +41,7 @@ UNARY_TEST(diff_elementwise_unary, tanh, 1, 1)
 UNARY_TEST(diff_elementwise_unary, exp, 2, 2)
 UNARY_TEST(diff_elementwise_unary, log, 3, 3)
 UNARY_TEST(diff_elementwise_unary, elu, 10, 11)
+UNARY_TEST(diff_elementwise_unary, elu_scaled, 40, 40)
 
 TT_TEST(diff_elementwise_unary, domains) {
   int failures = 0;
@@ -54,6 +55,7 @@ TT_TEST(diff_elementwise_unary, domains) {
   failures += unary_run_domain(9, -5, 10, false);    // gelu tanh
   failures += unary_run_domain(10, -20, 2, false);   // elu
   failures += unary_run_domain(11, -20, 2, false);
+  failures += unary_run_domain(40, -80, 2, false);   // elu, input_scale 0.3
   failures += unary_run_domain(28, -1e13, 1e13, false);  // pow 3 (overflow)
   failures += unary_run_domain(30, -1e-19, 1e-19, false);  // pow -2
   failures += unary_run_domain(32, -100, 89, true);  // pow -0.5

@@ -103,6 +103,10 @@ static const unary_case_t kUnaryCases[] = {
     {"aten::trunc.out", "", 0, 0, 0, {NULL}},
     {"aten::sign.out", "", 0, 0, 0, {NULL}},
     {"aten::reciprocal.out", "", 0, 0, 0, {NULL}},  // 39
+    // elu with 0 < input_scale != 1 (unary_kernels.h's op_elu: expm1
+    // below 0 only, and the hi + lo correction).
+    {"aten::elu.out", "1.5,1,0.3", 2, 1, 3,
+     {double_1_5, int_1, double_0_3}},  // 40
 };
 #define UNARY_NUM_CASES (sizeof(kUnaryCases) / sizeof(kUnaryCases[0]))
 

@@ -47,6 +47,8 @@ typedef enum shape {
   CLAMP,          // clamp.out(-0.5, 0.5)
   POW2,           // pow.Tensor_Scalar(2)
   UNARY,          // self only
+  ELU,            // elu.out(alpha 1, scale 1, input_scale 1)
+  ELU_SCALED,     // elu.out(alpha 1, scale 1, input_scale 0.5)
   GELU_NONE,
   GELU_TANH,
 } shape_t;
@@ -86,6 +88,9 @@ static const bench_t kBenches[] = {
     {"sigmoid f32", "aten::sigmoid.out", UNARY, ETR_FLOAT, 8, true},
     {"tanh f32", "aten::tanh.out", UNARY, ETR_FLOAT, 8, true},
     {"gelu none f32", "aten::gelu.out", GELU_NONE, ETR_FLOAT, 8, true},
+    {"elu f32", "aten::elu.out", ELU, ETR_FLOAT, 8, true},
+    {"elu input_scale=0.5 f32", "aten::elu.out", ELU_SCALED, ETR_FLOAT, 8,
+     true},
     {"gelu tanh f32", "aten::gelu.out", GELU_TANH, ETR_FLOAT, 8, true},
     {"sigmoid f16", "aten::sigmoid.out", UNARY, ETR_HALF, 4, true},
     {"floor f32", "aten::floor.out", UNARY, ETR_FLOAT, 8, false},
@@ -247,6 +252,15 @@ static size_t build_args(const bench_t *b, int64_t n, etr_evalue_t **args) {
     case POW2:
       args[count++] = ev_tensor(tensor(dtype, 1, flat, false));
       args[count++] = ev_int(2);
+      out = tensor(dtype, 1, flat, false);
+      break;
+    case ELU:
+    case ELU_SCALED:
+      args[count++] = ev_tensor(tensor(dtype, 1, flat, false));
+      args[count++] = ev_int(1);
+      args[count++] = ev_int(1);
+      args[count++] =
+          b->shape == ELU ? ev_int(1) : ev_double(0.5);
       out = tensor(dtype, 1, flat, false);
       break;
     case UNARY:

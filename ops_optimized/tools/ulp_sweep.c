@@ -17,9 +17,10 @@
 //
 // STRIDE defaults to 1021 (4.2 million inputs an op); OP limits the
 // sweep to one op ("sin", "sigmoid", "tanh", "gelu_erf", "gelu_tanh",
-// "pow", "pow_scalar", "pow_exponent", ...); LOW HIGH limit the inputs
-// of the one-input sweeps (not atan2 and pow's pairs) to [LOW, HIGH] (one path of a kernel, say gelu's table
-// path: ulp_sweep 1 gelu_erf -4.125 3.8749998).
+// "elu", "pow", "pow_scalar", "pow_exponent", ...); LOW HIGH limit the
+// inputs of the one-input sweeps (not atan2 and pow's pairs) to [LOW,
+// HIGH] (one path of a kernel, say gelu's table path: ulp_sweep 1
+// gelu_erf -4.125 3.8749998).
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -89,6 +90,9 @@ static double sigmoid_ref(double x) { return 1.0 / (1.0 + exp(-x)); }
 static double gelu_erf_ref(double x) {
   return 0.5 * x * erfc(-x * 0.70710678118654752440);
 }
+// elu with alpha, scale and input_scale 1 (the kernels' parameters when
+// none are given).
+static double elu_ref(double x) { return x < 0.0 ? expm1(x) : x; }
 static double gelu_tanh_ref(double x) {
   double u = 0.79788456080286535588 * (x + 0.044715 * x * x * x);
   return x / (1.0 + exp(-2.0 * u));
@@ -112,6 +116,7 @@ static const struct {
     {ETR_UNARY_TANH, "tanh", tanh},
     {ETR_UNARY_GELU_ERF, "gelu_erf", gelu_erf_ref},
     {ETR_UNARY_GELU_TANH, "gelu_tanh", gelu_tanh_ref},
+    {ETR_UNARY_ELU, "elu", elu_ref},
 };
 
 static void sweep_unary(etr_isa_t isa, uint32_t stride, const char *only,

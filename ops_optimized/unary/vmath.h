@@ -301,6 +301,19 @@ static inline etr_vf vf_expm1(etr_vf x) {
   return vf_select(vf_isnan(x), x, y);
 }
 
+// vf_expm1 for x <= 0, bit for bit (its path below 40, 2^n one power of
+// two for n in [-44, 0]); -inf gives -1, NaN gives NaN, x > 0 gives +0
+// (for callers that discard those lanes: elu's negative branch).
+static inline etr_vf vf_expm1_nonpositive(etr_vf x) {
+  etr_vf n;
+  etr_vf r = vf_reduce_ln2(
+      vf_min_keep_nan(vf_max_keep_nan(x, vf_set1(-30.0f)), vf_zero()), &n);
+  etr_vf q = vf_fma(vf_mul(r, r), vf_poly(r, kExpQ, 6), r);
+  etr_vf scale = vf_pow2i(vf_to_vi(n));
+  etr_vf y = vf_fma(scale, q, vf_sub(scale, vf_set1(1.0f)));
+  return vf_select(vf_eq(x, vf_zero()), x, y);  // keeps -0.0
+}
+
 // P(f) with log(1 + f) = f - f^2/2 + f^3 P(f), f in [sqrt(1/2) - 1,
 // sqrt(2) - 1] (fit kLogP, relative error 5.9e-9).
 static const float kLogP[8] = {0.333333164f,  -0.250008106f, 0.200022951f,
