@@ -230,7 +230,7 @@ static inline etr_vf op_sign(etr_vf v, const unary_consts_t *k) {
 
 static inline etr_vf op_expm1(etr_vf v, const unary_consts_t *k) {
   (void)k;
-  return vf_expm1(v);
+  return vf_expm1_op(v);
 }
 static inline etr_vf op_sin(etr_vf v, const unary_consts_t *k) {
   (void)k;
