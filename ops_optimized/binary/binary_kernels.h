@@ -144,6 +144,17 @@ static inline bool stream_hint(const etr_binary_params_t *params) {
   return params != NULL && params->stream;
 }
 
+// Pairs of vectors from i on while two fit, each written by STORE
+// (vf_store, or vf_stream for an out that streams).
+#define ETR_BINARY_PAIRS(LOAD_A, LOAD_B, OP, STORE)                        \
+  for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {            \
+    etr_vf r0 = OP(LOAD_A(i), LOAD_B(i), params);                       \
+    etr_vf r1 = OP(LOAD_A(i + ETR_VF_LANES), LOAD_B(i + ETR_VF_LANES),  \
+                   params);                                             \
+    STORE(y + i, r0);                                                   \
+    STORE(y + i + ETR_VF_LANES, r1);                                    \
+  }
+
 #if defined(ETR_HAVE_VF_STREAM)
 // An out that streams (common/stream.h: with its INPUTS input arrays,
 // or as a run of a call that does, HINT): the lanes up to y's next
@@ -155,13 +166,7 @@ static inline bool stream_hint(const etr_binary_params_t *params) {
   if (i > 0) {                                                          \
     vf_store_n(y, OP(LOAD_A_N(0, i), LOAD_B_N(0, i), params), i);       \
   }                                                                     \
-  for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {            \
-    etr_vf r0 = OP(LOAD_A(i), LOAD_B(i), params);                       \
-    etr_vf r1 = OP(LOAD_A(i + ETR_VF_LANES), LOAD_B(i + ETR_VF_LANES),  \
-                   params);                                             \
-    vf_stream(y + i, r0);                                               \
-    vf_stream(y + i + ETR_VF_LANES, r1);                                \
-  }
+  ETR_BINARY_PAIRS(LOAD_A, LOAD_B, OP, vf_stream)
 #define ETR_BINARY_STREAM(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP, INPUTS, \
                           HINT)                                         \
   if ((HINT) || etr_stream_out(n, INPUTS)) {                            \
@@ -177,13 +182,7 @@ static inline bool stream_hint(const etr_binary_params_t *params) {
 // The loop from i on: pairs of vectors, then one vector at a time and
 // the last lanes masked.
 #define ETR_BINARY_FINISH(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP)          \
-  for (; i + 2 * ETR_VF_LANES <= n; i += 2 * ETR_VF_LANES) {            \
-    etr_vf r0 = OP(LOAD_A(i), LOAD_B(i), params);                       \
-    etr_vf r1 = OP(LOAD_A(i + ETR_VF_LANES), LOAD_B(i + ETR_VF_LANES),  \
-                   params);                                             \
-    vf_store(y + i, r0);                                                \
-    vf_store(y + i + ETR_VF_LANES, r1);                                 \
-  }                                                                     \
+  ETR_BINARY_PAIRS(LOAD_A, LOAD_B, OP, vf_store)                        \
   for (; i < n; i += ETR_VF_LANES) {                                    \
     size_t left = n - i;                                                \
     if (left >= ETR_VF_LANES) {                                         \
