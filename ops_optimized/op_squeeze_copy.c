@@ -14,10 +14,12 @@
 
 // The fast path: valid by construction when it returns true (every dim in
 // range and named once, out already of the result's shape;
-// common/dense.h), then one memcpy. args[1] is the dim (dim_out) or the
-// list of dims (dims_out; empty: none, as PyTorch). False leaves the call,
-// untouched, to the general path.
-static bool squeeze_dense(etr_evalue_t **args, size_t num_args,
+// common/dense.h), then one memcpy. args[1] is the dim (dim_out, `list`
+// false: an Int) or the list of dims (dims_out, `list` true: an int list;
+// empty: none, as PyTorch); the other form is the reference's type error
+// (the kernel_diff fuzzer found dims_out taking an Int here). False leaves
+// the call, untouched, to the general path.
+static bool squeeze_dense(etr_evalue_t **args, size_t num_args, bool list,
                           bool dry_run) {
   if (num_args != 4) {
     return false;
@@ -29,7 +31,10 @@ static bool squeeze_dense(etr_evalue_t **args, size_t num_args,
   }
   uint32_t mask = 0;
   int32_t dim = 0;
-  if (args[1]->tag == ETR_TAG_INT) {
+  if (!list) {
+    if (args[1]->tag != ETR_TAG_INT) {
+      return false;
+    }
     if (!etr_dense_dim(args[1]->u.as_int, self->dim, &dim)) {
       return false;
     }
@@ -60,9 +65,10 @@ static bool squeeze_dense(etr_evalue_t **args, size_t num_args,
   return kept == out->dim && etr_dense_copy_reshaped(self, out, dry_run);
 }
 
-static etr_error_t squeeze(etr_kernel_fn reference, etr_kernel_context_t *ctx,
-                           etr_evalue_t **args, size_t num_args) {
-  if (squeeze_dense(args, num_args, ctx->dry_run)) {
+static etr_error_t squeeze(etr_kernel_fn reference, bool list,
+                           etr_kernel_context_t *ctx, etr_evalue_t **args,
+                           size_t num_args) {
+  if (squeeze_dense(args, num_args, list, ctx->dry_run)) {
     return ETR_OK;
   }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
@@ -85,12 +91,12 @@ static etr_error_t squeeze(etr_kernel_fn reference, etr_kernel_context_t *ctx,
 etr_error_t etr_opt_squeeze_copy_dims_out(etr_kernel_context_t *ctx,
                                           etr_evalue_t **args,
                                           size_t num_args) {
-  return squeeze(etr_ref_squeeze_copy_dims_out, ctx, args, num_args);
+  return squeeze(etr_ref_squeeze_copy_dims_out, true, ctx, args, num_args);
 }
 
 // aten::squeeze_copy.dim_out
 etr_error_t etr_opt_squeeze_copy_dim_out(etr_kernel_context_t *ctx,
                                          etr_evalue_t **args,
                                          size_t num_args) {
-  return squeeze(etr_ref_squeeze_copy_dim_out, ctx, args, num_args);
+  return squeeze(etr_ref_squeeze_copy_dim_out, false, ctx, args, num_args);
 }
