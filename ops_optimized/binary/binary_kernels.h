@@ -232,6 +232,30 @@ static inline bool stream_hint(const etr_binary_params_t *params) {
                     streamed, stream_hint(params))                        \
   }
 
+// Whether a rows call streams: params->stream asks and a row holds at
+// least four vectors (the ISAs with streaming stores).
+static inline bool binary_rows_stream(const etr_binary_params_t *params,
+                                      size_t n) {
+#if defined(ETR_HAVE_VF_STREAM)
+  return stream_hint(params) && n >= 4 * ETR_VF_LANES;
+#else
+  (void)params;
+  (void)n;
+  return false;
+#endif
+}
+
+// The one fence after a streamed rows call's last row.
+static inline void binary_rows_fence(bool stream) {
+#if defined(ETR_HAVE_VF_STREAM)
+  if (stream) {
+    vf_stream_fence();
+  }
+#else
+  (void)stream;
+#endif
+}
+
 // One row of etr_binary_rows_t, its pairs streamed where `stream`.
 #define ETR_BINARY_ROW(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP)           \
   size_t i = 0;                                                         \
@@ -253,8 +277,7 @@ static inline bool stream_hint(const etr_binary_params_t *params) {
     const float *a = rows->a;                                             \
     const float *b = rows->b;                                             \
     float *y = rows->y;                                                   \
-    const bool stream = ETR_BINARY_ROWS_STREAM && stream_hint(params) &&  \
-                        n >= 4 * ETR_VF_LANES;                            \
+    const bool stream = binary_rows_stream(params, n);                    \
     for (size_t r = 0; r < rows->rows; ++r) {                             \
       if (rows->a_vector && rows->b_vector) {                             \
         ETR_BINARY_ROW(VECTOR_A, VECTOR_B, VECTOR_A_N, VECTOR_B_N,        \
@@ -272,18 +295,8 @@ static inline bool stream_hint(const etr_binary_params_t *params) {
       b += rows->b_stride;                                                \
       y += rows->y_stride;                                                \
     }                                                                     \
-    ETR_BINARY_ROWS_FENCE                                                 \
+    binary_rows_fence(stream);                                            \
   }
-#if defined(ETR_HAVE_VF_STREAM)
-#define ETR_BINARY_ROWS_STREAM true
-#define ETR_BINARY_ROWS_FENCE \
-  if (stream) {               \
-    vf_stream_fence();        \
-  }
-#else
-#define ETR_BINARY_ROWS_STREAM false
-#define ETR_BINARY_ROWS_FENCE
-#endif
 ETR_DEFINE_BINARY_ROWS(add)
 ETR_DEFINE_BINARY_ROWS(sub)
 ETR_DEFINE_BINARY_ROWS(mul)
@@ -291,8 +304,6 @@ ETR_DEFINE_BINARY_ROWS(div)
 ETR_DEFINE_BINARY_ROWS(maximum)
 ETR_DEFINE_BINARY_ROWS(minimum)
 #undef ETR_DEFINE_BINARY_ROWS
-#undef ETR_BINARY_ROWS_STREAM
-#undef ETR_BINARY_ROWS_FENCE
 #undef ETR_BINARY_ROW
 
 ETR_DEFINE_BINARY(add, 1)
