@@ -113,23 +113,19 @@ ALWAYS_INLINE void max_block(const float *plane, size_t width, size_t h0,
       __mmask16 u0 = replaces(m0.out, v0, b0);
       b0 = _mm512_mask_mov_ps(b0, u0, v0);
       o0 = _mm512_mask_mov_epi32(o0, u0, offset);
-      if (blocks == 2) {
+      if (blocks >= 2) {
         __m512 v1 = load_columns(p + step, stride, m1);
         __mmask16 u1 = replaces(m1.out, v1, b1);
         b1 = _mm512_mask_mov_ps(b1, u1, v1);
         o1 = _mm512_mask_mov_epi32(o1, u1, offset);
       }
       if (wide) {
-        __m512 v1 = load_columns(p + step, stride, m1);
         __m512 v2 = load_columns(p + 2 * step, stride, m2);
         __m512 v3 = load_columns(p + 3 * step, stride, m3);
-        __mmask16 u1 = replaces(m1.out, v1, b1);
         __mmask16 u2 = replaces(m2.out, v2, b2);
         __mmask16 u3 = replaces(m3.out, v3, b3);
-        b1 = _mm512_mask_mov_ps(b1, u1, v1);
         b2 = _mm512_mask_mov_ps(b2, u2, v2);
         b3 = _mm512_mask_mov_ps(b3, u3, v3);
-        o1 = _mm512_mask_mov_epi32(o1, u1, offset);
         o2 = _mm512_mask_mov_epi32(o2, u2, offset);
         o3 = _mm512_mask_mov_epi32(o3, u3, offset);
       }
@@ -147,20 +143,17 @@ ALWAYS_INLINE void max_block(const float *plane, size_t width, size_t h0,
     return;
   }
   __m512i block = _mm512_set1_epi32((int32_t)step);
+  lane = _mm512_add_epi32(lane, block);
+  _mm512_mask_storeu_ps(out + 16, m1.out, b1);
+  if (indices != NULL) {
+    store_indices(indices + 16, m1.out, _mm512_add_epi32(o1, lane));
+  }
   if (blocks == 2) {
-    _mm512_mask_storeu_ps(out + 16, m1.out, b1);
-    if (indices != NULL) {
-      store_indices(indices + 16, m1.out,
-                    _mm512_add_epi32(o1, _mm512_add_epi32(lane, block)));
-    }
     return;
   }
-  _mm512_mask_storeu_ps(out + 16, m1.out, b1);
   _mm512_mask_storeu_ps(out + 32, m2.out, b2);
   _mm512_mask_storeu_ps(out + 48, m3.out, b3);
   if (indices != NULL) {
-    lane = _mm512_add_epi32(lane, block);
-    store_indices(indices + 16, m1.out, _mm512_add_epi32(o1, lane));
     lane = _mm512_add_epi32(lane, block);
     store_indices(indices + 32, m2.out, _mm512_add_epi32(o2, lane));
     lane = _mm512_add_epi32(lane, block);
