@@ -25,6 +25,14 @@
 // bound by its FMAs has room for about one load or cross-lane shuffle per
 // two FMAs, and each store costs about two FMAs.
 //
+// 2026-12-05, --rounds 9: loads alone run at about one per 1.65 cycles
+// (8 in 13.3), beside the FMAs too (16 FMAs and 16 loads in 26.5
+// cycles: the loads' own pace), so a kernel bound by its loads is
+// bound at that rate whatever its FMAs. A lane-masked load with every
+// lane set costs what a plain one does (13.4, 26.5); one across two
+// cache lines about 2.1 cycles (8 alone in 16.9, 16 beside the FMAs in
+// 32.6).
+//
 // The same guest, 2026-12-05, one run: the arithmetic beside the FMAs of
 // the table-driven transcendental kernels (unary/vmath.h). Free even 16
 // to 16: vaddps, vminps, vpandd, vpslld, vrndscaleps, vcvtps2dq,

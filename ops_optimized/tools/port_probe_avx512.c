@@ -31,6 +31,8 @@ static _Alignas(64) char g_buffer[16384 + 1024];
       "vmovaps %%zmm24, %%zmm31\n\t"                                  \
       "mov $0xf0, %%eax\n\t"                                         \
       "kmovw %%eax, %%k1\n\t"                                        \
+      "mov $0xffff, %%eax\n\t"                                       \
+      "kmovw %%eax, %%k2\n\t"                                        \
       "mov %0, %%rcx\n\t"                                            \
       "xor %%rdx, %%rdx\n"                                           \
       "1:\n\t"                                                       \
@@ -41,7 +43,7 @@ static _Alignas(64) char g_buffer[16384 + 1024];
       "jnz 1b\n"                                                     \
       :                                                              \
       : "r"(ITERATIONS), "r"(g_buffer)                               \
-      : "rax", "rcx", "rdx", "k1", "memory", "xmm0", "xmm1", "xmm2",  \
+      : "rax", "rcx", "rdx", "k1", "k2", "memory", "xmm0", "xmm1", "xmm2",  \
         "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",      \
         "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",       \
         "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21",       \
@@ -64,6 +66,9 @@ static _Alignas(64) char g_buffer[16384 + 1024];
   R8(op) op(16, 512) op(17, 576) op(18, 640) op(19, 704) op(20, 768)  \
   op(21, 832) op(22, 896) op(23, 960)
 #define LOAD_ZMM(r, off) "vmovups " #off "(%%rax), %%zmm" #r "\n\t"
+#define LOAD_MASKED(r, off) \
+  "vmovups " #off "(%%rax), %%zmm" #r "%{%%k2%}%{z%}\n\t"
+#define LOAD_SPLIT(r, off) "vmovups " #off "+4(%%rax), %%zmm" #r "\n\t"
 #define BROADCAST(r, off) "vbroadcastss " #off "(%%rax), %%zmm" #r "\n\t"
 #define STORE_ZMM(r, off) "vmovups %%zmm24, " #off "(%%rax)\n\t"
 #define STORE_YMM(r, off) "vmovups %%ymm24, " #off "(%%rax)\n\t"
@@ -98,6 +103,8 @@ static void fma_only(void) { LOOP(FMA16); }
   static void name##_fma8(void) { LOOP(FMA16 R8(op)); }   \
   static void name##_fma16(void) { LOOP(FMA16 R16(op)); }
 PROBE(load_zmm, LOAD_ZMM)
+PROBE(load_masked, LOAD_MASKED)
+PROBE(load_split, LOAD_SPLIT)
 PROBE(broadcast, BROADCAST)
 PROBE(store_zmm, STORE_ZMM)
 PROBE(store_ymm, STORE_YMM)
@@ -128,6 +135,8 @@ PROBE(permt2copy, PERMT2COPY)
 
 const etr_probe_t etr_port_probes[] = {
     ENTRY(load_zmm, "vmovups zmm <- mem (load)"),
+    ENTRY(load_masked, "vmovups zmm{k}{z} <- mem (all lanes)"),
+    ENTRY(load_split, "vmovups zmm <- mem (across 2 lines)"),
     ENTRY(broadcast, "vbroadcastss zmm <- mem"),
     ENTRY(store_zmm, "vmovups mem <- zmm (store)"),
     ENTRY(store_ymm, "vmovups mem <- ymm (store)"),
