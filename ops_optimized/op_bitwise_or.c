@@ -13,16 +13,11 @@
 #include "ops_reference/ops_reference.h"
 
 static etr_error_t bitwise(etr_kernel_context_t *ctx, etr_evalue_t **args,
-                           size_t num_args, bool scalar_other,
+                           size_t num_args, etr_bytes_form_t form,
                            etr_kernel_fn reference) {
-  etr_bytes_call_t call;
   bool handled = false;
-  etr_error_t status = ETR_OK;
-  if (etr_bytes_binary_probe(ctx, args, num_args, scalar_other, false,
-                             &call)) {
-    call.op = ETR_BYTES_OR;
-    status = etr_bytes_execute(ctx, &call, &handled);
-  }
+  etr_error_t status =
+      etr_bytes_binary_op(ctx, args, num_args, ETR_BYTES_OR, form, &handled);
   return handled ? status : etr_opt_fallback(reference, ctx, args, num_args);
 }
 
@@ -30,7 +25,7 @@ static etr_error_t bitwise(etr_kernel_context_t *ctx, etr_evalue_t **args,
 etr_error_t etr_opt_bitwise_or_tensor_out(etr_kernel_context_t *ctx,
                                           etr_evalue_t **args,
                                           size_t num_args) {
-  return bitwise(ctx, args, num_args, false,
+  return bitwise(ctx, args, num_args, ETR_BYTES_TENSOR,
                  etr_ref_bitwise_or_tensor_out);
 }
 
@@ -38,6 +33,6 @@ etr_error_t etr_opt_bitwise_or_tensor_out(etr_kernel_context_t *ctx,
 etr_error_t etr_opt_bitwise_or_scalar_out(etr_kernel_context_t *ctx,
                                           etr_evalue_t **args,
                                           size_t num_args) {
-  return bitwise(ctx, args, num_args, true,
+  return bitwise(ctx, args, num_args, ETR_BYTES_SCALAR,
                  etr_ref_bitwise_or_scalar_out);
 }

@@ -8,28 +8,15 @@
 // Exact. Other dtypes, and argument errors, go to the reference kernel
 // (ops_reference/op_logical_or.c).
 #include "ops_optimized/bitwise/bitwise.h"
-#include "ops_optimized/common/args.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
 
 // aten::logical_or.out
 etr_error_t etr_opt_logical_or_out(etr_kernel_context_t *ctx,
                                    etr_evalue_t **args, size_t num_args) {
-  etr_bytes_call_t call;
   bool handled = false;
-  etr_error_t status = ETR_OK;
-  if (etr_bytes_binary_probe(ctx, args, num_args, false, true, &call)) {
-    call.op = ETR_BYTES_OR;
-    status = etr_bytes_execute(ctx, &call, &handled);
-  } else {
-    etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
-    etr_tensor_t *other = etr_opt_tensor_arg(args, num_args, 1);
-    etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 2);
-    if (num_args == 4 && self != NULL && other != NULL && out != NULL) {
-      status = etr_logical_float_execute(ctx, ETR_BYTES_OR, self, other,
-                                         out, &handled);
-    }
-  }
+  etr_error_t status = etr_bytes_binary_op(ctx, args, num_args, ETR_BYTES_OR,
+                                           ETR_BYTES_LOGICAL, &handled);
   return handled ? status
                  : etr_opt_fallback(etr_ref_logical_or_out, ctx, args,
                                     num_args);

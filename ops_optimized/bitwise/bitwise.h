@@ -86,6 +86,24 @@ bool etr_bytes_binary_probe(const etr_kernel_context_t *ctx,
 etr_error_t etr_bytes_execute(etr_kernel_context_t *ctx,
                               const etr_bytes_call_t *call, bool *handled);
 
+// How a binary byte op's arguments come: bitwise_* with a Tensor or a
+// Scalar other, or logical_* (self, other, out).
+typedef enum etr_bytes_form {
+  ETR_BYTES_TENSOR = 0,
+  ETR_BYTES_SCALAR = 1,
+  ETR_BYTES_LOGICAL = 2,
+} etr_bytes_form_t;
+
+// One call of such an op (`op`: AND, OR, XOR): etr_bytes_binary_probe,
+// then etr_bytes_execute, and for a logical op whose tensors the probe
+// does not take, etr_logical_float_execute. Returns their error;
+// *handled is false when none of them took the call: the caller then
+// runs the reference.
+etr_error_t etr_bytes_binary_op(etr_kernel_context_t *ctx,
+                                etr_evalue_t **args, size_t num_args,
+                                etr_bytes_op_t op, etr_bytes_form_t form,
+                                bool *handled);
+
 // logical_and/or/xor (`op`: AND, OR, XOR) of two Float, Half or BFloat16
 // tensors of one dtype into a Bool out (logical.c): truth bytes by the
 // comparison microkernels, then `op`. Resizes out (returning its error),

@@ -126,3 +126,25 @@ etr_error_t etr_bytes_execute(etr_kernel_context_t *ctx,
   }
   return ETR_OK;
 }
+
+etr_error_t etr_bytes_binary_op(etr_kernel_context_t *ctx,
+                                etr_evalue_t **args, size_t num_args,
+                                etr_bytes_op_t op, etr_bytes_form_t form,
+                                bool *handled) {
+  *handled = false;
+  const bool logical = form == ETR_BYTES_LOGICAL;
+  etr_bytes_call_t call;
+  if (etr_bytes_binary_probe(ctx, args, num_args, form == ETR_BYTES_SCALAR,
+                             logical, &call)) {
+    call.op = op;
+    return etr_bytes_execute(ctx, &call, handled);
+  }
+  etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
+  etr_tensor_t *other = etr_opt_tensor_arg(args, num_args, 1);
+  etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 2);
+  if (!logical || num_args != 4 || self == NULL || other == NULL ||
+      out == NULL) {
+    return ETR_OK;
+  }
+  return etr_logical_float_execute(ctx, op, self, other, out, handled);
+}

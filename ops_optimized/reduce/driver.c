@@ -7,6 +7,8 @@
 // the reference's own conversions (etr_store_double rounds once).
 #include <math.h>
 
+#include "ops_optimized/common/args.h"
+#include "ops_optimized/common/check.h"
 #include "ops_optimized/reduce/reduce.h"
 #include "ops_reference/support/element.h"
 #include "ops_reference/support/reduce.h"
@@ -300,4 +302,59 @@ bool etr_reduce_run(etr_kernel_context_t *ctx,
     }
   }
   return true;
+}
+
+etr_error_t etr_reduce_extremum_call(etr_kernel_context_t *ctx,
+                                     etr_evalue_t **args, size_t num_args,
+                                     etr_reduce_op_t op,
+                                     etr_reduce_form_t form,
+                                     etr_kernel_fn reference,
+                                     bool *handled) {
+  *handled = false;
+  const bool both = form == ETR_REDUCE_FORM_BOTH;
+  etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
+  etr_tensor_t *values = form != ETR_REDUCE_FORM_INDICES
+                             ? etr_opt_tensor_arg(args, num_args, 3)
+                             : NULL;
+  etr_tensor_t *indices =
+      form != ETR_REDUCE_FORM_VALUES
+          ? etr_opt_tensor_arg(args, num_args, both ? 4 : 3)
+          : NULL;
+  if (num_args != (both ? 6u : 5u) || self == NULL ||
+      !etr_reduce_is_f32_like(self->dtype) ||
+      (form != ETR_REDUCE_FORM_INDICES &&
+       (values == NULL || values->dtype != self->dtype)) ||
+      (form != ETR_REDUCE_FORM_VALUES &&
+       (indices == NULL || indices->dtype != ETR_LONG))) {
+    return ETR_OK;
+  }
+  *handled = true;
+  ETR_TRY(etr_opt_check(reference, ctx, args, num_args));
+  if (ctx->dry_run) {
+    return ETR_OK;
+  }
+  const int64_t *dims = NULL;
+  size_t num_dims = 1;
+  int64_t dim = 0;
+  bool has_dim = true;
+  if (form == ETR_REDUCE_FORM_VALUES) {
+    ETR_TRY(etr_arg_int_list(ctx, args, num_args, 1, "dim", &dims,
+                             &num_dims));
+  } else if (form == ETR_REDUCE_FORM_INDICES) {
+    ETR_TRY(etr_arg_optional_int(ctx, args, num_args, 1, "dim", &has_dim,
+                                 &dim));
+    dims = &dim;
+  } else {
+    ETR_TRY(etr_arg_int(ctx, args, num_args, 1, "dim", &dim));
+    dims = &dim;
+  }
+  bool keepdim = false;
+  uint32_t mask = 0;
+  ETR_TRY(etr_arg_bool(ctx, args, num_args, 2, "keepdim", &keepdim));
+  ETR_TRY(etr_dim_list_mask(ctx, dims, num_dims, has_dim, self->dim, &mask));
+  etr_reduce_request_t request = {.op = op, .self = self, .mask = mask,
+                                  .keepdim = keepdim, .values = values,
+                                  .indices = indices};
+  *handled = etr_reduce_run(ctx, &request);
+  return ETR_OK;
 }

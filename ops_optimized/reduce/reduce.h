@@ -176,4 +176,27 @@ typedef struct etr_reduce_request {
 bool etr_reduce_run(etr_kernel_context_t *ctx,
                     const etr_reduce_request_t *request);
 
+// The extremum ops' calls, as their argument lists lay them out:
+typedef enum etr_reduce_form {
+  // amax/amin.out (self, dim[], keepdim, out): values of self's dtype.
+  ETR_REDUCE_FORM_VALUES = 0,
+  // argmax/argmin.out (self, dim?, keepdim, out): Long indices; no dim
+  // reduces the whole (row-major) self.
+  ETR_REDUCE_FORM_INDICES = 1,
+  // max/min.dim_max/dim_min (self, dim, keepdim, values, indices).
+  ETR_REDUCE_FORM_BOTH = 2,
+} etr_reduce_form_t;
+
+// Runs such a call (`op`: max or min) of a Float, Half or BFloat16 self
+// through etr_reduce_run after `reference`'s dry run has checked the
+// arguments and resized the outs (etr_opt_check), returning that check's
+// error. *handled is false when the call is not one this takes (other
+// dtypes, argument counts or layouts): the caller then runs the reference.
+etr_error_t etr_reduce_extremum_call(etr_kernel_context_t *ctx,
+                                     etr_evalue_t **args, size_t num_args,
+                                     etr_reduce_op_t op,
+                                     etr_reduce_form_t form,
+                                     etr_kernel_fn reference,
+                                     bool *handled);
+
 #endif  // ETR_OPS_OPTIMIZED_REDUCE_REDUCE_H
