@@ -19,11 +19,13 @@
 // 15.6-16.0 cycles. Loads and broadcasts: 8 beside them free, 16 add
 // 0.5-0.9 cycles each. Stores add 1.7-1.9 cycles each at 512 bits, 0.8-0.9
 // at 256 (a lane-masked 512-bit one as a whole one): they do not overlap
-// the FMAs. In-lane shuffles (vshufps, vunpcklps) are free even 16 to 16;
-// cross-lane ones (vpermps, valignd, vshuff32x4) free 8 to 16, 0.3 each
-// at 16; vpermt2ps 0.8-0.95 each at either count. So on Zen 4 a kernel
-// bound by its FMAs has room for about one load or cross-lane shuffle per
-// two FMAs, and each store costs about two FMAs.
+// the FMAs. In-lane shuffles (vshufps, vunpcklps; and, 2026-12-05,
+// vpermilps with an immediate and a vshufps splat of one register) are
+// free even 16 to 16; cross-lane ones (vpermps, valignd, vshuff32x4)
+// free 8 to 16, 0.3 each at 16; vpermt2ps 0.8-0.95 each at either
+// count. So on Zen 4 a kernel bound by its FMAs has room for about one
+// load or cross-lane shuffle per two FMAs, and each store costs about two
+// FMAs.
 //
 // 2026-12-05, --rounds 9: loads alone run at about one per 1.65 cycles
 // (8 in 13.3), beside the FMAs too (16 FMAs and 16 loads in 26.5

@@ -74,6 +74,9 @@ static _Alignas(64) char g_buffer[16384 + 1024];
 #define STORE_YMM(r, off) "vmovups %%ymm24, " #off "(%%rax)\n\t"
 #define STORE_LANE(r, off) "vmovups %%zmm24, " #off "(%%rax)%{%%k1%}\n\t"
 #define SHUFPS(r, off) "vshufps $0x44, %%zmm24, %%zmm25, %%zmm" #r "\n\t"
+#define PERMILPS(r, off) "vpermilps $0x55, %%zmm24, %%zmm" #r "\n\t"
+#define SHUFPS_SPLAT(r, off) \
+  "vshufps $0x55, %%zmm24, %%zmm24, %%zmm" #r "\n\t"
 #define UNPCKLPS(r, off) "vunpcklps %%zmm24, %%zmm25, %%zmm" #r "\n\t"
 #define PERMPS(r, off) "vpermps %%zmm24, %%zmm25, %%zmm" #r "\n\t"
 #define ALIGND(r, off) "valignd $1, %%zmm24, %%zmm25, %%zmm" #r "\n\t"
@@ -110,6 +113,8 @@ PROBE(store_zmm, STORE_ZMM)
 PROBE(store_ymm, STORE_YMM)
 PROBE(store_lane, STORE_LANE)
 PROBE(shufps, SHUFPS)
+PROBE(permilps, PERMILPS)
+PROBE(shufps_splat, SHUFPS_SPLAT)
 PROBE(unpcklps, UNPCKLPS)
 PROBE(permps, PERMPS)
 PROBE(alignd, ALIGND)
@@ -142,6 +147,8 @@ const etr_probe_t etr_port_probes[] = {
     ENTRY(store_ymm, "vmovups mem <- ymm (store)"),
     ENTRY(store_lane, "vmovups mem{k} <- zmm (1 lane of 4)"),
     ENTRY(shufps, "vshufps (in-lane)"),
+    ENTRY(permilps, "vpermilps imm (in-lane)"),
+    ENTRY(shufps_splat, "vshufps x, x (in-lane splat)"),
     ENTRY(unpcklps, "vunpcklps (in-lane)"),
     ENTRY(permps, "vpermps (cross-lane)"),
     ENTRY(alignd, "valignd (cross-lane)"),
