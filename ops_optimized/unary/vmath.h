@@ -275,6 +275,13 @@ static inline etr_vf vf_exp_op(etr_vf x) {
 static inline etr_vf vf_exp_op(etr_vf x) { return vf_exp(x); }
 #endif
 
+// expm1(r) = r + r^2 Q(r) of x = n ln2 + r (writes n): the reduction and
+// polynomial vf_expm1 and vf_expm1_within share.
+static inline etr_vf vf_expm1_reduced(etr_vf x, etr_vf *n) {
+  etr_vf r = vf_reduce_ln2(x, n);
+  return vf_fma(vf_mul(r, r), vf_poly(r, kExpQ, 6), r);
+}
+
 // e^x - 1, about 1 ULP; exact for |x| < 2^-25, -1 below -17.4, +inf
 // above ln(FLT_MAX), NaN stays NaN. expm1(n ln2 + r) = 2^n expm1(r) +
 // (2^n - 1) keeps the small results accurate (no cancellation in e^x - 1);
@@ -285,8 +292,7 @@ static inline etr_vf vf_expm1(etr_vf x) {
   etr_vf clamped = vf_min_num(vf_max_num(x, vf_set1(-30.0f)),
                               vf_set1(89.0f));
   etr_vf n;
-  etr_vf r = vf_reduce_ln2(clamped, &n);
-  etr_vf q = vf_fma(vf_mul(r, r), vf_poly(r, kExpQ, 6), r);
+  etr_vf q = vf_expm1_reduced(clamped, &n);
   etr_vi ni = vf_to_vi(n);
   etr_vi n1 = vi_sra1(ni);
   etr_vf scale1 = vf_pow2i(n1);
@@ -304,8 +310,7 @@ static inline etr_vf vf_expm1(etr_vf x) {
 // one power of two for n in [-44, 58]); x itself for the zero select.
 static inline etr_vf vf_expm1_within(etr_vf x, etr_vf clamped) {
   etr_vf n;
-  etr_vf r = vf_reduce_ln2(clamped, &n);
-  etr_vf q = vf_fma(vf_mul(r, r), vf_poly(r, kExpQ, 6), r);
+  etr_vf q = vf_expm1_reduced(clamped, &n);
   etr_vf scale = vf_pow2i(vf_to_vi(n));
   etr_vf y = vf_fma(scale, q, vf_sub(scale, vf_set1(1.0f)));
   return vf_select(vf_eq(x, vf_zero()), x, y);  // keeps -0.0
