@@ -2,11 +2,18 @@
 //
 // Optimized aten::relu.out: a contiguous Float input into a Float out with
 // the default dim order runs the fp32 relu microkernel of the active ISA;
-// every other dtype and layout goes to the reference kernel
-// (ops_reference/op_relu.c), which also reports argument errors.
+// Half and BFloat16 (and Float views) with an out of self's dtype run the
+// unary driver's clamp with limits 0 and +inf (unary/unary_driver.h: staged
+// through fp32, which a relu leaves exact), x < 0 ? 0 : x as the
+// reference's, so NaN and -0.0 pass through. Every other dtype and layout
+// goes to the reference kernel (ops_reference/op_relu.c), which also
+// reports argument errors.
+#include <math.h>
+
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/unary/unary.h"
+#include "ops_optimized/unary/unary_driver.h"
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/shape.h"
 
@@ -15,10 +22,20 @@ etr_error_t etr_opt_relu_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args) {
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 1);
-  if (num_args != 3 || !etr_opt_is_contiguous_f32(self) || out == NULL ||
-      out->dtype != ETR_FLOAT ||
-      !etr_dim_order_is_contiguous(out->dim_order, out->dim)) {
+  if (num_args != 3 || out == NULL) {
     return etr_opt_fallback(etr_ref_relu_out, ctx, args, num_args);
+  }
+  if (!etr_opt_is_contiguous_f32(self) || out->dtype != ETR_FLOAT ||
+      !etr_dim_order_is_contiguous(out->dim_order, out->dim)) {
+    if (!etr_unary_case(self, out)) {
+      return etr_opt_fallback(etr_ref_relu_out, ctx, args, num_args);
+    }
+    const etr_unary_params_t params = {.low = 0.0f, .high = INFINITY};
+    bool handled = false;
+    etr_error_t status =
+        etr_unary_execute(ctx, ETR_UNARY_CLAMP, &params, self, out, &handled);
+    return handled ? status
+                   : etr_opt_fallback(etr_ref_relu_out, ctx, args, num_args);
   }
   ETR_TRY(etr_resize_out(ctx, out, self->dim, self->sizes));
   if (ctx->dry_run) {

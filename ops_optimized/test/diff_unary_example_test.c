@@ -4,7 +4,8 @@
 // size for 8 and 16 lanes, contiguous, non-contiguous and channels-last
 // inputs, random and special values (NaN, +-inf, -0.0, denormals), every
 // float dtype, in place and not, on every ISA of this machine. relu is
-// exact: results must match bit for bit.
+// exact: results must match bit for bit. Float, Half and BFloat16 must take
+// the optimized path (Double and Int fall back).
 #include <criterion/criterion.h>
 
 #include "ops_optimized/test/diff.h"
@@ -17,6 +18,7 @@ TT_TEST(diff_unary, relu) {
   int failures = 0;
   uint64_t seed = 1;
   for (size_t d = 0; d < sizeof(dtypes) / sizeof(dtypes[0]); ++d) {
+    uint64_t specialized = etr_diff_stats()->specialized;
     for (size_t s = 0; s < count; ++s) {
       for (int layout = 0; layout < 3; ++layout) {
         for (int fill = 0; fill < 2; ++fill) {
@@ -47,6 +49,12 @@ TT_TEST(diff_unary, relu) {
       etr_diff_return(&c, 1);
       etr_diff_tolerance_exact(&c);
       failures += etr_diff_run(&c);
+    }
+    bool narrow = dtypes[d] == ETR_HALF || dtypes[d] == ETR_BFLOAT16;
+    if (dtypes[d] == ETR_FLOAT || narrow) {
+      cr_expect_gt(etr_diff_stats()->specialized, specialized,
+                   "relu of dtype %d never took the optimized path",
+                   (int)dtypes[d]);
     }
   }
   cr_assert_eq(failures, 0, "%d relu cases disagree", failures);

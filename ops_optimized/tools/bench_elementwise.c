@@ -93,6 +93,8 @@ static const bench_t kBenches[] = {
      true},
     {"gelu tanh f32", "aten::gelu.out", GELU_TANH, ETR_FLOAT, 8, true},
     {"sigmoid f16", "aten::sigmoid.out", UNARY, ETR_HALF, 4, true},
+    {"relu f16", "aten::relu.out", UNARY, ETR_HALF, 4, false},
+    {"relu bf16", "aten::relu.out", UNARY, ETR_BFLOAT16, 4, false},
     {"floor f32", "aten::floor.out", UNARY, ETR_FLOAT, 8, false},
     {"sign f32", "aten::sign.out", UNARY, ETR_FLOAT, 8, false},
     {"reciprocal f32", "aten::reciprocal.out", UNARY, ETR_FLOAT, 8, false},
