@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::_adaptive_avg_pool2d.out: a dense Float input,
+// Optimized aten::_adaptive_avg_pool2d.out: a dense Float, Half or
+// BFloat16 input (the latter two staged through fp32 in ctx->temp),
 // contiguous or channels-last, into an out laid out alike runs the pooling
 // driver (pool/pool.h) when the output cells tile the input evenly: the
 // global average (1x1; a mean over H, W summed in double, rows for NCHW,
@@ -21,7 +22,7 @@ etr_error_t etr_opt_adaptive_avg_pool2d_out(etr_kernel_context_t *ctx,
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 2);
   if (num_args != 4 || self == NULL || out == NULL ||
-      self->dtype != ETR_FLOAT) {
+      !etr_reduce_is_f32_like(self->dtype)) {
     return etr_opt_fallback(etr_ref_adaptive_avg_pool2d_out, ctx, args,
                             num_args);
   }
@@ -33,8 +34,8 @@ etr_error_t etr_opt_adaptive_avg_pool2d_out(etr_kernel_context_t *ctx,
   size_t count = 0;
   ETR_TRY(etr_arg_int_list(ctx, args, num_args, 1, "output_size",
                            &output_size, &count));
-  if (!etr_adaptive_avg_pool2d_run(self, output_size[0], output_size[1],
-                                   out)) {
+  if (!etr_adaptive_avg_pool2d_run(ctx->temp, self, output_size[0],
+                                   output_size[1], out)) {
     return etr_opt_fallback(etr_ref_adaptive_avg_pool2d_out, ctx, args,
                             num_args);
   }

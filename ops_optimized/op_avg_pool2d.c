@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::avg_pool2d.out: a dense Float input, contiguous
-// [N, C, H, W] / [C, H, W] or channels-last, into an out laid out alike,
+// Optimized aten::avg_pool2d.out: a dense Float, Half or BFloat16 input,
+// contiguous [N, C, H, W] / [C, H, W] or channels-last, into an out of its
+// dtype laid out alike (Half and BFloat16 staged through fp32 in
+// ctx->temp, rounded once more),
 // runs the pooling driver (pool/pool.h): NCHW rows vectorized across
 // output columns (stride 1 and 2), borders (padding, ceil_mode) with
 // ATen's divisor rules, NHWC pixels across channels; window sums in fp32
@@ -49,7 +51,7 @@ etr_error_t etr_opt_avg_pool2d_out(etr_kernel_context_t *ctx,
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 7);
   if (num_args != 9 || self == NULL || out == NULL ||
-      self->dtype != ETR_FLOAT) {
+      !etr_reduce_is_f32_like(self->dtype)) {
     return etr_opt_fallback(etr_ref_avg_pool2d_out, ctx, args, num_args);
   }
   etr_pool_params_t p = {.dilation = {1, 1}};
@@ -63,7 +65,7 @@ etr_error_t etr_opt_avg_pool2d_out(etr_kernel_context_t *ctx,
       ETR_TRY(read_params(ctx, args, num_args, &p));
     }
   }
-  if (!etr_avg_pool2d_run(self, &p, out)) {
+  if (!etr_avg_pool2d_run(ctx->temp, self, &p, out)) {
     return etr_opt_fallback(etr_ref_avg_pool2d_out, ctx, args, num_args);
   }
   return ETR_OK;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::max_pool2d_with_indices.out: a dense Float input,
-// contiguous [N, C, H, W] / [C, H, W] or channels-last, with outs laid out
-// alike, runs the pooling driver (pool/pool.h): NCHW rows vectorized across
-// output columns (stride 1 and 2; padding and ceil_mode borders by the
-// reference's window rule), NHWC pixels across channels. Exact, with
+// Optimized aten::max_pool2d_with_indices.out: a dense Float, Half or
+// BFloat16 input (the latter two staged through fp32 in ctx->temp, exact
+// both ways), contiguous [N, C, H, W] / [C, H, W] or channels-last, with
+// outs laid out alike, runs the pooling driver (pool/pool.h): NCHW rows
+// vectorized across output columns (stride 1 and 2; padding and ceil_mode
+// borders by the reference's window rule), NHWC pixels across channels.
+// Exact, with
 // PyTorch's NaN and first-position rules. Other dtypes and layouts and
 // argument errors go to the reference kernel
 // (ops_reference/op_max_pool2d_with_indices.c), whose dry run checks and
@@ -56,7 +58,7 @@ static etr_error_t max_pool(etr_kernel_context_t *ctx, etr_evalue_t **args,
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 6);
   etr_tensor_t *indices = etr_opt_tensor_arg(args, num_args, 7);
   if (num_args != 9 || self == NULL || out == NULL || indices == NULL ||
-      self->dtype != ETR_FLOAT) {
+      !etr_reduce_is_f32_like(self->dtype)) {
     return etr_opt_fallback(etr_ref_max_pool2d_with_indices_out, ctx, args,
                             num_args);
   }
@@ -73,7 +75,8 @@ static etr_error_t max_pool(etr_kernel_context_t *ctx, etr_evalue_t **args,
       ETR_TRY(read_params(ctx, args, num_args, &p));
     }
   }
-  if (!etr_max_pool2d_run(self, &p, out, write_indices ? indices : NULL)) {
+  if (!etr_max_pool2d_run(ctx->temp, self, &p, out,
+                          write_indices ? indices : NULL)) {
     return etr_opt_fallback(etr_ref_max_pool2d_with_indices_out, ctx, args,
                             num_args);
   }

@@ -162,9 +162,11 @@ bool etr_pool_avg_planes_2x2s2_avx512(const float *in, size_t planes,
 // ---------------------------------------------------------------------------
 // Drivers: compute an already checked call (the reference's dry run
 // validated the arguments and resized the outs); false, with nothing
-// written, for a case they do not handle (the caller falls back). Float
-// only; NCHW (3-D or 4-D contiguous) or 4-D channels-last, outs laid out
-// like the input. No scratch.
+// written, for a case they do not handle (the caller falls back). Float,
+// Half or BFloat16 input and out of one dtype (the latter two staged
+// through fp32 in `temp`, ctx->temp: false without room there for one
+// plane, or one image for NHWC); NCHW (3-D or 4-D contiguous) or 4-D
+// channels-last, outs laid out like the input.
 
 typedef struct etr_pool_params {
   int64_t kernel[2];
@@ -188,28 +190,31 @@ bool etr_pool_halves(const etr_tensor_t *self, const etr_tensor_t *t);
 
 // `indices` NULL: the values only (a caller whose indices nobody reads,
 // fuse/fuse.c, through etr_pool_max2d_values_only).
-bool etr_max_pool2d_run(const etr_tensor_t *self, const etr_pool_params_t *p,
-                        etr_tensor_t *out, etr_tensor_t *indices);
+bool etr_max_pool2d_run(etr_arena_t *temp, const etr_tensor_t *self,
+                        const etr_pool_params_t *p, etr_tensor_t *out,
+                        etr_tensor_t *indices);
 // aten::max_pool2d_with_indices.out that does not write its indices where
 // the optimized kernel runs (op_max_pool2d_with_indices.c): bound by
 // fuse/fuse.c to calls whose indices nothing reads.
 etr_error_t etr_pool_max2d_values_only(etr_kernel_context_t *ctx,
                                        etr_evalue_t **args, size_t num_args);
 
-bool etr_avg_pool2d_run(const etr_tensor_t *self, const etr_pool_params_t *p,
-                        etr_tensor_t *out);
+bool etr_avg_pool2d_run(etr_arena_t *temp, const etr_tensor_t *self,
+                        const etr_pool_params_t *p, etr_tensor_t *out);
 // Global (1x1) and evenly dividing output sizes.
-bool etr_adaptive_avg_pool2d_run(const etr_tensor_t *self, int64_t out_h,
-                                 int64_t out_w, etr_tensor_t *out);
+bool etr_adaptive_avg_pool2d_run(etr_arena_t *temp, const etr_tensor_t *self,
+                                 int64_t out_h, int64_t out_w,
+                                 etr_tensor_t *out);
 
-// 1-D pooling (pool/pool1d.c): contiguous [N, C, L] or [C, L] Float
-// tensors seen as [.., 1, L] and run by the 2-D drivers above, as ATen
+// 1-D pooling (pool/pool1d.c): contiguous [N, C, L] or [C, L] tensors
+// seen as [.., 1, L] and run by the 2-D drivers above, as ATen
 // does; same numerics, same cases taken (adaptive: L divisible by the
 // output size).
-bool etr_avg_pool1d_run(const etr_tensor_t *self, int64_t kernel,
-                        int64_t stride, int64_t padding, bool ceil_mode,
+bool etr_avg_pool1d_run(etr_arena_t *temp, const etr_tensor_t *self,
+                        int64_t kernel, int64_t stride, int64_t padding,
+                        bool ceil_mode,
                         bool count_include_pad, etr_tensor_t *out);
-bool etr_adaptive_avg_pool1d_run(const etr_tensor_t *self,
+bool etr_adaptive_avg_pool1d_run(etr_arena_t *temp, const etr_tensor_t *self,
                                  int64_t output_size, etr_tensor_t *out);
 
 // 3-D pooling (pool/pool3d.c): contiguous Float [N, C, D, H, W] or

@@ -5,7 +5,11 @@
 // to the row microkernels, the others (padding, ceil_mode overhang) are
 // computed here one window at a time with the reference's rules. NHWC:
 // per output pixel, the valid window pixels in row-major order go to the
-// pixel microkernels.
+// pixel microkernels. Half and BFloat16 are staged through fp32 in
+// ctx->temp (exact both ways for a max; an average is rounded once more,
+// as ATen's float accumulation for those dtypes is): chunks of NCHW planes
+// or whole NHWC images, converted in, pooled by the Float path, converted
+// out.
 #include <math.h>
 #include <string.h>
 
@@ -15,6 +19,11 @@
 #include "ops_reference/support/shape.h"
 
 enum { kMaxWindow = 256 };  // window pixels handled on the stack (NHWC)
+
+// fp32 elements (in and out) a Half/BFloat16 chunk stages: 256 KiB, so a
+// chunk converted in is still in L2 when it is pooled. A plane or image
+// larger than this is staged alone.
+enum { kStageFloats = 64 * 1024 };
 
 typedef struct geometry {
   size_t batch;
@@ -26,11 +35,13 @@ typedef struct geometry {
   bool channels_last;
 } geometry_t;
 
-// Input and outs must be Float, dense, and laid out alike (contiguous
-// 3-D/4-D or channels-last 4-D); sizes must keep plane indices in int32.
+// Input and outs must be dense and laid out alike (contiguous 3-D/4-D or
+// channels-last 4-D), the input and first out Float, Half or BFloat16 of
+// one dtype; sizes must keep plane indices in int32.
 static bool geometry_of(const etr_tensor_t *self, etr_tensor_t *const *outs,
                         size_t num_outs, geometry_t *g) {
-  if (self->dtype != ETR_FLOAT || (self->dim != 3 && self->dim != 4) ||
+  if (!etr_reduce_is_f32_like(self->dtype) ||
+      outs[0]->dtype != self->dtype || (self->dim != 3 && self->dim != 4) ||
       etr_numel(self) == 0 || !etr_tensor_is_dense(self)) {
     return false;
   }
@@ -403,11 +414,13 @@ static void pool_nhwc(const etr_pool_kernels_t *k, const float *in,
   }
 }
 
+// The Float path of a 2-D pool (max_pool2d or avg_pool2d).
 static bool pool_run(const etr_tensor_t *self, const etr_pool_params_t *p,
                      bool is_max, etr_tensor_t *out, etr_tensor_t *indices) {
   etr_tensor_t *outs[2] = {out, indices};
   geometry_t g;
-  if (!geometry_of(self, outs, indices != NULL ? 2 : 1, &g) ||
+  if (self->dtype != ETR_FLOAT ||
+      !geometry_of(self, outs, indices != NULL ? 2 : 1, &g) ||
       p->kernel[0] * p->kernel[1] > kMaxWindow) {
     return false;
   }
@@ -442,23 +455,12 @@ bool etr_pool_halves(const etr_tensor_t *self, const etr_tensor_t *t) {
   return true;
 }
 
-bool etr_max_pool2d_run(const etr_tensor_t *self, const etr_pool_params_t *p,
-                        etr_tensor_t *out, etr_tensor_t *indices) {
-  return out->dtype == ETR_FLOAT &&
-         (indices == NULL || indices->dtype == ETR_LONG) &&
-         pool_run(self, p, true, out, indices);
-}
-
-bool etr_avg_pool2d_run(const etr_tensor_t *self, const etr_pool_params_t *p,
-                        etr_tensor_t *out) {
-  return out->dtype == ETR_FLOAT && pool_run(self, p, false, out, NULL);
-}
-
-bool etr_adaptive_avg_pool2d_run(const etr_tensor_t *self, int64_t out_h,
-                                 int64_t out_w, etr_tensor_t *out) {
+// The Float path of _adaptive_avg_pool2d.
+static bool adaptive_run(const etr_tensor_t *self, int64_t out_h,
+                         int64_t out_w, etr_tensor_t *out) {
   etr_tensor_t *outs[1] = {out};
   geometry_t g;
-  if (out->dtype != ETR_FLOAT || !geometry_of(self, outs, 1, &g) ||
+  if (self->dtype != ETR_FLOAT || !geometry_of(self, outs, 1, &g) ||
       out_h <= 0 || out_w <= 0 || g.height % out_h != 0 ||
       g.width % out_w != 0) {
     return false;
@@ -499,4 +501,122 @@ bool etr_adaptive_avg_pool2d_run(const etr_tensor_t *self, int64_t out_h,
       .count_include_pad = true,
   };
   return pool_run(self, &p, false, out, NULL);
+}
+
+// ---------------------------------------------------------------------------
+// Half and BFloat16: staged through fp32.
+
+typedef enum pool_kind { POOL_MAX, POOL_AVG, POOL_ADAPTIVE } pool_kind_t;
+
+typedef struct pool_job {
+  pool_kind_t kind;
+  const etr_pool_params_t *p;  // POOL_MAX, POOL_AVG
+  int64_t out_h, out_w;        // POOL_ADAPTIVE
+} pool_job_t;
+
+// `count` units (NCHW planes or NHWC images) of `t`'s geometry as a 4-D
+// tensor of `dtype` at `data`: [1, count, h, w] contiguous, or [count, c,
+// h, w] channels-last.
+static etr_tensor_t unit_view(const etr_tensor_t *t, const geometry_t *g,
+                              size_t count, etr_scalar_type_t dtype,
+                              void *data) {
+  etr_tensor_t v = *t;
+  int32_t d = t->dim;
+  v.dtype = dtype;
+  v.dim = 4;
+  v.sizes[0] = g->channels_last ? (int64_t)count : 1;
+  v.sizes[1] = g->channels_last ? (int64_t)g->channels : (int64_t)count;
+  v.sizes[2] = t->sizes[d - 2];
+  v.sizes[3] = t->sizes[d - 1];
+  static const uint8_t kNchw[4] = {0, 1, 2, 3};
+  static const uint8_t kNhwc[4] = {0, 2, 3, 1};
+  memcpy(v.dim_order, g->channels_last ? kNhwc : kNchw, 4);
+  etr_strides_from_dim_order(v.sizes, v.dim_order, 4, v.strides);
+  v.data = data;
+  v.capacity_bytes = (size_t)etr_tensor_numel(&v) * etr_scalar_type_size(dtype);
+  return v;
+}
+
+static bool run_f32(const pool_job_t *job, const etr_tensor_t *self,
+                    etr_tensor_t *out, etr_tensor_t *indices) {
+  switch (job->kind) {
+    case POOL_MAX: return pool_run(self, job->p, true, out, indices);
+    case POOL_AVG: return pool_run(self, job->p, false, out, NULL);
+    default: return adaptive_run(self, job->out_h, job->out_w, out);
+  }
+}
+
+// A Half or BFloat16 pool: chunks of units converted to fp32 in `temp`,
+// pooled by the Float path, converted back (indices written in place:
+// they are positions within a plane, the same in a chunk). False, with
+// nothing written, without room in `temp` or for a case the Float path
+// does not take (which it decides on the geometry, the same for every
+// chunk, so it refuses at the first one or never).
+static bool run_staged(etr_arena_t *temp, const pool_job_t *job,
+                       const etr_tensor_t *self, etr_tensor_t *out,
+                       etr_tensor_t *indices) {
+  etr_tensor_t *outs[2] = {out, indices};
+  geometry_t g;
+  if (temp == NULL || !geometry_of(self, outs, indices != NULL ? 2 : 1, &g)) {
+    return false;
+  }
+  size_t units = g.channels_last ? g.batch : g.batch * g.channels;
+  size_t in_unit = (size_t)etr_tensor_numel(self) / units;
+  size_t out_unit = (size_t)etr_tensor_numel(out) / units;
+  size_t chunk = kStageFloats / (in_unit + out_unit);
+  chunk = chunk < 1 ? 1 : chunk < units ? chunk : units;
+  const etr_arena_mark_t mark = etr_arena_mark(temp);
+  float *x = (float *)etr_arena_alloc(temp, chunk * in_unit * sizeof(float),
+                                      64);
+  float *y = x == NULL ? NULL
+                       : (float *)etr_arena_alloc(
+                             temp, chunk * out_unit * sizeof(float), 64);
+  bool done = y != NULL;
+  size_t element = etr_scalar_type_size(self->dtype);
+  for (size_t first = 0; done && first < units; first += chunk) {
+    size_t count = units - first < chunk ? units - first : chunk;
+    etr_convert_to_f32(self->dtype, count * in_unit,
+                       (const char *)self->data + first * in_unit * element,
+                       x);
+    etr_tensor_t xs = unit_view(self, &g, count, ETR_FLOAT, x);
+    etr_tensor_t ys = unit_view(out, &g, count, ETR_FLOAT, y);
+    etr_tensor_t is;
+    if (indices != NULL) {
+      is = unit_view(indices, &g, count, ETR_LONG,
+                     (int64_t *)indices->data + first * out_unit);
+    }
+    done = run_f32(job, &xs, &ys, indices != NULL ? &is : NULL);
+    if (done) {
+      etr_convert_from_f32(out->dtype, count * out_unit, y,
+                           (char *)out->data + first * out_unit * element);
+    }
+  }
+  etr_arena_rewind(temp, mark);
+  return done;
+}
+
+bool etr_max_pool2d_run(etr_arena_t *temp, const etr_tensor_t *self,
+                        const etr_pool_params_t *p, etr_tensor_t *out,
+                        etr_tensor_t *indices) {
+  if (indices != NULL && indices->dtype != ETR_LONG) {
+    return false;
+  }
+  const pool_job_t job = {POOL_MAX, p, 0, 0};
+  return self->dtype == ETR_FLOAT ? pool_run(self, p, true, out, indices)
+                                  : run_staged(temp, &job, self, out, indices);
+}
+
+bool etr_avg_pool2d_run(etr_arena_t *temp, const etr_tensor_t *self,
+                        const etr_pool_params_t *p, etr_tensor_t *out) {
+  const pool_job_t job = {POOL_AVG, p, 0, 0};
+  return self->dtype == ETR_FLOAT ? pool_run(self, p, false, out, NULL)
+                                  : run_staged(temp, &job, self, out, NULL);
+}
+
+bool etr_adaptive_avg_pool2d_run(etr_arena_t *temp, const etr_tensor_t *self,
+                                 int64_t out_h, int64_t out_w,
+                                 etr_tensor_t *out) {
+  const pool_job_t job = {POOL_ADAPTIVE, NULL, out_h, out_w};
+  return self->dtype == ETR_FLOAT ? adaptive_run(self, out_h, out_w, out)
+                                  : run_staged(temp, &job, self, out, NULL);
 }

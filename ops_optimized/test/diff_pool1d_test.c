@@ -7,7 +7,8 @@
 // (pool_test_util.h) read along L, ceil_mode and count_include_pad both
 // ways, 2-D and 3-D inputs, non-contiguous and Double (fallback), special
 // and integer data, argument errors; adaptive: global, evenly dividing,
-// uneven (fallback) and empty outputs, Half (fallback).
+// uneven (fallback) and empty outputs; Half and BFloat16 (staged through
+// fp32).
 //
 // Tolerances: exact for integer data, else
 // |opt - ref| <= 2 gamma_k k max|x| + 2u |ref| with k the window length
@@ -116,6 +117,12 @@ TT_TEST(diff_pool1d, pool1d) {
   }
   failures += run_adaptive1d(ETR_HALF, 3, sizes, 0, ETR_FILL_RANDOM, 4,
                              seed++);
+  failures += run_adaptive1d(ETR_BFLOAT16, 3, sizes, 0, ETR_FILL_SPECIAL, 1,
+                             seed++);
+  failures += run_pool1d(ETR_HALF, 3, sizes, 0, ETR_FILL_RANDOM, 3, 2, 1,
+                         true, false, seed++);
+  failures += run_pool1d(ETR_BFLOAT16, 2, sizes + 1, 0, ETR_FILL_EXACT_INT, 4,
+                         1, 2, false, true, seed++);
   failures += run_adaptive1d(ETR_FLOAT, 3, sizes, 0, ETR_FILL_RANDOM, -1,
                              seed++);
   cr_assert_eq(failures, 0, "%d 1-D pooling cases disagree", failures);

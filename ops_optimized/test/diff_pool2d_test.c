@@ -11,14 +11,18 @@
 // (portable rows); padding 0 and 1; ceil_mode both ways; dilation 1 and 2
 // (max); count_include_pad and divisor_override (avg); 3-D and 4-D,
 // contiguous and channels-last inputs (outs laid out alike), non-contiguous
-// inputs and Half/Double (fallback); the CNN's and MobileNetV2's shapes;
-// random, special (NaN, +-inf, -0.0) and integer data; argument errors.
+// inputs and Double (fallback); Half and BFloat16 (staged through fp32:
+// every window and layout, chunks of several planes, planes and images
+// larger than a chunk, an image too large for ctx->temp, which falls
+// back); the CNN's and MobileNetV2's shapes; random, special (NaN, +-inf,
+// -0.0) and integer data; argument errors.
 //
 // Tolerances: max pooling and its indices exact (NaN placement and
 // first-position ties included); averages exact for integer data, else
 // |opt - ref| <= 2 gamma_k k max|x| + 2u |ref| with k the window size
 // (fp32 window sums in another order than the reference's double sum;
-// adaptive windows: k = (H / out_h + 1) (W / out_w + 1)).
+// adaptive windows: k = (H / out_h + 1) (W / out_w + 1)); Half and
+// BFloat16 averages one ulp of the dtype more (pool_test_util.h).
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -177,4 +181,73 @@ TT_TEST(diff_pool2d, layouts_and_models) {
                            ETR_FILL_RANDOM, 1, 1, seed++);
   failures += run_adaptive(ETR_HALF, image, 0, ETR_FILL_RANDOM, 1, 1, seed++);
   cr_assert_eq(failures, 0, "%d pooling cases disagree", failures);
+}
+
+// Half and BFloat16, staged through fp32 in ctx->temp (pool_driver.c).
+TT_TEST(diff_pool2d, half_and_bfloat16) {
+  static const etr_scalar_type_t kNarrow[] = {ETR_HALF, ETR_BFLOAT16};
+  static const etr_diff_fill_t kFills[] = {ETR_FILL_RANDOM, ETR_FILL_SPECIAL,
+                                           ETR_FILL_EXACT_INT};
+  int failures = 0;
+  uint64_t seed = 30000;
+  for (size_t t = 0; t < 2; ++t) {
+    uint64_t specialized = etr_diff_stats()->specialized;
+    for (size_t op = 0; op < 2; ++op) {
+      // Every window, each layout (non-contiguous falls back); 19
+      // channels cross the NHWC lane edges.
+      for (size_t w = 0; w < POOL_NUM_WINDOWS; ++w) {
+        for (int layout = 0; layout < 3; ++layout) {
+          const window_case_t *win = &kPoolWindows[w];
+          pool_spec_t s = {kPoolOps[op], kNarrow[t], 4, {2, 19, 9, 37},
+                           (etr_diff_layout_t)layout,
+                           kFills[(w + (size_t)layout) % 3],
+                           {win->kernel[0], win->kernel[1]},
+                           {win->stride[0], win->stride[1]},
+                           {win->padding[0], win->padding[1]},
+                           {op == 0 ? win->dilation[0] : 1,
+                            op == 0 ? win->dilation[1] : 1},
+                           w % 3 == 0, w % 2 == 1, 0, false, PATTERN_NONE,
+                           0};
+          failures += run_pool(&s, seed++);
+        }
+      }
+      // Chunks: two 160x160 planes a chunk (the last one short); 300x300
+      // planes larger than a chunk; 40x40x24 NHWC images a chunk each.
+      pool_spec_t pairs = {kPoolOps[op], kNarrow[t], 4, {1, 5, 160, 160}, 0,
+                           ETR_FILL_RANDOM, {3, 3}, {2, 2}, {1, 1}, {1, 1},
+                           false, true, 0, false, PATTERN_NONE, 0};
+      failures += run_pool(&pairs, seed++);
+      pool_spec_t large = {kPoolOps[op], kNarrow[t], 3, {2, 300, 300}, 0,
+                           ETR_FILL_EXACT_INT, {2, 2}, {2, 2}, {0, 0},
+                           {1, 1}, false, true, 0, false, PATTERN_NONE, 0};
+      failures += run_pool(&large, seed++);
+      pool_spec_t images = {kPoolOps[op], kNarrow[t], 4, {3, 24, 40, 40},
+                            ETR_DIFF_CHANNELS_LAST, ETR_FILL_SPECIAL,
+                            {3, 3}, {1, 1}, {1, 1}, {1, 1}, true, false, 0,
+                            false, PATTERN_NONE, 0};
+      failures += run_pool(&images, seed++);
+    }
+    // Adaptive: global, evenly dividing, uneven (fallback), each layout.
+    static const int64_t kOutputs[][2] = {{1, 1}, {2, 2}, {4, 1}, {3, 5}};
+    int64_t image[4] = {2, 21, 8, 12};
+    for (size_t o = 0; o < 4; ++o) {
+      for (int layout = 0; layout < 3; ++layout) {
+        failures += run_adaptive(kNarrow[t], image, (etr_diff_layout_t)layout,
+                                 kFills[(o + (size_t)layout) % 3],
+                                 kOutputs[o][0], kOutputs[o][1], seed++);
+      }
+    }
+    cr_expect_gt(etr_diff_stats()->specialized, specialized,
+                 "no %s pool took the optimized path",
+                 etr_scalar_type_name(kNarrow[t]));
+  }
+  // An NHWC image whose fp32 copy does not fit ctx->temp's 4 MiB: falls
+  // back, with nothing written by the optimized path.
+  pool_spec_t huge = {kPoolOps[0], ETR_HALF, 4, {1, 16, 260, 260},
+                      ETR_DIFF_CHANNELS_LAST, ETR_FILL_RANDOM, {2, 2},
+                      {2, 2}, {0, 0}, {1, 1}, false, true, 0, false,
+                      PATTERN_NONE, 0};
+  failures += run_pool(&huge, seed++);
+  cr_assert_eq(failures, 0, "%d Half/BFloat16 pooling cases disagree",
+               failures);
 }

@@ -10,7 +10,9 @@
 // and first-position ties included); averages exact for integer data and
 // for the planted patterns other than -inf, else
 // |opt - ref| <= 2 gamma_k k max|x| + 2u |ref| with k the window size
-// (fp32 window sums in another order than the reference's double sum).
+// (fp32 window sums in another order than the reference's double sum),
+// for Half and BFloat16 one ulp of the dtype more (the fp32 average is
+// rounded to it, the reference's double one too).
 #ifndef ETR_OPS_OPTIMIZED_TEST_POOL_TEST_UTIL_H
 #define ETR_OPS_OPTIMIZED_TEST_POOL_TEST_UTIL_H
 
@@ -60,13 +62,23 @@ static inline double pool_max_abs_of(etr_diff_fill_t fill) {
 
 // The tolerance of an fp32 average over windows of up to `window`
 // elements of `fill` data: 2 gamma_k k max|x| + 2u |ref| (fp32 window sums
-// in another order than the reference's double sum).
+// in another order than the reference's double sum). A Half or BFloat16
+// case (c->dtype) adds one ulp of its dtype, 2^-10 or 2^-7 |ref| (2^-24
+// for Half's subnormals): both results are rounded to the dtype, from
+// averages that differ by the bound above.
 static inline void pool_average_tolerance(etr_diff_case_t *c, int64_t window,
                                           etr_diff_fill_t fill) {
-  etr_diff_tolerance_bound(
-      c,
-      etr_diff_accumulation_bound(ETR_FLOAT, window, pool_max_abs_of(fill), 1),
-      0x1p-23);
+  double atol =
+      etr_diff_accumulation_bound(ETR_FLOAT, window, pool_max_abs_of(fill), 1);
+  double rtol = 0x1p-23;
+  if (c->dtype == ETR_HALF) {
+    atol += 0x1p-24;
+    rtol += 0x1p-10;
+  } else if (c->dtype == ETR_BFLOAT16) {
+    atol += 0x1p-133;
+    rtol += 0x1p-7;
+  }
+  etr_diff_tolerance_bound(c, atol, rtol);
 }
 
 // Runs one pooling case: max_pool2d_with_indices or avg_pool2d per s->op.
