@@ -20,11 +20,6 @@
 
 enum { kMaxWindow = 256 };  // window pixels handled on the stack (NHWC)
 
-// fp32 elements (in and out) a Half/BFloat16 chunk stages: 256 KiB, so a
-// chunk converted in is still in L2 when it is pooled. A plane or image
-// larger than this is staged alone.
-enum { kStageFloats = 64 * 1024 };
-
 typedef struct geometry {
   size_t batch;
   size_t channels;
@@ -533,7 +528,8 @@ static etr_tensor_t unit_view(const etr_tensor_t *t, const geometry_t *g,
   memcpy(v.dim_order, g->channels_last ? kNhwc : kNchw, 4);
   etr_strides_from_dim_order(v.sizes, v.dim_order, 4, v.strides);
   v.data = data;
-  v.capacity_bytes = (size_t)etr_tensor_numel(&v) * etr_scalar_type_size(dtype);
+  v.capacity_bytes =
+      (size_t)etr_tensor_numel(&v) * etr_scalar_type_size(dtype);
   return v;
 }
 
@@ -546,53 +542,51 @@ static bool run_f32(const pool_job_t *job, const etr_tensor_t *self,
   }
 }
 
-// A Half or BFloat16 pool: chunks of units converted to fp32 in `temp`,
-// pooled by the Float path, converted back (indices written in place:
-// they are positions within a plane, the same in a chunk). False, with
-// nothing written, without room in `temp` or for a case the Float path
-// does not take (which it decides on the geometry, the same for every
-// chunk, so it refuses at the first one or never).
+typedef struct staged_pool {
+  const pool_job_t *job;
+  const etr_tensor_t *self;
+  etr_tensor_t *out;
+  etr_tensor_t *indices;
+  const geometry_t *g;
+} staged_pool_t;
+
+// One chunk of a staged pool (etr_stage_fn_t): the Float path on its fp32
+// units, the indices written in place (positions within a plane, the same
+// in a chunk). The Float path decides on the geometry alone, the same for
+// every chunk, so it refuses at the first one or never.
+static bool pool_chunk(void *state, size_t first, size_t count,
+                       const float *x, float *y) {
+  const staged_pool_t *st = (const staged_pool_t *)state;
+  // The input view is only read.
+  etr_tensor_t xs = unit_view(st->self, st->g, count, ETR_FLOAT, (void *)x);
+  etr_tensor_t ys = unit_view(st->out, st->g, count, ETR_FLOAT, y);
+  if (st->indices == NULL) {
+    return run_f32(st->job, &xs, &ys, NULL);
+  }
+  size_t out_unit = (size_t)etr_tensor_numel(&ys) / count;
+  etr_tensor_t is = unit_view(st->indices, st->g, count, ETR_LONG,
+                              (int64_t *)st->indices->data + first * out_unit);
+  return run_f32(st->job, &xs, &ys, &is);
+}
+
+// A Half or BFloat16 pool: chunks of units (NCHW planes or NHWC images)
+// staged through fp32 (etr_stage_through_f32). False, with nothing
+// written, without room in `temp` or for a case the Float path does not
+// take.
 static bool run_staged(etr_arena_t *temp, const pool_job_t *job,
                        const etr_tensor_t *self, etr_tensor_t *out,
                        etr_tensor_t *indices) {
   etr_tensor_t *outs[2] = {out, indices};
   geometry_t g;
-  if (temp == NULL || !geometry_of(self, outs, indices != NULL ? 2 : 1, &g)) {
+  if (!geometry_of(self, outs, indices != NULL ? 2 : 1, &g)) {
     return false;
   }
   size_t units = g.channels_last ? g.batch : g.batch * g.channels;
-  size_t in_unit = (size_t)etr_tensor_numel(self) / units;
-  size_t out_unit = (size_t)etr_tensor_numel(out) / units;
-  size_t chunk = kStageFloats / (in_unit + out_unit);
-  chunk = chunk < 1 ? 1 : chunk < units ? chunk : units;
-  const etr_arena_mark_t mark = etr_arena_mark(temp);
-  float *x = (float *)etr_arena_alloc(temp, chunk * in_unit * sizeof(float),
-                                      64);
-  float *y = x == NULL ? NULL
-                       : (float *)etr_arena_alloc(
-                             temp, chunk * out_unit * sizeof(float), 64);
-  bool done = y != NULL;
-  size_t element = etr_scalar_type_size(self->dtype);
-  for (size_t first = 0; done && first < units; first += chunk) {
-    size_t count = units - first < chunk ? units - first : chunk;
-    etr_convert_to_f32(self->dtype, count * in_unit,
-                       (const char *)self->data + first * in_unit * element,
-                       x);
-    etr_tensor_t xs = unit_view(self, &g, count, ETR_FLOAT, x);
-    etr_tensor_t ys = unit_view(out, &g, count, ETR_FLOAT, y);
-    etr_tensor_t is;
-    if (indices != NULL) {
-      is = unit_view(indices, &g, count, ETR_LONG,
-                     (int64_t *)indices->data + first * out_unit);
-    }
-    done = run_f32(job, &xs, &ys, indices != NULL ? &is : NULL);
-    if (done) {
-      etr_convert_from_f32(out->dtype, count * out_unit, y,
-                           (char *)out->data + first * out_unit * element);
-    }
-  }
-  etr_arena_rewind(temp, mark);
-  return done;
+  staged_pool_t state = {job, self, out, indices, &g};
+  return etr_stage_through_f32(
+      temp, self->dtype, units, (size_t)etr_tensor_numel(self) / units,
+      (size_t)etr_tensor_numel(out) / units, self->data, out->data,
+      pool_chunk, &state);
 }
 
 bool etr_max_pool2d_run(etr_arena_t *temp, const etr_tensor_t *self,

@@ -92,3 +92,36 @@ void etr_convert_from_f32(etr_scalar_type_t dtype, size_t n, const float *x,
       return;
   }
 }
+
+enum { kStageFloats = 64 * 1024 };  // fp32 in + out a chunk: 256 KiB
+
+bool etr_stage_through_f32(etr_arena_t *temp, etr_scalar_type_t dtype,
+                           size_t units, size_t in_unit, size_t out_unit,
+                           const void *x, void *y, etr_stage_fn_t fn,
+                           void *state) {
+  if (temp == NULL || units == 0) {
+    return temp != NULL;
+  }
+  size_t chunk = kStageFloats / (in_unit + out_unit);
+  chunk = chunk < 1 ? 1 : chunk < units ? chunk : units;
+  const etr_arena_mark_t mark = etr_arena_mark(temp);
+  float *in = (float *)etr_arena_alloc(temp, chunk * in_unit * sizeof(float),
+                                       64);
+  float *out = in == NULL ? NULL
+                          : (float *)etr_arena_alloc(
+                                temp, chunk * out_unit * sizeof(float), 64);
+  bool done = out != NULL;
+  size_t element = etr_scalar_type_size(dtype);
+  for (size_t first = 0; done && first < units; first += chunk) {
+    size_t count = units - first < chunk ? units - first : chunk;
+    etr_convert_to_f32(dtype, count * in_unit,
+                       (const char *)x + first * in_unit * element, in);
+    done = fn(state, first, count, in, out);
+    if (done) {
+      etr_convert_from_f32(dtype, count * out_unit, out,
+                           (char *)y + first * out_unit * element);
+    }
+  }
+  etr_arena_rewind(temp, mark);
+  return done;
+}

@@ -120,6 +120,22 @@ void etr_convert_to_f32(etr_scalar_type_t dtype, size_t n, const void *x,
 void etr_convert_from_f32(etr_scalar_type_t dtype, size_t n, const float *x,
                           void *y);
 
+// Runs a Float computation on Half or BFloat16 data: `units` units of
+// `in_unit` elements at x into units of `out_unit` elements at y (both of
+// `dtype`), a chunk of units at a time converted to fp32 in `temp` (256
+// KiB of in and out a chunk, or one unit when that is larger), `fn` on
+// the chunk's fp32 copies (units first .. first + count - 1), its results
+// converted back. `fn` returns false to stop, before the chunk is written
+// back. False without room in `temp` for one unit (nothing written) or
+// when `fn` stopped; an `fn` that decides on what every chunk shares
+// stops at the first one, with nothing written.
+typedef bool (*etr_stage_fn_t)(void *state, size_t first, size_t count,
+                               const float *x, float *y);
+bool etr_stage_through_f32(etr_arena_t *temp, etr_scalar_type_t dtype,
+                           size_t units, size_t in_unit, size_t out_unit,
+                           const void *x, void *y, etr_stage_fn_t fn,
+                           void *state);
+
 // True for Float, Half and BFloat16.
 static inline bool etr_reduce_is_f32_like(etr_scalar_type_t dtype) {
   return dtype == ETR_FLOAT || dtype == ETR_HALF || dtype == ETR_BFLOAT16;
