@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::upsample_bilinear2d.vec_out: a dense Float [N, C, H, W]
-// input, contiguous or channels-last, into an out laid out alike runs the
-// resampling driver (resample/resample.h): taps computed once per row and
-// column with the reference's float op-math, NCHW rows blended with
-// gathers, NHWC pixels blended across channels, in fp32 (within 4 ulp of
-// the largest neighbour). Byte, Half, BFloat16, Double, other layouts and
-// argument errors go to the reference kernel
+// Optimized aten::upsample_bilinear2d.vec_out: a dense Float, Half or
+// BFloat16 [N, C, H, W] input, contiguous or channels-last, into an out of
+// its dtype laid out alike runs the resampling driver
+// (resample/resample.h): taps computed once per row and column with the
+// reference's float op-math, NCHW rows blended with gathers, NHWC pixels
+// blended across channels, in fp32 (within 4 ulp of the largest
+// neighbour; Half and BFloat16 staged through fp32 in ctx->temp, rounded
+// once more). Byte, Double, other layouts and argument errors go to the
+// reference kernel
 // (ops_reference/op_upsample_bilinear2d.c), whose dry run checks first.
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/ops_optimized.h"
@@ -22,7 +24,7 @@ etr_error_t etr_opt_upsample_bilinear2d_vec_out(etr_kernel_context_t *ctx,
   etr_tensor_t *input = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 4);
   if (num_args != 6 || input == NULL || out == NULL ||
-      input->dtype != ETR_FLOAT) {
+      !etr_reduce_is_f32_like(input->dtype)) {
     return etr_opt_fallback(etr_ref_upsample_bilinear2d_vec_out, ctx, args,
                             num_args);
   }

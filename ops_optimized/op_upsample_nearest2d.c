@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::upsample_nearest2d.vec_out: a dense Float [N, C, H, W]
-// input, contiguous or channels-last, into an out laid out alike runs the
-// resampling driver (resample/resample.h): source indices computed once per
+// Optimized aten::upsample_nearest2d.vec_out: a dense Float, Half or
+// BFloat16 [N, C, H, W] input (the latter two staged through fp32 in
+// ctx->temp, exact both ways), contiguous or channels-last, into an out of
+// its dtype laid out alike runs the resampling driver (resample/resample.h): source indices computed once per
 // row and column with the reference's float arithmetic; NCHW rows gathered
 // (2x duplicated, repeated rows copied), NHWC pixels copied. Exact. Other
 // dtypes and layouts and argument errors go to the reference kernel
@@ -22,7 +23,7 @@ etr_error_t etr_opt_upsample_nearest2d_vec_out(etr_kernel_context_t *ctx,
   etr_tensor_t *input = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 3);
   if (num_args != 5 || input == NULL || out == NULL ||
-      input->dtype != ETR_FLOAT) {
+      !etr_reduce_is_f32_like(input->dtype)) {
     return etr_opt_fallback(etr_ref_upsample_nearest2d_vec_out, ctx, args,
                             num_args);
   }

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Source indices and taps (the reference's arithmetic) and the drivers of
-// the optimized upsampling kernels (see resample.h).
+// the optimized upsampling kernels (see resample.h). Half and BFloat16
+// are staged through fp32 in ctx->temp: chunks of NCHW planes or NHWC
+// images converted in, resampled by the Float kernels, converted out.
 #include <math.h>
 #include <string.h>
 
+#include "ops_optimized/reduce/reduce.h"
 #include "ops_optimized/resample/resample.h"
 #include "ops_reference/support/nn_util.h"
 #include "ops_reference/support/shape.h"
@@ -70,7 +73,7 @@ typedef struct layout {
 
 static bool layout_of(const etr_tensor_t *input, const etr_tensor_t *out,
                       layout_t *l) {
-  if (input->dtype != ETR_FLOAT || out->dtype != ETR_FLOAT ||
+  if (!etr_reduce_is_f32_like(input->dtype) || out->dtype != input->dtype ||
       input->dim != 4 || etr_numel(input) == 0 || etr_numel(out) == 0 ||
       !etr_tensor_is_dense(input) || !etr_tensor_is_dense(out) ||
       memcmp(input->dim_order, out->dim_order, 4) != 0 ||
@@ -98,6 +101,83 @@ static void *tables(etr_kernel_context_t *ctx, size_t bytes, void *stack,
   return ctx->temp != NULL ? etr_arena_alloc(ctx->temp, bytes, 64) : NULL;
 }
 
+// Resamples `count` images (NCHW planes or NHWC images) of fp32 data, x
+// into y, with the tables in `state`.
+typedef void (*images_fn_t)(const void *state, const layout_t *l,
+                            const float *x, size_t count, float *y);
+
+typedef struct staged_images {
+  images_fn_t fn;
+  const void *state;
+  const layout_t *l;
+} staged_images_t;
+
+static bool images_chunk(void *state, size_t first, size_t count,
+                         const float *x, float *y) {
+  (void)first;
+  const staged_images_t *st = (const staged_images_t *)state;
+  st->fn(st->state, st->l, x, count, y);
+  return true;
+}
+
+// Runs `fn` over every image of input into out: directly for Float,
+// through fp32 chunks in ctx->temp for Half and BFloat16
+// (etr_stage_through_f32). False, with nothing written, without room
+// there for one image.
+static bool run_images(etr_kernel_context_t *ctx, const etr_tensor_t *input,
+                       etr_tensor_t *out, const layout_t *l, images_fn_t fn,
+                       const void *state) {
+  size_t images = l->channels_last ? l->n : l->n * l->c;
+  if (input->dtype == ETR_FLOAT) {
+    fn(state, l, (const float *)input->data, images, (float *)out->data);
+    return true;
+  }
+  size_t pixel = l->channels_last ? l->c : 1;
+  staged_images_t staged = {fn, state, l};
+  return etr_stage_through_f32(ctx->temp, input->dtype, images,
+                               l->h * l->w * pixel, l->oh * l->ow * pixel,
+                               input->data, out->data, images_chunk,
+                               &staged);
+}
+
+typedef struct nearest_state {
+  const etr_resample_kernels_t *k;
+  const etr_resample_axis_t *rows;
+  const int32_t *columns;
+} nearest_state_t;
+
+static void nearest_images(const void *state, const layout_t *l,
+                           const float *x, size_t images, float *y) {
+  const nearest_state_t *st = (const nearest_state_t *)state;
+  const int32_t *columns = st->columns;
+  size_t pixel = l->channels_last ? l->c : 1;  // floats per position
+  size_t row = l->ow * pixel;                  // floats per output row
+  for (size_t image = 0; image < images; ++image) {
+    const float *plane = x + image * l->h * l->w * pixel;
+    float *target = y + image * l->oh * row;
+    int64_t previous = -1;
+    for (size_t oh = 0; oh < l->oh; ++oh, target += row) {
+      int64_t ih = etr_resample_nearest_index(st->rows, (int64_t)oh);
+      const float *source = plane + (size_t)ih * l->w * pixel;
+      if (ih == previous) {
+        memcpy(target, target - row, row * sizeof(float));
+      } else if (l->channels_last) {
+        for (size_t ow = 0; ow < l->ow; ++ow) {
+          memcpy(target + ow * pixel, source + (size_t)columns[ow] * pixel,
+                 pixel * sizeof(float));
+        }
+      } else if (l->ow == l->w) {
+        memcpy(target, source, l->w * sizeof(float));
+      } else if (l->ow == 2 * l->w) {
+        st->k->duplicate_row(source, l->w, target);
+      } else {
+        st->k->gather_row(source, columns, l->ow, target);
+      }
+      previous = ih;
+    }
+  }
+}
+
 bool etr_upsample_nearest2d_run(etr_kernel_context_t *ctx,
                                 const etr_tensor_t *input,
                                 const etr_resample_axis_t *axes,
@@ -115,37 +195,44 @@ bool etr_upsample_nearest2d_run(etr_kernel_context_t *ctx,
   for (size_t ow = 0; ow < l.ow; ++ow) {
     columns[ow] = (int32_t)etr_resample_nearest_index(&axes[1], (int64_t)ow);
   }
-  const etr_resample_kernels_t *k = etr_resample_kernels_for(etr_isa_active());
-  const float *x = (const float *)input->data;
-  float *y = (float *)out->data;
-  size_t images = l.channels_last ? l.n : l.n * l.c;
-  size_t pixel = l.channels_last ? l.c : 1;  // floats per position
-  size_t row = l.ow * pixel;                 // floats per output row
+  const nearest_state_t state = {
+      etr_resample_kernels_for(etr_isa_active()), &axes[0], columns};
+  return run_images(ctx, input, out, &l, nearest_images, &state);
+}
+
+typedef struct bilinear_state {
+  const etr_resample_kernels_t *k;
+  const etr_resample_tap_t *rows;
+  const int32_t *i0, *i1;
+  const float *l0, *l1;
+} bilinear_state_t;
+
+static void bilinear_images(const void *state, const layout_t *l,
+                            const float *x, size_t images, float *y) {
+  const bilinear_state_t *st = (const bilinear_state_t *)state;
+  size_t pixel = l->channels_last ? l->c : 1;
+  size_t row = l->ow * pixel;
   for (size_t image = 0; image < images; ++image) {
-    const float *plane = x + image * l.h * l.w * pixel;
-    float *target = y + image * l.oh * row;
-    int64_t previous = -1;
-    for (size_t oh = 0; oh < l.oh; ++oh, target += row) {
-      int64_t ih = etr_resample_nearest_index(&axes[0], (int64_t)oh);
-      const float *source = plane + (size_t)ih * l.w * pixel;
-      if (ih == previous) {
-        memcpy(target, target - row, row * sizeof(float));
-      } else if (l.channels_last) {
-        for (size_t ow = 0; ow < l.ow; ++ow) {
-          memcpy(target + ow * pixel, source + (size_t)columns[ow] * pixel,
-                 pixel * sizeof(float));
-        }
-      } else if (l.ow == l.w) {
-        memcpy(target, source, l.w * sizeof(float));
-      } else if (l.ow == 2 * l.w) {
-        k->duplicate_row(source, l.w, target);
-      } else {
-        k->gather_row(source, columns, l.ow, target);
+    const float *plane = x + image * l->h * l->w * pixel;
+    float *target = y + image * l->oh * row;
+    for (size_t oh = 0; oh < l->oh; ++oh, target += row) {
+      etr_resample_tap_t t = st->rows[oh];
+      const float *r0 = plane + (size_t)t.i0 * l->w * pixel;
+      const float *r1 = plane + (size_t)t.i1 * l->w * pixel;
+      if (!l->channels_last) {
+        st->k->bilinear_row(r0, r1, t.l0, t.l1, st->i0, st->i1, st->l0,
+                            st->l1, l->ow, target);
+        continue;
       }
-      previous = ih;
+      for (size_t ow = 0; ow < l->ow; ++ow) {
+        size_t a = (size_t)st->i0[ow] * pixel;
+        size_t b = (size_t)st->i1[ow] * pixel;
+        st->k->bilinear_pixel(r0 + a, r0 + b, r1 + a, r1 + b, t.l0, t.l1,
+                              st->l0[ow], st->l1[ow], pixel,
+                              target + ow * pixel);
+      }
     }
   }
-  return true;
 }
 
 bool etr_upsample_bilinear2d_run(etr_kernel_context_t *ctx,
@@ -181,30 +268,7 @@ bool etr_upsample_bilinear2d_run(etr_kernel_context_t *ctx,
   for (size_t oh = 0; oh < l.oh; ++oh) {
     rows[oh] = etr_resample_linear_tap(&axes[0], align_corners, (int64_t)oh);
   }
-  const etr_resample_kernels_t *k = etr_resample_kernels_for(etr_isa_active());
-  const float *x = (const float *)input->data;
-  float *y = (float *)out->data;
-  size_t images = l.channels_last ? l.n : l.n * l.c;
-  size_t pixel = l.channels_last ? l.c : 1;
-  size_t row = l.ow * pixel;
-  for (size_t image = 0; image < images; ++image) {
-    const float *plane = x + image * l.h * l.w * pixel;
-    float *target = y + image * l.oh * row;
-    for (size_t oh = 0; oh < l.oh; ++oh, target += row) {
-      etr_resample_tap_t t = rows[oh];
-      const float *r0 = plane + (size_t)t.i0 * l.w * pixel;
-      const float *r1 = plane + (size_t)t.i1 * l.w * pixel;
-      if (!l.channels_last) {
-        k->bilinear_row(r0, r1, t.l0, t.l1, i0, i1, l0, l1, l.ow, target);
-        continue;
-      }
-      for (size_t ow = 0; ow < l.ow; ++ow) {
-        size_t a = (size_t)i0[ow] * pixel;
-        size_t b = (size_t)i1[ow] * pixel;
-        k->bilinear_pixel(r0 + a, r0 + b, r1 + a, r1 + b, t.l0, t.l1,
-                          l0[ow], l1[ow], pixel, target + ow * pixel);
-      }
-    }
-  }
-  return true;
+  const bilinear_state_t state = {etr_resample_kernels_for(etr_isa_active()),
+                                  rows, i0, i1, l0, l1};
+  return run_images(ctx, input, out, &l, bilinear_images, &state);
 }

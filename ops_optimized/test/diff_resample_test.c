@@ -9,12 +9,16 @@
 // given as output_size or as scale_factors (whose factor, not the size
 // ratio, sets the source coordinates); align_corners both ways; contiguous
 // and channels-last inputs (outs laid out alike; channel counts over the
-// lane edges), non-contiguous inputs and Half/Double/Byte (fallback);
+// lane edges), non-contiguous inputs and Double/Byte (fallback); Half and
+// BFloat16 (staged through fp32: each layout, several planes a chunk,
+// planes larger than a chunk, an image too large for ctx->temp);
 // random and special values (NaN, +-inf: 0 * inf must give NaN as in the
 // reference); argument errors.
 //
 // Tolerances: nearest exact; bilinear |opt - ref| <= 8u max|x| (a convex
-// blend of four neighbours in fp32, u = 2^-24).
+// blend of four neighbours in fp32, u = 2^-24), for Half and BFloat16 one
+// ulp of the dtype more (2^-10 or 2^-7 |ref|, 2^-24 for Half's
+// subnormals: both blends are rounded to the dtype).
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -75,7 +79,16 @@ static int run_resample(const resample_spec_t *s, uint64_t seed) {
   etr_diff_return(&c, out_index);
   if (s->bilinear) {
     double max_abs = s->fill == ETR_FILL_SPECIAL ? 3.0e38 : 1.0;
-    etr_diff_tolerance_bound(&c, 8 * 0x1p-24 * max_abs, 0);
+    double atol = 8 * 0x1p-24 * max_abs;
+    double rtol = 0.0;
+    if (s->dtype == ETR_HALF) {
+      atol += 0x1p-24;
+      rtol = 0x1p-10;
+    } else if (s->dtype == ETR_BFLOAT16) {
+      atol += 0x1p-133;
+      rtol = 0x1p-7;
+    }
+    etr_diff_tolerance_bound(&c, atol, rtol);
   } else {
     etr_diff_tolerance_exact(&c);
   }
@@ -144,10 +157,11 @@ TT_TEST(diff_resample, scales_layouts_dtypes) {
                            {0, 0}, {7, 9}, k % 2 == 0};
       failures += run_resample(&s, seed++);
     }
-    // Other dtypes (fallback), a wide row (arena tables), errors.
-    static const etr_scalar_type_t kDtypes[] = {ETR_HALF, ETR_DOUBLE,
-                                                ETR_BYTE};
-    for (size_t t = 0; t < 3; ++t) {
+    // Other dtypes (Half and BFloat16 staged, Double and Byte fallback), a
+    // wide row (arena tables), errors.
+    static const etr_scalar_type_t kDtypes[] = {ETR_HALF, ETR_BFLOAT16,
+                                                ETR_DOUBLE, ETR_BYTE};
+    for (size_t t = 0; t < 4; ++t) {
       resample_spec_t s = {bilinear == 1, kDtypes[t], {1, 2, 4, 5}, 0,
                            ETR_FILL_RANDOM, false, {0, 0}, {8, 10}, false};
       failures += run_resample(&s, seed++);
@@ -161,6 +175,53 @@ TT_TEST(diff_resample, scales_layouts_dtypes) {
     failures += run_resample(&zero_size, seed++);
   }
   cr_assert_eq(failures, 0, "%d resampling cases disagree", failures);
+}
+
+// Half and BFloat16, staged through fp32 in ctx->temp: both ops, each
+// layout, random, special and integer data; chunks of several planes (the
+// last one short), planes larger than a chunk, NHWC images a chunk each,
+// and an NHWC image too large for the 4 MiB arena (falls back).
+TT_TEST(diff_resample, half_and_bfloat16) {
+  static const etr_scalar_type_t kNarrow[] = {ETR_HALF, ETR_BFLOAT16};
+  static const etr_diff_fill_t kFills[] = {ETR_FILL_RANDOM, ETR_FILL_SPECIAL,
+                                           ETR_FILL_EXACT_INT};
+  int failures = 0;
+  uint64_t seed = 9000;
+  for (size_t t = 0; t < 2; ++t) {
+    uint64_t specialized = etr_diff_stats()->specialized;
+    for (int bilinear = 0; bilinear < 2; ++bilinear) {
+      for (int layout = 0; layout < 3; ++layout) {
+        for (size_t f = 0; f < 3; ++f) {
+          resample_spec_t s = {bilinear == 1, kNarrow[t], {2, 19, 6, 37},
+                               (etr_diff_layout_t)layout, kFills[f],
+                               f == 1, {1.7, 2.0}, {11, 74},
+                               (f + (size_t)layout) % 2 == 0};
+          failures += run_resample(&s, seed++);
+        }
+      }
+      resample_spec_t pairs = {bilinear == 1, kNarrow[t], {1, 5, 60, 80}, 0,
+                               ETR_FILL_RANDOM, false, {0, 0}, {120, 160},
+                               false};
+      failures += run_resample(&pairs, seed++);
+      resample_spec_t large = {bilinear == 1, kNarrow[t], {1, 2, 200, 300},
+                               0, ETR_FILL_RANDOM, false, {0, 0}, {300, 450},
+                               true};
+      failures += run_resample(&large, seed++);
+      resample_spec_t images = {bilinear == 1, kNarrow[t], {3, 24, 30, 30},
+                                ETR_DIFF_CHANNELS_LAST, ETR_FILL_SPECIAL,
+                                false, {0, 0}, {45, 60}, false};
+      failures += run_resample(&images, seed++);
+    }
+    cr_expect_gt(etr_diff_stats()->specialized, specialized,
+                 "no %s resample took the optimized path",
+                 etr_scalar_type_name(kNarrow[t]));
+  }
+  resample_spec_t huge = {false, ETR_HALF, {1, 16, 200, 200},
+                          ETR_DIFF_CHANNELS_LAST, ETR_FILL_RANDOM, false,
+                          {0, 0}, {400, 400}, false};
+  failures += run_resample(&huge, seed++);
+  cr_assert_eq(failures, 0, "%d Half/BFloat16 resampling cases disagree",
+               failures);
 }
 
 // grid_sampler_2d: bilinear and nearest specialized (per-cell indices and
