@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Optimized aten::any.all_out, aten::any.dims_out and aten::any.out: a
-// dense Float or Bool self reduced into a Bool out over dims forming one
-// run in memory order runs the reduction driver (reduce/reduce.h): a
-// Float element counts when it is not +-0 (NaN counts), a Bool byte when
+// dense Float, Half, BFloat16 or Bool self reduced into a Bool out over
+// dims forming one run in memory order runs the reduction driver
+// (reduce/reduce.h; Half and BFloat16 converted to fp32, exactly): a
+// float element counts when it is not +-0 (NaN counts), a Bool byte when
 // it is not 0; rows stop at their first hit. Other dtypes (and the uint8
 // out, which ATen reduces through uint8 conversions), layouts, empty
 // inputs and argument errors go to the reference kernel
 // (ops_reference/op_any.c), whose dry run checks and resizes first.
-// any.all_out on a dense Float or Bool self into an out that is already a
-// 0-dim Bool tensor skips the driver and the dry run (any_all_dense).
+// any.all_out on a dense Float, Half, BFloat16 or Bool self into an out
+// that is already a 0-dim Bool tensor skips the driver and the dry run
+// (any_all_dense; a Half or BFloat16 element counts when a bit other than
+// its sign is set).
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/common/dense.h"
 #include "ops_optimized/ops_optimized.h"
@@ -20,7 +23,7 @@
 static bool specialized_dtypes(const etr_tensor_t *self,
                                const etr_tensor_t *out) {
   return self != NULL && out != NULL &&
-         (self->dtype == ETR_FLOAT || self->dtype == ETR_BOOL) &&
+         (etr_reduce_is_f32_like(self->dtype) || self->dtype == ETR_BOOL) &&
          out->dtype == ETR_BOOL;
 }
 
@@ -53,6 +56,26 @@ static bool any_float(const float *x, int64_t n) {
   return false;
 }
 
+// True when some 16-bit float of x[0..n) is not +-0 (NaN counts).
+static bool any_16(const uint16_t *x, int64_t n) {
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    int hits = 0;
+    for (int k = 0; k < 64; ++k) {
+      hits |= (x[i + k] & 0x7fffu) != 0;
+    }
+    if (hits) {
+      return true;
+    }
+  }
+  for (; i < n; ++i) {
+    if ((x[i] & 0x7fffu) != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // True when some byte of x[0..n) is not 0.
 static bool any_byte(const uint8_t *x, int64_t n) {
   int64_t i = 0;
@@ -74,9 +97,9 @@ static bool any_byte(const uint8_t *x, int64_t n) {
 }
 
 // The fast path of any.all_out: valid by construction when it returns
-// true (a non-empty dense Float or Bool self, an out that is a 0-dim Bool
-// tensor already; common/dense.h). False leaves the call, untouched, to
-// the general path.
+// true (a non-empty dense Float, Half, BFloat16 or Bool self, an out that
+// is a 0-dim Bool tensor already; common/dense.h). False leaves the call,
+// untouched, to the general path.
 static bool any_all_dense(etr_evalue_t **args, size_t num_args,
                           bool dry_run) {
   if (num_args != 3) {
@@ -87,13 +110,14 @@ static bool any_all_dense(etr_evalue_t **args, size_t num_args,
   int64_t n = 0;
   if (self == NULL || out == NULL || out->dtype != ETR_BOOL ||
       out->dim != 0 || out->data == NULL ||
-      (self->dtype != ETR_FLOAT && self->dtype != ETR_BOOL) ||
+      (!etr_reduce_is_f32_like(self->dtype) && self->dtype != ETR_BOOL) ||
       !etr_dense_row_major(self, &n)) {
     return false;
   }
   if (!dry_run) {
-    bool any = self->dtype == ETR_FLOAT ? any_float(self->data, n)
-                                        : any_byte(self->data, n);
+    bool any = self->dtype == ETR_FLOAT  ? any_float(self->data, n)
+               : self->dtype == ETR_BOOL ? any_byte(self->data, n)
+                                         : any_16(self->data, n);
     *(uint8_t *)out->data = any ? 1 : 0;
   }
   return true;

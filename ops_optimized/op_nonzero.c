@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::nonzero.out: a contiguous Float, Double, Long, Int, Byte
-// or Bool self, typed: one counting pass (a flat compare-and-add loop the
-// compiler vectorizes; NaN counts, -0.0 does not, as in the reference),
+// Optimized aten::nonzero.out: a contiguous Float, Double, Half, BFloat16,
+// Long, Int, Byte or Bool self, typed: one counting pass (a flat
+// compare-and-add loop the compiler vectorizes; NaN counts, -0.0 does not,
+// as in the reference: a Half or BFloat16 element counts when a bit other
+// than its sign is set),
 // the out resized to [count, rank] exactly as the reference resizes it,
 // then one pass writing the row-major indices of the non-zero elements
 // with an odometer: the reference's result, bit for bit, without its
@@ -29,6 +31,9 @@ static inline bool nonzero_at(etr_scalar_type_t dtype, const void *data,
       return ((const int64_t *)data)[i] != 0;
     case ETR_INT:
       return ((const int32_t *)data)[i] != 0;
+    case ETR_HALF:
+    case ETR_BFLOAT16:  // not +-0 (NaN and denormals count)
+      return (((const uint16_t *)data)[i] & 0x7fffu) != 0;
     default:  // Byte, Bool
       return ((const uint8_t *)data)[i] != 0;
   }
@@ -52,6 +57,14 @@ static int64_t count_nonzero(etr_scalar_type_t dtype, const void *data,
       }
       return count;
     }
+    case ETR_HALF:
+    case ETR_BFLOAT16: {
+      const uint16_t *x = (const uint16_t *)data;
+      for (int64_t i = 0; i < n; ++i) {
+        count += (x[i] & 0x7fffu) != 0;
+      }
+      return count;
+    }
     default:
       for (int64_t i = 0; i < n; ++i) {
         count += nonzero_at(dtype, data, i);
@@ -67,6 +80,7 @@ etr_error_t etr_opt_nonzero_out(etr_kernel_context_t *ctx,
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 1);
   bool typed = self != NULL &&
                (self->dtype == ETR_FLOAT || self->dtype == ETR_DOUBLE ||
+                self->dtype == ETR_HALF || self->dtype == ETR_BFLOAT16 ||
                 self->dtype == ETR_LONG || self->dtype == ETR_INT ||
                 self->dtype == ETR_BYTE || self->dtype == ETR_BOOL);
   if (num_args != 3 || !typed || out == NULL ||

@@ -327,11 +327,8 @@ static int sweep_layouts(const char *op, bool single_dim, uint64_t *seed) {
     etr_scalar_type_t dtype = kDtypes[t];
     etr_scalar_type_t out_dtype = dtype;
     if (strstr(op, "any") != NULL) {
-      dtype = t == 0 ? ETR_FLOAT : ETR_BOOL;
+      dtype = t == 0 ? ETR_FLOAT : t == 1 ? ETR_BOOL : ETR_BFLOAT16;
       out_dtype = ETR_BOOL;
-      if (t == 2) {
-        continue;
-      }
     }
     for (size_t set = 0; set < sizeof(kDimSets) / sizeof(kDimSets[0]);
          ++set) {
@@ -461,7 +458,10 @@ TT_TEST(diff_reduce, whole_tensor_ops) {
                               0, false, false};
         failures += run_spec(&mean, seed++);
         reduce_spec_t any = {"aten::any.all_out",
-                             t == 1 ? ETR_BOOL : ETR_FLOAT, ETR_BOOL, 2,
+                             t == 0   ? ETR_FLOAT
+                             : t == 1 ? ETR_BOOL
+                                      : ETR_HALF,
+                             ETR_BOOL, 2,
                              {3, sizes[k]}, (etr_diff_layout_t)f,
                              t == 2 ? ETR_FILL_ZERO : kFills[f], DIMS_ALL,
                              {0}, 0, false, false};
@@ -510,19 +510,27 @@ TT_TEST(diff_reduce, short_rows) {
 }
 
 // any.all_out's dense fast path (a 0-dim Bool out already): a single
-// non-zero element (negative, NaN, positive, true) at every position
-// that matters for the 64-element blocks and the tail, among zeros and
-// -0.0 (which do not count), and all-zero inputs.
+// non-zero element (negative, NaN, positive or denormal, true) at every
+// position that matters for the 64-element blocks and the tail, among
+// zeros and -0.0 (which do not count), and all-zero inputs; Float, Bool,
+// Half and BFloat16 selves.
 TT_TEST(diff_reduce, any_all_single_hit) {
   static const int64_t kSizes[] = {1, 63, 64, 65, 130, 200};
-  static const double kHits[] = {-0.5, NAN, 2.0, -INFINITY};
+  static const etr_scalar_type_t kSelves[] = {ETR_FLOAT, ETR_BOOL, ETR_HALF,
+                                              ETR_BFLOAT16};
+  // The third hit: the dtype's smallest denormal.
+  static const double kHits[][4] = {{-0.5, NAN, 0x1p-149, -INFINITY},
+                                    {-0.5, NAN, 1.0, -INFINITY},
+                                    {-0.5, NAN, 0x1p-24, -INFINITY},
+                                    {-0.5, NAN, 0x1p-133, -INFINITY}};
   static double values[200];
   int failures = 0;
   uint64_t specialized = etr_diff_stats()->specialized;
   for (size_t z = 0; z < sizeof(kSizes) / sizeof(kSizes[0]); ++z) {
     int64_t n = kSizes[z];
     const int64_t positions[] = {-1, 0, 1, 63, 64, n - 2, n - 1};
-    for (int bool_self = 0; bool_self < 2; ++bool_self) {
+    for (size_t kind = 0; kind < 4; ++kind) {
+      etr_scalar_type_t dtype = kSelves[kind];
       for (size_t p = 0; p < sizeof(positions) / sizeof(positions[0]);
            ++p) {
         int64_t at = positions[p];
@@ -533,16 +541,15 @@ TT_TEST(diff_reduce, any_all_single_hit) {
           values[i] = i % 2 ? -0.0 : 0.0;
         }
         if (at >= 0) {
-          values[at] = bool_self ? 1.0 : kHits[(size_t)at % 4];
+          values[at] = kHits[kind][(size_t)at % 4];
         }
         etr_diff_case_t c;
         etr_diff_begin(&c, "aten::any.all_out", 95000 + (uint64_t)n,
-                       "%s n=%lld hit at %lld", bool_self ? "Bool" : "Float",
+                       "%s n=%lld hit at %lld", etr_scalar_type_name(dtype),
                        (long long)n, (long long)at);
         etr_diff_arg(&c, tt_ev_tensor(tt_tensor(
-                             bool_self ? ETR_BOOL : ETR_FLOAT, 1,
-                             (const int64_t[]){n}, values)));
-        c.dtype = bool_self ? ETR_BOOL : ETR_FLOAT;
+                             dtype, 1, (const int64_t[]){n}, values)));
+        c.dtype = dtype;
         etr_diff_out(&c, ETR_BOOL, 0, NULL, ETR_DIFF_CONTIGUOUS, 0);
         etr_diff_return(&c, 1);
         etr_diff_tolerance_exact(&c);
