@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::cumsum.out: a dense Float, Long or Int self into an out
-// of the same dtype and dim order runs the scan driver (scan/scan.h):
+// Optimized aten::cumsum.out: a dense Float, Half, BFloat16, Long or Int
+// self into an out of the same dtype and dim order runs the scan driver
+// (scan/scan.h; Half and BFloat16 staged through fp32, within one ulp):
 // scans along a dim with others inside it in memory vectorized across
 // those (double accumulators, the reference's order: bit-exact), scans
 // along the innermost dim four rows at a time, integers wrapping. Dtype
@@ -33,7 +34,7 @@ etr_error_t etr_opt_cumsum_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   int32_t dim = 0;
   ETR_TRY(etr_arg_int(ctx, args, num_args, 1, "dim", &dim_arg));
   ETR_TRY(etr_normalize_dim(ctx, dim_arg, self->dim, &dim));
-  if (!etr_cumsum_run(self, dim, out)) {
+  if (!etr_cumsum_run(ctx->temp, self, dim, out)) {
     return etr_opt_fallback(etr_ref_cumsum_out, ctx, args, num_args);
   }
   return ETR_OK;

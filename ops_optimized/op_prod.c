@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::prod.int_out and aten::prod.out: a dense Float or Long
-// self into an out of its dtype runs the scan driver (scan/scan.h):
+// Optimized aten::prod.int_out and aten::prod.out: a dense Float, Half,
+// BFloat16 or Long self into an out of its dtype runs the scan driver
+// (scan/scan.h; Half and BFloat16 staged through fp32, within one ulp):
 // products down a dim with others inside it vectorized across those
 // (double, the reference's order: bit-exact), products of contiguous rows
 // (prod.out, the last dim) in several double lanes (within one float ulp
@@ -39,7 +40,7 @@ etr_error_t etr_opt_prod_int_out(etr_kernel_context_t *ctx,
     return etr_opt_fallback(etr_ref_prod_int_out, ctx, args, num_args);
   }
   ETR_TRY(etr_normalize_dim(ctx, dim_arg, self->dim, &dim));
-  if (!etr_prod_run(self, 1u << dim, keepdim, out)) {
+  if (!etr_prod_run(ctx->temp, self, 1u << dim, keepdim, out)) {
     return etr_opt_fallback(etr_ref_prod_int_out, ctx, args, num_args);
   }
   return ETR_OK;
@@ -59,7 +60,7 @@ etr_error_t etr_opt_prod_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
     return ETR_OK;
   }
   uint32_t all = (uint32_t)((1u << (uint32_t)self->dim) - 1u);
-  if (!etr_prod_run(self, all, false, out)) {
+  if (!etr_prod_run(ctx->temp, self, all, false, out)) {
     return etr_opt_fallback(etr_ref_prod_out, ctx, args, num_args);
   }
   return ETR_OK;

@@ -57,16 +57,20 @@ const etr_scan_kernels_t *etr_scan_kernels_for(etr_isa_t isa);
 // Drivers: compute an already checked call (the reference's dry run
 // validated the arguments and resized the outs); false, with nothing
 // written, for a case they do not handle (the caller falls back). self
-// and out dense with the same dim order; no scratch.
+// and out dense with the same dim order. Half and BFloat16 are staged
+// through fp32 in `temp` (ctx->temp; false without room there for one
+// outer slab) and rounded to their dtype once more: within one ulp of
+// the reference's double results rounded once.
 
-// cumsum along `dim` (normalized; 0 for a 0-dim self): Float -> Float,
-// Long -> Long, Int -> Int.
-bool etr_cumsum_run(const etr_tensor_t *self, int32_t dim, etr_tensor_t *out);
+// cumsum along `dim` (normalized; 0 for a 0-dim self): Float, Half,
+// BFloat16, Long and Int, each into its own dtype.
+bool etr_cumsum_run(etr_arena_t *temp, const etr_tensor_t *self, int32_t dim,
+                    etr_tensor_t *out);
 
 // The product over the dims in `mask` (prod.out: every dim) into out
-// shaped by the reference (keepdim as given): Float -> Float, Long ->
-// Long.
-bool etr_prod_run(const etr_tensor_t *self, uint32_t mask, bool keepdim,
-                  etr_tensor_t *out);
+// shaped by the reference (keepdim as given): Float, Half, BFloat16 and
+// Long, each into its own dtype.
+bool etr_prod_run(etr_arena_t *temp, const etr_tensor_t *self, uint32_t mask,
+                  bool keepdim, etr_tensor_t *out);
 
 #endif  // ETR_OPS_OPTIMIZED_SCAN_SCAN_H

@@ -2,7 +2,9 @@
 //
 // Drivers of the optimized cumsum and prod kernels (see scan.h): the
 // [outer, r, inner] view of a dense input, fp32 work to the microkernels
-// of the active ISA, integer work and row scans in portable C.
+// of the active ISA (Half and BFloat16 staged through fp32 in ctx->temp,
+// reduce.h's etr_stage_through_f32), integer work and row scans in
+// portable C.
 #include <string.h>
 
 #include "ops_optimized/reduce/reduce.h"
@@ -69,10 +71,81 @@ static void cumsum_int(size_t element_size, size_t outer, size_t r,
   }
 }
 
-bool etr_cumsum_run(const etr_tensor_t *self, int32_t dim,
+// The fp32 scans of [outer, r, inner].
+static void cumsum_f32(size_t outer, size_t r, size_t inner, const float *x,
+                       float *y) {
+  if (inner == 1) {
+    cumsum_rows_f32(outer, r, x, y);
+    return;
+  }
+  const etr_scan_kernels_t *k = etr_scan_kernels_for(etr_isa_active());
+  for (size_t o = 0; o < outer; ++o) {
+    k->cumsum_cols(r, inner, inner, x + o * r * inner, y + o * r * inner);
+  }
+}
+
+// The fp32 products of [outer, r, inner] over r into [outer, inner].
+static void prod_f32(size_t outer, size_t r, size_t inner, const float *x,
+                     float *y) {
+  const etr_scan_kernels_t *k = etr_scan_kernels_for(etr_isa_active());
+  enum { kBlock = 256 };
+  double products[kBlock];
+  if (inner == 1) {
+    for (size_t o0 = 0; o0 < outer; o0 += kBlock) {
+      size_t count = outer - o0 < kBlock ? outer - o0 : kBlock;
+      k->prod_rows(count, r, x + o0 * r, products);
+      for (size_t o = 0; o < count; ++o) {
+        y[o0 + o] = (float)products[o];
+      }
+    }
+    return;
+  }
+  for (size_t o = 0; o < outer; ++o) {
+    for (size_t i0 = 0; i0 < inner; i0 += kBlock) {
+      size_t count = inner - i0 < kBlock ? inner - i0 : kBlock;
+      k->prod_cols(r, count, inner, x + o * r * inner + i0, products);
+      for (size_t i = 0; i < count; ++i) {
+        y[o * inner + i0 + i] = (float)products[i];
+      }
+    }
+  }
+}
+
+// A Float scan or product of [outer, r, inner], or a Half/BFloat16 one
+// staged through fp32 a chunk of outer slabs at a time.
+typedef struct scan_job {
+  bool prod;
+  size_t r, inner;
+} scan_job_t;
+
+static bool scan_chunk(void *state, size_t first, size_t count,
+                       const float *x, float *y) {
+  (void)first;
+  const scan_job_t *job = (const scan_job_t *)state;
+  if (job->prod) {
+    prod_f32(count, job->r, job->inner, x, y);
+  } else {
+    cumsum_f32(count, job->r, job->inner, x, y);
+  }
+  return true;
+}
+
+static bool run_f32_like(etr_arena_t *temp, bool prod, size_t outer,
+                         size_t r, size_t inner, const etr_tensor_t *self,
+                         etr_tensor_t *out) {
+  scan_job_t job = {prod, r, inner};
+  if (self->dtype == ETR_FLOAT) {
+    return scan_chunk(&job, 0, outer, self->data, out->data);
+  }
+  return etr_stage_through_f32(temp, self->dtype, outer, r * inner,
+                               prod ? inner : r * inner, self->data,
+                               out->data, scan_chunk, &job);
+}
+
+bool etr_cumsum_run(etr_arena_t *temp, const etr_tensor_t *self, int32_t dim,
                     etr_tensor_t *out) {
-  bool supported = (self->dtype == ETR_FLOAT || self->dtype == ETR_LONG ||
-                    self->dtype == ETR_INT) &&
+  bool supported = (etr_reduce_is_f32_like(self->dtype) ||
+                    self->dtype == ETR_LONG || self->dtype == ETR_INT) &&
                    out->dtype == self->dtype;
   if (!supported || !same_dense_layout(self, out)) {
     return false;
@@ -84,27 +157,18 @@ bool etr_cumsum_run(const etr_tensor_t *self, int32_t dim,
   size_t r = self->dim > 0 ? (size_t)self->sizes[dim] : 1;
   size_t inner = self->dim > 0 ? (size_t)self->strides[dim] : 1;
   size_t outer = numel / (r * inner);
-  if (self->dtype != ETR_FLOAT) {
+  if (!etr_reduce_is_f32_like(self->dtype)) {
     cumsum_int(etr_scalar_type_size(self->dtype), outer, r, inner,
                self->data, out->data);
     return true;
   }
-  const float *x = (const float *)self->data;
-  float *y = (float *)out->data;
-  if (inner == 1) {
-    cumsum_rows_f32(outer, r, x, y);
-    return true;
-  }
-  const etr_scan_kernels_t *k = etr_scan_kernels_for(etr_isa_active());
-  for (size_t o = 0; o < outer; ++o) {
-    k->cumsum_cols(r, inner, inner, x + o * r * inner, y + o * r * inner);
-  }
-  return true;
+  return run_f32_like(temp, false, outer, r, inner, self, out);
 }
 
-bool etr_prod_run(const etr_tensor_t *self, uint32_t mask, bool keepdim,
-                  etr_tensor_t *out) {
-  bool supported = (self->dtype == ETR_FLOAT || self->dtype == ETR_LONG) &&
+bool etr_prod_run(etr_arena_t *temp, const etr_tensor_t *self, uint32_t mask,
+                  bool keepdim, etr_tensor_t *out) {
+  bool supported = (etr_reduce_is_f32_like(self->dtype) ||
+                    self->dtype == ETR_LONG) &&
                    out->dtype == self->dtype && self->dim > 0;
   etr_tensor_t *outs[1] = {out};
   etr_reduce_plan_t plan;
@@ -131,29 +195,5 @@ bool etr_prod_run(const etr_tensor_t *self, uint32_t mask, bool keepdim,
     }
     return true;
   }
-  const etr_scan_kernels_t *k = etr_scan_kernels_for(etr_isa_active());
-  const float *x = (const float *)self->data;
-  float *y = (float *)out->data;
-  enum { kBlock = 256 };
-  double products[kBlock];
-  if (inner == 1) {
-    for (size_t o0 = 0; o0 < outer; o0 += kBlock) {
-      size_t count = outer - o0 < kBlock ? outer - o0 : kBlock;
-      k->prod_rows(count, r, x + o0 * r, products);
-      for (size_t o = 0; o < count; ++o) {
-        y[o0 + o] = (float)products[o];
-      }
-    }
-    return true;
-  }
-  for (size_t o = 0; o < outer; ++o) {
-    for (size_t i0 = 0; i0 < inner; i0 += kBlock) {
-      size_t count = inner - i0 < kBlock ? inner - i0 : kBlock;
-      k->prod_cols(r, count, inner, x + o * r * inner + i0, products);
-      for (size_t i = 0; i < count; ++i) {
-        y[o * inner + i0 + i] = (float)products[i];
-      }
-    }
-  }
-  return true;
+  return run_f32_like(temp, true, outer, r, inner, self, out);
 }

@@ -8,9 +8,10 @@
 // microkernels vectorize) over the 4/8/16-lane edges, the scanned size
 // (1, 2, 5, 33), every dim of rank-3 and rank-4 inputs (negative dims
 // too), contiguous, channels-last and non-contiguous (fallback) inputs,
-// 0-dim inputs; Float, Long and Int, Half and a dtype conversion
-// (fallback); random, special and integer data; keepdim both ways;
-// argument errors (a bad dim, a wrong out dtype for prod.out).
+// 0-dim inputs; Float, Half, BFloat16 (staged through fp32), Long and
+// Int, a dtype conversion (fallback); random, special and integer data;
+// keepdim both ways; argument errors (a bad dim, a wrong out dtype for
+// prod.out).
 //
 // Tolerances: cumsum and column products keep the reference's order, so
 // every result must match bit for bit, random data included; products of
@@ -18,7 +19,9 @@
 // any data may differ by 1 float ulp (integer products past 2^53 round
 // too); special values there stay within rows of at most 8
 // elements (so no partial product can overflow double in one order and
-// not the other).
+// not the other). Half and BFloat16 results are rounded to fp32 before
+// their dtype, so they may differ from the reference's by 1 ulp of the
+// dtype.
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -46,7 +49,11 @@ static int run_cumsum(etr_scalar_type_t dtype, etr_scalar_type_t out_dtype,
                  etr_tensor_numel(self) + 8);
   }
   etr_diff_return(&c, 3);
-  etr_diff_tolerance_exact(&c);
+  if (dtype == ETR_HALF || dtype == ETR_BFLOAT16) {
+    etr_diff_tolerance_ulp(&c, 1);
+  } else {
+    etr_diff_tolerance_exact(&c);
+  }
   return etr_diff_run(&c);
 }
 
@@ -75,7 +82,8 @@ static int run_prod(etr_scalar_type_t dtype, int32_t rank,
   int32_t d = rank > 0 ? (int32_t)((dim + rank) % rank) : 0;
   bool rows = all || (layout == ETR_DIFF_CONTIGUOUS && d == rank - 1) ||
               (layout == ETR_DIFF_CHANNELS_LAST && rank == 4 && d == 1);
-  if (dtype == ETR_FLOAT && rows) {
+  if ((dtype == ETR_FLOAT && rows) || dtype == ETR_HALF ||
+      dtype == ETR_BFLOAT16) {
     etr_diff_tolerance_ulp(&c, 1);
   } else {
     etr_diff_tolerance_exact(&c);
@@ -94,8 +102,10 @@ TT_TEST(diff_scan, cumsum) {
     for (size_t s = 0; s < sizeof(kScanned) / sizeof(kScanned[0]); ++s) {
       int64_t sizes[3] = {2, kScanned[s], kInner[i]};
       etr_diff_fill_t fill = kFills[(i + s) % 3];
+      etr_scalar_type_t narrow = (i + s) % 2 ? ETR_HALF : ETR_BFLOAT16;
       for (int64_t dim = -1; dim < 3; ++dim) {
         failures += run_cumsum(ETR_FLOAT, ETR_FLOAT, 3, sizes, dim, 0, fill);
+        failures += run_cumsum(narrow, narrow, 3, sizes, dim, 0, fill);
       }
       failures += run_cumsum(ETR_LONG, ETR_LONG, 3, sizes, 1, 0, fill);
       failures += run_cumsum(ETR_INT, ETR_INT, 3, sizes, (int64_t)s % 3, 0,
@@ -110,10 +120,13 @@ TT_TEST(diff_scan, cumsum) {
                              (etr_diff_layout_t)layout, ETR_FILL_RANDOM);
       failures += run_cumsum(ETR_LONG, ETR_LONG, 4, image, dim,
                              (etr_diff_layout_t)layout, ETR_FILL_RANDOM);
+      failures += run_cumsum(ETR_HALF, ETR_HALF, 4, image, dim,
+                             (etr_diff_layout_t)layout, ETR_FILL_RANDOM);
     }
   }
   // A long row and a long column (the transformer's position-id scan);
-  // 0-dim; Half and a conversion (fallback); a bad dim.
+  // 0-dim; Half slabs larger than a staging chunk (one at a time); a
+  // conversion (fallback); a bad dim.
   failures += run_cumsum(ETR_FLOAT, ETR_FLOAT, 2, (const int64_t[]){3, 1000},
                          1, 0, ETR_FILL_RANDOM);
   failures += run_cumsum(ETR_LONG, ETR_LONG, 2, (const int64_t[]){1, 517}, 1,
@@ -121,8 +134,11 @@ TT_TEST(diff_scan, cumsum) {
   failures += run_cumsum(ETR_FLOAT, ETR_FLOAT, 2, (const int64_t[]){300, 70},
                          0, 0, ETR_FILL_RANDOM);
   failures += run_cumsum(ETR_FLOAT, ETR_FLOAT, 0, NULL, 0, 0, ETR_FILL_RANDOM);
-  failures += run_cumsum(ETR_HALF, ETR_HALF, 3, (const int64_t[]){2, 3, 4}, 1,
-                         0, ETR_FILL_RANDOM);
+  failures += run_cumsum(ETR_HALF, ETR_HALF, 3,
+                         (const int64_t[]){3, 300, 250}, 1, 0,
+                         ETR_FILL_RANDOM);
+  failures += run_cumsum(ETR_BFLOAT16, ETR_BFLOAT16, 2,
+                         (const int64_t[]){3, 1000}, 1, 0, ETR_FILL_RANDOM);
   failures += run_cumsum(ETR_INT, ETR_LONG, 3, (const int64_t[]){2, 3, 4}, 1,
                          0, ETR_FILL_RANDOM);
   failures += run_cumsum(ETR_FLOAT, ETR_FLOAT, 3, (const int64_t[]){2, 3, 4},
@@ -147,7 +163,12 @@ TT_TEST(diff_scan, prod) {
                              fill, ETR_FLOAT);
         failures += run_prod(ETR_FLOAT, 3, sizes, dim, false, keepdim, 0,
                              ETR_FILL_EXACT_INT, ETR_FLOAT);
+        etr_scalar_type_t narrow = (i + s) % 2 ? ETR_HALF : ETR_BFLOAT16;
+        failures += run_prod(narrow, 3, sizes, dim, false, keepdim, 0, fill,
+                             narrow);
       }
+      failures += run_prod(ETR_BFLOAT16, 3, sizes, 0, true, false, 0,
+                           ETR_FILL_RANDOM, ETR_BFLOAT16);
       failures += run_prod(ETR_LONG, 3, sizes, (int64_t)s % 3, false, true, 0,
                            ETR_FILL_RANDOM, ETR_LONG);
       failures += run_prod(ETR_FLOAT, 3, sizes, 0, true, false, 0,
@@ -166,7 +187,7 @@ TT_TEST(diff_scan, prod) {
                            ETR_FLOAT);
     }
   }
-  // Long rows; 0-dim, Half, a conversion (fallback); errors: a bad dim,
+  // Long rows; 0-dim and a conversion (fallback); errors: a bad dim,
   // prod.out into another dtype.
   failures += run_prod(ETR_FLOAT, 2, (const int64_t[]){5, 301}, 1, false,
                        false, 0, ETR_FILL_POSITIVE, ETR_FLOAT);
