@@ -40,7 +40,7 @@ static etr_error_t scatter(etr_kernel_fn reference, bool has_src,
     ETR_TRY(etr_arg_scalar(ctx, args, num_args, 3, "value", &value));
     etr_movement_store_scalar(out->dtype, element, &value);
   }
-  if (!etr_move_scatter(out, self, dim, index, src, element,
+  if (!etr_move_scatter(ctx->temp, out, self, dim, index, src, element,
                         ETR_MOVEMENT_ASSIGN, true)) {
     return etr_opt_fallback(reference, ctx, args, num_args);
   }

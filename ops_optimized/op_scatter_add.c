@@ -4,8 +4,10 @@
 // one pass over the index adding each src entry to its target
 // (movement/scatter.c): O(numel(index)) against the reference's
 // O(numel(self) * index.size(dim)), in the reference's order per target
-// (fp32 sums rounded step by step: bit-exact). Float and Long; other
-// dtypes, out-of-range index entries, outs overlapping an input and
+// (fp32 sums rounded step by step: bit-exact). Float and Long, and Half
+// and BFloat16 into a dense out (summed in an fp32 copy of out in
+// ctx->temp and rounded back once, ATen's float accumulation: bit-exact);
+// other dtypes, out-of-range index entries, outs overlapping an input and
 // argument errors go to the reference kernel (ops_reference/
 // op_scatter_add.c), whose dry run checks and resizes first.
 #include "ops_optimized/common/args.h"
@@ -33,8 +35,8 @@ etr_error_t etr_opt_scatter_add_out(etr_kernel_context_t *ctx,
   int32_t dim = 0;
   ETR_TRY(etr_arg_int(ctx, args, num_args, 1, "dim", &dim_arg));
   ETR_TRY(etr_normalize_dim(ctx, dim_arg, self->dim, &dim));
-  if (!etr_move_scatter(out, self, dim, index, src, NULL, ETR_MOVEMENT_SUM,
-                        true)) {
+  if (!etr_move_scatter(ctx->temp, out, self, dim, index, src, NULL,
+                        ETR_MOVEMENT_SUM, true)) {
     return etr_opt_fallback(etr_ref_scatter_add_out, ctx, args, num_args);
   }
   return ETR_OK;

@@ -6,7 +6,9 @@
 // the targets to the reduction's identity): O(numel(index)) against the
 // reference's O(numel(self) * index.size(dim)), in the reference's order
 // per target, bit-exact. sum, prod, amax and amin (and the legacy max,
-// min) on Float and Long; mean, other dtypes, out-of-range index entries,
+// min) on Float and Long, and on Half and BFloat16 into a dense out (in an
+// fp32 copy of out in ctx->temp, rounded back once: ATen's float
+// accumulation); mean, other dtypes, out-of-range index entries,
 // outs overlapping an input and argument errors go to the reference
 // kernel (ops_reference/op_scatter_reduce.c), whose dry run checks and
 // resizes first.
@@ -55,7 +57,7 @@ etr_error_t etr_opt_scatter_reduce_two_out(etr_kernel_context_t *ctx,
   } else if (strcmp(name, "amin") == 0 || strcmp(name, "min") == 0) {
     reduce = ETR_MOVEMENT_AMIN;
   }
-  if (!etr_move_scatter(out, self, dim, index, src, NULL, reduce,
+  if (!etr_move_scatter(ctx->temp, out, self, dim, index, src, NULL, reduce,
                         include_self)) {
     return etr_opt_fallback(etr_ref_scatter_reduce_two_out, ctx, args,
                             num_args);

@@ -182,16 +182,19 @@ bool etr_move_pad(etr_tensor_t *out, const etr_tensor_t *self,
 // out = self, then index/src (or `value`, one element of out's dtype,
 // when src is NULL) scattered along `dim` by `reduce`
 // (movement/scatter.c): assignment for every dtype, sum, prod, amax and
-// amin for Float and Long, include_self or not; the arguments already
+// amin for Float and Long, and for Half and BFloat16 into a dense out (in
+// an fp32 copy of out in `temp`, ctx->temp, rounded back once: false
+// without room there), include_self or not; the arguments already
 // checked and out resized by the reference's dry run. One pass over the
 // index in row-major order, the reference's order per target (bit-exact).
 // False, with nothing written, for an index entry out of range (the
 // reference reports it), mean, other dtypes, and outs that overlap an
 // input (other than self exactly, in place).
-bool etr_move_scatter(etr_tensor_t *out, const etr_tensor_t *self,
-                      int32_t dim, const etr_tensor_t *index,
-                      const etr_tensor_t *src, const void *value,
-                      etr_movement_reduce_t reduce, bool include_self);
+bool etr_move_scatter(etr_arena_t *temp, etr_tensor_t *out,
+                      const etr_tensor_t *self, int32_t dim,
+                      const etr_tensor_t *index, const etr_tensor_t *src,
+                      const void *value, etr_movement_reduce_t reduce,
+                      bool include_self);
 
 // ---------------------------------------------------------------------------
 // Index-taking moves (movement/index.c). Index tensors are Long or Int,

@@ -9,13 +9,17 @@
 // reference's (and ATen's) order, so the last write wins for assignment
 // and sums, products, maxima round step by step exactly as there: Float
 // in fp32 (a float sum or product rounded once from double is the fp32
-// operation), Long wrapping. With include_self = false a first pass sets
-// every target to the reduction's identity, as the reference starts its
-// accumulator there.
+// operation), Long wrapping. Half and BFloat16 reduce in an fp32 copy of
+// out in ctx->temp, converted back once at the end: ATen's (and the
+// reference's) float accumulation buffer, step for step. With include_self
+// = false a first pass sets every target to the reduction's identity, as
+// the reference starts its accumulator there.
 #include <math.h>
 #include <string.h>
 
+#include "core/scalar_type.h"
 #include "ops_optimized/movement/movement.h"
+#include "ops_optimized/reduce/reduce.h"
 #include "ops_reference/support/movement_scatter.h"
 #include "ops_reference/support/movement_util.h"
 #include "ops_reference/support/shape.h"
@@ -103,13 +107,27 @@ static void identity(etr_scalar_type_t dtype, etr_movement_reduce_t reduce,
   }
 }
 
-bool etr_move_scatter(etr_tensor_t *out, const etr_tensor_t *self,
-                      int32_t dim, const etr_tensor_t *index,
-                      const etr_tensor_t *src, const void *value,
-                      etr_movement_reduce_t reduce, bool include_self) {
+// A Half or BFloat16 element as fp32 (exact).
+static float narrow_to_f32(etr_scalar_type_t dtype, const void *element) {
+  uint16_t bits;
+  memcpy(&bits, element, 2);
+  return dtype == ETR_HALF ? etr_half_to_float(bits)
+                           : etr_bfloat16_to_float(bits);
+}
+
+bool etr_move_scatter(etr_arena_t *temp, etr_tensor_t *out,
+                      const etr_tensor_t *self, int32_t dim,
+                      const etr_tensor_t *index, const etr_tensor_t *src,
+                      const void *value, etr_movement_reduce_t reduce,
+                      bool include_self) {
   bool arithmetic = reduce != ETR_MOVEMENT_ASSIGN;
+  // Half/BFloat16 arithmetic: in an fp32 copy of a dense out.
+  bool staged = arithmetic && (self->dtype == ETR_HALF ||
+                               self->dtype == ETR_BFLOAT16);
   if (reduce == ETR_MOVEMENT_MEAN ||
-      (arithmetic && self->dtype != ETR_FLOAT && self->dtype != ETR_LONG) ||
+      (arithmetic && !staged && self->dtype != ETR_FLOAT &&
+       self->dtype != ETR_LONG) ||
+      (staged && (temp == NULL || !etr_tensor_is_dense(out))) ||
       out->dtype != self->dtype ||
       (src != NULL && src->dtype != self->dtype) ||
       etr_move_overlaps(out, self) ||
@@ -133,11 +151,29 @@ bool etr_move_scatter(etr_tensor_t *out, const etr_tensor_t *self,
       !etr_move_indices_in_range(index, self_view.sizes[dim], false)) {
     return false;  // the reference reports the bad entry
   }
+  float *acc = NULL;  // the fp32 copy of a staged out
+  size_t numel = (size_t)etr_numel(out);
+  etr_arena_mark_t mark = {0};
+  if (staged && count > 0) {
+    mark = etr_arena_mark(temp);
+    acc = (float *)etr_arena_alloc(temp, numel * sizeof(float), 64);
+    if (acc == NULL) {
+      return false;
+    }
+  }
   etr_move_tensor(out, self);
   if (count == 0) {
     return true;
   }
+  if (staged) {
+    etr_convert_to_f32(out->dtype, numel, out->data, acc);
+  }
   size_t element_size = etr_scalar_type_size(out->dtype);
+  // Where the updates land: out itself, or its fp32 copy (same element
+  // offsets: out is dense).
+  char *base = staged ? (char *)acc : (char *)out->data;
+  size_t target_size = staged ? sizeof(float) : element_size;
+  etr_scalar_type_t target_dtype = staged ? ETR_FLOAT : out->dtype;
   int32_t rank = index_view.dim;
   for (int pass = include_self || !arithmetic ? 1 : 0; pass < 2; ++pass) {
     int64_t position[ETR_MAX_DIMS] = {0};
@@ -156,15 +192,20 @@ bool etr_move_scatter(etr_tensor_t *out, const etr_tensor_t *self,
       }
       int64_t target = etr_movement_load_index(index, index_offset);
       out_offset += target * out_view.strides[dim];
-      char *element = (char *)out->data + out_offset * (int64_t)element_size;
+      char *element = base + out_offset * (int64_t)target_size;
       if (pass == 0) {
-        identity(out->dtype, reduce, element);
+        identity(target_dtype, reduce, element);
       } else {
         const char *source =
             src != NULL ? (const char *)src->data +
                               src_offset * (int64_t)element_size
                         : (const char *)value;
-        apply(out->dtype, element_size, reduce, element, source);
+        float widened;
+        if (staged) {
+          widened = narrow_to_f32(out->dtype, source);
+          source = (const char *)&widened;
+        }
+        apply(target_dtype, target_size, reduce, element, source);
       }
       for (int32_t d = rank - 1; d >= 0; --d) {
         if (++position[d] < index_view.sizes[d]) {
@@ -173,6 +214,10 @@ bool etr_move_scatter(etr_tensor_t *out, const etr_tensor_t *self,
         position[d] = 0;
       }
     }
+  }
+  if (staged) {
+    etr_convert_from_f32(out->dtype, numel, acc, out->data);
+    etr_arena_rewind(temp, mark);
   }
   return true;
 }

@@ -11,8 +11,9 @@
 // Long and Int indices, contiguous and non-contiguous index, src and self;
 // random index values with many duplicates (several entries per target,
 // so order matters); every dtype for assignment, Float (special values:
-// NaN must win amax/amin as in ATen) and Long for the reductions, Half and
-// mean (fallback); include_self both ways; in place (out is self); errors:
+// NaN must win amax/amin as in ATen), Long, Half and BFloat16 (reduced in
+// an fp32 copy of out, rounded once, as ATen) for the reductions, mean
+// (fallback); include_self both ways; in place (out is self); errors:
 // an index entry out of range or negative, a bad dim, a bad reduce name.
 // Also masked_scatter (movement-style, see its test below).
 #include <criterion/criterion.h>
@@ -146,11 +147,11 @@ TT_TEST(diff_movement_scatter, reductions) {
   static const char *const kReduce[] = {"sum", "prod", "amax", "amin",
                                         "max", "min",  "mean"};
   static const etr_scalar_type_t kDtypes[] = {ETR_FLOAT, ETR_LONG,
-                                              ETR_HALF};
-  for (size_t t = 0; t < 3; ++t) {
+                                              ETR_HALF, ETR_BFLOAT16};
+  for (size_t t = 0; t < 4; ++t) {
     for (int64_t dim = 0; dim < 3; ++dim) {
       for (int include = 0; include < 2; ++include) {
-        bool fast = kDtypes[t] != ETR_HALF;
+        bool fast = true;
         scatter_spec_t add = {SCATTER_ADD, kDtypes[t], 3, {4, 5, 6},
                               {3, 4, 5}, dim, ETR_LONG,
                               (etr_diff_layout_t)include, NULL, true, false,
@@ -184,11 +185,15 @@ TT_TEST(diff_movement_scatter, ranks_in_place_and_errors) {
     scatter_spec_t zero = {(scatter_kind_t)k, ETR_FLOAT, 0, {0}, {0},
                            -1, ETR_LONG, 0, "amax", true, false, 0, true};
     failures += run_scatter(&zero);
-    // In place: out is self.
+    // In place: out is self (Half too: reduced in an fp32 copy).
     scatter_spec_t in_place = {(scatter_kind_t)k, ETR_FLOAT, 3, {4, 5, 6},
                                {4, 5, 6}, 1, ETR_LONG, 0, "prod", true, true,
                                0, true};
     failures += run_scatter(&in_place);
+    scatter_spec_t half_in_place = in_place;
+    half_in_place.dtype = ETR_HALF;
+    half_in_place.reduce = "sum";
+    failures += run_scatter(&half_in_place);
     // An entry out of range, a negative one, a bad dim: refused alike.
     scatter_spec_t bad = in_place;
     bad.in_place = false;
