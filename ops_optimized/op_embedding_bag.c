@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Optimized aten::_embedding_bag.out for the case models run: a contiguous
-// Float weight, mode sum or mean, no padding_idx (PyTorch's fast path):
-// each bag adds its rows straight into its output row, index by index in
-// fp32 (per-sample weights multiplied in first, each step rounded to
-// float as the reference does), the mean divided once by the bag size --
-// O(n D) against the reference's O(B D n), bit-exact. offset2bag (mean),
+// Float, Half or BFloat16 weight, mode sum or mean, no padding_idx
+// (PyTorch's fast path): each bag adds its rows straight into its output
+// row, index by index in fp32 (per-sample weights multiplied in first,
+// each step rounded to float as the reference does), the mean divided
+// once by the bag size -- O(n D) against the reference's O(B D n),
+// bit-exact. A Half or BFloat16 bag sums into an fp32 row in ctx->temp
+// (its weight rows widened exactly), rounded to the dtype once; its mean
+// divides that rounded sum by the count rounded to the dtype, as ATen
+// does. offset2bag (mean),
 // bag_size and max_indices follow the reference's rules (ops_reference/
 // op_embedding_bag.c explains them). Max mode, padding_idx, other dtypes
 // and layouts, and every value the reference refuses in a real call
@@ -14,10 +18,13 @@
 // first.
 #include <string.h>
 
+#include "core/scalar_type.h"
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/movement/movement.h"
+#include "ops_optimized/reduce/reduce.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
+#include "ops_reference/support/element.h"
 #include "ops_reference/support/shape.h"
 
 enum { kModeSum = 0, kModeMean = 1 };
@@ -75,7 +82,8 @@ static bool values_valid(const etr_tensor_t *indices,
 etr_error_t etr_opt_embedding_bag_out(etr_kernel_context_t *ctx,
                                       etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *weight = etr_opt_tensor_arg(args, num_args, 0);
-  if (num_args != 14 || weight == NULL || weight->dtype != ETR_FLOAT ||
+  if (num_args != 14 || weight == NULL ||
+      !etr_reduce_is_f32_like(weight->dtype) ||
       etr_opt_check(etr_ref_embedding_bag_out, ctx, args, num_args) != ETR_OK) {
     return etr_opt_fallback(etr_ref_embedding_bag_out, ctx, args, num_args);
   }
@@ -111,6 +119,23 @@ etr_error_t etr_opt_embedding_bag_out(etr_kernel_context_t *ctx,
       !values_valid(indices, offsets, n, rows)) {
     return etr_opt_fallback(etr_ref_embedding_bag_out, ctx, args, num_args);
   }
+  // Half/BFloat16: a bag's fp32 sum and one weight row widened, in
+  // ctx->temp (taken before anything is written).
+  etr_scalar_type_t dtype = weight->dtype;
+  bool narrow = dtype != ETR_FLOAT;
+  float *narrow_sum = NULL;
+  float *wide_row = NULL;
+  if (narrow) {
+    narrow_sum = ctx->temp == NULL
+                     ? NULL
+                     : (float *)etr_arena_alloc(
+                           ctx->temp, 2 * (size_t)columns * sizeof(float), 64);
+    if (narrow_sum == NULL) {
+      return etr_opt_fallback(etr_ref_embedding_bag_out, ctx, args,
+                              num_args);
+    }
+    wide_row = narrow_sum + columns;
+  }
   // offset2bag (mean only; sum's fast path leaves it [0]): the bag of
   // position i is #{b < B : offsets[b] <= i} - 1, a sweep since offsets
   // do not decrease.
@@ -125,6 +150,7 @@ etr_error_t etr_opt_embedding_bag_out(etr_kernel_context_t *ctx,
   }
   const float *w = (const float *)weight->data;
   float *y = (float *)outs[0]->data;
+  size_t element = etr_scalar_type_size(dtype);
   for (int64_t b = 0; b < num_bags; ++b) {
     int64_t start = load_1d(offsets, b);
     // The sum covers [offsets[b], offsets[b + 1]) (the last offset with
@@ -136,12 +162,21 @@ etr_error_t etr_opt_embedding_bag_out(etr_kernel_context_t *ctx,
     }
     store_1d(outs[2], b, count);
     store_1d(outs[3], b, count);
-    float *acc = y + b * columns;
+    float *acc = narrow ? narrow_sum : y + b * columns;
     memset(acc, 0, (size_t)columns * sizeof(float));
     for (int64_t i = start; i < end; ++i) {
-      const float *row = w + load_1d(indices, i) * columns;
+      int64_t index = load_1d(indices, i);
+      const float *row = w + index * columns;
+      if (narrow) {
+        etr_convert_to_f32(dtype, (size_t)columns,
+                           (const char *)weight->data +
+                               (size_t)(index * columns) * element,
+                           wide_row);
+        row = wide_row;
+      }
       if (psw != NULL) {
-        float scale = ((const float *)psw->data)[i * psw->strides[0]];
+        float scale = (float)etr_load_double(
+            dtype, etr_element_at(psw, i * psw->strides[0]));
         for (int64_t d = 0; d < columns; ++d) {
           acc[d] += row[d] * scale;
         }
@@ -151,10 +186,26 @@ etr_error_t etr_opt_embedding_bag_out(etr_kernel_context_t *ctx,
         }
       }
     }
+    if (narrow) {
+      // Rounded to the dtype; a mean divides that by the count rounded to
+      // the dtype, in fp32, and rounds again.
+      void *target = (char *)outs[0]->data + (size_t)(b * columns) * element;
+      etr_convert_from_f32(dtype, (size_t)columns, acc, target);
+      if (mode != kModeMean) {
+        continue;
+      }
+      etr_convert_to_f32(dtype, (size_t)columns, target, acc);
+    }
     if (mode == kModeMean) {
-      float divisor = (float)(count > 1 ? count : 1);
+      float divisor = (float)etr_round_double(
+          dtype, (double)(count > 1 ? count : 1));
       for (int64_t d = 0; d < columns; ++d) {
         acc[d] = acc[d] / divisor;
+      }
+      if (narrow) {
+        etr_convert_from_f32(dtype, (size_t)columns, acc,
+                             (char *)outs[0]->data +
+                                 (size_t)(b * columns) * element);
       }
     }
   }

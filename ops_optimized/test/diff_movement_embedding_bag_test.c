@@ -3,15 +3,17 @@
 // Differential tests of the optimized _embedding_bag kernel
 // (ops_optimized/op_embedding_bag.c) against the reference kernel, on
 // every ISA of this machine. All four outputs must match bit for bit: the
-// optimized kernel adds a bag's rows in the reference's order, in fp32.
+// optimized kernel adds a bag's rows in the reference's order, in fp32
+// (Half and BFloat16 weights too, rounded once as ATen rounds them).
 //
 // Sweeps: embedding widths over the vector edges; bags that are empty,
 // single and long (several rows repeated); include_last_offset both ways
 // (and a last offset short of n, where sum and mean cover different
 // positions); Long and Int indices and offsets (mixed); per-sample
-// weights; special values; mode sum and mean, and max, padding_idx and
-// Half (fallback); refused values (offsets[0] != 0, decreasing offsets,
-// an offset past n, an index out of range).
+// weights; special values; Float, Half and BFloat16 weights (a Half mean
+// over 2051 rows, whose count rounds to 2052 in Half); mode sum and mean,
+// and max and padding_idx (fallback); refused values (offsets[0] != 0,
+// decreasing offsets, an offset past n, an index out of range).
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -34,6 +36,7 @@ typedef struct bag_case {
   int64_t padding_idx;
   int64_t bad_index;  // 0: none; else the last index
   bool fast;
+  bool positive;  // weights in (0, 2] instead of special values
 } bag_case_t;
 
 static int run_bag(const bag_case_t *b) {
@@ -46,7 +49,7 @@ static int run_bag(const bag_case_t *b) {
                  b->include_last_offset ? " last" : "",
                  (long long)b->padding_idx);
   etr_diff_input(&c, b->dtype, 2, (const int64_t[]){b->rows, b->columns}, 0,
-                 ETR_FILL_SPECIAL);
+                 b->positive ? ETR_FILL_POSITIVE : ETR_FILL_SPECIAL);
   int64_t *values = tt_alloc((size_t)(b->n > 0 ? b->n : 1) * 8);
   for (int64_t i = 0; i < b->n; ++i) {
     values[i] = etr_diff_range(&c, 0, b->rows - 1);
@@ -89,22 +92,30 @@ TT_TEST(diff_movement_embedding_bag, bags_and_widths) {
   static const int64_t kColumns[] = {1, 3, 8, 16, 17, 64};
   // n = 12 positions: empty bags at the start, middle and end.
   static const int64_t kOffsets[] = {0, 0, 3, 3, 4, 10, 12};
+  static const etr_scalar_type_t kDtypes[] = {ETR_FLOAT, ETR_HALF,
+                                              ETR_BFLOAT16};
   for (size_t k = 0; k < sizeof(kColumns) / sizeof(kColumns[0]); ++k) {
     for (int64_t mode = 0; mode < 2; ++mode) {
-      for (int last = 0; last < 2; ++last) {
-        for (int psw = 0; psw < 2; ++psw) {
-          if (psw && mode != 0) {
-            continue;
+      for (size_t t = 0; t < 3; ++t) {
+        for (int last = 0; last < 2; ++last) {
+          for (int psw = 0; psw < 2; ++psw) {
+            if (psw && mode != 0) {
+              continue;
+            }
+            bag_case_t b = {kDtypes[t], 7, kColumns[k], 12, kOffsets, 7,
+                            (k + (size_t)last) % 2 ? ETR_INT : ETR_LONG,
+                            (k + (size_t)psw) % 2 ? ETR_LONG : ETR_INT, mode,
+                            psw == 1, last == 1, -1, 0, true};
+            failures += run_bag(&b);
           }
-          bag_case_t b = {ETR_FLOAT, 7, kColumns[k], 12, kOffsets, 7,
-                          (k + (size_t)last) % 2 ? ETR_INT : ETR_LONG,
-                          (k + (size_t)psw) % 2 ? ETR_LONG : ETR_INT, mode,
-                          psw == 1, last == 1, -1, 0, true};
-          failures += run_bag(&b);
         }
       }
     }
   }
+  static const int64_t kOne[] = {0};
+  bag_case_t long_mean = {ETR_HALF, 50, 3, 2051, kOne, 1, ETR_LONG,
+                          ETR_LONG, 1, false, false, -1, 0, true, true};
+  failures += run_bag(&long_mean);
   // A last offset short of n with include_last_offset (sum and mean cover
   // different positions); a single bag; no indices.
   static const int64_t kShort[] = {0, 2, 5};
@@ -135,9 +146,6 @@ TT_TEST(diff_movement_embedding_bag, fallbacks_and_refusals) {
   bag_case_t padded = base;
   padded.padding_idx = 2;
   failures += run_bag(&padded);
-  bag_case_t half = base;
-  half.dtype = ETR_HALF;
-  failures += run_bag(&half);
   bag_case_t bad_index = base;
   bad_index.bad_index = 7;
   failures += run_bag(&bad_index);
