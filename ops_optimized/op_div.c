@@ -77,10 +77,10 @@ etr_error_t etr_opt_div_out_mode(etr_kernel_context_t *ctx,
   bool trunc_mode = mode != NULL && strcmp(mode, "trunc") == 0;
   etr_int_call_t int_call;
   if (mode != NULL &&
-      etr_int_division_probe(ctx, args, num_args, false, 3, &int_call)) {
+      etr_int_probe(ctx, args, num_args, false, 3, &int_call)) {
     int_call.op = trunc_mode ? ETR_INT_DIV_TRUNC : ETR_INT_DIV_FLOOR;
     bool handled = false;
-    etr_error_t status = etr_int_division_execute(ctx, &int_call, &handled);
+    etr_error_t status = etr_int_execute(ctx, &int_call, &handled);
     return handled ? status
                    : etr_opt_fallback(etr_ref_div_out_mode, ctx, args,
                                       num_args);

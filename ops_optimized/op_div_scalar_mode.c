@@ -40,10 +40,9 @@ etr_error_t etr_opt_div_scalar_mode_out(etr_kernel_context_t *ctx,
                            : ETR_BINARY_DIV_FLOOR;
     status = etr_binary_execute(ctx, &call, &handled);
   } else if (known && mode != NULL &&
-             etr_int_division_probe(ctx, args, num_args, true, 3,
-                                    &int_call)) {
+             etr_int_probe(ctx, args, num_args, true, 3, &int_call)) {
     int_call.op = trunc_mode ? ETR_INT_DIV_TRUNC : ETR_INT_DIV_FLOOR;
-    status = etr_int_division_execute(ctx, &int_call, &handled);
+    status = etr_int_execute(ctx, &int_call, &handled);
   }
   return handled ? status
                  : etr_opt_fallback(etr_ref_div_scalar_mode_out, ctx, args,

@@ -30,10 +30,9 @@ static etr_error_t remainder_kernel(etr_kernel_context_t *ctx,
     call.op = ETR_BINARY_REMAINDER;
     status = etr_binary_execute(ctx, &call, &handled);
   } else if (num_args == 4 &&
-             etr_int_division_probe(ctx, args, num_args, scalar_other, 2,
-                                    &int_call)) {
+             etr_int_probe(ctx, args, num_args, scalar_other, 2, &int_call)) {
     int_call.op = ETR_INT_REMAINDER;
-    status = etr_int_division_execute(ctx, &int_call, &handled);
+    status = etr_int_execute(ctx, &int_call, &handled);
   }
   return handled ? status : etr_opt_fallback(reference, ctx, args, num_args);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Integer divisions (see integer.h).
+// Integer elementwise arithmetic and sign (see integer.h).
 #include "ops_optimized/binary/integer.h"
 
 #include <string.h>
@@ -13,7 +13,7 @@
 #include "ops_reference/support/iter.h"
 #include "ops_reference/support/shape.h"
 
-bool etr_int_division_dtype(etr_scalar_type_t dtype) {
+bool etr_int_dtype(etr_scalar_type_t dtype) {
   switch (dtype) {
     case ETR_BYTE:
     case ETR_CHAR:
@@ -26,15 +26,14 @@ bool etr_int_division_dtype(etr_scalar_type_t dtype) {
   }
 }
 
-bool etr_int_division_probe(const etr_kernel_context_t *ctx,
-                            etr_evalue_t **args, size_t num_args,
-                            bool scalar_other, size_t out_index,
-                            etr_int_call_t *call) {
+bool etr_int_probe(const etr_kernel_context_t *ctx, etr_evalue_t **args,
+                   size_t num_args, bool scalar_other, size_t out_index,
+                   etr_int_call_t *call) {
   memset(call, 0, sizeof(*call));
+  call->alpha = 1;
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   call->out = etr_opt_tensor_arg(args, num_args, out_index);
-  if (self == NULL || call->out == NULL ||
-      !etr_int_division_dtype(self->dtype) ||
+  if (self == NULL || call->out == NULL || !etr_int_dtype(self->dtype) ||
       call->out->dtype != self->dtype) {
     return false;
   }
@@ -57,9 +56,23 @@ bool etr_int_division_probe(const etr_kernel_context_t *ctx,
   return true;
 }
 
+bool etr_int_probe_alpha(const etr_kernel_context_t *ctx,
+                         etr_evalue_t **args, size_t num_args,
+                         bool scalar_other, etr_int_call_t *call) {
+  etr_scalar_t alpha;
+  if (num_args != 5 ||
+      !etr_int_probe(ctx, args, num_args, scalar_other, 3, call) ||
+      !etr_ew_scalar_arg(ctx, args, num_args, 2, &alpha) ||
+      alpha.kind != ETR_SCALAR_INT) {
+    return false;
+  }
+  call->alpha = alpha.as_int;
+  return true;
+}
+
 // One element. T is the storage type; values are exact in int64. x / -1
 // is a wrapping negation (the caller stores the low bits).
-static inline int64_t divide(etr_int_division_t op, int64_t a, int64_t b) {
+static inline int64_t divide(etr_int_op_t op, int64_t a, int64_t b) {
   if (b == -1) {
     return op == ETR_INT_DIV_TRUNC || op == ETR_INT_DIV_FLOOR
                ? (int64_t)(0 - (uint64_t)a)
@@ -81,7 +94,7 @@ static inline int64_t divide(etr_int_division_t op, int64_t a, int64_t b) {
 // The loops, per storage type and op (the op switch hoisted by the
 // compiler out of the constant-op instantiations).
 #define INT_RUNS(T)                                                       \
-  static void run_##T(etr_int_division_t op, size_t n, const T *a,        \
+  static void run_##T(etr_int_op_t op, size_t n, const T *a,              \
                       const T *b, T value, T *y) {                        \
     switch (op) {                                                         \
       case ETR_INT_FMOD:                                                  \
@@ -117,6 +130,91 @@ INT_RUNS(int32_t)
 INT_RUNS(int64_t)
 #undef INT_RUNS
 
+static inline bool is_division(etr_int_op_t op) {
+  return op <= ETR_INT_DIV_FLOOR;
+}
+
+// add, sub, mul, maximum, minimum on values exact in int64: the wrapping
+// int64 op-math of the reference (the caller stores the low bits).
+static inline int64_t combine(etr_int_op_t op, int64_t x, int64_t z,
+                              uint64_t alpha) {
+  switch (op) {
+    case ETR_INT_ADD:
+      return (int64_t)((uint64_t)x + alpha * (uint64_t)z);
+    case ETR_INT_SUB:
+      return (int64_t)((uint64_t)x - alpha * (uint64_t)z);
+    case ETR_INT_MUL:
+      return (int64_t)((uint64_t)x * (uint64_t)z);
+    case ETR_INT_MAXIMUM:
+      return x < z ? z : x;
+    default:
+      return z < x ? z : x;
+  }
+}
+
+// One run of an arithmetic op: a or b NULL reads a0 or b0 throughout.
+// Each op gets its own loops (OP a constant), which the compiler
+// vectorizes.
+#define ARITH_LOOPS(T, OP)                                              \
+  if (a != NULL && b != NULL) {                                         \
+    for (size_t i = 0; i < n; ++i) {                                    \
+      y[i] = (T)combine(OP, a[i], b[i], alpha);                         \
+    }                                                                   \
+  } else if (a != NULL) {                                               \
+    for (size_t i = 0; i < n; ++i) {                                    \
+      y[i] = (T)combine(OP, a[i], b0, alpha);                           \
+    }                                                                   \
+  } else {                                                              \
+    for (size_t i = 0; i < n; ++i) {                                    \
+      y[i] = (T)combine(OP, a0, b[i], alpha);                           \
+    }                                                                   \
+  }
+#define ARITH_RUNS(T)                                                   \
+  static void arith_##T(etr_int_op_t op, size_t n, const T *a, T a0,    \
+                        const T *b, T b0, uint64_t alpha, T *y) {       \
+    switch (op) {                                                       \
+      case ETR_INT_ADD: ARITH_LOOPS(T, ETR_INT_ADD) break;              \
+      case ETR_INT_SUB: ARITH_LOOPS(T, ETR_INT_SUB) break;              \
+      case ETR_INT_MUL: ARITH_LOOPS(T, ETR_INT_MUL) break;              \
+      case ETR_INT_MAXIMUM: ARITH_LOOPS(T, ETR_INT_MAXIMUM) break;      \
+      default: ARITH_LOOPS(T, ETR_INT_MINIMUM) break;                   \
+    }                                                                   \
+  }
+
+ARITH_RUNS(uint8_t)
+ARITH_RUNS(int8_t)
+ARITH_RUNS(int16_t)
+ARITH_RUNS(int32_t)
+ARITH_RUNS(int64_t)
+#undef ARITH_RUNS
+#undef ARITH_LOOPS
+
+// One run of an arithmetic op; a NULL operand is the constant at `a0` or
+// `b0` (an element of the dtype).
+static void arith(etr_scalar_type_t dtype, etr_int_op_t op, size_t n,
+                  const void *a, const void *a0, const void *b,
+                  const void *b0, uint64_t alpha, void *y) {
+  int64_t va = a0 != NULL ? etr_load_int64(dtype, a0) : 0;
+  int64_t vb = b0 != NULL ? etr_load_int64(dtype, b0) : 0;
+  switch (dtype) {
+    case ETR_BYTE:
+      arith_uint8_t(op, n, a, (uint8_t)va, b, (uint8_t)vb, alpha, y);
+      break;
+    case ETR_CHAR:
+      arith_int8_t(op, n, a, (int8_t)va, b, (int8_t)vb, alpha, y);
+      break;
+    case ETR_SHORT:
+      arith_int16_t(op, n, a, (int16_t)va, b, (int16_t)vb, alpha, y);
+      break;
+    case ETR_INT:
+      arith_int32_t(op, n, a, (int32_t)va, b, (int32_t)vb, alpha, y);
+      break;
+    default:
+      arith_int64_t(op, n, a, va, b, vb, alpha, y);
+      break;
+  }
+}
+
 // True when some element of b (any layout) is zero.
 static bool has_zero(const etr_tensor_t *b) {
   const etr_tensor_t *operands[1] = {b};
@@ -131,7 +229,7 @@ static bool has_zero(const etr_tensor_t *b) {
 }
 
 // One run; the broadcast operand (if any) as `value`.
-static void run(etr_scalar_type_t dtype, etr_int_division_t op, size_t n,
+static void run(etr_scalar_type_t dtype, etr_int_op_t op, size_t n,
                 const void *a, const void *b, int64_t value, void *y) {
   switch (dtype) {
     case ETR_BYTE:
@@ -152,9 +250,8 @@ static void run(etr_scalar_type_t dtype, etr_int_division_t op, size_t n,
   }
 }
 
-etr_error_t etr_int_division_execute(etr_kernel_context_t *ctx,
-                                     const etr_int_call_t *call,
-                                     bool *handled) {
+etr_error_t etr_int_execute(etr_kernel_context_t *ctx,
+                            const etr_int_call_t *call, bool *handled) {
   const etr_tensor_t *a = call->a;
   const etr_tensor_t *b = call->b;
   etr_tensor_t *out = call->out;
@@ -172,7 +269,9 @@ etr_error_t etr_int_division_execute(etr_kernel_context_t *ctx,
   // Any zero divisor, even for an empty result (the reference kernels
   // differ there: remainder raises, fmod does not), is the reference's to
   // judge. A Scalar divisor is known even in a dry run (no data then).
-  if (b != NULL ? !ctx->dry_run && has_zero(b) : call->value == 0) {
+  bool division = is_division(call->op);
+  if (division &&
+      (b != NULL ? !ctx->dry_run && has_zero(b) : call->value == 0)) {
     return ETR_OK;
   }
   *handled = true;
@@ -190,11 +289,23 @@ etr_error_t etr_int_division_execute(etr_kernel_context_t *ctx,
   size_t n = (size_t)plan.run;
   etr_plan_cursor_t cursor;
   etr_plan_cursor_init(&cursor);
+  // The Scalar b as an element of the dtype (already wrapped to it).
+  uint8_t scalar[8];
+  etr_store_int64(a->dtype, scalar, call->value);
   for (int64_t r = 0; r < plan.runs; ++r) {
     uint8_t *y = (uint8_t *)out->data + (size_t)cursor.offsets[0] * size;
     const uint8_t *x = (const uint8_t *)a->data +
                        (size_t)cursor.offsets[1] * size;
-    if (b == NULL) {
+    if (!division) {
+      const uint8_t *z = b != NULL ? (const uint8_t *)b->data +
+                                         (size_t)cursor.offsets[2] * size
+                                   : scalar;
+      bool a_constant = plan.run_broadcast[1];
+      bool b_constant = b == NULL || plan.run_broadcast[2];
+      arith(a->dtype, call->op, n, a_constant ? NULL : x,
+            a_constant ? x : NULL, b_constant ? NULL : z,
+            b_constant ? z : NULL, (uint64_t)call->alpha, y);
+    } else if (b == NULL) {
       run(a->dtype, call->op, n, x, NULL, call->value, y);
     } else {
       const uint8_t *z = (const uint8_t *)b->data +
@@ -218,6 +329,24 @@ etr_error_t etr_int_division_execute(etr_kernel_context_t *ctx,
   return ETR_OK;
 }
 
+etr_error_t etr_int_arith(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                          size_t num_args, etr_int_op_t op,
+                          bool scalar_other, bool *handled) {
+  *handled = false;
+  etr_int_call_t call;
+  bool alpha = op == ETR_INT_ADD || op == ETR_INT_SUB;
+  bool probed = alpha ? etr_int_probe_alpha(ctx, args, num_args,
+                                            scalar_other, &call)
+                      : num_args == 4 && etr_int_probe(ctx, args, num_args,
+                                                       scalar_other, 2,
+                                                       &call);
+  if (!probed) {
+    return ETR_OK;
+  }
+  call.op = op;
+  return etr_int_execute(ctx, &call, handled);
+}
+
 #define SIGN_RUN(T)                                                  \
   static void sign_##T(size_t n, const T *x, T *y) {                 \
     for (size_t i = 0; i < n; ++i) {                                 \
@@ -235,7 +364,7 @@ etr_error_t etr_int_sign_execute(etr_kernel_context_t *ctx,
                                  const etr_tensor_t *self, etr_tensor_t *out,
                                  bool *handled) {
   *handled = false;
-  if (!etr_int_division_dtype(self->dtype) || out->dtype != self->dtype) {
+  if (!etr_int_dtype(self->dtype) || out->dtype != self->dtype) {
     return ETR_OK;
   }
   *handled = true;

@@ -12,8 +12,8 @@
 // with alpha != 1 too (computed in double like the reference).
 //
 // Cases, per op and dtype (Float, Half, BFloat16 specialized; Double and
-// Int checked to agree, add.out on Int through its integer path, the
-// others falling back): the tile-edge sizes of 16 lanes (0, 1, 15, 16,
+// Int checked to agree: Int through the integer paths of the arithmetic
+// ops, the others falling back): the tile-edge sizes of 16 lanes (0, 1, 15, 16,
 // 17, 31, 32, 49, 67, 1008) in the patterns the kernels specialize (same
 // shape; a Scalar, a 0-dim tensor of the dtype and of Double on either
 // side; [N, C] op [C] and [C] op [N, C]; [N, C, H, W] op [1, C, 1, 1]
@@ -25,7 +25,10 @@
 // add.out on Long and Int (integer_add below): same shape and one-element
 // others, alphas 1, -1, 3 and near 2^62, values at the integer limits so
 // a + alpha * b wraps; in place; mixed dtypes, a Double alpha (refused by
-// both) and non-contiguous views (fallback).
+// both) and non-contiguous views (fallback). add, sub, mul, maximum and
+// minimum on uint8, int8, int16, int32 and int64 (integer_arithmetic
+// below, binary/integer.h): every pattern and Scalar case of the float
+// sweep, at the limits of each dtype so sums and products wrap.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -415,8 +418,9 @@ static int run_integer_add(etr_scalar_type_t dtype, etr_scalar_type_t other,
   int64_t sizes[2] = {2, n};
   etr_tensor_t *tensors[2];
   tensors[0] = etr_diff_input(&c, dtype, 2, sizes, layout, ETR_FILL_SPECIAL);
-  tensors[1] = etr_diff_input(&c, other, dim_b, sizes_b != NULL ? sizes_b : sizes,
-                              layout, ETR_FILL_SPECIAL);
+  tensors[1] =
+      etr_diff_input(&c, other, dim_b, sizes_b != NULL ? sizes_b : sizes,
+                     layout, ETR_FILL_SPECIAL);
   // Limits, so sums and products wrap.
   for (int t = 0; t < 2; ++t) {
     if (tensors[t]->dtype != ETR_LONG || !etr_tensor_is_dense(tensors[t])) {
@@ -485,11 +489,39 @@ TT_TEST(diff_elementwise_binary, add_integers) {
                "integer add never took its fast path");
 }
 
+// add, sub, mul, maximum and minimum on every integer dtype through
+// binary/integer.h: the float sweep's patterns (same shape, bias,
+// per-channel, outer product, channels-last; non-contiguous views fall
+// back) and Scalar cases (an Int Scalar and 0-dim tensors; Double ones
+// give a Float result the integer outs refuse, in both kernels), random
+// and special data (the dtype's limits: sums and products wrap).
+TT_TEST(diff_elementwise_binary, integer_arithmetic) {
+  static const size_t kArith[] = {0, 1, 2, 4, 5};
+  static const etr_scalar_type_t kIntegers[] = {ETR_BYTE, ETR_CHAR, ETR_SHORT,
+                                                ETR_INT, ETR_LONG};
+  static const int64_t kSizes[] = {1, 15, 16, 17, 67};
+  int failures = 0;
+  for (size_t o = 0; o < 5; ++o) {
+    const binary_op_t *op = &kOps[kArith[o]];
+    uint64_t specialized = etr_diff_stats()->specialized;
+    for (size_t d = 0; d < 5; ++d) {
+      for (size_t s = 0; s < sizeof(kSizes) / sizeof(kSizes[0]); ++s) {
+        failures += run_patterns(op, kIntegers[d], kSizes[s]);
+        failures += run_scalars(op, kIntegers[d], kSizes[s]);
+      }
+    }
+    cr_expect_gt(etr_diff_stats()->specialized, specialized,
+                 "%s never took the integer path", op->tensor_name);
+  }
+  cr_assert_eq(failures, 0, "%d integer arithmetic cases disagree",
+               failures);
+}
+
 // The dense fast path of add, sub and mul (binary/dense.c): every pattern
 // and scalar case above again with outs of the exact result shape, in
 // Float (fast where dense and same-shape or one-element, general
-// otherwise), Half (general), Long (fast for add and sub, the reference
-// for mul); in place; Long wrap-around at the extremes; an out of another
+// otherwise), Half (general), Long (fast for add and sub, the integer
+// path for mul); in place; Long wrap-around at the extremes; an out of another
 // shape and a non-Int alpha (general).
 TT_TEST(diff_elementwise_binary, dense_fast_path) {
   g_exact_out = true;

@@ -90,7 +90,7 @@ etr_error_t etr_unary_rounding(etr_kernel_context_t *ctx, etr_evalue_t **args,
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 1);
   if (num_args == 3 && self != NULL && out != NULL &&
-      out->dtype == self->dtype && etr_int_division_dtype(self->dtype)) {
+      out->dtype == self->dtype && etr_int_dtype(self->dtype)) {
     etr_bytes_call_t copy = {.op = ETR_BYTES_XOR, .a = self, .out = out};
     *handled = false;
     etr_error_t status = etr_bytes_execute(ctx, &copy, handled);
