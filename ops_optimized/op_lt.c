@@ -4,23 +4,33 @@
 // other) into a Bool out, comparing Float, Half or BFloat16 values (the
 // result dtype of the operands; a Scalar is rounded to it first) with the
 // layouts and broadcasts of binary/elementwise.h. IEEE comparisons: NaN
-// compares false except for !=. Other dtypes and outs, and argument
-// errors, go to the reference kernels (ops_reference/op_lt.c).
+// compares false except for !=. uint8 and int8..int64 operands of one
+// dtype (an integer Scalar wrapped to it, as the reference converts it)
+// into a Bool out run binary/integer.h's typed loops. Other dtypes and
+// outs, and argument errors, go to the reference kernels
+// (ops_reference/op_lt.c).
 #include "ops_optimized/binary/elementwise.h"
+#include "ops_optimized/binary/integer.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
 
 static etr_error_t compare(etr_kernel_context_t *ctx, etr_evalue_t **args,
                            size_t num_args, bool scalar_other,
                            etr_kernel_fn reference) {
+  bool handled = false;
+  etr_error_t status = etr_int_compare(ctx, args, num_args,
+                                       ETR_COMPARE_OP_LT, scalar_other,
+                                       &handled);
+  if (handled) {
+    return status;
+  }
   etr_binary_call_t call;
   if (num_args != 4 || !etr_binary_probe(ctx, args, num_args, scalar_other,
                                          false, true, 2, &call)) {
     return etr_opt_fallback(reference, ctx, args, num_args);
   }
   call.compare_op = ETR_COMPARE_OP_LT;
-  bool handled = false;
-  etr_error_t status = etr_binary_execute(ctx, &call, &handled);
+  status = etr_binary_execute(ctx, &call, &handled);
   return handled ? status : etr_opt_fallback(reference, ctx, args, num_args);
 }
 

@@ -26,15 +26,17 @@ bool etr_int_dtype(etr_scalar_type_t dtype) {
   }
 }
 
-bool etr_int_probe(const etr_kernel_context_t *ctx, etr_evalue_t **args,
-                   size_t num_args, bool scalar_other, size_t out_index,
-                   etr_int_call_t *call) {
+// etr_int_probe with the out's dtype given: self's, or Bool for a
+// comparison (kept_dtype false).
+static bool probe(const etr_kernel_context_t *ctx, etr_evalue_t **args,
+                  size_t num_args, bool scalar_other, size_t out_index,
+                  bool kept_dtype, etr_int_call_t *call) {
   memset(call, 0, sizeof(*call));
   call->alpha = 1;
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   call->out = etr_opt_tensor_arg(args, num_args, out_index);
   if (self == NULL || call->out == NULL || !etr_int_dtype(self->dtype) ||
-      call->out->dtype != self->dtype) {
+      call->out->dtype != (kept_dtype ? self->dtype : ETR_BOOL)) {
     return false;
   }
   call->a = self;
@@ -54,6 +56,12 @@ bool etr_int_probe(const etr_kernel_context_t *ctx, etr_evalue_t **args,
   }
   call->value = etr_wrap_int64(result, scalar.as_int);
   return true;
+}
+
+bool etr_int_probe(const etr_kernel_context_t *ctx, etr_evalue_t **args,
+                   size_t num_args, bool scalar_other, size_t out_index,
+                   etr_int_call_t *call) {
+  return probe(ctx, args, num_args, scalar_other, out_index, true, call);
 }
 
 bool etr_int_probe_alpha(const etr_kernel_context_t *ctx,
@@ -189,13 +197,90 @@ ARITH_RUNS(int64_t)
 #undef ARITH_RUNS
 #undef ARITH_LOOPS
 
-// One run of an arithmetic op; a NULL operand is the constant at `a0` or
+// Comparisons of values exact in int64, into 0/1 bytes (a Bool out).
+static inline uint8_t compare_values(etr_compare_op_t op, int64_t x,
+                                     int64_t z) {
+  switch (op) {
+    case ETR_COMPARE_OP_EQ:
+      return x == z;
+    case ETR_COMPARE_OP_NE:
+      return x != z;
+    case ETR_COMPARE_OP_LT:
+      return x < z;
+    case ETR_COMPARE_OP_LE:
+      return x <= z;
+    case ETR_COMPARE_OP_GT:
+      return x > z;
+    default:
+      return x >= z;
+  }
+}
+
+#define COMPARE_LOOPS(OP)                                               \
+  if (a != NULL && b != NULL) {                                         \
+    for (size_t i = 0; i < n; ++i) {                                    \
+      y[i] = compare_values(OP, a[i], b[i]);                            \
+    }                                                                   \
+  } else if (a != NULL) {                                               \
+    for (size_t i = 0; i < n; ++i) {                                    \
+      y[i] = compare_values(OP, a[i], b0);                              \
+    }                                                                   \
+  } else {                                                              \
+    for (size_t i = 0; i < n; ++i) {                                    \
+      y[i] = compare_values(OP, a0, b[i]);                              \
+    }                                                                   \
+  }
+#define COMPARE_RUNS(T)                                                 \
+  static void compare_##T(etr_compare_op_t op, size_t n, const T *a,    \
+                          T a0, const T *b, T b0, uint8_t *y) {         \
+    switch (op) {                                                       \
+      case ETR_COMPARE_OP_EQ: COMPARE_LOOPS(ETR_COMPARE_OP_EQ) break;   \
+      case ETR_COMPARE_OP_NE: COMPARE_LOOPS(ETR_COMPARE_OP_NE) break;   \
+      case ETR_COMPARE_OP_LT: COMPARE_LOOPS(ETR_COMPARE_OP_LT) break;   \
+      case ETR_COMPARE_OP_LE: COMPARE_LOOPS(ETR_COMPARE_OP_LE) break;   \
+      case ETR_COMPARE_OP_GT: COMPARE_LOOPS(ETR_COMPARE_OP_GT) break;   \
+      default: COMPARE_LOOPS(ETR_COMPARE_OP_GE) break;                  \
+    }                                                                   \
+  }
+
+COMPARE_RUNS(uint8_t)
+COMPARE_RUNS(int8_t)
+COMPARE_RUNS(int16_t)
+COMPARE_RUNS(int32_t)
+COMPARE_RUNS(int64_t)
+#undef COMPARE_RUNS
+#undef COMPARE_LOOPS
+
+// One run of an arithmetic op or comparison; a NULL operand is the constant at `a0` or
 // `b0` (an element of the dtype).
-static void arith(etr_scalar_type_t dtype, etr_int_op_t op, size_t n,
-                  const void *a, const void *a0, const void *b,
-                  const void *b0, uint64_t alpha, void *y) {
+static void arith(etr_scalar_type_t dtype, const etr_int_call_t *call,
+                  size_t n, const void *a, const void *a0, const void *b,
+                  const void *b0, void *y) {
   int64_t va = a0 != NULL ? etr_load_int64(dtype, a0) : 0;
   int64_t vb = b0 != NULL ? etr_load_int64(dtype, b0) : 0;
+  etr_int_op_t op = call->op;
+  uint64_t alpha = (uint64_t)call->alpha;
+  if (op == ETR_INT_COMPARE) {
+    etr_compare_op_t c = call->compare;
+    switch (dtype) {
+      case ETR_BYTE:
+        compare_uint8_t(c, n, a, (uint8_t)va, b, (uint8_t)vb, y);
+        break;
+      case ETR_CHAR:
+        compare_int8_t(c, n, a, (int8_t)va, b, (int8_t)vb, y);
+        break;
+      case ETR_SHORT:
+        compare_int16_t(c, n, a, (int16_t)va, b, (int16_t)vb, y);
+        break;
+      case ETR_INT:
+        compare_int32_t(c, n, a, (int32_t)va, b, (int32_t)vb, y);
+        break;
+      default:
+        compare_int64_t(c, n, a, va, b, vb, y);
+        break;
+    }
+    return;
+  }
   switch (dtype) {
     case ETR_BYTE:
       arith_uint8_t(op, n, a, (uint8_t)va, b, (uint8_t)vb, alpha, y);
@@ -286,6 +371,7 @@ etr_error_t etr_int_execute(etr_kernel_context_t *ctx,
     return ETR_OK;
   }
   size_t size = etr_scalar_type_size(a->dtype);
+  size_t out_size = etr_scalar_type_size(out->dtype);
   size_t n = (size_t)plan.run;
   etr_plan_cursor_t cursor;
   etr_plan_cursor_init(&cursor);
@@ -293,7 +379,7 @@ etr_error_t etr_int_execute(etr_kernel_context_t *ctx,
   uint8_t scalar[8];
   etr_store_int64(a->dtype, scalar, call->value);
   for (int64_t r = 0; r < plan.runs; ++r) {
-    uint8_t *y = (uint8_t *)out->data + (size_t)cursor.offsets[0] * size;
+    uint8_t *y = (uint8_t *)out->data + (size_t)cursor.offsets[0] * out_size;
     const uint8_t *x = (const uint8_t *)a->data +
                        (size_t)cursor.offsets[1] * size;
     if (!division) {
@@ -302,9 +388,8 @@ etr_error_t etr_int_execute(etr_kernel_context_t *ctx,
                                    : scalar;
       bool a_constant = plan.run_broadcast[1];
       bool b_constant = b == NULL || plan.run_broadcast[2];
-      arith(a->dtype, call->op, n, a_constant ? NULL : x,
-            a_constant ? x : NULL, b_constant ? NULL : z,
-            b_constant ? z : NULL, (uint64_t)call->alpha, y);
+      arith(a->dtype, call, n, a_constant ? NULL : x, a_constant ? x : NULL,
+            b_constant ? NULL : z, b_constant ? z : NULL, y);
     } else if (b == NULL) {
       run(a->dtype, call->op, n, x, NULL, call->value, y);
     } else {
@@ -344,6 +429,20 @@ etr_error_t etr_int_arith(etr_kernel_context_t *ctx, etr_evalue_t **args,
     return ETR_OK;
   }
   call.op = op;
+  return etr_int_execute(ctx, &call, handled);
+}
+
+etr_error_t etr_int_compare(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                            size_t num_args, etr_compare_op_t compare,
+                            bool scalar_other, bool *handled) {
+  *handled = false;
+  etr_int_call_t call;
+  if (num_args != 4 ||
+      !probe(ctx, args, num_args, scalar_other, 2, false, &call)) {
+    return ETR_OK;
+  }
+  call.op = ETR_INT_COMPARE;
+  call.compare = compare;
   return etr_int_execute(ctx, &call, handled);
 }
 

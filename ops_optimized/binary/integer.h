@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Integer elementwise arithmetic for the op files -- add, sub (with
-// alpha), mul, maximum, minimum, and the divisions (fmod, remainder, div's
-// "trunc" and "floor" modes) -- and integer sign, on uint8, int8, int16,
+// alpha), mul, maximum, minimum, the six comparisons (into a Bool out),
+// and the divisions (fmod, remainder, div's "trunc" and "floor" modes) --
+// and integer sign, on uint8, int8, int16,
 // int32 and int64 tensors of one dtype, in plan.h's layouts: typed loops
 // over the planned runs (the compiler vectorizes the add, sub, mul and
 // extremum loops; no ISA has a SIMD integer division, so there are no
 // per-ISA microkernels; the gain over the reference is its per-element
 // conversions and dispatch). Semantics are the reference's: add, sub and
 // mul in wrapping int64 op-math (a + alpha b), the result wrapped to the
-// dtype; C's truncating % and / on the values, remainder and floor
+// dtype; comparisons of the values (a Scalar wrapped to the dtype first,
+// as the reference converts it); C's truncating % and / on the values, remainder and floor
 // division adjusted toward the divisor's sign, x % -1 = 0 and x / -1 = -x
 // wrapped (INT_MIN / -1 is INT_MIN), no overflow. A zero divisor anywhere
 // (even with an empty result) makes a division call not handled, before
@@ -23,6 +25,7 @@
 
 #include "core/kernel.h"
 #include "core/tensor.h"
+#include "ops_optimized/binary/binary.h"
 
 typedef enum etr_int_op {
   ETR_INT_FMOD = 0,
@@ -34,6 +37,7 @@ typedef enum etr_int_op {
   ETR_INT_MUL,
   ETR_INT_MAXIMUM,
   ETR_INT_MINIMUM,
+  ETR_INT_COMPARE,  // call->compare, into a Bool out
 } etr_int_op_t;
 
 typedef struct etr_int_call {
@@ -42,6 +46,7 @@ typedef struct etr_int_call {
   const etr_tensor_t *b;  // NULL: every b is `value`
   int64_t value;          // already wrapped to the dtype
   int64_t alpha;          // ADD and SUB (the probe sets 1)
+  etr_compare_op_t compare;  // COMPARE
   etr_tensor_t *out;
 } etr_int_call_t;
 
@@ -70,6 +75,12 @@ bool etr_int_probe_alpha(const etr_kernel_context_t *ctx,
 etr_error_t etr_int_arith(etr_kernel_context_t *ctx, etr_evalue_t **args,
                           size_t num_args, etr_int_op_t op,
                           bool scalar_other, bool *handled);
+
+// The integer path of the comparison ops' .Tensor_out and .Scalar_out
+// (self, other, out, ...) into a Bool out; *handled as above.
+etr_error_t etr_int_compare(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                            size_t num_args, etr_compare_op_t compare,
+                            bool scalar_other, bool *handled);
 
 // Broadcasts, resizes out (returning its error), stops in a dry run,
 // checks a division's divisors, computes. *handled is false when the

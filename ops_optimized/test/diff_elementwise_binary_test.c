@@ -25,10 +25,11 @@
 // add.out on Long and Int (integer_add below): same shape and one-element
 // others, alphas 1, -1, 3 and near 2^62, values at the integer limits so
 // a + alpha * b wraps; in place; mixed dtypes, a Double alpha (refused by
-// both) and non-contiguous views (fallback). add, sub, mul, maximum and
-// minimum on uint8, int8, int16, int32 and int64 (integer_arithmetic
-// below, binary/integer.h): every pattern and Scalar case of the float
-// sweep, at the limits of each dtype so sums and products wrap.
+// both) and non-contiguous views (fallback). add, sub, mul, maximum,
+// minimum and the comparisons on uint8, int8, int16, int32 and int64
+// (integer_arithmetic below, binary/integer.h): every pattern and Scalar
+// case of the float sweep, at the limits of each dtype so sums and
+// products wrap.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -489,19 +490,19 @@ TT_TEST(diff_elementwise_binary, add_integers) {
                "integer add never took its fast path");
 }
 
-// add, sub, mul, maximum and minimum on every integer dtype through
-// binary/integer.h: the float sweep's patterns (same shape, bias,
+// add, sub, mul, maximum, minimum and the six comparisons on every integer
+// dtype through binary/integer.h: the float sweep's patterns (same shape, bias,
 // per-channel, outer product, channels-last; non-contiguous views fall
 // back) and Scalar cases (an Int Scalar and 0-dim tensors; Double ones
 // give a Float result the integer outs refuse, in both kernels), random
 // and special data (the dtype's limits: sums and products wrap).
 TT_TEST(diff_elementwise_binary, integer_arithmetic) {
-  static const size_t kArith[] = {0, 1, 2, 4, 5};
+  static const size_t kArith[] = {0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11};
   static const etr_scalar_type_t kIntegers[] = {ETR_BYTE, ETR_CHAR, ETR_SHORT,
                                                 ETR_INT, ETR_LONG};
   static const int64_t kSizes[] = {1, 15, 16, 17, 67};
   int failures = 0;
-  for (size_t o = 0; o < 5; ++o) {
+  for (size_t o = 0; o < sizeof(kArith) / sizeof(kArith[0]); ++o) {
     const binary_op_t *op = &kOps[kArith[o]];
     uint64_t specialized = etr_diff_stats()->specialized;
     for (size_t d = 0; d < 5; ++d) {
@@ -512,6 +513,20 @@ TT_TEST(diff_elementwise_binary, integer_arithmetic) {
     }
     cr_expect_gt(etr_diff_stats()->specialized, specialized,
                  "%s never took the integer path", op->tensor_name);
+    // Int Scalars outside the dtype (wrapped to it, as the reference
+    // converts them).
+    for (size_t d = 0; d < 4 && op->scalar_name != NULL; ++d) {
+      static const int64_t kOutside[] = {300, -129, 40000, (int64_t)1 << 40};
+      int64_t sizes[2] = {2, 17};
+      etr_diff_case_t c;
+      etr_diff_begin(&c, op->scalar_name, g_seed++, "%s op %lld",
+                     etr_scalar_type_name(kIntegers[d]),
+                     (long long)kOutside[d]);
+      etr_diff_input(&c, kIntegers[d], 2, sizes, ETR_DIFF_CONTIGUOUS,
+                     ETR_FILL_SPECIAL);
+      etr_diff_arg(&c, tt_ev_int(kOutside[d]));
+      failures += finish(&c, op, kIntegers[d], 1.0, 2, sizes, false);
+    }
   }
   cr_assert_eq(failures, 0, "%d integer arithmetic cases disagree",
                failures);
