@@ -251,8 +251,8 @@ COMPARE_RUNS(int64_t)
 #undef COMPARE_RUNS
 #undef COMPARE_LOOPS
 
-// One run of an arithmetic op or comparison; a NULL operand is the constant at `a0` or
-// `b0` (an element of the dtype).
+// One run of an arithmetic op or comparison; a NULL operand is the
+// constant at `a0` or `b0` (an element of the dtype).
 static void arith(etr_scalar_type_t dtype, const etr_int_call_t *call,
                   size_t n, const void *a, const void *a0, const void *b,
                   const void *b0, void *y) {

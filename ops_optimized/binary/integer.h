@@ -11,12 +11,12 @@
 // conversions and dispatch). Semantics are the reference's: add, sub and
 // mul in wrapping int64 op-math (a + alpha b), the result wrapped to the
 // dtype; comparisons of the values (a Scalar wrapped to the dtype first,
-// as the reference converts it); C's truncating % and / on the values, remainder and floor
-// division adjusted toward the divisor's sign, x % -1 = 0 and x / -1 = -x
-// wrapped (INT_MIN / -1 is INT_MIN), no overflow. A zero divisor anywhere
-// (even with an empty result) makes a division call not handled, before
-// anything is written: the reference then raises PyTorch's
-// ZeroDivisionError, or not, as its op does.
+// as the reference converts it); C's truncating % and / on the values,
+// remainder and floor division adjusted toward the divisor's sign,
+// x % -1 = 0 and x / -1 = -x wrapped (INT_MIN / -1 is INT_MIN), no
+// overflow. A zero divisor anywhere (even with an empty result) makes a
+// division call not handled, before anything is written: the reference
+// then raises PyTorch's ZeroDivisionError, or not, as its op does.
 #ifndef ETR_OPS_OPTIMIZED_BINARY_INTEGER_H
 #define ETR_OPS_OPTIMIZED_BINARY_INTEGER_H
 
