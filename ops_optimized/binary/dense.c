@@ -64,13 +64,27 @@ static bool broadcasts_to_out(const etr_tensor_t *a, const etr_tensor_t *b,
 static void run_long(etr_binary_op_t op, int64_t n, const int64_t *a,
                      bool a_vector, const int64_t *b, bool b_vector,
                      int64_t *y) {
-  // Wrapping 64-bit arithmetic, the reference's int64 op-math.
-  uint64_t a0 = (uint64_t)a[0];
-  uint64_t b0 = (uint64_t)b[0];
-  for (int64_t i = 0; i < n; ++i) {
-    uint64_t x = a_vector ? (uint64_t)a[i] : a0;
-    uint64_t z = b_vector ? (uint64_t)b[i] : b0;
-    y[i] = (int64_t)(op == ETR_BINARY_ADD ? x + z : x - z);
+  // Wrapping 64-bit arithmetic, the reference's int64 op-math: b negated
+  // for a subtraction, then one loop per operand pattern (which the
+  // compiler vectorizes; a per-element choice kept it scalar).
+  const uint64_t *x = (const uint64_t *)a;
+  const uint64_t *z = (const uint64_t *)b;
+  uint64_t *out = (uint64_t *)y;
+  uint64_t sign = op == ETR_BINARY_ADD ? 1 : (uint64_t)-1;
+  if (a_vector && b_vector) {
+    for (int64_t i = 0; i < n; ++i) {
+      out[i] = x[i] + sign * z[i];
+    }
+  } else if (a_vector) {
+    uint64_t z0 = sign * z[0];
+    for (int64_t i = 0; i < n; ++i) {
+      out[i] = x[i] + z0;
+    }
+  } else {
+    uint64_t x0 = x[0];
+    for (int64_t i = 0; i < n; ++i) {
+      out[i] = x0 + sign * z[i];
+    }
   }
 }
 

@@ -77,6 +77,9 @@ static const bench_t kBenches[] = {
     {"add f16", "aten::add.out", SAME, ETR_HALF, 6, false},
     {"add bf16", "aten::add.out", SAME, ETR_BFLOAT16, 6, false},
     {"lt f32 -> Bool", "aten::lt.Tensor_out", COMPARE, ETR_FLOAT, 9, false},
+    {"add i64", "aten::add.out", SAME, ETR_LONG, 24, false},
+    {"mul i64", "aten::mul.out", SAME, ETR_LONG, 24, false},
+    {"lt i64 -> Bool", "aten::lt.Tensor_out", COMPARE, ETR_LONG, 17, false},
     {"where f32", "aten::where.self_out", WHERE, ETR_FLOAT, 13, false},
     {"clamp f32", "aten::clamp.out", CLAMP, ETR_FLOAT, 8, false},
     {"pow 2 f32", "aten::pow.Tensor_Scalar_out", POW2, ETR_FLOAT, 8, false},
@@ -162,6 +165,9 @@ static etr_tensor_t *tensor(etr_scalar_type_t dtype, int32_t dim,
         break;
       case ETR_BFLOAT16:
         ((uint16_t *)data)[i] = etr_float_to_bfloat16(v);
+        break;
+      case ETR_LONG:
+        ((int64_t *)data)[i] = (int64_t)((uint64_t)i * 2654435761u % 1000);
         break;
       default:
         data[i] = i % 3 == 0;
