@@ -71,12 +71,17 @@
 // the zeros of its packed panel, and so does the reference; the depthwise
 // and direct kernels skip those taps, so a padded convolution whose weight
 // holds a non-finite value takes the GEMM path instead.
+//
+// This file reads a call, decides its path (kept in ctx->memo between
+// vouched calls) and runs it; each path's loop over images and groups is
+// in conv/run_direct.c or conv/run_planes.c (conv/run.h).
 #include <limits.h>
 #include <math.h>
 #include <string.h>
 
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/conv/conv.h"
+#include "ops_optimized/conv/run.h"
 #include "ops_optimized/gemm/gemm_ops.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
@@ -137,580 +142,6 @@ static bool build_geometry(etr_kernel_context_t *ctx, etr_evalue_t **args,
   // The depthwise kernels index an input plane with 32-bit lanes.
   return g->in_h * g->in_stride_h + g->in_w * g->in_stride_w < INT32_MAX &&
          g->out_h * g->out_w < INT32_MAX;
-}
-
-// Whether skipping the taps in the padding would change the result: there
-// is padding and a weight that is not finite (0 * inf and 0 * NaN are NaN).
-// Only asked on the Float depthwise/direct paths; the weight is small there.
-// `numel` and `dense` are the weight's (kept in the plan: at 0.3 us per
-// 4x4 layer, asking the tensor again on every call showed).
-static bool padding_taps_matter(const etr_tensor_t *weight,
-                                const etr_conv2d_geometry_t *g,
-                                int64_t numel, bool dense) {
-  if (g->pad_h == 0 && g->pad_w == 0) {
-    return false;
-  }
-  etr_conv_nonfinite_fn scan = etr_conv_any_nonfinite_for(etr_isa_active());
-  if (dense && scan != NULL) {
-    return scan((const float *)weight->data, numel);
-  }
-  if (dense) {
-    // One pass over the bits, no branch per element: |v| >= inf (an
-    // exponent of all ones) carries into bit 31 when 2^23 is added. At
-    // 1-2 us this scan used to cost as much as a small depthwise kernel.
-    const float *data = (const float *)weight->data;
-    uint32_t lanes[8] = {0};
-    int64_t e = 0;
-    for (; e + 8 <= numel; e += 8) {
-      for (int j = 0; j < 8; ++j) {
-        uint32_t bits;
-        memcpy(&bits, &data[e + j], sizeof bits);
-        lanes[j] |= (bits & 0x7fffffffu) + 0x00800000u;
-      }
-    }
-    uint32_t any = 0;
-    for (; e < numel; ++e) {
-      uint32_t bits;
-      memcpy(&bits, &data[e], sizeof bits);
-      any |= (bits & 0x7fffffffu) + 0x00800000u;
-    }
-    for (int j = 0; j < 8; ++j) {
-      any |= lanes[j];
-    }
-    return (any & 0x80000000u) != 0;
-  }
-  int64_t index[ETR_MAX_DIMS] = {0};
-  for (int64_t e = 0; e < numel; ++e) {
-    int64_t offset = 0;
-    for (int32_t d = 0; d < weight->dim; ++d) {
-      offset += index[d] * weight->strides[d];
-    }
-    float v = ((const float *)weight->data)[offset];
-    if (!isfinite(v)) {
-      return true;
-    }
-    for (int32_t d = weight->dim - 1; d >= 0; --d) {
-      if (++index[d] < weight->sizes[d]) {
-        break;
-      }
-      index[d] = 0;
-    }
-  }
-  return false;
-}
-
-static bool depthwise_applies(const etr_tensor_t *input,
-                              const etr_tensor_t *out, int64_t groups,
-                              const etr_conv2d_geometry_t *g,
-                              bool channels_last) {
-  return input->dtype == ETR_FLOAT && groups > 1 &&
-         groups == input->sizes[1] &&
-         g->kernel_h * g->kernel_w <= 64 &&
-         (!channels_last || out->sizes[1] == groups);
-}
-
-// The depthwise kernels' arguments for image 0 of a call (`taps`: the
-// weight packed at load as etr_depthwise_taps_pack lays it out, or NULL).
-static etr_depthwise_args_t depthwise_args(const etr_tensor_t *input,
-                                           const etr_tensor_t *weight,
-                                           const etr_tensor_t *bias,
-                                           etr_tensor_t *out,
-                                           const etr_conv2d_geometry_t *g,
-                                           const float *taps) {
-  int32_t last = out->dim - 1;
-  return (etr_depthwise_args_t){
-      .geometry = g,
-      .input = (const float *)input->data,
-      .weight = (const float *)weight->data,
-      .bias = bias != NULL ? (const float *)bias->data : NULL,
-      .bias_stride = bias != NULL ? bias->strides[0] : 0,
-      .out = (float *)out->data,
-      .out_stride_c = out->strides[1],
-      .out_stride_h = out->dim == 4 ? out->strides[2] : 0,
-      .out_stride_w = out->strides[last],
-      .channels = out->sizes[1],
-      .multiplier = out->sizes[1] / input->sizes[1],
-      .taps = taps,
-  };
-}
-
-// `post` (NCHW only) runs over each image's out once the kernel is done,
-// unless the ISA has a depthwise kernel that applies it in registers
-// (in out-channel chunks sized for L1 it measured no faster).
-static void run_depthwise(const etr_tensor_t *input,
-                          const etr_tensor_t *weight,
-                          const etr_tensor_t *bias, etr_tensor_t *out,
-                          const etr_conv2d_geometry_t *g,
-                          bool channels_last, const etr_conv_post_t *post,
-                          const float *taps) {
-  etr_depthwise_fn kernel = etr_depthwise_for(etr_isa_active(),
-                                              channels_last);
-  etr_depthwise_args_t a =
-      depthwise_args(input, weight, bias, out, g, channels_last ? NULL : taps);
-  // (Asked once: the answer depends on the geometry and channels only.)
-  etr_depthwise_post_fn fused =
-      post != NULL && !channels_last
-          ? etr_depthwise_with_post_for(etr_isa_active(), &a)
-          : NULL;
-  for (int64_t n = 0; n < input->sizes[0]; ++n) {
-    a.input = (const float *)input->data + n * input->strides[0];
-    a.out = (float *)out->data + n * out->strides[0];
-    if (fused != NULL) {
-      fused(&a, post);
-    } else {
-      kernel(&a);
-      if (post != NULL) {
-        post->rows(post, 0, a.out, (ptrdiff_t)a.out_stride_c,
-                   (size_t)a.channels, (size_t)(g->out_h * g->out_w));
-      }
-    }
-  }
-}
-
-// The direct few-channel kernel per (image, group), NCHW.
-static void run_direct(etr_depthwise_fn kernel, const etr_tensor_t *input,
-                       const etr_tensor_t *weight, const etr_tensor_t *bias,
-                       etr_tensor_t *out, int64_t groups,
-                       const etr_conv2d_geometry_t *g,
-                       const etr_conv_post_t *post) {
-  int64_t ocg = out->sizes[1] / groups;
-  int32_t last = out->dim - 1;
-  // A kernel that applies the post itself indexes it from out channel 0.
-  etr_depthwise_post_fn fused =
-      post != NULL && groups == 1
-          ? etr_conv_direct_with_post_for(etr_isa_active())
-          : NULL;
-  for (int64_t n = 0; n < input->sizes[0]; ++n) {
-    for (int64_t group = 0; group < groups; ++group) {
-      etr_depthwise_args_t a = {
-          .geometry = g,
-          .input = (const float *)input->data + n * input->strides[0] +
-                   group * g->channels * input->strides[1],
-          .weight = (const float *)weight->data +
-                    group * ocg * weight->strides[0],
-          .bias = bias != NULL ? (const float *)bias->data +
-                                     group * ocg * bias->strides[0]
-                               : NULL,
-          .bias_stride = bias != NULL ? bias->strides[0] : 0,
-          .out = (float *)out->data + n * out->strides[0] +
-                 group * ocg * out->strides[1],
-          .out_stride_c = out->strides[1],
-          .out_stride_h = out->dim == 4 ? out->strides[2] : 0,
-          .out_stride_w = out->strides[last],
-          .channels = ocg,
-          .multiplier = 1,
-      };
-      if (fused != NULL) {
-        fused(&a, post);
-        continue;
-      }
-      kernel(&a);
-      if (post != NULL) {
-        post->rows(post, (size_t)(group * ocg), a.out,
-                   (ptrdiff_t)a.out_stride_c, (size_t)ocg,
-                   (size_t)(g->out_h * g->out_w));
-      }
-    }
-  }
-}
-
-// Whether the pointwise kernel takes the call: NCHW Float, 1x1, stride 1,
-// no padding, one group, weights with a unit channel stride, and at most
-// 256 input channels and 32 KiB of weights (the kernel reads both in
-// place for every pixel block: they stay in L1; larger layers keep the
-// GEMM's packed blocking).
-static bool pointwise_applies(const etr_tensor_t *input, int64_t groups,
-                              const etr_conv2d_geometry_t *g, int64_t ocg) {
-  return input->dtype == ETR_FLOAT && groups == 1 && g->kernel_h == 1 &&
-         g->kernel_w == 1 && g->stride_h == 1 && g->stride_w == 1 &&
-         g->pad_h == 0 && g->pad_w == 0 &&
-         (g->channels == 1 || g->w_stride_c == 1) && g->channels <= 256 &&
-         ocg * g->channels * (int64_t)sizeof(float) <= 32 * 1024;
-}
-
-// Whether a strided 1x1 convolution (stride above 1, no padding) runs
-// as the pointwise kernel on its input subsampled into ctx->temp instead
-// of the pixel tiles: a call pointwise_applies takes once subsampled, with
-// at most 64 input channels, at least twice as many out channels and 64
-// or more out pixels (a ResNet shortcut's shape). Where that held the
-// pointwise kernel won on Zen 2 (etref run, paired.py, stride 2, in
-// channels -> out on a plane): 16 -> 32 on 32x32 7.3 -> 4.3 us, 32 -> 64
-// on 24x24 10.7 -> 8.0 (ResNet's), on 16x16 5.0 -> 4.0, 64 -> 128 on 16x16
-// 16.3 -> 12.9, on 28x28 50 -> 41. Outside it the pixel tiles won or
-// tied: 64 -> 128 on 12x12 (36 pixels) 9.6 vs 10.0 us, 64 -> 96 on 10x10
-// 6.1 vs 6.5, 64 -> 64 on 18x18 10.7 vs 10.9, 128 -> 64 on 20x20 24.7 vs
-// 25.6, 256 -> 32 on 16x16 16.0 vs 19.5: the pointwise kernel's tiles
-// fall behind with many input channels and few pixels.
-static bool strided_pointwise_applies(const etr_tensor_t *input,
-                                      int64_t groups,
-                                      const etr_conv2d_geometry_t *g,
-                                      int64_t ocg) {
-  etr_conv2d_geometry_t sub = *g;
-  sub.stride_h = 1;
-  sub.stride_w = 1;
-  return (g->stride_h > 1 || g->stride_w > 1) && g->channels <= 64 &&
-         ocg >= 2 * g->channels && g->out_h * g->out_w >= 64 &&
-         pointwise_applies(input, groups, &sub, ocg);
-}
-
-// The pointwise kernel on one NCHW image: channels in_stride_c apart,
-// pixels contiguous.
-static void pointwise_image(etr_conv_pointwise_fn kernel, const float *image,
-                            int64_t in_stride_c, const etr_tensor_t *weight,
-                            const etr_tensor_t *bias, float *out_image,
-                            const etr_tensor_t *out,
-                            const etr_conv2d_geometry_t *g,
-                            const etr_conv_post_t *post,
-                            const float *columns) {
-  etr_conv_pointwise_args_t a = {
-      .input = image,
-      .input_stride = in_stride_c,
-      .weight = (const float *)weight->data,
-      .weight_stride = g->w_stride_oc,
-      .bias = bias != NULL ? (const float *)bias->data : NULL,
-      .bias_stride = bias != NULL && bias->sizes[0] > 1 ? bias->strides[0]
-                                                        : 0,
-      .out = out_image,
-      .out_stride = out->strides[1],
-      .out_channels = out->sizes[1],
-      .in_channels = g->channels,
-      .pixels = g->out_h * g->out_w,
-      .post = post,
-      .columns = columns,
-  };
-  kernel(&a);
-}
-
-// dst[i] = src[i * step] for i < count, with nothing read past src[avail -
-// 1]. Every other float 4 at a time with generic vectors (SSE2's shufps,
-// NEON's uzp1): the scalar loop was 11-21% of the stride-2 shortcuts' time.
-typedef float etr_conv_v4f __attribute__((vector_size(16)));
-static void subsample_row(const float *src, int64_t count, int64_t step,
-                          int64_t avail, float *dst) {
-  int64_t i = 0;
-  if (step == 2) {
-    for (; 2 * i + 8 <= avail && i + 4 <= count; i += 4) {
-      etr_conv_v4f lo;
-      etr_conv_v4f hi;
-      memcpy(&lo, src + 2 * i, sizeof(lo));
-      memcpy(&hi, src + 2 * i + 4, sizeof(hi));
-      etr_conv_v4f even = __builtin_shufflevector(lo, hi, 0, 2, 4, 6);
-      memcpy(dst + i, &even, sizeof(even));
-    }
-  }
-  for (; i < count; ++i) {
-    dst[i] = src[i * step];
-  }
-}
-
-// The strided pointwise call (strided_pointwise_applies): per image, the
-// input's pixels at the stride copied into channels x out pixels of
-// scratch, then the pointwise kernel on them; the same products, each
-// out's in channel order. False, having written nothing, without room in
-// ctx->temp.
-static bool run_strided_pointwise(etr_kernel_context_t *ctx,
-                                  etr_conv_pointwise_fn kernel,
-                                  const etr_tensor_t *input,
-                                  const etr_tensor_t *weight,
-                                  const etr_tensor_t *bias, etr_tensor_t *out,
-                                  const etr_conv2d_geometry_t *g,
-                                  const etr_conv_post_t *post) {
-  if (ctx->temp == NULL) {
-    return false;
-  }
-  const int64_t pixels = g->out_h * g->out_w;
-  const etr_arena_mark_t mark = etr_arena_mark(ctx->temp);
-  float *sub = (float *)etr_arena_alloc(
-      ctx->temp, (size_t)(g->channels * pixels) * sizeof(float), 64);
-  if (sub == NULL) {
-    return false;
-  }
-  const int64_t step_h = g->stride_h * g->in_stride_h;
-  const int64_t step_w = g->stride_w * g->in_stride_w;
-  for (int64_t n = 0; n < input->sizes[0]; ++n) {
-    const float *image = (const float *)input->data + n * input->strides[0];
-    float *dst = sub;
-    for (int64_t c = 0; c < g->channels; ++c) {
-      const float *plane = image + c * g->in_stride_c;
-      for (int64_t oh = 0; oh < g->out_h; ++oh, dst += g->out_w) {
-        subsample_row(plane + oh * step_h, g->out_w, step_w,
-                      g->in_stride_w == 1 ? g->in_w : 0, dst);
-      }
-    }
-    pointwise_image(kernel, sub, pixels, weight, bias,
-                    (float *)out->data + n * out->strides[0], out, g, post,
-                    NULL);
-  }
-  etr_arena_rewind(ctx->temp, mark);
-  return true;
-}
-
-// The pointwise kernel per image, NCHW.
-static void run_pointwise(etr_conv_pointwise_fn kernel,
-                          const etr_tensor_t *input,
-                          const etr_tensor_t *weight,
-                          const etr_tensor_t *bias, etr_tensor_t *out,
-                          const etr_conv2d_geometry_t *g,
-                          const etr_conv_post_t *post,
-                          const float *columns) {
-  for (int64_t n = 0; n < input->sizes[0]; ++n) {
-    pointwise_image(kernel, (const float *)input->data + n * input->strides[0],
-                    g->in_stride_c, weight, bias,
-                    (float *)out->data + n * out->strides[0], out, g, post,
-                    columns);
-  }
-}
-
-// The arguments of the padded-plane kernels (shifted rows, pixel tiles)
-// for image n and `group`, whose weights (rows or packed panels) start at
-// `weight`.
-static etr_conv_shifted_args_t plane_args(
-    const etr_tensor_t *input, const float *weight, const etr_tensor_t *bias,
-    etr_tensor_t *out, const etr_conv2d_geometry_t *g, int64_t ocg,
-    int64_t n, int64_t group, const etr_conv_post_t *post, float *scratch) {
-  int64_t bias_stride = bias != NULL && bias->sizes[0] > 1 ? bias->strides[0]
-                                                           : 0;
-  return (etr_conv_shifted_args_t){
-      .g = g,
-      .input = (const float *)input->data + n * input->strides[0] +
-               group * g->channels * g->in_stride_c,
-      .weight = weight,
-      .weight_stride = g->w_stride_oc,
-      .bias = bias != NULL
-                  ? (const float *)bias->data + group * ocg * bias_stride
-                  : NULL,
-      .bias_stride = bias_stride,
-      .out = (float *)out->data + n * out->strides[0] +
-             group * ocg * out->strides[1],
-      .out_stride = out->strides[1],
-      .out_channels = ocg,
-      .post = post,
-      .post_channel0 = group * ocg,
-      .scratch = scratch,
-  };
-}
-
-// The shifted-rows kernel per (image, group), NCHW Float; false, having
-// written nothing, when ctx->temp has no room for its padded copy.
-static bool run_shifted(etr_kernel_context_t *ctx, etr_conv_shifted_fn kernel,
-                        const etr_tensor_t *input, const etr_tensor_t *weight,
-                        const etr_tensor_t *bias, etr_tensor_t *out,
-                        int64_t groups, const etr_conv2d_geometry_t *g,
-                        const etr_conv_post_t *post) {
-  size_t floats = etr_conv_shifted_scratch_floats(g);
-  float *scratch = NULL;
-  etr_arena_mark_t mark = {0};
-  if (floats > 0) {
-    if (ctx->temp == NULL) {
-      return false;
-    }
-    mark = etr_arena_mark(ctx->temp);
-    scratch = (float *)etr_arena_alloc(ctx->temp, floats * sizeof(float), 64);
-    if (scratch == NULL) {
-      return false;
-    }
-  }
-  int64_t ocg = out->sizes[1] / groups;
-  for (int64_t n = 0; n < input->sizes[0]; ++n) {
-    for (int64_t group = 0; group < groups; ++group) {
-      etr_conv_shifted_args_t a = plane_args(
-          input, (const float *)weight->data + group * ocg * g->w_stride_oc,
-          bias, out, g, ocg, n, group, post, scratch);
-      kernel(&a);
-    }
-  }
-  if (floats > 0) {
-    etr_arena_rewind(ctx->temp, mark);
-  }
-  return true;
-}
-
-// The pixel-tile kernel per (group, image), NCHW Float; false, having
-// written nothing, when ctx->temp has no room for the padded copy and one
-// group's packed weights. That room is asked for also when `prepacked`
-// brings the weights packed at load (every group's; NULL: none), so that
-// where the shifted kernel (same sums) would not run, packing at load
-// never changes the path.
-static bool run_pixels(etr_kernel_context_t *ctx, etr_conv_pixels_fn kernel,
-                       const etr_tensor_t *input, const etr_tensor_t *weight,
-                       const etr_tensor_t *bias, etr_tensor_t *out,
-                       int64_t groups, const etr_conv2d_geometry_t *g,
-                       const etr_conv_post_t *post, const float *prepacked) {
-  if (ctx->temp == NULL) {
-    return false;
-  }
-  int64_t ocg = out->sizes[1] / groups;
-  int64_t depth = g->channels * g->kernel_h * g->kernel_w;
-  size_t pad_floats = etr_conv_pixels_scratch_floats(etr_isa_active(), g);
-  size_t packed_floats = etr_conv_pixels_packed_floats(ocg, depth);
-  etr_arena_mark_t mark = etr_arena_mark(ctx->temp);
-  float *scratch =
-      pad_floats > 0 ? (float *)etr_arena_alloc(ctx->temp,
-                                                pad_floats * sizeof(float), 64)
-                     : NULL;
-  float *packed = (float *)etr_arena_alloc(
-      ctx->temp, packed_floats * sizeof(float), 64);
-  if (packed == NULL || (pad_floats > 0 && scratch == NULL)) {
-    etr_arena_rewind(ctx->temp, mark);
-    return false;
-  }
-  for (int64_t group = 0; group < groups; ++group) {
-    const float *w = (const float *)weight->data + group * ocg * g->w_stride_oc;
-    const float *panels = packed;
-    if (prepacked != NULL) {
-      panels = prepacked + (size_t)group * packed_floats;
-    } else {
-      etr_conv_pixels_pack(w, g->w_stride_oc, ocg, depth, packed);
-    }
-    for (int64_t n = 0; n < input->sizes[0]; ++n) {
-      etr_conv_pixels_args_t a = plane_args(input, panels, bias, out, g, ocg,
-                                            n, group, post, scratch);
-      kernel(&a);
-    }
-  }
-  etr_arena_rewind(ctx->temp, mark);
-  return true;
-}
-
-// The Winograd kernel per (group, image), NCHW Float, with the weight
-// transformed at load (`prepacked`, every group's) or here: whole into
-// ctx->temp for the tile lanes, a block of 8 out channels at a time for
-// the position lanes. False when ctx->temp has no room for the kernel's
-// scratch and that transformed weight, or a weight or an input value is
-// out of its range (conv.h). The room for the weight is asked for also
-// when it comes prepacked, so that packing at load never changes the
-// path (as for the pixel tiles). Outs written before a decline are
-// written again by the caller's other path, which writes every out.
-static bool run_winograd(etr_kernel_context_t *ctx,
-                         etr_conv_winograd_t kernel,
-                         const etr_tensor_t *input,
-                         const etr_tensor_t *weight,
-                         const etr_tensor_t *bias, etr_tensor_t *out,
-                         int64_t groups, const etr_conv2d_geometry_t *g,
-                         const etr_conv_post_t *post,
-                         const float *prepacked) {
-  if (ctx->temp == NULL) {
-    return false;
-  }
-  const bool blocks = kernel.layout == ETR_CONV_WINOGRAD_POSITION_LANES;
-  int64_t ocg = out->sizes[1] / groups;
-  size_t scratch_floats = etr_conv_winograd_scratch_floats(g, kernel.layout);
-  size_t packed_floats = etr_conv_winograd_packed_floats(ocg, g->channels);
-  size_t room = blocks ? etr_conv_winograd_chunk_floats(g->channels)
-                       : packed_floats;
-  etr_arena_mark_t mark = etr_arena_mark(ctx->temp);
-  float *scratch = (float *)etr_arena_alloc(
-      ctx->temp, scratch_floats * sizeof(float), 64);
-  float *packed = (float *)etr_arena_alloc(ctx->temp, room * sizeof(float),
-                                           64);
-  bool ok = scratch != NULL && packed != NULL;
-  for (int64_t group = 0; ok && group < groups; ++group) {
-    const float *w = (const float *)weight->data + group * ocg * g->w_stride_oc;
-    const float *u = NULL;  // position lanes: transformed by the kernel
-    if (prepacked != NULL) {
-      u = prepacked + (size_t)group * packed_floats;
-    } else if (!blocks) {
-      ok = etr_conv_winograd_pack(w, g, ocg, kernel.layout, packed);
-      u = packed;
-    }
-    for (int64_t n = 0; ok && n < input->sizes[0]; ++n) {
-      etr_conv_winograd_args_t a = plane_args(input, u, bias, out, g, ocg, n,
-                                              group, post, scratch);
-      a.raw_weight = w;
-      a.chunk = packed;
-      ok = kernel.run(&a);
-    }
-  }
-  etr_arena_rewind(ctx->temp, mark);
-  return ok;
-}
-
-// The GEMM per (image, group); false when the bias layout is not one the
-// GEMM takes.
-static bool run_gemm(etr_kernel_context_t *ctx, const etr_tensor_t *input,
-                     const etr_tensor_t *weight, const etr_tensor_t *bias,
-                     etr_tensor_t *out, int64_t groups,
-                     etr_conv2d_geometry_t *g, bool channels_last,
-                     const etr_conv_post_t *post) {
-  int64_t cg = g->channels;
-  int64_t ocg = out->sizes[1] / groups;
-  int64_t taps = g->kernel_h * g->kernel_w;
-  int64_t pixels = g->out_h * g->out_w;
-  int64_t depth = cg * taps;
-  bool pointwise = taps == 1 && g->stride_h == 1 && g->stride_w == 1 &&
-                   g->pad_h == 0 && g->pad_w == 0;
-  int32_t last = out->dim - 1;
-  int64_t bias_stride = bias != NULL && bias->sizes[0] > 1 ? bias->strides[0]
-                                                           : 0;
-  etr_gemm_source_t image = {
-      etr_conv_im2col_for(etr_isa_active(), channels_last), input->data,
-      input->dtype, 0, 0, g};
-  etr_gemm_source_t weights = {etr_conv_pack_weights, weight->data,
-                               weight->dtype, 0, 0, g};
-  // Weights whose k run is one stride-1 row per out channel are plain.
-  int64_t kw = g->kernel_w;
-  bool plain_weights =
-      channels_last
-          ? (cg == 1 || g->w_stride_c == 1) &&
-                (kw == 1 || g->w_stride_w == cg) &&
-                (g->kernel_h == 1 || g->w_stride_h == kw * cg)
-          : (kw == 1 || g->w_stride_w == 1) &&
-                (g->kernel_h == 1 || g->w_stride_h == kw) &&
-                (cg == 1 || g->w_stride_c == taps);
-  if (plain_weights) {
-    weights = etr_gemm_matrix(weight->data, weight->dtype, 1,
-                              (ptrdiff_t)g->w_stride_oc);
-  }
-  etr_gemm_problem_t p = {
-      .k = (size_t)depth,
-      .c = out->data,
-      .c_dtype = out->dtype,
-      .alpha = 1.0f,
-      .beta = 1.0f,
-      .bias = bias != NULL ? bias->data : NULL,
-  };
-  etr_gemm_batch_t batch = {
-      .count = {(size_t)input->sizes[0], (size_t)groups},
-      .bias = {0, (ptrdiff_t)(ocg * bias_stride)},
-  };
-  if (channels_last) {
-    if (ocg > 1 && bias_stride != 1 && bias != NULL) {
-      return false;
-    }
-    p.m = (size_t)pixels;
-    p.n = (size_t)ocg;
-    p.a = pointwise ? etr_gemm_matrix(input->data, input->dtype, 1,
-                                      (ptrdiff_t)g->in_stride_w)
-                    : image;
-    p.b = weights;
-    p.c_row_stride = (ptrdiff_t)out->strides[last];
-    p.bias_col_stride = bias != NULL && ocg > 1 ? 1 : 0;
-    batch.a[0] = (ptrdiff_t)input->strides[0];
-    batch.a[1] = (ptrdiff_t)(cg * g->in_stride_c);
-    batch.b[1] = (ptrdiff_t)(ocg * g->w_stride_oc);
-    batch.c[0] = (ptrdiff_t)out->strides[0];
-    batch.c[1] = (ptrdiff_t)(ocg * out->strides[1]);
-  } else {
-    p.m = (size_t)ocg;
-    p.n = (size_t)pixels;
-    p.a = weights;
-    p.b = pointwise ? etr_gemm_matrix(input->data, input->dtype,
-                                      (ptrdiff_t)g->in_stride_c, 1)
-                    : image;
-    p.c_row_stride = (ptrdiff_t)out->strides[1];
-    p.bias_row_stride = (ptrdiff_t)bias_stride;
-    batch.a[1] = (ptrdiff_t)(ocg * g->w_stride_oc);
-    batch.b[0] = (ptrdiff_t)input->strides[0];
-    batch.b[1] = (ptrdiff_t)(cg * g->in_stride_c);
-    batch.c[0] = (ptrdiff_t)out->strides[0];
-    batch.c[1] = (ptrdiff_t)(ocg * out->strides[1]);
-    if (post != NULL) {  // GEMM rows are the group's out channels
-      p.post = &post->gemm;
-      batch.post_row[1] = (size_t)ocg;
-    }
-  }
-  etr_gemm(&p, &batch, ctx->temp, etr_isa_active());
-  return true;
 }
 
 // The path a call takes, decided from its arguments alone (no tensor
@@ -793,8 +224,9 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
   // 144 ns there, its 16 -> 4 twin 45).
   const bool one_pixel = pointwise != NULL && nchw &&
                          g->out_h * g->out_w == 1 &&
-                         pointwise_applies(input, groups, g, out->sizes[1]);
-  if (depthwise_applies(input, out, groups, g, !nchw)) {
+                         etr_conv_pointwise_applies(input, groups, g,
+                                                    out->sizes[1]);
+  if (etr_conv_depthwise_applies(input, out, groups, g, !nchw)) {
     plan->path = PATH_DEPTHWISE;
   } else if (!one_pixel && nchw && input->dtype == ETR_FLOAT &&
              etr_conv_direct_takes(isa, g)) {
@@ -807,7 +239,7 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
     }
   } else if (one_pixel ||
              (pointwise != NULL && nchw &&
-              pointwise_applies(input, groups, g, out->sizes[1]))) {
+              etr_conv_pointwise_applies(input, groups, g, out->sizes[1]))) {
     plan->path = PATH_POINTWISE;
   } else {
     bool float_nchw = nchw && input->dtype == ETR_FLOAT;
@@ -823,7 +255,7 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
                                 : PATH_GEMM;
     // Measured on AVX2 only (Zen 2); AVX-512 keeps its 6 x 64 pixel tiles.
     if (isa == ETR_ISA_AVX2 && pointwise != NULL && nchw &&
-        strided_pointwise_applies(input, groups, g, out->sizes[1])) {
+        etr_conv_strided_pointwise_applies(input, groups, g, out->sizes[1])) {
       plan->path = PATH_STRIDED_POINTWISE;
     }
   }
@@ -889,8 +321,8 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
     bool constant = memo && (ctx->constant_args & ((uint64_t)1 << 1)) != 0;
     uint8_t scan = constant ? plan->weight_scan : WEIGHT_SCAN_UNKNOWN;
     if (scan == WEIGHT_SCAN_UNKNOWN) {
-      scan = padding_taps_matter(weight, g, plan->weight_numel,
-                                 plan->weight_dense)
+      scan = etr_conv_padding_taps_matter(weight, g, plan->weight_numel,
+                                          plan->weight_dense)
                  ? WEIGHT_TAPS_MATTER
                  : WEIGHT_TAPS_SKIPPABLE;
       if (constant) {
@@ -904,34 +336,36 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
   etr_conv_pixels_fn pixels = plan->pixels;
   const etr_conv_winograd_t winograd = plan->winograd;
   if (winograd.run != NULL &&
-      run_winograd(ctx, winograd, input, weight, bias, out, groups, g, post,
-                   current && packed->panel ==
-                                  ETR_CONV_WINOGRAD_PANEL(winograd.layout)
-                       ? packed->weight
-                       : NULL)) {
+      etr_conv_run_winograd(
+          ctx, winograd, input, weight, bias, out, groups, g, post,
+          current && packed->panel == ETR_CONV_WINOGRAD_PANEL(winograd.layout)
+              ? packed->weight
+              : NULL)) {
     return true;
   }
   switch (path) {
     case PATH_DEPTHWISE:
-      run_depthwise(input, weight, bias, out, g, !nchw, post, taps);
+      etr_conv_run_depthwise(input, weight, bias, out, g, !nchw, post, taps);
       return true;
     case PATH_DIRECT:
-      run_direct(etr_conv_direct_for(etr_isa_active()), input, weight, bias,
-                 out, groups, g, post);
+      etr_conv_run_direct(etr_conv_direct_for(etr_isa_active()), input, weight,
+                          bias, out, groups, g, post);
       return true;
     case PATH_POINTWISE:
-      run_pointwise(etr_conv_pointwise_for(etr_isa_active()), input, weight,
-                    bias, out, g, post, columns);
+      etr_conv_run_pointwise(etr_conv_pointwise_for(etr_isa_active()), input,
+                             weight, bias, out, g, post, columns);
       return true;
     case PATH_STRIDED_POINTWISE:
-      if (run_strided_pointwise(ctx, etr_conv_pointwise_for(etr_isa_active()),
-                                input, weight, bias, out, g, post)) {
+      if (etr_conv_run_strided_pointwise(
+          ctx, etr_conv_pointwise_for(etr_isa_active()), input, weight, bias,
+          out, g, post)) {
         return true;
       }
       // No room for the subsampled input: the pixel tiles where they
       // would have run, else the GEMM.
-      if (pixels != NULL && run_pixels(ctx, pixels, input, weight, bias, out,
-                                       groups, g, post, prepacked)) {
+      if (pixels != NULL && etr_conv_run_pixels(ctx, pixels, input, weight,
+                                                bias, out, groups, g, post,
+                                                prepacked)) {
         return true;
       }
       break;
@@ -939,20 +373,20 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
       // Weights packed at load: the pixel-tile kernel, which sums in the
       // same order, when ctx->temp has its room.
       if (pixels != NULL && prepacked != NULL &&
-          run_pixels(ctx, pixels, input, weight, bias, out, groups, g, post,
-                     prepacked)) {
+          etr_conv_run_pixels(ctx, pixels, input, weight, bias, out, groups, g,
+                              post, prepacked)) {
         return true;
       }
-      if (run_shifted(ctx, etr_conv_shifted_for(etr_isa_active(), g), input,
-                      weight, bias, out, groups, g, post)) {
+      if (etr_conv_run_shifted(ctx, etr_conv_shifted_for(etr_isa_active(), g),
+                               input, weight, bias, out, groups, g, post)) {
         return true;
       }
       // No scratch for the padded copy: the GEMM (which shrinks its
       // blocks to what there is).
       break;
     case PATH_PIXELS:
-      if (run_pixels(ctx, pixels, input, weight, bias, out, groups, g, post,
-                     prepacked)) {
+      if (etr_conv_run_pixels(ctx, pixels, input, weight, bias, out, groups, g,
+                              post, prepacked)) {
         return true;
       }
       // No room for its scratch: the GEMM, as for the shifted rows.
@@ -961,8 +395,8 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
       break;
   }
   etr_conv2d_geometry_t gemm_g = *g;  // the GEMM sources point into it
-  return run_gemm(ctx, input, weight, bias, out, groups, &gemm_g, !nchw,
-                  post);
+  return etr_conv_run_gemm(ctx, input, weight, bias, out, groups, &gemm_g,
+                           !nchw, post);
 }
 
 // The tensors and groups of a call the optimized kernel takes.
@@ -1110,7 +544,7 @@ etr_error_t etr_conv_prepack(etr_kernel_context_t *ctx, etr_evalue_t **args,
     // The 16-channel kernels' tap vectors, when this ISA's kernel for the
     // call is one of them.
     const etr_depthwise_args_t a =
-        depthwise_args(c.input, c.weight, c.bias, c.out, g, NULL);
+        etr_conv_depthwise_args(c.input, c.weight, c.bias, c.out, g, NULL);
     if (!etr_depthwise_reads_taps(etr_isa_active(), &a)) {
       return ETR_OK;
     }

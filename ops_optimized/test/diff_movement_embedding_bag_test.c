@@ -105,7 +105,7 @@ TT_TEST(diff_movement_embedding_bag, bags_and_widths) {
             bag_case_t b = {kDtypes[t], 7, kColumns[k], 12, kOffsets, 7,
                             (k + (size_t)last) % 2 ? ETR_INT : ETR_LONG,
                             (k + (size_t)psw) % 2 ? ETR_LONG : ETR_INT, mode,
-                            psw == 1, last == 1, -1, 0, true};
+                            psw == 1, last == 1, -1, 0, true, false};
             failures += run_bag(&b);
           }
         }
@@ -122,13 +122,13 @@ TT_TEST(diff_movement_embedding_bag, bags_and_widths) {
   static const int64_t kSingle[] = {0};
   for (int64_t mode = 0; mode < 2; ++mode) {
     bag_case_t shorter = {ETR_FLOAT, 5, 9, 8, kShort, 3, ETR_LONG, ETR_LONG,
-                          mode, false, true, -1, 0, true};
+                          mode, false, true, -1, 0, true, false};
     failures += run_bag(&shorter);
     bag_case_t single = {ETR_FLOAT, 50, 33, 40, kSingle, 1, ETR_LONG,
-                         ETR_LONG, mode, false, false, -1, 0, true};
+                         ETR_LONG, mode, false, false, -1, 0, true, false};
     failures += run_bag(&single);
     bag_case_t none = {ETR_FLOAT, 5, 9, 0, kSingle, 1, ETR_LONG, ETR_LONG,
-                       mode, false, false, -1, 0, true};
+                       mode, false, false, -1, 0, true, false};
     failures += run_bag(&none);
   }
   mt_summary("bags_and_widths");
@@ -139,7 +139,7 @@ TT_TEST(diff_movement_embedding_bag, fallbacks_and_refusals) {
   int failures = 0;
   static const int64_t kOffsets[] = {0, 0, 3, 3, 4, 10, 12};
   bag_case_t base = {ETR_FLOAT, 7, 8, 12, kOffsets, 7, ETR_LONG, ETR_LONG,
-                     0, false, false, -1, 0, false};
+                     0, false, false, -1, 0, false, false};
   bag_case_t max = base;
   max.mode = 2;
   failures += run_bag(&max);
