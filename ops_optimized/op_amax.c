@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::amax.out: the maximum of a dense Float, Half or
-// BFloat16 self over dims forming one run in memory order, in their
-// logical order, runs the reduction driver (reduce/reduce.h), exact and
-// with PyTorch's rules: NaN wins, ties keep the first element (the sign of
-// a zero result is the first zero's). Other dtypes, layouts, empty inputs
-// and argument errors go to the reference kernel (ops_reference/op_amax.c),
-// whose dry run checks and resizes before we compute.
+// Optimized aten::amax.out: the maximum of a dense Float, Half, BFloat16 or
+// integer (uint8, int8..int64: reduce/integer.c) self over dims forming one run
+// in memory order, in their logical order, runs the reduction driver
+// (reduce/reduce.h), exact and with PyTorch's rules: NaN wins, ties keep the
+// first element (the sign of a zero result is the first zero's). Other dtypes,
+// layouts, empty inputs and argument errors go to the reference kernel
+// (ops_reference/op_amax.c), whose dry run checks and resizes before we
+// compute.
 #include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/reduce/reduce.h"
 #include "ops_reference/ops_reference.h"

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::argmin.out: the index of the minimum of a dense Float,
-// Half or BFloat16 self along one dim, or in the flattened self (dim None,
-// row-major contiguous self only: the flat index is then the memory
-// index), runs the reduction driver (reduce/reduce.h), exact with
-// PyTorch's rules (the first NaN wins; ties give the first index). Other
-// dtypes, layouts, empty inputs and argument errors go to the reference
-// kernel (ops_reference/op_argmin.c), whose dry run checks and resizes
-// first.
+// Optimized aten::argmin.out: the index of the minimum of a dense Float, Half,
+// BFloat16 or integer (uint8, int8..int64: reduce/integer.c) self along one
+// dim, or in the flattened self (dim None, row-major contiguous self only: the
+// flat index is then the memory index), runs the reduction driver
+// (reduce/reduce.h), exact with PyTorch's rules (the first NaN wins; ties give
+// the first index). Other dtypes, layouts, empty inputs and argument errors go
+// to the reference kernel (ops_reference/op_argmin.c), whose dry run checks and
+// resizes first.
 #include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/reduce/reduce.h"
 #include "ops_reference/ops_reference.h"

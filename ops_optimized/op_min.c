@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::min.dim_min: the minimum of a dense Float, Half or
-// BFloat16 self along one dim and its index (a Long out) runs the
-// reduction driver (reduce/reduce.h): rows when the dim is innermost in
-// memory, columns otherwise, exact with PyTorch's rules (the first NaN
-// wins, value and index; ties give the first index). Other dtypes,
-// layouts, empty inputs and argument errors go to the reference kernel
+// Optimized aten::min.dim_min: the minimum of a dense Float, Half, BFloat16 or
+// integer (uint8, int8..int64: reduce/integer.c) self along one dim and its
+// index (a Long out) runs the reduction driver (reduce/reduce.h): rows when the
+// dim is innermost in memory, columns otherwise, exact with PyTorch's rules
+// (the first NaN wins, value and index; ties give the first index). Other
+// dtypes, layouts, empty inputs and argument errors go to the reference kernel
 // (ops_reference/op_min.c), whose dry run checks and resizes first.
 #include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/reduce/reduce.h"

@@ -5,8 +5,11 @@
 // over dims that form one run in memory order (innermost rows, middle or
 // outer columns, every dim) runs the reduction driver (reduce/reduce.h):
 // fp32 loads accumulated in double, rounded once to the out dtype, as the
-// reference. Everything else (integer, Bool and complex sums, casts into
-// other dtypes, non-dense or empty inputs, scattered dims) goes to the
+// reference. A uint8 or int8..int64 self summed into an integer out runs
+// the driver's integer loops (reduce/integer.c: a wrapping int64 sum
+// wrapped to the out dtype, the reference's result). Everything else
+// (Bool and complex sums, integers into floating outs and the reverse,
+// non-dense or empty inputs, scattered dims) goes to the
 // reference kernel (ops_reference/op_sum.c), which also reports argument
 // errors; the reference's dry run checks and resizes before we compute.
 // Tiny Float sums over one dim into an out already of the reduced shape
@@ -102,9 +105,13 @@ etr_error_t etr_opt_sum_intlist_out(etr_kernel_context_t *ctx,
   }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 4);
+  bool integer = self != NULL && out != NULL &&
+                 etr_reduce_is_integer(self->dtype) &&
+                 etr_reduce_is_integer(out->dtype);
   if (num_args != 6 || self == NULL || out == NULL ||
-      !etr_reduce_is_f32_like(self->dtype) ||
-      !(out->dtype == self->dtype || out->dtype == ETR_FLOAT)) {
+      (!integer &&
+       (!etr_reduce_is_f32_like(self->dtype) ||
+        !(out->dtype == self->dtype || out->dtype == ETR_FLOAT)))) {
     return etr_opt_fallback(etr_ref_sum_intlist_out, ctx, args, num_args);
   }
   ETR_TRY(etr_opt_check(etr_ref_sum_intlist_out, ctx, args, num_args));

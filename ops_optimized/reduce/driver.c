@@ -243,6 +243,9 @@ static void run_cols(const etr_reduce_kernels_t *k,
 bool etr_reduce_run(etr_kernel_context_t *ctx,
                     const etr_reduce_request_t *q) {
   const etr_tensor_t *self = q->self;
+  if (etr_reduce_is_integer(self->dtype)) {
+    return etr_reduce_run_integer(q);
+  }
   bool extremum = q->op == ETR_REDUCE_MAX || q->op == ETR_REDUCE_MIN;
   etr_tensor_t *outs[2] = {q->values, q->indices};
   etr_reduce_plan_t plan;
@@ -321,7 +324,8 @@ etr_error_t etr_reduce_extremum_call(etr_kernel_context_t *ctx,
           ? etr_opt_tensor_arg(args, num_args, both ? 4 : 3)
           : NULL;
   if (num_args != (both ? 6u : 5u) || self == NULL ||
-      !etr_reduce_is_f32_like(self->dtype) ||
+      !(etr_reduce_is_f32_like(self->dtype) ||
+        etr_reduce_is_integer(self->dtype)) ||
       (form != ETR_REDUCE_FORM_INDICES &&
        (values == NULL || values->dtype != self->dtype)) ||
       (form != ETR_REDUCE_FORM_VALUES &&

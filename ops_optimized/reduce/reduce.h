@@ -192,6 +192,17 @@ typedef struct etr_reduce_request {
 bool etr_reduce_run(etr_kernel_context_t *ctx,
                     const etr_reduce_request_t *request);
 
+// True for uint8 and int8..int64.
+bool etr_reduce_is_integer(etr_scalar_type_t dtype);
+
+// The same reductions of a uint8 or int8..int64 self (reduce/integer.c):
+// SUM into an integer out (a wrapping int64 sum wrapped to the out
+// dtype), MAX and MIN into values of self's dtype and/or Long indices
+// (the first position of the extremum). Same contract as etr_reduce_run
+// (an already checked call; false, touching nothing, for other dtypes,
+// ops and layouts); no scratch.
+bool etr_reduce_run_integer(const etr_reduce_request_t *request);
+
 // The extremum ops' calls, as their argument lists lay them out:
 typedef enum etr_reduce_form {
   // amax/amin.out (self, dim[], keepdim, out): values of self's dtype.

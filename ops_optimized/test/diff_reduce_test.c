@@ -10,12 +10,15 @@
 // multi-dim reductions, keepdim both ways, channels-last inputs (columns
 // over N,H,W -> C, rows over C) with contiguous and channels-last outs,
 // non-contiguous inputs (fallback), Float/Half/BFloat16 (Half and
-// BFloat16 computed in fp32, into their own dtype or Float), Double and
-// Int (fallback), and argument errors (both must reject).
+// BFloat16 computed in fp32, into their own dtype or Float), Double
+// (fallback), uint8 and int8..int64 (sum, amax, amin, max.dim, min.dim,
+// argmax, argmin: reduce/integer.c; sums into Long and into their own
+// dtype, which wraps), and argument errors (both must reject).
 //
 // Tolerances (reduce.h explains the numerics):
 //   max/min/argmax/argmin/any   exact, NaN placement and first-occurrence
 //                               ties included;
+//   integer outs                exact;
 //   sum, mean                   exact with ETR_FILL_EXACT_INT; otherwise
 //                               |opt - ref| <= 2 gamma_n(double) n max|x|
 //                               + ulp_out(|ref|) (double accumulation in
@@ -237,7 +240,10 @@ static int run_spec(const reduce_spec_t *s, uint64_t seed) {
     add_out(&c, s, s->out_dtype, spare);
     etr_diff_return(&c, out_index);
   }
-  if (is_exact_op(s) ||
+  bool integer_out = s->out_dtype == ETR_BYTE || s->out_dtype == ETR_CHAR ||
+                     s->out_dtype == ETR_SHORT || s->out_dtype == ETR_INT ||
+                     s->out_dtype == ETR_LONG;
+  if (is_exact_op(s) || integer_out ||
       (s->fill == ETR_FILL_EXACT_INT && !op_is(s, "aten::var.out") &&
        !op_is(s, "aten::var.correction_out"))) {
     etr_diff_tolerance_exact(&c);
@@ -481,6 +487,60 @@ TT_TEST(diff_reduce, whole_tensor_ops) {
     failures += run_spec(&head, seed++);
   }
   cr_assert_eq(failures, 0, "%d reduction cases disagree", failures);
+}
+
+// uint8 and int8..int64 (reduce/integer.c): rows, middle and outer
+// columns and every dim at lengths around the column block (256) and
+// small ones; random data (small values: many ties, so the first position
+// must win) and the dtypes' limits (sums wrap: into Long, and into the
+// dtype itself); keepdim both ways.
+TT_TEST(diff_reduce, integers) {
+  static const etr_scalar_type_t kIntegers[] = {ETR_BYTE, ETR_CHAR, ETR_SHORT,
+                                                ETR_INT, ETR_LONG};
+  static const char *const kOps[] = {
+      "aten::sum.IntList_out", "aten::amax.out",   "aten::amin.out",
+      "aten::max.dim_max",     "aten::min.dim_min", "aten::argmax.out",
+      "aten::argmin.out"};
+  static const int64_t kLengths[] = {1, 7, 33, 255, 256, 300};
+  int failures = 0;
+  uint64_t seed = 97000;
+  uint64_t specialized = etr_diff_stats()->specialized;
+  for (size_t op = 0; op < sizeof(kOps) / sizeof(kOps[0]); ++op) {
+    bool sum = op == 0;
+    for (size_t t = 0; t < 5; ++t) {
+      for (size_t l = 0; l < sizeof(kLengths) / sizeof(kLengths[0]); ++l) {
+        int64_t n = kLengths[l];
+        etr_diff_fill_t fill = (l + t) % 2 ? ETR_FILL_SPECIAL
+                                           : ETR_FILL_RANDOM;
+        etr_scalar_type_t out =
+            sum ? ((l % 2) ? ETR_LONG : kIntegers[t]) : kIntegers[t];
+        bool keep = (l + op) % 2 == 0;
+        reduce_spec_t rows = {kOps[op], kIntegers[t], out, 2, {3, n}, 0,
+                              fill, DIMS_LIST, {1}, 1, keep, false};
+        failures += run_spec(&rows, seed++);
+        reduce_spec_t cols = {kOps[op], kIntegers[t], out, 3, {2, 5, n}, 0,
+                              fill, DIMS_LIST, {-2}, 1, !keep, false};
+        failures += run_spec(&cols, seed++);
+        reduce_spec_t outer = {kOps[op], kIntegers[t], out, 2, {9, n}, 0,
+                               fill, DIMS_LIST, {0}, 1, keep, false};
+        failures += run_spec(&outer, seed++);
+        if (op < 3 || op >= 5) {  // every dim: sum, amax, amin, argmax
+          reduce_spec_t all = {kOps[op], kIntegers[t], out, 2, {2, n}, 0,
+                               fill, DIMS_ALL, {0}, 0, false, false};
+          failures += run_spec(&all, seed++);
+        }
+      }
+      // Channels-last: columns over N, H, W for each channel.
+      reduce_spec_t nhwc = {kOps[op], kIntegers[t],
+                            sum ? ETR_LONG : kIntegers[t], 4, {2, 5, 3, 19},
+                            ETR_DIFF_CHANNELS_LAST, ETR_FILL_SPECIAL,
+                            DIMS_LIST, {1}, 1, true, false};
+      failures += run_spec(&nhwc, seed++);
+    }
+  }
+  cr_assert_eq(failures, 0, "%d integer reductions disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, specialized,
+               "no integer reduction took the optimized path");
 }
 
 // Short rows (n <= 16), eight at a time in the AVX-512 sum kernel
