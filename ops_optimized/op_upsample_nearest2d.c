@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::upsample_nearest2d.vec_out: a dense Float, Half or
-// BFloat16 [N, C, H, W] input (the latter two staged through fp32 in
-// ctx->temp, exact both ways), contiguous or channels-last, into an out of
+// Optimized aten::upsample_nearest2d.vec_out: a dense [N, C, H, W] input
+// of any dtype the reference takes (Float, Half, BFloat16, Double, Byte:
+// elements are only moved), contiguous or channels-last, into an out of
 // its dtype laid out alike runs the resampling driver (resample/resample.h): source indices computed once per
 // row and column with the reference's float arithmetic; NCHW rows gathered
 // (2x duplicated, repeated rows copied), NHWC pixels copied. Exact. Other
@@ -10,8 +10,8 @@
 // (ops_reference/op_upsample_nearest2d.c), whose dry run checks and
 // resizes first.
 #include "ops_optimized/common/args.h"
+#include "ops_optimized/common/check.h"
 #include "ops_optimized/ops_optimized.h"
-#include "ops_optimized/reduce/reduce.h"
 #include "ops_optimized/resample/resample.h"
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/nn_upsample.h"
@@ -22,8 +22,7 @@ etr_error_t etr_opt_upsample_nearest2d_vec_out(etr_kernel_context_t *ctx,
                                                size_t num_args) {
   etr_tensor_t *input = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 3);
-  if (num_args != 5 || input == NULL || out == NULL ||
-      !etr_reduce_is_f32_like(input->dtype)) {
+  if (num_args != 5 || input == NULL || out == NULL) {
     return etr_opt_fallback(etr_ref_upsample_nearest2d_vec_out, ctx, args,
                             num_args);
   }

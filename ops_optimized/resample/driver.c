@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Source indices and taps (the reference's arithmetic) and the drivers of
-// the optimized upsampling kernels (see resample.h). Half and BFloat16
-// are staged through fp32 in ctx->temp: chunks of NCHW planes or NHWC
-// images converted in, resampled by the Float kernels, converted out.
+// the optimized upsampling kernels (see resample.h). Nearest moves
+// elements of any size: 4-byte ones through the Float kernels (which only
+// move bits), 1-, 2- and 8-byte ones through portable gathers. Bilinear
+// stages Half and BFloat16 through fp32 in ctx->temp: chunks of NCHW
+// planes or NHWC images converted in, blended by the Float kernels,
+// converted out.
 #include <math.h>
 #include <string.h>
 
@@ -71,9 +74,14 @@ typedef struct layout {
   bool channels_last;
 } layout_t;
 
+// `any_dtype`: nearest, which only moves elements (of 1, 2, 4 or 8
+// bytes); else Float, Half or BFloat16.
 static bool layout_of(const etr_tensor_t *input, const etr_tensor_t *out,
-                      layout_t *l) {
-  if (!etr_reduce_is_f32_like(input->dtype) || out->dtype != input->dtype ||
+                      bool any_dtype, layout_t *l) {
+  size_t element = etr_scalar_type_size(input->dtype);
+  bool movable = element == 1 || element == 2 || element == 4 || element == 8;
+  if (!(any_dtype ? movable : etr_reduce_is_f32_like(input->dtype)) ||
+      out->dtype != input->dtype ||
       input->dim != 4 || etr_numel(input) == 0 || etr_numel(out) == 0 ||
       !etr_tensor_is_dense(input) || !etr_tensor_is_dense(out) ||
       memcmp(input->dim_order, out->dim_order, 4) != 0 ||
@@ -140,38 +148,78 @@ static bool run_images(etr_kernel_context_t *ctx, const etr_tensor_t *input,
                                &staged);
 }
 
+// dst[k] = src[index[k]] for elements of 1, 2 or 8 bytes (the 4-byte
+// ones go to the ISA's gather).
+#define GATHER_ROW(T)                                                   \
+  static void gather_##T(const T *src, const int32_t *index,           \
+                         size_t count, T *dst) {                       \
+    for (size_t k = 0; k < count; ++k) {                                \
+      dst[k] = src[index[k]];                                           \
+    }                                                                   \
+  }
+GATHER_ROW(uint8_t)
+GATHER_ROW(uint16_t)
+GATHER_ROW(uint64_t)
+#undef GATHER_ROW
+
 typedef struct nearest_state {
   const etr_resample_kernels_t *k;
   const etr_resample_axis_t *rows;
   const int32_t *columns;
+  size_t element;  // bytes
 } nearest_state_t;
 
-static void nearest_images(const void *state, const layout_t *l,
-                           const float *x, size_t images, float *y) {
-  const nearest_state_t *st = (const nearest_state_t *)state;
+// One NCHW output row gathered from input row `source` (`columns`: the
+// source column of each output).
+static void nearest_row(const nearest_state_t *st, const layout_t *l,
+                        const uint8_t *source, uint8_t *target) {
+  switch (st->element) {
+    case 4:
+      if (l->ow == 2 * l->w) {
+        st->k->duplicate_row((const float *)source, l->w, (float *)target);
+      } else {
+        st->k->gather_row((const float *)source, st->columns, l->ow,
+                          (float *)target);
+      }
+      break;
+    case 1:
+      gather_uint8_t(source, st->columns, l->ow, target);
+      break;
+    case 2:
+      gather_uint16_t((const uint16_t *)source, st->columns, l->ow,
+                      (uint16_t *)target);
+      break;
+    default:
+      gather_uint64_t((const uint64_t *)source, st->columns, l->ow,
+                      (uint64_t *)target);
+      break;
+  }
+}
+
+// `images` NCHW planes or NHWC images of any element size, x into y.
+static void nearest_images(const nearest_state_t *st, const layout_t *l,
+                           const uint8_t *x, size_t images, uint8_t *y) {
   const int32_t *columns = st->columns;
-  size_t pixel = l->channels_last ? l->c : 1;  // floats per position
-  size_t row = l->ow * pixel;                  // floats per output row
+  size_t pixel = (l->channels_last ? l->c : 1) * st->element;  // bytes
+  size_t row = l->ow * pixel;  // bytes per output row
   for (size_t image = 0; image < images; ++image) {
-    const float *plane = x + image * l->h * l->w * pixel;
-    float *target = y + image * l->oh * row;
+    const uint8_t *plane = x + image * l->h * l->w * pixel;
+    uint8_t *target = y + image * l->oh * row;
     int64_t previous = -1;
     for (size_t oh = 0; oh < l->oh; ++oh, target += row) {
       int64_t ih = etr_resample_nearest_index(st->rows, (int64_t)oh);
-      const float *source = plane + (size_t)ih * l->w * pixel;
+      const uint8_t *source = plane + (size_t)ih * l->w * pixel;
       if (ih == previous) {
-        memcpy(target, target - row, row * sizeof(float));
+        memcpy(target, target - row, row);
       } else if (l->channels_last) {
         for (size_t ow = 0; ow < l->ow; ++ow) {
           memcpy(target + ow * pixel, source + (size_t)columns[ow] * pixel,
-                 pixel * sizeof(float));
+                 pixel);
         }
       } else if (l->ow == l->w) {
-        memcpy(target, source, l->w * sizeof(float));
-      } else if (l->ow == 2 * l->w) {
-        st->k->duplicate_row(source, l->w, target);
+        memcpy(target, source, l->w * pixel);
       } else {
-        st->k->gather_row(source, columns, l->ow, target);
+        nearest_row(st, l, source, target);
       }
       previous = ih;
     }
@@ -184,7 +232,7 @@ bool etr_upsample_nearest2d_run(etr_kernel_context_t *ctx,
                                 etr_tensor_t *out) {
   layout_t l;
   int32_t stack[kStackColumns];
-  if (!layout_of(input, out, &l)) {
+  if (!layout_of(input, out, true, &l)) {
     return false;
   }
   int32_t *columns = tables(ctx, l.ow * sizeof(int32_t), stack,
@@ -195,9 +243,12 @@ bool etr_upsample_nearest2d_run(etr_kernel_context_t *ctx,
   for (size_t ow = 0; ow < l.ow; ++ow) {
     columns[ow] = (int32_t)etr_resample_nearest_index(&axes[1], (int64_t)ow);
   }
-  const nearest_state_t state = {
-      etr_resample_kernels_for(etr_isa_active()), &axes[0], columns};
-  return run_images(ctx, input, out, &l, nearest_images, &state);
+  const nearest_state_t state = {etr_resample_kernels_for(etr_isa_active()),
+                                 &axes[0], columns,
+                                 etr_scalar_type_size(input->dtype)};
+  size_t images = l.channels_last ? l.n : l.n * l.c;
+  nearest_images(&state, &l, input->data, images, out->data);
+  return true;
 }
 
 typedef struct bilinear_state {
@@ -241,7 +292,7 @@ bool etr_upsample_bilinear2d_run(etr_kernel_context_t *ctx,
                                  bool align_corners, etr_tensor_t *out) {
   layout_t l;
   _Alignas(16) uint8_t stack[kStackColumns * 16];
-  if (!layout_of(input, out, &l)) {
+  if (!layout_of(input, out, false, &l)) {
     return false;
   }
   // The column taps as four arrays, then the row taps, each computed once

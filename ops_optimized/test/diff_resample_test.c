@@ -9,9 +9,11 @@
 // given as output_size or as scale_factors (whose factor, not the size
 // ratio, sets the source coordinates); align_corners both ways; contiguous
 // and channels-last inputs (outs laid out alike; channel counts over the
-// lane edges), non-contiguous inputs and Double/Byte (fallback); Half and
-// BFloat16 (staged through fp32: each layout, several planes a chunk,
-// planes larger than a chunk, an image too large for ctx->temp);
+// lane edges), non-contiguous inputs and a Double/Byte bilinear
+// (fallback); Half and BFloat16 (bilinear staged through fp32: each
+// layout, several planes a chunk, planes larger than a chunk, an image
+// too large for ctx->temp), and nearest on Byte and Double too (elements
+// moved whatever their size);
 // random and special values (NaN, +-inf: 0 * inf must give NaN as in the
 // reference); argument errors.
 //
@@ -177,19 +179,22 @@ TT_TEST(diff_resample, scales_layouts_dtypes) {
   cr_assert_eq(failures, 0, "%d resampling cases disagree", failures);
 }
 
-// Half and BFloat16, staged through fp32 in ctx->temp: both ops, each
-// layout, random, special and integer data; chunks of several planes (the
-// last one short), planes larger than a chunk, NHWC images a chunk each,
-// and an NHWC image too large for the 4 MiB arena (falls back).
-TT_TEST(diff_resample, half_and_bfloat16) {
-  static const etr_scalar_type_t kNarrow[] = {ETR_HALF, ETR_BFLOAT16};
+// Half and BFloat16 (bilinear staged through fp32 in ctx->temp), and
+// Byte and Double (nearest only): both ops, each layout, random, special
+// and integer data; chunks of several planes (the last one short), planes
+// larger than a chunk, NHWC images a chunk each, and an NHWC image too
+// large for the 4 MiB arena (the staged bilinear falls back).
+TT_TEST(diff_resample, other_dtypes) {
+  static const etr_scalar_type_t kNarrow[] = {ETR_HALF, ETR_BFLOAT16,
+                                              ETR_BYTE, ETR_DOUBLE};
   static const etr_diff_fill_t kFills[] = {ETR_FILL_RANDOM, ETR_FILL_SPECIAL,
                                            ETR_FILL_EXACT_INT};
   int failures = 0;
   uint64_t seed = 9000;
-  for (size_t t = 0; t < 2; ++t) {
+  for (size_t t = 0; t < 4; ++t) {
     uint64_t specialized = etr_diff_stats()->specialized;
-    for (int bilinear = 0; bilinear < 2; ++bilinear) {
+    bool nearest_only = t >= 2;
+    for (int bilinear = 0; bilinear < (nearest_only ? 1 : 2); ++bilinear) {
       for (int layout = 0; layout < 3; ++layout) {
         for (size_t f = 0; f < 3; ++f) {
           resample_spec_t s = {bilinear == 1, kNarrow[t], {2, 19, 6, 37},
@@ -216,11 +221,11 @@ TT_TEST(diff_resample, half_and_bfloat16) {
                  "no %s resample took the optimized path",
                  etr_scalar_type_name(kNarrow[t]));
   }
-  resample_spec_t huge = {false, ETR_HALF, {1, 16, 200, 200},
+  resample_spec_t huge = {true, ETR_HALF, {1, 16, 200, 200},
                           ETR_DIFF_CHANNELS_LAST, ETR_FILL_RANDOM, false,
                           {0, 0}, {400, 400}, false};
   failures += run_resample(&huge, seed++);
-  cr_assert_eq(failures, 0, "%d Half/BFloat16 resampling cases disagree",
+  cr_assert_eq(failures, 0, "%d resampling cases of other dtypes disagree",
                failures);
 }
 
