@@ -3,8 +3,9 @@
 // Optimized aten::upsample_nearest2d.vec_out: a dense [N, C, H, W] input
 // of any dtype the reference takes (Float, Half, BFloat16, Double, Byte:
 // elements are only moved), contiguous or channels-last, into an out of
-// its dtype laid out alike runs the resampling driver (resample/resample.h): source indices computed once per
-// row and column with the reference's float arithmetic; NCHW rows gathered
+// its dtype laid out alike runs the resampling driver
+// (resample/resample.h): source indices computed once per row and column
+// with the reference's float arithmetic; NCHW rows gathered
 // (2x duplicated, repeated rows copied), NHWC pixels copied. Exact. Other
 // dtypes and layouts and argument errors go to the reference kernel
 // (ops_reference/op_upsample_nearest2d.c), whose dry run checks and

@@ -82,11 +82,12 @@ etr_resample_tap_t etr_resample_linear_tap(const etr_resample_axis_t *axis,
 // validated the arguments and resized out) for a dense Float, Half or
 // BFloat16 input (nearest: any dtype of 1, 2, 4 or 8 bytes), contiguous
 // or channels-last, into an out of its dtype laid out alike; false, with
-// nothing written, otherwise (the caller falls back). Scratch: the column tables (4 bytes per output column for
-// nearest, 16 for bilinear) from ctx->temp, or the stack up to 1024
-// columns; for a Half or BFloat16 bilinear also fp32 copies of a chunk of
-// planes (NCHW) or images (NHWC) in and out (reduce.h's
-// etr_stage_through_f32; false without room there for one).
+// nothing written, otherwise (the caller falls back). Scratch: the column
+// tables (4 bytes per output column for nearest, 16 for bilinear) from
+// ctx->temp, or the stack up to 1024 columns; for a Half or BFloat16
+// bilinear also fp32 copies of a chunk of planes (NCHW) or images (NHWC)
+// in and out (reduce.h's etr_stage_through_f32; false without room there
+// for one).
 bool etr_upsample_nearest2d_run(etr_kernel_context_t *ctx,
                                 const etr_tensor_t *input,
                                 const etr_resample_axis_t *axes,
