@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Optimized aten::any.all_out, aten::any.dims_out and aten::any.out: a
-// dense Float, Half, BFloat16 or Bool self reduced into a Bool out over
-// dims forming one run in memory order runs the reduction driver
-// (reduce/reduce.h; Half and BFloat16 converted to fp32, exactly): a
-// float element counts when it is not +-0 (NaN counts), a Bool byte when
-// it is not 0; rows stop at their first hit. Other dtypes (and the uint8
+// dense Float, Half, BFloat16, Bool or integer (uint8, int8..int64)
+// self reduced into a Bool out over dims forming one run in memory order
+// runs the reduction driver (reduce/reduce.h; Half and BFloat16 converted
+// to fp32, exactly; integers in reduce/integer.c): a float element counts
+// when it is not +-0 (NaN counts), a Bool byte or an integer when it is
+// not 0; float rows stop at their first hit. Other dtypes (and the uint8
 // out, which ATen reduces through uint8 conversions), layouts, empty
 // inputs and argument errors go to the reference kernel
 // (ops_reference/op_any.c), whose dry run checks and resizes first.
@@ -23,7 +24,8 @@
 static bool specialized_dtypes(const etr_tensor_t *self,
                                const etr_tensor_t *out) {
   return self != NULL && out != NULL &&
-         (etr_reduce_is_f32_like(self->dtype) || self->dtype == ETR_BOOL) &&
+         (etr_reduce_is_f32_like(self->dtype) || self->dtype == ETR_BOOL ||
+          etr_reduce_is_integer(self->dtype)) &&
          out->dtype == ETR_BOOL;
 }
 

@@ -5,11 +5,13 @@
 // Half and BFloat16 (and Float views) with an out of self's dtype run the
 // unary driver's clamp with limits 0 and +inf (unary/unary_driver.h: staged
 // through fp32, which a relu leaves exact), x < 0 ? 0 : x as the
-// reference's, so NaN and -0.0 pass through. Every other dtype and layout
-// goes to the reference kernel (ops_reference/op_relu.c), which also
-// reports argument errors.
+// reference's, so NaN and -0.0 pass through. uint8 and int8..int64 run
+// binary/integer.h's maximum with 0 (in the layouts plan.h takes). Every
+// other dtype and layout goes to the reference kernel
+// (ops_reference/op_relu.c), which also reports argument errors.
 #include <math.h>
 
+#include "ops_optimized/binary/integer.h"
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/unary/unary.h"
@@ -27,6 +29,16 @@ etr_error_t etr_opt_relu_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   }
   if (!etr_opt_is_contiguous_f32(self) || out->dtype != ETR_FLOAT ||
       !etr_dim_order_is_contiguous(out->dim_order, out->dim)) {
+    if (self != NULL && etr_int_dtype(self->dtype) &&
+        out->dtype == self->dtype) {
+      // max(x, 0): the reference's x > 0 ? x : 0 on integers.
+      const etr_int_call_t call = {.op = ETR_INT_MAXIMUM, .a = self,
+                                   .value = 0, .alpha = 1, .out = out};
+      bool handled = false;
+      etr_error_t status = etr_int_execute(ctx, &call, &handled);
+      return handled ? status
+                     : etr_opt_fallback(etr_ref_relu_out, ctx, args, num_args);
+    }
     if (!etr_unary_case(self, out)) {
       return etr_opt_fallback(etr_ref_relu_out, ctx, args, num_args);
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Integer reductions (see reduce.h's etr_reduce_run_integer): sums and
-// extrema of uint8 and int8..int64 inputs on the driver's [outer, r,
+// Integer reductions (see reduce.h's etr_reduce_run_integer): sums, any
+// and extrema of uint8 and int8..int64 inputs on the driver's [outer, r,
 // inner] plan, in portable C (no ISA has the 64-bit lane arithmetic worth
 // a microkernel; the gain over the reference is its per-element dtype
 // dispatch and index arithmetic). Rows (inner == 1) reduce one output at
@@ -9,7 +9,8 @@
 // after another, which the compiler vectorizes. Semantics are the
 // reference's: a sum wraps in int64 (the reference converts every element
 // to the out dtype and wraps there, which gives the same low bits), then
-// is wrapped to the out dtype; a maximum or minimum keeps the first
+// is wrapped to the out dtype; any is whether an element is not 0; a
+// maximum or minimum keeps the first
 // position of its value (a later element replaces it only when strictly
 // greater or less).
 #include "core/scalar_type.h"
@@ -31,20 +32,30 @@ bool etr_reduce_is_integer(etr_scalar_type_t dtype) {
   }
 }
 
-// One block of outputs: sums, or extrema and their positions along r.
+// One block of outputs: sums (any: 0 or 1), or extrema and their
+// positions along r.
 typedef struct int_results {
   uint64_t sums[kBlock];
   int64_t values[kBlock];
   int64_t indices[kBlock];
 } int_results_t;
 
-// The row and column loops per storage type. `is_max` selects the
-// comparison of an extremum; `sum` a sum instead.
+// The row and column loops per storage type. `sum` selects a sum (of the
+// elements, or with `any` of x != 0, as a 0/1 or), else an extremum whose
+// comparison `is_max` selects.
 #define INT_REDUCE(T)                                                      \
   static void rows_##T(const T *x, size_t rows, size_t n, bool sum,       \
-                       bool is_max, int_results_t *b) {                   \
+                       bool any, bool is_max, int_results_t *b) {         \
     for (size_t o = 0; o < rows; ++o) {                                    \
       const T *row = x + o * n;                                            \
+      if (any) {                                                           \
+        uint64_t acc = 0;                                                  \
+        for (size_t j = 0; j < n; ++j) {                                   \
+          acc |= row[j] != 0;                                              \
+        }                                                                  \
+        b->sums[o] = acc;                                                  \
+        continue;                                                          \
+      }                                                                    \
       if (sum) {                                                           \
         uint64_t acc = 0;                                                  \
         for (size_t j = 0; j < n; ++j) {                                   \
@@ -66,13 +77,20 @@ typedef struct int_results {
     }                                                                      \
   }                                                                        \
   static void cols_##T(const T *x, size_t r, size_t count, size_t stride, \
-                       bool sum, bool is_max, int_results_t *b) {         \
+                       bool sum, bool any, bool is_max,                   \
+                       int_results_t *b) {                                \
     if (sum) {                                                             \
       for (size_t i = 0; i < count; ++i) {                                 \
         b->sums[i] = 0;                                                    \
       }                                                                    \
       for (size_t j = 0; j < r; ++j) {                                     \
         const T *row = x + j * stride;                                     \
+        if (any) {                                                         \
+          for (size_t i = 0; i < count; ++i) {                             \
+            b->sums[i] |= row[i] != 0;                                     \
+          }                                                                \
+          continue;                                                        \
+        }                                                                  \
         for (size_t i = 0; i < count; ++i) {                               \
           b->sums[i] += (uint64_t)(int64_t)row[i];                         \
         }                                                                  \
@@ -105,27 +123,27 @@ INT_REDUCE(int64_t)
 // (`stride` apart along r) of a columns plan.
 static void reduce_block(etr_scalar_type_t dtype, const void *x, bool rows,
                          size_t count, size_t r, size_t stride, bool sum,
-                         bool is_max, int_results_t *b) {
+                         bool any, bool is_max, int_results_t *b) {
   switch (dtype) {
     case ETR_BYTE:
-      rows ? rows_uint8_t(x, count, r, sum, is_max, b)
-           : cols_uint8_t(x, r, count, stride, sum, is_max, b);
+      rows ? rows_uint8_t(x, count, r, sum, any, is_max, b)
+           : cols_uint8_t(x, r, count, stride, sum, any, is_max, b);
       break;
     case ETR_CHAR:
-      rows ? rows_int8_t(x, count, r, sum, is_max, b)
-           : cols_int8_t(x, r, count, stride, sum, is_max, b);
+      rows ? rows_int8_t(x, count, r, sum, any, is_max, b)
+           : cols_int8_t(x, r, count, stride, sum, any, is_max, b);
       break;
     case ETR_SHORT:
-      rows ? rows_int16_t(x, count, r, sum, is_max, b)
-           : cols_int16_t(x, r, count, stride, sum, is_max, b);
+      rows ? rows_int16_t(x, count, r, sum, any, is_max, b)
+           : cols_int16_t(x, r, count, stride, sum, any, is_max, b);
       break;
     case ETR_INT:
-      rows ? rows_int32_t(x, count, r, sum, is_max, b)
-           : cols_int32_t(x, r, count, stride, sum, is_max, b);
+      rows ? rows_int32_t(x, count, r, sum, any, is_max, b)
+           : cols_int32_t(x, r, count, stride, sum, any, is_max, b);
       break;
     default:
-      rows ? rows_int64_t(x, count, r, sum, is_max, b)
-           : cols_int64_t(x, r, count, stride, sum, is_max, b);
+      rows ? rows_int64_t(x, count, r, sum, any, is_max, b)
+           : cols_int64_t(x, r, count, stride, sum, any, is_max, b);
       break;
   }
 }
@@ -141,6 +159,10 @@ static void store_block(const etr_reduce_request_t *q, size_t first,
                       (int64_t)b->sums[k]);
       continue;
     }
+    if (q->op == ETR_REDUCE_ANY) {
+      ((uint8_t *)q->values->data)[at] = b->sums[k] != 0;
+      continue;
+    }
     if (q->values != NULL) {
       etr_store_int64(q->values->dtype, etr_element_at(q->values, at),
                       b->values[k]);
@@ -153,11 +175,13 @@ static void store_block(const etr_reduce_request_t *q, size_t first,
 
 bool etr_reduce_run_integer(const etr_reduce_request_t *q) {
   const etr_tensor_t *self = q->self;
-  bool sum = q->op == ETR_REDUCE_SUM;
+  bool any = q->op == ETR_REDUCE_ANY;
+  bool sum = q->op == ETR_REDUCE_SUM || any;
   bool extremum = q->op == ETR_REDUCE_MAX || q->op == ETR_REDUCE_MIN;
   if (!etr_reduce_is_integer(self->dtype) || (!sum && !extremum) ||
-      (sum && (q->values == NULL ||
-               !etr_reduce_is_integer(q->values->dtype))) ||
+      (q->op == ETR_REDUCE_SUM &&
+       (q->values == NULL || !etr_reduce_is_integer(q->values->dtype))) ||
+      (any && (q->values == NULL || q->values->dtype != ETR_BOOL)) ||
       (extremum && q->values != NULL && q->values->dtype != self->dtype) ||
       (q->indices != NULL && q->indices->dtype != ETR_LONG)) {
     return false;
@@ -178,7 +202,8 @@ bool etr_reduce_run_integer(const etr_reduce_request_t *q) {
     if (inner == 1) {
       size_t rows = (size_t)plan.outer - o;
       rows = rows < kBlock ? rows : kBlock;
-      reduce_block(self->dtype, slab, true, rows, r, 1, sum, is_max, &b);
+      reduce_block(self->dtype, slab, true, rows, r, 1, sum, any, is_max,
+                   &b);
       store_block(q, o, rows, &b);
       o += rows;
       continue;
@@ -186,7 +211,7 @@ bool etr_reduce_run_integer(const etr_reduce_request_t *q) {
     for (size_t i = 0; i < inner; i += kBlock) {
       size_t count = inner - i < kBlock ? inner - i : kBlock;
       reduce_block(self->dtype, slab + i * element, false, count, r, inner,
-                   sum, is_max, &b);
+                   sum, any, is_max, &b);
       store_block(q, o * inner + i, count, &b);
     }
     ++o;

@@ -197,8 +197,8 @@ bool etr_reduce_is_integer(etr_scalar_type_t dtype);
 
 // The same reductions of a uint8 or int8..int64 self (reduce/integer.c):
 // SUM into an integer out (a wrapping int64 sum wrapped to the out
-// dtype), MAX and MIN into values of self's dtype and/or Long indices
-// (the first position of the extremum). Same contract as etr_reduce_run
+// dtype), ANY into a Bool out, MAX and MIN into values of self's dtype
+// and/or Long indices (the first position of the extremum). Same contract as etr_reduce_run
 // (an already checked call; false, touching nothing, for other dtypes,
 // ops and layouts); no scratch.
 bool etr_reduce_run_integer(const etr_reduce_request_t *request);

@@ -489,8 +489,8 @@ TT_TEST(diff_reduce, whole_tensor_ops) {
   cr_assert_eq(failures, 0, "%d reduction cases disagree", failures);
 }
 
-// uint8 and int8..int64 (reduce/integer.c): rows, middle and outer
-// columns and every dim at lengths around the column block (256) and
+// uint8 and int8..int64 (reduce/integer.c; any too): rows, middle and
+// outer columns and every dim at lengths around the column block (256) and
 // small ones; random data (small values: many ties, so the first position
 // must win) and the dtypes' limits (sums wrap: into Long, and into the
 // dtype itself); keepdim both ways.
@@ -498,23 +498,35 @@ TT_TEST(diff_reduce, integers) {
   static const etr_scalar_type_t kIntegers[] = {ETR_BYTE, ETR_CHAR, ETR_SHORT,
                                                 ETR_INT, ETR_LONG};
   static const char *const kOps[] = {
-      "aten::sum.IntList_out", "aten::amax.out",   "aten::amin.out",
-      "aten::max.dim_max",     "aten::min.dim_min", "aten::argmax.out",
-      "aten::argmin.out"};
+      "aten::sum.IntList_out", "aten::amax.out",     "aten::amin.out",
+      "aten::max.dim_max",     "aten::min.dim_min",  "aten::argmax.out",
+      "aten::argmin.out",      "aten::any.dims_out", "aten::any.out",
+      "aten::any.all_out"};
   static const int64_t kLengths[] = {1, 7, 33, 255, 256, 300};
   int failures = 0;
   uint64_t seed = 97000;
   uint64_t specialized = etr_diff_stats()->specialized;
   for (size_t op = 0; op < sizeof(kOps) / sizeof(kOps[0]); ++op) {
     bool sum = op == 0;
+    bool any = strstr(kOps[op], "any") != NULL;
+    bool all_only = strstr(kOps[op], "all_out") != NULL;
+    // Every dim: sum, amax, amin, argmax (dim None), any.
+    bool every_dim = op < 3 || op == 5 || op == 6 || any;
     for (size_t t = 0; t < 5; ++t) {
       for (size_t l = 0; l < sizeof(kLengths) / sizeof(kLengths[0]); ++l) {
         int64_t n = kLengths[l];
         etr_diff_fill_t fill = (l + t) % 2 ? ETR_FILL_SPECIAL
                                            : ETR_FILL_RANDOM;
-        etr_scalar_type_t out =
-            sum ? ((l % 2) ? ETR_LONG : kIntegers[t]) : kIntegers[t];
+        etr_scalar_type_t out = any   ? ETR_BOOL
+                                : sum ? ((l % 2) ? ETR_LONG : kIntegers[t])
+                                      : kIntegers[t];
         bool keep = (l + op) % 2 == 0;
+        if (all_only) {
+          reduce_spec_t all = {kOps[op], kIntegers[t], out, 2, {2, n}, 0,
+                               fill, DIMS_ALL, {0}, 0, false, false};
+          failures += run_spec(&all, seed++);
+          continue;
+        }
         reduce_spec_t rows = {kOps[op], kIntegers[t], out, 2, {3, n}, 0,
                               fill, DIMS_LIST, {1}, 1, keep, false};
         failures += run_spec(&rows, seed++);
@@ -524,15 +536,21 @@ TT_TEST(diff_reduce, integers) {
         reduce_spec_t outer = {kOps[op], kIntegers[t], out, 2, {9, n}, 0,
                                fill, DIMS_LIST, {0}, 1, keep, false};
         failures += run_spec(&outer, seed++);
-        if (op < 3 || op >= 5) {  // every dim: sum, amax, amin, argmax
+        if (every_dim) {
           reduce_spec_t all = {kOps[op], kIntegers[t], out, 2, {2, n}, 0,
                                fill, DIMS_ALL, {0}, 0, false, false};
           failures += run_spec(&all, seed++);
         }
       }
+      if (all_only) {
+        continue;
+      }
       // Channels-last: columns over N, H, W for each channel.
       reduce_spec_t nhwc = {kOps[op], kIntegers[t],
-                            sum ? ETR_LONG : kIntegers[t], 4, {2, 5, 3, 19},
+                            any   ? ETR_BOOL
+                            : sum ? ETR_LONG
+                                  : kIntegers[t],
+                            4, {2, 5, 3, 19},
                             ETR_DIFF_CHANNELS_LAST, ETR_FILL_SPECIAL,
                             DIMS_LIST, {1}, 1, true, false};
       failures += run_spec(&nhwc, seed++);
