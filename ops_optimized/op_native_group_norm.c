@@ -5,9 +5,12 @@
 // group-norm driver (norm/norm.h): each (n, group) block's statistics in
 // double, normalization per channel plane in fp32 with the mean split in
 // two floats (blocks with extreme statistics in double, as the
-// reference). Channels-last inputs, empty inputs and argument errors go to
-// the reference kernel (ops_reference/op_native_group_norm.c), whose dry
-// run checks and resizes first.
+// reference). A channels-last input with an out laid out alike runs the
+// same arithmetic image by image: each group's statistics down the
+// columns of its channels, then every pixel's channels in one pass.
+// Other layouts, empty inputs and argument errors go to the reference
+// kernel (ops_reference/op_native_group_norm.c), whose dry run checks and
+// resizes first.
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/norm/norm.h"
 #include "ops_optimized/ops_optimized.h"

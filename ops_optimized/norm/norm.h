@@ -140,8 +140,9 @@ bool etr_batch_norm_float_params(size_t channels, const etr_tensor_t *weight,
                                  float *alpha, float *beta);
 
 // Group norm of a contiguous input seen as [N, C, HxW] (weight, bias may be
-// NULL), contiguous outs. Scratch for Half/BFloat16: one group block of
-// fp32.
+// NULL), contiguous outs, or of a channels-last [N, C, H, W] input into an
+// out laid out alike. Scratch: for Half/BFloat16 one group block (NCHW) or
+// one image (NHWC) of fp32; NHWC also 4 C floats and 3 doubles a group.
 bool etr_group_norm_run(etr_kernel_context_t *ctx, const etr_tensor_t *input,
                         const etr_tensor_t *weight, const etr_tensor_t *bias,
                         int64_t n, int64_t c, int64_t hxw, int64_t group,

@@ -328,12 +328,193 @@ bool etr_batch_norm_run(etr_kernel_context_t *ctx, const etr_tensor_t *input,
   return true;
 }
 
+// Whether `t` is a dense channels-last 4-D tensor of `numel` elements.
+static bool channels_last_of(const etr_tensor_t *t, int64_t numel) {
+  return t->dim == 4 && etr_dim_order_is_channels_last(t->dim_order, 4) &&
+         etr_tensor_is_dense(t) && etr_numel(t) == numel &&
+         etr_reduce_is_f32_like(t->dtype);
+}
+
+enum { kGroupColumns = 256 };  // channels of a group summed per call
+
+// Group g of a channels-last image normalized in double (the reference's
+// evaluation, norm_row_double), pixel by pixel.
+static void group_norm_double(size_t hxw, size_t c, size_t per_group,
+                              size_t g, const float *w, const float *b,
+                              double mu, double inverse, const float *x,
+                              float *y) {
+  for (size_t p = 0; p < hxw; ++p) {
+    size_t at = p * c + g * per_group;
+    norm_row_double(per_group, x + at, mu, inverse,
+                    w != NULL ? w + g * per_group : NULL,
+                    b != NULL ? b + g * per_group : NULL, 1.0, 0.0, y + at);
+  }
+}
+
+// Group norm of one channels-last image x [hxw, c] (fp32) into y (may be x),
+// `group` groups, parameters w and b (fp32, may be NULL); the statistics of
+// group g into mu[g], inverse[g] and variance[g]. `channel_scratch` holds 4 c
+// floats. Each group's sums run down the columns of its channels (in double,
+// chunks of kGroupColumns), then every pixel's c channels are normalized in one
+// pass, ((x - hi) - lo) * scale + shift with the per-channel hi, lo (the
+// group's mean split in two floats), scale (rstd w) and shift (b). A group with
+// extreme statistics is computed in double, as the reference computes it: after
+// the fp32 pass from x, or, when y is x, before it, its channels then passing
+// the fp32 pass unchanged (hi = lo = 0, scale 1, shift -0.0: exact for every
+// value).
+static void group_norm_image(const etr_reduce_kernels_t *r, size_t hxw,
+                             size_t c, size_t group, const float *w,
+                             const float *b, double eps, const float *x,
+                             float *y, double *mu, double *inverse,
+                             double *variance, float *channel_scratch) {
+  size_t per_group = c / group;
+  double block = (double)(hxw * per_group);
+  double sums[kGroupColumns];
+  double means[kGroupColumns];
+  float *hi = channel_scratch;
+  float *lo = hi + c;
+  float *scale = lo + c;
+  float *shift = scale + c;
+  for (size_t g = 0; g < group; ++g) {
+    const float *xg = x + g * per_group;
+    double total = 0.0;
+    for (size_t k0 = 0; k0 < per_group; k0 += kGroupColumns) {
+      size_t count = per_group - k0 < kGroupColumns ? per_group - k0
+                                                    : kGroupColumns;
+      r->sum_cols(hxw, count, c, xg + k0, sums);
+      for (size_t k = 0; k < count; ++k) {
+        total += sums[k];
+      }
+    }
+    mu[g] = total / block;
+    double squares = 0.0;
+    for (size_t k = 0; k < kGroupColumns; ++k) {
+      means[k] = mu[g];
+    }
+    for (size_t k0 = 0; k0 < per_group; k0 += kGroupColumns) {
+      size_t count = per_group - k0 < kGroupColumns ? per_group - k0
+                                                    : kGroupColumns;
+      r->sumsq_cols(hxw, count, c, xg + k0, means, sums);
+      for (size_t k = 0; k < count; ++k) {
+        squares += sums[k];
+      }
+    }
+    variance[g] = squares / block;
+    inverse[g] = 1.0 / sqrt(variance[g] + eps);
+    bool fast = fast_statistics(mu[g], variance[g], inverse[g]);
+    bool identity = !fast && x == y;
+    if (identity) {
+      group_norm_double(hxw, c, per_group, g, w, b, mu[g], inverse[g], x,
+                        y);
+    }
+    float mean_hi = identity ? 0.0f : (float)mu[g];
+    float mean_lo = identity ? 0.0f : (float)(mu[g] - (double)mean_hi);
+    for (size_t k = g * per_group; k < (g + 1) * per_group; ++k) {
+      hi[k] = mean_hi;
+      lo[k] = mean_lo;
+      scale[k] = identity ? 1.0f
+                          : (float)(inverse[g] *
+                                    (w != NULL ? (double)w[k] : 1.0));
+      shift[k] = identity ? -0.0f : b != NULL ? b[k] : 0.0f;
+    }
+  }
+  for (size_t p = 0; p < hxw; ++p) {
+    const float *xp = x + p * c;
+    float *yp = y + p * c;
+    for (size_t k = 0; k < c; ++k) {
+      yp[k] = ((xp[k] - hi[k]) - lo[k]) * scale[k] + shift[k];
+    }
+  }
+  for (size_t g = 0; g < group && x != y; ++g) {
+    if (!fast_statistics(mu[g], variance[g], inverse[g])) {
+      group_norm_double(hxw, c, per_group, g, w, b, mu[g], inverse[g], x,
+                        y);
+    }
+  }
+}
+
+// Group norm of a channels-last [N, C, H, W] input into an out laid out
+// alike: one image at a time (staged through fp32 in ctx->temp for Half
+// and BFloat16). False, with nothing written, without room there.
+static bool group_norm_channels_last(etr_kernel_context_t *ctx,
+                                     const etr_tensor_t *input,
+                                     const float *w, const float *b,
+                                     size_t n, size_t c, size_t hxw,
+                                     size_t group, double eps,
+                                     etr_tensor_t *out, etr_tensor_t *mean,
+                                     etr_tensor_t *rstd) {
+  if (ctx->temp == NULL || group > 4096) {
+    return false;
+  }
+  bool staged = input->dtype != ETR_FLOAT;
+  size_t image = hxw * c;
+  const etr_arena_mark_t mark = etr_arena_mark(ctx->temp);
+  float *channels = (float *)etr_arena_alloc(ctx->temp,
+                                             4 * c * sizeof(float), 64);
+  double *stats = (double *)etr_arena_alloc(ctx->temp,
+                                            3 * group * sizeof(double), 64);
+  float *scratch =
+      staged ? (float *)etr_arena_alloc(ctx->temp, image * sizeof(float), 64)
+             : NULL;
+  if (channels == NULL || stats == NULL || (staged && scratch == NULL)) {
+    etr_arena_rewind(ctx->temp, mark);
+    return false;
+  }
+  const etr_reduce_kernels_t *r = etr_reduce_kernels_for(etr_isa_active());
+  size_t element = etr_scalar_type_size(input->dtype);
+  for (size_t i = 0; i < n; ++i) {
+    const float *x = (const float *)input->data + i * image;
+    float *y = (float *)out->data + i * image;
+    if (staged) {
+      etr_convert_to_f32(input->dtype, image,
+                         (const uint8_t *)input->data + i * image * element,
+                         scratch);
+      x = scratch;
+      y = scratch;
+    }
+    group_norm_image(r, hxw, c, group, w, b, eps, x, y, stats,
+                     stats + group, stats + 2 * group, channels);
+    if (staged) {
+      etr_convert_from_f32(out->dtype, image, scratch,
+                           (uint8_t *)out->data + i * image * element);
+    }
+    for (size_t g = 0; g < group; ++g) {
+      int64_t at = (int64_t)(i * group + g);
+      etr_store_double(mean->dtype, etr_element_at(mean, at), stats[g]);
+      etr_store_double(rstd->dtype, etr_element_at(rstd, at),
+                       stats[group + g]);
+    }
+  }
+  etr_arena_rewind(ctx->temp, mark);
+  return true;
+}
+
 bool etr_group_norm_run(etr_kernel_context_t *ctx, const etr_tensor_t *input,
                         const etr_tensor_t *weight, const etr_tensor_t *bias,
                         int64_t n, int64_t c, int64_t hxw, int64_t group,
                         double eps, etr_tensor_t *out, etr_tensor_t *mean,
                         etr_tensor_t *rstd) {
   int64_t numel = etr_numel(input);
+  bool channels_last =
+      numel > 0 && !etr_tensor_is_contiguous(input) &&
+      channels_last_of(input, numel) && out->dtype == input->dtype &&
+      channels_last_of(out, numel) &&
+      memcmp(out->strides, input->strides, 4 * sizeof(int64_t)) == 0;
+  if (channels_last) {
+    const float *w = NULL;
+    const float *b = NULL;
+    if (hxw == 0 || !contiguous_of(mean, n * group) ||
+        !contiguous_of(rstd, n * group) ||
+        (weight != NULL && (weight->dim != 1 || !contiguous_of(weight, c))) ||
+        (bias != NULL && (bias->dim != 1 || !contiguous_of(bias, c))) ||
+        !stage_param(ctx, weight, (size_t)c, &w) ||
+        !stage_param(ctx, bias, (size_t)c, &b)) {
+      return false;
+    }
+    return group_norm_channels_last(ctx, input, w, b, (size_t)n, (size_t)c,
+                                    (size_t)hxw, (size_t)group, eps, out,
+                                    mean, rstd);
+  }
   if (numel == 0 || hxw == 0 || !etr_reduce_is_f32_like(input->dtype) ||
       !etr_tensor_is_contiguous(input) || !contiguous_of(out, numel) ||
       !contiguous_of(mean, n * group) || !contiguous_of(rstd, n * group) ||

@@ -490,8 +490,8 @@ static int group_norm_case(etr_scalar_type_t dtype,
                  (long long)sizes[3], (long long)group,
                  affine ? " affine" : "");
   etr_tensor_t *input = etr_diff_input(&c, dtype, 4, sizes, layout, fill);
-  if (offset != 0.0f && layout == ETR_DIFF_CONTIGUOUS) {
-    shift_values(input, offset);
+  if (offset != 0.0f && layout != ETR_DIFF_NONCONTIGUOUS) {
+    shift_values(input, offset);  // (dense Float)
   }
   const int64_t channels[1] = {sizes[1]};
   if (affine) {
@@ -553,6 +553,28 @@ TT_TEST(diff_norm, group_norm) {
   }
   failures += group_norm_case(ETR_DOUBLE, ETR_DOUBLE, image, 4, 0,
                               ETR_FILL_RANDOM, true, 0, seed++);
+  // Channels-last (norm_driver.c's group_norm_channels_last): channel
+  // counts over the lane edges and groups of more than 256 channels (its
+  // column chunks), a large mean, special values (groups done in double:
+  // after the fp32 pass for Float, before it in the staged Half), without
+  // affine parameters.
+  static const int64_t kChannelGroups[][2] = {
+      {6, 3}, {16, 4}, {33, 11}, {64, 2}, {600, 2}};
+  for (size_t k = 0; k < 5; ++k) {
+    int64_t nhwc[4] = {2, kChannelGroups[k][0], 3, 5};
+    int64_t groups = kChannelGroups[k][1];
+    etr_diff_layout_t cl = ETR_DIFF_CHANNELS_LAST;
+    failures += group_norm_case(ETR_FLOAT, ETR_FLOAT, nhwc, groups, cl,
+                                ETR_FILL_RANDOM, true, 0, seed++);
+    failures += group_norm_case(ETR_FLOAT, ETR_FLOAT, nhwc, groups, cl,
+                                ETR_FILL_SPECIAL, k % 2 == 0, 0, seed++);
+    failures += group_norm_case(ETR_FLOAT, ETR_FLOAT, nhwc, groups, cl,
+                                ETR_FILL_RANDOM, true, 500.0f, seed++);
+    failures += group_norm_case(ETR_HALF, ETR_HALF, nhwc, groups, cl,
+                                ETR_FILL_SPECIAL, true, 0, seed++);
+    failures += group_norm_case(ETR_BFLOAT16, ETR_FLOAT, nhwc, groups, cl,
+                                ETR_FILL_RANDOM, k % 2 == 1, 0, seed++);
+  }
   // Errors: C not divisible by the groups; parameters of another dtype.
   failures += group_norm_case(ETR_FLOAT, ETR_FLOAT, image, 3, 0,
                               ETR_FILL_RANDOM, true, 0, seed++);
