@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::logical_or.out for Bool self, other and out: Bool
-// tensors hold 0/1 bytes, so logical or is the bytewise or of
-// bitwise/bitwise.h, on the layouts and broadcasts of binary/plan.h; and
-// for Float, Half or BFloat16 self and other of one dtype with a Bool
-// out: their truth bytes (x != 0, NaN true) first (bitwise/logical.c).
-// Exact. Other dtypes, and argument errors, go to the reference kernel
-// (ops_reference/op_logical_or.c).
+// Optimized aten::logical_or.out for Bool self, other and out: Bool tensors
+// hold 0/1 bytes, so logical or is the bytewise or of bitwise/bitwise.h, on the
+// layouts and broadcasts of binary/plan.h; and for Float, Half, BFloat16 or
+// integer self and other of one dtype with a Bool out: their truth bytes (x !=
+// 0, NaN true) first (bitwise/logical.c). Exact. Other dtypes, and argument
+// errors, go to the reference kernel (ops_reference/op_logical_or.c).
 #include "ops_optimized/bitwise/bitwise.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"

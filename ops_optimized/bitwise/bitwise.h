@@ -96,7 +96,7 @@ typedef enum etr_bytes_form {
 
 // One call of such an op (`op`: AND, OR, XOR): etr_bytes_binary_probe,
 // then etr_bytes_execute, and for a logical op whose tensors the probe
-// does not take, etr_logical_float_execute. Returns their error;
+// does not take, etr_logical_execute. Returns their error;
 // *handled is false when none of them took the call: the caller then
 // runs the reference.
 etr_error_t etr_bytes_binary_op(etr_kernel_context_t *ctx,
@@ -104,12 +104,13 @@ etr_error_t etr_bytes_binary_op(etr_kernel_context_t *ctx,
                                 etr_bytes_op_t op, etr_bytes_form_t form,
                                 bool *handled);
 
-// logical_and/or/xor (`op`: AND, OR, XOR) of two Float, Half or BFloat16
-// tensors of one dtype into a Bool out (logical.c): truth bytes by the
-// comparison microkernels, then `op`. Resizes out (returning its error),
+// logical_and/or/xor (`op`: AND, OR, XOR) of two Float, Half, BFloat16
+// or integer (uint8, int8..int64) tensors of one dtype into a Bool out
+// (logical.c): truth bytes (comparison microkernels for the floats, typed
+// loops for integers), then `op`. Resizes out (returning its error),
 // stops in a dry run. *handled is false when the dtypes are not such a
 // case or the layout cannot be planned: the caller runs the reference.
-etr_error_t etr_logical_float_execute(etr_kernel_context_t *ctx,
+etr_error_t etr_logical_execute(etr_kernel_context_t *ctx,
                                       etr_bytes_op_t op,
                                       const etr_tensor_t *a,
                                       const etr_tensor_t *b,

@@ -146,5 +146,5 @@ etr_error_t etr_bytes_binary_op(etr_kernel_context_t *ctx,
       out == NULL) {
     return ETR_OK;
   }
-  return etr_logical_float_execute(ctx, op, self, other, out, handled);
+  return etr_logical_execute(ctx, op, self, other, out, handled);
 }

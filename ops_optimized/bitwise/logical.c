@@ -1,22 +1,52 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// logical_and/or/xor of Float, Half and BFloat16 tensors (see bitwise.h):
-// each operand's truth (x != 0: NaN is true, -0.0 false) as 0/1 bytes by
-// the comparison microkernels of ../binary/binary.h, a chunk at a time
-// (Half and BFloat16 staged through fp32, exactly), then the bytewise op
-// into the Bool out. An operand constant along a run is one truth byte,
-// used as the pattern.
+// logical_and/or/xor of Float, Half, BFloat16 and integer tensors (see
+// bitwise.h): each operand's truth (x != 0: NaN is true, -0.0 false) as 0/1
+// bytes by the comparison microkernels of ../binary/binary.h, a chunk at a time
+// (Half and BFloat16 staged through fp32, exactly; uint8 and int8..int64 by
+// typed loops), then the bytewise op into the Bool out. An operand constant
+// along a run is one truth byte, used as the pattern.
 #include <string.h>
 
 #include "ops_optimized/binary/binary.h"
 #include "ops_optimized/binary/elementwise.h"
+#include "ops_optimized/binary/integer.h"
 #include "ops_optimized/binary/plan.h"
 #include "ops_optimized/bitwise/bitwise.h"
 #include "ops_reference/support/shape.h"
 
-// Truth bytes of m elements of a Float/Half/BFloat16 array.
+// Truth bytes of m integers of type T.
+#define INT_TRUTH(T)                                                  \
+  static void truth_##T(size_t m, const T *x, uint8_t *y) {           \
+    for (size_t i = 0; i < m; ++i) {                                  \
+      y[i] = x[i] != 0;                                               \
+    }                                                                 \
+  }
+INT_TRUTH(uint8_t)
+INT_TRUTH(uint16_t)
+INT_TRUTH(uint32_t)
+INT_TRUTH(uint64_t)
+#undef INT_TRUTH
+
+// Truth bytes of m elements of a Float/Half/BFloat16 or integer array.
 static void truth(const etr_f32_binary_kernels_t *k, etr_scalar_type_t dtype,
                   size_t m, const void *x, float *staging, uint8_t *y) {
+  if (etr_int_dtype(dtype)) {  // (signedness does not change x != 0)
+    switch (etr_scalar_type_size(dtype)) {
+      case 1:
+        truth_uint8_t(m, x, y);
+        return;
+      case 2:
+        truth_uint16_t(m, x, y);
+        return;
+      case 4:
+        truth_uint32_t(m, x, y);
+        return;
+      default:
+        truth_uint64_t(m, x, y);
+        return;
+    }
+  }
   const float *values = (const float *)x;
   if (dtype != ETR_FLOAT) {
     etr_ew_to_f32(dtype, m, x, staging);
@@ -25,7 +55,7 @@ static void truth(const etr_f32_binary_kernels_t *k, etr_scalar_type_t dtype,
   k->compare_vs[ETR_COMPARE_OP_NE](m, values, 0.0f, y);
 }
 
-etr_error_t etr_logical_float_execute(etr_kernel_context_t *ctx,
+etr_error_t etr_logical_execute(etr_kernel_context_t *ctx,
                                       etr_bytes_op_t op,
                                       const etr_tensor_t *a,
                                       const etr_tensor_t *b,
@@ -33,7 +63,8 @@ etr_error_t etr_logical_float_execute(etr_kernel_context_t *ctx,
   int32_t dim = 0;
   int64_t sizes[ETR_MAX_DIMS];
   *handled = false;
-  if (!etr_ew_is_float_like(a->dtype) || b->dtype != a->dtype ||
+  if (!(etr_ew_is_float_like(a->dtype) || etr_int_dtype(a->dtype)) ||
+      b->dtype != a->dtype ||
       out->dtype != ETR_BOOL ||
       !etr_plan_broadcast_shape(a->dim, a->sizes, b->dim, b->sizes, &dim,
                                 sizes)) {

@@ -9,8 +9,9 @@
 // operands' bytes, or comparisons), so every case compares bit for bit.
 //
 // Cases: the byte ops per dtype (Bool, uint8, int8, int16, int32, int64
-// specialized; logical ops on Bool, and on Float, Half and BFloat16 with
-// special values, through their truth bytes) at the tile-edge sizes of 64
+// specialized; logical ops on Bool, and on Float, Half, BFloat16 and the
+// integers with special values, through their truth bytes) at the
+// tile-edge sizes of 64
 // lanes (the widest byte vector) in the patterns binary/plan.h takes
 // (same shape, [3,n] op [n] and its mirror, per channel contiguous and
 // channels-last, a 0-dim tensor of the dtype, a Scalar) and in ones it
@@ -19,7 +20,8 @@
 // in place. The predicates and logical_not on Float, Half and BFloat16
 // with special values (NaN, +-inf, -0.0, denormals) at the edge sizes of
 // 16 lanes, contiguous, channels-last and non-contiguous; on integer and
-// Bool selves (zeroed outs); Double falls back. ceil, floor, round and
+// Bool selves (zeroed outs; logical_not on integers by the integer
+// engine's x == 0); Double falls back. ceil, floor, round and
 // trunc on integers (copies through the byte engine; Bool is the
 // reference's error), sign on integers and Bool.
 #include <criterion/criterion.h>
@@ -210,19 +212,22 @@ static int run_bitwise(const char *op, const char *scalar_op, bool logical) {
       failures += run_binary(op, scalar_op, kByteDtypes[d], sizes[s]);
     }
   }
-  // Logical ops on floats: their truth (NaN true, -0.0 false) first.
-  static const etr_scalar_type_t kFloatDtypes[] = {ETR_FLOAT, ETR_HALF,
-                                                   ETR_BFLOAT16};
-  for (size_t d = 0; logical && d < 3; ++d) {
+  // Logical ops on floats and integers: their truth (NaN true, -0.0
+  // false) first.
+  static const etr_scalar_type_t kTruthDtypes[] = {
+      ETR_FLOAT, ETR_HALF, ETR_BFLOAT16, ETR_BYTE,
+      ETR_CHAR,  ETR_SHORT, ETR_INT,     ETR_LONG};
+  for (size_t d = 0; logical && d < 8; ++d) {
     for (size_t s = 0; s < count; s += 2) {
-      failures += run_binary(op, NULL, kFloatDtypes[d], sizes[s]);
+      failures += run_binary(op, NULL, kTruthDtypes[d], sizes[s]);
     }
   }
-  // Left to the reference: logical ops on integers and Double; bitwise
-  // ops on Long.
+  // Left to the reference: logical ops on Double; bitwise ops on Long
+  // with a view.
   int64_t shape[2] = {3, 17};
-  failures += run_pair(op, logical ? ETR_INT : ETR_LONG, 2, shape, 2, shape,
-                       ETR_DIFF_CONTIGUOUS, ETR_FILL_SPECIAL, "fallback");
+  failures += run_pair(op, logical ? ETR_DOUBLE : ETR_LONG, 2, shape, 2,
+                       shape, ETR_DIFF_NONCONTIGUOUS, ETR_FILL_SPECIAL,
+                       "fallback");
   if (logical) {
     failures += run_pair(op, ETR_DOUBLE, 2, shape, 2, shape,
                          ETR_DIFF_CONTIGUOUS, ETR_FILL_SPECIAL, "fallback");
