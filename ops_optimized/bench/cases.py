@@ -550,6 +550,25 @@ def standard_cases() -> List[Case]:
     add("upsample_bilinear2x-64x56", "resample", "aten::upsample_bilinear2d.vec_out",
         _t(1, 64, 56, 56), [112, 112], False, None)
 
+    # 16-bit and integer variants of common ops (each fell back to the
+    # reference kernel before 2026-12-06).
+    h = torch.float16
+    add("relu-f16-L2", "elementwise", "aten::relu.out", _t(64, 1024, dtype=h))
+    add("mul-i64-L2", "elementwise", "aten::mul.out", _t(64, 1024, dtype=torch.int64),
+        _t(64, 1024, dtype=torch.int64))
+    add("lt-i64-L2", "elementwise", "aten::lt.Tensor_out", _t(64, 1024, dtype=torch.int64),
+        _t(64, 1024, dtype=torch.int64))
+    add("sum-rows-i64-1024", "reduction", "aten::sum.IntList_out",
+        _t(1024, 1024, dtype=torch.int64), [-1], False, None)
+    add("maxpool3x3s2-f16-64x112", "pool", "aten::max_pool2d_with_indices.out",
+        _t(1, 64, 112, 112, dtype=h), [3, 3], [2, 2], [1, 1], [1, 1], False)
+    add("avgpool2x2s2-f16-64x56", "pool", "aten::avg_pool2d.out", _t(1, 64, 56, 56, dtype=h),
+        [2, 2], [2, 2], [0, 0], False, True, None)
+    add("upsample_nearest2x-f16-64x56", "resample", "aten::upsample_nearest2d.vec_out",
+        _t(1, 64, 56, 56, dtype=h), [112, 112], None)
+    add("upsample_bilinear2x-f16-64x56", "resample", "aten::upsample_bilinear2d.vec_out",
+        _t(1, 64, 56, 56, dtype=h), [112, 112], False, None)
+
     f = _t(1, 64, 56, 56)
     add("permute-nchw-to-nhwc-64x56", "movement", "aten::permute_copy.out", f, [0, 2, 3, 1])
     add("transpose-1024", "movement", "aten::permute_copy.out", m, [1, 0])
