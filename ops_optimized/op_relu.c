@@ -2,9 +2,10 @@
 //
 // Optimized aten::relu.out: a contiguous Float input into a Float out with
 // the default dim order runs the fp32 relu microkernel of the active ISA;
-// Half and BFloat16 (and Float views) with an out of self's dtype run the
-// unary driver's clamp with limits 0 and +inf (unary/unary_driver.h: staged
-// through fp32, which a relu leaves exact), x < 0 ? 0 : x as the
+// a contiguous Half or BFloat16 one relu on its bits (etr_relu_16bit); Half
+// and BFloat16 views (and Float views) with an out of self's dtype run the
+// unary driver's clamp with limits 0 and +inf (unary/unary_driver.h:
+// staged through fp32, which a relu leaves exact), x < 0 ? 0 : x as the
 // reference's, so NaN and -0.0 pass through. uint8 and int8..int64 run
 // binary/integer.h's maximum with 0 (in the layouts plan.h takes). Every
 // other dtype and layout goes to the reference kernel
@@ -41,6 +42,16 @@ etr_error_t etr_opt_relu_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
     }
     if (!etr_unary_case(self, out)) {
       return etr_opt_fallback(etr_ref_relu_out, ctx, args, num_args);
+    }
+    if (self->dtype != ETR_FLOAT && etr_tensor_is_contiguous(self) &&
+        etr_dim_order_is_contiguous(out->dim_order, out->dim)) {
+      ETR_TRY(etr_resize_out(ctx, out, self->dim, self->sizes));
+      if (!ctx->dry_run) {
+        etr_relu_16bit((size_t)etr_tensor_numel(self),
+                       (const uint16_t *)self->data, (uint16_t *)out->data,
+                       self->dtype == ETR_HALF ? 0x7c00 : 0x7f80);
+      }
+      return ETR_OK;
     }
     const etr_unary_params_t params = {.low = 0.0f, .high = INFINITY};
     bool handled = false;

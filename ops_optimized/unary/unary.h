@@ -29,6 +29,12 @@ void etr_f32_relu_neon(size_t n, const float *x, float *y);
 // The relu microkernel for `isa`.
 etr_f32_unary_fn etr_f32_relu_for(etr_isa_t isa);
 
+// relu of n Half (infinity 0x7c00) or BFloat16 (0x7f80) values as bits:
+// negative values below -0.0 become +0, NaN and -0.0 pass through, as the
+// fp32 relu (portable C the compiler vectorizes; y may be x).
+void etr_relu_16bit(size_t n, const uint16_t *x, uint16_t *y,
+                    uint16_t infinity);
+
 // ---------------------------------------------------------------------------
 // The table-driven unary ops. Exact ops give the reference's bits (its
 // double evaluation rounds to the same float); the others state their
