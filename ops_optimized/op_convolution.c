@@ -139,6 +139,19 @@ static bool build_geometry(etr_kernel_context_t *ctx, etr_evalue_t **args,
   if (!two) {  // one row: as if rows were packed back to back
     g->in_stride_h = g->in_w * g->in_stride_w;
   }
+  // Along a dim with one output the stride places nothing (the window
+  // starts at -pad whatever it is): 1 keeps the kernels' row and column
+  // arithmetic small. A stride, padding or dilation past any real layer's
+  // (2^24) is left to the reference kernel, which never multiplies one by
+  // a row width (the kernel fuzzer's fault-6a2cd470d9: a stride of 2^60
+  // overflowed the AVX2 depthwise kernel's row step).
+  g->stride_h = g->out_h == 1 ? 1 : g->stride_h;
+  g->stride_w = g->out_w == 1 ? 1 : g->stride_w;
+  const int64_t limit = (int64_t)1 << 24;
+  if (g->stride_h > limit || g->stride_w > limit || g->pad_h > limit ||
+      g->pad_w > limit || g->dilation_h > limit || g->dilation_w > limit) {
+    return false;
+  }
   // The depthwise kernels index an input plane with 32-bit lanes.
   return g->in_h * g->in_stride_h + g->in_w * g->in_stride_w < INT32_MAX &&
          g->out_h * g->out_w < INT32_MAX;

@@ -61,6 +61,9 @@ static inline int64_t out_size(int64_t in, int64_t k, int64_t stride,
   return (in + 2 * pad - dilation * (k - 1) - 1) / stride + 1;
 }
 
+// When nonzero, the stride along H of a 2-D case instead of p->stride.
+static int64_t g_stride_h = 0;
+
 static inline int run_conv(const conv_case_t *p, etr_scalar_type_t dtype,
                            etr_diff_layout_t layout, etr_diff_fill_t fill,
                            etr_diff_fill_t weight_fill, bool transposed) {
@@ -113,7 +116,8 @@ static inline int run_conv(const conv_case_t *p, etr_scalar_type_t dtype,
   c.layout = layout;  // the input's, for the coverage records
   c.dtype = dtype;
   int64_t spatial = one_d ? 1 : 2;
-  int64_t s[2] = {p->stride, p->stride};
+  int64_t stride_h = g_stride_h != 0 ? g_stride_h : p->stride;
+  int64_t s[2] = {one_d ? p->stride : stride_h, p->stride};
   int64_t pad[2] = {p->pad, p->pad};
   int64_t d[2] = {p->dilation, p->dilation};
   int64_t zero[2] = {0, 0};
@@ -125,7 +129,7 @@ static inline int run_conv(const conv_case_t *p, etr_scalar_type_t dtype,
   etr_diff_arg(&c, tt_ev_int_list((size_t)spatial,
                                   transposed ? out_pad : zero));
   etr_diff_arg(&c, tt_ev_int(p->groups));
-  int64_t oh = one_d ? 1 : out_size(p->h, p->kh, p->stride, p->pad,
+  int64_t oh = one_d ? 1 : out_size(p->h, p->kh, stride_h, p->pad,
                                     p->dilation);
   int64_t ow = out_size(p->w, p->kw, p->stride, p->pad, p->dilation);
   int64_t o_sizes[4] = {p->n, p->oc, one_d ? ow : oh, ow};

@@ -161,6 +161,32 @@ TT_TEST(diff_conv, depthwise) {
                            ETR_FILL_EXACT_INT, ETR_FILL_SPECIAL, false);
     }
   }
+  // A stride far past the input, so a dim has one output (the kernel
+  // fuzzer's fault-6a2cd470d9: the AVX2 depthwise kernel's row step, a
+  // stride of 2^60 + 2 times the padded width, overflowed int64): along H
+  // only (the rows and padded-plane kernels, stride 1 along W) and along
+  // both dims; depthwise, a few-channel direct and a general convolution,
+  // NCHW and channels-last.
+  const int64_t huge = ((int64_t)1 << 60) + 2;
+  const conv_case_t strided[] = {
+      {1, 8, 3, 20, 8, 3, 3, 1, 1, 1, 8, true},
+      {1, 8, 5, 40, 8, 3, 3, 1, 0, 1, 8, false},
+      {1, 2, 5, 12, 2, 5, 5, 1, 2, 1, 2, true},
+      {1, 3, 4, 9, 3, 2, 3, 1, 1, 2, 3, false},
+      {2, 1, 6, 30, 1, 4, 4, 1, 1, 1, 1, true},
+      {1, 3, 5, 19, 4, 3, 3, 1, 1, 1, 1, true},
+      {1, 16, 4, 24, 8, 3, 3, 1, 1, 1, 1, true},
+      {1, 8, 3, 3, 8, 3, 3, huge, 0, 1, 8, true},
+      {1, 16, 4, 4, 8, 3, 3, huge, 1, 1, 1, true},
+  };
+  for (size_t i = 0; i < sizeof(strided) / sizeof(strided[0]); ++i) {
+    g_stride_h = i < 7 ? huge : 0;
+    for (int layout = 0; layout < 3; layout += 2) {
+      failures += run_conv(&strided[i], ETR_FLOAT, (etr_diff_layout_t)layout,
+                           ETR_FILL_RANDOM, ETR_FILL_RANDOM, false);
+    }
+  }
+  g_stride_h = 0;
   cr_assert_eq(failures, 0, "%d depthwise cases disagree", failures);
 }
 
