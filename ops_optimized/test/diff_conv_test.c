@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Differential tests of the optimized aten::convolution.out against the
-// reference kernel, on every ISA of this machine (diff.h): 1-D and 2-D,
-// NCHW and channels-last, stride, padding, dilation, groups, depthwise
-// (with and without a channel multiplier), pointwise, bias or none, the
-// mobilenet_v2 and cnn dataset shapes, Float/Half/BFloat16, transposed
-// convolutions, and the cases that fall back (3-D, mixed layouts,
-// non-contiguous inputs, other dtypes, Half or channels-last transposed). The sweeps of single kernels' edges are in
-// diff_conv_depthwise_kernels_test.c and diff_conv_direct_test.c;
+// reference kernel, on every ISA of this machine (diff.h): 1-D and 2-D, NCHW
+// and channels-last, stride, padding, dilation, groups, depthwise (with and
+// without a channel multiplier), pointwise, bias or none, the mobilenet_v2 and
+// cnn dataset shapes, Float/Half/BFloat16, transposed convolutions, and the
+// cases that fall back (3-D, mixed layouts, non-contiguous inputs, other
+// dtypes, Half or channels-last transposed). The sweeps of single kernels'
+// edges are in diff_conv_depthwise_kernels_test.c and diff_conv_direct_test.c;
 // tolerances in conv_test_util.h.
 #include <criterion/criterion.h>
 #include <float.h>
