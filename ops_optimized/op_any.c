@@ -14,6 +14,7 @@
 // that is already a 0-dim Bool tensor skips the driver and the dry run
 // (any_all_dense; a Half or BFloat16 element counts when a bit other than
 // its sign is set).
+#include "ops_optimized/binary/integer.h"
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/common/dense.h"
 #include "ops_optimized/ops_optimized.h"
@@ -25,7 +26,7 @@ static bool specialized_dtypes(const etr_tensor_t *self,
                                const etr_tensor_t *out) {
   return self != NULL && out != NULL &&
          (etr_reduce_is_f32_like(self->dtype) || self->dtype == ETR_BOOL ||
-          etr_reduce_is_integer(self->dtype)) &&
+          etr_int_dtype(self->dtype)) &&
          out->dtype == ETR_BOOL;
 }
 

@@ -14,6 +14,7 @@
 // errors; the reference's dry run checks and resizes before we compute.
 // Tiny Float sums over one dim into an out already of the reduced shape
 // skip all of that (sum_dense).
+#include "ops_optimized/binary/integer.h"
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/common/dense.h"
 #include "ops_optimized/ops_optimized.h"
@@ -106,8 +107,8 @@ etr_error_t etr_opt_sum_intlist_out(etr_kernel_context_t *ctx,
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 4);
   bool integer = self != NULL && out != NULL &&
-                 etr_reduce_is_integer(self->dtype) &&
-                 etr_reduce_is_integer(out->dtype);
+                 etr_int_dtype(self->dtype) &&
+                 etr_int_dtype(out->dtype);
   if (num_args != 6 || self == NULL || out == NULL ||
       (!integer &&
        (!etr_reduce_is_f32_like(self->dtype) ||

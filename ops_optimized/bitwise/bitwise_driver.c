@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ops_optimized/binary/elementwise.h"
+#include "ops_optimized/binary/integer.h"
 #include "ops_optimized/binary/plan.h"
 #include "ops_optimized/bitwise/bitwise.h"
 #include "ops_optimized/common/args.h"
@@ -12,17 +13,7 @@
 #include "ops_reference/support/shape.h"
 
 bool etr_bytes_dtype(etr_scalar_type_t dtype) {
-  switch (dtype) {
-    case ETR_BOOL:
-    case ETR_BYTE:
-    case ETR_CHAR:
-    case ETR_SHORT:
-    case ETR_INT:
-    case ETR_LONG:
-      return true;
-    default:
-      return false;
-  }
+  return dtype == ETR_BOOL || etr_int_dtype(dtype);
 }
 
 bool etr_bytes_binary_probe(const etr_kernel_context_t *ctx,

@@ -7,6 +7,7 @@
 // the reference's own conversions (etr_store_double rounds once).
 #include <math.h>
 
+#include "ops_optimized/binary/integer.h"
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/common/check.h"
 #include "ops_optimized/reduce/reduce.h"
@@ -243,7 +244,7 @@ static void run_cols(const etr_reduce_kernels_t *k,
 bool etr_reduce_run(etr_kernel_context_t *ctx,
                     const etr_reduce_request_t *q) {
   const etr_tensor_t *self = q->self;
-  if (etr_reduce_is_integer(self->dtype)) {
+  if (etr_int_dtype(self->dtype)) {
     return etr_reduce_run_integer(q);
   }
   bool extremum = q->op == ETR_REDUCE_MAX || q->op == ETR_REDUCE_MIN;
@@ -325,7 +326,7 @@ etr_error_t etr_reduce_extremum_call(etr_kernel_context_t *ctx,
           : NULL;
   if (num_args != (both ? 6u : 5u) || self == NULL ||
       !(etr_reduce_is_f32_like(self->dtype) ||
-        etr_reduce_is_integer(self->dtype)) ||
+        etr_int_dtype(self->dtype)) ||
       (form != ETR_REDUCE_FORM_INDICES &&
        (values == NULL || values->dtype != self->dtype)) ||
       (form != ETR_REDUCE_FORM_VALUES &&

@@ -14,6 +14,7 @@
 // position of its value (a later element replaces it only when strictly
 // greater or less).
 #include "core/scalar_type.h"
+#include "ops_optimized/binary/integer.h"
 #include "ops_optimized/reduce/reduce.h"
 #include "ops_reference/support/element.h"
 
@@ -25,19 +26,6 @@
 #endif
 
 enum { kBlock = 256 };  // columns reduced side by side
-
-bool etr_reduce_is_integer(etr_scalar_type_t dtype) {
-  switch (dtype) {
-    case ETR_BYTE:
-    case ETR_CHAR:
-    case ETR_SHORT:
-    case ETR_INT:
-    case ETR_LONG:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // One block of outputs: sums (any: 0 or 1), or extrema and their
 // positions along r.
@@ -185,9 +173,9 @@ bool etr_reduce_run_integer(const etr_reduce_request_t *q) {
   bool any = q->op == ETR_REDUCE_ANY;
   bool sum = q->op == ETR_REDUCE_SUM || any;
   bool extremum = q->op == ETR_REDUCE_MAX || q->op == ETR_REDUCE_MIN;
-  if (!etr_reduce_is_integer(self->dtype) || (!sum && !extremum) ||
+  if (!etr_int_dtype(self->dtype) || (!sum && !extremum) ||
       (q->op == ETR_REDUCE_SUM &&
-       (q->values == NULL || !etr_reduce_is_integer(q->values->dtype))) ||
+       (q->values == NULL || !etr_int_dtype(q->values->dtype))) ||
       (any && (q->values == NULL || q->values->dtype != ETR_BOOL)) ||
       (extremum && q->values != NULL && q->values->dtype != self->dtype) ||
       (q->indices != NULL && q->indices->dtype != ETR_LONG)) {

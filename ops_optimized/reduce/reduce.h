@@ -192,9 +192,6 @@ typedef struct etr_reduce_request {
 bool etr_reduce_run(etr_kernel_context_t *ctx,
                     const etr_reduce_request_t *request);
 
-// True for uint8 and int8..int64.
-bool etr_reduce_is_integer(etr_scalar_type_t dtype);
-
 // The same reductions of a uint8 or int8..int64 self (reduce/integer.c):
 // SUM into an integer out (a wrapping int64 sum wrapped to the out
 // dtype), ANY into a Bool out, MAX and MIN into values of self's dtype
