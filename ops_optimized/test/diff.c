@@ -200,6 +200,17 @@ void etr_diff_tolerance_bound(etr_diff_case_t *c, double atol, double rtol) {
   c->tolerance = (etr_diff_tolerance_t){ETR_DIFF_BOUND, 0, atol, rtol};
 }
 
+void etr_diff_tolerance_add_rounding(etr_diff_case_t *c,
+                                     etr_scalar_type_t dtype) {
+  if (dtype == ETR_HALF) {
+    c->tolerance.rtol += 0x1p-10;
+    c->tolerance.atol += 0x1p-24;
+  } else if (dtype == ETR_BFLOAT16) {
+    c->tolerance.rtol += 0x1p-7;
+    c->tolerance.atol += 0x1p-133;
+  }
+}
+
 // Unit roundoff of a floating dtype.
 static double unit_roundoff(etr_scalar_type_t dtype) {
   switch (dtype) {

@@ -130,6 +130,11 @@ void etr_diff_key_conversion(etr_diff_case_t *c, etr_scalar_type_t out_dtype);
 void etr_diff_tolerance_exact(etr_diff_case_t *c);
 void etr_diff_tolerance_ulp(etr_diff_case_t *c, double ulp);
 void etr_diff_tolerance_bound(etr_diff_case_t *c, double atol, double rtol);
+// Widens a bound tolerance by one rounding to `dtype` of results that
+// already differ by it: for Half 2^-10 |ref| (2^-24 for its subnormals),
+// for BFloat16 2^-7 |ref| (2^-133); other dtypes unchanged.
+void etr_diff_tolerance_add_rounding(etr_diff_case_t *c,
+                                     etr_scalar_type_t dtype);
 
 // A GEMM-style bound for a result that sums k products of values bounded
 // by |a| <= max_a, |b| <= max_b computed in `dtype`: gamma_k * k * max_a *

@@ -32,16 +32,6 @@
 
 static const double kU = 0x1p-24;
 
-static void add_out_rounding(etr_diff_case_t *c, etr_scalar_type_t dtype) {
-  if (dtype == ETR_HALF) {
-    c->tolerance.rtol += 0x1p-10;
-    c->tolerance.atol += 0x1p-24;
-  } else if (dtype == ETR_BFLOAT16) {
-    c->tolerance.rtol += 0x1p-7;
-    c->tolerance.atol += 0x1p-133;
-  }
-}
-
 static size_t edge_sizes(int64_t *sizes) {
   size_t count = 0;
   static const int64_t widths[] = {8, 16, 32, 64};
@@ -92,7 +82,7 @@ static int softmax_case(bool log, etr_scalar_type_t dtype, int32_t rank,
     etr_diff_tolerance_bound(&c, 2 * kU / (n > 0 ? n : 1),
                              (16 + n / 32) * kU);
   }
-  add_out_rounding(&c, dtype);
+  etr_diff_tolerance_add_rounding(&c, dtype);
   return etr_diff_run(&c);
 }
 
@@ -227,7 +217,7 @@ static int layer_norm_case(etr_scalar_type_t dtype,
   size_t outs[3] = {5, 6, 7};
   etr_diff_out_list(&c, 3, outs);
   etr_diff_tolerance_bound(&c, 64 * kU, 4 * kU);
-  add_out_rounding(&c, dtype);
+  etr_diff_tolerance_add_rounding(&c, dtype);
   return etr_diff_run(&c);
 }
 
@@ -411,7 +401,7 @@ static int batch_norm_case(etr_scalar_type_t dtype,
     // var in [0.1, 2): |alpha| <= 1/sqrt(0.1) < 3.2, |beta| < 4.2.
     double max_x = fill == ETR_FILL_SPECIAL ? 3.0e38 : 2.0;
     etr_diff_tolerance_bound(&c, 4 * kU * (max_x * 3.2 + 4.2), 0);
-    add_out_rounding(&c, dtype);
+    etr_diff_tolerance_add_rounding(&c, dtype);
   }
   return etr_diff_run(&c);
 }
@@ -518,7 +508,7 @@ static int group_norm_case(etr_scalar_type_t dtype,
   size_t outs[3] = {8, 9, 10};
   etr_diff_out_list(&c, 3, outs);
   etr_diff_tolerance_bound(&c, 64 * kU, 4 * kU);
-  add_out_rounding(&c, dtype);
+  etr_diff_tolerance_add_rounding(&c, dtype);
   return etr_diff_run(&c);
 }
 

@@ -81,16 +81,8 @@ static int run_resample(const resample_spec_t *s, uint64_t seed) {
   etr_diff_return(&c, out_index);
   if (s->bilinear) {
     double max_abs = s->fill == ETR_FILL_SPECIAL ? 3.0e38 : 1.0;
-    double atol = 8 * 0x1p-24 * max_abs;
-    double rtol = 0.0;
-    if (s->dtype == ETR_HALF) {
-      atol += 0x1p-24;
-      rtol = 0x1p-10;
-    } else if (s->dtype == ETR_BFLOAT16) {
-      atol += 0x1p-133;
-      rtol = 0x1p-7;
-    }
-    etr_diff_tolerance_bound(&c, atol, rtol);
+    etr_diff_tolerance_bound(&c, 8 * 0x1p-24 * max_abs, 0);
+    etr_diff_tolerance_add_rounding(&c, s->dtype);
   } else {
     etr_diff_tolerance_exact(&c);
   }

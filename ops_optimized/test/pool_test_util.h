@@ -68,17 +68,11 @@ static inline double pool_max_abs_of(etr_diff_fill_t fill) {
 // averages that differ by the bound above.
 static inline void pool_average_tolerance(etr_diff_case_t *c, int64_t window,
                                           etr_diff_fill_t fill) {
-  double atol =
-      etr_diff_accumulation_bound(ETR_FLOAT, window, pool_max_abs_of(fill), 1);
-  double rtol = 0x1p-23;
-  if (c->dtype == ETR_HALF) {
-    atol += 0x1p-24;
-    rtol += 0x1p-10;
-  } else if (c->dtype == ETR_BFLOAT16) {
-    atol += 0x1p-133;
-    rtol += 0x1p-7;
-  }
-  etr_diff_tolerance_bound(c, atol, rtol);
+  etr_diff_tolerance_bound(
+      c,
+      etr_diff_accumulation_bound(ETR_FLOAT, window, pool_max_abs_of(fill), 1),
+      0x1p-23);
+  etr_diff_tolerance_add_rounding(c, c->dtype);
 }
 
 // Runs one pooling case: max_pool2d_with_indices or avg_pool2d per s->op.
