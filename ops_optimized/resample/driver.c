@@ -116,45 +116,6 @@ static void *tables(etr_kernel_context_t *ctx, size_t bytes, void *stack,
   return ctx->temp != NULL ? etr_arena_alloc(ctx->temp, bytes, 64) : NULL;
 }
 
-// Resamples `count` images (NCHW planes or NHWC images) of fp32 data, x
-// into y, with the tables in `state`.
-typedef void (*images_fn_t)(const void *state, const layout_t *l,
-                            const float *x, size_t count, float *y);
-
-typedef struct staged_images {
-  images_fn_t fn;
-  const void *state;
-  const layout_t *l;
-} staged_images_t;
-
-static bool images_chunk(void *state, size_t first, size_t count,
-                         const float *x, float *y) {
-  (void)first;
-  const staged_images_t *st = (const staged_images_t *)state;
-  st->fn(st->state, st->l, x, count, y);
-  return true;
-}
-
-// Runs `fn` over every image of input into out: directly for Float,
-// through fp32 chunks in ctx->temp for Half and BFloat16
-// (etr_stage_through_f32). False, with nothing written, without room
-// there for one image.
-static bool run_images(etr_kernel_context_t *ctx, const etr_tensor_t *input,
-                       etr_tensor_t *out, const layout_t *l, images_fn_t fn,
-                       const void *state) {
-  size_t images = l->channels_last ? l->n : l->n * l->c;
-  if (input->dtype == ETR_FLOAT) {
-    fn(state, l, (const float *)input->data, images, (float *)out->data);
-    return true;
-  }
-  size_t pixel = l->channels_last ? l->c : 1;
-  staged_images_t staged = {fn, state, l};
-  return etr_stage_through_f32(ctx->temp, input->dtype, images,
-                               l->h * l->w * pixel, l->oh * l->ow * pixel,
-                               input->data, out->data, images_chunk,
-                               &staged);
-}
-
 // dst[k] = src[index[k]], and dst[2k] = dst[2k + 1] = src[k] (exact 2x),
 // for elements of 1, 2 or 8 bytes (the 4-byte ones go to the ISA's
 // kernels); the duplication is a loop the compiler vectorizes (see the
@@ -282,14 +243,19 @@ bool etr_upsample_nearest2d_run(etr_kernel_context_t *ctx,
 
 typedef struct bilinear_state {
   const etr_resample_kernels_t *k;
+  const layout_t *l;
   const etr_resample_tap_t *rows;
   const int32_t *i0, *i1;
   const float *l0, *l1;
 } bilinear_state_t;
 
-static void bilinear_images(const void *state, const layout_t *l,
-                            const float *x, size_t images, float *y) {
+// `images` NCHW planes or NHWC images of fp32 data, x into y; also the
+// etr_stage_fn_t of a staged Half or BFloat16 call (a chunk of images).
+static bool bilinear_images(void *state, size_t first, size_t images,
+                            const float *x, float *y) {
+  (void)first;
   const bilinear_state_t *st = (const bilinear_state_t *)state;
+  const layout_t *l = st->l;
   size_t pixel = l->channels_last ? l->c : 1;
   size_t row = l->ow * pixel;
   for (size_t image = 0; image < images; ++image) {
@@ -313,6 +279,7 @@ static void bilinear_images(const void *state, const layout_t *l,
       }
     }
   }
+  return true;
 }
 
 bool etr_upsample_bilinear2d_run(etr_kernel_context_t *ctx,
@@ -348,7 +315,18 @@ bool etr_upsample_bilinear2d_run(etr_kernel_context_t *ctx,
   for (size_t oh = 0; oh < l.oh; ++oh) {
     rows[oh] = etr_resample_linear_tap(&axes[0], align_corners, (int64_t)oh);
   }
-  const bilinear_state_t state = {etr_resample_kernels_for(etr_isa_active()),
-                                  rows, i0, i1, l0, l1};
-  return run_images(ctx, input, out, &l, bilinear_images, &state);
+  bilinear_state_t state = {etr_resample_kernels_for(etr_isa_active()), &l,
+                            rows, i0, i1, l0, l1};
+  size_t images = l.channels_last ? l.n : l.n * l.c;
+  if (input->dtype == ETR_FLOAT) {
+    return bilinear_images(&state, 0, images, (const float *)input->data,
+                           (float *)out->data);
+  }
+  // Half and BFloat16: chunks of images staged through fp32 in ctx->temp
+  // (false, with nothing written, without room there for one).
+  size_t pixel = l.channels_last ? l.c : 1;
+  return etr_stage_through_f32(ctx->temp, input->dtype, images,
+                               l.h * l.w * pixel, l.oh * l.ow * pixel,
+                               input->data, out->data, bilinear_images,
+                               &state);
 }
