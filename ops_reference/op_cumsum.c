@@ -6,12 +6,15 @@
 // Dtypes, as ATen's cumsum (measured on PyTorch 2.13): the sums are
 // computed in the out dtype, every element converted to it first (so
 // [1.5, 2.5] into a Long out gives [1, 3], and a complex self into a real
-// out sums the real parts); integers wrap, floating sums run in double and
-// every partial sum is rounded once to the out dtype (ATen accumulates
-// Float in double and Half/BFloat16 in float), complex sums in double
-// pairs. With `dtype` given the out dtype must equal it (InvalidArgument).
-// The out dtype must be real or complex (Bool and uint16/32/64 are
-// NotSupported, as PyTorch's "cumsum_out_cpu"); self may be any dtype
+// out sums the real parts); integers wrap; floating and complex sums run
+// in ATen's CPU accumulation type, every partial sum then rounded to the
+// out dtype: Float and Double (and complex pairs of them) in double,
+// Half and BFloat16 in float (each partial sum rounded to float, so a
+// Half sum that reaches 65520 in float is inf, as PyTorch's, where the
+// exact sum a little below it would round to 65504). With
+// `dtype` given the out dtype must equal it (InvalidArgument). The out
+// dtype must be real or complex (Bool and uint16/32/64 are NotSupported,
+// as PyTorch's "cumsum_out_cpu"); self may be any dtype
 // including Bool and uint16/32/64 (functional cumsum gives Long for
 // integral and Bool self; the out is what the program planned). A bad dim
 // and an out too small are InvalidArgument. Any layout in and out.
@@ -56,6 +59,7 @@ etr_error_t etr_ref_cumsum_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   etr_dim_split_t split;
   etr_dim_split_init(&split, mask, operands, 2);
   etr_dtype_kind_t kind = etr_dtype_kind(compute);
+  bool float_sums = compute == ETR_HALF || compute == ETR_BFLOAT16;
   for (int64_t o = 0; o < split.outer_count; ++o) {
     int64_t in_base = etr_dim_split_outer(&split, 0, o);
     int64_t out_base = etr_dim_split_outer(&split, 1, o);
@@ -75,6 +79,9 @@ etr_error_t etr_ref_cumsum_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
         etr_store_complex(compute, target, sum);
       } else if (kind == ETR_KIND_FLOATING) {
         sum.real += etr_load_double(compute, converted);
+        if (float_sums) {
+          sum.real = (float)sum.real;  // a float sum of floats, exactly
+        }
         etr_store_double(compute, target, sum.real);
       } else {
         int_sum += (uint64_t)etr_load_int64(compute, converted);

@@ -252,6 +252,39 @@ TT_TEST(reduce_family, outs_in_their_own_layout) {
   tt_expect_values(sums, TT_VALUES(3, 1, 2, 9, 8, 7, 7, 7, 7, 9, 9, 9), 12);
 }
 
+// Half and BFloat16 cumsums accumulate in float, as ATen's (values from
+// PyTorch 2.13): a Half sum that reaches 65520 in float is inf though the
+// exact sum, 65519.998046875, would round to 65504; in BFloat16 the float
+// sum 1 + 2^-8 drops two 2^-25 (each a quarter of a float ulp), so it
+// stays the tie that rounds to 1, where the exact sum rounds up.
+TT_TEST(reduce_family, cumsum_16_bit_sums_in_float) {
+  static const struct {
+    etr_scalar_type_t dtype;
+    double in[4], expected[4];
+  } kCases[] = {
+      {ETR_HALF,
+       {65504, 15.9921875, 0.0029296875, 0.0029296875},
+       {65504, 65504, 65504, INFINITY}},
+      {ETR_BFLOAT16,
+       {1, 0x1p-8, 0x1p-25, 0x1p-25},
+       {1, 1, 1, 1}},
+  };
+  for (size_t k = 0; k < sizeof(kCases) / sizeof(kCases[0]); ++k) {
+    etr_tensor_t *x = tt_tensor(kCases[k].dtype, TT_SIZES(4), kCases[k].in);
+    etr_tensor_t *out = tt_out(kCases[k].dtype, TT_SIZES(4), 0);
+    tt_expect_status(TT_CALL("aten::cumsum.out", tt_ev_tensor(x),
+                             tt_ev_int(0), tt_ev_none(), tt_ev_tensor(out),
+                             tt_ev_tensor(out)),
+                     ETR_OK);
+    for (int64_t i = 0; i < 4; ++i) {
+      cr_expect_eq(tt_get(out, i), kCases[k].expected[i],
+                   "%s cumsum[%lld] = %.17g, PyTorch %.17g",
+                   etr_scalar_type_name(kCases[k].dtype), (long long)i,
+                   tt_get(out, i), kCases[k].expected[i]);
+    }
+  }
+}
+
 TT_TEST(reduce_family, outs_too_small) {
   etr_tensor_t *x = tt_tensor(ETR_FLOAT, TT_SIZES(2, 3),
                               TT_VALUES(1, 0, 2, 0, 3, 0));
