@@ -59,8 +59,10 @@ const etr_scan_kernels_t *etr_scan_kernels_for(etr_isa_t isa);
 // written, for a case they do not handle (the caller falls back). self
 // and out dense with the same dim order. Half and BFloat16 are staged
 // through fp32 in `temp` (ctx->temp; false without room there for one
-// outer slab) and rounded to their dtype once more: within one ulp of
-// the reference's double results rounded once.
+// outer slab). Their scans sum in float, ATen's accumulation type for
+// them and the reference's (bit-exact); their products are rounded to
+// their dtype once more: within one ulp of the reference's double
+// results rounded once.
 
 // cumsum along `dim` (normalized; 0 for a 0-dim self): Float, Half,
 // BFloat16, Long and Int, each into its own dtype.
