@@ -5,8 +5,9 @@
 // (padding, cropping, both, crops to nothing), repeat, slice_scatter and
 // select_scatter (in place and not), full / full_like / fill.Scalar_out
 // (Int, Double and Bool values into every dtype, values that overflow),
-// and split_with_sizes_copy, whose Tensor[] out argument the harness
-// cannot build: it is compared here directly, on the same terms (fresh
+// the empty family (zero-filled outs), and split_with_sizes_copy, whose
+// Tensor[] out argument the harness cannot build: it is compared here
+// directly, on the same terms (fresh
 // poisoned outs per ISA, bit-exact, both succeed or both fail, coverage
 // records). Results must match bit for bit.
 #include <criterion/criterion.h>
@@ -272,6 +273,126 @@ TT_TEST(diff_movement_fill, full_and_fill) {
   cr_assert_gt(etr_diff_stats()->specialized * 4, etr_diff_stats()->runs * 3,
                "full/fill fell back too often");
   cr_assert_eq(failures, 0, "%d full/fill cases disagree", failures);
+}
+
+// The empty family zero-fills its out (the reference's choice, for
+// deterministic runs): every dtype, outs resized from [0] and preshaped
+// (contiguous and channels-last), the memory formats, strides and dim
+// orders each op takes, and those it refuses. Every accepted call must
+// specialize (one fill after the reference's dry run).
+TT_TEST(diff_movement_fill, empty_family) {
+  static const struct {
+    int32_t dim;
+    int64_t sizes[4];
+  } kShapes[] = {{2, {3, 4}}, {1, {17}}, {0, {0}}, {2, {2, 0}},
+                 {4, {2, 3, 4, 5}}, {4, {1, 16, 7, 9}}};
+  static const uint8_t kChannelsLast[4] = {0, 2, 3, 1};
+  int failures = 0;
+  for (size_t t = 0; t < MOVEMENT_NUM_DTYPES; ++t) {
+    etr_scalar_type_t dtype = kMovementDtypes[t];
+    for (size_t s = 0; s < sizeof(kShapes) / sizeof(kShapes[0]); ++s) {
+      int32_t dim = kShapes[s].dim;
+      const int64_t *sizes = kShapes[s].sizes;
+      bool rank4 = dim == 4;
+      for (int out_kind = 0; out_kind < 3; ++out_kind) {
+        bool nhwc = out_kind == 2;
+        if (nhwc && !rank4) {
+          continue;
+        }
+        // empty.out: memory_format None, contiguous (0), channels-last (2:
+        // rank 4 only), preserve (1: refused).
+        static const int64_t kFormats[] = {-1, 0, 2, 1};
+        for (size_t f = 0; f < 4; ++f) {
+          etr_diff_case_t c;
+          etr_diff_begin(&c, "aten::empty.out", g_seed++,
+                         "%s shape %zu out %d format %lld",
+                         etr_scalar_type_name(dtype), s, out_kind,
+                         (long long)kFormats[f]);
+          etr_diff_arg(&c, tt_ev_int_list((size_t)dim, sizes));
+          etr_diff_arg(&c, kFormats[f] < 0 ? tt_ev_none()
+                                           : tt_ev_int(kFormats[f]));
+          if (out_kind == 0) {
+            etr_diff_out(&c, dtype, 1, (const int64_t[]){0},
+                         ETR_DIFF_CONTIGUOUS, 1024);
+          } else {
+            etr_diff_out(&c, dtype, dim, sizes,
+                         nhwc ? ETR_DIFF_CHANNELS_LAST : ETR_DIFF_CONTIGUOUS,
+                         0);
+          }
+          etr_diff_return(&c, 2);
+          mt_key(&c, dtype, nhwc ? ETR_DIFF_CHANNELS_LAST
+                                 : ETR_DIFF_CONTIGUOUS);
+          bool ok = kFormats[f] != 1 && (kFormats[f] != 2 || rank4);
+          failures += mt_run(&c, ok);
+        }
+        // empty_strided.out: contiguous strides, transposed ones (out keeps
+        // its own layout), a length mismatch and a negative stride.
+        for (int strides = 0; strides < 4; ++strides) {
+          int64_t stride[4] = {0};
+          size_t count = (size_t)dim;
+          int64_t step = 1;
+          for (int32_t d = dim - 1; d >= 0; --d) {
+            stride[strides == 1 ? dim - 1 - d : d] = step;
+            step *= sizes[d] > 0 ? sizes[d] : 1;
+          }
+          if (strides == 2) {
+            count = (size_t)dim + 1;  // one stride too many
+          }
+          if (strides == 3 && dim > 0) {
+            stride[0] = -1;
+          }
+          etr_diff_case_t c;
+          etr_diff_begin(&c, "aten::empty_strided.out", g_seed++,
+                         "%s shape %zu out %d strides %d",
+                         etr_scalar_type_name(dtype), s, out_kind, strides);
+          etr_diff_arg(&c, tt_ev_int_list((size_t)dim, sizes));
+          etr_diff_arg(&c, tt_ev_int_list(count, stride));
+          if (out_kind == 0) {
+            etr_diff_out(&c, dtype, 1, (const int64_t[]){0},
+                         ETR_DIFF_CONTIGUOUS, 1024);
+          } else {
+            etr_diff_out(&c, dtype, dim, sizes,
+                         nhwc ? ETR_DIFF_CHANNELS_LAST : ETR_DIFF_CONTIGUOUS,
+                         0);
+          }
+          etr_diff_return(&c, 2);
+          mt_key(&c, dtype, nhwc ? ETR_DIFF_CHANNELS_LAST
+                                 : ETR_DIFF_CONTIGUOUS);
+          failures += mt_run(&c, strides < 2 || (strides == 3 && dim == 0));
+        }
+        // _empty_dim_order.out: None, the out's own order, the other one.
+        for (int order = 0; order < 3; ++order) {
+          uint8_t dim_order[4] = {0, 1, 2, 3};
+          bool other = order == 2;
+          if (nhwc != other && rank4) {
+            memcpy(dim_order, kChannelsLast, sizeof(dim_order));
+          }
+          int64_t as_ints[4];
+          for (int32_t d = 0; d < dim; ++d) {
+            as_ints[d] = dim_order[d];
+          }
+          etr_diff_case_t c;
+          etr_diff_begin(&c, "dim_order_ops::_empty_dim_order.out", g_seed++,
+                         "%s shape %zu out %d order %d",
+                         etr_scalar_type_name(dtype), s, out_kind, order);
+          etr_diff_arg(&c, tt_ev_int_list((size_t)dim, sizes));
+          etr_diff_arg(&c, order == 0 ? tt_ev_none()
+                                      : tt_ev_int_list((size_t)dim, as_ints));
+          etr_diff_out(&c, dtype, dim, sizes,
+                       nhwc ? ETR_DIFF_CHANNELS_LAST : ETR_DIFF_CONTIGUOUS,
+                       0);
+          etr_diff_return(&c, 2);
+          mt_key(&c, dtype, nhwc ? ETR_DIFF_CHANNELS_LAST
+                                 : ETR_DIFF_CONTIGUOUS);
+          // None needs a contiguous out; an order must be the out's own.
+          bool ok = order == 0 ? !nhwc : !(other && rank4);
+          failures += mt_run(&c, ok);
+        }
+      }
+    }
+  }
+  mt_summary("empty family");
+  cr_assert_eq(failures, 0, "%d empty-family cases disagree", failures);
 }
 
 // ---------------------------------------------------------------------------

@@ -47,9 +47,6 @@ SHARED_OPS = {
     "aten::_local_scalar_dense": "reads one element",
     "executorch_prim::et_view.default": "a view, no data moved",
     "aten::resize_": "changes sizes only",
-    "aten::empty.out": "resizes out, writes nothing",
-    "aten::empty_strided.out": "resizes out, writes nothing",
-    "dim_order_ops::_empty_dim_order.out": "resizes out, writes nothing",
     "aten::scalar_tensor.out": "writes one element",
 }
 
