@@ -4,15 +4,14 @@
 // Long, Int, Byte or Bool self, typed: one counting pass (a flat
 // compare-and-add loop the compiler vectorizes; NaN counts, -0.0 does not,
 // as in the reference: a Half or BFloat16 element counts when a bit other
-// than its sign is set),
-// the out resized to [count, rank] exactly as the reference resizes it,
-// then one pass writing the row-major indices of the non-zero elements
-// with an odometer: the reference's result, bit for bit, without its
-// per-element dtype dispatch. Other dtypes and layouts and argument
-// errors go to the reference kernel (ops_reference/op_nonzero.c), whose
-// dry run checks and resizes first.
-#include <string.h>
-
+// than its sign is set), the out resized to [count, rank] exactly as the
+// reference resizes it, then one pass writing the row-major indices of the
+// non-zero elements with an odometer, into an out of either dim order
+// (row-major, or (1, 0) as ExecuTorch's exporter plans it): the
+// reference's result, bit for bit, without its per-element dtype
+// dispatch. Other dtypes and layouts and argument errors go to the
+// reference kernel (ops_reference/op_nonzero.c), whose dry run checks and
+// resizes first.
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/reduce/reduce.h"
@@ -92,19 +91,22 @@ etr_error_t etr_opt_nonzero_out(etr_kernel_context_t *ctx,
   if (ctx->dry_run) {
     return ETR_OK;
   }
-  if (!etr_dim_order_is_contiguous(out->dim_order, out->dim)) {
-    return etr_opt_fallback(etr_ref_nonzero_out, ctx, args, num_args);
-  }
   int64_t numel = etr_numel(self);
   int32_t rank = self->dim;
   int64_t sizes[2] = {count_nonzero(self->dtype, self->data, numel), rank};
   ETR_TRY(etr_resize_out(ctx, out, 2, sizes));
+  // Row-major [count, rank], or dim order (1, 0), the layout ExecuTorch's
+  // exporter plans for nonzero's result (ATen returns its transpose).
   int64_t *y = (int64_t *)out->data;
+  int64_t row_step = out->strides[0];
+  int64_t column_step = out->strides[1];
   int64_t index[ETR_MAX_DIMS] = {0};
   for (int64_t i = 0; i < numel; ++i) {
     if (nonzero_at(self->dtype, self->data, i)) {
-      memcpy(y, index, (size_t)rank * sizeof(int64_t));
-      y += rank;
+      for (int32_t d = 0; d < rank; ++d) {
+        y[d * column_step] = index[d];
+      }
+      y += row_step;
     }
     for (int32_t d = rank - 1; d >= 0; --d) {
       if (++index[d] < self->sizes[d]) {

@@ -8,8 +8,9 @@
 // zero to all non-zero (every third element zeroed, -0.0 among them, NaN
 // counting as non-zero; a Half or BFloat16 denormal too); Float, Double,
 // Half, BFloat16, Long, Int, Byte and Bool; non-contiguous inputs
-// (fallback); an out too small for the result (the reference's
-// InvalidArgument).
+// (fallback); outs row-major and with dim order (1, 0) (ExecuTorch's
+// plan for nonzero's result); an out too small for the result (the
+// reference's InvalidArgument).
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -18,12 +19,16 @@
 
 static uint64_t g_seed = 130000;
 
+// `transposed`: the out is [numel, rank] with dim order (1, 0), as
+// ExecuTorch's exporter plans nonzero's result, resized by the kernel.
 static int run_nonzero(etr_scalar_type_t dtype, int32_t rank,
                        const int64_t *sizes, etr_diff_layout_t layout,
-                       etr_diff_fill_t fill, int64_t capacity) {
+                       etr_diff_fill_t fill, int64_t capacity,
+                       bool transposed) {
   etr_diff_case_t c;
-  etr_diff_begin(&c, "aten::nonzero.out", g_seed++, "%s rank %d fill %d",
-                 etr_scalar_type_name(dtype), (int)rank, (int)fill);
+  etr_diff_begin(&c, "aten::nonzero.out", g_seed++, "%s rank %d fill %d%s",
+                 etr_scalar_type_name(dtype), (int)rank, (int)fill,
+                 transposed ? " out (1, 0)" : "");
   etr_tensor_t *self = etr_diff_input(&c, dtype, rank, sizes, layout, fill);
   int64_t numel = etr_tensor_numel(self);
   if (layout == ETR_DIFF_CONTIGUOUS && fill != ETR_FILL_ZERO) {
@@ -39,8 +44,18 @@ static int run_nonzero(etr_scalar_type_t dtype, int32_t rank,
       ((uint16_t *)self->data)[2] = 0x0001;  // the smallest denormal
     }
   }
-  etr_diff_out(&c, ETR_LONG, 1, (const int64_t[]){0}, 0,
-               capacity >= 0 ? capacity : numel * (rank > 0 ? rank : 1) + 8);
+  if (transposed) {
+    etr_diff_out(&c, ETR_LONG, 2, (const int64_t[]){numel, rank}, 0, 8);
+    etr_tensor_t *spec = c.args[c.num_args - 1]->u.as_tensor;
+    spec->dim_order[0] = 1;
+    spec->dim_order[1] = 0;
+    spec->strides[0] = 1;
+    spec->strides[1] = numel;
+  } else {
+    etr_diff_out(&c, ETR_LONG, 1, (const int64_t[]){0}, 0,
+                 capacity >= 0 ? capacity
+                              : numel * (rank > 0 ? rank : 1) + 8);
+  }
   etr_diff_return(&c, 1);
   etr_diff_tolerance_exact(&c);
   return etr_diff_run(&c);
@@ -59,14 +74,17 @@ TT_TEST(diff_nonzero, densities_and_dtypes) {
     for (size_t s = 0; s < sizeof(kSizes) / sizeof(kSizes[0]); ++s) {
       for (size_t f = 0; f < 4; ++f) {
         int32_t rank = (int32_t)(s == 0 ? 0 : s < 4 ? s : 4);
-        failures += run_nonzero(kDtypes[t], rank, kSizes[s], 0, kFills[f], -1);
+        for (int transposed = 0; transposed < 2; ++transposed) {
+          failures += run_nonzero(kDtypes[t], rank, kSizes[s], 0, kFills[f],
+                                  -1, transposed);
+        }
       }
     }
   }
   int64_t sizes[3] = {4, 5, 6};
   failures += run_nonzero(ETR_FLOAT, 3, sizes, ETR_DIFF_NONCONTIGUOUS,
-                          ETR_FILL_RANDOM, -1);
-  failures += run_nonzero(ETR_LONG, 3, sizes, 0, ETR_FILL_POSITIVE, 9);
+                          ETR_FILL_RANDOM, -1, false);
+  failures += run_nonzero(ETR_LONG, 3, sizes, 0, ETR_FILL_POSITIVE, 9, false);
   cr_assert_eq(failures, 0, "%d nonzero cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
 }
