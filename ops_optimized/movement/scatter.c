@@ -174,14 +174,26 @@ bool etr_move_scatter(etr_arena_t *temp, etr_tensor_t *out,
   char *base = staged ? (char *)acc : (char *)out->data;
   size_t target_size = staged ? sizeof(float) : element_size;
   etr_scalar_type_t target_dtype = staged ? ETR_FLOAT : out->dtype;
+  // Row by row along the index's last dim: the offsets of a row's first
+  // entry from its position, then fixed steps (a function of the position
+  // per entry cost more than the update). Positions in row-major order, so
+  // the updates keep the reference's order.
   int32_t rank = index_view.dim;
+  int32_t last = rank - 1;
+  int64_t row_length = index_view.sizes[last];
+  int64_t rows = count / row_length;
+  int64_t index_step = index_view.strides[last];
+  int64_t out_step = last == dim ? 0 : out_view.strides[last];
+  int64_t src_step = src != NULL ? src_view.strides[last] : 0;
+  int64_t along = out_view.strides[dim];
+  bool long_index = index->dtype == ETR_LONG;
   for (int pass = include_self || !arithmetic ? 1 : 0; pass < 2; ++pass) {
     int64_t position[ETR_MAX_DIMS] = {0};
-    for (int64_t k = 0; k < count; ++k) {
+    for (int64_t row = 0; row < rows; ++row) {
       int64_t index_offset = 0;
       int64_t out_offset = 0;
       int64_t src_offset = 0;
-      for (int32_t d = 0; d < rank; ++d) {
+      for (int32_t d = 0; d < last; ++d) {
         index_offset += position[d] * index_view.strides[d];
         if (d != dim) {
           out_offset += position[d] * out_view.strides[d];
@@ -190,15 +202,21 @@ bool etr_move_scatter(etr_arena_t *temp, etr_tensor_t *out,
           src_offset += position[d] * src_view.strides[d];
         }
       }
-      int64_t target = etr_movement_load_index(index, index_offset);
-      out_offset += target * out_view.strides[dim];
-      char *element = base + out_offset * (int64_t)target_size;
-      if (pass == 0) {
-        identity(target_dtype, reduce, element);
-      } else {
+      for (int64_t j = 0; j < row_length; ++j) {
+        int64_t at = index_offset + j * index_step;
+        int64_t target =
+            long_index ? ((const int64_t *)index->data)[at]
+                       : (int64_t)((const int32_t *)index->data)[at];
+        char *element = base + (out_offset + j * out_step + target * along) *
+                                   (int64_t)target_size;
+        if (pass == 0) {
+          identity(target_dtype, reduce, element);
+          continue;
+        }
         const char *source =
             src != NULL ? (const char *)src->data +
-                              src_offset * (int64_t)element_size
+                              (src_offset + j * src_step) *
+                                  (int64_t)element_size
                         : (const char *)value;
         float widened;
         if (staged) {
@@ -207,7 +225,7 @@ bool etr_move_scatter(etr_arena_t *temp, etr_tensor_t *out,
         }
         apply(target_dtype, target_size, reduce, element, source);
       }
-      for (int32_t d = rank - 1; d >= 0; --d) {
+      for (int32_t d = last - 1; d >= 0; --d) {
         if (++position[d] < index_view.sizes[d]) {
           break;
         }
