@@ -4,7 +4,7 @@
 // shape (no broadcast) and are contiguous, with a contiguous source: out
 // = self by one move (skipped in place), then one pass over the mask
 // bytes copying consecutive source elements into the True positions, by
-// element size -- the reference's result bit for bit, without its
+// element size, branch-free -- the reference's result bit for bit, without its
 // broadcast views and per-element dispatch. A source with fewer elements
 // than the mask has True values, broadcasting, other layouts, outs that
 // overlap the mask or source, and argument errors go to the reference
@@ -17,6 +17,29 @@
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/shape.h"
+
+// The True positions of m[0..count) take consecutive source elements of
+// type T without a branch on the (random) mask: each position blends its
+// own value and the next source element with a bit mask (a ?: compiled to
+// a branch), the next element read at an index clamped to the source's
+// last (nothing past it is read), and the source index moves on by the
+// mask bit. A branch and a memcpy call per element took 5 ns an element,
+// slower than ExecuTorch's kernel.
+#define SCATTER_TRUES(T)                                                   \
+  do {                                                                     \
+    T *y = (T *)out->data;                                                 \
+    const T *s = (const T *)source->data;                                  \
+    const int64_t last = etr_numel(source) - 1;                            \
+    const int64_t n = count;                                               \
+    int64_t j = 0;                                                         \
+    for (int64_t i = 0; i < n; ++i) {                                      \
+      int64_t keep = m[i] != 0;                                            \
+      T next = s[j < last ? j : last];                                     \
+      T select = (T)0 - (T)keep; /* all ones where kept */                 \
+      y[i] = (T)((next & select) | (y[i] & (T)~select));                   \
+      j += keep;                                                           \
+    }                                                                      \
+  } while (0)
 
 // aten::masked_scatter.out
 etr_error_t etr_opt_masked_scatter_out(etr_kernel_context_t *ctx,
@@ -58,12 +81,31 @@ etr_error_t etr_opt_masked_scatter_out(etr_kernel_context_t *ctx,
   if (out->data != self->data && count > 0) {
     memcpy(out->data, self->data, (size_t)count * element);
   }
-  char *y = (char *)out->data;
-  const char *s = (const char *)source->data;
-  for (int64_t i = 0; i < count; ++i) {
-    if (m[i] != 0) {
-      memcpy(y + (size_t)i * element, s, element);
-      s += element;
+  if (trues == 0) {
+    return ETR_OK;
+  }
+  switch (element) {
+    case 1:
+      SCATTER_TRUES(uint8_t);
+      break;
+    case 2:
+      SCATTER_TRUES(uint16_t);
+      break;
+    case 4:
+      SCATTER_TRUES(uint32_t);
+      break;
+    case 8:
+      SCATTER_TRUES(uint64_t);
+      break;
+    default: {
+      char *y = (char *)out->data;
+      const char *s = (const char *)source->data;
+      for (int64_t i = 0; i < count; ++i) {
+        if (m[i] != 0) {
+          memcpy(y + (size_t)i * element, s, element);
+          s += element;
+        }
+      }
     }
   }
   return ETR_OK;
