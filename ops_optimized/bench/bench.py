@@ -190,13 +190,25 @@ def run_case(case: bench_cases.Case, meta: Dict[str, Any], server: measure.Serve
     plain = str(directory / "plain.pte")
     reference = measure.EtrefCandidate("etref_reference", server, 0, "reference", plain, inputs)
     optimized = measure.EtrefCandidate("etref_optimized", server, 1, "optimized", plain, inputs)
-    executorch = measure.ExecutorchCandidate("executorch", plain, inputs)
-    profiled = measure.ExecutorchProfiledCandidate("executorch_profiled", plain, inputs)
-    candidates: List[measure.Candidate] = [reference, optimized, executorch, profiled]
+    # An operator the wheel has no kernel for (its runtime refuses to load
+    # the method): etref's two kernels are still timed.
+    executorch_missing = None
+    try:
+        executorch = measure.ExecutorchCandidate("executorch", plain, inputs)
+        profiled = measure.ExecutorchProfiledCandidate("executorch_profiled", plain, inputs)
+    except RuntimeError as error:
+        executorch = profiled = None
+        executorch_missing = f"{type(error).__name__}: {str(error)[:200]}"
+    candidates: List[measure.Candidate] = [reference, optimized] + (
+        [executorch, profiled] if executorch else [])
     xnnpack_meta = meta.get("xnnpack", {})
+    xnnpack_failed = None
     if xnnpack_meta.get("delegate_calls", 0) > 0:
-        candidates.append(measure.ExecutorchCandidate(
-            "executorch_xnnpack", str(directory / "xnnpack.pte"), inputs))
+        try:
+            candidates.append(measure.ExecutorchCandidate(
+                "executorch_xnnpack", str(directory / "xnnpack.pte"), inputs))
+        except RuntimeError as error:  # its program does not run: not timed
+            xnnpack_failed = f"{type(error).__name__}: {str(error)[:200]}"
     # A plan that gives part of an input's bytes to another value (the
     # second output of split over its input) changes what the next
     # execution reads. Such cases are still timed back to back (setting
@@ -221,22 +233,27 @@ def run_case(case: bench_cases.Case, meta: Dict[str, Any], server: measure.Serve
         peak = measure.PeakCandidate("fma_peak", server,
                                      min(PEAK_SAMPLE_SECONDS, args.batch_ms * 1e-3))
         candidates.append(peak)
-    expected = executorch.outputs(scratch)
-    checks = {c.name: measure.compare_outputs(c.outputs(scratch), expected)
-              for c in candidates if c not in (executorch, profiled, peak, *sides)}
+    # Every runtime's output is checked against PyTorch eager on the same
+    # inputs (ExecuTorch's kernels are not an oracle: its nonzero into a
+    # [n, 2] out with dim order (1, 0), as the exporter plans it, reads back
+    # transposed).
+    values = not case.values_random
+    expected = eager_outputs(case)
+    checks = {c.name: measure.compare_outputs(c.outputs(scratch), expected, values)
+              for c in candidates if c not in (profiled, peak, *sides)}
     times = measure.interleave(candidates, args.rounds, args.batch_ms * 1e-3, args.max_seconds)
     # The outputs of the last timed execution too, against the same
     # expectation: a program whose plan overwrote its own inputs would have
     # been timed on leftovers (one whose plan reuses an input's bytes runs
     # once more on inputs set again first).
-    for candidate in [executorch] + [c for c in candidates if c.name in checks]:
+    for candidate in [c for c in candidates if c.name in checks]:
         if inputs_reused:
             candidate.fresh = True
             candidate.run(1)
-        after = measure.compare_outputs(candidate.outputs(scratch), expected)
+        after = measure.compare_outputs(candidate.outputs(scratch), expected, values)
         if after is not None and not after["ok"]:
             checks[candidate.name] = {**after, "why": "outputs after the timed executions"}
-    del times["executorch_profiled"]  # its Python-side times include the profiler's
+    times.pop("executorch_profiled", None)  # its Python-side times include the profiler's
     interleaved = None
     if sides:
         stores = {}
@@ -258,15 +275,31 @@ def run_case(case: bench_cases.Case, meta: Dict[str, Any], server: measure.Serve
                             "gflops_max": flops / per_execution["min"] * 1e-9,
                             "rounds": per_execution["n"],
                             "sample_ms": per_execution["median"] * peak_times["iterations"] * 1e3}
-    executorch_kernel = profiled.kernel_times(scratch / "case.etdp")
+    executorch_kernel = profiled.kernel_times(scratch / "case.etdp") if profiled else None
     reference.unload()
     optimized.unload()
     info = optimized.info
+    extra = {"executorch_missing": executorch_missing} if executorch_missing else {}
+    if xnnpack_failed:
+        extra["xnnpack_failed"] = xnnpack_failed
     return {"flops": float(info["flops"]), "bytes": float(info["bytes"]),
             "cost_class": info["class"], "has_optimized": info["has_optimized"] == "1",
-            "inputs_reused": inputs_reused,
+            "inputs_reused": inputs_reused, **extra,
             "times": times, "executorch_etdump": executorch_kernel, "checks": checks,
             "bandwidth_interleaved": interleaved, "peak_interleaved": peak_interleaved}
+
+
+def eager_outputs(case: bench_cases.Case) -> List[np.ndarray]:
+    """The case's outputs from PyTorch eager, on the inputs its program was
+    exported with (the same seed)."""
+    module, inputs = bench_cases.build_module(case, bench_cases.case_seed(case))
+    with torch.no_grad():
+        result = module(*inputs)
+    results = list(result) if isinstance(result, (tuple, list)) else [result]
+    # BFloat16 widened to float32 (exact), as etref and ExecuTorch's
+    # outputs are read back.
+    return [(t.float() if t.dtype == torch.bfloat16 else t).contiguous().numpy()
+            for t in results]
 
 
 def run_model(name: str, server: measure.Server, args, scratch: Path) -> Dict[str, Any]:
@@ -381,7 +414,12 @@ def main() -> int:
                       "sources": case.sources, "note": case.note,
                       "tensor_args": case.tensor_args(),
                       "executorch_kernel": executorch_kernel_kind(case.op, kinds),
+                      "more_work": case.more_work,
                       "xnnpack": meta.get("xnnpack", {})}
+            if meta.get("preserved"):
+                record["note"] = (record["note"] + "; " if record["note"] else "") + (
+                    "kept whole by EdgeCompileConfig.preserve_ops (to_edge decomposes it"
+                    " by default)")
             if meta.get("extra_calls"):
                 record["note"] = (record["note"] + "; " if record["note"] else "") + (
                     "the program also runs " + ", ".join(meta["extra_calls"])
@@ -391,6 +429,8 @@ def main() -> int:
             else:
                 try:
                     record.update(run_case(case, meta, server, args, scratch))
+                    if "executorch_missing" in record:
+                        record["executorch_kernel"] = "none"
                 except (measure.ServerError, RuntimeError) as error:
                     record["skip"] = f"{type(error).__name__}: {str(error)[:300]}"
             loads.append(load_average())
@@ -411,6 +451,13 @@ def main() -> int:
     server.close()
     loads.append(load_average())
     results["skipped_model_calls"] = skipped_notes
+    registry = programs.REPO / "ops_optimized" / "registry.c"
+    if registry.exists():  # (not in the smoke test's runfiles)
+        results["operator_coverage"] = {
+            "registered": sorted(set(re.findall(r'"([a-z_]+::[A-Za-z0-9_.]+)"',
+                                                registry.read_text()))),
+            "not_benchmarked": bench_cases.NOT_BENCHMARKED,
+            "selected": args.only or ""}
     results["load"] = {"samples": loads, "min": min(loads), "median": statistics.median(loads),
                        "max": max(loads)}
     results["elapsed_seconds"] = time.time() - started

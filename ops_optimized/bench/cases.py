@@ -40,6 +40,7 @@ _DTYPE_NAMES = {
     torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16",
     torch.float64: "f64", torch.int64: "i64", torch.int32: "i32",
     torch.int16: "i16", torch.int8: "i8", torch.uint8: "u8", torch.bool: "b",
+    torch.complex64: "c64",
 }
 
 # The programs whose operators are benchmarked (the non-delegated models).
@@ -53,7 +54,10 @@ class TensorSpec:
     dtype: torch.dtype = torch.float32
     const: bool = False  # a program constant (weights), else an input
     values: Optional[np.ndarray] = None  # a model's constant values
-    fill: str = "randn"  # randn | positive | index:N (integers in [0, N))
+    # randn | positive (|randn| + 0.5) | unit (uniform in (-0.9, 0.9)) |
+    # above_one (|randn| + 1.1) | index:N (integers in [0, N)) | steps:N
+    # (0, N, 2N, ...: offsets)
+    fill: str = "randn"
     channels_last: bool = False
 
     def describe(self) -> str:
@@ -65,10 +69,19 @@ class TensorSpec:
     def make(self, generator: torch.Generator) -> torch.Tensor:
         if self.values is not None:
             tensor = torch.from_numpy(self.values.copy()).reshape(self.shape)
+        elif self.dtype.is_complex:
+            tensor = torch.randn(self.shape, generator=generator, dtype=self.dtype)
+        elif self.fill.startswith("steps:"):
+            count = int(np.prod(self.shape))
+            tensor = (torch.arange(count) * int(self.fill[6:])).reshape(self.shape).to(self.dtype)
         elif self.dtype.is_floating_point:
             tensor = torch.randn(self.shape, generator=generator).to(self.dtype)
             if self.fill == "positive":
                 tensor = tensor.abs() + 0.5
+            elif self.fill == "above_one":
+                tensor = tensor.abs() + 1.1
+            elif self.fill == "unit":
+                tensor = (torch.rand(self.shape, generator=generator) * 1.8 - 0.9).to(self.dtype)
         elif self.dtype == torch.bool:
             tensor = torch.rand(self.shape, generator=generator) > 0.5
         elif self.fill.startswith("index:"):
@@ -92,6 +105,13 @@ class Case:
     # The result dtype, for an out variant that takes it from `out` where
     # the functional overload has a `dtype` argument (_to_dim_order_copy).
     out_dtype: Optional[torch.dtype] = None
+    # The outputs' values are random or uninitialized (rand, empty): the
+    # runtimes' outputs are compared by shape and dtype only.
+    values_random: bool = False
+    # Why etref's kernel does more than ExecuTorch's by design (the empty
+    # family zero-fills its out): the case is timed and listed, but not
+    # judged by the "at least as fast as ExecuTorch" target.
+    more_work: str = ""
 
     def label(self) -> str:
         parts = []
@@ -138,6 +158,10 @@ def _spec_key(value: Any, with_values: bool) -> str:
 def _load_edge_op_registries() -> None:
     # dim_order_ops::* are defined by ExecuTorch's exir.
     import executorch.exir.passes.dim_order_ops_registry  # noqa: F401
+    # quantized_decomposed::*: the functional ops are PyTorch's, their out
+    # variants ExecuTorch's quantized library's.
+    import torch.ao.quantization.fx._decomposed  # noqa: F401
+    import executorch.kernels.quantized  # noqa: F401
 
 
 def functional_overload(op: str):
@@ -605,4 +629,207 @@ def standard_cases() -> List[Case]:
     add("slice_scatter-128x56", "movement", "aten::slice_scatter.out", _t(1, 128, 56, 56), f,
         1, 0, 64, 1)
     add("diagonal-1024", "movement", "aten::diagonal_copy.out", m, 0, 0, 1)
+    return cases + every_op_cases()
+
+
+# Operators etref registers that no benchmark case calls as an out-variant
+# kernel, and why: prim and symbolic ops (no tensor work of their own) and
+# in-place ones, which ExecuTorch's exporter never emits as kernel calls.
+NOT_BENCHMARKED = {
+    "aten::_local_scalar_dense": "returns a Scalar (Tensor.item()), no out tensor",
+    "aten::sym_size.int": "symbolic size, resolved by the runtime",
+    "aten::sym_stride.int": "symbolic stride, resolved by the runtime",
+    "aten::sym_numel": "symbolic numel, resolved by the runtime",
+    "aten::sym_storage_offset": "symbolic offset, resolved by the runtime",
+    "aten::sym_is_contiguous": "symbolic predicate, resolved by the runtime",
+    "aten::resize_": "in place: resizes its argument",
+    "aten::copy_": "in place: copies into its argument (mutable buffers)",
+    "executorch_prim::et_view.default": "a view: the runtime aliases memory",
+    "aten::_native_batch_norm_legit.out": "updates its running statistics in place (no"
+    " functional overload with its arguments: a model's buffers make it"
+    " _native_batch_norm_legit_functional and copies)",
+}
+
+
+def every_op_cases() -> List[Case]:
+    """One case for every operator etref registers that the standard
+    cases above and the datasets' programs do not call (but those in
+    NOT_BENCHMARKED): a representative size for each, about an L2's worth
+    (64x1024 floats) for elementwise ops, so that every operator is timed
+    against ExecuTorch's kernel where the wheel has one."""
+    cases: List[Case] = []
+
+    def add(case_id: str, group: str, op: str, *args: Any, note: str = "",
+            out_dtype: Optional[torch.dtype] = None, values_random: bool = False,
+            more_work: str = "") -> None:
+        cases.append(Case(f"op-{case_id}", group, op, list(args), ["standard"], note,
+                          out_dtype=out_dtype, values_random=values_random,
+                          more_work=more_work))
+
+    def x(fill: str = "randn", dtype: torch.dtype = torch.float32) -> TensorSpec:
+        return _t(64, 1024, fill=fill, dtype=dtype)
+
+    unary = [("acos", "unit"), ("acosh", "above_one"), ("asin", "unit"), ("asinh", "randn"),
+             ("atan", "randn"), ("atanh", "unit"), ("ceil", "randn"), ("cos", "randn"),
+             ("cosh", "randn"), ("erf", "randn"), ("expm1", "randn"), ("floor", "randn"),
+             ("log10", "positive"), ("log1p", "positive"), ("log2", "positive"),
+             ("reciprocal", "positive"), ("round", "randn"), ("sign", "randn"),
+             ("sin", "randn"), ("sinh", "randn"), ("tan", "unit"), ("trunc", "randn"),
+             ("isinf", "randn"), ("isnan", "randn")]
+    for name, fill in unary:
+        add(name, "elementwise", f"aten::{name}.out", x(fill))
+    ints = torch.int32
+    add("bitwise_not-i32", "elementwise", "aten::bitwise_not.out", x("index:1000", ints))
+    add("logical_not", "elementwise", "aten::logical_not.out", x())
+    add("atan2", "elementwise", "aten::atan2.out", x(), x())
+    for name in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+        add(f"{name}-i32", "elementwise", f"aten::{name}.Tensor_out", x("index:1000", ints),
+            x("index:1000", ints))
+        add(f"{name}-scalar-i32", "elementwise", f"aten::{name}.Scalar_out",
+            x("index:1000", ints), 5)
+    for name in ("logical_and", "logical_or", "logical_xor"):
+        add(name, "elementwise", f"aten::{name}.out", x(), x())
+    for name in ("eq", "ge", "gt", "le"):
+        add(f"{name}-tensor", "elementwise", f"aten::{name}.Tensor_out", x(), x())
+    for name in ("ge", "le", "lt", "ne"):
+        add(f"{name}-scalar", "elementwise", f"aten::{name}.Scalar_out", x(), 0.0)
+    add("fmod-scalar", "elementwise", "aten::fmod.Scalar_out", x(), 0.7)
+    add("fmod-tensor", "elementwise", "aten::fmod.Tensor_out", x(), x("positive"))
+    add("remainder-tensor", "elementwise", "aten::remainder.Tensor_out", x(), x("positive"))
+    add("pow-scalar-base", "elementwise", "aten::pow.Scalar_out", 2.0, x())
+    add("pow-tensor", "elementwise", "aten::pow.Tensor_Tensor_out", x("positive"), x())
+    add("div-floor", "elementwise", "aten::div.out_mode", x(), x("positive"), "floor")
+    add("div-scalar-trunc", "elementwise", "aten::div.Scalar_mode_out", x(), 3.0, "trunc")
+    add("fill", "elementwise", "aten::fill.Scalar_out", x(), 2.0)
+
+    m = _t(1024, 1024)
+    b = _t(1024, 1024, dtype=torch.bool)
+    add("any-dim", "reduction", "aten::any.out", b, 1, False)
+    add("any-dims", "reduction", "aten::any.dims_out", b, [1], False)
+    add("mean-all", "reduction", "aten::mean.dtype_out", m, None)
+    add("var-rows", "reduction", "aten::var.out", m, [1], True, False)
+    near_one = _t(1024, 1024, fill="positive")
+    add("prod-rows", "reduction", "aten::prod.int_out", near_one, 1, False, None)
+    add("prod-all", "reduction", "aten::prod.out", _t(64, 64, fill="positive"), None)
+    add("cumsum-rows", "reduction", "aten::cumsum.out", x(), 1, None)
+    add("cumsum-cols", "reduction", "aten::cumsum.out", x(), 0, None)
+    add("sort-rows", "reduction", "aten::sort.values", x(), -1, False)
+    add("topk-5-rows", "reduction", "aten::topk.values", x(), 5, -1, True, True)
+    add("nonzero", "reduction", "aten::nonzero.out", x())
+
+    f = _t(1, 64, 56, 56)
+    add("batch_norm-train-64x56", "norm", "aten::_native_batch_norm_legit.no_stats_out", f,
+        _c(64), _c(64), True, 0.1, 1e-5)
+    add("layer_norm_backward-256x768", "backward", "aten::native_layer_norm_backward.out",
+        _t(256, 768), _t(256, 768), [768], _t(256, 1), _t(256, 1, fill="positive"),
+        _c(768), _c(768), [True, True, True])
+    add("group_norm_backward-64x56-g32", "backward", "aten::native_group_norm_backward.out", f,
+        _t(1, 64, 56, 56), _t(1, 32), _t(1, 32, fill="positive"), _c(64), 1, 64, 56 * 56,
+        32, [True, True, True])
+
+    sequence = _t(1, 64, 1024)
+    volume = _t(1, 16, 16, 32, 32)
+    add("avgpool1d-3s2-64x1024", "pool", "aten::avg_pool1d.out", sequence, [3], [2], [1],
+        False, True)
+    add("adaptive_avgpool1d-64x1024", "pool", "aten::adaptive_avg_pool1d.out", sequence, [64])
+    add("avgpool3d-2s2-16x32", "pool", "aten::avg_pool3d.out", volume, [2, 2, 2], [2, 2, 2],
+        [0, 0, 0], False, True, None)
+    add("maxpool3d-2s2-16x32", "pool", "aten::max_pool3d_with_indices.out", volume, [2, 2, 2],
+        [2, 2, 2], [0, 0, 0], [1, 1, 1], False)
+    add("adaptive_avgpool3d-16x32", "pool", "aten::_adaptive_avg_pool3d.out", volume,
+        [4, 4, 4])
+    add("maxpool_backward-3x3s2-64x112", "backward",
+        "aten::max_pool2d_with_indices_backward.grad_input", f, _t(1, 64, 112, 112), [3, 3],
+        [2, 2], [1, 1], [1, 1], False, _t(1, 64, 56, 56, dtype=torch.int64,
+                                          fill="index:12544"))
+    add("avgpool_backward-2x2s2-64x56", "backward", "aten::avg_pool2d_backward.grad_input",
+        _t(1, 64, 28, 28), f, [2, 2], [2, 2], [0, 0], False, True, None)
+    add("adaptive_avgpool_backward-64x56", "backward", "aten::_adaptive_avg_pool2d_backward.out",
+        _t(1, 64, 7, 7), f)
+
+    add("reflection_pad1d-64x1024", "movement", "aten::reflection_pad1d.out", sequence, [2, 2])
+    add("reflection_pad2d-64x56", "movement", "aten::reflection_pad2d.out", f, [1, 1, 1, 1])
+    add("reflection_pad3d-16x32", "movement", "aten::reflection_pad3d.out", volume,
+        [1, 1, 1, 1, 1, 1])
+    add("replication_pad2d-64x56", "movement", "aten::replication_pad2d.out", f, [1, 1, 1, 1])
+    add("replication_pad3d-16x32", "movement", "aten::replication_pad3d.out", volume,
+        [1, 1, 1, 1, 1, 1])
+    add("grid_sampler-bilinear-16x56", "resample", "aten::grid_sampler_2d.out",
+        _t(1, 16, 56, 56), _t(1, 56, 56, 2, fill="unit"), 0, 0, False)
+    add("col2im-3x3-64x56", "movement", "aten::col2im.out", _t(1, 64 * 9, 56 * 56), [56, 56],
+        [3, 3], [1, 1], [1, 1], [1, 1])
+    add("cdist-512x64", "reduction", "aten::_cdist_forward.out", _t(512, 64), _t(512, 64),
+        2.0, None)
+    add("pdist-256x64", "reduction", "aten::_pdist_forward.out", _t(256, 64), 2.0)
+    add("fft_r2c-64x1024", "fft", "aten::_fft_r2c.out", x(), [1], 0, True)
+    add("fft_c2r-64x1024", "fft", "aten::_fft_c2r.out", _t(64, 513, dtype=torch.complex64),
+        [1], 0, 1024)
+
+    table = _c(8192, 256)
+    tokens = _t(512, dtype=torch.int64, fill="index:8192")
+    add("embedding_bag-sum-8192x256", "movement", "aten::_embedding_bag.out", table, tokens,
+        _t(64, dtype=torch.int64, fill="steps:8"), False, 0, False, None, False, -1)
+    add("embedding_backward-8192x256", "backward", "aten::embedding_dense_backward.out",
+        _t(512, 256), tokens, 8192, -1, False)
+    add("index-rows-8192x256", "movement", "aten::index.Tensor_out", _t(8192, 256), [tokens])
+    rows = _t(1024, 64, dtype=torch.int64, fill="index:1024")
+    add("scatter-src-1024x64", "movement", "aten::scatter.src_out", m, 0, rows,
+        _t(1024, 64))
+    add("scatter-value-1024x64", "movement", "aten::scatter.value_out", m, 0, rows, 2.0)
+    add("scatter_add-1024x64", "movement", "aten::scatter_add.out", m, 0, rows, _t(1024, 64))
+    add("scatter_reduce-amax-1024x64", "movement", "aten::scatter_reduce.two_out", m, 0,
+        rows, _t(1024, 64), "amax", True)
+    add("masked_scatter", "movement", "aten::masked_scatter.out", x(),
+        x(dtype=torch.bool), x())
+    add("select-channel-128x56", "movement", "aten::select_copy.int_out", _t(1, 128, 56, 56),
+        1, 5)
+    add("select_scatter-1024", "movement", "aten::select_scatter.out", m, _t(1024), 0, 3)
+    add("squeeze-dim-64x56", "movement", "aten::squeeze_copy.dim_out", f, 0)
+    add("alias", "movement", "aten::alias_copy.out", x())
+    add("as_strided-every-other", "movement", "aten::as_strided_copy.out", x(), [64, 512],
+        [1024, 2], None)
+    add("copy", "movement", "aten::copy.out", x(), x(), False)
+    add("clone", "movement", "aten::clone.out", x(), None)
+    add("to_copy-f32-f16", "movement", "aten::_to_copy.out", x(), False, None,
+        out_dtype=torch.float16)
+    add("full_like", "movement", "aten::full_like.out", x(), 1.0, None)
+    add("scalar_tensor", "movement", "aten::scalar_tensor.out", 3.0)
+    add("arange-64Ki", "movement", "aten::arange.start_out", 0, 65536, 1)
+    add("linear-256x1024x1024", "gemm", "aten::linear.out", _t(256, 1024), _c(1024, 1024),
+        _c(1024))
+    add("conv_backward-3x3-32x28", "backward", "aten::convolution_backward.out",
+        _t(1, 32, 28, 28), _t(1, 32, 28, 28), _c(32, 32, 3, 3), [32], [1, 1], [1, 1], [1, 1],
+        False, [0, 0], 1, [True, True, True])
+
+    zeroes = ("etref zero-fills the out (deterministic runs); ExecuTorch's kernel leaves the"
+              " memory as it is")
+    add("empty-64x1024", "movement", "aten::empty.out", [64, 1024], None, values_random=True,
+        more_work=zeroes)
+    add("empty_strided-64x1024", "movement", "aten::empty_strided.out", [64, 1024], [1024, 1],
+        values_random=True, more_work=zeroes)
+    add("empty_dim_order-64x1024", "movement", "dim_order_ops::_empty_dim_order.out",
+        [64, 1024], [0, 1], values_random=True, more_work=zeroes)
+    add("rand-64x1024", "random", "aten::rand.out", [64, 1024], values_random=True)
+    add("randn-64x1024", "random", "aten::randn.out", [64, 1024], values_random=True)
+    add("randperm-64Ki", "random", "aten::randperm.out", 65536, values_random=True)
+    add("dropout-64x1024", "random", "aten::native_dropout.out", x(), 0.5, True,
+        values_random=True)
+
+    q = "quantized_decomposed::"
+    add("quantize-per-tensor", "quantized", q + "quantize_per_tensor.out", x(), 0.05, 3, -128,
+        127, torch.int8)
+    add("dequantize-per-tensor", "quantized", q + "dequantize_per_tensor.out",
+        x("index:100", torch.int8), 0.05, 3, -128, 127, torch.int8, None)
+    add("quantize-per-channel", "quantized", q + "quantize_per_channel.out", x(),
+        _c(64, fill="positive", dtype=torch.float64), _c(64, dtype=torch.int64, fill="index:5"), 0, -128, 127,
+        torch.int8)
+    add("dequantize-per-channel", "quantized", q + "dequantize_per_channel.out",
+        x("index:100", torch.int8), _c(64, fill="positive"),
+        _c(64, dtype=torch.int64, fill="index:5"), 0, -128, 127, torch.int8, None)
+    scale, zero = _c(1, dtype=torch.float64, fill="positive"), _c(1, dtype=torch.int64)
+    add("quantize-per-tensor-tensor-args", "quantized", q + "quantize_per_tensor.Tensor_out",
+        x(), scale, zero, -128, 127, torch.int8)
+    add("dequantize-per-tensor-tensor-args", "quantized",
+        q + "dequantize_per_tensor.Tensor_out", x("index:100", torch.int8), scale, zero, -128,
+        127, torch.int8, None)
     return cases

@@ -13,11 +13,14 @@
     the functional overload with a `dtype` and the out's dtype
     (mutable_buffer converts Long to Float);
   * what `x.clone()` and `x.to(dtype)` become in a program are standard
-    cases.
+    cases;
+  * every operator etref registers (ops_optimized/registry.c) is called by
+    a standard or model case, or cases.NOT_BENCHMARKED says why not.
 
     cases_check.py
 """
 
+import re
 import sys
 from pathlib import Path
 
@@ -77,6 +80,17 @@ def main() -> None:
     keys = {c.key() for c in standard.values()}
     if len(keys) != len(standard):
         fail("two standard cases share a key")
+    registry = (programs.REPO / "ops_optimized" / "registry.c").read_text()
+    registered = set(re.findall(r'"([a-z_]+::[A-Za-z0-9_.]+)"', registry))
+    if len(registered) < 190:
+        fail(f"read {len(registered)} registered operators from registry.c")
+    called = {c.op for c in standard.values()} | set(by_op)
+    uncovered = sorted(registered - called - set(cases.NOT_BENCHMARKED))
+    if uncovered:
+        fail(f"registered operators with no benchmark case and no reason: {uncovered}")
+    stale = sorted(set(cases.NOT_BENCHMARKED) - registered)
+    if stale:
+        fail(f"NOT_BENCHMARKED names operators etref does not register: {stale}")
     print(f"cases_check: PASS ({len(found)} model cases, {len(standard)} standard)")
 
 

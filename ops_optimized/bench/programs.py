@@ -26,7 +26,7 @@ import torch
 from cases import Case, build_module, case_seed
 
 # Bump when the way programs are exported changes.
-EXPORT_FORMAT = 1
+EXPORT_FORMAT = 2
 # The tree this file is in (under Bazel, its runfiles: symlinks not followed).
 REPO = Path(__file__).absolute().parents[2]
 MODELS_DIR = REPO / "datasets" / "models"
@@ -61,18 +61,30 @@ def describe_program(buffer: bytes) -> Dict[str, Any]:
             "backends": sorted({d.id for d in plan.delegates})}
 
 
-def _lower(module: torch.nn.Module, inputs: List[torch.Tensor], xnnpack: bool) -> bytes:
-    from executorch.exir import to_edge, to_edge_transform_and_lower
+def _lower(module: torch.nn.Module, inputs: List[torch.Tensor], xnnpack: bool,
+           preserve: List[Any] = ()) -> bytes:
+    """The module exported and lowered; `preserve`: operators to_edge must
+    keep whole (EdgeCompileConfig.preserve_ops) rather than decompose."""
+    from executorch.exir import EdgeCompileConfig, to_edge, to_edge_transform_and_lower
     from torch.export import export
 
+    config = EdgeCompileConfig(preserve_ops=list(preserve)) if preserve else None
     program = export(module, tuple(inputs), strict=False)
     if xnnpack:
         from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
 
-        edge = to_edge_transform_and_lower(program, partitioner=[XnnpackPartitioner()])
+        edge = to_edge_transform_and_lower(program, partitioner=[XnnpackPartitioner()],
+                                           compile_config=config)
     else:
-        edge = to_edge(program)
+        edge = to_edge(program, compile_config=config)
     return edge.to_executorch().buffer
+
+
+def _runs_only(calls: List[str], op: str) -> bool:
+    """Whether a program's kernel calls are `op` alone, or `op` and the
+    copies the exporter adds when a view-like op's result is the output."""
+    clone = "dim_order_ops::_clone_dim_order.out"
+    return calls[:1] == [op] and all(c == clone for c in calls[1:])
 
 
 def _save_inputs(directory: Path, inputs: List[torch.Tensor]) -> List[str]:
@@ -97,9 +109,22 @@ def export_case(case: Case, work: Path) -> Dict[str, Any]:
             return meta
     directory.mkdir(parents=True, exist_ok=True)
     meta: Dict[str, Any] = {"versions": versions(), "id": case.id, "op": case.op}
+    preserve: List[Any] = []
     try:
         module, inputs = build_module(case, case_seed(case))
         plain = _lower(module, inputs, xnnpack=False)
+        calls = describe_program(plain)["kernel_calls"]
+        if not _runs_only(calls, case.op):
+            # to_edge decomposed it (reflection_pad2d into index arithmetic,
+            # avg_pool1d into avg_pool2d, ...): a program keeps it whole
+            # when its author asks, as here.
+            try:
+                kept = _lower(module, inputs, False, [module.fn])
+                if _runs_only(describe_program(kept)["kernel_calls"], case.op):
+                    plain, preserve = kept, [module.fn]
+                    meta["preserved"] = True
+            except Exception:  # noqa: BLE001 (then the decomposed program stands)
+                pass
     except Exception as error:  # noqa: BLE001 (any exporter failure is a skip)
         meta["skip"] = f"export failed: {type(error).__name__}: {str(error)[:300]}"
         meta_path.write_text(json.dumps(meta, indent=1))
@@ -109,15 +134,14 @@ def export_case(case: Case, work: Path) -> Dict[str, Any]:
     meta["plain"] = describe_program(plain)
     meta["inputs"] = _save_inputs(directory, inputs)
     calls = meta["plain"]["kernel_calls"]
-    clone = "dim_order_ops::_clone_dim_order.out"
-    if calls[:1] == [case.op] and calls[1:] and all(c == clone for c in calls[1:]):
+    if _runs_only(calls, case.op) and calls[1:]:
         # A view-like op whose result is the program's output: the exporter
         # copies it out of the input's storage. Both runtimes run the copy.
         meta["extra_calls"] = calls[1:]
     elif calls != [case.op]:
         meta["skip"] = f"the exported program runs {calls}, not [{case.op}]"
     try:
-        xnnpack = _lower(module, inputs, xnnpack=True)
+        xnnpack = _lower(module, inputs, True, preserve)
         (directory / "xnnpack.pte").write_bytes(xnnpack)
         meta["xnnpack"] = describe_program(xnnpack)
     except Exception as error:  # noqa: BLE001

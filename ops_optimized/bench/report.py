@@ -313,13 +313,17 @@ def targets(rows: List[Dict[str, Any]], models: List[Dict[str, Any]], roof: Roof
     for kind, label in (("portable", "every op at least as fast as ExecuTorch's portable kernel"),
                         ("optimized", "(stricter, portable twin not in the wheel) at least as"
                          " fast as ExecuTorch's optimized kernel")):
-        members = [(r, v) for r, v in compared if r["executorch_kernel"] == kind]
+        everyone = [(r, v) for r, v in compared if r["executorch_kernel"] == kind]
+        members = [(r, v) for r, v in everyone if not r.get("more_work")]
+        apart = [(r, v) for r, v in everyone if r.get("more_work")]
         behind = [(r, v) for r, v in members if v < 1.0]
         worst = min((v for _, v in members), default=None)
         ops = len({r["op"] for r, _ in members})
+        aside = "".join(f"; not judged: {r['id']} {fmt_ratio(v)} ({r['more_work']})"
+                        for r, v in apart)
         lines.append(f"| {label} | {len(members)} cases, {ops} operators | faster on"
                      f" {len(members) - len(behind)}, slower on {len(behind)} (listed below);"
-                     f" worst ratio {fmt_ratio(worst)} | {verdict(not behind)} |")
+                     f" worst ratio {fmt_ratio(worst)}{aside} | {verdict(not behind)} |")
     for model in models:
         if model["name"] not in ("cnn", "mobilenet_v2", "resnet", "mobilenet_v3", "transformer"):
             continue
@@ -336,6 +340,38 @@ def targets(rows: List[Dict[str, Any]], models: List[Dict[str, Any]], roof: Roof
                      f" | {fmt_time(plain)} vs {fmt_time(theirs)} ({theirs / plain:.2f}x) |"
                      f" {verdict(plain <= theirs)} |")
     return lines, summary
+
+
+def describe_check(check: Dict[str, Any]) -> str:
+    if "mismatches" in check:
+        what = f"{check['mismatches']} elements differ"
+    elif "max_abs_diff" in check:
+        what = f"max |difference| {check['max_abs_diff']:.3g} (values up to {check['scale']:.3g})"
+    else:
+        what = "differs"
+    return what + (f" ({check['why']})" if check.get("why") else "")
+
+
+def coverage_lines(results: Dict[str, Any]) -> List[str]:
+    """Which of the operators etref registers this run measured, and why
+    the others were not."""
+    coverage = results.get("operator_coverage")
+    if not coverage:
+        return []
+    measured = {c["op"] for c in results["cases"] if "times" in c}
+    registered = coverage["registered"]
+    missing = [op for op in registered if op not in measured]
+    lines = ["## Operator coverage", "",
+             f"{len(registered) - len(missing)} of the {len(registered)} operators etref registers"
+             f" were measured in this run"
+             + (f" (with `--only '{coverage['selected']}'`)" if coverage.get("selected") else "")
+             + "; the others:", ""]
+    reasons = coverage.get("not_benchmarked", {})
+    for op in missing:
+        skips = [c["skip"] for c in results["cases"] if c["op"] == op and "skip" in c]
+        why = reasons.get(op) or (skips[0] if skips else "not selected in this run")
+        lines.append(f"* `{op}`: {why}")
+    return lines + [""]
 
 
 def write(results: Dict[str, Any], out: Path) -> None:
@@ -496,7 +532,7 @@ def write(results: Dict[str, Any], out: Path) -> None:
            " FMA peak."
            " vs ET = ExecuTorch kernel time / etref optimized time (> 1: etref is faster), kind"
            " `opt`/`port` = which ExecuTorch kernel ran. Sources: `standard` or the models whose"
-           " programs hold that call. check = etref's output against ExecuTorch's (ref/opt)."
+           " programs hold that call. check = etref's output against PyTorch eager's on the same inputs (ref/opt; random and uninitialized outputs, marked random, by shape and dtype only). `no kernel`: the wheel has no kernel for the operator (its runtime refuses the program)."
            " ExecuTorch times marked <sup>e</sup> are below 2 us from Python, where the binding's"
            " own call (~1.6 us, subtracted) swamps them; they are the kernel-call time the ETDump"
            " recorded inside ExecuTorch's C++ runtime instead (the kernel alone, no instruction"
@@ -512,7 +548,7 @@ def write(results: Dict[str, Any], out: Path) -> None:
     svg_charts.roof_percent_chart(rows, out / "roof_percent.svg")
     svg_charts.roofline_chart(rows, roof, out / "roofline.svg")
     for group in ("gemm", "conv", "elementwise", "reduction", "softmax", "norm", "pool",
-                  "resample", "movement"):
+                  "resample", "movement", "backward", "fft", "quantized", "random"):
         members = [r for r in rows if r["group"] == group]
         if not members:
             continue
@@ -525,7 +561,7 @@ def write(results: Dict[str, Any], out: Path) -> None:
             unit = "GFLOP/s" if r["flops"] > 0 else "GB/s"
             rate = f"{r['rate']:.1f} {unit}" if r.get("rate") is not None else "-"
             roof_text = f"{r['roof_percent']:.0f}%" if r.get("roof_percent") is not None else "-"
-            kind = "opt" if r["executorch_kernel"] == "optimized" else "port"
+            kind = {"optimized": "opt", "none": "no kernel"}.get(r["executorch_kernel"], "port")
             checks = "/".join("ok" if (r["checks"].get(k) or {}).get("ok") else "DIFF"
                               for k in ("etref_reference", "etref_optimized"))
             sources = ", ".join(r["sources"])
@@ -542,6 +578,18 @@ def write(results: Dict[str, Any], out: Path) -> None:
                 f" {fmt_ratio(ratio(r['executorch_xnnpack'], r['etref_optimized']))} |"
                 f" {100 * spread(r['times']['etref_optimized']):.0f}% | {checks} |")
         md.append("")
+    differing = [(r, name) for r in rows for name in ("executorch", "executorch_xnnpack")
+                 if (r["checks"].get(name) or {}).get("ok") is False]
+    if differing:
+        md += ["## ExecuTorch outputs that differ from PyTorch eager", "",
+               "Found while checking every runtime against eager on the same inputs (etref's"
+               " own checks are in the tables above):", ""]
+        runtime_names = {"executorch": "ExecuTorch kernels",
+                         "executorch_xnnpack": "ExecuTorch + XNNPACK"}
+        md += [f"* `{r['id']}` (`{r['op']}`), {runtime_names[name]}:"
+               f" {describe_check(r['checks'][name])}" for r, name in differing]
+        md.append("")
+    md += coverage_lines(results)
     skipped = [c for c in results["cases"] if "skip" in c]
     if skipped or results.get("skipped_model_calls"):
         md += ["## Not measured", ""]
