@@ -328,7 +328,7 @@ TT_TEST(diff_movement_fill, empty_family) {
         // empty_strided.out: contiguous strides, transposed ones (out keeps
         // its own layout), a length mismatch and a negative stride.
         for (int strides = 0; strides < 4; ++strides) {
-          int64_t stride[4] = {0};
+          int64_t stride[5] = {0};  // (one more for the length mismatch)
           size_t count = (size_t)dim;
           int64_t step = 1;
           for (int32_t d = dim - 1; d >= 0; --d) {
