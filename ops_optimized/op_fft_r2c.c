@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Optimized aten::_fft_r2c.out: a Float self transformed over one dim of
-// power-of-two length runs a radix-2 FFT in double (fft/fft.h), O(n log n)
-// per signal instead of the reference's direct O(n^2) DFT; the results
+// power-of-two length runs an FFT in double (fft/fft.h: n/2 complex
+// points, 8 signals at a time), O(n log n) per signal instead of the
+// reference's direct O(n^2) DFT; the results
 // agree with the reference's to far below fp32 rounding (the tests state
 // the bound). Several transformed dims, other lengths, Double, no scratch
 // and argument errors go to the reference kernel (ops_reference/

@@ -1,25 +1,66 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Fast Fourier transforms for the optimized _fft_r2c and _fft_c2r kernels:
-// an iterative radix-2 Cooley-Tukey transform in double, O(n log n) per
-// signal where the reference evaluates the DFT directly in O(n^2). One
-// transformed dim of power-of-two length; each signal is gathered into
-// scratch (any strides), transformed, scaled and written back rounded
-// once. The butterflies sum in another order than the direct DFT, so
-// results differ from the reference's by the double rounding of
-// O(log n) steps (relative 2^-50 or so of the signal's magnitude), far
-// below the fp32 rounding of the result; the tests state the bound.
-// Signals holding an infinity or NaN are left to the reference (which
-// outputs then turn NaN depends on the summation order). Scratch: 24 n
-// bytes of ctx->temp.
+// Fast Fourier transforms for the optimized _fft_r2c and _fft_c2r kernels,
+// in double, O(n log n) per signal where the reference evaluates the DFT
+// directly in O(n^2). One transformed dim of power-of-two length n; the
+// signals (any strides) go through in blocks of ETR_FFT_LANES, lane l of
+// point t at [t * ETR_FFT_LANES + l], so every step of the transform is a
+// loop over lanes that the active ISA's kernels run as vectors.
+//
+// A real signal of n points is transformed as n/2 complex points (even
+// samples real, odd ones imaginary), by radix-2 butterflies, then split
+// into the n/2 + 1 outputs of the real transform; c2r merges its
+// Hermitian input into n/2 complex points the same way and transforms
+// back. Summation orders differ from the direct DFT's, so results differ
+// from the reference's by the double rounding of O(log n) steps (relative
+// 2^-50 or so of the signal's magnitude), far below the fp32 rounding of
+// the result; the tests state the bound. Signals holding an infinity or
+// NaN are left to the reference (which outputs then turn NaN depends on
+// the summation order). Scratch: about 40 n + 36 ETR_FFT_LANES n bytes of
+// ctx->temp (without room, the caller falls back).
 #ifndef ETR_OPS_OPTIMIZED_FFT_FFT_H
 #define ETR_OPS_OPTIMIZED_FFT_FFT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/kernel.h"
 #include "core/tensor.h"
+#include "ops_optimized/isa.h"
+
+// Signals per block: 8 doubles, one AVX-512 register.
+#define ETR_FFT_LANES 8
+
+typedef struct etr_fft_kernels {
+  // In-place radix-2 transform of m points (a power of two) of every lane,
+  // the points already in bit-reversed order: twiddle k of a stage of
+  // length 2h is (w_re[k m / 2h], sign * w_im[k m / 2h]) (sign 1: forward,
+  // -1: inverse, unnormalized).
+  void (*transform)(size_t m, double *re, double *im, const double *w_re,
+                    const double *w_im, double sign);
+  // The real transform X[0..m] (xr, xi: m + 1 points) of the 2m real
+  // samples whose half-length transform Z is (re, im), with w = (w_re,
+  // w_im) the forward twiddles of length 2m (k < m).
+  void (*r2c_split)(size_t m, const double *re, const double *im,
+                    const double *w_re, const double *w_im, double *xr,
+                    double *xi);
+  // The inverse of r2c_split, unnormalized and times 2: from a Hermitian
+  // X[0..m] (xi[0] and xi[m] must be 0) the m points whose inverse
+  // transform interleaves the 2m real samples, point k written at
+  // position rev[k] (bit-reversed, ready for `transform`).
+  void (*c2r_merge)(size_t m, const double *xr, const double *xi,
+                    const double *w_re, const double *w_im,
+                    const uint32_t *rev, double *re, double *im);
+} etr_fft_kernels_t;
+
+extern const etr_fft_kernels_t etr_fft_kernels_scalar;
+extern const etr_fft_kernels_t etr_fft_kernels_avx2;
+extern const etr_fft_kernels_t etr_fft_kernels_avx512;
+extern const etr_fft_kernels_t etr_fft_kernels_neon;
+
+// The table for `isa` (scalar when that ISA is not built in).
+const etr_fft_kernels_t *etr_fft_kernels_for(etr_isa_t isa);
 
 // r2c of Float self along `dim` (n = self.sizes[dim], a power of two) into
 // ComplexFloat out (n/2 + 1 or n entries along dim), times `scale`.

@@ -4,10 +4,11 @@
 // (ops_optimized/fft/) against the reference kernels (direct DFTs), on
 // every ISA this machine has.
 //
-// Sweeps: power-of-two lengths 1 to 512 over either dim of a batch of
-// signals (strided gathers), normalization 0, 1 and 2, onesided both ways,
-// c2r inputs of n/2 + 1 and of n entries; random and integer data; other
-// lengths, several transformed dims, Double and signals holding an
+// Sweeps: power-of-two lengths 1 to 2048 over either dim of batches of 3
+// to 19 signals (strided gathers; whole and partial blocks of 8 lanes),
+// normalization 0, 1 and 2, onesided both ways, c2r inputs of n/2 + 1 and
+// of n entries; random and integer data; other lengths, several
+// transformed dims, Double and signals holding an
 // infinity or NaN (fallback: which outputs turn NaN depends on the
 // summation order); argument errors (normalization 3, last_dim_size 0).
 //
@@ -94,6 +95,17 @@ TT_TEST(diff_fft, r2c) {
       }
     }
   }
+  // Blocks of 8 signals (fft.h's lanes): 8, 16 and 19 signals (a block
+  // and a partial one), lengths to 2048, either dim.
+  static const int64_t kBatches[] = {8, 16, 19};
+  for (size_t b = 0; b < 3; ++b) {
+    for (int64_t n = 2; n <= 2048; n *= 4) {
+      for (int64_t dim = 0; dim < 2; ++dim) {
+        failures += run_r2c(kBatches[b], n, dim, (n + dim) % 3, dim == 1,
+                            ETR_FLOAT, ETR_FILL_RANDOM, false);
+      }
+    }
+  }
   failures += run_r2c(3, 12, 1, 0, true, ETR_FLOAT, ETR_FILL_RANDOM, false);
   failures += run_r2c(3, 8, 1, 1, true, ETR_FLOAT, ETR_FILL_SPECIAL, false);
   failures += run_r2c(3, 8, 1, 0, true, ETR_FLOAT, ETR_FILL_RANDOM, true);
@@ -114,6 +126,16 @@ TT_TEST(diff_fft, c2r) {
                             mode, ETR_COMPLEX_FLOAT,
                             mode == 0 ? ETR_FILL_EXACT_INT : ETR_FILL_RANDOM,
                             n);
+      }
+    }
+  }
+  static const int64_t kBatches[] = {8, 16, 19};
+  for (size_t b = 0; b < 3; ++b) {
+    for (int64_t n = 2; n <= 2048; n *= 4) {
+      for (int64_t dim = 0; dim < 2; ++dim) {
+        failures += run_c2r(kBatches[b], n, dim == 1 ? n / 2 + 1 : n, dim,
+                            (n + dim) % 3, ETR_COMPLEX_FLOAT,
+                            ETR_FILL_RANDOM, n);
       }
     }
   }

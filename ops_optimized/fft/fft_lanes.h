@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The FFT microkernels (fft.h), portable C over ETR_FFT_LANES signals at a
+// time, included by each ISA's file and compiled with its flags: the loops
+// over lanes are what the compiler vectorizes (8 doubles: one AVX-512
+// register, two AVX2 ones, four NEON or SSE2 ones). Include once per file.
+#ifndef ETR_OPS_OPTIMIZED_FFT_FFT_LANES_H
+#define ETR_OPS_OPTIMIZED_FFT_FFT_LANES_H
+
+#include "ops_optimized/fft/fft.h"
+
+// One row of lanes as a GCC/clang vector of 8 doubles: the compiler maps
+// it onto the file's registers (one AVX-512 register, two AVX2 ones, four
+// SSE2 or NEON ones) whatever its auto-vectorizer would decide (it kept
+// the fused stages below scalar, with run-time alias checks). Rows are
+// 64-byte aligned (the driver's arena allocations and 64-byte rows).
+typedef double fft_row_t __attribute__((vector_size(8 * sizeof(double))));
+
+_Static_assert(ETR_FFT_LANES == 8, "fft_row_t holds ETR_FFT_LANES doubles");
+
+static inline fft_row_t fft_load(const double *row) {
+  return *(const fft_row_t *)row;
+}
+
+static inline void fft_store(double *row, fft_row_t value) {
+  *(fft_row_t *)row = value;
+}
+
+enum { kLanes = ETR_FFT_LANES };
+
+// The stages run two at a time (radix 2^2: four rows loaded, both
+// stages' butterflies done in registers, stored once), halving the passes
+// over the m x lanes arrays, which outgrow L1 from m = 256; a first
+// single stage when the count is odd. The arithmetic is the radix-2
+// transform's.
+static void fft_lanes_transform(size_t m, double *re, double *im,
+                                const double *w_re, const double *w_im,
+                                double sign) {
+  size_t half = 1;
+  size_t stages = 0;
+  while (((size_t)1 << stages) < m) {
+    ++stages;
+  }
+  if (stages % 2 == 1) {  // twiddle 1 throughout
+    for (size_t start = 0; start < m; start += 2) {
+      double *u_re = re + start * kLanes;
+      double *u_im = im + start * kLanes;
+      double *v_re = u_re + kLanes;
+      double *v_im = u_im + kLanes;
+      fft_row_t ar = fft_load(u_re), ai = fft_load(u_im);
+      fft_row_t br = fft_load(v_re), bi = fft_load(v_im);
+      fft_store(u_re, ar + br);
+      fft_store(u_im, ai + bi);
+      fft_store(v_re, ar - br);
+      fft_store(v_im, ai - bi);
+    }
+    half = 2;
+  }
+  for (; half < m; half *= 4) {
+    size_t step1 = m / (2 * half);  // stage of length 2 half
+    size_t step2 = m / (4 * half);  // stage of length 4 half
+    for (size_t start = 0; start < m; start += 4 * half) {
+      for (size_t k = 0; k < half; ++k) {
+        double w1r = w_re[k * step1];
+        double w1i = sign * w_im[k * step1];
+        double w2r = w_re[k * step2];
+        double w2i = sign * w_im[k * step2];
+        double w3r = w_re[(k + half) * step2];
+        double w3i = sign * w_im[(k + half) * step2];
+        size_t a = (start + k) * kLanes;
+        size_t b = a + half * kLanes;
+        size_t c = b + half * kLanes;
+        size_t d = c + half * kLanes;
+        fft_row_t ar = fft_load(re + a), ai = fft_load(im + a);
+        fft_row_t br = fft_load(re + b), bi = fft_load(im + b);
+        fft_row_t cr = fft_load(re + c), ci = fft_load(im + c);
+        fft_row_t dr = fft_load(re + d), di = fft_load(im + d);
+        // Stage one: (a, b) and (c, d), twiddle w1.
+        fft_row_t tr = br * w1r - bi * w1i;
+        fft_row_t ti = br * w1i + bi * w1r;
+        fft_row_t a1r = ar + tr, a1i = ai + ti;
+        fft_row_t b1r = ar - tr, b1i = ai - ti;
+        tr = dr * w1r - di * w1i;
+        ti = dr * w1i + di * w1r;
+        fft_row_t c1r = cr + tr, c1i = ci + ti;
+        fft_row_t d1r = cr - tr, d1i = ci - ti;
+        // Stage two: (a, c) with w2, (b, d) with w3.
+        tr = c1r * w2r - c1i * w2i;
+        ti = c1r * w2i + c1i * w2r;
+        fft_store(re + a, a1r + tr);
+        fft_store(im + a, a1i + ti);
+        fft_store(re + c, a1r - tr);
+        fft_store(im + c, a1i - ti);
+        tr = d1r * w3r - d1i * w3i;
+        ti = d1r * w3i + d1i * w3r;
+        fft_store(re + b, b1r + tr);
+        fft_store(im + b, b1i + ti);
+        fft_store(re + d, b1r - tr);
+        fft_store(im + d, b1i - ti);
+      }
+    }
+  }
+}
+
+// With A = Z[k] and B = conj(Z[m - k]): the even samples' transform is
+// E = (A + B) / 2, the odd ones' O = -i (A - B) / 2, and X[k] = E + w^k O;
+// X[0] and X[m] are Re Z[0] +- Im Z[0].
+static void fft_lanes_r2c_split(size_t m, const double *re, const double *im,
+                                const double *w_re, const double *w_im,
+                                double *xr, double *xi) {
+  fft_row_t zr = fft_load(re), zi = fft_load(im);
+  fft_row_t zero = zr - zr;
+  fft_store(xr, zr + zi);
+  fft_store(xi, zero);
+  fft_store(xr + m * kLanes, zr - zi);
+  fft_store(xi + m * kLanes, zero);
+  for (size_t k = 1; k < m; ++k) {
+    fft_row_t ar = fft_load(re + k * kLanes), ai = fft_load(im + k * kLanes);
+    fft_row_t br = fft_load(re + (m - k) * kLanes);
+    fft_row_t bi = fft_load(im + (m - k) * kLanes);  // B's imaginary: -bi
+    double wr = w_re[k];
+    double wi = w_im[k];
+    fft_row_t er = 0.5 * (ar + br);
+    fft_row_t ei = 0.5 * (ai - bi);
+    fft_row_t odd_r = 0.5 * (ai + bi);
+    fft_row_t odd_i = -0.5 * (ar - br);
+    fft_store(xr + k * kLanes, er + (wr * odd_r - wi * odd_i));
+    fft_store(xi + k * kLanes, ei + (wr * odd_i + wi * odd_r));
+  }
+}
+
+// With A = X[k] and B = conj(X[m - k]): Z[k] = (A + B) + i conj(w^k)
+// (A - B), whose unnormalized inverse transform of m points is 2m times
+// the interleaved samples (even ones real, odd ones imaginary). The
+// caller zeroes the imaginary parts of X[0] and X[m].
+static void fft_lanes_c2r_merge(size_t m, const double *xr, const double *xi,
+                                const double *w_re, const double *w_im,
+                                const uint32_t *rev, double *re,
+                                double *im) {
+  for (size_t k = 0; k < m; ++k) {
+    fft_row_t ar = fft_load(xr + k * kLanes), ai = fft_load(xi + k * kLanes);
+    fft_row_t br = fft_load(xr + (m - k) * kLanes);
+    fft_row_t bi = -fft_load(xi + (m - k) * kLanes);
+    double wr = w_re[k];
+    double wi = -w_im[k];  // conj(w^k)
+    fft_row_t sr = ar + br, si = ai + bi;
+    fft_row_t dr = ar - br, di = ai - bi;
+    fft_row_t pr = wr * dr - wi * di;
+    fft_row_t pi = wr * di + wi * dr;
+    fft_store(re + rev[k] * kLanes, sr - pi);
+    fft_store(im + rev[k] * kLanes, si + pr);
+  }
+}
+
+#endif  // ETR_OPS_OPTIMIZED_FFT_FFT_LANES_H
