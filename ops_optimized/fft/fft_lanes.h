@@ -16,6 +16,13 @@
 // 64-byte aligned (the driver's arena allocations and 64-byte rows).
 typedef double fft_row_t __attribute__((vector_size(8 * sizeof(double))));
 
+// GCC warns that returning such a vector without AVX-512 would change the
+// ABI; fft_load and fft_store are static and inlined, so no call crosses
+// an ABI boundary with one.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 _Static_assert(ETR_FFT_LANES == 8, "fft_row_t holds ETR_FFT_LANES doubles");
 
 static inline fft_row_t fft_load(const double *row) {
