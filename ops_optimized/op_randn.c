@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Optimized aten::randn.out: a contiguous Float or Double out filled with
-// standard normal values: Box-Muller on two draws with the
-// reference's libm calls
+// standard normal values in pairs by the polar method, each attempt the
+// reference's own etr_reduce_rng_polar on the same two draws
 // (random/random.h). The SplitMix64 stream is counter-based, so the
 // active ISA's kernel computes blocks of draws in parallel lanes; values,
 // their order and the generator's final state are exactly the

@@ -5,13 +5,15 @@
 //
 // Values come from the seeded generator of support/reduce_random.h
 // (SplitMix64 on ctx->rng_state, or the default seed when it is NULL):
-// elements are filled in row-major logical order, each from two draws
-// through Box-Muller (sqrt(-2 ln(1 - u1)) cos(2 pi u2) with 53-bit
-// uniforms u1, u2), rounded once to the dtype. Complex dtypes draw the
-// real and then the imaginary part, each normal with variance 1/2, so the
-// complex value has variance 1, as PyTorch does. PyTorch's own stream is
-// not reproduced: the values are deterministic for a seed and normally
-// distributed, not PyTorch's. A dry run resizes out and draws nothing.
+// elements are filled in row-major logical order from pairs of standard
+// normals (the polar method: two draws per attempt), each value rounded
+// once to the dtype; elements 2j and 2j + 1 take pair j (an odd count's
+// last element takes the first value of a pair of its own). A complex
+// element takes one pair, real and imaginary parts each times sqrt(1/2)
+// (variance 1/2, so the complex value has variance 1, as PyTorch does).
+// PyTorch's own stream is not reproduced: the values are deterministic
+// for a seed and normally distributed, not PyTorch's. A dry run resizes
+// out and draws nothing.
 //
 // Errors: a negative or overflowing size, an out too small:
 // InvalidArgument. Dtypes: Half, BFloat16, Float, Double and complex
@@ -49,15 +51,24 @@ etr_error_t etr_ref_randn_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   const etr_tensor_t *operands[1] = {out};
   etr_strided_iter_t iter;
   etr_strided_iter_init(&iter, out->dim, out->sizes, operands, 1);
+  double second = 0.0;
+  bool second_pending = false;  // a real out's odd element, ready
   for (; !etr_strided_iter_done(&iter); etr_strided_iter_next(&iter)) {
     void *target = etr_element_at(out, iter.offsets[0]);
     if (complex) {
       etr_complex_t value;
-      value.real = etr_reduce_rng_normal(&rng) * sqrt(0.5);
-      value.imag = etr_reduce_rng_normal(&rng) * sqrt(0.5);
+      etr_reduce_rng_normal_pair(&rng, &value.real, &value.imag);
+      value.real *= sqrt(0.5);
+      value.imag *= sqrt(0.5);
       etr_store_complex(out->dtype, target, value);
+    } else if (second_pending) {
+      etr_store_double(out->dtype, target, second);
+      second_pending = false;
     } else {
-      etr_store_double(out->dtype, target, etr_reduce_rng_normal(&rng));
+      double first = 0.0;
+      etr_reduce_rng_normal_pair(&rng, &first, &second);
+      etr_store_double(out->dtype, target, first);
+      second_pending = true;
     }
   }
   return ETR_OK;

@@ -47,8 +47,9 @@ const etr_random_kernels_t *etr_random_kernels_for(etr_isa_t isa);
 
 // rand.out into a contiguous Float or Double out.
 bool etr_random_uniform_run(etr_kernel_context_t *ctx, etr_tensor_t *out);
-// randn.out into a contiguous Float or Double out (Box-Muller, two draws
-// per value, the reference's libm calls).
+// randn.out into a contiguous Float or Double out (pairs of values by
+// the polar method, the reference's own etr_reduce_rng_polar on the same
+// draws).
 bool etr_random_normal_run(etr_kernel_context_t *ctx, etr_tensor_t *out);
 // native_dropout.out, training, on a contiguous Float input, out and Bool
 // mask with 0 <= p <= 1 (checked by the reference).

@@ -5,16 +5,11 @@
 // values with the reference's transforms (ops_reference/support/
 // reduce_random.c) in row-major order; the state advances by one gamma
 // per draw, as there.
-#include <math.h>
-
 #include "ops_optimized/random/random.h"
 #include "ops_reference/support/reduce_random.h"
 #include "ops_reference/support/shape.h"
 
 enum { kBlock = 256 };
-
-// 2 pi, as the reference spells it.
-static const double kTwoPi = 6.28318530717958647692528676655900577;
 
 // Fills `draws` with the next `n` draws (n <= kBlock) and advances the
 // state.
@@ -60,23 +55,48 @@ bool etr_random_normal_run(etr_kernel_context_t *ctx, etr_tensor_t *out) {
   etr_reduce_rng_t rng;
   etr_reduce_rng_init(&rng, ctx);
   const etr_random_kernels_t *k = etr_random_kernels_for(etr_isa_active());
+  // The polar method takes a variable number of draws: they come a block
+  // at a time from the counter-based stream (draw c of the call is
+  // mix(start + (c + 1) gamma)), and the state ends after the last one
+  // used, as the reference's.
+  uint64_t start = *rng.state;
+  uint64_t used = 0;  // draws consumed
   uint64_t draws[kBlock];
+  size_t ready = 0;  // draws[ready..kBlock) not consumed yet
+  size_t filled = 0;
   size_t numel = (size_t)etr_numel(out);
-  for (size_t first = 0; first < numel; first += kBlock / 2) {
-    size_t count = numel - first < kBlock / 2 ? numel - first : kBlock / 2;
-    next_block(k, rng.state, 2 * count, draws);
-    for (size_t i = 0; i < count; ++i) {
-      // The reference's etr_reduce_rng_normal on draws 2i and 2i + 1.
-      double u1 = (double)(draws[2 * i] >> 11) * 0x1p-53;
-      double u2 = (double)(draws[2 * i + 1] >> 11) * 0x1p-53;
-      double value = sqrt(-2.0 * log(1.0 - u1)) * cos(kTwoPi * u2);
-      if (out->dtype == ETR_FLOAT) {
-        ((float *)out->data)[first + i] = (float)value;
-      } else {
-        ((double *)out->data)[first + i] = value;
+  for (size_t i = 0; i < numel; i += 2) {
+    double first = 0.0;
+    double second = 0.0;
+    for (;;) {
+      if (filled - ready < 2) {
+        k->draws(start + used * ETR_RANDOM_GAMMA, kBlock, draws);
+        ready = 0;
+        filled = kBlock;
+      }
+      uint64_t first_draw = draws[ready];
+      uint64_t second_draw = draws[ready + 1];
+      ready += 2;
+      used += 2;
+      if (etr_reduce_rng_polar(first_draw, second_draw, &first, &second)) {
+        break;
+      }
+    }
+    if (out->dtype == ETR_FLOAT) {
+      float *y = (float *)out->data;
+      y[i] = (float)first;
+      if (i + 1 < numel) {
+        y[i + 1] = (float)second;
+      }
+    } else {
+      double *y = (double *)out->data;
+      y[i] = first;
+      if (i + 1 < numel) {
+        y[i + 1] = second;
       }
     }
   }
+  *rng.state = start + used * ETR_RANDOM_GAMMA;
   return true;
 }
 

@@ -5,9 +5,6 @@
 
 #include <math.h>
 
-// 2 pi (M_PI is not part of C11).
-static const double kTwoPi = 6.28318530717958647692528676655900577;
-
 void etr_reduce_rng_init(etr_reduce_rng_t *rng,
                          const etr_kernel_context_t *ctx) {
   rng->local = ETR_REDUCE_RNG_DEFAULT_SEED;
@@ -45,11 +42,31 @@ double etr_reduce_rng_uniform(etr_reduce_rng_t *rng, int bits) {
   return ldexp((double)top, -bits);
 }
 
-double etr_reduce_rng_normal(etr_reduce_rng_t *rng) {
-  double u1 = etr_reduce_rng_uniform(rng, 53);
-  double u2 = etr_reduce_rng_uniform(rng, 53);
-  double radius = sqrt(-2.0 * log(1.0 - u1));
-  return radius * cos(kTwoPi * u2);
+bool etr_reduce_rng_polar(uint64_t first_draw, uint64_t second_draw,
+                          double *first, double *second) {
+  // (d >> 11) 2^-52 - 1: 2 x a 53-bit uniform - 1, exact, in [-1, 1)
+  // (a product by a power of two, not an ldexp call per value).
+  double u = (double)(first_draw >> 11) * 0x1p-52 - 1.0;
+  double v = (double)(second_draw >> 11) * 0x1p-52 - 1.0;
+  double q = u * u + v * v;
+  if (q >= 1.0 || q == 0.0) {
+    return false;
+  }
+  double factor = sqrt(-2.0 * log(q) / q);
+  *first = u * factor;
+  *second = v * factor;
+  return true;
+}
+
+void etr_reduce_rng_normal_pair(etr_reduce_rng_t *rng, double *first,
+                                double *second) {
+  for (;;) {
+    uint64_t first_draw = etr_reduce_rng_next(rng);
+    uint64_t second_draw = etr_reduce_rng_next(rng);
+    if (etr_reduce_rng_polar(first_draw, second_draw, first, second)) {
+      return;
+    }
+  }
 }
 
 uint64_t etr_reduce_rng_below(etr_reduce_rng_t *rng, uint64_t bound) {

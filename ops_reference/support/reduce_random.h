@@ -23,15 +23,19 @@
 //     53, Half 11, BFloat16 8): the top b bits of one draw, times 2^-b, so
 //     the value is exact in the dtype and never rounds up to 1.0 (the rule
 //     of PyTorch's uniform_real_distribution);
-//   standard normal: Box-Muller on two draws, u1 and u2 53-bit uniforms:
-//     sqrt(-2 ln(1 - u1)) * cos(2 pi u2) (1 - u1 lies in (0, 1], so the
-//     logarithm is finite), rounded once to the dtype;
+//   standard normals, in pairs: Marsaglia's polar method (libstdc++'s
+//     normal_distribution's too) on two draws at a time: u and v =
+//     2 x (53-bit uniform) - 1, exact, and q = u^2 + v^2; a point with
+//     q >= 1 or q = 0 is rejected and two more draws are taken; else
+//     f = sqrt(-2 ln(q) / q) and the pair is (u f, v f), each rounded
+//     once to the dtype. No trigonometric call, and both values used;
 //   integer in [0, bound): rejection sampling: draws below 2^64 mod bound
 //     are rejected and the rest reduced modulo bound, so every result is
 //     exactly equally likely (PyTorch's randperm takes a plain modulo).
 #ifndef ETR_OPS_REFERENCE_SUPPORT_REDUCE_RANDOM_H
 #define ETR_OPS_REFERENCE_SUPPORT_REDUCE_RANDOM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/kernel.h"
@@ -64,8 +68,17 @@ int etr_reduce_rng_uniform_bits(etr_scalar_type_t dtype);
 // A uniform value in [0, 1) with `bits` (1..53) random bits.
 double etr_reduce_rng_uniform(etr_reduce_rng_t *rng, int bits);
 
-// A standard normal value (Box-Muller, two draws).
-double etr_reduce_rng_normal(etr_reduce_rng_t *rng);
+// One attempt of the polar method on two draws (in that order): true and
+// the pair in *first, *second when the point lies inside the unit circle
+// and not at its centre, false (rejected; nothing written) otherwise.
+// Shared with the optimized randn, which feeds it the same draws.
+bool etr_reduce_rng_polar(uint64_t first_draw, uint64_t second_draw,
+                          double *first, double *second);
+
+// The next pair of independent standard normal values (polar method:
+// two draws per attempt, 4/pi attempts on average).
+void etr_reduce_rng_normal_pair(etr_reduce_rng_t *rng, double *first,
+                                double *second);
 
 // A uniform integer in [0, bound); bound must be at least 1.
 uint64_t etr_reduce_rng_below(etr_reduce_rng_t *rng, uint64_t bound);

@@ -17,6 +17,9 @@
 
 // SplitMix64 written out again, independently of the kernel's support
 // code, as the documented reference for the stream.
+// pi (M_PI is not part of C11).
+#define M_PI_VALUE 3.14159265358979323846
+
 static uint64_t splitmix64(uint64_t *state) {
   uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
   z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
@@ -196,12 +199,20 @@ TT_TEST(randn, normal_statistics) {
   for (size_t t = 0; t < 4; ++t) {
     uint64_t state = 77 + t;
     etr_tensor_t *out = draw("aten::randn.out", kTypes[t], n, &state);
-    uint64_t reference = 77 + t;
-    for (int64_t i = 0; i < n; ++i) {
-      splitmix64(&reference);
-      splitmix64(&reference);
+    // The polar method's attempts: two draws each, about 4/pi attempts a
+    // pair (n / 2 pairs), so about 1.27 draws an element.
+    // (The state moves by the odd gamma per draw: times its inverse mod
+    // 2^64, by Newton's iteration, the move is the count.)
+    uint64_t gamma = UINT64_C(0x9e3779b97f4a7c15);
+    uint64_t inverse = gamma;
+    for (int step = 0; step < 6; ++step) {
+      inverse *= 2 - gamma * inverse;
     }
-    cr_expect_eq(state, reference, "two draws per element");
+    uint64_t draws = (state - (77 + t)) * inverse;
+    cr_expect(draws % 2 == 0 && draws >= (uint64_t)n &&
+                  fabs((double)draws / (double)n - 4.0 / M_PI_VALUE) < 0.01,
+              "%llu draws for %lld elements", (unsigned long long)draws,
+              (long long)n);
     double mean = 0.0;
     double variance = 0.0;
     moments(out, false, &mean, &variance);
@@ -222,20 +233,41 @@ TT_TEST(randn, normal_statistics) {
     cr_expect(fabs((double)positive / n - 0.5) < 0.008, "%s P(x > 0) = %g",
               name, (double)positive / n);
   }
-  // Box-Muller on the documented draws.
-  uint64_t state = 11;
-  etr_tensor_t *out = draw("aten::randn.out", ETR_DOUBLE, 4, &state);
-  uint64_t reference = 11;
-  for (int64_t i = 0; i < 4; ++i) {
-    double u1 = ldexp((double)(splitmix64(&reference) >> 11), -53);
-    double u2 = ldexp((double)(splitmix64(&reference) >> 11), -53);
-    double expected =
-        sqrt(-2.0 * log(1.0 - u1)) * cos(6.283185307179586 * u2);
-    cr_expect(fabs(tt_get(out, i) - expected) <= 1e-15 * fabs(expected) +
-                                                     1e-300);
+  // The polar method on the documented draws, for an odd count (the last
+  // element's pair loses its second value): values and final state.
+  for (int64_t count = 1; count <= 41; count += 8) {
+    uint64_t state = 11;
+    etr_tensor_t *out = draw("aten::randn.out", ETR_DOUBLE, count, &state);
+    uint64_t reference = 11;
+    int rejected = 0;
+    for (int64_t i = 0; i < count; i += 2) {
+      double u = 0.0;
+      double v = 0.0;
+      double q = 0.0;
+      for (;;) {
+        u = ldexp((double)(splitmix64(&reference) >> 11), -52) - 1.0;
+        v = ldexp((double)(splitmix64(&reference) >> 11), -52) - 1.0;
+        q = u * u + v * v;
+        if (q < 1.0 && q != 0.0) {
+          break;
+        }
+        ++rejected;
+      }
+      double factor = sqrt(-2.0 * log(q) / q);
+      cr_expect_eq(tt_get(out, i), u * factor, "element %lld of %lld",
+                   (long long)i, (long long)count);
+      if (i + 1 < count) {
+        cr_expect_eq(tt_get(out, i + 1), v * factor, "element %lld of %lld",
+                     (long long)i + 1, (long long)count);
+      }
+    }
+    cr_expect_eq(state, reference, "%lld elements", (long long)count);
+    if (count == 41) {
+      cr_expect_gt(rejected, 0, "a rejected attempt among 21 pairs");
+    }
   }
-  // Complex: each part has variance 1/2.
-  state = 5;
+  // Complex: one pair an element, each part with variance 1/2.
+  uint64_t state = 5;
   etr_tensor_t *complex = draw("aten::randn.out", ETR_COMPLEX_DOUBLE, n,
                                &state);
   for (int part = 0; part < 2; ++part) {
