@@ -103,6 +103,7 @@ static bool all_finite(const float *data, const etr_tensor_t *tensor,
 
 // Scratch for transforms of n = 2m real points.
 typedef struct plan {
+  etr_arena_mark_t mark;  // where the arena stood before
   size_t m;
   double *w_re, *w_im;    // length-n twiddles, k < m
   double *tw_re, *tw_im;  // length-m twiddles, k < m/2 (w at 2k)
@@ -111,10 +112,13 @@ typedef struct plan {
   double *xr, *xi;        // m + 1 points x lanes
 } plan_t;
 
-static bool plan_init(etr_arena_t *temp, int64_t n, plan_t *p) {
+// Takes the scratch from `temp` and fills the tables; false, with nothing
+// kept, without an arena or room in it (the caller falls back).
+static bool plan_begin(etr_arena_t *temp, int64_t n, plan_t *p) {
   if (temp == NULL || n > (INT64_C(1) << 31)) {
     return false;
   }
+  p->mark = etr_arena_mark(temp);
   size_t m = (size_t)n / 2;
   size_t half = m / 2 > 0 ? m / 2 : 1;
   p->m = m;
@@ -130,6 +134,7 @@ static bool plan_init(etr_arena_t *temp, int64_t n, plan_t *p) {
   if (p->xi == NULL || p->xr == NULL || p->im == NULL || p->re == NULL ||
       p->rev == NULL || p->tw_im == NULL || p->tw_re == NULL ||
       p->w_im == NULL || p->w_re == NULL) {
+    etr_arena_rewind(temp, p->mark);
     return false;
   }
   twiddles(n, p->w_re, p->w_im);
@@ -149,6 +154,10 @@ static bool plan_init(etr_arena_t *temp, int64_t n, plan_t *p) {
     p->rev[k] = reversed;
   }
   return true;
+}
+
+static void plan_end(etr_arena_t *temp, const plan_t *p) {
+  etr_arena_rewind(temp, p->mark);
 }
 
 bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
@@ -174,12 +183,8 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     }
     return true;
   }
-  etr_arena_mark_t mark = etr_arena_mark(ctx->temp);
   plan_t p;
-  if (!plan_init(ctx->temp, n, &p)) {
-    if (ctx->temp != NULL) {
-      etr_arena_rewind(ctx->temp, mark);
-    }
+  if (!plan_begin(ctx->temp, n, &p)) {
     return false;
   }
   const etr_fft_kernels_t *k = etr_fft_kernels_for(etr_isa_active());
@@ -231,7 +236,7 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
       }
     }
   }
-  etr_arena_rewind(ctx->temp, mark);
+  plan_end(ctx->temp, &p);
   return true;
 }
 
@@ -256,12 +261,8 @@ bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     }
     return true;
   }
-  etr_arena_mark_t mark = etr_arena_mark(ctx->temp);
   plan_t p;
-  if (!plan_init(ctx->temp, n, &p)) {
-    if (ctx->temp != NULL) {
-      etr_arena_rewind(ctx->temp, mark);
-    }
+  if (!plan_begin(ctx->temp, n, &p)) {
     return false;
   }
   const etr_fft_kernels_t *k = etr_fft_kernels_for(etr_isa_active());
@@ -303,6 +304,6 @@ bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
       }
     }
   }
-  etr_arena_rewind(ctx->temp, mark);
+  plan_end(ctx->temp, &p);
   return true;
 }

@@ -275,6 +275,26 @@ TT_TEST(diff_movement_fill, full_and_fill) {
   cr_assert_eq(failures, 0, "%d full/fill cases disagree", failures);
 }
 
+// Completes an empty-family case begun by the caller: its out (`out_kind`
+// 0: [0], resized by the kernel; 1: preshaped contiguous; 2: preshaped
+// channels-last), return slot and coverage key, then runs it; `ok`: the
+// call must succeed and specialize.
+static int run_empty(etr_diff_case_t *c, etr_scalar_type_t dtype,
+                     int32_t dim, const int64_t *sizes, int out_kind,
+                     bool ok) {
+  etr_diff_layout_t layout =
+      out_kind == 2 ? ETR_DIFF_CHANNELS_LAST : ETR_DIFF_CONTIGUOUS;
+  if (out_kind == 0) {
+    etr_diff_out(c, dtype, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
+                 1024);
+  } else {
+    etr_diff_out(c, dtype, dim, sizes, layout, 0);
+  }
+  etr_diff_return(c, 2);
+  mt_key(c, dtype, layout);
+  return mt_run(c, ok);
+}
+
 // The empty family zero-fills its out (the reference's choice, for
 // deterministic runs): every dtype, outs resized from [0] and preshaped
 // (contiguous and channels-last), the memory formats, strides and dim
@@ -311,19 +331,8 @@ TT_TEST(diff_movement_fill, empty_family) {
           etr_diff_arg(&c, tt_ev_int_list((size_t)dim, sizes));
           etr_diff_arg(&c, kFormats[f] < 0 ? tt_ev_none()
                                            : tt_ev_int(kFormats[f]));
-          if (out_kind == 0) {
-            etr_diff_out(&c, dtype, 1, (const int64_t[]){0},
-                         ETR_DIFF_CONTIGUOUS, 1024);
-          } else {
-            etr_diff_out(&c, dtype, dim, sizes,
-                         nhwc ? ETR_DIFF_CHANNELS_LAST : ETR_DIFF_CONTIGUOUS,
-                         0);
-          }
-          etr_diff_return(&c, 2);
-          mt_key(&c, dtype, nhwc ? ETR_DIFF_CHANNELS_LAST
-                                 : ETR_DIFF_CONTIGUOUS);
           bool ok = kFormats[f] != 1 && (kFormats[f] != 2 || rank4);
-          failures += mt_run(&c, ok);
+          failures += run_empty(&c, dtype, dim, sizes, out_kind, ok);
         }
         // empty_strided.out: contiguous strides, transposed ones (out keeps
         // its own layout), a length mismatch and a negative stride.
@@ -347,21 +356,12 @@ TT_TEST(diff_movement_fill, empty_family) {
                          etr_scalar_type_name(dtype), s, out_kind, strides);
           etr_diff_arg(&c, tt_ev_int_list((size_t)dim, sizes));
           etr_diff_arg(&c, tt_ev_int_list(count, stride));
-          if (out_kind == 0) {
-            etr_diff_out(&c, dtype, 1, (const int64_t[]){0},
-                         ETR_DIFF_CONTIGUOUS, 1024);
-          } else {
-            etr_diff_out(&c, dtype, dim, sizes,
-                         nhwc ? ETR_DIFF_CHANNELS_LAST : ETR_DIFF_CONTIGUOUS,
-                         0);
-          }
-          etr_diff_return(&c, 2);
-          mt_key(&c, dtype, nhwc ? ETR_DIFF_CHANNELS_LAST
-                                 : ETR_DIFF_CONTIGUOUS);
-          failures += mt_run(&c, strides < 2 || (strides == 3 && dim == 0));
+          failures += run_empty(&c, dtype, dim, sizes, out_kind,
+                                strides < 2 || (strides == 3 && dim == 0));
         }
-        // _empty_dim_order.out: None, the out's own order, the other one.
-        for (int order = 0; order < 3; ++order) {
+        // _empty_dim_order.out (preshaped outs): None, the out's own
+        // order, the other one.
+        for (int order = 0; order < 3 && out_kind > 0; ++order) {
           uint8_t dim_order[4] = {0, 1, 2, 3};
           bool other = order == 2;
           if (nhwc != other && rank4) {
@@ -378,15 +378,9 @@ TT_TEST(diff_movement_fill, empty_family) {
           etr_diff_arg(&c, tt_ev_int_list((size_t)dim, sizes));
           etr_diff_arg(&c, order == 0 ? tt_ev_none()
                                       : tt_ev_int_list((size_t)dim, as_ints));
-          etr_diff_out(&c, dtype, dim, sizes,
-                       nhwc ? ETR_DIFF_CHANNELS_LAST : ETR_DIFF_CONTIGUOUS,
-                       0);
-          etr_diff_return(&c, 2);
-          mt_key(&c, dtype, nhwc ? ETR_DIFF_CHANNELS_LAST
-                                 : ETR_DIFF_CONTIGUOUS);
           // None needs a contiguous out; an order must be the out's own.
           bool ok = order == 0 ? !nhwc : !(other && rank4);
-          failures += mt_run(&c, ok);
+          failures += run_empty(&c, dtype, dim, sizes, out_kind, ok);
         }
       }
     }
