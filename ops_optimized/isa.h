@@ -84,8 +84,8 @@ bool etr_isa_has_avx512_bf16(void);
 
 // Bytes of memory (an elementwise kernel's inputs and out together) from
 // which the kernel writes its out with streaming stores
-// (common/stream.h): half the level-3 cache that CPUID describes (isa.c),
-// else 64 MiB. Detected once; then an inline read of
+// (common/stream.h): half the level-3 cache that CPUID describes, at most
+// 64 MiB (isa.c), else 64 MiB. Detected once; then an inline read of
 // etr_isa_stream_bytes_known, as every elementwise kernel call asks (a
 // call into isa.c had cost 0.5 of the 3.3 ns of an add of 16 floats).
 extern size_t etr_isa_stream_bytes_known;  // 0 until detected or forced

@@ -6,8 +6,8 @@
 // for every 2 it needs; a non-temporal store writes the line without
 // reading it and without keeping it in cache. A kernel takes them when
 // its arrays (inputs and out) reach etr_isa_stream_bytes(): half the
-// last-level cache this core reaches (isa.h). Below that the out is
-// better left in cache for the next op. Measured on AMD Zen 4 (32 MiB
+// last-level cache this core reaches, at most 64 MiB (isa.h). Below that
+// the out is better left in cache for the next op. Measured on AMD Zen 4 (32 MiB
 // L3, 2026-12-04; a standalone loop of 15 alternated rounds each way):
 // relu with outs of 4, 8, 10 and 12 MiB took 1.36, 0.98, 0.81 and 0.58x
 // the time with streaming stores, add of two arrays 0.73x at 4 MiB and

@@ -5,6 +5,7 @@
 //
 //   bazel run -c opt //ops_optimized/tools:bench_elementwise -- [--quick]
 //       [--reps N] [--only LABEL-SUBSTRING] [--elements N]
+//       [--stream-bytes B]
 //
 // Each op runs at two sizes: in cache (16 Ki elements a tensor, L2
 // resident) and out of cache (16 Mi elements a tensor, far beyond L3, so
@@ -400,10 +401,14 @@ int main(int argc, char **argv) {
       only = argv[++i];
     } else if (strcmp(argv[i], "--elements") == 0 && i + 1 < argc) {
       extra = atoll(argv[++i]) / 256 * 256;
+    } else if (strcmp(argv[i], "--stream-bytes") == 0 && i + 1 < argc) {
+      // The streaming-store threshold (common/stream.h), forced: 0
+      // streams every out, a huge value none.
+      etr_isa_force_stream_bytes((size_t)strtoull(argv[++i], NULL, 10));
     } else {
       fprintf(stderr,
               "usage: bench_elementwise [--quick] [--reps N] [--only LABEL] "
-              "[--elements N]\n");
+              "[--elements N] [--stream-bytes B]\n");
       return 2;
     }
   }
