@@ -22,6 +22,7 @@ partitioner see them as weights) and whose other tensors are inputs.
 """
 
 import hashlib
+import re
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -649,6 +650,16 @@ NOT_BENCHMARKED = {
     " functional overload with its arguments: a model's buffers make it"
     " _native_batch_norm_legit_functional and copies)",
 }
+
+
+def registered_operators(repo: Path) -> List[str]:
+    """The operators etref's optimized kernel table registers
+    (ops_optimized/registry.c under `repo`), sorted; [] when that file is
+    not there (the smoke test's runfiles)."""
+    registry = repo / "ops_optimized" / "registry.c"
+    if not registry.exists():
+        return []
+    return sorted(set(re.findall(r'"([a-z_]+::[A-Za-z0-9_.]+)"', registry.read_text())))
 
 
 def every_op_cases() -> List[Case]:

@@ -20,7 +20,6 @@
     cases_check.py
 """
 
-import re
 import sys
 from pathlib import Path
 
@@ -80,8 +79,7 @@ def main() -> None:
     keys = {c.key() for c in standard.values()}
     if len(keys) != len(standard):
         fail("two standard cases share a key")
-    registry = (programs.REPO / "ops_optimized" / "registry.c").read_text()
-    registered = set(re.findall(r'"([a-z_]+::[A-Za-z0-9_.]+)"', registry))
+    registered = set(cases.registered_operators(programs.REPO))
     if len(registered) < 190:
         fail(f"read {len(registered)} registered operators from registry.c")
     called = {c.op for c in standard.values()} | set(by_op)
