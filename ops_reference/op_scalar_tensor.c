@@ -26,8 +26,6 @@ etr_error_t etr_ref_scalar_tensor_out(etr_kernel_context_t *ctx,
   if (ctx->dry_run) {
     return ETR_OK;  // shapes checked and outs resized; no data touched
   }
-  uint8_t element[16];
-  etr_movement_store_scalar(out->dtype, element, &s);
-  etr_movement_fill(out, element);
+  etr_movement_store_scalar(out->dtype, out->data, &s);  // 0 dims: 1 element
   return ETR_OK;
 }

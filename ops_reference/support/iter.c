@@ -12,7 +12,8 @@ void etr_strided_iter_init(etr_strided_iter_t *iter, int32_t dim,
                            const int64_t *sizes,
                            const etr_tensor_t *const *operands,
                            size_t num_operands) {
-  memset(iter, 0, sizeof(*iter));
+  // Only what the walk reads is set: clearing the whole struct (1.4 KB)
+  // was most of the cost of a small op's kernel call.
   iter->dim = dim;
   iter->num_operands = num_operands < ETR_ITER_MAX_OPERANDS
                            ? num_operands
@@ -23,7 +24,11 @@ void etr_strided_iter_init(etr_strided_iter_t *iter, int32_t dim,
   }
   for (int32_t d = 0; d < dim; ++d) {
     iter->sizes[d] = sizes[d];
+    iter->index[d] = 0;
     iter->remaining = etr_saturating_mul(iter->remaining, sizes[d]);
+  }
+  for (size_t k = 0; k < ETR_ITER_MAX_OPERANDS; ++k) {
+    iter->offsets[k] = 0;
   }
   for (size_t k = 0; k < iter->num_operands; ++k) {
     for (int32_t d = 0; d < dim; ++d) {
