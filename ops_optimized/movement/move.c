@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The strided byte-move engine (see movement.h): shape simplification,
-// the choice between rows, broadcast, transpose and strided loops, and the
-// walk over the remaining outer dims. Portable C; the microkernels it
-// calls are picked for etr_isa_active() once per move.
+// the choice between rows, broadcast, transpose, evens and strided loops,
+// and the walk over the remaining outer dims. Portable C; the microkernels
+// it calls are picked for etr_isa_active() once per move.
 #include <string.h>
 
 #include "ops_optimized/movement/movement.h"
@@ -82,6 +82,7 @@ typedef enum move_kind {
   MOVE_STRIDED = 3,
   MOVE_REPLICATE = 4,
   MOVE_ROW_BLOCK = 5,
+  MOVE_EVENS = 6,
 } move_kind_t;
 
 typedef struct move_plan {
@@ -101,6 +102,7 @@ typedef struct move_plan {
   etr_move_fill_fn fill;
   etr_move_replicate_fn replicate;
   etr_move_rows_fn copy_rows;
+  etr_move_evens_fn evens;
 } move_plan_t;
 
 // Removes dim `d` from the shape.
@@ -200,6 +202,10 @@ static void plan_move(move_shape_t *shape, size_t element_size,
       plan->transpose = transpose;
       drop_dim(shape, other);
       inner = shape->dim - 1;
+    } else if (shape->dst[inner] == unit && shape->src[inner] == 2 * unit &&
+               (plan->evens = etr_move_evens_for(isa, element_size)) !=
+                   NULL) {
+      plan->kind = MOVE_EVENS;  // every other element of the source
     }
   }
   drop_dim(shape, inner);
@@ -249,6 +255,9 @@ static void run_inner(const move_plan_t *plan, char *dst, const char *src) {
     case MOVE_TRANSPOSE:
       plan->transpose(plan->rows, plan->columns, src, plan->src_stride, dst,
                       plan->dst_stride);
+      return;
+    case MOVE_EVENS:
+      plan->evens(dst, src, (size_t)plan->count);
       return;
     case MOVE_STRIDED:
     default:

@@ -19,6 +19,8 @@
 //              on another dim (a 2-D transpose, NCHW <-> NHWC, the weight
 //              transpose `linear` exports as permute_copy): the transpose
 //              microkernel of the active ISA, tile by tile;
+//   evens      the destination unit-stride and the source every other
+//              element (4- or 8-byte elements): the evens microkernel;
 //   strided    anything else: an element loop by element size.
 //
 // Microkernels, one ISA per file (movement/<kind>_<isa>.c), with the
@@ -30,7 +32,8 @@
 //   fill:      `count` copies of one element of 1..16 bytes;
 //   replicate: `rows` copies of one row of bytes at a destination stride
 //              (an expand of a row, the rows-of-a-broadcast move);
-//   rows:      `rows` short rows of bytes between two strides.
+//   rows:      `rows` short rows of bytes between two strides;
+//   evens:     every other element of a row, packed.
 // No allocation, no scratch.
 #ifndef ETR_OPS_OPTIMIZED_MOVEMENT_MOVEMENT_H
 #define ETR_OPS_OPTIMIZED_MOVEMENT_MOVEMENT_H
@@ -133,6 +136,22 @@ void etr_move_rows_avx2(void *dst, size_t dst_stride, const void *src,
 void etr_move_rows_avx512(void *dst, size_t dst_stride, const void *src,
                           ptrdiff_t src_stride, size_t rows, size_t bytes);
 etr_move_rows_fn etr_move_rows_for(etr_isa_t isa);
+
+// Copies `count` elements of `element_size` bytes from every other element
+// of src (src[0], src[2], ... src[2 * (count - 1)]) to dst, contiguously:
+// a slice with step 2, the real parts of a complex tensor, as_strided's
+// every-other view. Reads nothing past src[2 * (count - 1)].
+typedef void (*etr_move_evens_fn)(void *dst, const void *src, size_t count);
+#define ETR_MOVE_DECLARE_EVENS(isa)                                         \
+  void etr_move_evens_x32_##isa(void *dst, const void *src, size_t count);  \
+  void etr_move_evens_x64_##isa(void *dst, const void *src, size_t count);
+ETR_MOVE_DECLARE_EVENS(scalar)
+ETR_MOVE_DECLARE_EVENS(avx2)
+ETR_MOVE_DECLARE_EVENS(avx512)
+ETR_MOVE_DECLARE_EVENS(neon)
+// The evens microkernel of `isa` for 4- or 8-byte elements; NULL for other
+// sizes (the engine then loops).
+etr_move_evens_fn etr_move_evens_for(etr_isa_t isa, size_t element_size);
 
 // ---------------------------------------------------------------------------
 // The engine (movement/move.c).

@@ -18,6 +18,10 @@
 //   rows       the same lengths and 0, 1, 3 and 17 rows between gapped
 //              strides, the source read forwards or backwards (the pad's
 //              and a slice's short rows);
+//   evens      4- and 8-byte elements, counts 0..300 and a few long
+//              ones, destination offsets; the source buffer ends exactly
+//              at the last even element and a guard after the
+//              destination must stay untouched;
 //   engine     random boxes (rank 1-6, permuted, sliced, broadcast,
 //              size-1 dims) moved with etr_move_strided, compared with an
 //              element-by-element copy.
@@ -250,6 +254,54 @@ static int check_rows(etr_isa_t isa, size_t bytes, size_t rows,
     return 1;
   }
   return 0;
+}
+
+// One evens case on one ISA; returns 1 on a mismatch.
+static int check_evens(etr_isa_t isa, size_t size, size_t count,
+                       size_t dst_offset) {
+  etr_move_evens_fn evens = etr_move_evens_for(isa, size);
+  // The source ends at the last even element: its odd neighbour is out.
+  size_t src_bytes = count == 0 ? 1 : (2 * count - 1) * size;
+  size_t dst_bytes = dst_offset + count * size + GUARD;
+  uint8_t *src = (uint8_t *)tt_alloc(src_bytes);
+  uint8_t *expected = (uint8_t *)tt_alloc(dst_bytes);
+  uint8_t *actual = (uint8_t *)tt_alloc(dst_bytes);
+  random_bytes(src, src_bytes);
+  memset(expected, 0x5a, dst_bytes);
+  memset(actual, 0x5a, dst_bytes);
+  for (size_t i = 0; i < count; ++i) {
+    memcpy(expected + dst_offset + i * size, src + 2 * i * size, size);
+  }
+  evens(actual + dst_offset, src, count);
+  if (memcmp(expected, actual, dst_bytes) != 0) {
+    fprintf(stderr, "evens %s: %zu elements of %zu bytes (offset %zu) "
+            "disagree\n", etr_isa_name(isa), count, size, dst_offset);
+    return 1;
+  }
+  return 0;
+}
+
+TT_TEST(diff_movement_kernels, evens) {
+  static const size_t kLong[] = {1023, 1024, 1025, 4099};
+  int failures = 0;
+  int cases = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    cr_assert_null(etr_move_evens_for((etr_isa_t)isa, 2));
+    for (size_t size = 4; size <= 8; size += 4) {
+      for (size_t n = 0; n <= 300 + sizeof(kLong) / sizeof(kLong[0]); ++n) {
+        size_t count = n <= 300 ? n : kLong[n - 301];
+        failures += check_evens((etr_isa_t)isa, size, count, (n * 4) % 64);
+        ++cases;
+        tt_free_all();
+      }
+    }
+  }
+  cr_assert_gt(cases, 0);
+  cr_assert_eq(failures, 0, "%d of %d evens copies disagree", failures,
+               cases);
 }
 
 TT_TEST(diff_movement_kernels, strided_rows) {
