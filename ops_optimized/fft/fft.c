@@ -77,15 +77,17 @@ static int64_t signal_count(const etr_tensor_t *tensor, int32_t dim) {
 static bool all_finite(const float *data, const etr_tensor_t *tensor,
                        int32_t dim, int64_t count, int components) {
   if (count == tensor->sizes[dim] && etr_tensor_is_contiguous(tensor)) {
-    // Every value is read: one pass over the bits (exponent all ones:
-    // an infinity or NaN), which the compiler vectorizes.
+    // Every value is read: one pass over the bits, which the compiler
+    // vectorizes. An exponent of all ones (an infinity or NaN) plus one
+    // carries into bit 31; no other exponent does. (A compare per value
+    // instead took 10 us of a 64 x 1024-point r2c's 118.)
     const uint32_t *bits = (const uint32_t *)data;
     int64_t total = etr_numel(tensor) * components;
     uint32_t special = 0;
     for (int64_t i = 0; i < total; ++i) {
-      special |= (bits[i] & 0x7f800000u) == 0x7f800000u;
+      special |= (bits[i] & 0x7f800000u) + 0x00800000u;
     }
-    return special == 0;
+    return (special & 0x80000000u) == 0;
   }
   int64_t signals = signal_count(tensor, dim);
   for (int64_t o = 0; o < signals; ++o) {
@@ -146,18 +148,66 @@ static bool plan_begin(etr_arena_t *temp, int64_t n, plan_t *p) {
   while (((size_t)1 << bits) < m) {
     ++bits;
   }
-  for (size_t k = 0; k < m; ++k) {
-    uint32_t reversed = 0;
-    for (int b = 0; b < bits; ++b) {
-      reversed |= (uint32_t)((k >> b) & 1u) << (bits - 1 - b);
-    }
-    p->rev[k] = reversed;
+  // rev[k] is rev[k / 2] shifted right, with k's low bit on top.
+  p->rev[0] = 0;
+  for (size_t k = 1; k < m; ++k) {
+    p->rev[k] = (p->rev[k >> 1] >> 1) | (uint32_t)((k & 1u) << (bits - 1));
   }
   return true;
 }
 
 static void plan_end(etr_arena_t *temp, const plan_t *p) {
   etr_arena_rewind(temp, p->mark);
+}
+
+// Pair t (t < count) of each of `lanes` signals, (source[l][t * step],
+// source[l][t * step + partner]), into row (rev ? rev[t] : t) of (re,
+// im); lanes past `lanes` transform zeros. Contiguous pairs of a full
+// block take the ISA's block kernel when it has one.
+static void gather_pairs(const etr_fft_kernels_t *k, size_t count,
+                         const float *const *source, int64_t lanes,
+                         int64_t step, int64_t partner, const uint32_t *rev,
+                         double *re, double *im) {
+  if (lanes == kLanes && step == 2 && partner == 1 &&
+      k->pairs_to_rows != NULL) {
+    k->pairs_to_rows(count, source, rev, re, im);
+    return;
+  }
+  for (size_t t = 0; t < count; ++t) {
+    double *row_re = re + (rev != NULL ? rev[t] : t) * kLanes;
+    double *row_im = im + (rev != NULL ? rev[t] : t) * kLanes;
+    int64_t at = (int64_t)t * step;
+    for (int64_t l = 0; l < lanes; ++l) {
+      row_re[l] = (double)source[l][at];
+      row_im[l] = (double)source[l][at + partner];
+    }
+    for (int64_t l = lanes; l < kLanes; ++l) {
+      row_re[l] = 0.0;
+      row_im[l] = 0.0;
+    }
+  }
+}
+
+// The way back: pair t of each of `lanes` targets = row t of (re, im)
+// times scale, rounded to float.
+static void scatter_pairs(const etr_fft_kernels_t *k, size_t count,
+                          const double *re, const double *im, double scale,
+                          float *const *target, int64_t lanes, int64_t step,
+                          int64_t partner) {
+  if (lanes == kLanes && step == 2 && partner == 1 &&
+      k->rows_to_pairs != NULL) {
+    k->rows_to_pairs(count, re, im, scale, target);
+    return;
+  }
+  for (size_t t = 0; t < count; ++t) {
+    const double *row_re = re + t * kLanes;
+    const double *row_im = im + t * kLanes;
+    int64_t at = (int64_t)t * step;
+    for (int64_t l = 0; l < lanes; ++l) {
+      target[l][at] = (float)(row_re[l] * scale);
+      target[l][at + partner] = (float)(row_im[l] * scale);
+    }
+  }
 }
 
 bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
@@ -197,34 +247,15 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     for (int64_t l = 0; l < lanes; ++l) {
       source[l] = x + signal_offset(self, dim, first + l);
     }
-    for (size_t t = 0; t < m; ++t) {
-      double *row_re = p.re + p.rev[t] * kLanes;
-      double *row_im = p.im + p.rev[t] * kLanes;
-      int64_t even = (int64_t)(2 * t) * in_step;
-      for (int64_t l = 0; l < lanes; ++l) {
-        row_re[l] = (double)source[l][even];
-        row_im[l] = (double)source[l][even + in_step];
-      }
-      for (int64_t l = lanes; l < kLanes; ++l) {
-        row_re[l] = 0.0;
-        row_im[l] = 0.0;
-      }
-    }
+    gather_pairs(k, m, source, lanes, 2 * in_step, in_step, p.rev, p.re,
+                 p.im);
     k->transform(m, p.re, p.im, p.tw_re, p.tw_im, 1.0);
     k->r2c_split(m, p.re, p.im, p.w_re, p.w_im, p.xr, p.xi);
     float *target[kLanes];
     for (int64_t l = 0; l < lanes; ++l) {
       target[l] = y + 2 * signal_offset(out, dim, first + l);
     }
-    for (size_t j = 0; j <= m; ++j) {
-      const double *row_re = p.xr + j * kLanes;
-      const double *row_im = p.xi + j * kLanes;
-      int64_t at = (int64_t)j * out_step;
-      for (int64_t l = 0; l < lanes; ++l) {
-        target[l][at] = (float)(row_re[l] * scale);
-        target[l][at + 1] = (float)(row_im[l] * scale);
-      }
-    }
+    scatter_pairs(k, m + 1, p.xr, p.xi, scale, target, lanes, out_step, 1);
     for (size_t j = m + 1; !onesided && j < (size_t)n; ++j) {
       // X[n - j] = conj(X[j])
       const double *row_re = p.xr + ((size_t)n - j) * kLanes;
@@ -273,20 +304,12 @@ bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     for (int64_t l = 0; l < lanes; ++l) {
       source[l] = x + 2 * signal_offset(self, dim, first + l);
     }
-    for (size_t j = 0; j <= m; ++j) {
-      double *row_re = p.xr + j * kLanes;
-      double *row_im = p.xi + j * kLanes;
-      int64_t at = (int64_t)j * in_step;
-      // The imaginary parts of X[0] and X[n/2] are ignored.
-      double keep = j == 0 || j == m ? 0.0 : 1.0;
-      for (int64_t l = 0; l < lanes; ++l) {
-        row_re[l] = (double)source[l][at];
-        row_im[l] = keep * (double)source[l][at + 1];
-      }
-      for (int64_t l = lanes; l < kLanes; ++l) {  // idle lanes: zeros
-        row_re[l] = 0.0;
-        row_im[l] = 0.0;
-      }
+    gather_pairs(k, m + 1, source, lanes, in_step, 1, NULL, p.xr, p.xi);
+    // The imaginary parts of X[0] and X[n/2] are ignored (times 0.0, as
+    // the element loop did).
+    for (int64_t l = 0; l < kLanes; ++l) {
+      p.xi[l] *= 0.0;
+      p.xi[m * kLanes + l] *= 0.0;
     }
     k->c2r_merge(m, p.xr, p.xi, p.w_re, p.w_im, p.rev, p.re, p.im);
     k->transform(m, p.re, p.im, p.tw_re, p.tw_im, -1.0);
@@ -294,15 +317,8 @@ bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     for (int64_t l = 0; l < lanes; ++l) {
       target[l] = y + signal_offset(out, dim, first + l);
     }
-    for (size_t t = 0; t < m; ++t) {
-      const double *row_re = p.re + t * kLanes;
-      const double *row_im = p.im + t * kLanes;
-      int64_t even = (int64_t)(2 * t) * out_step;
-      for (int64_t l = 0; l < lanes; ++l) {
-        target[l][even] = (float)(row_re[l] * scale);
-        target[l][even + out_step] = (float)(row_im[l] * scale);
-      }
-    }
+    scatter_pairs(k, m, p.re, p.im, scale, target, lanes, 2 * out_step,
+                  out_step);
   }
   plan_end(ctx->temp, &p);
   return true;

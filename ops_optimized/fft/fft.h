@@ -52,6 +52,18 @@ typedef struct etr_fft_kernels {
   void (*c2r_merge)(size_t m, const double *xr, const double *xi,
                     const double *w_re, const double *w_im,
                     const uint32_t *rev, double *re, double *im);
+  // Moves between ETR_FFT_LANES signals of interleaved float pairs
+  // (source[l][2 t], source[l][2 t + 1]: a real signal's even and odd
+  // samples, or a complex signal's real and imaginary parts, contiguous)
+  // and rows of lanes. NULL where the ISA has none: the driver's element
+  // loops do the same. pairs_to_rows: row (rev ? rev[t] : t) of (re, im)
+  // = the pair t of each signal, t < count, widened to double.
+  void (*pairs_to_rows)(size_t count, const float *const *source,
+                        const uint32_t *rev, double *re, double *im);
+  // rows_to_pairs: pair t of each target = (float)(re row t * scale),
+  // (float)(im row t * scale), t < count.
+  void (*rows_to_pairs)(size_t count, const double *re, const double *im,
+                        double scale, float *const *target);
 } etr_fft_kernels_t;
 
 extern const etr_fft_kernels_t etr_fft_kernels_scalar;
