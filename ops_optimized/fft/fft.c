@@ -28,12 +28,13 @@ static bool is_power_of_two(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
 // (etr_nn_fft_phase), the rest by symmetry (cos and sin of 2 pi k / n
 // swap about n/8 and change sign about n/4), which costs an eighth of the
 // libm calls (they would take 20 us of a 64-signal 1024-point r2c).
-static void twiddles(int64_t n, double *w_re, double *w_im) {
+static void twiddles(int64_t n, etr_fft_real_t *w_re,
+                     etr_fft_real_t *w_im) {
   int64_t direct = n >= 8 ? n / 8 : n / 2 - 1;
   for (int64_t k = 0; k <= direct; ++k) {
     double angle = ETR_NN_TWO_PI * etr_nn_fft_phase(k, 1, n);
-    w_re[k] = cos(angle);
-    w_im[k] = -sin(angle);
+    w_re[k] = (etr_fft_real_t)cos(angle);  // rounded once from double
+    w_im[k] = (etr_fft_real_t)-sin(angle);
   }
   if (n < 8) {
     return;
@@ -107,11 +108,11 @@ static bool all_finite(const float *data, const etr_tensor_t *tensor,
 typedef struct plan {
   etr_arena_mark_t mark;  // where the arena stood before
   size_t m;
-  double *w_re, *w_im;    // length-n twiddles, k < m
-  double *tw_re, *tw_im;  // length-m twiddles, k < m/2 (w at 2k)
+  etr_fft_real_t *w_re, *w_im;    // length-n twiddles, k < m
+  etr_fft_real_t *tw_re, *tw_im;  // length-m twiddles, k < m/2 (w at 2k)
   uint32_t *rev;          // bit reversal of m points
-  double *re, *im;        // m points x lanes
-  double *xr, *xi;        // m + 1 points x lanes
+  etr_fft_real_t *re, *im;        // m points x lanes
+  etr_fft_real_t *xr, *xi;        // m + 1 points x lanes
 } plan_t;
 
 // Takes the scratch from `temp` and fills the tables; false, with nothing
@@ -124,15 +125,15 @@ static bool plan_begin(etr_arena_t *temp, int64_t n, plan_t *p) {
   size_t m = (size_t)n / 2;
   size_t half = m / 2 > 0 ? m / 2 : 1;
   p->m = m;
-  p->w_re = etr_arena_alloc(temp, m * sizeof(double), 64);
-  p->w_im = etr_arena_alloc(temp, m * sizeof(double), 64);
-  p->tw_re = etr_arena_alloc(temp, half * sizeof(double), 64);
-  p->tw_im = etr_arena_alloc(temp, half * sizeof(double), 64);
+  p->w_re = etr_arena_alloc(temp, m * sizeof(etr_fft_real_t), 64);
+  p->w_im = etr_arena_alloc(temp, m * sizeof(etr_fft_real_t), 64);
+  p->tw_re = etr_arena_alloc(temp, half * sizeof(etr_fft_real_t), 64);
+  p->tw_im = etr_arena_alloc(temp, half * sizeof(etr_fft_real_t), 64);
   p->rev = etr_arena_alloc(temp, m * sizeof(uint32_t), 64);
-  p->re = etr_arena_alloc(temp, m * kLanes * sizeof(double), 64);
-  p->im = etr_arena_alloc(temp, m * kLanes * sizeof(double), 64);
-  p->xr = etr_arena_alloc(temp, (m + 1) * kLanes * sizeof(double), 64);
-  p->xi = etr_arena_alloc(temp, (m + 1) * kLanes * sizeof(double), 64);
+  p->re = etr_arena_alloc(temp, m * kLanes * sizeof(etr_fft_real_t), 64);
+  p->im = etr_arena_alloc(temp, m * kLanes * sizeof(etr_fft_real_t), 64);
+  p->xr = etr_arena_alloc(temp, (m + 1) * kLanes * sizeof(etr_fft_real_t), 64);
+  p->xi = etr_arena_alloc(temp, (m + 1) * kLanes * sizeof(etr_fft_real_t), 64);
   if (p->xi == NULL || p->xr == NULL || p->im == NULL || p->re == NULL ||
       p->rev == NULL || p->tw_im == NULL || p->tw_re == NULL ||
       p->w_im == NULL || p->w_re == NULL) {
@@ -167,19 +168,19 @@ static void plan_end(etr_arena_t *temp, const plan_t *p) {
 static void gather_pairs(const etr_fft_kernels_t *k, size_t count,
                          const float *const *source, int64_t lanes,
                          int64_t step, int64_t partner, const uint32_t *rev,
-                         double *re, double *im) {
+                         etr_fft_real_t *re, etr_fft_real_t *im) {
   if (lanes == kLanes && step == 2 && partner == 1 &&
       k->pairs_to_rows != NULL) {
     k->pairs_to_rows(count, source, rev, re, im);
     return;
   }
   for (size_t t = 0; t < count; ++t) {
-    double *row_re = re + (rev != NULL ? rev[t] : t) * kLanes;
-    double *row_im = im + (rev != NULL ? rev[t] : t) * kLanes;
+    etr_fft_real_t *row_re = re + (rev != NULL ? rev[t] : t) * kLanes;
+    etr_fft_real_t *row_im = im + (rev != NULL ? rev[t] : t) * kLanes;
     int64_t at = (int64_t)t * step;
     for (int64_t l = 0; l < lanes; ++l) {
-      row_re[l] = (double)source[l][at];
-      row_im[l] = (double)source[l][at + partner];
+      row_re[l] = source[l][at];
+      row_im[l] = source[l][at + partner];
     }
     for (int64_t l = lanes; l < kLanes; ++l) {
       row_re[l] = 0.0;
@@ -189,9 +190,10 @@ static void gather_pairs(const etr_fft_kernels_t *k, size_t count,
 }
 
 // The way back: pair t of each of `lanes` targets = row t of (re, im)
-// times scale, rounded to float.
+// times scale (fp32 products).
 static void scatter_pairs(const etr_fft_kernels_t *k, size_t count,
-                          const double *re, const double *im, double scale,
+                          const etr_fft_real_t *re, const etr_fft_real_t *im,
+                          etr_fft_real_t scale,
                           float *const *target, int64_t lanes, int64_t step,
                           int64_t partner) {
   if (lanes == kLanes && step == 2 && partner == 1 &&
@@ -200,12 +202,12 @@ static void scatter_pairs(const etr_fft_kernels_t *k, size_t count,
     return;
   }
   for (size_t t = 0; t < count; ++t) {
-    const double *row_re = re + t * kLanes;
-    const double *row_im = im + t * kLanes;
+    const etr_fft_real_t *row_re = re + t * kLanes;
+    const etr_fft_real_t *row_im = im + t * kLanes;
     int64_t at = (int64_t)t * step;
     for (int64_t l = 0; l < lanes; ++l) {
-      target[l][at] = (float)(row_re[l] * scale);
-      target[l][at + partner] = (float)(row_im[l] * scale);
+      target[l][at] = row_re[l] * scale;
+      target[l][at + partner] = row_im[l] * scale;
     }
   }
 }
@@ -238,6 +240,7 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     return false;
   }
   const etr_fft_kernels_t *k = etr_fft_kernels_for(etr_isa_active());
+  const etr_fft_real_t factor = (etr_fft_real_t)scale;
   size_t m = p.m;
   for (int64_t first = 0; first < signals; first += kLanes) {
     int64_t lanes = signals - first < kLanes ? signals - first : kLanes;
@@ -255,15 +258,15 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     for (int64_t l = 0; l < lanes; ++l) {
       target[l] = y + 2 * signal_offset(out, dim, first + l);
     }
-    scatter_pairs(k, m + 1, p.xr, p.xi, scale, target, lanes, out_step, 1);
+    scatter_pairs(k, m + 1, p.xr, p.xi, factor, target, lanes, out_step, 1);
     for (size_t j = m + 1; !onesided && j < (size_t)n; ++j) {
       // X[n - j] = conj(X[j])
-      const double *row_re = p.xr + ((size_t)n - j) * kLanes;
-      const double *row_im = p.xi + ((size_t)n - j) * kLanes;
+      const etr_fft_real_t *row_re = p.xr + ((size_t)n - j) * kLanes;
+      const etr_fft_real_t *row_im = p.xi + ((size_t)n - j) * kLanes;
       int64_t at = (int64_t)j * out_step;
       for (int64_t l = 0; l < lanes; ++l) {
-        target[l][at] = (float)(row_re[l] * scale);
-        target[l][at + 1] = (float)(-row_im[l] * scale);
+        target[l][at] = row_re[l] * factor;
+        target[l][at + 1] = -row_im[l] * factor;
       }
     }
   }
@@ -297,6 +300,7 @@ bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     return false;
   }
   const etr_fft_kernels_t *k = etr_fft_kernels_for(etr_isa_active());
+  const etr_fft_real_t factor = (etr_fft_real_t)scale;
   size_t m = p.m;
   for (int64_t first = 0; first < signals; first += kLanes) {
     int64_t lanes = signals - first < kLanes ? signals - first : kLanes;
@@ -317,7 +321,7 @@ bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     for (int64_t l = 0; l < lanes; ++l) {
       target[l] = y + signal_offset(out, dim, first + l);
     }
-    scatter_pairs(k, m, p.re, p.im, scale, target, lanes, 2 * out_step,
+    scatter_pairs(k, m, p.re, p.im, factor, target, lanes, 2 * out_step,
                   out_step);
   }
   plan_end(ctx->temp, &p);

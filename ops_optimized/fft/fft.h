@@ -1,23 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Fast Fourier transforms for the optimized _fft_r2c and _fft_c2r kernels,
-// in double, O(n log n) per signal where the reference evaluates the DFT
-// directly in O(n^2). One transformed dim of power-of-two length n; the
-// signals (any strides) go through in blocks of ETR_FFT_LANES, lane l of
-// point t at [t * ETR_FFT_LANES + l], so every step of the transform is a
-// loop over lanes that the active ISA's kernels run as vectors.
+// in float, O(n log n) per signal where the reference evaluates the DFT
+// directly in O(n^2) in double. One transformed dim of power-of-two length
+// n; the signals (any strides) go through in blocks of ETR_FFT_LANES, lane
+// l of point t at [t * ETR_FFT_LANES + l], so every step of the transform
+// is a loop over lanes that the active ISA's kernels run as vectors.
 //
 // A real signal of n points is transformed as n/2 complex points (even
 // samples real, odd ones imaginary), by radix-2 butterflies, then split
 // into the n/2 + 1 outputs of the real transform; c2r merges its
 // Hermitian input into n/2 complex points the same way and transforms
-// back. Summation orders differ from the direct DFT's, so results differ
-// from the reference's by the double rounding of O(log n) steps (relative
-// 2^-50 or so of the signal's magnitude), far below the fp32 rounding of
-// the result; the tests state the bound. Signals holding an infinity or
-// NaN are left to the reference (which outputs then turn NaN depends on
-// the summation order). Scratch: about 40 n + 36 ETR_FFT_LANES n bytes of
-// ctx->temp (without room, the caller falls back).
+// back. The arithmetic is fp32, as PyTorch's own CPU FFT (pocketfft, which
+// ExecuTorch's optimized kernels use too) does for float tensors: results
+// differ from the reference's double DFT by the fp32 rounding of O(log n)
+// butterfly steps and of the twiddles (rounded from double), within
+// (log2 n + 1) n 2^-24 max|x| and in practice far less; the tests state
+// the bound. (Double, kept until 2026-12-06, was 2x the work per lane:
+// half as many signals per vector and twice the bytes per pass.) Signals
+// holding an infinity or NaN are left to the reference (which outputs
+// then turn NaN depends on the summation order). Scratch: about 8 n
+// (ETR_FFT_LANES + 1) bytes of ctx->temp (without room, the caller falls
+// back).
 #ifndef ETR_OPS_OPTIMIZED_FFT_FFT_H
 #define ETR_OPS_OPTIMIZED_FFT_FFT_H
 
@@ -29,41 +33,48 @@
 #include "core/tensor.h"
 #include "ops_optimized/isa.h"
 
-// Signals per block: 8 doubles, one AVX-512 register.
-#define ETR_FFT_LANES 8
+// The arithmetic type, and the signals per block: 16 floats, one AVX-512
+// register.
+typedef float etr_fft_real_t;
+#define ETR_FFT_LANES 16
 
 typedef struct etr_fft_kernels {
   // In-place radix-2 transform of m points (a power of two) of every lane,
   // the points already in bit-reversed order: twiddle k of a stage of
   // length 2h is (w_re[k m / 2h], sign * w_im[k m / 2h]) (sign 1: forward,
   // -1: inverse, unnormalized).
-  void (*transform)(size_t m, double *re, double *im, const double *w_re,
-                    const double *w_im, double sign);
+  void (*transform)(size_t m, etr_fft_real_t *re, etr_fft_real_t *im,
+                    const etr_fft_real_t *w_re, const etr_fft_real_t *w_im,
+                    etr_fft_real_t sign);
   // The real transform X[0..m] (xr, xi: m + 1 points) of the 2m real
   // samples whose half-length transform Z is (re, im), with w = (w_re,
   // w_im) the forward twiddles of length 2m (k < m).
-  void (*r2c_split)(size_t m, const double *re, const double *im,
-                    const double *w_re, const double *w_im, double *xr,
-                    double *xi);
+  void (*r2c_split)(size_t m, const etr_fft_real_t *re,
+                    const etr_fft_real_t *im, const etr_fft_real_t *w_re,
+                    const etr_fft_real_t *w_im, etr_fft_real_t *xr,
+                    etr_fft_real_t *xi);
   // The inverse of r2c_split, unnormalized and times 2: from a Hermitian
   // X[0..m] (xi[0] and xi[m] must be 0) the m points whose inverse
   // transform interleaves the 2m real samples, point k written at
   // position rev[k] (bit-reversed, ready for `transform`).
-  void (*c2r_merge)(size_t m, const double *xr, const double *xi,
-                    const double *w_re, const double *w_im,
-                    const uint32_t *rev, double *re, double *im);
+  void (*c2r_merge)(size_t m, const etr_fft_real_t *xr,
+                    const etr_fft_real_t *xi, const etr_fft_real_t *w_re,
+                    const etr_fft_real_t *w_im, const uint32_t *rev,
+                    etr_fft_real_t *re, etr_fft_real_t *im);
   // Moves between ETR_FFT_LANES signals of interleaved float pairs
   // (source[l][2 t], source[l][2 t + 1]: a real signal's even and odd
   // samples, or a complex signal's real and imaginary parts, contiguous)
   // and rows of lanes. NULL where the ISA has none: the driver's element
   // loops do the same. pairs_to_rows: row (rev ? rev[t] : t) of (re, im)
-  // = the pair t of each signal, t < count, widened to double.
+  // = the pair t of each signal, t < count.
   void (*pairs_to_rows)(size_t count, const float *const *source,
-                        const uint32_t *rev, double *re, double *im);
-  // rows_to_pairs: pair t of each target = (float)(re row t * scale),
-  // (float)(im row t * scale), t < count.
-  void (*rows_to_pairs)(size_t count, const double *re, const double *im,
-                        double scale, float *const *target);
+                        const uint32_t *rev, etr_fft_real_t *re,
+                        etr_fft_real_t *im);
+  // rows_to_pairs: pair t of each target = (re row t * scale, im row t *
+  // scale), t < count, in fp32.
+  void (*rows_to_pairs)(size_t count, const etr_fft_real_t *re,
+                        const etr_fft_real_t *im, etr_fft_real_t scale,
+                        float *const *target);
 } etr_fft_kernels_t;
 
 extern const etr_fft_kernels_t etr_fft_kernels_scalar;

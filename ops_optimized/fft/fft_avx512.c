@@ -1,117 +1,110 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// FFT microkernels, AVX-512 (one 512-bit register of doubles per step):
+// FFT microkernels, AVX-512 (one 512-bit register of 16 floats per step):
 // fft_lanes.h compiled with this file's flags, and the moves between the
-// signals' float pairs and the rows of lanes (fft.h) in 8 x 8 blocks:
-// eight pairs of each of the eight signals are loaded (two 256-bit loads
-// each), widened and transposed in registers (unpack, 128-bit and
-// 256-bit block permutes: 24 shuffles per 8 x 8), and the way back the
-// same in reverse. The element loops
-// these replace (a scalar load, convert and store per value) were half
-// the time of a 64-signal, 1024-point r2c. Values are those of the
-// loops: widening is exact, and each output is the double product
-// rounded once to float.
+// signals' float pairs and the rows of lanes (fft.h) in 16 x 16 blocks:
+// eight pairs of each of the 16 signals are one load, and the 16 x 16
+// transpose of those loads (in registers: unpacks, then 128-bit block
+// shuffles; 64 shuffles) is the rows re t, im t, re t+1, ... of the eight
+// points. The way back is the same transpose. The element loops these
+// replace (a scalar load and store per value) were half the time of a
+// 64-signal, 1024-point r2c.
 #include <immintrin.h>
 
 #include "ops_optimized/fft/fft_lanes.h"
 
-// Transposes the 8 x 8 block rows[0..7] in place: rows[i][j] becomes
+// Transposes the 16 x 16 block rows[0..15] in place: rows[i][j] becomes
 // rows[j][i].
-static inline __attribute__((always_inline)) void transpose8(__m512d *rows) {
-  __m512d t[8];
-#pragma GCC unroll 8
-  for (int i = 0; i < 8; i += 2) {
-    t[i] = _mm512_unpacklo_pd(rows[i], rows[i + 1]);      // columns 0 2 4 6
-    t[i + 1] = _mm512_unpackhi_pd(rows[i], rows[i + 1]);  // columns 1 3 5 7
+static inline __attribute__((always_inline)) void transpose16(
+    __m512 *rows) {
+  __m512 t[16];
+#pragma GCC unroll 16
+  for (int i = 0; i < 16; i += 2) {
+    // Per 128-bit block b: columns 4b, 4b + 1 (lo) or 4b + 2, 4b + 3 (hi)
+    // of rows i and i + 1, interleaved.
+    t[i] = _mm512_unpacklo_ps(rows[i], rows[i + 1]);
+    t[i + 1] = _mm512_unpackhi_ps(rows[i], rows[i + 1]);
   }
-  // 128-bit blocks of two pairs of rows: columns (c, c + 4) of 4 rows.
-  const __m512i even_blocks = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
-  const __m512i odd_blocks = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
-  __m512d s[8];
-#pragma GCC unroll 8
-  for (int h = 0; h < 8; h += 4) {
-    s[h + 0] = _mm512_permutex2var_pd(t[h], even_blocks, t[h + 2]);  // 0 4
-    s[h + 1] = _mm512_permutex2var_pd(t[h + 1], even_blocks, t[h + 3]);
-    s[h + 2] = _mm512_permutex2var_pd(t[h], odd_blocks, t[h + 2]);  // 2 6
-    s[h + 3] = _mm512_permutex2var_pd(t[h + 1], odd_blocks, t[h + 3]);
+  __m512 u[16];  // u[4 g + c], block b: column 4b + c of rows 4g .. 4g + 3
+#pragma GCC unroll 16
+  for (int g = 0; g < 16; g += 4) {
+    const __m512d t0 = _mm512_castps_pd(t[g]);
+    const __m512d t1 = _mm512_castps_pd(t[g + 1]);
+    const __m512d t2 = _mm512_castps_pd(t[g + 2]);
+    const __m512d t3 = _mm512_castps_pd(t[g + 3]);
+    u[g] = _mm512_castpd_ps(_mm512_unpacklo_pd(t0, t2));
+    u[g + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(t0, t2));
+    u[g + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(t1, t3));
+    u[g + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(t1, t3));
   }
-  // 256-bit halves: rows 0..3 with rows 4..7.
-#pragma GCC unroll 8
+  // Column 4b + c is block b of u[c], u[4 + c], u[8 + c], u[12 + c].
+#pragma GCC unroll 4
   for (int c = 0; c < 4; ++c) {
-    rows[c] = _mm512_shuffle_f64x2(s[c], s[c + 4], 0x44);
-    rows[c + 4] = _mm512_shuffle_f64x2(s[c], s[c + 4], 0xee);
+    const __m512 v = _mm512_shuffle_f32x4(u[c], u[4 + c], 0x88);  // b 0, 2
+    const __m512 w = _mm512_shuffle_f32x4(u[c], u[4 + c], 0xdd);  // b 1, 3
+    const __m512 x = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], 0x88);
+    const __m512 y = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], 0xdd);
+    rows[c] = _mm512_shuffle_f32x4(v, x, 0x88);
+    rows[c + 8] = _mm512_shuffle_f32x4(v, x, 0xdd);
+    rows[c + 4] = _mm512_shuffle_f32x4(w, y, 0x88);
+    rows[c + 12] = _mm512_shuffle_f32x4(w, y, 0xdd);
   }
 }
 
-// Eight pairs of a signal widened are two vectors (re, im, re, im, ...);
-// the 8 x 8 transpose of the first vectors of the eight signals is the
-// rows re t0, im t0, re t0+1, ... re t0+3, im t0+3, and of the second
-// vectors those of t0+4 .. t0+7.
+// Eight pairs of signal l are one vector (re, im, re, im, ...); the
+// transpose of the 16 signals' vectors is the rows re t0, im t0, ...,
+// re t0 + 7, im t0 + 7.
 static void pairs_to_rows_avx512(size_t count, const float *const *source,
-                                 const uint32_t *rev, double *re,
-                                 double *im) {
+                                 const uint32_t *rev, etr_fft_real_t *re,
+                                 etr_fft_real_t *im) {
   size_t t0 = 0;
   for (; t0 + 8 <= count; t0 += 8) {
-    __m512d low[8];   // pairs t0 .. t0 + 3 of signal l
-    __m512d high[8];  // pairs t0 + 4 .. t0 + 7
-#pragma GCC unroll 8
-    for (int l = 0; l < 8; ++l) {
-      const float *p = source[l] + 2 * t0;
-      low[l] = _mm512_cvtps_pd(_mm256_loadu_ps(p));
-      high[l] = _mm512_cvtps_pd(_mm256_loadu_ps(p + 8));
+    __m512 rows[16];
+#pragma GCC unroll 16
+    for (int l = 0; l < 16; ++l) {
+      rows[l] = _mm512_loadu_ps(source[l] + 2 * t0);
     }
-    transpose8(low);
-    transpose8(high);
+    transpose16(rows);
 #pragma GCC unroll 8
-    for (int t = 0; t < 4; ++t) {
-      size_t first = rev != NULL ? rev[t0 + t] : t0 + t;
-      size_t second = rev != NULL ? rev[t0 + 4 + t] : t0 + 4 + t;
-      _mm512_store_pd(re + first * kLanes, low[2 * t]);
-      _mm512_store_pd(im + first * kLanes, low[2 * t + 1]);
-      _mm512_store_pd(re + second * kLanes, high[2 * t]);
-      _mm512_store_pd(im + second * kLanes, high[2 * t + 1]);
+    for (int t = 0; t < 8; ++t) {
+      size_t row = rev != NULL ? rev[t0 + t] : t0 + t;
+      _mm512_store_ps(re + row * kLanes, rows[2 * t]);
+      _mm512_store_ps(im + row * kLanes, rows[2 * t + 1]);
     }
   }
   for (size_t t = t0; t < count; ++t) {
     size_t row = rev != NULL ? rev[t] : t;
-    for (int l = 0; l < 8; ++l) {
-      re[row * kLanes + l] = (double)source[l][2 * t];
-      im[row * kLanes + l] = (double)source[l][2 * t + 1];
+    for (int l = 0; l < 16; ++l) {
+      re[row * kLanes + l] = source[l][2 * t];
+      im[row * kLanes + l] = source[l][2 * t + 1];
     }
   }
 }
 
 // The reverse: rows re t, im t, ... transposed are each signal's pairs.
-static void rows_to_pairs_avx512(size_t count, const double *re,
-                                 const double *im, double scale,
-                                 float *const *target) {
-  const __m512d factor = _mm512_set1_pd(scale);
+static void rows_to_pairs_avx512(size_t count, const etr_fft_real_t *re,
+                                 const etr_fft_real_t *im,
+                                 etr_fft_real_t scale, float *const *target) {
+  const __m512 factor = _mm512_set1_ps(scale);
   size_t t0 = 0;
   for (; t0 + 8 <= count; t0 += 8) {
-    __m512d low[8];
-    __m512d high[8];
+    __m512 rows[16];
 #pragma GCC unroll 8
-    for (int t = 0; t < 4; ++t) {
-      const size_t first = (t0 + t) * kLanes;
-      const size_t second = (t0 + 4 + t) * kLanes;
-      low[2 * t] = _mm512_mul_pd(_mm512_load_pd(re + first), factor);
-      low[2 * t + 1] = _mm512_mul_pd(_mm512_load_pd(im + first), factor);
-      high[2 * t] = _mm512_mul_pd(_mm512_load_pd(re + second), factor);
-      high[2 * t + 1] = _mm512_mul_pd(_mm512_load_pd(im + second), factor);
+    for (int t = 0; t < 8; ++t) {
+      const size_t at = (t0 + t) * kLanes;
+      rows[2 * t] = _mm512_mul_ps(_mm512_load_ps(re + at), factor);
+      rows[2 * t + 1] = _mm512_mul_ps(_mm512_load_ps(im + at), factor);
     }
-    transpose8(low);
-    transpose8(high);
-#pragma GCC unroll 8
-    for (int l = 0; l < 8; ++l) {
-      float *p = target[l] + 2 * t0;
-      _mm256_storeu_ps(p, _mm512_cvtpd_ps(low[l]));
-      _mm256_storeu_ps(p + 8, _mm512_cvtpd_ps(high[l]));
+    transpose16(rows);
+#pragma GCC unroll 16
+    for (int l = 0; l < 16; ++l) {
+      _mm512_storeu_ps(target[l] + 2 * t0, rows[l]);
     }
   }
   for (size_t t = t0; t < count; ++t) {
-    for (int l = 0; l < 8; ++l) {
-      target[l][2 * t] = (float)(re[t * kLanes + l] * scale);
-      target[l][2 * t + 1] = (float)(im[t * kLanes + l] * scale);
+    for (int l = 0; l < 16; ++l) {
+      target[l][2 * t] = re[t * kLanes + l] * scale;
+      target[l][2 * t + 1] = im[t * kLanes + l] * scale;
     }
   }
 }

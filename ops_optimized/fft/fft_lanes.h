@@ -2,19 +2,20 @@
 //
 // The FFT microkernels (fft.h), portable C over ETR_FFT_LANES signals at a
 // time, included by each ISA's file and compiled with its flags: the loops
-// over lanes are what the compiler vectorizes (8 doubles: one AVX-512
+// over lanes are what the compiler vectorizes (16 floats: one AVX-512
 // register, two AVX2 ones, four NEON or SSE2 ones). Include once per file.
 #ifndef ETR_OPS_OPTIMIZED_FFT_FFT_LANES_H
 #define ETR_OPS_OPTIMIZED_FFT_FFT_LANES_H
 
 #include "ops_optimized/fft/fft.h"
 
-// One row of lanes as a GCC/clang vector of 8 doubles: the compiler maps
+// One row of lanes as a GCC/clang vector of 16 floats: the compiler maps
 // it onto the file's registers (one AVX-512 register, two AVX2 ones, four
 // SSE2 or NEON ones) whatever its auto-vectorizer would decide (it kept
 // the fused stages below scalar, with run-time alias checks). Rows are
 // 64-byte aligned (the driver's arena allocations and 64-byte rows).
-typedef double fft_row_t __attribute__((vector_size(8 * sizeof(double))));
+typedef etr_fft_real_t fft_row_t
+    __attribute__((vector_size(16 * sizeof(etr_fft_real_t))));
 
 // GCC warns that returning such a vector without AVX-512 would change the
 // ABI; fft_load and fft_store are static and inlined, so no call crosses
@@ -23,13 +24,13 @@ typedef double fft_row_t __attribute__((vector_size(8 * sizeof(double))));
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 
-_Static_assert(ETR_FFT_LANES == 8, "fft_row_t holds ETR_FFT_LANES doubles");
+_Static_assert(ETR_FFT_LANES == 16, "fft_row_t holds ETR_FFT_LANES values");
 
-static inline fft_row_t fft_load(const double *row) {
+static inline fft_row_t fft_load(const etr_fft_real_t *row) {
   return *(const fft_row_t *)row;
 }
 
-static inline void fft_store(double *row, fft_row_t value) {
+static inline void fft_store(etr_fft_real_t *row, fft_row_t value) {
   *(fft_row_t *)row = value;
 }
 
@@ -40,9 +41,11 @@ enum { kLanes = ETR_FFT_LANES };
 // over the m x lanes arrays, which outgrow L1 from m = 256; a first
 // single stage when the count is odd. The arithmetic is the radix-2
 // transform's.
-static void fft_lanes_transform(size_t m, double *re, double *im,
-                                const double *w_re, const double *w_im,
-                                double sign) {
+static void fft_lanes_transform(size_t m, etr_fft_real_t *re,
+                                etr_fft_real_t *im,
+                                const etr_fft_real_t *w_re,
+                                const etr_fft_real_t *w_im,
+                                etr_fft_real_t sign) {
   size_t half = 1;
   size_t stages = 0;
   while (((size_t)1 << stages) < m) {
@@ -50,10 +53,10 @@ static void fft_lanes_transform(size_t m, double *re, double *im,
   }
   if (stages % 2 == 1) {  // twiddle 1 throughout
     for (size_t start = 0; start < m; start += 2) {
-      double *u_re = re + start * kLanes;
-      double *u_im = im + start * kLanes;
-      double *v_re = u_re + kLanes;
-      double *v_im = u_im + kLanes;
+      etr_fft_real_t *u_re = re + start * kLanes;
+      etr_fft_real_t *u_im = im + start * kLanes;
+      etr_fft_real_t *v_re = u_re + kLanes;
+      etr_fft_real_t *v_im = u_im + kLanes;
       fft_row_t ar = fft_load(u_re), ai = fft_load(u_im);
       fft_row_t br = fft_load(v_re), bi = fft_load(v_im);
       fft_store(u_re, ar + br);
@@ -68,12 +71,12 @@ static void fft_lanes_transform(size_t m, double *re, double *im,
     size_t step2 = m / (4 * half);  // stage of length 4 half
     for (size_t start = 0; start < m; start += 4 * half) {
       for (size_t k = 0; k < half; ++k) {
-        double w1r = w_re[k * step1];
-        double w1i = sign * w_im[k * step1];
-        double w2r = w_re[k * step2];
-        double w2i = sign * w_im[k * step2];
-        double w3r = w_re[(k + half) * step2];
-        double w3i = sign * w_im[(k + half) * step2];
+        etr_fft_real_t w1r = w_re[k * step1];
+        etr_fft_real_t w1i = sign * w_im[k * step1];
+        etr_fft_real_t w2r = w_re[k * step2];
+        etr_fft_real_t w2i = sign * w_im[k * step2];
+        etr_fft_real_t w3r = w_re[(k + half) * step2];
+        etr_fft_real_t w3i = sign * w_im[(k + half) * step2];
         size_t a = (start + k) * kLanes;
         size_t b = a + half * kLanes;
         size_t c = b + half * kLanes;
@@ -112,9 +115,11 @@ static void fft_lanes_transform(size_t m, double *re, double *im,
 // With A = Z[k] and B = conj(Z[m - k]): the even samples' transform is
 // E = (A + B) / 2, the odd ones' O = -i (A - B) / 2, and X[k] = E + w^k O;
 // X[0] and X[m] are Re Z[0] +- Im Z[0].
-static void fft_lanes_r2c_split(size_t m, const double *re, const double *im,
-                                const double *w_re, const double *w_im,
-                                double *xr, double *xi) {
+static void fft_lanes_r2c_split(size_t m, const etr_fft_real_t *re,
+                                const etr_fft_real_t *im,
+                                const etr_fft_real_t *w_re,
+                                const etr_fft_real_t *w_im,
+                                etr_fft_real_t *xr, etr_fft_real_t *xi) {
   fft_row_t zr = fft_load(re), zi = fft_load(im);
   fft_row_t zero = zr - zr;
   fft_store(xr, zr + zi);
@@ -125,12 +130,13 @@ static void fft_lanes_r2c_split(size_t m, const double *re, const double *im,
     fft_row_t ar = fft_load(re + k * kLanes), ai = fft_load(im + k * kLanes);
     fft_row_t br = fft_load(re + (m - k) * kLanes);
     fft_row_t bi = fft_load(im + (m - k) * kLanes);  // B's imaginary: -bi
-    double wr = w_re[k];
-    double wi = w_im[k];
-    fft_row_t er = 0.5 * (ar + br);
-    fft_row_t ei = 0.5 * (ai - bi);
-    fft_row_t odd_r = 0.5 * (ai + bi);
-    fft_row_t odd_i = -0.5 * (ar - br);
+    etr_fft_real_t wr = w_re[k];
+    etr_fft_real_t wi = w_im[k];
+    const etr_fft_real_t half = 0.5f;
+    fft_row_t er = half * (ar + br);
+    fft_row_t ei = half * (ai - bi);
+    fft_row_t odd_r = half * (ai + bi);
+    fft_row_t odd_i = -half * (ar - br);
     fft_store(xr + k * kLanes, er + (wr * odd_r - wi * odd_i));
     fft_store(xi + k * kLanes, ei + (wr * odd_i + wi * odd_r));
   }
@@ -140,16 +146,18 @@ static void fft_lanes_r2c_split(size_t m, const double *re, const double *im,
 // (A - B), whose unnormalized inverse transform of m points is 2m times
 // the interleaved samples (even ones real, odd ones imaginary). The
 // caller zeroes the imaginary parts of X[0] and X[m].
-static void fft_lanes_c2r_merge(size_t m, const double *xr, const double *xi,
-                                const double *w_re, const double *w_im,
-                                const uint32_t *rev, double *re,
-                                double *im) {
+static void fft_lanes_c2r_merge(size_t m, const etr_fft_real_t *xr,
+                                const etr_fft_real_t *xi,
+                                const etr_fft_real_t *w_re,
+                                const etr_fft_real_t *w_im,
+                                const uint32_t *rev, etr_fft_real_t *re,
+                                etr_fft_real_t *im) {
   for (size_t k = 0; k < m; ++k) {
     fft_row_t ar = fft_load(xr + k * kLanes), ai = fft_load(xi + k * kLanes);
     fft_row_t br = fft_load(xr + (m - k) * kLanes);
     fft_row_t bi = -fft_load(xi + (m - k) * kLanes);
-    double wr = w_re[k];
-    double wi = -w_im[k];  // conj(w^k)
+    etr_fft_real_t wr = w_re[k];
+    etr_fft_real_t wi = -w_im[k];  // conj(w^k)
     fft_row_t sr = ar + br, si = ai + bi;
     fft_row_t dr = ar - br, di = ai - bi;
     fft_row_t pr = wr * dr - wi * di;
