@@ -23,6 +23,15 @@ enum { kLanes = ETR_FFT_LANES };
 
 static bool is_power_of_two(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
 
+// True when log2 m (m a power of two) is odd.
+static bool odd_stages(size_t m) {
+  int stages = 0;
+  while (((size_t)1 << stages) < m) {
+    ++stages;
+  }
+  return stages % 2 == 1;
+}
+
 // The forward twiddles exp(-2 pi i k / n), k < n / 2, as (w_re, w_im):
 // k <= n/8 from cos and sin of the phase reduced exactly
 // (etr_nn_fft_phase), the rest by symmetry (cos and sin of 2 pi k / n
@@ -250,14 +259,28 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     for (int64_t l = 0; l < lanes; ++l) {
       source[l] = x + signal_offset(self, dim, first + l);
     }
-    gather_pairs(k, m, source, lanes, 2 * in_step, in_step, p.rev, p.re,
-                 p.im);
-    k->transform(m, p.re, p.im, p.tw_re, p.tw_im, 1.0);
-    k->r2c_split(m, p.re, p.im, p.w_re, p.w_im, p.xr, p.xi);
+    // A full block of contiguous signals takes the ISA's fused passes
+    // where it has them (fft.h), the same arithmetic in fewer passes.
+    bool dense_in = lanes == kLanes && in_step == 1;
+    bool dense_out = lanes == kLanes && out_step == 2 && onesided;
+    bool staged = dense_in && k->pairs_to_rows_staged != NULL &&
+                  odd_stages(m) && m >= 16;
+    if (staged) {
+      k->pairs_to_rows_staged(m, source, p.rev, p.re, p.im);
+    } else {
+      gather_pairs(k, m, source, lanes, 2 * in_step, in_step, p.rev, p.re,
+                   p.im);
+    }
+    k->transform(m, p.re, p.im, p.tw_re, p.tw_im, 1.0f, staged);
     float *target[kLanes];
     for (int64_t l = 0; l < lanes; ++l) {
       target[l] = y + 2 * signal_offset(out, dim, first + l);
     }
+    if (dense_out && k->split_to_pairs != NULL && m >= 8) {
+      k->split_to_pairs(m, p.re, p.im, p.w_re, p.w_im, factor, target);
+      continue;
+    }
+    k->r2c_split(m, p.re, p.im, p.w_re, p.w_im, p.xr, p.xi);
     scatter_pairs(k, m + 1, p.xr, p.xi, factor, target, lanes, out_step, 1);
     for (size_t j = m + 1; !onesided && j < (size_t)n; ++j) {
       // X[n - j] = conj(X[j])
@@ -316,7 +339,7 @@ bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
       p.xi[m * kLanes + l] *= 0.0;
     }
     k->c2r_merge(m, p.xr, p.xi, p.w_re, p.w_im, p.rev, p.re, p.im);
-    k->transform(m, p.re, p.im, p.tw_re, p.tw_im, -1.0);
+    k->transform(m, p.re, p.im, p.tw_re, p.tw_im, -1.0f, false);
     float *target[kLanes];
     for (int64_t l = 0; l < lanes; ++l) {
       target[l] = y + signal_offset(out, dim, first + l);

@@ -42,10 +42,11 @@ typedef struct etr_fft_kernels {
   // In-place radix-2 transform of m points (a power of two) of every lane,
   // the points already in bit-reversed order: twiddle k of a stage of
   // length 2h is (w_re[k m / 2h], sign * w_im[k m / 2h]) (sign 1: forward,
-  // -1: inverse, unnormalized).
+  // -1: inverse, unnormalized). With `first_done`, the first stage (of
+  // length 2) is taken as done when log2 m is odd (pairs_to_rows_staged).
   void (*transform)(size_t m, etr_fft_real_t *re, etr_fft_real_t *im,
                     const etr_fft_real_t *w_re, const etr_fft_real_t *w_im,
-                    etr_fft_real_t sign);
+                    etr_fft_real_t sign, bool first_done);
   // The real transform X[0..m] (xr, xi: m + 1 points) of the 2m real
   // samples whose half-length transform Z is (re, im), with w = (w_re,
   // w_im) the forward twiddles of length 2m (k < m).
@@ -75,6 +76,19 @@ typedef struct etr_fft_kernels {
   void (*rows_to_pairs)(size_t count, const etr_fft_real_t *re,
                         const etr_fft_real_t *im, etr_fft_real_t scale,
                         float *const *target);
+  // Optional fusions of the r2c passes (NULL: the separate ones), each
+  // the same arithmetic: pairs_to_rows_staged is pairs_to_rows of all m
+  // points (rev given) and then the transform's first stage, for log2 m
+  // odd and m >= 16; split_to_pairs is r2c_split and then rows_to_pairs
+  // of its m + 1 rows, for m >= 8, writing no (xr, xi).
+  void (*pairs_to_rows_staged)(size_t m, const float *const *source,
+                               const uint32_t *rev, etr_fft_real_t *re,
+                               etr_fft_real_t *im);
+  void (*split_to_pairs)(size_t m, const etr_fft_real_t *re,
+                         const etr_fft_real_t *im,
+                         const etr_fft_real_t *w_re,
+                         const etr_fft_real_t *w_im, etr_fft_real_t scale,
+                         float *const *target);
 } etr_fft_kernels_t;
 
 extern const etr_fft_kernels_t etr_fft_kernels_scalar;

@@ -109,10 +109,85 @@ static void rows_to_pairs_avx512(size_t count, const etr_fft_real_t *re,
   }
 }
 
+// pairs_to_rows of all m points, then the transform's first stage: in
+// bit-reversed order, point t < m/2 lands in the even row rev[t] and point
+// t + m/2 in the row after it, the pair that stage combines, so two blocks
+// of points m/2 apart are gathered together and stored already combined
+// (one pass over the rows fewer).
+static void pairs_to_rows_staged_avx512(size_t m, const float *const *source,
+                                        const uint32_t *rev,
+                                        etr_fft_real_t *re,
+                                        etr_fft_real_t *im) {
+  const size_t half = m / 2;  // a multiple of 8
+  for (size_t t0 = 0; t0 < half; t0 += 8) {
+    __m512 low[16];   // points t0 .. t0 + 7
+    __m512 high[16];  // points t0 + m/2 .. t0 + m/2 + 7
+#pragma GCC unroll 16
+    for (int l = 0; l < 16; ++l) {
+      low[l] = _mm512_loadu_ps(source[l] + 2 * t0);
+      high[l] = _mm512_loadu_ps(source[l] + 2 * (t0 + half));
+    }
+    transpose16(low);
+    transpose16(high);
+#pragma GCC unroll 8
+    for (int t = 0; t < 8; ++t) {
+      const size_t row = rev[t0 + t];  // even; rev[t0 + t + m/2] = row + 1
+      _mm512_store_ps(re + row * kLanes,
+                      _mm512_add_ps(low[2 * t], high[2 * t]));
+      _mm512_store_ps(im + row * kLanes,
+                      _mm512_add_ps(low[2 * t + 1], high[2 * t + 1]));
+      _mm512_store_ps(re + (row + 1) * kLanes,
+                      _mm512_sub_ps(low[2 * t], high[2 * t]));
+      _mm512_store_ps(im + (row + 1) * kLanes,
+                      _mm512_sub_ps(low[2 * t + 1], high[2 * t + 1]));
+    }
+  }
+}
+
+// r2c_split, then rows_to_pairs of its m + 1 rows: each block of eight
+// output rows is split in registers, scaled and transposed out.
+static void split_to_pairs_avx512(size_t m, const etr_fft_real_t *re,
+                                  const etr_fft_real_t *im,
+                                  const etr_fft_real_t *w_re,
+                                  const etr_fft_real_t *w_im,
+                                  etr_fft_real_t scale,
+                                  float *const *target) {
+  const __m512 factor = _mm512_set1_ps(scale);
+  const fft_row_t zr = fft_load(re), zi = fft_load(im);
+  for (size_t j0 = 0; j0 < m; j0 += 8) {  // m is a multiple of 8
+    __m512 rows[16];
+#pragma GCC unroll 8
+    for (int t = 0; t < 8; ++t) {
+      fft_row_t xr, xi;
+      if (j0 + t == 0) {  // X[0] = Re Z[0] + Im Z[0]
+        xr = zr + zi;
+        xi = zr - zr;
+      } else {
+        fft_lanes_split_row(m, re, im, w_re, w_im, j0 + t, &xr, &xi);
+      }
+      rows[2 * t] = _mm512_mul_ps((__m512)xr, factor);
+      rows[2 * t + 1] = _mm512_mul_ps((__m512)xi, factor);
+    }
+    transpose16(rows);
+#pragma GCC unroll 16
+    for (int l = 0; l < 16; ++l) {
+      _mm512_storeu_ps(target[l] + 2 * j0, rows[l]);
+    }
+  }
+  // X[m] = Re Z[0] - Im Z[0].
+  const fft_row_t last_r = zr - zi, last_i = zr - zr;
+  for (int l = 0; l < 16; ++l) {
+    target[l][2 * m] = last_r[l] * scale;
+    target[l][2 * m + 1] = last_i[l] * scale;
+  }
+}
+
 const etr_fft_kernels_t etr_fft_kernels_avx512 = {
     .transform = fft_lanes_transform,
     .r2c_split = fft_lanes_r2c_split,
     .c2r_merge = fft_lanes_c2r_merge,
     .pairs_to_rows = pairs_to_rows_avx512,
     .rows_to_pairs = rows_to_pairs_avx512,
+    .pairs_to_rows_staged = pairs_to_rows_staged_avx512,
+    .split_to_pairs = split_to_pairs_avx512,
 };

@@ -39,20 +39,20 @@ enum { kLanes = ETR_FFT_LANES };
 // The stages run two at a time (radix 2^2: four rows loaded, both
 // stages' butterflies done in registers, stored once), halving the passes
 // over the m x lanes arrays, which outgrow L1 from m = 256; a first
-// single stage when the count is odd. The arithmetic is the radix-2
-// transform's.
+// single stage when the count is odd (skipped when `first_done`: the
+// caller's gather did it). The arithmetic is the radix-2 transform's.
 static void fft_lanes_transform(size_t m, etr_fft_real_t *re,
                                 etr_fft_real_t *im,
                                 const etr_fft_real_t *w_re,
                                 const etr_fft_real_t *w_im,
-                                etr_fft_real_t sign) {
+                                etr_fft_real_t sign, bool first_done) {
   size_t half = 1;
   size_t stages = 0;
   while (((size_t)1 << stages) < m) {
     ++stages;
   }
   if (stages % 2 == 1) {  // twiddle 1 throughout
-    for (size_t start = 0; start < m; start += 2) {
+    for (size_t start = 0; !first_done && start < m; start += 2) {
       etr_fft_real_t *u_re = re + start * kLanes;
       etr_fft_real_t *u_im = im + start * kLanes;
       etr_fft_real_t *v_re = u_re + kLanes;
@@ -113,8 +113,27 @@ static void fft_lanes_transform(size_t m, etr_fft_real_t *re,
 }
 
 // With A = Z[k] and B = conj(Z[m - k]): the even samples' transform is
-// E = (A + B) / 2, the odd ones' O = -i (A - B) / 2, and X[k] = E + w^k O;
-// X[0] and X[m] are Re Z[0] +- Im Z[0].
+// E = (A + B) / 2, the odd ones' O = -i (A - B) / 2, and X[k] = E + w^k O
+// (0 < k < m); X[0] and X[m] are Re Z[0] +- Im Z[0].
+static inline void fft_lanes_split_row(size_t m, const etr_fft_real_t *re,
+                                       const etr_fft_real_t *im,
+                                       const etr_fft_real_t *w_re,
+                                       const etr_fft_real_t *w_im, size_t k,
+                                       fft_row_t *xr, fft_row_t *xi) {
+  fft_row_t ar = fft_load(re + k * kLanes), ai = fft_load(im + k * kLanes);
+  fft_row_t br = fft_load(re + (m - k) * kLanes);
+  fft_row_t bi = fft_load(im + (m - k) * kLanes);  // B's imaginary: -bi
+  etr_fft_real_t wr = w_re[k];
+  etr_fft_real_t wi = w_im[k];
+  const etr_fft_real_t half = 0.5f;
+  fft_row_t er = half * (ar + br);
+  fft_row_t ei = half * (ai - bi);
+  fft_row_t odd_r = half * (ai + bi);
+  fft_row_t odd_i = -half * (ar - br);
+  *xr = er + (wr * odd_r - wi * odd_i);
+  *xi = ei + (wr * odd_i + wi * odd_r);
+}
+
 static void fft_lanes_r2c_split(size_t m, const etr_fft_real_t *re,
                                 const etr_fft_real_t *im,
                                 const etr_fft_real_t *w_re,
@@ -127,18 +146,10 @@ static void fft_lanes_r2c_split(size_t m, const etr_fft_real_t *re,
   fft_store(xr + m * kLanes, zr - zi);
   fft_store(xi + m * kLanes, zero);
   for (size_t k = 1; k < m; ++k) {
-    fft_row_t ar = fft_load(re + k * kLanes), ai = fft_load(im + k * kLanes);
-    fft_row_t br = fft_load(re + (m - k) * kLanes);
-    fft_row_t bi = fft_load(im + (m - k) * kLanes);  // B's imaginary: -bi
-    etr_fft_real_t wr = w_re[k];
-    etr_fft_real_t wi = w_im[k];
-    const etr_fft_real_t half = 0.5f;
-    fft_row_t er = half * (ar + br);
-    fft_row_t ei = half * (ai - bi);
-    fft_row_t odd_r = half * (ai + bi);
-    fft_row_t odd_i = -half * (ar - br);
-    fft_store(xr + k * kLanes, er + (wr * odd_r - wi * odd_i));
-    fft_store(xi + k * kLanes, ei + (wr * odd_i + wi * odd_r));
+    fft_row_t row_r, row_i;
+    fft_lanes_split_row(m, re, im, w_re, w_im, k, &row_r, &row_i);
+    fft_store(xr + k * kLanes, row_r);
+    fft_store(xi + k * kLanes, row_i);
   }
 }
 
