@@ -84,6 +84,8 @@ typedef struct etr_fft_kernels {
   void (*pairs_to_rows_staged)(size_t m, const float *const *source,
                                const uint32_t *rev, etr_fft_real_t *re,
                                etr_fft_real_t *im);
+  // True when none of `count` floats is an infinity or NaN.
+  bool (*all_finite)(const float *values, size_t count);
   void (*split_to_pairs)(size_t m, const etr_fft_real_t *re,
                          const etr_fft_real_t *im,
                          const etr_fft_real_t *w_re,

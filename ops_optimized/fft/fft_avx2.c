@@ -8,4 +8,5 @@ const etr_fft_kernels_t etr_fft_kernels_avx2 = {
     .transform = fft_lanes_transform,
     .r2c_split = fft_lanes_r2c_split,
     .c2r_merge = fft_lanes_c2r_merge,
+    .all_finite = fft_lanes_all_finite,
 };

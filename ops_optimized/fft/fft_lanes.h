@@ -7,6 +7,8 @@
 #ifndef ETR_OPS_OPTIMIZED_FFT_FFT_LANES_H
 #define ETR_OPS_OPTIMIZED_FFT_FFT_LANES_H
 
+#include <string.h>
+
 #include "ops_optimized/fft/fft.h"
 
 // One row of lanes as a GCC/clang vector of 16 floats: the compiler maps
@@ -110,6 +112,30 @@ static void fft_lanes_transform(size_t m, etr_fft_real_t *re,
       }
     }
   }
+}
+
+// True when none of the `count` values is an infinity or NaN: an exponent
+// of all ones plus one carries into bit 31, no other exponent does; 16
+// values per step in the file's vectors.
+static bool fft_lanes_all_finite(const float *values, size_t count) {
+  typedef uint32_t bits_t __attribute__((vector_size(16 * sizeof(uint32_t))));
+  bits_t special = {0};
+  size_t i = 0;
+  for (; i + 16 <= count; i += 16) {
+    bits_t bits;
+    memcpy(&bits, values + i, sizeof(bits));
+    special |= (bits & 0x7f800000u) + 0x00800000u;
+  }
+  uint32_t any = 0;
+  for (int l = 0; l < 16; ++l) {
+    any |= special[l];
+  }
+  for (; i < count; ++i) {
+    uint32_t bits;
+    memcpy(&bits, values + i, sizeof(bits));
+    any |= (bits & 0x7f800000u) + 0x00800000u;
+  }
+  return (any & 0x80000000u) == 0;
 }
 
 // With A = Z[k] and B = conj(Z[m - k]): the even samples' transform is

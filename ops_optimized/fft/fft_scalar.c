@@ -8,6 +8,7 @@ const etr_fft_kernels_t etr_fft_kernels_scalar = {
     .transform = fft_lanes_transform,
     .r2c_split = fft_lanes_r2c_split,
     .c2r_merge = fft_lanes_c2r_merge,
+    .all_finite = fft_lanes_all_finite,
 };
 
 const etr_fft_kernels_t *etr_fft_kernels_for(etr_isa_t isa) {
