@@ -3,8 +3,11 @@
 // Fill, AVX-512: the element is repeated into a 16-byte pattern (element
 // sizes 1, 2, 4, 8, 16 divide it), broadcast to 64 bytes and stored four
 // registers per iteration; the tail is one masked byte store (AVX-512BW),
-// so nothing past the end is written. Other element sizes use the
-// portable kernel.
+// so nothing past the end is written. From 4 KiB, elements of up to 8
+// bytes go by rep stosq (the fast-string stores write whole lines without
+// reading them first: a 256 KiB full_like, L2-bound, 4.75 -> 4.63 us on
+// the Intel Xeon of 2026-12-06). Other element sizes use the portable
+// kernel.
 #include <immintrin.h>
 #include <string.h>
 
@@ -22,6 +25,24 @@ void etr_move_fill_avx512(void *dst, size_t count, size_t element_size,
   uint8_t *out = (uint8_t *)dst;
   size_t total = count * element_size;
   size_t i = 0;
+  if (total >= 4096 && element_size <= 8) {
+    // The bulk by rep stosq (the pattern's low 8 bytes), which stores
+    // whole lines without reading them first.
+    uint64_t pattern = (uint64_t)_mm_cvtsi128_si64(
+        _mm512_castsi512_si128(value));
+    size_t words = total / 8;
+    void *to = out;
+    __asm__ volatile("rep stosq"
+                     : "+D"(to), "+c"(words)
+                     : "a"(pattern)
+                     : "memory");
+    i = total / 8 * 8;
+    if (i < total) {  // < 8 bytes; i is a multiple of 8 (and so of size)
+      __mmask64 lanes = (__mmask64)((1ull << (total - i)) - 1);
+      _mm512_mask_storeu_epi8(out + i, lanes, value);
+    }
+    return;
+  }
   for (; i + 256 <= total; i += 256) {
     _mm512_storeu_si512(out + i, value);
     _mm512_storeu_si512(out + i + 64, value);
