@@ -775,6 +775,10 @@ def every_op_cases() -> List[Case]:
     add("fft_r2c-64x1024", "fft", "aten::_fft_r2c.out", x(), [1], 0, True)
     add("fft_c2r-64x1024", "fft", "aten::_fft_c2r.out", _t(64, 513, dtype=torch.complex64),
         [1], 0, 1024)
+    # Whisper's STFT: 400-point frames (not a power of two).
+    add("fft_r2c-64x400", "fft", "aten::_fft_r2c.out", _t(64, 400), [1], 0, True)
+    add("fft_c2r-64x400", "fft", "aten::_fft_c2r.out", _t(64, 201, dtype=torch.complex64),
+        [1], 0, 400)
 
     table = _c(8192, 256)
     tokens = _t(512, dtype=torch.int64, fill="index:8192")

@@ -39,13 +39,14 @@ static bool odd_stages(size_t m) {
 // libm calls (they would take 20 us of a 64-signal 1024-point r2c).
 static void twiddles(int64_t n, etr_fft_real_t *w_re,
                      etr_fft_real_t *w_im) {
-  int64_t direct = n >= 8 ? n / 8 : n / 2 - 1;
+  bool symmetric = n >= 8 && n % 8 == 0;
+  int64_t direct = symmetric ? n / 8 : (n + 1) / 2 - 1;
   for (int64_t k = 0; k <= direct; ++k) {
     double angle = ETR_NN_TWO_PI * etr_nn_fft_phase(k, 1, n);
     w_re[k] = (etr_fft_real_t)cos(angle);  // rounded once from double
     w_im[k] = (etr_fft_real_t)-sin(angle);
   }
-  if (n < 8) {
+  if (!symmetric) {
     return;
   }
   for (int64_t k = n / 8 + 1; k <= n / 4; ++k) {
@@ -106,57 +107,168 @@ static bool all_finite(const etr_fft_kernels_t *k, const float *data,
   return true;
 }
 
-// Scratch for transforms of n = 2m real points.
+// Scratch for transforms of n = 2m real points (n even). The m complex
+// points go through the radix-2 transform when m is a power of two, else
+// through Bluestein's: Z_k = conj(c_k) sum_j (z_j conj(c_j)) c_{k - j}
+// with the chirp c_j = exp(i pi j^2 / m) (the forward transform; the
+// inverse conjugates it), a convolution done as transforms of a power of
+// two M >= 2m - 1: three of them per block where the radix-2 path takes
+// one, still O(n log n) (the reference's direct DFT: O(n^2)).
 typedef struct plan {
   etr_arena_mark_t mark;  // where the arena stood before
   size_t m;
+  size_t size;                    // the radix-2 transform's length: m or M
+  bool bluestein;
   etr_fft_real_t *w_re, *w_im;    // length-n twiddles, k < m
-  etr_fft_real_t *tw_re, *tw_im;  // length-m twiddles, k < m/2 (w at 2k)
-  uint32_t *rev;          // bit reversal of m points
+  etr_fft_real_t *tw_re, *tw_im;  // length-`size` twiddles, k < size / 2
+  uint32_t *rev;                  // bit reversal of `size` points
   etr_fft_real_t *re, *im;        // m points x lanes
   etr_fft_real_t *xr, *xi;        // m + 1 points x lanes
+  // Bluestein only, for the plan's direction: the factors of the three
+  // products, conj(c_j) (m), the transform of the chirp sequence (M: c_j
+  // at j and M - j, zeros between) and conj(c_j) / M (m); two M x lanes
+  // work arrays.
+  etr_fft_real_t *in_re, *in_im;
+  etr_fft_real_t *mid_re, *mid_im;
+  etr_fft_real_t *out_re, *out_im;
+  etr_fft_real_t *ar, *ai, *br, *bi;
 } plan_t;
+
+static void *take(etr_arena_t *temp, size_t count, size_t size,
+                  bool *ok) {
+  void *block = etr_arena_alloc(temp, count * size, 64);
+  *ok = *ok && block != NULL;
+  return block;
+}
+
+static void bit_reversal(size_t size, uint32_t *rev) {
+  int bits = 0;
+  while (((size_t)1 << bits) < size) {
+    ++bits;
+  }
+  // rev[k] is rev[k / 2] shifted right, with k's low bit on top.
+  rev[0] = 0;
+  for (size_t k = 1; k < size; ++k) {
+    rev[k] = (rev[k >> 1] >> 1) | (uint32_t)((k & 1u) << (bits - 1));
+  }
+}
+
+// The factors of the three products (see plan_t) for `sign` (1: the
+// forward chirp, -1: its conjugate), the chirp sequence's transform by
+// the lanes' own transform (every lane the same sequence; lane 0 kept).
+static void bluestein_tables(const etr_fft_kernels_t *k, plan_t *p,
+                             etr_fft_real_t sign) {
+  size_t m = p->m;
+  size_t big = p->size;
+  const double inverse = 1.0 / (double)big;
+  memset(p->ar, 0, big * kLanes * sizeof(etr_fft_real_t));
+  memset(p->ai, 0, big * kLanes * sizeof(etr_fft_real_t));
+  for (size_t j = 0; j < m; ++j) {
+    // j^2 mod 2m exactly, so the phase is exact for any m.
+    double angle = ETR_NN_TWO_PI *
+                   etr_nn_fft_phase((int64_t)j, (int64_t)j, 2 * (int64_t)m);
+    double c_re = cos(angle);
+    double c_im = (double)sign * sin(angle);
+    p->in_re[j] = (etr_fft_real_t)c_re;
+    p->in_im[j] = (etr_fft_real_t)-c_im;
+    p->out_re[j] = (etr_fft_real_t)(c_re * inverse);
+    p->out_im[j] = (etr_fft_real_t)(-c_im * inverse);
+    size_t at[2] = {j, (big - j) % big};
+    for (int side = 0; side < (j == 0 ? 1 : 2); ++side) {
+      size_t row = p->rev[at[side]] * kLanes;
+      for (int64_t l = 0; l < kLanes; ++l) {
+        p->ar[row + l] = (etr_fft_real_t)c_re;
+        p->ai[row + l] = (etr_fft_real_t)c_im;
+      }
+    }
+  }
+  k->transform(big, p->ar, p->ai, p->tw_re, p->tw_im, 1.0f, false);
+  for (size_t j = 0; j < big; ++j) {
+    p->mid_re[j] = p->ar[j * kLanes];
+    p->mid_im[j] = p->ai[j * kLanes];
+  }
+}
 
 // Takes the scratch from `temp` and fills the tables; false, with nothing
 // kept, without an arena or room in it (the caller falls back).
-static bool plan_begin(etr_arena_t *temp, int64_t n, plan_t *p) {
-  if (temp == NULL || n > (INT64_C(1) << 31)) {
+static bool plan_begin(etr_arena_t *temp, const etr_fft_kernels_t *k,
+                       int64_t n, etr_fft_real_t sign, plan_t *p) {
+  if (temp == NULL || n < 2 || n % 2 != 0 || n > (INT64_C(1) << 28)) {
     return false;
   }
+  memset(p, 0, sizeof(*p));
   p->mark = etr_arena_mark(temp);
   size_t m = (size_t)n / 2;
-  size_t half = m / 2 > 0 ? m / 2 : 1;
   p->m = m;
-  p->w_re = etr_arena_alloc(temp, m * sizeof(etr_fft_real_t), 64);
-  p->w_im = etr_arena_alloc(temp, m * sizeof(etr_fft_real_t), 64);
-  p->tw_re = etr_arena_alloc(temp, half * sizeof(etr_fft_real_t), 64);
-  p->tw_im = etr_arena_alloc(temp, half * sizeof(etr_fft_real_t), 64);
-  p->rev = etr_arena_alloc(temp, m * sizeof(uint32_t), 64);
-  p->re = etr_arena_alloc(temp, m * kLanes * sizeof(etr_fft_real_t), 64);
-  p->im = etr_arena_alloc(temp, m * kLanes * sizeof(etr_fft_real_t), 64);
-  p->xr = etr_arena_alloc(temp, (m + 1) * kLanes * sizeof(etr_fft_real_t), 64);
-  p->xi = etr_arena_alloc(temp, (m + 1) * kLanes * sizeof(etr_fft_real_t), 64);
-  if (p->xi == NULL || p->xr == NULL || p->im == NULL || p->re == NULL ||
-      p->rev == NULL || p->tw_im == NULL || p->tw_re == NULL ||
-      p->w_im == NULL || p->w_re == NULL) {
+  p->bluestein = !is_power_of_two((int64_t)m);
+  size_t big = 1;
+  while (big < 2 * m - 1) {
+    big *= 2;
+  }
+  p->size = p->bluestein ? big : m;
+  size_t half = p->size / 2 > 0 ? p->size / 2 : 1;
+  size_t f = sizeof(etr_fft_real_t);
+  bool ok = true;
+  p->w_re = take(temp, m, f, &ok);
+  p->w_im = take(temp, m, f, &ok);
+  p->tw_re = take(temp, half, f, &ok);
+  p->tw_im = take(temp, half, f, &ok);
+  p->rev = take(temp, p->size, sizeof(uint32_t), &ok);
+  p->re = take(temp, m * kLanes, f, &ok);
+  p->im = take(temp, m * kLanes, f, &ok);
+  p->xr = take(temp, (m + 1) * kLanes, f, &ok);
+  p->xi = take(temp, (m + 1) * kLanes, f, &ok);
+  if (p->bluestein) {
+    p->in_re = take(temp, m, f, &ok);
+    p->in_im = take(temp, m, f, &ok);
+    p->mid_re = take(temp, big, f, &ok);
+    p->mid_im = take(temp, big, f, &ok);
+    p->out_re = take(temp, m, f, &ok);
+    p->out_im = take(temp, m, f, &ok);
+    p->ar = take(temp, big * kLanes, f, &ok);
+    p->ai = take(temp, big * kLanes, f, &ok);
+    p->br = take(temp, big * kLanes, f, &ok);
+    p->bi = take(temp, big * kLanes, f, &ok);
+  }
+  if (!ok) {
     etr_arena_rewind(temp, p->mark);
     return false;
   }
   twiddles(n, p->w_re, p->w_im);
-  for (size_t k = 0; k < m / 2; ++k) {
-    p->tw_re[k] = p->w_re[2 * k];
-    p->tw_im[k] = p->w_im[2 * k];
+  if (p->bluestein) {
+    twiddles((int64_t)big, p->tw_re, p->tw_im);
+  } else {
+    for (size_t j = 0; j < m / 2; ++j) {
+      p->tw_re[j] = p->w_re[2 * j];
+      p->tw_im[j] = p->w_im[2 * j];
+    }
   }
-  int bits = 0;
-  while (((size_t)1 << bits) < m) {
-    ++bits;
-  }
-  // rev[k] is rev[k / 2] shifted right, with k's low bit on top.
-  p->rev[0] = 0;
-  for (size_t k = 1; k < m; ++k) {
-    p->rev[k] = (p->rev[k >> 1] >> 1) | (uint32_t)((k & 1u) << (bits - 1));
+  bit_reversal(p->size, p->rev);
+  if (p->bluestein) {
+    bluestein_tables(k, p, sign);
   }
   return true;
+}
+
+// Bluestein's transform (see plan_t) of the m points in rows 0..m-1 of
+// (re, im), in place, in the plan's direction (the inverse unnormalized).
+static void bluestein(const etr_fft_kernels_t *k, const plan_t *p,
+                      etr_fft_real_t *re, etr_fft_real_t *im) {
+  size_t m = p->m;
+  size_t big = p->size;
+  // a_j = z_j conj(c_j), into the bit-reversed rows; zeros past m.
+  for (size_t j = m; j < big; ++j) {
+    memset(p->ar + p->rev[j] * kLanes, 0, kLanes * sizeof(etr_fft_real_t));
+    memset(p->ai + p->rev[j] * kLanes, 0, kLanes * sizeof(etr_fft_real_t));
+  }
+  k->scale_rows(m, re, im, p->in_re, p->in_im, p->rev, p->ar, p->ai);
+  k->transform(big, p->ar, p->ai, p->tw_re, p->tw_im, 1.0f, false);
+  // Times the chirp sequence's transform, bit-reversed again, and back.
+  k->scale_rows(big, p->ar, p->ai, p->mid_re, p->mid_im, p->rev, p->br,
+                p->bi);
+  k->transform(big, p->br, p->bi, p->tw_re, p->tw_im, -1.0f, false);
+  // Z_k = conj(c_k) (the convolution at k) / M.
+  k->scale_rows(m, p->br, p->bi, p->out_re, p->out_im, NULL, re, im);
 }
 
 static void plan_end(etr_arena_t *temp, const plan_t *p) {
@@ -219,7 +331,7 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
                      etr_tensor_t *out) {
   const etr_fft_kernels_t *k = etr_fft_kernels_for(etr_isa_active());
   if (self->dtype != ETR_FLOAT || out->dtype != ETR_COMPLEX_FLOAT ||
-      !is_power_of_two(self->sizes[dim]) ||
+      (self->sizes[dim] != 1 && self->sizes[dim] % 2 != 0) ||
       !all_finite(k, (const float *)self->data, self, dim, self->sizes[dim],
                   1)) {
     return false;
@@ -239,7 +351,7 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     return true;
   }
   plan_t p;
-  if (!plan_begin(ctx->temp, n, &p)) {
+  if (!plan_begin(ctx->temp, k, n, 1.0f, &p)) {
     return false;
   }
   const etr_fft_real_t factor = (etr_fft_real_t)scale;
@@ -254,17 +366,22 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     }
     // A full block of contiguous signals takes the ISA's fused passes
     // where it has them (fft.h), the same arithmetic in fewer passes.
-    bool dense_in = lanes == kLanes && in_step == 1;
-    bool dense_out = lanes == kLanes && out_step == 2 && onesided;
+    bool dense_in = lanes == kLanes && in_step == 1 && !p.bluestein;
+    bool dense_out = lanes == kLanes && out_step == 2 && onesided &&
+                     !p.bluestein;
     bool staged = dense_in && k->pairs_to_rows_staged != NULL &&
                   odd_stages(m) && m >= 16;
     if (staged) {
       k->pairs_to_rows_staged(m, source, p.rev, p.re, p.im);
     } else {
-      gather_pairs(k, m, source, lanes, 2 * in_step, in_step, p.rev, p.re,
-                   p.im);
+      gather_pairs(k, m, source, lanes, 2 * in_step, in_step,
+                   p.bluestein ? NULL : p.rev, p.re, p.im);
     }
-    k->transform(m, p.re, p.im, p.tw_re, p.tw_im, 1.0f, staged);
+    if (p.bluestein) {
+      bluestein(k, &p, p.re, p.im);
+    } else {
+      k->transform(m, p.re, p.im, p.tw_re, p.tw_im, 1.0f, staged);
+    }
     float *target[kLanes];
     for (int64_t l = 0; l < lanes; ++l) {
       target[l] = y + 2 * signal_offset(out, dim, first + l);
@@ -294,7 +411,7 @@ bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
                      int32_t dim, double scale, etr_tensor_t *out) {
   const etr_fft_kernels_t *k = etr_fft_kernels_for(etr_isa_active());
   if (self->dtype != ETR_COMPLEX_FLOAT || out->dtype != ETR_FLOAT ||
-      !is_power_of_two(out->sizes[dim]) ||
+      (out->sizes[dim] != 1 && out->sizes[dim] % 2 != 0) ||
       !all_finite(k, (const float *)self->data, self, dim,
                   out->sizes[dim] / 2 + 1, 2)) {
     return false;
@@ -313,7 +430,7 @@ bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     return true;
   }
   plan_t p;
-  if (!plan_begin(ctx->temp, n, &p)) {
+  if (!plan_begin(ctx->temp, k, n, -1.0f, &p)) {
     return false;
   }
   const etr_fft_real_t factor = (etr_fft_real_t)scale;
@@ -331,8 +448,13 @@ bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
       p.xi[l] *= 0.0;
       p.xi[m * kLanes + l] *= 0.0;
     }
-    k->c2r_merge(m, p.xr, p.xi, p.w_re, p.w_im, p.rev, p.re, p.im);
-    k->transform(m, p.re, p.im, p.tw_re, p.tw_im, -1.0f, false);
+    k->c2r_merge(m, p.xr, p.xi, p.w_re, p.w_im, p.bluestein ? NULL : p.rev,
+                 p.re, p.im);
+    if (p.bluestein) {
+      bluestein(k, &p, p.re, p.im);
+    } else {
+      k->transform(m, p.re, p.im, p.tw_re, p.tw_im, -1.0f, false);
+    }
     float *target[kLanes];
     for (int64_t l = 0; l < lanes; ++l) {
       target[l] = y + signal_offset(out, dim, first + l);

@@ -2,13 +2,15 @@
 //
 // Fast Fourier transforms for the optimized _fft_r2c and _fft_c2r kernels,
 // in float, O(n log n) per signal where the reference evaluates the DFT
-// directly in O(n^2) in double. One transformed dim of power-of-two length
-// n; the signals (any strides) go through in blocks of ETR_FFT_LANES, lane
+// directly in O(n^2) in double. One transformed dim of even length n (or
+// 1); the signals (any strides) go through in blocks of ETR_FFT_LANES, lane
 // l of point t at [t * ETR_FFT_LANES + l], so every step of the transform
 // is a loop over lanes that the active ISA's kernels run as vectors.
 //
 // A real signal of n points is transformed as n/2 complex points (even
-// samples real, odd ones imaginary), by radix-2 butterflies, then split
+// samples real, odd ones imaginary), by radix-2 butterflies (by
+// Bluestein's chirp convolution of radix-2 transforms when n/2 is not a
+// power of two: Whisper's 400-point frames, fft.c), then split
 // into the n/2 + 1 outputs of the real transform; c2r merges its
 // Hermitian input into n/2 complex points the same way and transforms
 // back. The arithmetic is fp32, as PyTorch's own CPU FFT (pocketfft, which
@@ -57,7 +59,8 @@ typedef struct etr_fft_kernels {
   // The inverse of r2c_split, unnormalized and times 2: from a Hermitian
   // X[0..m] (xi[0] and xi[m] must be 0) the m points whose inverse
   // transform interleaves the 2m real samples, point k written at
-  // position rev[k] (bit-reversed, ready for `transform`).
+  // position rev[k] (bit-reversed, ready for `transform`; k when rev is
+  // NULL).
   void (*c2r_merge)(size_t m, const etr_fft_real_t *xr,
                     const etr_fft_real_t *xi, const etr_fft_real_t *w_re,
                     const etr_fft_real_t *w_im, const uint32_t *rev,
@@ -84,6 +87,12 @@ typedef struct etr_fft_kernels {
   void (*pairs_to_rows_staged)(size_t m, const float *const *source,
                                const uint32_t *rev, etr_fft_real_t *re,
                                etr_fft_real_t *im);
+  // Row j < count of in times (f_re[j] + i f_im[j]), into row (rev ?
+  // rev[j] : j) of out (not overlapping in).
+  void (*scale_rows)(size_t count, const etr_fft_real_t *in_re,
+                     const etr_fft_real_t *in_im, const etr_fft_real_t *f_re,
+                     const etr_fft_real_t *f_im, const uint32_t *rev,
+                     etr_fft_real_t *out_re, etr_fft_real_t *out_im);
   // True when none of `count` floats is an infinity or NaN.
   bool (*all_finite)(const float *values, size_t count);
   void (*split_to_pairs)(size_t m, const etr_fft_real_t *re,
@@ -101,13 +110,13 @@ extern const etr_fft_kernels_t etr_fft_kernels_neon;
 // The table for `isa` (scalar when that ISA is not built in).
 const etr_fft_kernels_t *etr_fft_kernels_for(etr_isa_t isa);
 
-// r2c of Float self along `dim` (n = self.sizes[dim], a power of two) into
+// r2c of Float self along `dim` (n = self.sizes[dim], even or 1) into
 // ComplexFloat out (n/2 + 1 or n entries along dim), times `scale`.
 bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
                      int32_t dim, double scale, bool onesided,
                      etr_tensor_t *out);
 // c2r of ComplexFloat self along `dim` into Float out with n =
-// out.sizes[dim] (a power of two) entries: the Hermitian extension of the
+// out.sizes[dim] (even or 1) entries: the Hermitian extension of the
 // first n/2 + 1 inputs (the imaginary parts of entry 0 and n/2 ignored),
 // inverse transformed, real part times `scale`.
 bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,

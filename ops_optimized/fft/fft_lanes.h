@@ -114,6 +114,24 @@ static void fft_lanes_transform(size_t m, etr_fft_real_t *re,
   }
 }
 
+// Row j < count of (in_re, in_im) times (f_re[j] + i f_im[j]), into row
+// (rev ? rev[j] : j) of (out_re, out_im): Bluestein's chirp products.
+static void fft_lanes_scale_rows(size_t count, const etr_fft_real_t *in_re,
+                                 const etr_fft_real_t *in_im,
+                                 const etr_fft_real_t *f_re,
+                                 const etr_fft_real_t *f_im,
+                                 const uint32_t *rev, etr_fft_real_t *out_re,
+                                 etr_fft_real_t *out_im) {
+  for (size_t j = 0; j < count; ++j) {
+    const fft_row_t xr = fft_load(in_re + j * kLanes);
+    const fft_row_t xi = fft_load(in_im + j * kLanes);
+    const etr_fft_real_t fr = f_re[j], fi = f_im[j];
+    const size_t row = (rev != NULL ? rev[j] : j) * kLanes;
+    fft_store(out_re + row, xr * fr - xi * fi);
+    fft_store(out_im + row, xr * fi + xi * fr);
+  }
+}
+
 // True when none of the `count` values is an infinity or NaN: an exponent
 // of all ones plus one carries into bit 31, no other exponent does; 16
 // values per step in the file's vectors.
@@ -199,8 +217,9 @@ static void fft_lanes_c2r_merge(size_t m, const etr_fft_real_t *xr,
     fft_row_t dr = ar - br, di = ai - bi;
     fft_row_t pr = wr * dr - wi * di;
     fft_row_t pi = wr * di + wi * dr;
-    fft_store(re + rev[k] * kLanes, sr - pi);
-    fft_store(im + rev[k] * kLanes, si + pr);
+    const size_t row = rev != NULL ? rev[k] : k;
+    fft_store(re + row * kLanes, sr - pi);
+    fft_store(im + row * kLanes, si + pr);
   }
 }
 

@@ -9,4 +9,5 @@ const etr_fft_kernels_t etr_fft_kernels_neon = {
     .r2c_split = fft_lanes_r2c_split,
     .c2r_merge = fft_lanes_c2r_merge,
     .all_finite = fft_lanes_all_finite,
+    .scale_rows = fft_lanes_scale_rows,
 };

@@ -7,10 +7,11 @@
 // Sweeps: power-of-two lengths 1 to 1024 over either dim of batches of 3
 // to 19 signals (strided gathers; whole and partial blocks of 16 lanes),
 // normalization 0, 1 and 2, onesided both ways, c2r inputs of n/2 + 1 and
-// of n entries; random and integer data; other lengths, several
-// transformed dims, Double and signals holding an
-// infinity or NaN (fallback: which outputs turn NaN depends on the
-// summation order); argument errors (normalization 3, last_dim_size 0).
+// of n entries; random and integer data; even lengths that are not powers
+// of two (Bluestein's transform: 6 to 400); odd lengths, several
+// transformed dims, Double and signals holding an infinity or NaN
+// (fallback: which outputs turn NaN depends on the summation order);
+// argument errors (normalization 3, last_dim_size 0).
 //
 // Tolerance: the FFT computes in fp32 (as PyTorch's pocketfft does for
 // float tensors), the reference's direct DFT in double; the FFT is within
@@ -99,6 +100,8 @@ static int run_c2r(int64_t batch, int64_t n, int64_t in_size, int64_t dim,
 }
 
 static const int64_t kLengths[] = {1, 2, 4, 8, 16, 64, 512};
+static const int64_t kOtherLengths[] = {6, 10, 12, 14, 20, 24, 40, 96,
+                                        100, 400, 9, 15};
 
 TT_TEST(diff_fft, r2c) {
   int failures = 0;
@@ -128,6 +131,18 @@ TT_TEST(diff_fft, r2c) {
   }
   failures += run_r2c(17, 1024, 1, 1, false, ETR_FLOAT, ETR_FILL_RANDOM,
                       false);
+  // Even lengths that are not powers of two (Bluestein's transform), in
+  // a partial block and a whole one plus three, on either dim, and odd
+  // ones (the reference).
+  for (size_t i = 0; i < sizeof(kOtherLengths) / sizeof(kOtherLengths[0]);
+       ++i) {
+    int64_t n = kOtherLengths[i];
+    for (int64_t dim = 0; dim < 2; ++dim) {
+      failures += run_r2c(dim == 1 ? 19 : 3, n, dim, (n + dim) % 3,
+                          (n / 2 + dim) % 2 == 0, ETR_FLOAT,
+                          ETR_FILL_RANDOM, false);
+    }
+  }
   failures += run_r2c(3, 12, 1, 0, true, ETR_FLOAT, ETR_FILL_RANDOM, false);
   failures += run_r2c(3, 8, 1, 1, true, ETR_FLOAT, ETR_FILL_SPECIAL, false);
   failures += run_r2c(3, 8, 1, 0, true, ETR_FLOAT, ETR_FILL_RANDOM, true);
@@ -163,6 +178,15 @@ TT_TEST(diff_fft, c2r) {
   }
   failures += run_c2r(17, 1024, 513, 1, 2, ETR_COMPLEX_FLOAT,
                       ETR_FILL_RANDOM, 1024);
+  for (size_t i = 0; i < sizeof(kOtherLengths) / sizeof(kOtherLengths[0]);
+       ++i) {
+    int64_t n = kOtherLengths[i];
+    for (int64_t dim = 0; dim < 2; ++dim) {
+      failures += run_c2r(dim == 1 ? 19 : 3, n, dim == 1 ? n / 2 + 1 : n,
+                          dim, (n + dim) % 3, ETR_COMPLEX_FLOAT,
+                          ETR_FILL_RANDOM, n);
+    }
+  }
   failures += run_c2r(3, 12, 7, 1, 0, ETR_COMPLEX_FLOAT, ETR_FILL_RANDOM, 12);
   failures += run_c2r(3, 8, 5, 1, 0, ETR_COMPLEX_FLOAT, ETR_FILL_SPECIAL, 8);
   failures += run_c2r(3, 8, 5, 1, 0, ETR_COMPLEX_DOUBLE, ETR_FILL_RANDOM, 8);
