@@ -109,16 +109,24 @@ static bool all_finite(const etr_fft_kernels_t *k, const float *data,
 
 // Scratch for transforms of n = 2m real points (n even). The m complex
 // points go through the radix-2 transform when m is a power of two, else
-// through Bluestein's: Z_k = conj(c_k) sum_j (z_j conj(c_j)) c_{k - j}
-// with the chirp c_j = exp(i pi j^2 / m) (the forward transform; the
-// inverse conjugates it), a convolution done as transforms of a power of
-// two M >= 2m - 1: three of them per block where the radix-2 path takes
-// one, still O(n log n) (the reference's direct DFT: O(n^2)).
+// through Stockham steps of radix 2, 3, 4 and 5 when those are its only
+// prime factors (m = 200: 4 x 2 x 5 x 5), else through Bluestein's:
+// Z_k = conj(c_k) sum_j (z_j conj(c_j)) c_{k - j} with the chirp c_j =
+// exp(i pi j^2 / m) (the forward transform; the inverse conjugates it), a
+// convolution done as transforms of a power of two M >= 2m - 1: three of
+// them per block where the radix-2 path takes one, still O(n log n) (the
+// reference's direct DFT: O(n^2)).
 typedef struct plan {
   etr_arena_mark_t mark;  // where the arena stood before
   size_t m;
   size_t size;                    // the radix-2 transform's length: m or M
   bool bluestein;
+  // Stockham only: its steps, their twiddles (m - 1 in all) and the work
+  // arrays (m x lanes) it ping-pongs through.
+  size_t steps;
+  uint8_t radices[64];
+  etr_fft_real_t *st_re, *st_im;
+  etr_fft_real_t *work_re, *work_im;
   etr_fft_real_t *w_re, *w_im;    // length-n twiddles, k < m
   etr_fft_real_t *tw_re, *tw_im;  // length-`size` twiddles, k < size / 2
   uint32_t *rev;                  // bit reversal of `size` points
@@ -200,7 +208,26 @@ static bool plan_begin(etr_arena_t *temp, const etr_fft_kernels_t *k,
   p->mark = etr_arena_mark(temp);
   size_t m = (size_t)n / 2;
   p->m = m;
-  p->bluestein = !is_power_of_two((int64_t)m);
+  // m's radix-4, 2, 3 and 5 steps; Bluestein's transform for the rest.
+  size_t left = m;
+  while (!is_power_of_two((int64_t)m) && left > 1) {
+    static const uint8_t kRadices[] = {4, 2, 3, 5};
+    size_t before = left;
+    for (size_t r = 0; r < sizeof(kRadices) && left == before; ++r) {
+      if (left % kRadices[r] == 0) {
+        p->radices[p->steps++] = kRadices[r];
+        left /= kRadices[r];
+      }
+    }
+    if (left == before) {
+      break;  // another prime factor
+    }
+  }
+  bool stockham = !is_power_of_two((int64_t)m) && left == 1;
+  p->bluestein = !is_power_of_two((int64_t)m) && !stockham;
+  if (!stockham) {
+    p->steps = 0;
+  }
   size_t big = 1;
   while (big < 2 * m - 1) {
     big *= 2;
@@ -218,6 +245,12 @@ static bool plan_begin(etr_arena_t *temp, const etr_fft_kernels_t *k,
   p->im = take(temp, m * kLanes, f, &ok);
   p->xr = take(temp, (m + 1) * kLanes, f, &ok);
   p->xi = take(temp, (m + 1) * kLanes, f, &ok);
+  if (stockham) {
+    p->st_re = take(temp, m, f, &ok);
+    p->st_im = take(temp, m, f, &ok);
+    p->work_re = take(temp, m * kLanes, f, &ok);
+    p->work_im = take(temp, m * kLanes, f, &ok);
+  }
   if (p->bluestein) {
     p->in_re = take(temp, m, f, &ok);
     p->in_im = take(temp, m, f, &ok);
@@ -235,6 +268,21 @@ static bool plan_begin(etr_arena_t *temp, const etr_fft_kernels_t *k,
     return false;
   }
   twiddles(n, p->w_re, p->w_im);
+  size_t at = 0;
+  size_t span = 1;
+  for (size_t step = 0; step < p->steps; ++step) {
+    size_t radix = p->radices[step];
+    for (size_t k = 0; k < span; ++k) {
+      for (size_t r = 1; r < radix; ++r, ++at) {
+        double angle = ETR_NN_TWO_PI * etr_nn_fft_phase((int64_t)(r * k), 1,
+                                                        (int64_t)(span *
+                                                                  radix));
+        p->st_re[at] = (etr_fft_real_t)cos(angle);
+        p->st_im[at] = (etr_fft_real_t)-sin(angle);
+      }
+    }
+    span *= radix;
+  }
   if (p->bluestein) {
     twiddles((int64_t)big, p->tw_re, p->tw_im);
   } else {
@@ -366,19 +414,23 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     }
     // A full block of contiguous signals takes the ISA's fused passes
     // where it has them (fft.h), the same arithmetic in fewer passes.
-    bool dense_in = lanes == kLanes && in_step == 1 && !p.bluestein;
+    bool radix2 = !p.bluestein && p.steps == 0;
+    bool dense_in = lanes == kLanes && in_step == 1 && radix2;
     bool dense_out = lanes == kLanes && out_step == 2 && onesided &&
-                     !p.bluestein;
+                     m % 8 == 0;  // Z is in natural order on every path
     bool staged = dense_in && k->pairs_to_rows_staged != NULL &&
                   odd_stages(m) && m >= 16;
     if (staged) {
       k->pairs_to_rows_staged(m, source, p.rev, p.re, p.im);
     } else {
       gather_pairs(k, m, source, lanes, 2 * in_step, in_step,
-                   p.bluestein ? NULL : p.rev, p.re, p.im);
+                   radix2 ? p.rev : NULL, p.re, p.im);
     }
     if (p.bluestein) {
       bluestein(k, &p, p.re, p.im);
+    } else if (p.steps > 0) {
+      k->stockham(m, p.radices, p.steps, p.st_re, p.st_im, 1.0f, p.re, p.im,
+                  p.work_re, p.work_im);
     } else {
       k->transform(m, p.re, p.im, p.tw_re, p.tw_im, 1.0f, staged);
     }
@@ -386,7 +438,7 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     for (int64_t l = 0; l < lanes; ++l) {
       target[l] = y + 2 * signal_offset(out, dim, first + l);
     }
-    if (dense_out && k->split_to_pairs != NULL && m >= 8) {
+    if (dense_out && k->split_to_pairs != NULL) {
       k->split_to_pairs(m, p.re, p.im, p.w_re, p.w_im, factor, target);
       continue;
     }
@@ -448,10 +500,14 @@ bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
       p.xi[l] *= 0.0;
       p.xi[m * kLanes + l] *= 0.0;
     }
-    k->c2r_merge(m, p.xr, p.xi, p.w_re, p.w_im, p.bluestein ? NULL : p.rev,
-                 p.re, p.im);
+    bool radix2 = !p.bluestein && p.steps == 0;
+    k->c2r_merge(m, p.xr, p.xi, p.w_re, p.w_im, radix2 ? p.rev : NULL, p.re,
+                 p.im);
     if (p.bluestein) {
       bluestein(k, &p, p.re, p.im);
+    } else if (p.steps > 0) {
+      k->stockham(m, p.radices, p.steps, p.st_re, p.st_im, -1.0f, p.re, p.im,
+                  p.work_re, p.work_im);
     } else {
       k->transform(m, p.re, p.im, p.tw_re, p.tw_im, -1.0f, false);
     }

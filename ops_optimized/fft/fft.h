@@ -8,9 +8,9 @@
 // is a loop over lanes that the active ISA's kernels run as vectors.
 //
 // A real signal of n points is transformed as n/2 complex points (even
-// samples real, odd ones imaginary), by radix-2 butterflies (by
-// Bluestein's chirp convolution of radix-2 transforms when n/2 is not a
-// power of two: Whisper's 400-point frames, fft.c), then split
+// samples real, odd ones imaginary), by radix-2 butterflies (when n/2 is
+// not a power of two, by Stockham steps of radix 2 to 5, as for Whisper's
+// 400-point frames, or Bluestein's chirp convolution; fft.c), then split
 // into the n/2 + 1 outputs of the real transform; c2r merges its
 // Hermitian input into n/2 complex points the same way and transforms
 // back. The arithmetic is fp32, as PyTorch's own CPU FFT (pocketfft, which
@@ -83,10 +83,20 @@ typedef struct etr_fft_kernels {
   // the same arithmetic: pairs_to_rows_staged is pairs_to_rows of all m
   // points (rev given) and then the transform's first stage, for log2 m
   // odd and m >= 16; split_to_pairs is r2c_split and then rows_to_pairs
-  // of its m + 1 rows, for m >= 8, writing no (xr, xi).
+  // of its m + 1 rows, for m a multiple of 8, writing no (xr, xi).
   void (*pairs_to_rows_staged)(size_t m, const float *const *source,
                                const uint32_t *rev, etr_fft_real_t *re,
                                etr_fft_real_t *im);
+  // The transform of m points in natural order by Stockham steps of
+  // radix 2, 3, 4 or 5 (`radices`, product m), through (work_re,
+  // work_im), the result in (re, im): tw per step, for k < span (the
+  // product of the steps before) and r < radix - 1, exp(-2 pi i (r + 1) k
+  // / (span radix)); sign 1 forward, -1 inverse (unnormalized).
+  void (*stockham)(size_t m, const uint8_t *radices, size_t steps,
+                   const etr_fft_real_t *tw_re, const etr_fft_real_t *tw_im,
+                   etr_fft_real_t sign, etr_fft_real_t *re,
+                   etr_fft_real_t *im, etr_fft_real_t *work_re,
+                   etr_fft_real_t *work_im);
   // Row j < count of in times (f_re[j] + i f_im[j]), into row (rev ?
   // rev[j] : j) of out (not overlapping in).
   void (*scale_rows)(size_t count, const etr_fft_real_t *in_re,

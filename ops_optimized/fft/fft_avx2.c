@@ -10,4 +10,5 @@ const etr_fft_kernels_t etr_fft_kernels_avx2 = {
     .c2r_merge = fft_lanes_c2r_merge,
     .all_finite = fft_lanes_all_finite,
     .scale_rows = fft_lanes_scale_rows,
+    .stockham = fft_lanes_stockham,
 };

@@ -160,9 +160,9 @@ static void split_to_pairs_avx512(size_t m, const etr_fft_real_t *re,
                                   float *const *target) {
   const __m512 factor = _mm512_set1_ps(scale);
   const fft_row_t zr = fft_load(re), zi = fft_load(im);
-  // m is a power of two, at least 8.
-  const size_t blocks = m / 8 < SPLIT_BLOCKS ? m / 8 : SPLIT_BLOCKS;
-  for (size_t j0 = 0; j0 < m; j0 += 8 * blocks) {
+  // m is a multiple of 8.
+  for (size_t j0 = 0, blocks = 0; j0 < m; j0 += 8 * blocks) {
+    blocks = (m - j0) / 8 < SPLIT_BLOCKS ? (m - j0) / 8 : SPLIT_BLOCKS;
     __m512 rows[SPLIT_BLOCKS][16];
     for (size_t b = 0; b < blocks; ++b) {
 #pragma GCC unroll 8
@@ -200,6 +200,7 @@ const etr_fft_kernels_t etr_fft_kernels_avx512 = {
     .c2r_merge = fft_lanes_c2r_merge,
     .all_finite = fft_lanes_all_finite,
     .scale_rows = fft_lanes_scale_rows,
+    .stockham = fft_lanes_stockham,
     .pairs_to_rows = pairs_to_rows_avx512,
     .rows_to_pairs = rows_to_pairs_avx512,
     .pairs_to_rows_staged = pairs_to_rows_staged_avx512,

@@ -10,6 +10,7 @@ const etr_fft_kernels_t etr_fft_kernels_scalar = {
     .c2r_merge = fft_lanes_c2r_merge,
     .all_finite = fft_lanes_all_finite,
     .scale_rows = fft_lanes_scale_rows,
+    .stockham = fft_lanes_stockham,
 };
 
 const etr_fft_kernels_t *etr_fft_kernels_for(etr_isa_t isa) {

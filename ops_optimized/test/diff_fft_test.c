@@ -8,7 +8,8 @@
 // to 19 signals (strided gathers; whole and partial blocks of 16 lanes),
 // normalization 0, 1 and 2, onesided both ways, c2r inputs of n/2 + 1 and
 // of n entries; random and integer data; even lengths that are not powers
-// of two (Bluestein's transform: 6 to 400); odd lengths, several
+// of two (6 to 400: Stockham's radix-3/5 steps and Bluestein's transform);
+// odd lengths, several
 // transformed dims, Double and signals holding an infinity or NaN
 // (fallback: which outputs turn NaN depends on the summation order);
 // argument errors (normalization 3, last_dim_size 0).
@@ -100,8 +101,10 @@ static int run_c2r(int64_t batch, int64_t n, int64_t in_size, int64_t dim,
 }
 
 static const int64_t kLengths[] = {1, 2, 4, 8, 16, 64, 512};
-static const int64_t kOtherLengths[] = {6, 10, 12, 14, 20, 24, 40, 96,
-                                        100, 400, 9, 15};
+// Even lengths whose half has radix 2, 3, 4 and 5 steps only (Stockham),
+// whose half has another prime factor (Bluestein: 14, 22, 56, 202), odd.
+static const int64_t kOtherLengths[] = {6,  10, 12, 20, 24,  40,  96, 100,
+                                        400, 14, 22, 56, 202, 9,  15};
 
 TT_TEST(diff_fft, r2c) {
   int failures = 0;
@@ -138,9 +141,11 @@ TT_TEST(diff_fft, r2c) {
        ++i) {
     int64_t n = kOtherLengths[i];
     for (int64_t dim = 0; dim < 2; ++dim) {
-      failures += run_r2c(dim == 1 ? 19 : 3, n, dim, (n + dim) % 3,
-                          (n / 2 + dim) % 2 == 0, ETR_FLOAT,
-                          ETR_FILL_RANDOM, false);
+      for (int onesided = 0; onesided < 1 + dim; ++onesided) {
+        failures += run_r2c(dim == 1 ? 19 : 3, n, dim, (n + dim) % 3,
+                            onesided == 1, ETR_FLOAT, ETR_FILL_RANDOM,
+                            false);
+      }
     }
   }
   failures += run_r2c(3, 12, 1, 0, true, ETR_FLOAT, ETR_FILL_RANDOM, false);
