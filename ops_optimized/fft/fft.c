@@ -268,17 +268,19 @@ static bool plan_begin(etr_arena_t *temp, const etr_fft_kernels_t *k,
     return false;
   }
   twiddles(n, p->w_re, p->w_im);
+  // A step's twiddle exp(-2 pi i r k / (span radix)) is the length-n
+  // one at j = r k n / (span radix) (< n), -w[j - m] past m: no libm call.
   size_t at = 0;
   size_t span = 1;
   for (size_t step = 0; step < p->steps; ++step) {
     size_t radix = p->radices[step];
+    size_t scale = (size_t)n / (span * radix);
     for (size_t k = 0; k < span; ++k) {
       for (size_t r = 1; r < radix; ++r, ++at) {
-        double angle = ETR_NN_TWO_PI * etr_nn_fft_phase((int64_t)(r * k), 1,
-                                                        (int64_t)(span *
-                                                                  radix));
-        p->st_re[at] = (etr_fft_real_t)cos(angle);
-        p->st_im[at] = (etr_fft_real_t)-sin(angle);
+        size_t j = r * k * scale;
+        bool far = j >= m;
+        p->st_re[at] = far ? -p->w_re[j - m] : p->w_re[j];
+        p->st_im[at] = far ? -p->w_im[j - m] : p->w_im[j];
       }
     }
     span *= radix;

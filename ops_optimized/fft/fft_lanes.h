@@ -131,64 +131,66 @@ static inline __attribute__((always_inline)) void fft_lanes_stockham_stage(
   const etr_fft_real_t s1 = sign * 0.951056516295153572f;
   const etr_fft_real_t s2 = sign * 0.587785252292473129f;
   const etr_fft_real_t half = 0.5f;
-  for (size_t j = 0; j < stride; ++j) {
-    const size_t k = j % span;
-    fft_row_t vr[5], vi[5];
-    for (int r = 0; r < radix; ++r) {
-      const size_t at = (j + (size_t)r * stride) * kLanes;
-      vr[r] = fft_load(in_re + at);
-      vi[r] = fft_load(in_im + at);
-      if (r > 0 && k > 0) {  // times the twiddle (1 at k = 0)
-        const size_t t = k * (size_t)(radix - 1) + (size_t)(r - 1);
-        const etr_fft_real_t wr = tw_re[t], wi = sign * tw_im[t];
-        const fft_row_t xr = vr[r];
-        vr[r] = xr * wr - vi[r] * wi;
-        vi[r] = xr * wi + vi[r] * wr;
+  // j = g span + k, without a division per point.
+  for (size_t g = 0, j = 0; g < stride / span; ++g) {
+    for (size_t k = 0; k < span; ++k, ++j) {
+      fft_row_t vr[5], vi[5];
+      for (int r = 0; r < radix; ++r) {
+        const size_t at = (j + (size_t)r * stride) * kLanes;
+        vr[r] = fft_load(in_re + at);
+        vi[r] = fft_load(in_im + at);
+        if (r > 0 && k > 0) {  // times the twiddle (1 at k = 0)
+          const size_t t = k * (size_t)(radix - 1) + (size_t)(r - 1);
+          const etr_fft_real_t wr = tw_re[t], wi = sign * tw_im[t];
+          const fft_row_t xr = vr[r];
+          vr[r] = xr * wr - vi[r] * wi;
+          vi[r] = xr * wi + vi[r] * wr;
+        }
       }
-    }
-    fft_row_t yr[5], yi[5];
-    if (radix == 2) {
-      yr[0] = vr[0] + vr[1], yi[0] = vi[0] + vi[1];
-      yr[1] = vr[0] - vr[1], yi[1] = vi[0] - vi[1];
-    } else if (radix == 3) {
-      const fft_row_t tr = vr[1] + vr[2], ti = vi[1] + vi[2];
-      const fft_row_t ar = vr[0] - half * tr, ai = vi[0] - half * ti;
-      const fft_row_t dr = s3 * (vr[1] - vr[2]), di = s3 * (vi[1] - vi[2]);
-      yr[0] = vr[0] + tr, yi[0] = vi[0] + ti;
-      yr[1] = ar + di, yi[1] = ai - dr;  // a - i s3 d
-      yr[2] = ar - di, yi[2] = ai + dr;
-    } else if (radix == 4) {
-      const fft_row_t pr = vr[0] + vr[2], pi = vi[0] + vi[2];
-      const fft_row_t qr = vr[0] - vr[2], qi = vi[0] - vi[2];
-      const fft_row_t ur = vr[1] + vr[3], ui = vi[1] + vi[3];
-      const fft_row_t er = sign * (vr[1] - vr[3]);
-      const fft_row_t ei = sign * (vi[1] - vi[3]);
-      yr[0] = pr + ur, yi[0] = pi + ui;
-      yr[2] = pr - ur, yi[2] = pi - ui;
-      yr[1] = qr + ei, yi[1] = qi - er;  // q - i sign e
-      yr[3] = qr - ei, yi[3] = qi + er;
-    } else {  // 5
-      const fft_row_t t1r = vr[1] + vr[4], t1i = vi[1] + vi[4];
-      const fft_row_t t2r = vr[2] + vr[3], t2i = vi[2] + vi[3];
-      const fft_row_t t3r = vr[1] - vr[4], t3i = vi[1] - vi[4];
-      const fft_row_t t4r = vr[2] - vr[3], t4i = vi[2] - vi[3];
-      const fft_row_t a1r = vr[0] + c1 * t1r + c2 * t2r;
-      const fft_row_t a1i = vi[0] + c1 * t1i + c2 * t2i;
-      const fft_row_t a2r = vr[0] + c2 * t1r + c1 * t2r;
-      const fft_row_t a2i = vi[0] + c2 * t1i + c1 * t2i;
-      const fft_row_t b1r = s1 * t3r + s2 * t4r, b1i = s1 * t3i + s2 * t4i;
-      const fft_row_t b2r = s2 * t3r - s1 * t4r, b2i = s2 * t3i - s1 * t4i;
-      yr[0] = vr[0] + t1r + t2r, yi[0] = vi[0] + t1i + t2i;
-      yr[1] = a1r + b1i, yi[1] = a1i - b1r;  // a1 - i b1
-      yr[4] = a1r - b1i, yi[4] = a1i + b1r;
-      yr[2] = a2r + b2i, yi[2] = a2i - b2r;  // a2 - i b2
-      yr[3] = a2r - b2i, yi[3] = a2i + b2r;
-    }
-    const size_t base = (j / span) * span * (size_t)radix + k;
-    for (int q = 0; q < radix; ++q) {
-      const size_t at = (base + (size_t)q * span) * kLanes;
-      fft_store(out_re + at, yr[q]);
-      fft_store(out_im + at, yi[q]);
+      fft_row_t yr[5], yi[5];
+      if (radix == 2) {
+        yr[0] = vr[0] + vr[1], yi[0] = vi[0] + vi[1];
+        yr[1] = vr[0] - vr[1], yi[1] = vi[0] - vi[1];
+      } else if (radix == 3) {
+        const fft_row_t tr = vr[1] + vr[2], ti = vi[1] + vi[2];
+        const fft_row_t ar = vr[0] - half * tr, ai = vi[0] - half * ti;
+        const fft_row_t dr = s3 * (vr[1] - vr[2]), di = s3 * (vi[1] - vi[2]);
+        yr[0] = vr[0] + tr, yi[0] = vi[0] + ti;
+        yr[1] = ar + di, yi[1] = ai - dr;  // a - i s3 d
+        yr[2] = ar - di, yi[2] = ai + dr;
+      } else if (radix == 4) {
+        const fft_row_t pr = vr[0] + vr[2], pi = vi[0] + vi[2];
+        const fft_row_t qr = vr[0] - vr[2], qi = vi[0] - vi[2];
+        const fft_row_t ur = vr[1] + vr[3], ui = vi[1] + vi[3];
+        const fft_row_t er = sign * (vr[1] - vr[3]);
+        const fft_row_t ei = sign * (vi[1] - vi[3]);
+        yr[0] = pr + ur, yi[0] = pi + ui;
+        yr[2] = pr - ur, yi[2] = pi - ui;
+        yr[1] = qr + ei, yi[1] = qi - er;  // q - i sign e
+        yr[3] = qr - ei, yi[3] = qi + er;
+      } else {  // 5
+        const fft_row_t t1r = vr[1] + vr[4], t1i = vi[1] + vi[4];
+        const fft_row_t t2r = vr[2] + vr[3], t2i = vi[2] + vi[3];
+        const fft_row_t t3r = vr[1] - vr[4], t3i = vi[1] - vi[4];
+        const fft_row_t t4r = vr[2] - vr[3], t4i = vi[2] - vi[3];
+        const fft_row_t a1r = vr[0] + c1 * t1r + c2 * t2r;
+        const fft_row_t a1i = vi[0] + c1 * t1i + c2 * t2i;
+        const fft_row_t a2r = vr[0] + c2 * t1r + c1 * t2r;
+        const fft_row_t a2i = vi[0] + c2 * t1i + c1 * t2i;
+        const fft_row_t b1r = s1 * t3r + s2 * t4r, b1i = s1 * t3i + s2 * t4i;
+        const fft_row_t b2r = s2 * t3r - s1 * t4r, b2i = s2 * t3i - s1 * t4i;
+        yr[0] = vr[0] + t1r + t2r, yi[0] = vi[0] + t1i + t2i;
+        yr[1] = a1r + b1i, yi[1] = a1i - b1r;  // a1 - i b1
+        yr[4] = a1r - b1i, yi[4] = a1i + b1r;
+        yr[2] = a2r + b2i, yi[2] = a2i - b2r;  // a2 - i b2
+        yr[3] = a2r - b2i, yi[3] = a2i + b2r;
+      }
+      const size_t base = g * span * (size_t)radix + k;
+      for (int q = 0; q < radix; ++q) {
+        const size_t at = (base + (size_t)q * span) * kLanes;
+        fft_store(out_re + at, yr[q]);
+        fft_store(out_im + at, yi[q]);
+      }
     }
   }
 }
