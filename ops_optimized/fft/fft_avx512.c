@@ -195,12 +195,7 @@ static void split_to_pairs_avx512(size_t m, const etr_fft_real_t *re,
 }
 
 const etr_fft_kernels_t etr_fft_kernels_avx512 = {
-    .transform = fft_lanes_transform,
-    .r2c_split = fft_lanes_r2c_split,
-    .c2r_merge = fft_lanes_c2r_merge,
-    .all_finite = fft_lanes_all_finite,
-    .scale_rows = fft_lanes_scale_rows,
-    .stockham = fft_lanes_stockham,
+    FFT_LANES_KERNELS,
     .pairs_to_rows = pairs_to_rows_avx512,
     .rows_to_pairs = rows_to_pairs_avx512,
     .pairs_to_rows_staged = pairs_to_rows_staged_avx512,

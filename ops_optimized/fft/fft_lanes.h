@@ -352,4 +352,11 @@ static void fft_lanes_c2r_merge(size_t m, const etr_fft_real_t *xr,
   }
 }
 
+// The kernel-table entries every ISA's file takes from this header (the
+// block movers and fusions, where an ISA has them, are its own).
+#define FFT_LANES_KERNELS                                            \
+  .transform = fft_lanes_transform, .r2c_split = fft_lanes_r2c_split, \
+  .c2r_merge = fft_lanes_c2r_merge, .all_finite = fft_lanes_all_finite, \
+  .scale_rows = fft_lanes_scale_rows, .stockham = fft_lanes_stockham
+
 #endif  // ETR_OPS_OPTIMIZED_FFT_FFT_LANES_H

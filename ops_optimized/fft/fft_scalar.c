@@ -5,12 +5,7 @@
 #include "ops_optimized/fft/fft_lanes.h"
 
 const etr_fft_kernels_t etr_fft_kernels_scalar = {
-    .transform = fft_lanes_transform,
-    .r2c_split = fft_lanes_r2c_split,
-    .c2r_merge = fft_lanes_c2r_merge,
-    .all_finite = fft_lanes_all_finite,
-    .scale_rows = fft_lanes_scale_rows,
-    .stockham = fft_lanes_stockham,
+    FFT_LANES_KERNELS,
 };
 
 const etr_fft_kernels_t *etr_fft_kernels_for(etr_isa_t isa) {
