@@ -7,8 +7,9 @@
 // reading it and without keeping it in cache. A kernel takes them when
 // its arrays (inputs and out) reach etr_isa_stream_bytes(): half the
 // last-level cache this core reaches, at most 64 MiB (isa.h). Below that
-// the out is better left in cache for the next op. Measured on AMD Zen 4 (32 MiB
-// L3, 2026-12-04; a standalone loop of 15 alternated rounds each way):
+// the out is better left in cache for the next op. Measured on AMD Zen 4
+// (32 MiB L3, 2026-12-04; a standalone loop of 15 alternated rounds each
+// way):
 // relu with outs of 4, 8, 10 and 12 MiB took 1.36, 0.98, 0.81 and 0.58x
 // the time with streaming stores, add of two arrays 0.73x at 4 MiB and
 // 0.59x at 12; a 4096 x 1024 add of a broadcast row 0.67x. The fixed

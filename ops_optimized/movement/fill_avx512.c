@@ -36,12 +36,7 @@ void etr_move_fill_avx512(void *dst, size_t count, size_t element_size,
                      : "+D"(to), "+c"(words)
                      : "a"(pattern)
                      : "memory");
-    i = total / 8 * 8;
-    if (i < total) {  // < 8 bytes; i is a multiple of 8 (and so of size)
-      __mmask64 lanes = (__mmask64)((1ull << (total - i)) - 1);
-      _mm512_mask_storeu_epi8(out + i, lanes, value);
-    }
-    return;
+    i = total / 8 * 8;  // fewer than 8 bytes left: only the tail below
   }
   for (; i + 256 <= total; i += 256) {
     _mm512_storeu_si512(out + i, value);
@@ -53,7 +48,8 @@ void etr_move_fill_avx512(void *dst, size_t count, size_t element_size,
     _mm512_storeu_si512(out + i, value);
   }
   if (i < total) {
-    // i is a multiple of 64, so the pattern starts over here.
+    // i is a multiple of 64 (of 8 after rep stosq, for elements of at
+    // most 8 bytes: the pattern's period), so the pattern starts over.
     __mmask64 lanes = (__mmask64)((1ull << (total - i)) - 1);  // < 64 bytes
     _mm512_mask_storeu_epi8(out + i, lanes, value);
   }
