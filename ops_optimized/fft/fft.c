@@ -197,6 +197,19 @@ static void bluestein_tables(const etr_fft_kernels_t *k, plan_t *p,
   }
 }
 
+// m's Stockham steps, radix 4 first, then 2, 3 and 5, into `radices`
+// (room for 64: m < 2^28); 0 when m has another prime factor.
+static size_t stockham_steps(size_t m, uint8_t *radices) {
+  static const uint8_t kRadices[] = {4, 2, 3, 5};
+  size_t steps = 0;
+  for (size_t r = 0; r < sizeof(kRadices); ++r) {
+    for (; m % kRadices[r] == 0; m /= kRadices[r]) {
+      radices[steps++] = kRadices[r];
+    }
+  }
+  return m == 1 ? steps : 0;
+}
+
 // Takes the scratch from `temp` and fills the tables; false, with nothing
 // kept, without an arena or room in it (the caller falls back).
 static bool plan_begin(etr_arena_t *temp, const etr_fft_kernels_t *k,
@@ -208,26 +221,10 @@ static bool plan_begin(etr_arena_t *temp, const etr_fft_kernels_t *k,
   p->mark = etr_arena_mark(temp);
   size_t m = (size_t)n / 2;
   p->m = m;
-  // m's radix-4, 2, 3 and 5 steps; Bluestein's transform for the rest.
-  size_t left = m;
-  while (!is_power_of_two((int64_t)m) && left > 1) {
-    static const uint8_t kRadices[] = {4, 2, 3, 5};
-    size_t before = left;
-    for (size_t r = 0; r < sizeof(kRadices) && left == before; ++r) {
-      if (left % kRadices[r] == 0) {
-        p->radices[p->steps++] = kRadices[r];
-        left /= kRadices[r];
-      }
-    }
-    if (left == before) {
-      break;  // another prime factor
-    }
-  }
-  bool stockham = !is_power_of_two((int64_t)m) && left == 1;
-  p->bluestein = !is_power_of_two((int64_t)m) && !stockham;
-  if (!stockham) {
-    p->steps = 0;
-  }
+  bool radix2 = is_power_of_two((int64_t)m);
+  p->steps = radix2 ? 0 : stockham_steps(m, p->radices);
+  bool stockham = p->steps > 0;
+  p->bluestein = !radix2 && !stockham;
   size_t big = 1;
   while (big < 2 * m - 1) {
     big *= 2;
