@@ -130,6 +130,9 @@ typedef struct plan {
   etr_fft_real_t *w_re, *w_im;    // length-n twiddles, k < m
   etr_fft_real_t *tw_re, *tw_im;  // length-`size` twiddles, k < size / 2
   uint32_t *rev;                  // bit reversal of `size` points
+  // Where point t goes before the transform: row order[t], the bit
+  // reversal on the radix-2 path; NULL (row t) on the others.
+  const uint32_t *order;
   etr_fft_real_t *re, *im;        // m points x lanes
   etr_fft_real_t *xr, *xi;        // m + 1 points x lanes
   // Bluestein only, for the plan's direction: the factors of the three
@@ -291,6 +294,7 @@ static bool plan_begin(etr_arena_t *temp, const etr_fft_kernels_t *k,
     }
   }
   bit_reversal(p->size, p->rev);
+  p->order = radix2 ? p->rev : NULL;
   if (p->bluestein) {
     bluestein_tables(k, p, sign);
   }
@@ -316,6 +320,21 @@ static void bluestein(const etr_fft_kernels_t *k, const plan_t *p,
   k->transform(big, p->br, p->bi, p->tw_re, p->tw_im, -1.0f, false);
   // Z_k = conj(c_k) (the convolution at k) / M.
   k->scale_rows(m, p->br, p->bi, p->out_re, p->out_im, NULL, re, im);
+}
+
+// The m points of (p->re, p->im), gathered in p->order, transformed in
+// place by the plan's path (sign 1 forward, -1 inverse); `first_done`:
+// pairs_to_rows_staged did the radix-2 path's first stage.
+static void transform_points(const etr_fft_kernels_t *k, const plan_t *p,
+                             etr_fft_real_t sign, bool first_done) {
+  if (p->bluestein) {
+    bluestein(k, p, p->re, p->im);
+  } else if (p->steps > 0) {
+    k->stockham(p->m, p->radices, p->steps, p->st_re, p->st_im, sign, p->re,
+                p->im, p->work_re, p->work_im);
+  } else {
+    k->transform(p->m, p->re, p->im, p->tw_re, p->tw_im, sign, first_done);
+  }
 }
 
 static void plan_end(etr_arena_t *temp, const plan_t *p) {
@@ -413,8 +432,7 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     }
     // A full block of contiguous signals takes the ISA's fused passes
     // where it has them (fft.h), the same arithmetic in fewer passes.
-    bool radix2 = !p.bluestein && p.steps == 0;
-    bool dense_in = lanes == kLanes && in_step == 1 && radix2;
+    bool dense_in = lanes == kLanes && in_step == 1 && p.order != NULL;
     bool dense_out = lanes == kLanes && out_step == 2 && onesided &&
                      m % 8 == 0;  // Z is in natural order on every path
     bool staged = dense_in && k->pairs_to_rows_staged != NULL &&
@@ -422,17 +440,10 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     if (staged) {
       k->pairs_to_rows_staged(m, source, p.rev, p.re, p.im);
     } else {
-      gather_pairs(k, m, source, lanes, 2 * in_step, in_step,
-                   radix2 ? p.rev : NULL, p.re, p.im);
+      gather_pairs(k, m, source, lanes, 2 * in_step, in_step, p.order, p.re,
+                   p.im);
     }
-    if (p.bluestein) {
-      bluestein(k, &p, p.re, p.im);
-    } else if (p.steps > 0) {
-      k->stockham(m, p.radices, p.steps, p.st_re, p.st_im, 1.0f, p.re, p.im,
-                  p.work_re, p.work_im);
-    } else {
-      k->transform(m, p.re, p.im, p.tw_re, p.tw_im, 1.0f, staged);
-    }
+    transform_points(k, &p, 1.0f, staged);
     float *target[kLanes];
     for (int64_t l = 0; l < lanes; ++l) {
       target[l] = y + 2 * signal_offset(out, dim, first + l);
@@ -499,17 +510,8 @@ bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
       p.xi[l] *= 0.0;
       p.xi[m * kLanes + l] *= 0.0;
     }
-    bool radix2 = !p.bluestein && p.steps == 0;
-    k->c2r_merge(m, p.xr, p.xi, p.w_re, p.w_im, radix2 ? p.rev : NULL, p.re,
-                 p.im);
-    if (p.bluestein) {
-      bluestein(k, &p, p.re, p.im);
-    } else if (p.steps > 0) {
-      k->stockham(m, p.radices, p.steps, p.st_re, p.st_im, -1.0f, p.re, p.im,
-                  p.work_re, p.work_im);
-    } else {
-      k->transform(m, p.re, p.im, p.tw_re, p.tw_im, -1.0f, false);
-    }
+    k->c2r_merge(m, p.xr, p.xi, p.w_re, p.w_im, p.order, p.re, p.im);
+    transform_points(k, &p, -1.0f, false);
     float *target[kLanes];
     for (int64_t l = 0; l < lanes; ++l) {
       target[l] = y + signal_offset(out, dim, first + l);
