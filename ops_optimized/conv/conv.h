@@ -231,6 +231,13 @@ void etr_depthwise3x3_s2_wide_nchw_avx512(const etr_depthwise_args_t *args);
 bool etr_depthwise5x5_s2_wide_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise5x5_s2_wide_nchw_avx512(const etr_depthwise_args_t *args);
+// 5x5 at stride 1, padding 2, on square planes of 12 to 16 with dense
+// 5x5 weights per channel: one vector per out row, the plane's rows all
+// summed at once, read straight from the input by masked loads
+// (depthwise5x5_same_avx512.c).
+bool etr_depthwise5x5_same_nchw_avx512_applies(
+    const etr_conv2d_geometry_t *g);
+void etr_depthwise5x5_same_nchw_avx512(const etr_depthwise_args_t *args);
 // NCHW 3x3, stride 2, padding 1, dilation 1, rows of at most 16 inputs,
 // two output rows per vector split by column parity, dense out planes,
 // unit column stride (depthwise3x3_s2_narrow_avx512.c).

@@ -414,6 +414,14 @@ static etr_depthwise_fn nchw_kernel(const etr_depthwise_args_t *args) {
       etr_depthwise_channel_planes_nchw_avx512_applies(g)) {
     return etr_depthwise_channel_planes_nchw_avx512;
   }
+  // 5x5 stride-1 padding-2 square planes of 12 to 16: a vector per out
+  // row, all rows at once (depthwise5x5_same_avx512.c; paired
+  // conv_kernel_bench rounds on the Intel Xeon against the 16-channel
+  // kernel below: 672x14x14 1.08-1.15x, 256x16x16 1.10-1.20x, 320x12x12
+  // 1.10-1.26x, 8x13x13 1.19-1.43x).
+  if (etr_depthwise5x5_same_nchw_avx512_applies(g)) {
+    return etr_depthwise5x5_same_nchw_avx512;
+  }
   // 5x5 stride 2 on rows of 33 or more inputs: row by row, split by
   // column parity (depthwise5x5_s2_wide_avx512.c; conv_kernel_bench on
   // Zen 4: 72x56x56 53 -> 64 GFLOP/s against the channel vectors below).

@@ -17,7 +17,12 @@
 // inputs (depthwise5x5_s2_plane_avx512.c): every such shape (the 8x8
 // in-lane split and the generic one, planes of at most 32 inputs in two
 // vectors), channel counts 1 to 5 and the datasets' 96 (odd tails of its
-// two-channel steps), a multiplier, batches of 2.
+// two-channel steps), a multiplier, batches of 2. And the stride-1 kernel
+// of square planes of 12 to 16 (depthwise5x5_same_avx512.c): every size
+// with 1 to 3 and 17 channels (its out rows of 12 to 16 lanes, the
+// masked loads of each kernel column at both edges), a multiplier, bias
+// or none, batches of 2, the 672x14x14 and 256x16x16 layers; and the
+// geometries it leaves to the others.
 #include <criterion/criterion.h>
 
 #include "ops_optimized/test/conv_test_util.h"
@@ -27,9 +32,11 @@
 #if defined(__x86_64__)
 #define TAKES etr_depthwise5x5_s2_wide_nchw_avx512_applies
 #define TAKES_PLANE etr_depthwise5x5_s2_plane_nchw_avx512_applies
+#define TAKES_SAME etr_depthwise5x5_same_nchw_avx512_applies
 #else
 #define TAKES NULL
 #define TAKES_PLANE NULL
+#define TAKES_SAME NULL
 #endif
 
 static const int64_t kWidths[] = {33, 34, 35,  47,  48,  49,   56,  63,
@@ -181,4 +188,48 @@ TT_TEST(diff_depthwise5x5_s2, register_planes_decline) {
       {1, 16, 8, 8, 16, 5, 5, 2, 2, 2, 16, true},
   };
   check_declined(cases, COUNT(cases), TAKES_PLANE);
+}
+
+TT_TEST(diff_depthwise5x5_same, sizes_and_channels) {
+  static const int64_t kChannels[] = {1, 2, 3, 17};
+  int failures = 0;
+  int run = 0;
+  for (int64_t size = 12; size <= 16; ++size) {
+    for (size_t i = 0; i < COUNT(kChannels); ++i) {
+      ++run;
+      const int64_t c = kChannels[i];
+      const int64_t multiplier = run % 3 == 0 ? 2 : 1;
+      // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
+      const conv_case_t p = {1 + (run % 4 == 0), c, size, size,
+                             c * multiplier, 5, 5, 1, 2, 1, c,
+                             run % 2 == 0};
+      failures += run_taken_cases(&p, 1, TAKES_SAME);
+    }
+  }
+  // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
+  static const conv_case_t layers[] = {
+      {1, 672, 14, 14, 672, 5, 5, 1, 2, 1, 672, false},
+      {1, 256, 16, 16, 256, 5, 5, 1, 2, 1, 256, true},
+  };
+  failures += run_taken_cases(layers, COUNT(layers), TAKES_SAME);
+  cr_assert_eq(run, 20);
+  cr_assert_eq(failures, 0, "%d 5x5 stride-1 square-plane cases disagree",
+               failures);
+}
+
+// Other sizes, non-square planes, stride, padding, kernel size and
+// dilation go to the other kernels.
+TT_TEST(diff_depthwise5x5_same, declines) {
+  // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
+  static const conv_case_t cases[] = {
+      {1, 16, 11, 11, 16, 5, 5, 1, 2, 1, 16, true},
+      {1, 16, 17, 17, 16, 5, 5, 1, 2, 1, 16, true},
+      {1, 16, 14, 13, 16, 5, 5, 1, 2, 1, 16, true},
+      {1, 16, 14, 14, 16, 5, 5, 2, 2, 1, 16, true},
+      {1, 16, 14, 14, 16, 5, 5, 1, 1, 1, 16, true},
+      {1, 16, 14, 14, 16, 3, 3, 1, 1, 1, 16, true},
+      {1, 16, 14, 14, 16, 7, 7, 1, 3, 1, 16, true},
+      {1, 16, 14, 14, 16, 5, 5, 1, 2, 2, 16, true},
+  };
+  check_declined(cases, COUNT(cases), TAKES_SAME);
 }

@@ -29,7 +29,7 @@
 TT_TEST(diff_depthwise_bands, kernels_planes_bands) {
   // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
   static const conv_case_t cases[] = {
-      {1, 12, 14, 14, 12, 5, 5, 1, 2, 1, 12, true},   // one band of 14
+      {1, 12, 13, 14, 12, 5, 5, 1, 2, 1, 12, true},   // one band, 14 wide
       {1, 4, 30, 30, 4, 5, 5, 1, 2, 1, 4, false},     // 2 columns, 15 + 15
       {1, 3, 33, 20, 3, 5, 5, 1, 2, 1, 3, true},      // 3 bands of 11
       {1, 2, 56, 56, 2, 7, 7, 1, 3, 1, 2, true},      // 4 x 14, 4 columns
@@ -41,7 +41,7 @@ TT_TEST(diff_depthwise_bands, kernels_planes_bands) {
       {1, 6, 18, 18, 6, 7, 1, 1, 3, 1, 6, true},      // 7x1
       {1, 6, 14, 14, 6, 5, 1, 1, 2, 1, 6, false},     // 5x1
       {1, 6, 8, 8, 6, 5, 5, 1, 2, 1, 6, true},        // 8x8: half a vector
-      {1, 6, 14, 14, 12, 5, 5, 1, 2, 1, 6, true},     // multiplier 2
+      {1, 6, 15, 14, 12, 5, 5, 1, 2, 1, 6, true},     // multiplier 2
       {2, 5, 15, 15, 5, 5, 5, 1, 1, 1, 5, false},     // batch 2, padding 1
       // stride 2: rows split into even and odd columns
       {1, 4, 56, 56, 4, 5, 5, 2, 2, 1, 4, true},      // 4 x 7 rows, 28 cols

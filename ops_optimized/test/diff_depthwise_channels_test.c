@@ -33,11 +33,11 @@
 TT_TEST(diff_depthwise_channels, small_planes) {
   // n, c, h, w, oc, kh, kw, stride, pad, dilation, groups, bias
   static const conv_case_t cases[] = {
-      {1, 32, 14, 14, 32, 5, 5, 1, 2, 1, 32, true},   // 14 wide
+      {1, 32, 12, 14, 32, 5, 5, 1, 2, 1, 32, true},   // 14 wide
       {1, 48, 8, 8, 48, 5, 5, 1, 2, 1, 48, false},    // 8 wide
       {1, 20, 7, 7, 20, 7, 7, 1, 3, 1, 20, true},     // 7x7, 16 + 4
       {1, 17, 10, 10, 17, 5, 5, 1, 2, 1, 17, true},   // 10 on 14, 16 + 1
-      {2, 16, 16, 16, 16, 5, 5, 1, 2, 1, 16, true},   // 16 wide, batch 2
+      {2, 16, 15, 16, 16, 5, 5, 1, 2, 1, 16, true},   // 16 wide, batch 2
       {1, 31, 12, 12, 31, 5, 5, 1, 0, 1, 31, false},  // no padding: 8
       {1, 16, 11, 9, 16, 5, 5, 1, 1, 1, 16, true},    // 9 x 7
       {1, 24, 14, 14, 24, 5, 5, 2, 2, 1, 24, false},  // stride 2: 7
@@ -105,7 +105,7 @@ TT_TEST(diff_depthwise_channels, taps_packed_at_load) {
   } cases[] = {
       {{1, 120, 4, 4, 120, 5, 5, 1, 2, 1, 120, false}, true},  // planes
       {{1, 17, 4, 4, 17, 5, 5, 1, 2, 1, 17, true}, true},
-      {{1, 32, 14, 14, 32, 5, 5, 1, 2, 1, 32, true}, true},  // cells
+      {{1, 32, 12, 14, 32, 5, 5, 1, 2, 1, 32, true}, true},  // cells
       {{1, 40, 15, 15, 40, 5, 5, 2, 2, 1, 40, true}, true},
       {{1, 20, 7, 7, 20, 7, 7, 1, 3, 1, 20, false}, true},
       {{1, 20, 30, 40, 20, 7, 7, 1, 3, 1, 20, true}, true},  // ring

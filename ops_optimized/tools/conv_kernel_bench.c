@@ -71,6 +71,10 @@ static const bench_case_t kCases[] = {
     {"dw 32x112x112 7x7 s2", false, 32, 32, 112, 2, 7},
     {"dw 16x224x224 s2", false, 16, 16, 224, 2, 3},
     {"dw 672x14x14 5x5 s1", false, 672, 672, 14, 1, 5},
+    // The other sizes of the square-plane 5x5 kernel.
+    {"dw 256x16x16 5x5 s1", false, 256, 256, 16, 1, 5},
+    {"dw 320x12x12 5x5 s1", false, 320, 320, 12, 1, 5},
+    {"dw 8x13x13 5x5 s1", false, 8, 8, 13, 1, 5},
     // MobileNetV3's 5x5 layers on its last maps at small inputs (the
     // datasets' mobilenet_v3).
     {"dw 96x8x8 5x5 s2", false, 96, 96, 8, 2, 5},
