@@ -65,6 +65,8 @@ static inline __attribute__((always_inline)) void plane(
   for (int ih = 0; ih < H; ++ih, row += in_row) {
 #pragma GCC unroll 5
     for (int kw = 0; kw < 5; ++kw) {
+      // Masked-off lanes are not read: `row + kw - 2` may point before
+      // the plane.
       const __m512 x = _mm512_maskz_loadu_ps(
           lanes_between(2 - kw, H + 2 - kw), row + kw - 2);
       // Out row o reads input row ih with kernel row ih + 2 - o.
