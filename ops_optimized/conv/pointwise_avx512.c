@@ -14,8 +14,8 @@
 //   * at most 16 pixels (4x4 planes): one vector per input channel, R =
 //     16, 24, 12 or 8 out channels (the first that divides the out
 //     channels; a remainder of fewer than 8 takes the general tile);
-//   * otherwise 12 x 32 (8 x 32 when the out channels are a multiple of 8
-//     but not of 12, or of both with at most 8 input channels).
+//   * otherwise 6 x 64, 8 x 48, 8 x 32 or 12 x 32 (24 or 16 accumulators),
+//     whichever computes the fewest padding rows and lanes (tile_shape).
 //
 // Exactness: one fp32 FMA chain per output in k order from the bias, so
 // small-integer data (every partial sum exact) gives the reference's bits.
@@ -25,7 +25,7 @@
 #include "ops_optimized/conv/lanes_avx512.h"
 
 #define MAX_ROWS 12
-#define MAX_VECTORS 2
+#define MAX_VECTORS 4
 
 // Starts R accumulators (out channel i0 + r) at bias + 0.0, or zeros
 // without a bias.
@@ -92,7 +92,7 @@ static inline __attribute__((always_inline)) void tile(
 #pragma GCC unroll 24
   for (int r = 0; r < R; ++r) {
     wr[r] = w[r];
-#pragma GCC unroll 2
+#pragma GCC unroll 4
     for (int v = 0; v < V; ++v) {
       acc[r][v] = _mm512_set1_ps(bias[r]);
     }
@@ -102,14 +102,14 @@ static inline __attribute__((always_inline)) void tile(
   const int64_t input_stride = a->input_stride;
   for (int64_t k = 0; k < k_count; ++k, x += input_stride) {
     __m512 xv[MAX_VECTORS];
-#pragma GCC unroll 2
+#pragma GCC unroll 4
     for (int v = 0; v < V; ++v) {
       xv[v] = _mm512_maskz_loadu_ps(masks[v], x + 16 * v);
     }
 #pragma GCC unroll 24
     for (int r = 0; r < R; ++r) {
       const __m512 wv = _mm512_set1_ps(wr[r][k]);
-#pragma GCC unroll 2
+#pragma GCC unroll 4
       for (int v = 0; v < V; ++v) {
         acc[r][v] = _mm512_fmadd_ps(wv, xv[v], acc[r][v]);
       }
@@ -123,7 +123,7 @@ static inline __attribute__((always_inline)) void tile(
     if (r >= rows) {
       break;
     }
-#pragma GCC unroll 2
+#pragma GCC unroll 4
     for (int v = 0; v < V; ++v) {
       __m512 value = acc[r][v];
       if (post != NULL) {  // as the GEMM microkernels' fused post
@@ -176,7 +176,7 @@ static inline __attribute__((always_inline)) void tiles(
     tile_rows(a, i0, rows, R, w, bias);
     for (int64_t j0 = -lead; j0 < n; j0 += 16 * V) {
       __mmask16 masks[MAX_VECTORS];
-#pragma GCC unroll 2
+#pragma GCC unroll 4
       for (int v = 0; v < V; ++v) {
         masks[v] = lanes_between(-(j0 + 16 * v), n - (j0 + 16 * v));
       }
@@ -476,6 +476,48 @@ static void many_columns(const etr_conv_pointwise_args_t *a) {
   }
 }
 
+// The tile for images past 16 pixels: of 6 x 4, 8 x 3, 8 x 2 and 12 x 2
+// (rows x vectors of 16 pixels; 24 accumulators but for 8 x 2's 16), the
+// one with the least work once the out channels are rounded up to its
+// rows and the pixels to its width, 8 x 2 and 12 x 2 (14 loads a step
+// for 24 FMAs where 6 x 4 takes 10) counted 10% dearer, about what they
+// measured per FMA; up to 16 out channels only those two (two 6-row
+// tiles read a large input twice). The rule before took 8 x 2 or 12 x 2
+// alone; paired runs of the benchmark's one-layer programs
+// (bench_server, AVX-512 Xeon of 2026-12-06): mobilenet_v2's 12x16x16
+// -> 72 3.31 -> 3.05 us, mobilenet_v3's 16x16x16 -> 72 4.25 -> 3.97
+// and 16x8x8 -> 96 1.39 -> 1.32 (6 x 4), the others the same within
+// the noise (8x32x32 -> 48, 6 x 4 now, 6.4-6.8 us both ways).
+typedef enum { TILE_6X4, TILE_8X3, TILE_8X2, TILE_12X2 } tile_shape_t;
+
+// m x n rounded up to rows x width, times `weight` tenths (inlined with
+// constant rows and width: no division instructions, which took 4% of
+// a 16x16 -> 16 layer's 0.9 us).
+static inline __attribute__((always_inline)) int64_t padded_work(
+    int64_t m, int64_t n, const int64_t rows, const int64_t width,
+    const int64_t weight) {
+  return (m + rows - 1) / rows * rows * ((n + width - 1) / width * width) *
+         weight;
+}
+
+static tile_shape_t tile_shape(int64_t m, int64_t n) {
+  if (m <= 16) {
+    return padded_work(m, n, 8, 32, 1) <= padded_work(m, n, 12, 32, 1)
+               ? TILE_8X2
+               : TILE_12X2;
+  }
+  const int64_t cost[4] = {
+      padded_work(m, n, 6, 64, 10), padded_work(m, n, 8, 48, 10),
+      padded_work(m, n, 8, 32, 11), padded_work(m, n, 12, 32, 11)};
+  int best = TILE_6X4;
+  for (int i = TILE_8X3; i <= TILE_12X2; ++i) {
+    if (cost[i] < cost[best]) {
+      best = i;
+    }
+  }
+  return (tile_shape_t)best;
+}
+
 void etr_conv_pointwise_nchw_avx512(const etr_conv_pointwise_args_t *a) {
   if (a->pixels == 1 && etr_conv_one_pixel_chains(a->out_channels) > 1) {
     few_columns(a, a->columns == NULL);
@@ -483,13 +525,20 @@ void etr_conv_pointwise_nchw_avx512(const etr_conv_pointwise_args_t *a) {
     many_columns(a);
   } else if (a->pixels <= 16) {
     small_image(a);
-  } else if (a->out_channels % 8 == 0 &&
-             (a->out_channels % 12 != 0 || a->in_channels <= 8)) {
-    // (With few input channels a tile's 8 input rows and 12 out rows, all
-    // 4 KiB apart on 32x32 images, outnumbered L1's 12 ways: 8 rows ran
-    // the 8x32x32 -> 48 layer 7% faster.)
-    tiles(a, 8, 2);
   } else {
-    tiles(a, 12, 2);
+    switch (tile_shape(a->out_channels, a->pixels)) {
+      case TILE_6X4:
+        tiles(a, 6, 4);
+        break;
+      case TILE_8X3:
+        tiles(a, 8, 3);
+        break;
+      case TILE_8X2:
+        tiles(a, 8, 2);
+        break;
+      default:
+        tiles(a, 12, 2);
+        break;
+    }
   }
 }

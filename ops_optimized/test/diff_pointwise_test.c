@@ -14,7 +14,8 @@
 //     (diff.h): exact small integers bit for bit with NaN and inf poked
 //     into the input, random data within the accumulation bound.
 // Out channels cover each tile height's edges (AVX-512: the 4x4-image
-// tiles of 8, 12, 16 and 24 rows, the larger images' 8 and 12; AVX2: 4
+// tiles of 8, 12, 16 and 24 rows, the larger images' 6 x 4, 8 x 3, 8 x 2
+// and 12 x 2 tiles, each width's edges too; AVX2: 4
 // and 6 rows and their remainders; one pixel: 8 out channels per vector),
 // input channels every count up to 17 and the 4- and 8-channel steps'
 // edges, pixels 1..16 (one vector: a 4x4 image) and the edges of 16, 32
@@ -284,6 +285,42 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
         wrong += run_kernel_case(kernel, &c, 2000 + (uint64_t)shift);
         ++cases;
       }
+    }
+    // AVX-512's tiles past 16 pixels (pointwise_avx512.c, tile_shape):
+    // 6 x 4, 8 x 3, 8 x 2 and 12 x 2 rows x vectors, each chosen by the
+    // out and pixel counts below (6 x 4 for 18 or 72 out channels on 64
+    // or 256 pixels, 8 x 3 for 64 on 144, 8 x 2 for 16 on 64, 12 x 2
+    // for 9..12), the rows and pixels around their multiples: on each
+    // shape the last block ends in each of its vectors with one lane,
+    // some and all 16 (197..260 for 8 x 3), and its rows end short; the
+    // input channels rotate.
+    static const int64_t tile_outs[] = {9,  11, 12, 16, 17, 18, 23, 24,
+                                        25, 30, 40, 47, 64, 72, 88};
+    static const int64_t tile_pixels[] = {
+        17,  32,  33,  47,  48,  49,  63,  64,  65,  95,  96,  97,  127,
+        128, 129, 143, 144, 145, 191, 192, 193, 197, 208, 224, 239, 240,
+        256, 260, 576};
+    static const int64_t tile_ins[] = {1, 3, 8, 12, 17};
+    for (size_t p = 0; p < COUNT(tile_pixels); ++p) {
+      for (size_t o = 0; o < COUNT(tile_outs); ++o) {
+        ++seed;
+        kernel_case_t c = {tile_outs[o], tile_ins[(p + o) % COUNT(tile_ins)],
+                           tile_pixels[p], (int)(seed % 3),
+                           (int)((seed / 3) % 3), seed % 4 == 0, -1, false,
+                           false};
+        wrong += run_kernel_case(kernel, &c, seed);
+        ++cases;
+      }
+    }
+    // And from 512 pixels with equally aligned input rows (the first
+    // block starting at the input's cache line) on the 24-accumulator
+    // tiles: 6 x 4 (48 out channels), 8 x 3 (40 on 528 pixels).
+    for (int shift = 0; shift < 16; shift += 5) {
+      kernel_case_t c = {shift % 2 == 0 ? 48 : 40, 5,
+                         shift % 2 == 0 ? 1024 : 528, shift % 3,
+                         (shift / 3) % 3, shift == 10, shift, false, false};
+      wrong += run_kernel_case(kernel, &c, 2500 + (uint64_t)shift);
+      ++cases;
     }
     // AVX2's tiles (pointwise_avx2.c): 4 rows x 3 vectors of 8 pixels and
     // 6 x 2, the 6-row blocks on images under 256 pixels or from 32 input
