@@ -11,6 +11,7 @@
 // 64-signal, 1024-point r2c.
 #include <immintrin.h>
 
+#define FFT_VECTOR_LANES 16
 #include "ops_optimized/fft/fft_lanes.h"
 
 // Transposes the 16 x 16 block rows[0..15] in place: rows[i][j] becomes
@@ -159,7 +160,7 @@ static void split_to_pairs_avx512(size_t m, const etr_fft_real_t *re,
                                   etr_fft_real_t scale,
                                   float *const *target) {
   const __m512 factor = _mm512_set1_ps(scale);
-  const fft_row_t zr = fft_load(re), zi = fft_load(im);
+  const fft_vec_t zr = fft_load(re), zi = fft_load(im);
   // m is a multiple of 8.
   for (size_t j0 = 0, blocks = 0; j0 < m; j0 += 8 * blocks) {
     blocks = (m - j0) / 8 < SPLIT_BLOCKS ? (m - j0) / 8 : SPLIT_BLOCKS;
@@ -168,12 +169,12 @@ static void split_to_pairs_avx512(size_t m, const etr_fft_real_t *re,
 #pragma GCC unroll 8
       for (int t = 0; t < 8; ++t) {
         const size_t j = j0 + 8 * b + (size_t)t;
-        fft_row_t xr, xi;
+        fft_vec_t xr, xi;
         if (j == 0) {  // X[0] = Re Z[0] + Im Z[0]
           xr = zr + zi;
           xi = zr - zr;
         } else {
-          fft_lanes_split_row(m, re, im, w_re, w_im, j, &xr, &xi);
+          fft_lanes_split_row(m, re, im, w_re, w_im, j, 0, &xr, &xi);
         }
         rows[b][2 * t] = _mm512_mul_ps((__m512)xr, factor);
         rows[b][2 * t + 1] = _mm512_mul_ps((__m512)xi, factor);
@@ -187,7 +188,7 @@ static void split_to_pairs_avx512(size_t m, const etr_fft_real_t *re,
     }
   }
   // X[m] = Re Z[0] - Im Z[0].
-  const fft_row_t last_r = zr - zi, last_i = zr - zr;
+  const fft_vec_t last_r = zr - zi, last_i = zr - zr;
   for (int l = 0; l < 16; ++l) {
     target[l][2 * m] = last_r[l] * scale;
     target[l][2 * m + 1] = last_i[l] * scale;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The FFT microkernels (fft.h), portable C over ETR_FFT_LANES signals at a
-// time, included by each ISA's file and compiled with its flags: the loops
-// over lanes are what the compiler vectorizes (16 floats: one AVX-512
-// register, two AVX2 ones, four NEON or SSE2 ones). Include once per file.
+// time, included by each ISA's file and compiled with its flags. Each row
+// of ETR_FFT_LANES values is worked in parts of FFT_VECTOR_LANES, one of
+// the file's registers (16 floats on AVX-512, 8 on AVX2, 4 on NEON and
+// SSE2), which the including file defines first. Include once per file.
 #ifndef ETR_OPS_OPTIMIZED_FFT_FFT_LANES_H
 #define ETR_OPS_OPTIMIZED_FFT_FFT_LANES_H
 
@@ -11,32 +12,37 @@
 
 #include "ops_optimized/fft/fft.h"
 
-// One row of lanes as a GCC/clang vector of 16 floats: the compiler maps
-// it onto the file's registers (one AVX-512 register, two AVX2 ones, four
-// SSE2 or NEON ones) whatever its auto-vectorizer would decide (it kept
-// the fused stages below scalar, with run-time alias checks). Rows are
-// 64-byte aligned (the driver's arena allocations and 64-byte rows).
-typedef etr_fft_real_t fft_row_t
-    __attribute__((vector_size(16 * sizeof(etr_fft_real_t))));
-
-// GCC warns that returning such a vector without AVX-512 would change the
-// ABI; fft_load and fft_store are static and inlined, so no call crosses
-// an ABI boundary with one.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wpsabi"
+#ifndef FFT_VECTOR_LANES
+#error "define FFT_VECTOR_LANES (floats per register) before fft_lanes.h"
 #endif
 
-_Static_assert(ETR_FFT_LANES == 16, "fft_row_t holds ETR_FFT_LANES values");
+// One register's part of a row of lanes as a GCC/clang vector: the
+// compiler keeps it in one register whatever its auto-vectorizer would
+// decide (it kept the fused stages below scalar, with run-time alias
+// checks). A vector of the whole row (16 floats) on AVX2 was two
+// registers to GCC in the plain cases, but where a butterfly's twiddle
+// splats were shared it built them as 64-byte temporaries on the stack,
+// 16 scalar stores each: a 64-signal 1024-point r2c ran 436 us with
+// AVX2 against ExecuTorch's 68 (the bench of 2026-12-06 forced to AVX2
+// on the Xeon). Rows are 64-byte aligned (the driver's arena allocations
+// and 64-byte rows).
+typedef etr_fft_real_t fft_vec_t
+    __attribute__((vector_size(FFT_VECTOR_LANES * sizeof(etr_fft_real_t))));
 
-static inline fft_row_t fft_load(const etr_fft_real_t *row) {
-  return *(const fft_row_t *)row;
+_Static_assert(ETR_FFT_LANES % FFT_VECTOR_LANES == 0,
+               "a row of lanes is whole vectors");
+
+static inline fft_vec_t fft_load(const etr_fft_real_t *at) {
+  return *(const fft_vec_t *)at;
 }
 
-static inline void fft_store(etr_fft_real_t *row, fft_row_t value) {
-  *(fft_row_t *)row = value;
+static inline void fft_store(etr_fft_real_t *at, fft_vec_t value) {
+  *(fft_vec_t *)at = value;
 }
 
-enum { kLanes = ETR_FFT_LANES };
+// kLanes values a row, kVec a vector: each loop below over a row's parts
+// (h) runs kLanes / kVec times, unrolled.
+enum { kLanes = ETR_FFT_LANES, kVec = FFT_VECTOR_LANES };
 
 // The stages run two at a time (radix 2^2: four rows loaded, both
 // stages' butterflies done in registers, stored once), halving the passes
@@ -55,16 +61,19 @@ static void fft_lanes_transform(size_t m, etr_fft_real_t *re,
   }
   if (stages % 2 == 1) {  // twiddle 1 throughout
     for (size_t start = 0; !first_done && start < m; start += 2) {
-      etr_fft_real_t *u_re = re + start * kLanes;
-      etr_fft_real_t *u_im = im + start * kLanes;
-      etr_fft_real_t *v_re = u_re + kLanes;
-      etr_fft_real_t *v_im = u_im + kLanes;
-      fft_row_t ar = fft_load(u_re), ai = fft_load(u_im);
-      fft_row_t br = fft_load(v_re), bi = fft_load(v_im);
-      fft_store(u_re, ar + br);
-      fft_store(u_im, ai + bi);
-      fft_store(v_re, ar - br);
-      fft_store(v_im, ai - bi);
+#pragma GCC unroll 4
+      for (size_t h = 0; h < kLanes; h += kVec) {
+        etr_fft_real_t *u_re = re + start * kLanes + h;
+        etr_fft_real_t *u_im = im + start * kLanes + h;
+        etr_fft_real_t *v_re = u_re + kLanes;
+        etr_fft_real_t *v_im = u_im + kLanes;
+        fft_vec_t ar = fft_load(u_re), ai = fft_load(u_im);
+        fft_vec_t br = fft_load(v_re), bi = fft_load(v_im);
+        fft_store(u_re, ar + br);
+        fft_store(u_im, ai + bi);
+        fft_store(v_re, ar - br);
+        fft_store(v_im, ai - bi);
+      }
     }
     half = 2;
   }
@@ -79,36 +88,39 @@ static void fft_lanes_transform(size_t m, etr_fft_real_t *re,
         etr_fft_real_t w2i = sign * w_im[k * step2];
         etr_fft_real_t w3r = w_re[(k + half) * step2];
         etr_fft_real_t w3i = sign * w_im[(k + half) * step2];
-        size_t a = (start + k) * kLanes;
-        size_t b = a + half * kLanes;
-        size_t c = b + half * kLanes;
-        size_t d = c + half * kLanes;
-        fft_row_t ar = fft_load(re + a), ai = fft_load(im + a);
-        fft_row_t br = fft_load(re + b), bi = fft_load(im + b);
-        fft_row_t cr = fft_load(re + c), ci = fft_load(im + c);
-        fft_row_t dr = fft_load(re + d), di = fft_load(im + d);
-        // Stage one: (a, b) and (c, d), twiddle w1.
-        fft_row_t tr = br * w1r - bi * w1i;
-        fft_row_t ti = br * w1i + bi * w1r;
-        fft_row_t a1r = ar + tr, a1i = ai + ti;
-        fft_row_t b1r = ar - tr, b1i = ai - ti;
-        tr = dr * w1r - di * w1i;
-        ti = dr * w1i + di * w1r;
-        fft_row_t c1r = cr + tr, c1i = ci + ti;
-        fft_row_t d1r = cr - tr, d1i = ci - ti;
-        // Stage two: (a, c) with w2, (b, d) with w3.
-        tr = c1r * w2r - c1i * w2i;
-        ti = c1r * w2i + c1i * w2r;
-        fft_store(re + a, a1r + tr);
-        fft_store(im + a, a1i + ti);
-        fft_store(re + c, a1r - tr);
-        fft_store(im + c, a1i - ti);
-        tr = d1r * w3r - d1i * w3i;
-        ti = d1r * w3i + d1i * w3r;
-        fft_store(re + b, b1r + tr);
-        fft_store(im + b, b1i + ti);
-        fft_store(re + d, b1r - tr);
-        fft_store(im + d, b1i - ti);
+#pragma GCC unroll 4
+        for (size_t h = 0; h < kLanes; h += kVec) {
+          size_t a = (start + k) * kLanes + h;
+          size_t b = a + half * kLanes;
+          size_t c = b + half * kLanes;
+          size_t d = c + half * kLanes;
+          fft_vec_t ar = fft_load(re + a), ai = fft_load(im + a);
+          fft_vec_t br = fft_load(re + b), bi = fft_load(im + b);
+          fft_vec_t cr = fft_load(re + c), ci = fft_load(im + c);
+          fft_vec_t dr = fft_load(re + d), di = fft_load(im + d);
+          // Stage one: (a, b) and (c, d), twiddle w1.
+          fft_vec_t tr = br * w1r - bi * w1i;
+          fft_vec_t ti = br * w1i + bi * w1r;
+          fft_vec_t a1r = ar + tr, a1i = ai + ti;
+          fft_vec_t b1r = ar - tr, b1i = ai - ti;
+          tr = dr * w1r - di * w1i;
+          ti = dr * w1i + di * w1r;
+          fft_vec_t c1r = cr + tr, c1i = ci + ti;
+          fft_vec_t d1r = cr - tr, d1i = ci - ti;
+          // Stage two: (a, c) with w2, (b, d) with w3.
+          tr = c1r * w2r - c1i * w2i;
+          ti = c1r * w2i + c1i * w2r;
+          fft_store(re + a, a1r + tr);
+          fft_store(im + a, a1i + ti);
+          fft_store(re + c, a1r - tr);
+          fft_store(im + c, a1i - ti);
+          tr = d1r * w3r - d1i * w3i;
+          ti = d1r * w3i + d1i * w3r;
+          fft_store(re + b, b1r + tr);
+          fft_store(im + b, b1i + ti);
+          fft_store(re + d, b1r - tr);
+          fft_store(im + d, b1i - ti);
+        }
       }
     }
   }
@@ -134,62 +146,69 @@ static inline __attribute__((always_inline)) void fft_lanes_stockham_stage(
   // j = g span + k, without a division per point.
   for (size_t g = 0, j = 0; g < stride / span; ++g) {
     for (size_t k = 0; k < span; ++k, ++j) {
-      fft_row_t vr[5], vi[5];
-      for (int r = 0; r < radix; ++r) {
-        const size_t at = (j + (size_t)r * stride) * kLanes;
-        vr[r] = fft_load(in_re + at);
-        vi[r] = fft_load(in_im + at);
-        if (r > 0 && k > 0) {  // times the twiddle (1 at k = 0)
-          const size_t t = k * (size_t)(radix - 1) + (size_t)(r - 1);
-          const etr_fft_real_t wr = tw_re[t], wi = sign * tw_im[t];
-          const fft_row_t xr = vr[r];
-          vr[r] = xr * wr - vi[r] * wi;
-          vi[r] = xr * wi + vi[r] * wr;
-        }
-      }
-      fft_row_t yr[5], yi[5];
-      if (radix == 2) {
-        yr[0] = vr[0] + vr[1], yi[0] = vi[0] + vi[1];
-        yr[1] = vr[0] - vr[1], yi[1] = vi[0] - vi[1];
-      } else if (radix == 3) {
-        const fft_row_t tr = vr[1] + vr[2], ti = vi[1] + vi[2];
-        const fft_row_t ar = vr[0] - half * tr, ai = vi[0] - half * ti;
-        const fft_row_t dr = s3 * (vr[1] - vr[2]), di = s3 * (vi[1] - vi[2]);
-        yr[0] = vr[0] + tr, yi[0] = vi[0] + ti;
-        yr[1] = ar + di, yi[1] = ai - dr;  // a - i s3 d
-        yr[2] = ar - di, yi[2] = ai + dr;
-      } else if (radix == 4) {
-        const fft_row_t pr = vr[0] + vr[2], pi = vi[0] + vi[2];
-        const fft_row_t qr = vr[0] - vr[2], qi = vi[0] - vi[2];
-        const fft_row_t ur = vr[1] + vr[3], ui = vi[1] + vi[3];
-        const fft_row_t er = sign * (vr[1] - vr[3]);
-        const fft_row_t ei = sign * (vi[1] - vi[3]);
-        yr[0] = pr + ur, yi[0] = pi + ui;
-        yr[2] = pr - ur, yi[2] = pi - ui;
-        yr[1] = qr + ei, yi[1] = qi - er;  // q - i sign e
-        yr[3] = qr - ei, yi[3] = qi + er;
-      } else {  // 5
-        const fft_row_t t1r = vr[1] + vr[4], t1i = vi[1] + vi[4];
-        const fft_row_t t2r = vr[2] + vr[3], t2i = vi[2] + vi[3];
-        const fft_row_t t3r = vr[1] - vr[4], t3i = vi[1] - vi[4];
-        const fft_row_t t4r = vr[2] - vr[3], t4i = vi[2] - vi[3];
-        const fft_row_t a1r = vr[0] + c1 * t1r + c2 * t2r;
-        const fft_row_t a1i = vi[0] + c1 * t1i + c2 * t2i;
-        const fft_row_t a2r = vr[0] + c2 * t1r + c1 * t2r;
-        const fft_row_t a2i = vi[0] + c2 * t1i + c1 * t2i;
-        const fft_row_t b1r = s1 * t3r + s2 * t4r, b1i = s1 * t3i + s2 * t4i;
-        const fft_row_t b2r = s2 * t3r - s1 * t4r, b2i = s2 * t3i - s1 * t4i;
-        yr[0] = vr[0] + t1r + t2r, yi[0] = vi[0] + t1i + t2i;
-        yr[1] = a1r + b1i, yi[1] = a1i - b1r;  // a1 - i b1
-        yr[4] = a1r - b1i, yi[4] = a1i + b1r;
-        yr[2] = a2r + b2i, yi[2] = a2i - b2r;  // a2 - i b2
-        yr[3] = a2r - b2i, yi[3] = a2i + b2r;
+      etr_fft_real_t wr[5], wi[5];  // point r's twiddle (1 at k = 0)
+      for (int r = 1; r < radix; ++r) {
+        const size_t t = k * (size_t)(radix - 1) + (size_t)(r - 1);
+        wr[r] = tw_re[t];
+        wi[r] = sign * tw_im[t];
       }
       const size_t base = g * span * (size_t)radix + k;
-      for (int q = 0; q < radix; ++q) {
-        const size_t at = (base + (size_t)q * span) * kLanes;
-        fft_store(out_re + at, yr[q]);
-        fft_store(out_im + at, yi[q]);
+#pragma GCC unroll 4
+      for (size_t h = 0; h < kLanes; h += kVec) {
+        fft_vec_t vr[5], vi[5];
+        for (int r = 0; r < radix; ++r) {
+          const size_t at = (j + (size_t)r * stride) * kLanes + h;
+          vr[r] = fft_load(in_re + at);
+          vi[r] = fft_load(in_im + at);
+          if (r > 0 && k > 0) {
+            const fft_vec_t xr = vr[r];
+            vr[r] = xr * wr[r] - vi[r] * wi[r];
+            vi[r] = xr * wi[r] + vi[r] * wr[r];
+          }
+        }
+        fft_vec_t yr[5], yi[5];
+        if (radix == 2) {
+          yr[0] = vr[0] + vr[1], yi[0] = vi[0] + vi[1];
+          yr[1] = vr[0] - vr[1], yi[1] = vi[0] - vi[1];
+        } else if (radix == 3) {
+          const fft_vec_t tr = vr[1] + vr[2], ti = vi[1] + vi[2];
+          const fft_vec_t ar = vr[0] - half * tr, ai = vi[0] - half * ti;
+          const fft_vec_t dr = s3 * (vr[1] - vr[2]), di = s3 * (vi[1] - vi[2]);
+          yr[0] = vr[0] + tr, yi[0] = vi[0] + ti;
+          yr[1] = ar + di, yi[1] = ai - dr;  // a - i s3 d
+          yr[2] = ar - di, yi[2] = ai + dr;
+        } else if (radix == 4) {
+          const fft_vec_t pr = vr[0] + vr[2], pi = vi[0] + vi[2];
+          const fft_vec_t qr = vr[0] - vr[2], qi = vi[0] - vi[2];
+          const fft_vec_t ur = vr[1] + vr[3], ui = vi[1] + vi[3];
+          const fft_vec_t er = sign * (vr[1] - vr[3]);
+          const fft_vec_t ei = sign * (vi[1] - vi[3]);
+          yr[0] = pr + ur, yi[0] = pi + ui;
+          yr[2] = pr - ur, yi[2] = pi - ui;
+          yr[1] = qr + ei, yi[1] = qi - er;  // q - i sign e
+          yr[3] = qr - ei, yi[3] = qi + er;
+        } else {  // 5
+          const fft_vec_t t1r = vr[1] + vr[4], t1i = vi[1] + vi[4];
+          const fft_vec_t t2r = vr[2] + vr[3], t2i = vi[2] + vi[3];
+          const fft_vec_t t3r = vr[1] - vr[4], t3i = vi[1] - vi[4];
+          const fft_vec_t t4r = vr[2] - vr[3], t4i = vi[2] - vi[3];
+          const fft_vec_t a1r = vr[0] + c1 * t1r + c2 * t2r;
+          const fft_vec_t a1i = vi[0] + c1 * t1i + c2 * t2i;
+          const fft_vec_t a2r = vr[0] + c2 * t1r + c1 * t2r;
+          const fft_vec_t a2i = vi[0] + c2 * t1i + c1 * t2i;
+          const fft_vec_t b1r = s1 * t3r + s2 * t4r, b1i = s1 * t3i + s2 * t4i;
+          const fft_vec_t b2r = s2 * t3r - s1 * t4r, b2i = s2 * t3i - s1 * t4i;
+          yr[0] = vr[0] + t1r + t2r, yi[0] = vi[0] + t1i + t2i;
+          yr[1] = a1r + b1i, yi[1] = a1i - b1r;  // a1 - i b1
+          yr[4] = a1r - b1i, yi[4] = a1i + b1r;
+          yr[2] = a2r + b2i, yi[2] = a2i - b2r;  // a2 - i b2
+          yr[3] = a2r - b2i, yi[3] = a2i + b2r;
+        }
+        for (int q = 0; q < radix; ++q) {
+          const size_t at = (base + (size_t)q * span) * kLanes + h;
+          fft_store(out_re + at, yr[q]);
+          fft_store(out_im + at, yi[q]);
+        }
       }
     }
   }
@@ -252,30 +271,38 @@ static void fft_lanes_scale_rows(size_t count, const etr_fft_real_t *in_re,
                                  const uint32_t *rev, etr_fft_real_t *out_re,
                                  etr_fft_real_t *out_im) {
   for (size_t j = 0; j < count; ++j) {
-    const fft_row_t xr = fft_load(in_re + j * kLanes);
-    const fft_row_t xi = fft_load(in_im + j * kLanes);
     const etr_fft_real_t fr = f_re[j], fi = f_im[j];
     const size_t row = (rev != NULL ? rev[j] : j) * kLanes;
-    fft_store(out_re + row, xr * fr - xi * fi);
-    fft_store(out_im + row, xr * fi + xi * fr);
+#pragma GCC unroll 4
+    for (size_t h = 0; h < kLanes; h += kVec) {
+      const fft_vec_t xr = fft_load(in_re + j * kLanes + h);
+      const fft_vec_t xi = fft_load(in_im + j * kLanes + h);
+      fft_store(out_re + row + h, xr * fr - xi * fi);
+      fft_store(out_im + row + h, xr * fi + xi * fr);
+    }
   }
 }
 
 // True when none of the `count` values is an infinity or NaN: an exponent
-// of all ones plus one carries into bit 31, no other exponent does; 16
-// values per step in the file's vectors.
+// of all ones plus one carries into bit 31, no other exponent does; one
+// register of values per step, two sums.
 static bool fft_lanes_all_finite(const float *values, size_t count) {
-  typedef uint32_t bits_t __attribute__((vector_size(16 * sizeof(uint32_t))));
-  bits_t special = {0};
+  typedef uint32_t bits_t
+      __attribute__((vector_size(FFT_VECTOR_LANES * sizeof(uint32_t))));
+  bits_t special[2] = {{0}, {0}};
   size_t i = 0;
-  for (; i + 16 <= count; i += 16) {
-    bits_t bits;
-    memcpy(&bits, values + i, sizeof(bits));
-    special |= (bits & 0x7f800000u) + 0x00800000u;
+  for (; i + 2 * kVec <= count; i += 2 * kVec) {
+#pragma GCC unroll 2
+    for (int v = 0; v < 2; ++v) {
+      bits_t bits;
+      memcpy(&bits, values + i + v * kVec, sizeof(bits));
+      special[v] |= (bits & 0x7f800000u) + 0x00800000u;
+    }
   }
+  special[0] |= special[1];
   uint32_t any = 0;
-  for (int l = 0; l < 16; ++l) {
-    any |= special[l];
+  for (int l = 0; l < kVec; ++l) {
+    any |= special[0][l];
   }
   for (; i < count; ++i) {
     uint32_t bits;
@@ -288,21 +315,24 @@ static bool fft_lanes_all_finite(const float *values, size_t count) {
 // With A = Z[k] and B = conj(Z[m - k]): the even samples' transform is
 // E = (A + B) / 2, the odd ones' O = -i (A - B) / 2, and X[k] = E + w^k O
 // (0 < k < m); X[0] and X[m] are Re Z[0] +- Im Z[0].
+// Part h (lanes h .. h + kVec - 1) of row k.
 static inline void fft_lanes_split_row(size_t m, const etr_fft_real_t *re,
                                        const etr_fft_real_t *im,
                                        const etr_fft_real_t *w_re,
                                        const etr_fft_real_t *w_im, size_t k,
-                                       fft_row_t *xr, fft_row_t *xi) {
-  fft_row_t ar = fft_load(re + k * kLanes), ai = fft_load(im + k * kLanes);
-  fft_row_t br = fft_load(re + (m - k) * kLanes);
-  fft_row_t bi = fft_load(im + (m - k) * kLanes);  // B's imaginary: -bi
+                                       size_t h, fft_vec_t *xr,
+                                       fft_vec_t *xi) {
+  fft_vec_t ar = fft_load(re + k * kLanes + h);
+  fft_vec_t ai = fft_load(im + k * kLanes + h);
+  fft_vec_t br = fft_load(re + (m - k) * kLanes + h);
+  fft_vec_t bi = fft_load(im + (m - k) * kLanes + h);  // B's imaginary: -bi
   etr_fft_real_t wr = w_re[k];
   etr_fft_real_t wi = w_im[k];
   const etr_fft_real_t half = 0.5f;
-  fft_row_t er = half * (ar + br);
-  fft_row_t ei = half * (ai - bi);
-  fft_row_t odd_r = half * (ai + bi);
-  fft_row_t odd_i = -half * (ar - br);
+  fft_vec_t er = half * (ar + br);
+  fft_vec_t ei = half * (ai - bi);
+  fft_vec_t odd_r = half * (ai + bi);
+  fft_vec_t odd_i = -half * (ar - br);
   *xr = er + (wr * odd_r - wi * odd_i);
   *xi = ei + (wr * odd_i + wi * odd_r);
 }
@@ -312,17 +342,23 @@ static void fft_lanes_r2c_split(size_t m, const etr_fft_real_t *re,
                                 const etr_fft_real_t *w_re,
                                 const etr_fft_real_t *w_im,
                                 etr_fft_real_t *xr, etr_fft_real_t *xi) {
-  fft_row_t zr = fft_load(re), zi = fft_load(im);
-  fft_row_t zero = zr - zr;
-  fft_store(xr, zr + zi);
-  fft_store(xi, zero);
-  fft_store(xr + m * kLanes, zr - zi);
-  fft_store(xi + m * kLanes, zero);
+#pragma GCC unroll 4
+  for (size_t h = 0; h < kLanes; h += kVec) {
+    fft_vec_t zr = fft_load(re + h), zi = fft_load(im + h);
+    fft_vec_t zero = zr - zr;
+    fft_store(xr + h, zr + zi);
+    fft_store(xi + h, zero);
+    fft_store(xr + m * kLanes + h, zr - zi);
+    fft_store(xi + m * kLanes + h, zero);
+  }
   for (size_t k = 1; k < m; ++k) {
-    fft_row_t row_r, row_i;
-    fft_lanes_split_row(m, re, im, w_re, w_im, k, &row_r, &row_i);
-    fft_store(xr + k * kLanes, row_r);
-    fft_store(xi + k * kLanes, row_i);
+#pragma GCC unroll 4
+    for (size_t h = 0; h < kLanes; h += kVec) {
+      fft_vec_t row_r, row_i;
+      fft_lanes_split_row(m, re, im, w_re, w_im, k, h, &row_r, &row_i);
+      fft_store(xr + k * kLanes + h, row_r);
+      fft_store(xi + k * kLanes + h, row_i);
+    }
   }
 }
 
@@ -337,18 +373,22 @@ static void fft_lanes_c2r_merge(size_t m, const etr_fft_real_t *xr,
                                 const uint32_t *rev, etr_fft_real_t *re,
                                 etr_fft_real_t *im) {
   for (size_t k = 0; k < m; ++k) {
-    fft_row_t ar = fft_load(xr + k * kLanes), ai = fft_load(xi + k * kLanes);
-    fft_row_t br = fft_load(xr + (m - k) * kLanes);
-    fft_row_t bi = -fft_load(xi + (m - k) * kLanes);
-    etr_fft_real_t wr = w_re[k];
-    etr_fft_real_t wi = -w_im[k];  // conj(w^k)
-    fft_row_t sr = ar + br, si = ai + bi;
-    fft_row_t dr = ar - br, di = ai - bi;
-    fft_row_t pr = wr * dr - wi * di;
-    fft_row_t pi = wr * di + wi * dr;
+    const etr_fft_real_t wr = w_re[k];
+    const etr_fft_real_t wi = -w_im[k];  // conj(w^k)
     const size_t row = rev != NULL ? rev[k] : k;
-    fft_store(re + row * kLanes, sr - pi);
-    fft_store(im + row * kLanes, si + pr);
+#pragma GCC unroll 4
+    for (size_t h = 0; h < kLanes; h += kVec) {
+      fft_vec_t ar = fft_load(xr + k * kLanes + h);
+      fft_vec_t ai = fft_load(xi + k * kLanes + h);
+      fft_vec_t br = fft_load(xr + (m - k) * kLanes + h);
+      fft_vec_t bi = -fft_load(xi + (m - k) * kLanes + h);
+      fft_vec_t sr = ar + br, si = ai + bi;
+      fft_vec_t dr = ar - br, di = ai - bi;
+      fft_vec_t pr = wr * dr - wi * di;
+      fft_vec_t pi = wr * di + wi * dr;
+      fft_store(re + row * kLanes + h, sr - pi);
+      fft_store(im + row * kLanes + h, si + pr);
+    }
   }
 }
 
