@@ -78,29 +78,36 @@ static void pairs_to_rows_avx2(size_t count, const float *const *source,
   }
 }
 
+// Each 8 signals' block of four pairs is half a 64-byte line of each:
+// both halves are stored one after the other (c2r of 64 signals of 1024
+// points, outputs 4096 bytes apart, one L1 set: 86 -> 74 us). Reads
+// ordered so in pairs_to_rows measured no faster.
 static void rows_to_pairs_avx2(size_t count, const etr_fft_real_t *re,
                                const etr_fft_real_t *im,
                                etr_fft_real_t scale, float *const *target) {
   const __m256 factor = _mm256_set1_ps(scale);
-  size_t t0 = 0;
-  for (; t0 + 4 <= count; t0 += 4) {
+  size_t t8 = 0;
+  for (; t8 + 8 <= count; t8 += 8) {
 #pragma GCC unroll 2
     for (int g = 0; g < 2; ++g) {
-      __m256 rows[8];
+#pragma GCC unroll 2
+      for (size_t t0 = t8; t0 < t8 + 8; t0 += 4) {
+        __m256 rows[8];
 #pragma GCC unroll 4
-      for (int t = 0; t < 4; ++t) {
-        const size_t at = (t0 + t) * kLanes + 8 * g;
-        rows[2 * t] = _mm256_mul_ps(_mm256_load_ps(re + at), factor);
-        rows[2 * t + 1] = _mm256_mul_ps(_mm256_load_ps(im + at), factor);
-      }
-      transpose8(rows);
+        for (int t = 0; t < 4; ++t) {
+          const size_t at = (t0 + t) * kLanes + 8 * g;
+          rows[2 * t] = _mm256_mul_ps(_mm256_load_ps(re + at), factor);
+          rows[2 * t + 1] = _mm256_mul_ps(_mm256_load_ps(im + at), factor);
+        }
+        transpose8(rows);
 #pragma GCC unroll 8
-      for (int l = 0; l < 8; ++l) {
-        _mm256_storeu_ps(target[8 * g + l] + 2 * t0, rows[l]);
+        for (int l = 0; l < 8; ++l) {
+          _mm256_storeu_ps(target[8 * g + l] + 2 * t0, rows[l]);
+        }
       }
     }
   }
-  for (size_t t = t0; t < count; ++t) {
+  for (size_t t = t8; t < count; ++t) {
     for (int l = 0; l < kLanes; ++l) {
       target[l][2 * t] = re[t * kLanes + l] * scale;
       target[l][2 * t + 1] = im[t * kLanes + l] * scale;
@@ -141,11 +148,12 @@ static void pairs_to_rows_staged_avx2(size_t m, const float *const *source,
 
 // r2c_split, then rows_to_pairs of its m + 1 rows: each block of four
 // output rows is split in registers (fft_lanes_split_row, one half of
-// the lanes at a time), scaled, transposed and stored, and the two blocks
-// of a 64-byte line of the outputs one after the other: with the other 8
-// signals' block between them, 16 outputs 4104 bytes apart (1024
-// points, nearly one L1 set) evicted the half-written lines (43 -> 33 us
-// for the pass, 64 signals of 1024 points).
+// the lanes at a time), scaled, transposed and stored, the two blocks of
+// a 64-byte line of the outputs one after the other, as rows_to_pairs
+// does (r2c of 64 signals of 1024 points 78 -> 76 us). Measured and
+// left: rows k and m - k split from the same loads (X[m - k] from the
+// halves of X[k] with signs flipped, the same bits): 76 -> 73.5 us, the
+// pass bound by its stores more than its arithmetic.
 static void split_to_pairs_avx2(size_t m, const etr_fft_real_t *re,
                                 const etr_fft_real_t *im,
                                 const etr_fft_real_t *w_re,
