@@ -141,6 +141,14 @@ void etr_pool_max_row_2x2s2_avx2(const float *plane, size_t width,
 bool etr_pool_avg_row_2x2s2_avx2(const float *plane, size_t width,
                                  size_t h0, size_t w0, size_t count,
                                  float divisor, float *out);
+void etr_pool_max_planes_2x2s2_avx2(const float *in, size_t planes,
+                                    size_t height, size_t width,
+                                    size_t out_height, size_t out_width,
+                                    float *out, int64_t *indices);
+bool etr_pool_avg_planes_2x2s2_avx2(const float *in, size_t planes,
+                                    size_t height, size_t width,
+                                    size_t out_height, size_t out_width,
+                                    float divisor, float *out);
 void etr_pool_max_row_2x2s2_avx512(const float *plane, size_t width,
                                    size_t h0, size_t w0, size_t count,
                                    float *out, int64_t *indices);
