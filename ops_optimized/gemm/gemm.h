@@ -216,6 +216,10 @@ void etr_gemm_f32_ukernel_8x48_direct_a_avx512(
     size_t kc, const float *a, ptrdiff_t a_stride, const float *b,
     ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr, size_t nr,
     unsigned flags, const etr_gemm_epilogue_t *epilogue);
+void etr_gemm_f32_gemv_avx2(size_t kc, size_t n, const float *a,
+                            ptrdiff_t a_stride, const float *b,
+                            ptrdiff_t b_stride, float *c,
+                            const etr_gemm_epilogue_t *epilogue);
 void etr_gemm_f32_gemv_avx512(size_t kc, size_t n, const float *a,
                               ptrdiff_t a_stride, const float *b,
                               ptrdiff_t b_stride, float *c,

@@ -71,6 +71,7 @@ static const etr_gemm_kernel_t kScalar = {
 static const etr_gemm_kernel_t kAvx2 = {
     .ukernel = etr_gemm_f32_ukernel_avx2,
     .ukernel_direct_a = etr_gemm_f32_ukernel_direct_a_avx2,
+    .gemv = etr_gemm_f32_gemv_avx2,
     .pack_rows = etr_gemm_pack_rows_f32_avx2,
     .pack_columns = etr_gemm_pack_columns_f32_scalar,
     .mr = 6,

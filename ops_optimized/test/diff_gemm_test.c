@@ -257,7 +257,8 @@ TT_TEST(diff_gemm, addmm_bias_patterns_alpha_beta) {
 // R = 16 / gcd(N, 16) rows of K in N / gcd(N, 16) vectors, unrolled to
 // four FMA chains (64 rows for N = 1, 32 for N = 3, 2 for N = 8...).
 // K sweeps 0, 1, the periods' edges, the unrolled blocks' edges and a
-// classifier's 2048; N runs past 16 into the row-per-step GEMV. With
+// classifier's 2048; N runs past 16 into the row-per-step GEMV (AVX2's
+// takes every N: one or two vectors of 16 columns, K in four chains). With
 // `plant`, a NaN sits in B at row k - 1 - R (inside the flat loop when K
 // allows) and A[0] is +inf: NaN or +-inf columns, NaN where B's row 0
 // holds 0.
