@@ -131,6 +131,9 @@ def machine_info() -> Dict[str, Any]:
     return {"cpu": model, "flags": [f for f in wanted if f in flags.split()],
             "cpus": os.cpu_count(), "pinned_to": sorted(os.sched_getaffinity(0)),
             "nice": os.nice(0), "caches": cache_sizes(), "kernel": platform.release(),
+            # ETREF_ISA forces etref's kernels to one ISA (ops_optimized/isa.c);
+            # the roofline loops still run the machine's widest.
+            "etref_isa_forced": os.environ.get("ETREF_ISA") or None,
             "python": platform.python_version(), **programs.versions()}
 
 

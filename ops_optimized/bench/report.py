@@ -393,6 +393,10 @@ def write(results: Dict[str, Any], out: Path) -> None:
         f" {' '.join(machine['flags'])}; caches"
         f" {', '.join(f'{k} {v // 1024} KiB' for k, v in sorted(machine['caches'].items()))};"
         f" Linux {machine['kernel']}; torch {machine['torch']}, executorch {machine['executorch']}.",
+        *([f"* etref's kernels forced to {machine['etref_isa_forced']} (`ETREF_ISA`):"
+           " ExecuTorch, XNNPACK and the FMA peak and bandwidth loops run as the machine"
+           " allows, so the targets' percentages are of the machine's widest ISA's limits."]
+          if machine.get("etref_isa_forced") else []),
         f"* Load during the run (1-minute load average, sampled after every case): min"
         f" {load['min']:.1f}, median {load['median']:.1f}, max {load['max']:.1f} on"
         f" {machine['cpus']} CPUs. The machine was shared (other sessions' builds and tests,"
