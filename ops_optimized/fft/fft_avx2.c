@@ -69,13 +69,7 @@ static void pairs_to_rows_avx2(size_t count, const float *const *source,
       }
     }
   }
-  for (size_t t = t0; t < count; ++t) {
-    const size_t row = rev != NULL ? rev[t] : t;
-    for (int l = 0; l < kLanes; ++l) {
-      re[row * kLanes + l] = source[l][2 * t];
-      im[row * kLanes + l] = source[l][2 * t + 1];
-    }
-  }
+  fft_lanes_pairs_to_rows_from(t0, count, source, rev, re, im);
 }
 
 // Each 8 signals' block of four pairs is half a 64-byte line of each:
@@ -107,12 +101,7 @@ static void rows_to_pairs_avx2(size_t count, const etr_fft_real_t *re,
       }
     }
   }
-  for (size_t t = t8; t < count; ++t) {
-    for (int l = 0; l < kLanes; ++l) {
-      target[l][2 * t] = re[t * kLanes + l] * scale;
-      target[l][2 * t + 1] = im[t * kLanes + l] * scale;
-    }
-  }
+  fft_lanes_rows_to_pairs_from(t8, count, re, im, scale, target);
 }
 
 // pairs_to_rows of all m points and the transform's first stage, as

@@ -73,13 +73,7 @@ static void pairs_to_rows_avx512(size_t count, const float *const *source,
       _mm512_store_ps(im + row * kLanes, rows[2 * t + 1]);
     }
   }
-  for (size_t t = t0; t < count; ++t) {
-    size_t row = rev != NULL ? rev[t] : t;
-    for (int l = 0; l < 16; ++l) {
-      re[row * kLanes + l] = source[l][2 * t];
-      im[row * kLanes + l] = source[l][2 * t + 1];
-    }
-  }
+  fft_lanes_pairs_to_rows_from(t0, count, source, rev, re, im);
 }
 
 // The reverse: rows re t, im t, ... transposed are each signal's pairs.
@@ -102,12 +96,7 @@ static void rows_to_pairs_avx512(size_t count, const etr_fft_real_t *re,
       _mm512_storeu_ps(target[l] + 2 * t0, rows[l]);
     }
   }
-  for (size_t t = t0; t < count; ++t) {
-    for (int l = 0; l < 16; ++l) {
-      target[l][2 * t] = re[t * kLanes + l] * scale;
-      target[l][2 * t + 1] = im[t * kLanes + l] * scale;
-    }
-  }
+  fft_lanes_rows_to_pairs_from(t0, count, re, im, scale, target);
 }
 
 // pairs_to_rows of all m points, then the transform's first stage: in

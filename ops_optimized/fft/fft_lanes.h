@@ -392,6 +392,37 @@ static void fft_lanes_c2r_merge(size_t m, const etr_fft_real_t *xr,
   }
 }
 
+// Pairs t in [first, count) of each source into row (rev ? rev[t] : t),
+// and rows t in [first, count) back into each target's pairs, scaled:
+// the element loops that finish the ISAs' block movers (pairs_to_rows,
+// rows_to_pairs in fft.h) past their last whole block.
+static inline void fft_lanes_pairs_to_rows_from(size_t first, size_t count,
+                                                const float *const *source,
+                                                const uint32_t *rev,
+                                                etr_fft_real_t *re,
+                                                etr_fft_real_t *im) {
+  for (size_t t = first; t < count; ++t) {
+    const size_t row = rev != NULL ? rev[t] : t;
+    for (int l = 0; l < kLanes; ++l) {
+      re[row * kLanes + l] = source[l][2 * t];
+      im[row * kLanes + l] = source[l][2 * t + 1];
+    }
+  }
+}
+
+static inline void fft_lanes_rows_to_pairs_from(size_t first, size_t count,
+                                                const etr_fft_real_t *re,
+                                                const etr_fft_real_t *im,
+                                                etr_fft_real_t scale,
+                                                float *const *target) {
+  for (size_t t = first; t < count; ++t) {
+    for (int l = 0; l < kLanes; ++l) {
+      target[l][2 * t] = re[t * kLanes + l] * scale;
+      target[l][2 * t + 1] = im[t * kLanes + l] * scale;
+    }
+  }
+}
+
 // The kernel-table entries every ISA's file takes from this header (the
 // block movers and fusions, where an ISA has them, are its own).
 #define FFT_LANES_KERNELS                                            \
