@@ -155,30 +155,30 @@ static void split_to_pairs_avx2(size_t m, const etr_fft_real_t *re,
 #pragma GCC unroll 2
     for (int g = 0; g < 2; ++g) {
 #pragma GCC unroll 2
-    for (size_t j0 = j8; j0 < j8 + 8; j0 += 4) {
-      __m256 rows[8];
+      for (size_t j0 = j8; j0 < j8 + 8; j0 += 4) {
+        __m256 rows[8];
 #pragma GCC unroll 4
-      for (int t = 0; t < 4; ++t) {
-        const size_t j = j0 + (size_t)t;
-        fft_vec_t xr, xi;
-        if (j == 0) {  // X[0] = Re Z[0] + Im Z[0]
-          const fft_vec_t zr = fft_load(re + 8 * g);
-          const fft_vec_t zi = fft_load(im + 8 * g);
-          xr = zr + zi;
-          xi = zr - zr;
-        } else {
-          fft_lanes_split_row(m, re, im, w_re, w_im, j, 8 * (size_t)g, &xr,
-                              &xi);
+        for (int t = 0; t < 4; ++t) {
+          const size_t j = j0 + (size_t)t;
+          fft_vec_t xr, xi;
+          if (j == 0) {  // X[0] = Re Z[0] + Im Z[0]
+            const fft_vec_t zr = fft_load(re + 8 * g);
+            const fft_vec_t zi = fft_load(im + 8 * g);
+            xr = zr + zi;
+            xi = zr - zr;
+          } else {
+            fft_lanes_split_row(m, re, im, w_re, w_im, j, 8 * (size_t)g, &xr,
+                                &xi);
+          }
+          rows[2 * t] = _mm256_mul_ps((__m256)xr, factor);
+          rows[2 * t + 1] = _mm256_mul_ps((__m256)xi, factor);
         }
-        rows[2 * t] = _mm256_mul_ps((__m256)xr, factor);
-        rows[2 * t + 1] = _mm256_mul_ps((__m256)xi, factor);
-      }
-      transpose8(rows);
+        transpose8(rows);
 #pragma GCC unroll 8
-      for (int l = 0; l < 8; ++l) {
-        _mm256_storeu_ps(target[8 * g + l] + 2 * j0, rows[l]);
+        for (int l = 0; l < 8; ++l) {
+          _mm256_storeu_ps(target[8 * g + l] + 2 * j0, rows[l]);
+        }
       }
-    }
     }
   }
   // X[m] = Re Z[0] - Im Z[0].
