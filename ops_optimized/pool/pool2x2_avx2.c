@@ -79,9 +79,10 @@ ALWAYS_INLINE __m256 max_taps(columns_t r0, columns_t r1, __m256i below,
                               __m256i *offset) {
   __m256 nan = _mm256_or_ps(_mm256_cmp_ps(r0.even, r0.odd, _CMP_UNORD_Q),
                             _mm256_cmp_ps(r1.even, r1.odd, _CMP_UNORD_Q));
+  const bool nan_free = _mm256_movemask_ps(nan) == 0;
   __m256 top_right;
   __m256 bottom_right;
-  if (_mm256_movemask_ps(nan) == 0) {
+  if (nan_free) {
     top_right = _mm256_cmp_ps(r0.odd, r0.even, _CMP_GT_OQ);
     bottom_right = _mm256_cmp_ps(r1.odd, r1.even, _CMP_GT_OQ);
   } else {
@@ -90,9 +91,8 @@ ALWAYS_INLINE __m256 max_taps(columns_t r0, columns_t r1, __m256i below,
   }
   __m256 top = _mm256_blendv_ps(r0.even, r0.odd, top_right);
   __m256 bottom = _mm256_blendv_ps(r1.even, r1.odd, bottom_right);
-  __m256 lower = _mm256_movemask_ps(nan) == 0
-                     ? _mm256_cmp_ps(bottom, top, _CMP_GT_OQ)
-                     : replaces(bottom, top);
+  __m256 lower = nan_free ? _mm256_cmp_ps(bottom, top, _CMP_GT_OQ)
+                          : replaces(bottom, top);
   *offset = tap_offsets(top_right, bottom_right, lower, below);
   return _mm256_blendv_ps(top, bottom, lower);
 }
@@ -130,8 +130,8 @@ ALWAYS_INLINE void store_indices(int64_t *p, size_t lanes, __m256i active,
 // `count` outputs from the row pair at `top` (the window of output k at
 // columns 2 k, 2 k + 1 of `top` and the row below), the indices (when
 // `with_indices`) relative to `corner0`, top's offset in its plane. Full
-// blocks of 8 take plain loads and stores: masked ones measured slower,
-// and AMD's Zen 2 microcodes vmaskmov (common/mask_avx2.h).
+// blocks of 8 take plain loads and stores, the tail masked ones (AMD's
+// Zen 2 microcodes vmaskmov stores: common/mask_avx2.h).
 ALWAYS_INLINE void max_row(const float *top, size_t width, size_t count,
                            int32_t corner0, float *out, int64_t *indices,
                            bool with_indices) {
