@@ -73,9 +73,15 @@ static void copy_row(const etr_conv2d_geometry_t *g, const float *plane,
   const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
   for (int64_t j = 0; j < span; j += 16) {
     const int64_t at = first + j * stride;
-    __mmask32 m = inside ? inside32(at, g->in_w) : 0;
-    // Masked-off lanes are not read: `from + at` may point before the row.
-    __m512 lo = _mm512_maskz_loadu_ps((__mmask16)m, from + at);
+    // Vectors wholly inside the row load unmasked: a masked load across
+    // two cache lines (every one here when the padding is odd) cost the
+    // copy alone of 3x224x224 at stride 2 22 us, unmasked 14 (the copy
+    // timed without the tiles). Masked-off lanes are not read: `from +
+    // at` may point before the row.
+    const bool whole = inside && at >= 0 && at + 16 * stride <= g->in_w;
+    const __mmask32 m = inside ? inside32(at, g->in_w) : 0;
+    __m512 lo = whole ? _mm512_loadu_ps(from + at)
+                      : _mm512_maskz_loadu_ps((__mmask16)m, from + at);
     // The band after next reads 2 * rows * stride rows further
     // down: prefetched into L2, as a band's tiles store more than L1
     // holds (32 out channels x 3 rows of 112: 43 KB) before the next one,
@@ -87,10 +93,37 @@ static void copy_row(const etr_conv2d_geometry_t *g, const float *plane,
       _mm512_storeu_ps(row + j, lo);
       continue;
     }
-    __m512 hi = _mm512_maskz_loadu_ps((__mmask16)(m >> 16), from + at + 16);
+    __m512 hi = whole ? _mm512_loadu_ps(from + at + 16)
+                      : _mm512_maskz_loadu_ps((__mmask16)(m >> 16),
+                                              from + at + 16);
     _mm_prefetch((const char *)(from + at + 16 + ahead), _MM_HINT_T1);
     _mm512_storeu_ps(row + j, _mm512_permutex2var_ps(lo, even, hi));
     _mm512_storeu_ps(row + SPAN + j, _mm512_permutex2var_ps(lo, odd, hi));
+  }
+}
+
+// The k taps of one (channel, kernel row) of a tile: `at` the band row,
+// wk the 8 channels' weights of each of its k columns.
+static inline __attribute__((always_inline)) void taps_row(
+    __m512 acc[TILE_ROWS][TILE_OUTS], const float *at, const float *wk,
+    int R, int64_t k, int64_t stride) {
+  const int64_t row = stride == 1 ? SPAN : 2 * SPAN;
+#pragma GCC unroll 7
+  for (int64_t kw = 0; kw < k; ++kw) {
+    const int64_t column = stride == 1 ? kw : (kw & 1) * SPAN + kw / 2;
+    __m512 x[TILE_ROWS];
+#pragma GCC unroll 3
+    for (int r = 0; r < R; ++r) {
+      x[r] = _mm512_loadu_ps(at + column + r * stride * row);
+    }
+#pragma GCC unroll 8
+    for (int o = 0; o < TILE_OUTS; ++o) {
+      const __m512 wv = _mm512_set1_ps(wk[kw * TILE_OUTS + o]);
+#pragma GCC unroll 3
+      for (int r = 0; r < R; ++r) {
+        acc[r][o] = _mm512_fmadd_ps(wv, x[r], acc[r][o]);
+      }
+    }
   }
 }
 
@@ -118,28 +151,31 @@ static inline __attribute__((always_inline)) void tile(
     }
   }
   const int64_t row = stride == 1 ? SPAN : 2 * SPAN;
-  // One (channel, kernel row) per trip, its k columns unrolled: unrolling
-  // all 27 taps of a 3x3 made GCC hoist their loads and spill.
+  if (k == 3 && stride == 2) {
+    // A channel's 9 taps per trip, the band row and weights stepped by
+    // pointer: the one-row trips below cost this stem a division by 3
+    // per trip and left GCC short of registers for the addresses (kept
+    // in vector registers, moved back per row): 3x224x224 -> 32 took
+    // 188-194 us so, 176-185 this way (paired conv_kernel_bench runs,
+    // with the copies of 2026-12-06). ResNet's 7x7 went 138-148 ->
+    // 170-177 us this way, its 49 taps per trip.
 #pragma GCC unroll 1
-  for (int64_t ck = 0; ck < channels * k; ++ck) {
-    const float *at = band + (ck / k * BAND_ROWS + ck % k) * row;
-    const float *wk = w + ck * k * TILE_OUTS;
-#pragma GCC unroll 7
-    for (int64_t kw = 0; kw < k; ++kw) {
-      const int64_t column = stride == 1 ? kw : (kw & 1) * SPAN + kw / 2;
-      __m512 x[TILE_ROWS];
+    for (int64_t c = 0; c < channels; ++c) {
+      const float *at = band + c * BAND_ROWS * row;
+      const float *wk = w + c * 9 * TILE_OUTS;
 #pragma GCC unroll 3
-      for (int r = 0; r < R; ++r) {
-        x[r] = _mm512_loadu_ps(at + column + r * stride * row);
+      for (int64_t kh = 0; kh < 3; ++kh) {
+        taps_row(acc, at + kh * row, wk + kh * 3 * TILE_OUTS, R, 3, 2);
       }
-#pragma GCC unroll 8
-      for (int o = 0; o < TILE_OUTS; ++o) {
-        const __m512 wv = _mm512_set1_ps(wk[kw * TILE_OUTS + o]);
-#pragma GCC unroll 3
-        for (int r = 0; r < R; ++r) {
-          acc[r][o] = _mm512_fmadd_ps(wv, x[r], acc[r][o]);
-        }
-      }
+    }
+  } else {
+    // One (channel, kernel row) per trip, its k columns unrolled:
+    // unrolling all 27 taps of a 3x3 made GCC hoist their loads and
+    // spill.
+#pragma GCC unroll 1
+    for (int64_t ck = 0; ck < channels * k; ++ck) {
+      taps_row(acc, band + (ck / k * BAND_ROWS + ck % k) * row,
+               w + ck * k * TILE_OUTS, R, k, stride);
     }
   }
   const __mmask16 lanes = first_lanes(count);
