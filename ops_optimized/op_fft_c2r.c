@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Optimized aten::_fft_c2r.out: a ComplexFloat self inverse-transformed
-// over one dim to an even last_dim_size runs an FFT in fp32, as
-// PyTorch's does, on its first n/2 + 1 entries (fft/fft.h: merged into n/2
-// complex points, 16 signals at a time; the imaginary parts of entry 0 and
-// n/2 ignored, as in the reference), O(n log n) instead of the reference's
-// direct O(n^2) sum in double; results agree within the fp32 FFT's error
-// bound (the tests state it).
-// Several transformed dims, odd lengths, ComplexDouble, no scratch and
+// over one dim to last_dim_size n runs an FFT in fp32, as PyTorch's
+// does, on its first n/2 + 1 entries (fft/fft.h: merged into n/2 complex
+// points for an even n, extended to n for an odd one, 16 signals at a
+// time; the imaginary parts of entry 0 and, n even, n/2 ignored, as in the
+// reference), O(n log n) instead of the reference's direct O(n^2) sum in
+// double; results agree within the fp32 FFT's error bound (the tests
+// state it). Several transformed dims, ComplexDouble, no scratch and
 // argument errors go to the reference kernel (ops_reference/
 // op_fft_c2r.c), whose dry run checks and resizes first.
 #include "ops_optimized/common/args.h"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::_fft_r2c.out: a Float self transformed over one dim of
-// even length runs an FFT in fp32, as PyTorch's does (fft/fft.h:
-// n/2 complex points, 16 signals at a time), O(n log n) per signal
-// instead of the reference's direct O(n^2) DFT in double; the results
-// agree with the reference's within the fp32 FFT's error bound (the tests
-// state it). Several transformed dims, odd lengths, Double, no scratch
+// Optimized aten::_fft_r2c.out: a Float self transformed over one dim
+// runs an FFT in fp32, as PyTorch's does (fft/fft.h: n/2 complex points
+// for an even length, n for an odd one, 16 signals at a time), O(n log n)
+// per signal instead of the reference's direct O(n^2) DFT in double; the
+// results agree with the reference's within the fp32 FFT's error bound
+// (the tests state it). Several transformed dims, Double, no scratch
 // and argument errors go to the reference kernel (ops_reference/
 // op_fft_r2c.c), whose dry run checks and resizes first.
 #include "ops_optimized/common/args.h"

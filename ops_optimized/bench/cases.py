@@ -779,6 +779,12 @@ def every_op_cases() -> List[Case]:
     add("fft_r2c-64x400", "fft", "aten::_fft_r2c.out", _t(64, 400), [1], 0, True)
     add("fft_c2r-64x400", "fft", "aten::_fft_c2r.out", _t(64, 201, dtype=torch.complex64),
         [1], 0, 400)
+    # Odd lengths: n complex points (225: radix-3/5 steps; 401, a prime:
+    # Bluestein's transform).
+    add("fft_r2c-64x225", "fft", "aten::_fft_r2c.out", _t(64, 225), [1], 0, True)
+    add("fft_c2r-64x225", "fft", "aten::_fft_c2r.out", _t(64, 113, dtype=torch.complex64),
+        [1], 0, 225)
+    add("fft_r2c-64x401", "fft", "aten::_fft_r2c.out", _t(64, 401), [1], 0, True)
 
     table = _c(8192, 256)
     tokens = _t(512, dtype=torch.int64, fill="index:8192")

@@ -107,8 +107,9 @@ static bool all_finite(const etr_fft_kernels_t *k, const float *data,
   return true;
 }
 
-// Scratch for transforms of n = 2m real points (n even). The m complex
-// points go through the radix-2 transform when m is a power of two, else
+// Scratch for transforms of n = 2m real points (n even), or, for n odd,
+// of n = m complex points that carry two signals a lane (r2c_odd,
+// c2r_odd). The m complex points go through the radix-2 transform when m is a power of two, else
 // through Stockham steps of radix 2, 3, 4 and 5 when those are its only
 // prime factors (m = 200: 4 x 2 x 5 x 5), else through Bluestein's:
 // Z_k = conj(c_k) sum_j (z_j conj(c_j)) c_{k - j} with the chirp c_j =
@@ -127,6 +128,7 @@ typedef struct plan {
   uint8_t radices[64];
   etr_fft_real_t *st_re, *st_im;
   etr_fft_real_t *work_re, *work_im;
+  bool odd;                       // n odd: m = n complex points
   etr_fft_real_t *w_re, *w_im;    // length-n twiddles, k < m
   etr_fft_real_t *tw_re, *tw_im;  // length-`size` twiddles, k < size / 2
   uint32_t *rev;                  // bit reversal of `size` points
@@ -217,12 +219,13 @@ static size_t stockham_steps(size_t m, uint8_t *radices) {
 // kept, without an arena or room in it (the caller falls back).
 static bool plan_begin(etr_arena_t *temp, const etr_fft_kernels_t *k,
                        int64_t n, etr_fft_real_t sign, plan_t *p) {
-  if (temp == NULL || n < 2 || n % 2 != 0 || n > (INT64_C(1) << 28)) {
+  if (temp == NULL || n < 2 || n > (INT64_C(1) << 28)) {
     return false;
   }
   memset(p, 0, sizeof(*p));
   p->mark = etr_arena_mark(temp);
-  size_t m = (size_t)n / 2;
+  p->odd = n % 2 != 0;
+  size_t m = p->odd ? (size_t)n : (size_t)n / 2;
   p->m = m;
   bool radix2 = is_power_of_two((int64_t)m);
   p->steps = radix2 ? 0 : stockham_steps(m, p->radices);
@@ -268,8 +271,13 @@ static bool plan_begin(etr_arena_t *temp, const etr_fft_kernels_t *k,
     return false;
   }
   twiddles(n, p->w_re, p->w_im);
+  for (size_t j = (size_t)n / 2 + 1; p->odd && j < m; ++j) {
+    p->w_re[j] = p->w_re[m - j];  // the whole circle: w[n - j] = conj(w[j])
+    p->w_im[j] = -p->w_im[m - j];
+  }
   // A step's twiddle exp(-2 pi i r k / (span radix)) is the length-n
-  // one at j = r k n / (span radix) (< n), -w[j - m] past m: no libm call.
+  // one at j = r k n / (span radix) (< n), -w[j - m] past m when n = 2m:
+  // no libm call.
   size_t at = 0;
   size_t span = 1;
   for (size_t step = 0; step < p->steps; ++step) {
@@ -392,12 +400,192 @@ static void scatter_pairs(const etr_fft_kernels_t *k, size_t count,
   }
 }
 
+// Odd lengths (plan_t): point t < n of each of `lanes` real signals,
+// source[l][t * step], into row t of `rows`; idle lanes zero. A full
+// block of contiguous signals goes through the ISA's pair mover (even
+// points into e, odd ones into o, then row copies), the last point of an
+// odd n (no partner) by the element loop.
+static void gather_real_rows(const etr_fft_kernels_t *k, size_t n,
+                             const float *const *source, int64_t lanes,
+                             int64_t step, etr_fft_real_t *rows,
+                             etr_fft_real_t *e, etr_fft_real_t *o) {
+  size_t t = 0;
+  if (lanes == kLanes && step == 1 && k->pairs_to_rows != NULL) {
+    k->pairs_to_rows(n / 2, source, NULL, e, o);
+    for (; t + 1 < n; t += 2) {
+      memcpy(rows + t * kLanes, e + t / 2 * kLanes, sizeof(*e) * kLanes);
+      memcpy(rows + (t + 1) * kLanes, o + t / 2 * kLanes,
+             sizeof(*o) * kLanes);
+    }
+  }
+  for (; t < n; ++t) {
+    etr_fft_real_t *row = rows + t * kLanes;
+    for (int64_t l = 0; l < lanes; ++l) {
+      row[l] = source[l][(int64_t)t * step];
+    }
+    for (int64_t l = lanes; l < kLanes; ++l) {
+      row[l] = 0.0;
+    }
+  }
+}
+
+// The way back: point t < n of each of `lanes` real targets = row t of
+// `rows` times scale (fp32 products), through the ISA's pair mover for a
+// full block of contiguous targets (rows split into e and o first).
+static void scatter_real_rows(const etr_fft_kernels_t *k, size_t n,
+                              const etr_fft_real_t *rows,
+                              etr_fft_real_t scale, float *const *target,
+                              int64_t lanes, int64_t step,
+                              etr_fft_real_t *e, etr_fft_real_t *o) {
+  size_t t = 0;
+  if (lanes == kLanes && step == 1 && k->rows_to_pairs != NULL) {
+    for (; t + 1 < n; t += 2) {
+      memcpy(e + t / 2 * kLanes, rows + t * kLanes, sizeof(*e) * kLanes);
+      memcpy(o + t / 2 * kLanes, rows + (t + 1) * kLanes,
+             sizeof(*o) * kLanes);
+    }
+    k->rows_to_pairs(n / 2, e, o, scale, target);
+  }
+  for (; t < n; ++t) {
+    for (int64_t l = 0; l < lanes; ++l) {
+      target[l][(int64_t)t * step] = rows[t * kLanes + l] * scale;
+    }
+  }
+}
+
+// Signals [first, first + 2 lanes) of `signals` as two sides of up to
+// kLanes, side 1 empty when they are kLanes or fewer: the sides' sizes.
+static void two_sides(int64_t signals, int64_t first, int64_t lanes[2]) {
+  int64_t pair = signals - first < 2 * kLanes ? signals - first : 2 * kLanes;
+  lanes[0] = pair < kLanes ? pair : kLanes;
+  lanes[1] = pair - lanes[0];
+}
+
+// Odd lengths, r2c: two real signals a lane, a as the real parts and b as
+// the imaginary parts of the n complex points z = a + i b, which one
+// transform turns into both spectra by Z's symmetry: A[k] = (Z[k] +
+// conj(Z[n - k])) / 2, B[k] = (Z[k] - conj(Z[n - k])) / 2i. Half the
+// transforms of one signal a lane.
+static void r2c_odd(const etr_fft_kernels_t *k, const plan_t *p,
+                    const etr_tensor_t *self, int32_t dim, bool onesided,
+                    etr_fft_real_t factor, etr_tensor_t *out) {
+  size_t n = p->m;
+  int64_t signals = signal_count(self, dim);
+  int64_t in_step = self->strides[dim];
+  int64_t out_step = 2 * out->strides[dim];
+  size_t count = onesided ? n / 2 + 1 : n;
+  const etr_fft_real_t half = factor * 0.5f;
+  const float *x = (const float *)self->data;
+  float *y = (float *)out->data;  // (re, im) pairs
+  for (int64_t first = 0; first < signals; first += 2 * kLanes) {
+    int64_t lanes[2];
+    two_sides(signals, first, lanes);
+    const float *source[2][kLanes];
+    float *target[2][kLanes];
+    for (int side = 0; side < 2; ++side) {
+      for (int64_t l = 0; l < lanes[side]; ++l) {
+        int64_t o = first + side * kLanes + l;
+        source[side][l] = x + signal_offset(self, dim, o);
+        target[side][l] = y + 2 * signal_offset(out, dim, o);
+      }
+    }
+    gather_real_rows(k, n, source[0], lanes[0], in_step, p->re, p->xr,
+                     p->xi);
+    gather_real_rows(k, n, source[1], lanes[1], in_step, p->im, p->xr,
+                     p->xi);
+    transform_points(k, p, 1.0f, false);
+    for (int side = 0; side < 2 && lanes[side] > 0; ++side) {
+      // Side 0: (Z[j] + conj Z[n - j]), side 1: -i (Z[j] - conj Z[n - j]),
+      // into (xr, xi), then times factor / 2 on the way out.
+      for (size_t j = 0; j < count; ++j) {
+        size_t mirror = j == 0 ? 0 : n - j;
+        const etr_fft_real_t *zr = p->re + j * kLanes;
+        const etr_fft_real_t *zi = p->im + j * kLanes;
+        const etr_fft_real_t *mr = p->re + mirror * kLanes;
+        const etr_fft_real_t *mi = p->im + mirror * kLanes;
+        etr_fft_real_t *xr = p->xr + j * kLanes;
+        etr_fft_real_t *xi = p->xi + j * kLanes;
+        if (side == 0) {  // two loops: the vectorizer takes no select
+          for (int64_t l = 0; l < kLanes; ++l) {
+            xr[l] = zr[l] + mr[l];
+            xi[l] = zi[l] - mi[l];
+          }
+        } else {
+          for (int64_t l = 0; l < kLanes; ++l) {
+            xr[l] = zi[l] + mi[l];
+            xi[l] = mr[l] - zr[l];
+          }
+        }
+      }
+      scatter_pairs(k, count, p->xr, p->xi, half, target[side], lanes[side],
+                    out_step, 1);
+    }
+  }
+}
+
+// Odd lengths, the way back: the Hermitian spectra A and B of two signals
+// a lane, extended to n points (X[n - j] = conj(X[j]); X[0]'s imaginary
+// part, which the reference ignores, taken as 0: in Z it would land in
+// the other signal's outputs), as Z = A + i B, whose inverse transform is
+// a + i b.
+static void c2r_odd(const etr_fft_kernels_t *k, const plan_t *p,
+                    const etr_tensor_t *self, int32_t dim,
+                    etr_fft_real_t factor, etr_tensor_t *out) {
+  size_t n = p->m;
+  int64_t signals = signal_count(out, dim);
+  int64_t in_step = 2 * self->strides[dim];
+  int64_t out_step = out->strides[dim];
+  const float *x = (const float *)self->data;  // (re, im) pairs
+  float *y = (float *)out->data;
+  for (int64_t first = 0; first < signals; first += 2 * kLanes) {
+    int64_t lanes[2];
+    two_sides(signals, first, lanes);
+    const float *source[2][kLanes];
+    float *target[2][kLanes];
+    for (int side = 0; side < 2; ++side) {
+      for (int64_t l = 0; l < lanes[side]; ++l) {
+        int64_t o = first + side * kLanes + l;
+        source[side][l] = x + 2 * signal_offset(self, dim, o);
+        target[side][l] = y + signal_offset(out, dim, o);
+      }
+    }
+    // A into (xr, xi), B into rows 0 .. n/2 of (re, im), then Z in place.
+    gather_pairs(k, n / 2 + 1, source[0], lanes[0], in_step, 1, NULL, p->xr,
+                 p->xi);
+    gather_pairs(k, n / 2 + 1, source[1], lanes[1], in_step, 1, NULL, p->re,
+                 p->im);
+    for (size_t j = 0; j <= n / 2; ++j) {
+      const etr_fft_real_t *ar = p->xr + j * kLanes;
+      const etr_fft_real_t *ai = p->xi + j * kLanes;
+      etr_fft_real_t *zr = p->re + j * kLanes;
+      etr_fft_real_t *zi = p->im + j * kLanes;
+      etr_fft_real_t *mr = p->re + (n - j) * kLanes;
+      etr_fft_real_t *mi = p->im + (n - j) * kLanes;
+      for (int64_t l = 0; l < kLanes; ++l) {
+        etr_fft_real_t a_im = j > 0 ? ai[l] : 0.0f;
+        etr_fft_real_t b_re = zr[l];
+        etr_fft_real_t b_im = j > 0 ? zi[l] : 0.0f;
+        zr[l] = ar[l] - b_im;
+        zi[l] = a_im + b_re;
+        if (j > 0) {
+          mr[l] = ar[l] + b_im;
+          mi[l] = b_re - a_im;
+        }
+      }
+    }
+    transform_points(k, p, -1.0f, false);
+    scatter_real_rows(k, n, p->re, factor, target[0], lanes[0], out_step,
+                      p->xr, p->xi);
+    scatter_real_rows(k, n, p->im, factor, target[1], lanes[1], out_step,
+                      p->xr, p->xi);
+  }
+}
+
 bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
                      int32_t dim, double scale, bool onesided,
                      etr_tensor_t *out) {
   const etr_fft_kernels_t *k = etr_fft_kernels_for(etr_isa_active());
   if (self->dtype != ETR_FLOAT || out->dtype != ETR_COMPLEX_FLOAT ||
-      (self->sizes[dim] != 1 && self->sizes[dim] % 2 != 0) ||
       !all_finite(k, (const float *)self->data, self, dim, self->sizes[dim],
                   1)) {
     return false;
@@ -421,6 +609,11 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     return false;
   }
   const etr_fft_real_t factor = (etr_fft_real_t)scale;
+  if (p.odd) {
+    r2c_odd(k, &p, self, dim, onesided, factor, out);
+    plan_end(ctx->temp, &p);
+    return true;
+  }
   size_t m = p.m;
   for (int64_t first = 0; first < signals; first += kLanes) {
     int64_t lanes = signals - first < kLanes ? signals - first : kLanes;
@@ -473,7 +666,6 @@ bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
                      int32_t dim, double scale, etr_tensor_t *out) {
   const etr_fft_kernels_t *k = etr_fft_kernels_for(etr_isa_active());
   if (self->dtype != ETR_COMPLEX_FLOAT || out->dtype != ETR_FLOAT ||
-      (out->sizes[dim] != 1 && out->sizes[dim] % 2 != 0) ||
       !all_finite(k, (const float *)self->data, self, dim,
                   out->sizes[dim] / 2 + 1, 2)) {
     return false;
@@ -496,6 +688,11 @@ bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     return false;
   }
   const etr_fft_real_t factor = (etr_fft_real_t)scale;
+  if (p.odd) {
+    c2r_odd(k, &p, self, dim, factor, out);
+    plan_end(ctx->temp, &p);
+    return true;
+  }
   size_t m = p.m;
   for (int64_t first = 0; first < signals; first += kLanes) {
     int64_t lanes = signals - first < kLanes ? signals - first : kLanes;

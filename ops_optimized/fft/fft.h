@@ -2,8 +2,8 @@
 //
 // Fast Fourier transforms for the optimized _fft_r2c and _fft_c2r kernels,
 // in float, O(n log n) per signal where the reference evaluates the DFT
-// directly in O(n^2) in double. One transformed dim of even length n (or
-// 1); the signals (any strides) go through in blocks of ETR_FFT_LANES, lane
+// directly in O(n^2) in double. One transformed dim of any length n; the
+// signals (any strides) go through in blocks of ETR_FFT_LANES, lane
 // l of point t at [t * ETR_FFT_LANES + l], so every step of the transform
 // is a loop over lanes that the active ISA's kernels run as vectors.
 //
@@ -13,7 +13,11 @@
 // 400-point frames, or Bluestein's chirp convolution; fft.c), then split
 // into the n/2 + 1 outputs of the real transform; c2r merges its
 // Hermitian input into n/2 complex points the same way and transforms
-// back. The arithmetic is fp32, as PyTorch's own CPU FFT (pocketfft, which
+// back. An odd n is transformed as n complex points carrying two signals
+// a lane (r2c: one as the real parts, one as the imaginary parts, the
+// spectra parted by symmetry after; c2r: two Hermitian inputs extended to
+// all n points as A + iB), by Stockham steps of radix 3 and 5 or
+// Bluestein's. The arithmetic is fp32, as PyTorch's own CPU FFT (pocketfft, which
 // ExecuTorch's optimized kernels use too) does for float tensors: results
 // differ from the reference's double DFT by the fp32 rounding of O(log n)
 // butterfly steps and of the twiddles (rounded from double), within
@@ -120,14 +124,14 @@ extern const etr_fft_kernels_t etr_fft_kernels_neon;
 // The table for `isa` (scalar when that ISA is not built in).
 const etr_fft_kernels_t *etr_fft_kernels_for(etr_isa_t isa);
 
-// r2c of Float self along `dim` (n = self.sizes[dim], even or 1) into
+// r2c of Float self along `dim` (n = self.sizes[dim]) into
 // ComplexFloat out (n/2 + 1 or n entries along dim), times `scale`.
 bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
                      int32_t dim, double scale, bool onesided,
                      etr_tensor_t *out);
 // c2r of ComplexFloat self along `dim` into Float out with n =
-// out.sizes[dim] (even or 1) entries: the Hermitian extension of the
-// first n/2 + 1 inputs (the imaginary parts of entry 0 and n/2 ignored),
+// out.sizes[dim] entries: the Hermitian extension of the first n/2 + 1
+// inputs (the imaginary parts of entry 0 and, n even, n/2 ignored),
 // inverse transformed, real part times `scale`.
 bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
                      int32_t dim, double scale, etr_tensor_t *out);

@@ -9,7 +9,8 @@
 // normalization 0, 1 and 2, onesided both ways, c2r inputs of n/2 + 1 and
 // of n entries; random and integer data; even lengths that are not powers
 // of two (6 to 400: Stockham's radix-3/5 steps and Bluestein's transform);
-// odd lengths, several
+// odd lengths (n complex points: Stockham's radix-3/5 steps, Bluestein's
+// for 7, 11, 101), each checked to have run the FFT; several
 // transformed dims, Double and signals holding an infinity or NaN
 // (fallback: which outputs turn NaN depends on the summation order);
 // argument errors (normalization 3, last_dim_size 0).
@@ -136,7 +137,7 @@ TT_TEST(diff_fft, r2c) {
                       false);
   // Even lengths that are not powers of two (Bluestein's transform), in
   // a partial block and a whole one plus three, on either dim, and odd
-  // ones (the reference).
+  // ones.
   for (size_t i = 0; i < sizeof(kOtherLengths) / sizeof(kOtherLengths[0]);
        ++i) {
     int64_t n = kOtherLengths[i];
@@ -198,6 +199,39 @@ TT_TEST(diff_fft, c2r) {
   failures += run_c2r(3, 8, 5, 1, 0, ETR_COMPLEX_FLOAT, ETR_FILL_RANDOM, 0);
   cr_assert_eq(failures, 0, "%d c2r cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// Odd lengths: n-point complex transforms of two signals a lane (fft.c's
+// r2c_odd and c2r_odd), r2c both ways and c2r from n/2 + 1 and from n
+// entries (the rest unread), X[0]'s imaginary part random (ignored; with
+// two signals a lane it would land in the other's outputs), every length
+// through the FFT on every ISA: n = 3, 5, 9, 15, 25, 45, 75, 135 and 225 by radix-3/5 steps, 7,
+// 11, 21 (3 x 7) and 101 by Bluestein's transform; 3, 16, 19, 32 and 35
+// signals (two a lane: the first 16 alone, partly or wholly, both halves
+// of a block of 32 partly or wholly, a block and a partial one).
+TT_TEST(diff_fft, odd_lengths) {
+  static const int64_t kOdd[] = {3,  5,  7,  9,  11,  15, 21,
+                                 25, 45, 75, 101, 135, 225};
+  static const int64_t kSignals[] = {3, 16, 19, 32, 35};
+  int failures = 0;
+  for (size_t i = 0; i < sizeof(kOdd) / sizeof(kOdd[0]); ++i) {
+    int64_t n = kOdd[i];
+    int64_t batch = kSignals[i % 5];
+    for (int64_t dim = 0; dim < 2; ++dim) {
+      etr_diff_fill_t fill = i % 3 == 0 ? ETR_FILL_EXACT_INT : ETR_FILL_RANDOM;
+      uint64_t before = etr_diff_stats()->specialized;
+      failures += run_r2c(batch, n, dim, (n + dim) % 3, dim == (int64_t)i % 2,
+                          ETR_FLOAT, fill, false);
+      cr_assert_gt(etr_diff_stats()->specialized, before,
+                   "r2c of %lld points did not run the FFT", (long long)n);
+      before = etr_diff_stats()->specialized;
+      failures += run_c2r(batch, n, dim == 1 ? n / 2 + 1 : n, dim,
+                          (n + dim + 1) % 3, ETR_COMPLEX_FLOAT, fill, n);
+      cr_assert_gt(etr_diff_stats()->specialized, before,
+                   "c2r of %lld points did not run the FFT", (long long)n);
+    }
+  }
+  cr_assert_eq(failures, 0, "%d odd-length cases disagree", failures);
 }
 
 // One infinity or NaN among finite values sends the whole call to the
