@@ -32,20 +32,50 @@ static bool odd_stages(size_t m) {
   return stages % 2 == 1;
 }
 
+enum { kFine = 64 };  // the most fine factors of circle()
+
+// exp(-2 pi i k / n) for k = 0..last as (w_re, w_im): each the product
+// in double of exp(-2 pi i h b / n) and exp(-2 pi i l / n) for k = h b +
+// l, b about sqrt(last + 1) (at most kFine), both from cos and sin of the
+// phase reduced exactly (etr_nn_fft_phase), then rounded once to float:
+// about 2 sqrt(last) libm calls in place of last + 1 (113 pairs took 1.8
+// us of a 64-signal 225-point r2c's 16). The product is within a few
+// double ulps of the exact value, so its rounding can differ from that of
+// cos itself only where the exact value lies within about 2^-29 float
+// ulp of a rounding boundary.
+static void circle(int64_t n, int64_t last, etr_fft_real_t *w_re,
+                   etr_fft_real_t *w_im) {
+  int64_t b = 1;
+  while (b < kFine && b * b < last + 1) {
+    ++b;
+  }
+  double fine_re[kFine];
+  double fine_im[kFine];
+  for (int64_t l = 0; l < b; ++l) {
+    double angle = ETR_NN_TWO_PI * etr_nn_fft_phase(l, 1, n);
+    fine_re[l] = cos(angle);
+    fine_im[l] = -sin(angle);
+  }
+  for (int64_t h = 0; h * b <= last; ++h) {
+    double angle = ETR_NN_TWO_PI * etr_nn_fft_phase(h * b, 1, n);
+    double c_re = h == 0 ? 1.0 : cos(angle);
+    double c_im = h == 0 ? 0.0 : -sin(angle);
+    for (int64_t l = 0; l < b && h * b + l <= last; ++l) {
+      int64_t k = h * b + l;
+      w_re[k] = (etr_fft_real_t)(c_re * fine_re[l] - c_im * fine_im[l]);
+      w_im[k] = (etr_fft_real_t)(c_re * fine_im[l] + c_im * fine_re[l]);
+    }
+  }
+}
+
 // The forward twiddles exp(-2 pi i k / n), k < n / 2, as (w_re, w_im):
-// k <= n/8 from cos and sin of the phase reduced exactly
-// (etr_nn_fft_phase), the rest by symmetry (cos and sin of 2 pi k / n
-// swap about n/8 and change sign about n/4), which costs an eighth of the
-// libm calls (they would take 20 us of a 64-signal 1024-point r2c).
+// k <= n/8 by circle(), the rest by symmetry (cos and sin of 2 pi k / n
+// swap about n/8 and change sign about n/4) when 8 divides n.
 static void twiddles(int64_t n, etr_fft_real_t *w_re,
                      etr_fft_real_t *w_im) {
   bool symmetric = n >= 8 && n % 8 == 0;
   int64_t direct = symmetric ? n / 8 : (n + 1) / 2 - 1;
-  for (int64_t k = 0; k <= direct; ++k) {
-    double angle = ETR_NN_TWO_PI * etr_nn_fft_phase(k, 1, n);
-    w_re[k] = (etr_fft_real_t)cos(angle);  // rounded once from double
-    w_im[k] = (etr_fft_real_t)-sin(angle);
-  }
+  circle(n, direct, w_re, w_im);
   if (!symmetric) {
     return;
   }
@@ -176,15 +206,18 @@ static void bluestein_tables(const etr_fft_kernels_t *k, plan_t *p,
   const double inverse = 1.0 / (double)big;
   memset(p->ar, 0, big * kLanes * sizeof(etr_fft_real_t));
   memset(p->ai, 0, big * kLanes * sizeof(etr_fft_real_t));
+  // The 2m-point circle's first half in mid (big >= 2m; its transform
+  // comes later): the chirp at j is its point j^2 mod 2m, exact for any m.
+  circle(2 * (int64_t)m, (int64_t)m, p->mid_re, p->mid_im);
   for (size_t j = 0; j < m; ++j) {
-    // j^2 mod 2m exactly, so the phase is exact for any m.
-    double angle = ETR_NN_TWO_PI *
-                   etr_nn_fft_phase((int64_t)j, (int64_t)j, 2 * (int64_t)m);
-    double c_re = cos(angle);
-    double c_im = (double)sign * sin(angle);
-    p->in_re[j] = (etr_fft_real_t)c_re;
-    p->in_im[j] = (etr_fft_real_t)-c_im;
-    p->out_re[j] = (etr_fft_real_t)(c_re * inverse);
+    size_t q = (size_t)((uint64_t)j * j % (2 * (uint64_t)m));
+    bool far = q > m;  // exp(-pi i q / m) = conj of the point at 2m - q
+    etr_fft_real_t c_re = far ? p->mid_re[2 * m - q] : p->mid_re[q];
+    etr_fft_real_t c_im = far ? p->mid_im[2 * m - q] : -p->mid_im[q];
+    c_im *= sign;  // sign * sin(pi q / m)
+    p->in_re[j] = c_re;
+    p->in_im[j] = -c_im;
+    p->out_re[j] = (etr_fft_real_t)(c_re * inverse);  // exact: big = 2^e
     p->out_im[j] = (etr_fft_real_t)(-c_im * inverse);
     size_t at[2] = {j, (big - j) % big};
     for (int side = 0; side < (j == 0 ? 1 : 2); ++side) {
