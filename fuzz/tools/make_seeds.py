@@ -184,6 +184,54 @@ def kernel_diff_seeds():
             safe = re.sub(r"[^A-Za-z0-9_.]", "_", kernel)
             seeds["gen_%s_%s" % (safe, label)] = blob
     seeds.update(winograd_seeds())
+    seeds.update(fft_seeds())
+    return seeds
+
+
+def fft_seeds():
+    """aten::_fft_r2c.out and _fft_c2r.out calls of odd length
+    (ops_optimized/fft/fft.c's r2c_odd and c2r_odd, two signals a lane),
+    which no golden case reaches with more than one block of lanes: 15
+    points of 20 signals (two sides) along the last dim and along dim 0
+    (strided signals), 13 points (prime: Bluestein) both sides, and the
+    inverses to 15 and 13 points; seeded values."""
+    rng = random.Random(45)
+    complex_float = 9  # ScalarType::ComplexFloat
+
+    def tensor(sizes, dtype=FLOAT):
+        n = 2 if dtype == complex_float else 1
+        for size in sizes:
+            n *= size
+        values = b"".join(struct.pack("<f", rng.randint(-64, 64) / 16.0) for _ in range(n))
+        return (bytes([1, dtype, len(sizes), 0, 0]) + b"".join(struct.pack("<q", x) for x in sizes)
+                + struct.pack("<Q", len(values)) + values)
+
+    def out(sizes, dtype):
+        return bytes([32, dtype, len(sizes), 0, 0]) + b"".join(struct.pack("<q", x) for x in sizes)
+
+    def ints(*values):
+        return bytes([8]) + struct.pack("<I", len(values)) + b"".join(struct.pack("<q", v) for v in values)
+
+    def integer(value):
+        return bytes([4]) + struct.pack("<q", value)
+
+    def r2c(sizes, dim, norm, onesided, out_sizes):
+        return (b"aten::_fft_r2c.out", tensor(sizes) + ints(dim) + integer(norm)
+                + bytes([5, 1 if onesided else 0]) + out(out_sizes, complex_float))
+
+    def c2r(sizes, dim, norm, last, out_sizes):
+        return (b"aten::_fft_c2r.out", tensor(sizes, complex_float) + ints(dim) + integer(norm)
+                + integer(last) + out(out_sizes, FLOAT))
+
+    cases = [("r2c_odd_rows", r2c((20, 15), 1, 0, True, (20, 8))),
+             ("r2c_odd_strided", r2c((15, 20), 0, 2, True, (8, 20))),
+             ("r2c_prime_twosided", r2c((3, 13), 1, 1, False, (3, 13))),
+             ("c2r_odd_rows", c2r((19, 8), 1, 2, 15, (19, 15))),
+             ("c2r_prime", c2r((5, 7), 1, 0, 13, (5, 13)))]
+    seeds = {}
+    for label, (name, args) in cases:
+        seeds["gen_" + name.decode().replace("::", "__") + "_" + label] = (
+            bytes([len(name)]) + name + bytes([5]) + args)
     return seeds
 
 
