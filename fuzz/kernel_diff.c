@@ -270,9 +270,17 @@ static void compare_tensor(const char *op, const char *isa, size_t arg,
                          (size_t)etr_tensor_offset(got, index) * element_size;
       etr_index_next(index, ref->sizes, ref->dim);
       if (pass == 0) {  // the reference's largest finite magnitude
-        double v = complex ? fabs(etr_load_complex(dtype, x).real)
-                           : (floating ? fabs(etr_load_double(dtype, x)) : 0);
-        scale = isfinite(v) && v > scale ? v : scale;
+        double parts[2] = {0.0, 0.0};  // a complex value's two, each
+        if (complex) {
+          etr_complex_t c = etr_load_complex(dtype, x);
+          parts[0] = fabs(c.real);
+          parts[1] = fabs(c.imag);
+        } else if (floating) {
+          parts[0] = fabs(etr_load_double(dtype, x));
+        }
+        for (int q = 0; q < 2; ++q) {
+          scale = isfinite(parts[q]) && parts[q] > scale ? parts[q] : scale;
+        }
         continue;
       }
       bool same = memcmp(x, y, element_size) == 0;
@@ -291,7 +299,15 @@ static void compare_tensor(const char *op, const char *isa, size_t arg,
         same = close_enough(cy.real, cx.real, tolerance_of(dtype), scale) &&
                close_enough(cy.imag, cx.imag, tolerance_of(dtype), scale);
       }
-      if (!same) {
+      if (!same && complex) {
+        etr_complex_t cx = etr_load_complex(dtype, x);
+        etr_complex_t cy = etr_load_complex(dtype, y);
+        etr_fuzz_fault(TARGET, "%s (%s): argument %zu element %lld differs: "
+                       "reference %.17g%+.17gi, optimized %.17g%+.17gi (%s)",
+                       op, isa, arg, (long long)k, cx.real, cx.imag, cy.real,
+                       cy.imag,
+                       exact ? "same kernel: bit for bit" : "tolerance");
+      } else if (!same) {
         etr_fuzz_fault(TARGET, "%s (%s): argument %zu element %lld differs: "
                        "reference %.17g, optimized %.17g (%s)", op, isa, arg,
                        (long long)k,
