@@ -509,6 +509,24 @@ static void two_sides(int64_t signals, int64_t first, int64_t lanes[2]) {
   lanes[1] = pair - lanes[0];
 }
 
+// Each side's first input and output elements of its signals (o = first
+// + side kLanes + l), as floats: `in_floats` and `out_floats` per element
+// (1 real, 2 a complex pair).
+static void side_signals(const etr_tensor_t *in, const float *x,
+                         int64_t in_floats, const etr_tensor_t *out,
+                         float *y, int64_t out_floats, int32_t dim,
+                         int64_t first, const int64_t lanes[2],
+                         const float *source[2][kLanes],
+                         float *target[2][kLanes]) {
+  for (int side = 0; side < 2; ++side) {
+    for (int64_t l = 0; l < lanes[side]; ++l) {
+      int64_t o = first + side * kLanes + l;
+      source[side][l] = x + in_floats * signal_offset(in, dim, o);
+      target[side][l] = y + out_floats * signal_offset(out, dim, o);
+    }
+  }
+}
+
 // Odd lengths, r2c: two real signals a lane, a as the real parts and b as
 // the imaginary parts of the n complex points z = a + i b, which one
 // transform turns into both spectra by Z's symmetry: A[k] = (Z[k] +
@@ -530,13 +548,7 @@ static void r2c_odd(const etr_fft_kernels_t *k, const plan_t *p,
     two_sides(signals, first, lanes);
     const float *source[2][kLanes];
     float *target[2][kLanes];
-    for (int side = 0; side < 2; ++side) {
-      for (int64_t l = 0; l < lanes[side]; ++l) {
-        int64_t o = first + side * kLanes + l;
-        source[side][l] = x + signal_offset(self, dim, o);
-        target[side][l] = y + 2 * signal_offset(out, dim, o);
-      }
-    }
+    side_signals(self, x, 1, out, y, 2, dim, first, lanes, source, target);
     gather_real_rows(k, n, source[0], lanes[0], in_step, p->re, p->xr,
                      p->xi);
     gather_real_rows(k, n, source[1], lanes[1], in_step, p->im, p->xr,
@@ -581,13 +593,7 @@ static void c2r_odd(const etr_fft_kernels_t *k, const plan_t *p,
     two_sides(signals, first, lanes);
     const float *source[2][kLanes];
     float *target[2][kLanes];
-    for (int side = 0; side < 2; ++side) {
-      for (int64_t l = 0; l < lanes[side]; ++l) {
-        int64_t o = first + side * kLanes + l;
-        source[side][l] = x + 2 * signal_offset(self, dim, o);
-        target[side][l] = y + signal_offset(out, dim, o);
-      }
-    }
+    side_signals(self, x, 2, out, y, 1, dim, first, lanes, source, target);
     // A into (xr, xi), B into rows 0 .. n/2 of (re, im), then Z in place.
     gather_pairs(k, n / 2 + 1, source[0], lanes[0], in_step, 1, NULL, p->xr,
                  p->xi);
