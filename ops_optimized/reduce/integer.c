@@ -13,6 +13,8 @@
 // maximum or minimum keeps the first
 // position of its value (a later element replaces it only when strictly
 // greater or less).
+#include <stdint.h>
+
 #include "core/scalar_type.h"
 #include "ops_optimized/binary/integer.h"
 #include "ops_optimized/reduce/reduce.h"
@@ -31,7 +33,9 @@ enum { kBlock = 256 };  // columns reduced side by side
 // prefetchers to keep up from L3 or memory. sum-rows-i64-1024 (8 MiB, Zen
 // 4, paired bench_server rounds) 305-315 -> 213-224 us, against
 // ExecuTorch's optimized kernel's 294 in the bench beside it; 1 and 4 KiB
-// ahead did as well.
+// ahead did as well. The address is integer arithmetic: past the last
+// row it points outside the tensor, which a prefetch may but a pointer
+// may not.
 enum { kChunk = 128, kAhead = 2048 };
 
 // One block of outputs: sums (any: 0 or 1), or extrema and their
@@ -62,8 +66,9 @@ typedef struct int_results {
         uint64_t acc = 0;                                                  \
         size_t j = 0;                                                      \
         for (; j + kChunk / sizeof(T) <= n; j += kChunk / sizeof(T)) {    \
-          __builtin_prefetch(row + j + kAhead / sizeof(T), 0, 3);         \
-          __builtin_prefetch(row + j + (kAhead + 64) / sizeof(T), 0, 3);  \
+          uintptr_t ahead = (uintptr_t)(row + j) + kAhead;                \
+          __builtin_prefetch((const void *)ahead, 0, 3);                   \
+          __builtin_prefetch((const void *)(ahead + 64), 0, 3);            \
           for (size_t l = 0; l < kChunk / sizeof(T); ++l) {               \
             acc += (uint64_t)(int64_t)row[j + l];                          \
           }                                                                \
