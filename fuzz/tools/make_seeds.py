@@ -188,6 +188,32 @@ def kernel_diff_seeds():
     return seeds
 
 
+def encode_tensor(dtype, sizes, values):
+    """A dense tensor argument (FORMAT.md tag 1) holding the bytes `values`."""
+    return (bytes([1, dtype, len(sizes), 0, 0]) + b"".join(struct.pack("<q", x) for x in sizes)
+            + struct.pack("<Q", len(values)) + values)
+
+
+def encode_out(dtype, sizes):
+    """An out spec (tag 32) without a dim order."""
+    return bytes([32, dtype, len(sizes), 0, 0]) + b"".join(struct.pack("<q", x) for x in sizes)
+
+
+def encode_ints(*values):
+    """An IntList (tag 8)."""
+    return bytes([8]) + struct.pack("<I", len(values)) + b"".join(struct.pack("<q", v) for v in values)
+
+
+def encode_int(value):
+    """An Int (tag 4)."""
+    return bytes([4]) + struct.pack("<q", value)
+
+
+def seeded_floats(rng, count, low, high, divisor):
+    """count floats k / divisor, k uniform in [low, high], as fp32 bytes."""
+    return b"".join(struct.pack("<f", rng.randint(low, high) / divisor) for _ in range(count))
+
+
 def fft_seeds():
     """aten::_fft_r2c.out and _fft_c2r.out calls of odd length
     (ops_optimized/fft/fft.c's r2c_odd and c2r_odd, two signals a lane),
@@ -202,26 +228,15 @@ def fft_seeds():
         n = 2 if dtype == complex_float else 1
         for size in sizes:
             n *= size
-        values = b"".join(struct.pack("<f", rng.randint(-64, 64) / 16.0) for _ in range(n))
-        return (bytes([1, dtype, len(sizes), 0, 0]) + b"".join(struct.pack("<q", x) for x in sizes)
-                + struct.pack("<Q", len(values)) + values)
-
-    def out(sizes, dtype):
-        return bytes([32, dtype, len(sizes), 0, 0]) + b"".join(struct.pack("<q", x) for x in sizes)
-
-    def ints(*values):
-        return bytes([8]) + struct.pack("<I", len(values)) + b"".join(struct.pack("<q", v) for v in values)
-
-    def integer(value):
-        return bytes([4]) + struct.pack("<q", value)
+        return encode_tensor(dtype, sizes, seeded_floats(rng, n, -64, 64, 16.0))
 
     def r2c(sizes, dim, norm, onesided, out_sizes):
-        return (b"aten::_fft_r2c.out", tensor(sizes) + ints(dim) + integer(norm)
-                + bytes([5, 1 if onesided else 0]) + out(out_sizes, complex_float))
+        return (b"aten::_fft_r2c.out", tensor(sizes) + encode_ints(dim) + encode_int(norm)
+                + bytes([5, 1 if onesided else 0]) + encode_out(complex_float, out_sizes))
 
     def c2r(sizes, dim, norm, last, out_sizes):
-        return (b"aten::_fft_c2r.out", tensor(sizes, complex_float) + ints(dim) + integer(norm)
-                + integer(last) + out(out_sizes, FLOAT))
+        return (b"aten::_fft_c2r.out", tensor(sizes, complex_float) + encode_ints(dim)
+                + encode_int(norm) + encode_int(last) + encode_out(FLOAT, out_sizes))
 
     cases = [("r2c_odd_rows", r2c((20, 15), 1, 0, True, (20, 8))),
              ("r2c_odd_strided", r2c((15, 20), 0, 2, True, (8, 20))),
@@ -249,19 +264,13 @@ def winograd_seeds():
         n = 1
         for size in sizes:
             n *= size
-        values = b"".join(struct.pack("<f", rng.randint(-16, 16) / 8.0) for _ in range(n))
-        return (bytes([1, FLOAT, len(sizes), 0, 0]) + b"".join(struct.pack("<q", x) for x in sizes)
-                + struct.pack("<Q", len(values)) + values)
-
-    def ints(*values):
-        return bytes([8]) + struct.pack("<I", len(values)) + b"".join(struct.pack("<q", v) for v in values)
+        return encode_tensor(FLOAT, sizes, seeded_floats(rng, n, -16, 16, 8.0))
 
     def convolution(input_sizes, weight_sizes, stride, pad, groups, out_sizes):
         return (tensor(input_sizes) + tensor(weight_sizes) + tensor((weight_sizes[0],))
-                + ints(stride, stride) + ints(pad, pad) + ints(1, 1) + bytes([5, 0])
-                + ints(0, 0) + bytes([4]) + struct.pack("<q", groups)
-                + bytes([32, FLOAT, 4, 0, 0])
-                + b"".join(struct.pack("<q", x) for x in out_sizes))
+                + encode_ints(stride, stride) + encode_ints(pad, pad) + encode_ints(1, 1)
+                + bytes([5, 0]) + encode_ints(0, 0) + encode_int(groups)
+                + encode_out(FLOAT, out_sizes))
 
     seeds = {}
     name = b"aten::convolution.out"
