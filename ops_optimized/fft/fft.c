@@ -139,9 +139,10 @@ static bool all_finite(const etr_fft_kernels_t *k, const float *data,
 
 // Scratch for transforms of n = 2m real points (n even), or, for n odd,
 // of n = m complex points that carry two signals a lane (r2c_odd,
-// c2r_odd). The m complex points go through the radix-2 transform when m is a power of two, else
-// through Stockham steps of radix 2, 3, 4 and 5 when those are its only
-// prime factors (m = 200: 4 x 2 x 5 x 5), else through Bluestein's:
+// c2r_odd). The m complex points go through the radix-2 transform when m
+// is a power of two, else through Stockham steps of radix 2, 3, 4 and 5
+// when those are its only prime factors (m = 200: 4 x 2 x 5 x 5), else
+// through Bluestein's:
 // Z_k = conj(c_k) sum_j (z_j conj(c_j)) c_{k - j} with the chirp c_j =
 // exp(i pi j^2 / m) (the forward transform; the inverse conjugates it), a
 // convolution done as transforms of a power of two M >= 2m - 1: three of

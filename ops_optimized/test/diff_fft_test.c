@@ -205,8 +205,9 @@ TT_TEST(diff_fft, c2r) {
 // r2c_odd and c2r_odd), r2c both ways and c2r from n/2 + 1 and from n
 // entries (the rest unread), X[0]'s imaginary part random (ignored; with
 // two signals a lane it would land in the other's outputs), every length
-// through the FFT on every ISA: n = 3, 5, 9, 15, 25, 45, 75, 135 and 225 by radix-3/5 steps, 7,
-// 11, 21 (3 x 7) and 101 by Bluestein's transform; 3, 16, 19, 32 and 35
+// through the FFT on every ISA: n = 3, 5, 9, 15, 25, 45, 75, 135 and 225
+// by radix-3/5 steps, 7, 11, 21 (3 x 7) and 101 by Bluestein's
+// transform; 3, 16, 19, 32 and 35
 // signals (two a lane: the first 16 alone, partly or wholly, both halves
 // of a block of 32 partly or wholly, a block and a partial one).
 TT_TEST(diff_fft, odd_lengths) {
