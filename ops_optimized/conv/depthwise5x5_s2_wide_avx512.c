@@ -34,6 +34,26 @@
 // about one FMA a cycle without it, whatever the loop order (GCC spilled
 // the taps when the kernel columns were unrolled).
 //
+//
+// Rows of 33 to 64 inputs (the 56-wide layers) take another loop: one
+// output row at a time, both of its blocks (the full one and the tail)
+// at once, so each tap serves two FMAs, and the row's ends are zeros, so
+// nothing carries from block to block; with the six sums and the four
+// split vectors in registers there is room for 20 of the 25 taps
+// (kernel rows 0 to 3) through the plane, the other five broadcast by
+// their own loads. Per output row: 50 FMAs, 20 row loads and 5
+// broadcasts (the two-row passes above spent 64 loads, the taps included,
+// on 50 FMAs: past the one load per two FMAs that Zen 4 issues free
+// beside them, tools/port_probe.c). conv_kernel_bench on Zen 4, the two
+// builds alternated over 5 rounds: 72x56x56 44-47 -> 38.8-39.7 us (64 ->
+// 72 GFLOP/s), 144x56x56 88-115 -> 78-81 us; 8x56x56 (its input in L2)
+// runs at 83-85, so the 72-channel layer is held back by its input's
+// stream from L3 as much as by its 28 of 32 lanes. Tried on it: two
+// output rows a pass with the taps broadcast from memory by each FMA
+// (68) or 10 kept in registers (67: GCC spilled the sums), split
+// accumulators for the odd kernel columns (no faster), prefetching the
+// rows 4, 12 or 28 output rows ahead (3-5% slower).
+//
 // Taps outside the image contribute zeros (masked loads), which add
 // nothing: padded convolutions with a non-finite weight never come here
 // (op_convolution.c). The sums run down the kernel rows, then mid + lead
@@ -211,6 +231,93 @@ static inline __attribute__((always_inline)) void rows(
   }
 }
 
+// The rows of a plane outside the image (a block of 32 zeros and the
+// tail's 32 more): the two-block passes read them unmasked.
+static const float kZeroRow[64] __attribute__((aligned(64)));
+
+// One tap of `taps` broadcast by its own load, kept out of GCC's hands
+// (it hoisted all 25 broadcasts out of the loop and spilled them).
+static inline __attribute__((always_inline)) __m512 tap_at(
+    const float *taps, int t) {
+  __m512 v;
+  __asm__ volatile("vbroadcastss %1, %0" : "=v"(v) : "m"(taps[t]));
+  return v;
+}
+
+// The taps (kernel rows 0 to 3) that stay in registers through a plane.
+#define RESIDENT 20
+
+// Output row oh of a plane whose rows are one full block and a tail (33
+// to 64 inputs; `row[i]` is input row 2 oh - 2 + i or kZeroRow): both
+// blocks at once, so each tap serves two FMAs and no sums carry from row
+// to row (the row's ends are zeros, the blocks settle against each
+// other).
+static inline __attribute__((always_inline)) void row_two_blocks(
+    const channel5_t *c, const __m512 *resident, const float *const *row,
+    parity_masks_t tail, float *out) {
+  row_sums_t s[2];  // [block]
+#pragma GCC unroll 2
+  for (int b = 0; b < 2; ++b) {
+    s[b].lead = _mm512_setzero_ps();
+    s[b].mid = c->bias;
+    s[b].trail = _mm512_setzero_ps();
+  }
+#pragma GCC unroll 5
+  for (int kh = 0; kh < 5; ++kh) {
+    __m512 even[2], odd[2];
+    split_parity(row[kh], 0xffff, 0xffff, &even[0], &odd[0]);
+    split_parity(row[kh] + 32, tail.low, tail.high, &even[1], &odd[1]);
+#pragma GCC unroll 5
+    for (int kw = 0; kw < 5; ++kw) {
+      const int t = 5 * kh + kw;
+      const __m512 tap = t < RESIDENT ? resident[t] : tap_at(c->taps, t);
+#pragma GCC unroll 2
+      for (int b = 0; b < 2; ++b) {
+        const __m512 x = kw % 2 == 0 ? even[b] : odd[b];
+        __m512 *sum = kw < 2 ? &s[b].lead
+                             : (kw < 4 ? &s[b].mid : &s[b].trail);
+        *sum = fma_into(*sum, tap, x);
+      }
+    }
+  }
+  // Nothing before output 0 or after the tail's last lane (zeros).
+  const __m512 early0 =
+      _mm512_maskz_permutexvar_ps(0xfffe, c->before, s[0].lead);
+  const __m512 late0 =
+      _mm512_permutex2var_ps(s[0].trail, c->after, s[1].trail);
+  const __m512 early1 =
+      _mm512_permutex2var_ps(s[1].lead, c->before, s[0].lead);
+  const __m512 late1 =
+      _mm512_maskz_permutexvar_ps(0x7fff, c->after, s[1].trail);
+  const __m512 mid0 = _mm512_permutexvar_ps(c->natural, s[0].mid);
+  const __m512 mid1 = _mm512_permutexvar_ps(c->natural, s[1].mid);
+  _mm512_storeu_ps(out, _mm512_add_ps(_mm512_add_ps(mid0, early0), late0));
+  _mm512_mask_storeu_ps(out + 16, tail.out,
+                        _mm512_add_ps(_mm512_add_ps(mid1, early1), late1));
+}
+
+// A plane of rows of 33 to 64 inputs, row by row.
+static __attribute__((noinline)) void plane_two_blocks(
+    const channel5_t *c, const etr_conv2d_geometry_t *g, const float *in,
+    float *plane, int64_t out_stride_h) {
+  const parity_masks_t tail = parity_tail_masks(g->in_w - 32);
+  const int64_t stride = g->in_stride_h;
+  __m512 resident[RESIDENT];
+#pragma GCC unroll 25
+  for (int t = 0; t < RESIDENT; ++t) {
+    resident[t] = _mm512_set1_ps(c->taps[t]);
+  }
+  for (int64_t oh = 0; oh < g->out_h; ++oh) {
+    const float *row[5];
+#pragma GCC unroll 5
+    for (int i = 0; i < 5; ++i) {
+      const int64_t r = 2 * oh - 2 + i;
+      row[i] = r >= 0 && r < g->in_h ? in + r * stride : kZeroRow;
+    }
+    row_two_blocks(c, resident, row, tail, plane + oh * out_stride_h);
+  }
+}
+
 static void plane5x5(const etr_conv2d_geometry_t *g, const float *in,
                      const float *weight, float bias, float *plane,
                      int64_t out_stride_h) {
@@ -227,6 +334,10 @@ static void plane5x5(const etr_conv2d_geometry_t *g, const float *in,
   c.after = _mm512_setr_epi32(1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11,
                               14, 15, 16);
   int64_t oh = 0;
+  if (g->in_w <= 64) {
+    plane_two_blocks(&c, g, in, plane, out_stride_h);
+    return;
+  }
   for (; oh + 1 < g->out_h; oh += 2) {
     rows(&c, g, in, oh, 2, plane, out_stride_h);
   }

@@ -5,8 +5,9 @@
 // aten::convolution.out against the reference kernel on every ISA of this
 // machine (conv_test_util.h): row widths around its blocks of 32 inputs
 // and 16 outputs (33 its least, 48 and 64 a block's end, 1025 many blocks
-// and a one-input tail), heights 1 to 9 (one output row alone, pairs of
-// output rows and a last odd one, input rows above and below the image),
+// and a one-input tail; up to 64 its loop of a row's two blocks at once),
+// heights 1 to 9 (one output row alone, pairs of output rows and a last
+// odd one, input rows above and below the image),
 // the bench's 72x56x56 and EfficientNet's 144x56x56 layers, a channel
 // multiplier, bias or none, a batch of 2. Each case: random floats within
 // the accumulation bound, exact small integers with NaN, +-inf and -0.0

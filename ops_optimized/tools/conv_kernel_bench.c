@@ -63,6 +63,8 @@ static const bench_case_t kCases[] = {
     {"dw 8x112x112 s2 (L2)", false, 8, 8, 112, 2, 3},
     // The benchmark's 5x5 rows, and MobileNetV3-Large's 5x5 at 28x28.
     {"dw 72x56x56 5x5 s2", false, 72, 72, 56, 2, 5},
+    // Its input in L2: what the 72-channel layer loses to its stream.
+    {"dw 8x56x56 5x5 s2 (L2)", false, 8, 8, 56, 2, 5},
     // Planes the blocked kernel takes in bands (and the one whose bands
     // would be too thin).
     {"dw 32x56x56 5x5 s1", false, 32, 32, 56, 1, 5},
