@@ -44,15 +44,16 @@
 // their own loads. Per output row: 50 FMAs, 20 row loads and 5
 // broadcasts (the two-row passes above spent 64 loads, the taps included,
 // on 50 FMAs: past the one load per two FMAs that Zen 4 issues free
-// beside them, tools/port_probe.c). conv_kernel_bench on Zen 4, the two
-// builds alternated over 5 rounds: 72x56x56 44-47 -> 38.8-39.7 us (64 ->
-// 72 GFLOP/s), 144x56x56 88-115 -> 78-81 us; 8x56x56 (its input in L2)
-// runs at 83-85, so the 72-channel layer is held back by its input's
-// stream from L3 as much as by its 28 of 32 lanes. Tried on it: two
-// output rows a pass with the taps broadcast from memory by each FMA
-// (68) or 10 kept in registers (67: GCC spilled the sums), split
-// accumulators for the odd kernel columns (no faster), prefetching the
-// rows 4, 12 or 28 output rows ahead (3-5% slower).
+// beside them, tools/port_probe.c). conv_kernel_bench on Zen 4, 64-byte
+// aligned planes (as etref's planned pools), the two builds alternated
+// over 5 rounds: 72x56x56 41.8-42.6 -> 34.2-36.7 us (67 -> 82 GFLOP/s),
+// 144x56x56 86-96 -> 68-69 us; with each plane 16 bytes off a line (a
+// large malloc's), every load across two, 44-47 -> 39-40 us. Tried:
+// two output rows a pass with the taps broadcast from memory by each FMA
+// or 10 kept in registers (GCC spilled the sums; both slower than one
+// row), split accumulators for the odd kernel columns (no faster),
+// prefetching the rows 4, 12 or 28 output rows ahead (3-5% slower; with
+// the input and out planes held in L1 the loop runs no faster).
 //
 // Taps outside the image contribute zeros (masked loads), which add
 // nothing: padded convolutions with a non-finite weight never come here
