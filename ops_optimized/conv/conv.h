@@ -225,8 +225,8 @@ void etr_depthwise3x3_s2_row_vector_nchw_avx512(
 bool etr_depthwise3x3_s2_wide_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);
 void etr_depthwise3x3_s2_wide_nchw_avx512(const etr_depthwise_args_t *args);
-// NCHW 5x5, stride 2, padding 2, dilation 1, rows of 33 or more inputs
-// split by column parity, two output rows a pass, unit column stride
+// NCHW 5x5, stride 2, padding 2, dilation 1, rows of 17 or more inputs
+// split by column parity, unit column stride
 // (depthwise5x5_s2_wide_avx512.c).
 bool etr_depthwise5x5_s2_wide_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Depthwise 5x5, stride 2, padding 2, NCHW, AVX-512 (conv.h), for rows
-// of 33 or more inputs: the 56x56 -> 28x28 layers of MobileNetV3 (72
-// channels) and EfficientNet (144). The plane is walked row by row, 16
+// of 17 or more inputs: the 56x56 -> 28x28 layers of MobileNetV3 (72
+// channels) and EfficientNet (144), EfficientNet's 240x28x28. The plane
+// is walked row by row, 16
 // outputs (32 inputs) a block, as the 3x3 kernel on wide rows does
 // (depthwise3x3_s2_wide_avx512.c): each input row of a block is two
 // loads split into its even and odd columns by two in-lane shuffles
@@ -35,8 +36,8 @@
 // the taps when the kernel columns were unrolled).
 //
 //
-// Rows of 33 to 64 inputs (the 56-wide layers) take another loop: one
-// output row at a time, both of its blocks (the full one and the tail)
+// Rows of 17 to 64 inputs (the 56-wide layers) take another loop: one
+// output row at a time, its one or two blocks (a full one and the tail)
 // at once, so each tap serves two FMAs, and the row's ends are zeros, so
 // nothing carries from block to block; with the six sums and the four
 // split vectors in registers there is room for 20 of the 25 taps
@@ -53,7 +54,13 @@
 // or 10 kept in registers (GCC spilled the sums; both slower than one
 // row), split accumulators for the odd kernel columns (no faster),
 // prefetching the rows 4, 12 or 28 output rows ahead (3-5% slower; with
-// the input and out planes held in L1 the loop runs no faster).
+// the input and out planes held in L1 the loop runs no faster). Rows of
+// 17 to 32 (one block), which went to other kernels before (16 or more
+// channels: depthwise_channels_avx512.c), the same way: 32x32x32 7.53 ->
+// 5.51 us, 48x30x30 9.25 -> 8.34, 8x28x28 1.47 -> 1.25, 240x28x28 40.8
+// -> 39.3, 64x24x24 8.9 either way (medians of 3 alternated rounds;
+// kernel columns 1 and 3 in chains of their own, for the one block's
+// short chains, ran slower).
 //
 // Taps outside the image contribute zeros (masked loads), which add
 // nothing: padded convolutions with a non-finite weight never come here
@@ -69,7 +76,7 @@ bool etr_depthwise5x5_s2_wide_nchw_avx512_applies(
     const etr_conv2d_geometry_t *g) {
   return g->kernel_h == 5 && g->kernel_w == 5 && g->stride_h == 2 &&
          g->stride_w == 2 && g->dilation_h == 1 && g->dilation_w == 1 &&
-         g->pad_h == 2 && g->pad_w == 2 && g->in_w >= 33 &&
+         g->pad_h == 2 && g->pad_w == 2 && g->in_w >= 17 &&
          g->in_stride_w == 1;
 }
 
@@ -248,17 +255,17 @@ static inline __attribute__((always_inline)) __m512 tap_at(
 // The taps (kernel rows 0 to 3) that stay in registers through a plane.
 #define RESIDENT 20
 
-// Output row oh of a plane whose rows are one full block and a tail (33
-// to 64 inputs; `row[i]` is input row 2 oh - 2 + i or kZeroRow): both
-// blocks at once, so each tap serves two FMAs and no sums carry from row
-// to row (the row's ends are zeros, the blocks settle against each
-// other).
-static inline __attribute__((always_inline)) void row_two_blocks(
+// Output row oh of a plane whose rows are `blocks` blocks, the last the
+// tail (17 to 32 inputs: one, 33 to 64: two; `row[i]` is input row
+// 2 oh - 2 + i or kZeroRow): the blocks at once, so each tap serves two
+// FMAs, and no sums carry from row to row (the row's ends are zeros, the
+// blocks settle against each other).
+static inline __attribute__((always_inline)) void row_blocks(
     const channel5_t *c, const __m512 *resident, const float *const *row,
-    parity_masks_t tail, float *out) {
+    parity_masks_t tail, const int blocks, float *out) {
   row_sums_t s[2];  // [block]
 #pragma GCC unroll 2
-  for (int b = 0; b < 2; ++b) {
+  for (int b = 0; b < blocks; ++b) {
     s[b].lead = _mm512_setzero_ps();
     s[b].mid = c->bias;
     s[b].trail = _mm512_setzero_ps();
@@ -266,14 +273,17 @@ static inline __attribute__((always_inline)) void row_two_blocks(
 #pragma GCC unroll 5
   for (int kh = 0; kh < 5; ++kh) {
     __m512 even[2], odd[2];
-    split_parity(row[kh], 0xffff, 0xffff, &even[0], &odd[0]);
-    split_parity(row[kh] + 32, tail.low, tail.high, &even[1], &odd[1]);
+    if (blocks == 2) {
+      split_parity(row[kh], 0xffff, 0xffff, &even[0], &odd[0]);
+    }
+    split_parity(row[kh] + 32 * (blocks - 1), tail.low, tail.high,
+                 &even[blocks - 1], &odd[blocks - 1]);
 #pragma GCC unroll 5
     for (int kw = 0; kw < 5; ++kw) {
       const int t = 5 * kh + kw;
       const __m512 tap = t < RESIDENT ? resident[t] : tap_at(c->taps, t);
 #pragma GCC unroll 2
-      for (int b = 0; b < 2; ++b) {
+      for (int b = 0; b < blocks; ++b) {
         const __m512 x = kw % 2 == 0 ? even[b] : odd[b];
         __m512 *sum = kw < 2 ? &s[b].lead
                              : (kw < 4 ? &s[b].mid : &s[b].trail);
@@ -284,24 +294,32 @@ static inline __attribute__((always_inline)) void row_two_blocks(
   // Nothing before output 0 or after the tail's last lane (zeros).
   const __m512 early0 =
       _mm512_maskz_permutexvar_ps(0xfffe, c->before, s[0].lead);
+  const __m512 mid0 = _mm512_permutexvar_ps(c->natural, s[0].mid);
+  if (blocks == 1) {
+    const __m512 late0 =
+        _mm512_maskz_permutexvar_ps(0x7fff, c->after, s[0].trail);
+    _mm512_mask_storeu_ps(
+        out, tail.out, _mm512_add_ps(_mm512_add_ps(mid0, early0), late0));
+    return;
+  }
   const __m512 late0 =
       _mm512_permutex2var_ps(s[0].trail, c->after, s[1].trail);
   const __m512 early1 =
       _mm512_permutex2var_ps(s[1].lead, c->before, s[0].lead);
   const __m512 late1 =
       _mm512_maskz_permutexvar_ps(0x7fff, c->after, s[1].trail);
-  const __m512 mid0 = _mm512_permutexvar_ps(c->natural, s[0].mid);
   const __m512 mid1 = _mm512_permutexvar_ps(c->natural, s[1].mid);
   _mm512_storeu_ps(out, _mm512_add_ps(_mm512_add_ps(mid0, early0), late0));
   _mm512_mask_storeu_ps(out + 16, tail.out,
                         _mm512_add_ps(_mm512_add_ps(mid1, early1), late1));
 }
 
-// A plane of rows of 33 to 64 inputs, row by row.
-static __attribute__((noinline)) void plane_two_blocks(
+// A plane of rows of 17 to 64 inputs (`blocks` of 32, the last one the
+// tail), row by row.
+static inline __attribute__((always_inline)) void plane_blocks(
     const channel5_t *c, const etr_conv2d_geometry_t *g, const float *in,
-    float *plane, int64_t out_stride_h) {
-  const parity_masks_t tail = parity_tail_masks(g->in_w - 32);
+    float *plane, int64_t out_stride_h, const int blocks) {
+  const parity_masks_t tail = parity_tail_masks(g->in_w - 32 * (blocks - 1));
   const int64_t stride = g->in_stride_h;
   __m512 resident[RESIDENT];
 #pragma GCC unroll 25
@@ -315,8 +333,20 @@ static __attribute__((noinline)) void plane_two_blocks(
       const int64_t r = 2 * oh - 2 + i;
       row[i] = r >= 0 && r < g->in_h ? in + r * stride : kZeroRow;
     }
-    row_two_blocks(c, resident, row, tail, plane + oh * out_stride_h);
+    row_blocks(c, resident, row, tail, blocks, plane + oh * out_stride_h);
   }
+}
+
+static __attribute__((noinline)) void plane_one_block(
+    const channel5_t *c, const etr_conv2d_geometry_t *g, const float *in,
+    float *plane, int64_t out_stride_h) {
+  plane_blocks(c, g, in, plane, out_stride_h, 1);
+}
+
+static __attribute__((noinline)) void plane_two_blocks(
+    const channel5_t *c, const etr_conv2d_geometry_t *g, const float *in,
+    float *plane, int64_t out_stride_h) {
+  plane_blocks(c, g, in, plane, out_stride_h, 2);
 }
 
 static void plane5x5(const etr_conv2d_geometry_t *g, const float *in,
@@ -335,6 +365,10 @@ static void plane5x5(const etr_conv2d_geometry_t *g, const float *in,
   c.after = _mm512_setr_epi32(1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11,
                               14, 15, 16);
   int64_t oh = 0;
+  if (g->in_w <= 32) {
+    plane_one_block(&c, g, in, plane, out_stride_h);
+    return;
+  }
   if (g->in_w <= 64) {
     plane_two_blocks(&c, g, in, plane, out_stride_h);
     return;

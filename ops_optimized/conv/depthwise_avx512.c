@@ -422,7 +422,7 @@ static etr_depthwise_fn nchw_kernel(const etr_depthwise_args_t *args) {
   if (etr_depthwise5x5_same_nchw_avx512_applies(g)) {
     return etr_depthwise5x5_same_nchw_avx512;
   }
-  // 5x5 stride 2 on rows of 33 or more inputs: row by row, split by
+  // 5x5 stride 2 on rows of 17 or more inputs: row by row, split by
   // column parity (depthwise5x5_s2_wide_avx512.c; conv_kernel_bench on
   // Zen 4: 72x56x56 53 -> 64 GFLOP/s against the channel vectors below,
   // 82 with both blocks of a row of at most 64 inputs at once).
