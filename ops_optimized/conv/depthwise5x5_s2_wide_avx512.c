@@ -104,6 +104,17 @@ typedef struct row_carry {
   __m512 pending;
 } row_carry_t;
 
+// `count` (1 or 2) sets of sums at their start: the bias in `mid`.
+static inline __attribute__((always_inline)) void start_sums(
+    const channel5_t *c, int count, row_sums_t *s) {
+#pragma GCC unroll 2
+  for (int k = 0; k < count; ++k) {
+    s[k].lead = _mm512_setzero_ps();
+    s[k].mid = c->bias;
+    s[k].trail = _mm512_setzero_ps();
+  }
+}
+
 // One kernel row (`w`, five taps) on one split input row.
 static inline __attribute__((always_inline)) void kernel_row(
     const float *w, __m512 even, __m512 odd, row_sums_t *s) {
@@ -172,12 +183,7 @@ static inline __attribute__((always_inline)) void block(
     parity_masks_t m, bool store, __mmask16 previous_lanes,
     row_carry_t *carry, float *const *out) {
   row_sums_t s[2];
-#pragma GCC unroll 2
-  for (int k = 0; k < count; ++k) {
-    s[k].lead = _mm512_setzero_ps();
-    s[k].mid = c->bias;
-    s[k].trail = _mm512_setzero_ps();
-  }
+  start_sums(c, count, s);
 #pragma GCC unroll 7
   for (int i = 0; i < 3 + 2 * count; ++i) {
     __m512 even, odd;
@@ -264,12 +270,7 @@ static inline __attribute__((always_inline)) void row_blocks(
     const channel5_t *c, const __m512 *resident, const float *const *row,
     parity_masks_t tail, const int blocks, float *out) {
   row_sums_t s[2];  // [block]
-#pragma GCC unroll 2
-  for (int b = 0; b < blocks; ++b) {
-    s[b].lead = _mm512_setzero_ps();
-    s[b].mid = c->bias;
-    s[b].trail = _mm512_setzero_ps();
-  }
+  start_sums(c, blocks, s);
 #pragma GCC unroll 5
   for (int kh = 0; kh < 5; ++kh) {
     __m512 even[2], odd[2];
