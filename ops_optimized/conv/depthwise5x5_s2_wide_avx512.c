@@ -3,8 +3,8 @@
 // Depthwise 5x5, stride 2, padding 2, NCHW, AVX-512 (conv.h), for rows
 // of 17 or more inputs: the 56x56 -> 28x28 layers of MobileNetV3 (72
 // channels) and EfficientNet (144), EfficientNet's 240x28x28. The plane
-// is walked row by row, 16
-// outputs (32 inputs) a block, as the 3x3 kernel on wide rows does
+// is walked row by row, 16 outputs (32 inputs) a block, as the 3x3
+// kernel on wide rows does
 // (depthwise3x3_s2_wide_avx512.c): each input row of a block is two
 // loads split into its even and odd columns by two in-lane shuffles
 // (vshufps), in a scrambled lane order the FMAs do not mind. Output j
@@ -34,7 +34,6 @@
 // about 25 GB/s, not overlapped with the FMAs), and the sums ran at
 // about one FMA a cycle without it, whatever the loop order (GCC spilled
 // the taps when the kernel columns were unrolled).
-//
 //
 // Rows of 17 to 64 inputs (the 56-wide layers) take another loop: one
 // output row at a time, its one or two blocks (a full one and the tail)
