@@ -25,9 +25,12 @@
 // the bound. (Double, kept until 2026-12-06, was 2x the work per lane:
 // half as many signals per vector and twice the bytes per pass.) Signals
 // holding an infinity or NaN are left to the reference (which outputs
-// then turn NaN depends on the summation order). Scratch: about 8 n
-// (ETR_FFT_LANES + 1) bytes of ctx->temp (without room, the caller falls
-// back).
+// then turn NaN depends on the summation order), and so are those with a
+// value large enough that an fp32 sum could overflow (fft.c's
+// safe_exponent: 2^118 for 64 points, 2^87 for 1001 points through
+// Bluestein's) where the reference's double sums stay finite. Scratch:
+// about 8 n (ETR_FFT_LANES + 1) bytes of ctx->temp (without room, the
+// caller falls back).
 #ifndef ETR_OPS_OPTIMIZED_FFT_FFT_H
 #define ETR_OPS_OPTIMIZED_FFT_FFT_H
 
@@ -107,8 +110,9 @@ typedef struct etr_fft_kernels {
                      const etr_fft_real_t *in_im, const etr_fft_real_t *f_re,
                      const etr_fft_real_t *f_im, const uint32_t *rev,
                      etr_fft_real_t *out_re, etr_fft_real_t *out_im);
-  // True when none of `count` floats is an infinity or NaN.
-  bool (*all_finite)(const float *values, size_t count);
+  // True when each of `count` floats is below 2^exponent in magnitude
+  // (exponent 1 to 128; 128: finite, no NaN).
+  bool (*all_below)(const float *values, size_t count, int exponent);
   void (*split_to_pairs)(size_t m, const etr_fft_real_t *re,
                          const etr_fft_real_t *im,
                          const etr_fft_real_t *w_re,

@@ -290,12 +290,16 @@ static void fft_lanes_scale_rows(size_t count, const etr_fft_real_t *in_re,
   }
 }
 
-// True when none of the `count` values is an infinity or NaN: an exponent
-// of all ones plus one carries into bit 31, no other exponent does; one
-// register of values per step, two sums.
-static bool fft_lanes_all_finite(const float *values, size_t count) {
+// True when every one of the `count` values is below 2^exponent in
+// magnitude (exponent 1 to 128; 128: finite), so no NaN either: a
+// biased exponent of 127 + exponent or more plus 129 - exponent carries
+// into bit 31, no smaller one does; one register of values per step, two
+// sums.
+static bool fft_lanes_all_below(const float *values, size_t count,
+                                int exponent) {
   typedef uint32_t bits_t
       __attribute__((vector_size(FFT_VECTOR_LANES * sizeof(uint32_t))));
+  const uint32_t carry = (uint32_t)(129 - exponent) << 23;
   bits_t special[2] = {{0}, {0}};
   size_t i = 0;
   for (; i + 2 * kVec <= count; i += 2 * kVec) {
@@ -303,7 +307,7 @@ static bool fft_lanes_all_finite(const float *values, size_t count) {
     for (int v = 0; v < 2; ++v) {
       bits_t bits;
       memcpy(&bits, values + i + v * kVec, sizeof(bits));
-      special[v] |= (bits & 0x7f800000u) + 0x00800000u;
+      special[v] |= (bits & 0x7f800000u) + carry;
     }
   }
   special[0] |= special[1];
@@ -314,7 +318,7 @@ static bool fft_lanes_all_finite(const float *values, size_t count) {
   for (; i < count; ++i) {
     uint32_t bits;
     memcpy(&bits, values + i, sizeof(bits));
-    any |= (bits & 0x7f800000u) + 0x00800000u;
+    any |= (bits & 0x7f800000u) + carry;
   }
   return (any & 0x80000000u) == 0;
 }
@@ -434,7 +438,7 @@ static inline void fft_lanes_rows_to_pairs_from(size_t first, size_t count,
 // block movers and fusions, where an ISA has them, are its own).
 #define FFT_LANES_KERNELS                                            \
   .transform = fft_lanes_transform, .r2c_split = fft_lanes_r2c_split, \
-  .c2r_merge = fft_lanes_c2r_merge, .all_finite = fft_lanes_all_finite, \
+  .c2r_merge = fft_lanes_c2r_merge, .all_below = fft_lanes_all_below, \
   .scale_rows = fft_lanes_scale_rows, .stockham = fft_lanes_stockham
 
 #endif  // ETR_OPS_OPTIMIZED_FFT_FFT_LANES_H

@@ -28,9 +28,11 @@
 
 static uint64_t g_seed = 160000;
 
-// When >= 0: the float index of the input that gets an infinity (r2c) or
-// a NaN (c2r) in a random fill.
+// When >= 0: the float index of the input that gets g_plant_r2c (an
+// infinity) or g_plant_c2r (a NaN) in a random fill.
 static int64_t g_plant = -1;
+static float g_plant_r2c = INFINITY;
+static float g_plant_c2r = NAN;
 
 // fp32 butterflies: each of log2(n) steps and the twiddles' rounding add
 // up to about 2^-24 n max|x| (max|x| <= 4 in these fills); 16x room.
@@ -39,8 +41,11 @@ static double fft_atol(int64_t n) {
   return 0x1p-20 * size * (log2(size) + 1.0);
 }
 
+// fft_atol's max|x| over 4, for a fill with a planted larger value.
+static double g_atol_scale = 1.0;
+
 static void set_bound(etr_diff_case_t *c, int64_t n) {
-  etr_diff_tolerance_bound(c, fft_atol(n), 0x1p-23);
+  etr_diff_tolerance_bound(c, fft_atol(n) * g_atol_scale, 0x1p-23);
 }
 
 static int run_r2c(int64_t batch, int64_t n, int64_t dim, int64_t mode,
@@ -57,7 +62,7 @@ static int run_r2c(int64_t batch, int64_t n, int64_t dim, int64_t mode,
     ((float *)self->data)[1] = INFINITY;  // one signal with an infinity
   }
   if (g_plant >= 0) {
-    ((float *)self->data)[g_plant] = INFINITY;
+    ((float *)self->data)[g_plant] = g_plant_r2c;
   }
   etr_diff_arg(&c, two_dims ? TT_EV_INTS(0, 1) : tt_ev_int_list(1, &dim));
   etr_diff_arg(&c, tt_ev_int(mode));
@@ -86,7 +91,7 @@ static int run_c2r(int64_t batch, int64_t n, int64_t in_size, int64_t dim,
     ((float *)self->data)[3] = NAN;  // one signal with a NaN
   }
   if (g_plant >= 0) {
-    ((float *)self->data)[g_plant] = NAN;
+    ((float *)self->data)[g_plant] = g_plant_c2r;
   }
   etr_diff_arg(&c, tt_ev_int_list(1, &dim));
   etr_diff_arg(&c, tt_ev_int(mode));
@@ -255,5 +260,40 @@ TT_TEST(diff_fft, non_finite_falls_back) {
                  "c2r with a NaN at %lld ran the FFT", (long long)kAt[i]);
   }
   g_plant = -1;
+  cr_assert_eq(failures, 0, "%d cases disagree", failures);
+}
+
+// A value so large that the fp32 sums could overflow where the
+// reference's double sums do not (the fuzzer's r2c of values near 1e37
+// gave -inf for -2.1e38) sends the call to the reference too, on every
+// ISA and wherever it sits; one below the bound (fft.c's safe_exponent:
+// values below 2^118 for 64 points) still runs the FFT.
+TT_TEST(diff_fft, huge_falls_back) {
+  static const int64_t kAt[] = {1, 15, 16, 37, 3 * 64 - 1};
+  int failures = 0;
+  g_plant_r2c = 0x1p118f;
+  g_plant_c2r = -0x1p118f;
+  for (size_t i = 0; i < sizeof(kAt) / sizeof(kAt[0]); ++i) {
+    g_plant = kAt[i];
+    uint64_t before = etr_diff_stats()->specialized;
+    failures += run_r2c(3, 64, 1, 1, true, ETR_FLOAT, ETR_FILL_RANDOM, false);
+    cr_assert_eq(etr_diff_stats()->specialized, before,
+                 "r2c with 2^118 at %lld ran the FFT", (long long)kAt[i]);
+    failures += run_c2r(3, 64, 33, 1, 1, ETR_COMPLEX_FLOAT, ETR_FILL_RANDOM,
+                        64);
+    cr_assert_eq(etr_diff_stats()->specialized, before,
+                 "c2r with -2^118 at %lld ran the FFT", (long long)kAt[i]);
+  }
+  g_plant = 37;
+  g_plant_r2c = 0x1p116f;
+  g_atol_scale = 0x1p114;  // max|x| 2^116 instead of 4
+  uint64_t before = etr_diff_stats()->specialized;
+  failures += run_r2c(3, 64, 1, 1, true, ETR_FLOAT, ETR_FILL_RANDOM, false);
+  cr_assert_gt(etr_diff_stats()->specialized, before,
+               "r2c with 2^116 (within the bound) did not run the FFT");
+  g_atol_scale = 1.0;
+  g_plant = -1;
+  g_plant_r2c = INFINITY;
+  g_plant_c2r = NAN;
   cr_assert_eq(failures, 0, "%d cases disagree", failures);
 }
