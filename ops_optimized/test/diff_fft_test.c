@@ -240,11 +240,12 @@ TT_TEST(diff_fft, odd_lengths) {
   cr_assert_eq(failures, 0, "%d odd-length cases disagree", failures);
 }
 
-// One infinity or NaN among finite values sends the whole call to the
-// reference on every ISA (which outputs turn NaN depends on the order of
-// the sums): wherever it sits in the finiteness pass's vectors (the first
-// 16 values, later ones, the scalar tail).
-TT_TEST(diff_fft, non_finite_falls_back) {
+// The r2c and c2r of 3 x 64 points with g_plant_r2c and g_plant_c2r
+// planted at each of a few positions of the finiteness pass's vectors
+// (the first 16 values, later ones, the scalar tail): each call must go
+// to the reference on every ISA (`what` names the value) and agree with
+// it. The number of cases that disagree.
+static int planted_falls_back(const char *what) {
   static const int64_t kAt[] = {1, 15, 16, 37, 3 * 64 - 1};
   int failures = 0;
   for (size_t i = 0; i < sizeof(kAt) / sizeof(kAt[0]); ++i) {
@@ -252,38 +253,34 @@ TT_TEST(diff_fft, non_finite_falls_back) {
     uint64_t before = etr_diff_stats()->specialized;
     failures += run_r2c(3, 64, 1, 1, true, ETR_FLOAT, ETR_FILL_RANDOM, false);
     cr_assert_eq(etr_diff_stats()->specialized, before,
-                 "r2c with an infinity at %lld ran the FFT", (long long)kAt[i]);
+                 "r2c with %s at %lld ran the FFT", what, (long long)kAt[i]);
     // 3 x 33 complex values: 198 floats.
     failures += run_c2r(3, 64, 33, 1, 1, ETR_COMPLEX_FLOAT, ETR_FILL_RANDOM,
                         64);
     cr_assert_eq(etr_diff_stats()->specialized, before,
-                 "c2r with a NaN at %lld ran the FFT", (long long)kAt[i]);
+                 "c2r with %s at %lld ran the FFT", what, (long long)kAt[i]);
   }
   g_plant = -1;
+  return failures;
+}
+
+// One infinity or NaN among finite values sends the whole call to the
+// reference on every ISA (which outputs turn NaN depends on the order of
+// the sums).
+TT_TEST(diff_fft, non_finite_falls_back) {
+  int failures = planted_falls_back("an infinity (a NaN)");
   cr_assert_eq(failures, 0, "%d cases disagree", failures);
 }
 
 // A value so large that the fp32 sums could overflow where the
 // reference's double sums do not (the fuzzer's r2c of values near 1e37
-// gave -inf for -2.1e38) sends the call to the reference too, on every
-// ISA and wherever it sits; one below the bound (fft.c's safe_exponent:
-// values below 2^118 for 64 points) still runs the FFT.
+// gave -inf for -2.1e38) sends the call to the reference too; one below
+// the bound (fft.c's safe_exponent: values below 2^118 for 64 points)
+// still runs the FFT.
 TT_TEST(diff_fft, huge_falls_back) {
-  static const int64_t kAt[] = {1, 15, 16, 37, 3 * 64 - 1};
-  int failures = 0;
   g_plant_r2c = 0x1p118f;
   g_plant_c2r = -0x1p118f;
-  for (size_t i = 0; i < sizeof(kAt) / sizeof(kAt[0]); ++i) {
-    g_plant = kAt[i];
-    uint64_t before = etr_diff_stats()->specialized;
-    failures += run_r2c(3, 64, 1, 1, true, ETR_FLOAT, ETR_FILL_RANDOM, false);
-    cr_assert_eq(etr_diff_stats()->specialized, before,
-                 "r2c with 2^118 at %lld ran the FFT", (long long)kAt[i]);
-    failures += run_c2r(3, 64, 33, 1, 1, ETR_COMPLEX_FLOAT, ETR_FILL_RANDOM,
-                        64);
-    cr_assert_eq(etr_diff_stats()->specialized, before,
-                 "c2r with -2^118 at %lld ran the FFT", (long long)kAt[i]);
-  }
+  int failures = planted_falls_back("2^118 (-2^118)");
   g_plant = 37;
   g_plant_r2c = 0x1p116f;
   g_atol_scale = 0x1p114;  // max|x| 2^116 instead of 4
