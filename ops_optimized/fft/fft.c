@@ -118,8 +118,9 @@ static int64_t signal_count(const etr_tensor_t *tensor, int32_t dim) {
 // values up to sqrt(2) A, a twiddle product's sqrt(2), the split's two
 // terms); Bluestein's convolution of M points by at most 64 M^2 m (the
 // chirp's transform is up to 2m, each transform of M points up to 2M,
-// before the division by M). A margin of 2 more; at least 1.
+// before the division by M). Two bits of margin more; at least 1.
 static size_t stockham_steps(size_t m, uint8_t *radices);
+static size_t convolution_size(size_t m);
 
 static int safe_exponent(int64_t n) {
   if (n < 2) {
@@ -129,10 +130,7 @@ static int safe_exponent(int64_t n) {
   uint8_t radices[64];
   const bool bluestein = !is_power_of_two((int64_t)m) &&
                          stockham_steps(m, radices) == 0;
-  size_t big = 1;
-  while (big < 2 * m - 1) {
-    big *= 2;
-  }
+  const size_t big = convolution_size(m);
   const double growth = bluestein ? 64.0 * (double)big * (double)big *
                                         (double)m * 4.0
                                   : 4.0 * (double)m * 4.0;
@@ -285,6 +283,16 @@ static size_t stockham_steps(size_t m, uint8_t *radices) {
   return m == 1 ? steps : 0;
 }
 
+// Bluestein's convolution length for m points: the least power of two
+// M >= 2m - 1.
+static size_t convolution_size(size_t m) {
+  size_t big = 1;
+  while (big < 2 * m - 1) {
+    big *= 2;
+  }
+  return big;
+}
+
 // Takes the scratch from `temp` and fills the tables; false, with nothing
 // kept, without an arena or room in it (the caller falls back).
 static bool plan_begin(etr_arena_t *temp, const etr_fft_kernels_t *k,
@@ -301,10 +309,7 @@ static bool plan_begin(etr_arena_t *temp, const etr_fft_kernels_t *k,
   p->steps = radix2 ? 0 : stockham_steps(m, p->radices);
   bool stockham = p->steps > 0;
   p->bluestein = !radix2 && !stockham;
-  size_t big = 1;
-  while (big < 2 * m - 1) {
-    big *= 2;
-  }
+  size_t big = convolution_size(m);
   p->size = p->bluestein ? big : m;
   size_t half = p->size / 2 > 0 ? p->size / 2 : 1;
   size_t f = sizeof(etr_fft_real_t);
