@@ -119,17 +119,18 @@ static int64_t signal_count(const etr_tensor_t *tensor, int32_t dim) {
 // terms); Bluestein's convolution of M points by at most 64 M^2 m (the
 // chirp's transform is up to 2m, each transform of M points up to 2M,
 // before the division by M). Two bits of margin more; at least 1.
-static size_t stockham_steps(size_t m, uint8_t *radices);
+static size_t complex_points(int64_t n);
+static bool takes_bluestein(size_t m, uint8_t *radices, size_t *steps);
 static size_t convolution_size(size_t m);
 
 static int safe_exponent(int64_t n) {
   if (n < 2) {
     return 128;  // no sums: finite is enough
   }
-  const size_t m = n % 2 != 0 ? (size_t)n : (size_t)n / 2;
+  const size_t m = complex_points(n);
   uint8_t radices[64];
-  const bool bluestein = !is_power_of_two((int64_t)m) &&
-                         stockham_steps(m, radices) == 0;
+  size_t steps;
+  const bool bluestein = takes_bluestein(m, radices, &steps);
   const size_t big = convolution_size(m);
   const double growth = bluestein ? 64.0 * (double)big * (double)big *
                                         (double)m * 4.0
@@ -283,6 +284,21 @@ static size_t stockham_steps(size_t m, uint8_t *radices) {
   return m == 1 ? steps : 0;
 }
 
+// The complex points an n-point real transform takes: n / 2 for an even
+// n, n (two signals a lane) for an odd one.
+static size_t complex_points(int64_t n) {
+  return n % 2 != 0 ? (size_t)n : (size_t)n / 2;
+}
+
+// Whether m complex points go through Bluestein's: not a power of two
+// (the radix-2 transform) and not Stockham steps of radix 2, 3, 4 and 5
+// (*steps of them, `radices` filled; 0 otherwise).
+static bool takes_bluestein(size_t m, uint8_t *radices, size_t *steps) {
+  const bool radix2 = is_power_of_two((int64_t)m);
+  *steps = radix2 ? 0 : stockham_steps(m, radices);
+  return !radix2 && *steps == 0;
+}
+
 // Bluestein's convolution length for m points: the least power of two
 // M >= 2m - 1.
 static size_t convolution_size(size_t m) {
@@ -303,12 +319,11 @@ static bool plan_begin(etr_arena_t *temp, const etr_fft_kernels_t *k,
   memset(p, 0, sizeof(*p));
   p->mark = etr_arena_mark(temp);
   p->odd = n % 2 != 0;
-  size_t m = p->odd ? (size_t)n : (size_t)n / 2;
+  size_t m = complex_points(n);
   p->m = m;
-  bool radix2 = is_power_of_two((int64_t)m);
-  p->steps = radix2 ? 0 : stockham_steps(m, p->radices);
+  p->bluestein = takes_bluestein(m, p->radices, &p->steps);
   bool stockham = p->steps > 0;
-  p->bluestein = !radix2 && !stockham;
+  bool radix2 = !stockham && !p->bluestein;
   size_t big = convolution_size(m);
   p->size = p->bluestein ? big : m;
   size_t half = p->size / 2 > 0 ? p->size / 2 : 1;
