@@ -179,13 +179,19 @@ def kernel_diff_seeds():
                 else:
                     picked_dtypes.add(dtype)
                     label = "dtype%d" % dtype
-            encoded = kernel.encode()
-            blob = bytes([len(encoded)]) + encoded + bytes([count]) + args
-            safe = re.sub(r"[^A-Za-z0-9_.]", "_", kernel)
-            seeds["gen_%s_%s" % (safe, label)] = blob
+            key, blob = call_seed(kernel, count, args, label)
+            seeds[key] = blob
     seeds.update(winograd_seeds())
     seeds.update(fft_seeds())
     return seeds
+
+
+def call_seed(kernel, count, args, label):
+    """A kernel_diff seed's file name and bytes: the call of `kernel` (its
+    name, then `count` encoded arguments `args`)."""
+    encoded = kernel.encode()
+    return ("gen_%s_%s" % (re.sub(r"[^A-Za-z0-9_.]", "_", kernel), label),
+            bytes([len(encoded)]) + encoded + bytes([count]) + args)
 
 
 def encode_tensor(dtype, sizes, values):
@@ -231,11 +237,11 @@ def fft_seeds():
         return encode_tensor(dtype, sizes, seeded_floats(rng, n, -64, 64, 16.0))
 
     def r2c(sizes, dim, norm, onesided, out_sizes):
-        return (b"aten::_fft_r2c.out", tensor(sizes) + encode_ints(dim) + encode_int(norm)
+        return ("aten::_fft_r2c.out", tensor(sizes) + encode_ints(dim) + encode_int(norm)
                 + bytes([5, 1 if onesided else 0]) + encode_out(complex_float, out_sizes))
 
     def c2r(sizes, dim, norm, last, out_sizes):
-        return (b"aten::_fft_c2r.out", tensor(sizes, complex_float) + encode_ints(dim)
+        return ("aten::_fft_c2r.out", tensor(sizes, complex_float) + encode_ints(dim)
                 + encode_int(norm) + encode_int(last) + encode_out(FLOAT, out_sizes))
 
     cases = [("r2c_odd_rows", r2c((20, 15), 1, 0, True, (20, 8))),
@@ -243,11 +249,7 @@ def fft_seeds():
              ("r2c_prime_twosided", r2c((3, 13), 1, 1, False, (3, 13))),
              ("c2r_odd_rows", c2r((19, 8), 1, 2, 15, (19, 15))),
              ("c2r_prime", c2r((5, 7), 1, 0, 13, (5, 13)))]
-    seeds = {}
-    for label, (name, args) in cases:
-        seeds["gen_" + name.decode().replace("::", "__") + "_" + label] = (
-            bytes([len(name)]) + name + bytes([5]) + args)
-    return seeds
+    return dict(call_seed(name, 5, args, label) for label, (name, args) in cases)
 
 
 def winograd_seeds():
@@ -272,8 +274,6 @@ def winograd_seeds():
                 + bytes([5, 0]) + encode_ints(0, 0) + encode_int(groups)
                 + encode_out(FLOAT, out_sizes))
 
-    seeds = {}
-    name = b"aten::convolution.out"
     cases = [("winograd_tile_lanes", convolution((1, 8, 8, 24), (8, 8, 3, 3), 1, 1, 1,
                                                   (1, 8, 8, 24))),
              ("winograd_position_lanes", convolution((1, 8, 4, 4), (8, 8, 3, 3), 1, 1, 1,
@@ -302,9 +302,7 @@ def winograd_seeds():
              # And its stride-1 kernel on rows of 8 (6 rows).
              ("depthwise3x3_w8_avx2", convolution((1, 2, 6, 8), (2, 1, 3, 3), 1, 1, 2,
                                                    (1, 2, 6, 8)))]
-    for label, args in cases:
-        seeds["gen_aten__convolution.out_" + label] = bytes([len(name)]) + name + bytes([10]) + args
-    return seeds
+    return dict(call_seed("aten::convolution.out", 10, args, label) for label, args in cases)
 
 
 def planner_seeds():
