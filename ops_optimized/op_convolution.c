@@ -187,6 +187,13 @@ typedef struct conv_plan {
   // (ctx->constant_args), which no call can change: WEIGHT_SCAN_UNKNOWN
   // until a call scanned it.
   uint8_t weight_scan;
+  // Decided for a fused call (etr_conv_run_fused, with its post) or an
+  // unfused one: a plan serves only calls of its own kind.
+  bool fused;
+  // Fused: a call on this plan passed etr_conv_run_fused's checks of its
+  // target and ran; `staged` its answer (the target overlaps an input).
+  bool fused_ready;
+  bool staged;
   etr_conv2d_geometry_t g;
 } conv_plan_t;
 
@@ -276,6 +283,22 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
   return true;
 }
 
+// The plan an earlier call of this instruction left in ctx->memo, when
+// this call may reuse it: the executor vouches for the arguments, a
+// fused call's post for the rest of its inputs (post->checked), and the
+// plan was made for this ISA and this kind of call. Else NULL.
+static conv_plan_t *memo_plan(const etr_kernel_context_t *ctx,
+                              const etr_conv_post_t *post) {
+  conv_plan_t *plan = (conv_plan_t *)ctx->memo;
+  if (plan == NULL || !ctx->args_checked ||
+      (post != NULL && !post->checked) || plan->mark != PLAN_MARK ||
+      plan->isa != (int32_t)etr_isa_active() ||
+      plan->fused != (post != NULL)) {
+    return NULL;
+  }
+  return plan;
+}
+
 // Whether the pointwise kernel of `isa` reads a one-pixel call's weight
 // packed as columns (etr_conv_columns_pack; pointwise_avx512.c,
 // pointwise_avx2.c).
@@ -311,16 +334,20 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
           ? packed->weight
           : NULL;
   conv_plan_t local;
-  bool memo = post == NULL && ctx->memo != NULL;
-  conv_plan_t *plan = memo ? (conv_plan_t *)ctx->memo : &local;
-  if (!(memo && ctx->args_checked && plan->mark == PLAN_MARK &&
-        plan->isa == (int32_t)etr_isa_active())) {
+  conv_plan_t *plan = memo_plan(ctx, post);
+  if (plan == NULL) {
+    plan = ctx->memo != NULL && (post == NULL || post->checked)
+               ? (conv_plan_t *)ctx->memo
+               : &local;
     plan->mark = 0;
     if (!plan_call(ctx, args, num_args, input, weight, bias, out, groups,
                    post, plan)) {
       return false;
     }
+    plan->fused = post != NULL;
+    plan->fused_ready = false;
   }
+  const bool memo = plan != &local;
   const etr_conv2d_geometry_t *g = &plan->g;
   bool nchw = plan->nchw;
   // The paths that skip padding taps need a finite weight (a data check,
@@ -462,6 +489,18 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
   if (!read_call(args, num_args, &c) || c.transposed) {
     return ETR_OK;
   }
+  // A vouched call whose plan records the checks below passed: the same
+  // tensors at the same addresses pass them again.
+  conv_plan_t *plan = ctx->dry_run ? NULL : memo_plan(ctx, post);
+  if (plan != NULL && plan->fused_ready) {
+    *staged = plan->staged;
+    *done = convolve(ctx, args, num_args, c.input, c.weight, c.bias,
+                     *staged ? c.out : target, c.groups, post, &post->packed);
+    if (*done && *staged) {
+      memmove(target->data, c.out->data, etr_tensor_nbytes(c.out));
+    }
+    return ETR_OK;
+  }
   if (post == NULL || !post->checked || ctx->dry_run) {
     ETR_TRY(etr_opt_check(etr_ref_convolution_out, ctx, args, num_args));
   }
@@ -485,6 +524,11 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
                    post != NULL ? &post->packed : NULL);
   if (*done && *staged) {
     memmove(target->data, out->data, etr_tensor_nbytes(out));
+  }
+  plan = *done ? memo_plan(ctx, post) : NULL;
+  if (plan != NULL) {
+    plan->staged = *staged;
+    plan->fused_ready = true;
   }
   return ETR_OK;
 }
