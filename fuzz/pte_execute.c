@@ -3,8 +3,10 @@
 // Fuzz target pte_execute: the `etref run` pipeline on a .pte. Load, verify
 // (nothing runs unless the verifier accepts it), then instantiate each
 // method (at most two) with small caps and execute it once with the
-// reference kernels, then twice each with the optimized ones (calls
-// vouched for in the second run, and never) and with them fused at load
+// reference kernels, then three times each with the optimized ones
+// (calls vouched for from the second run, and never; from the third a
+// fused convolution also skips its target's checks, op_convolution.c's
+// memo_plan) and with them fused at load
 // (ops_optimized/fuse/fuse.h), on an ISA chosen from the input's hash, so
 // every ISA gets inputs; inputs set through etr_method_set_input before
 // each run and filled with zeros or a small pattern (chosen likewise).
@@ -356,7 +358,7 @@ static uint64_t run_method(const etr_program_t *program, const char *name,
   uint64_t digest = 0;
   void *buffers[2 * MAX_INPUTS];
   size_t num_buffers = 0;
-  for (int run = 0; run < runs && run < 2; ++run) {
+  for (int run = 0; run < runs && run < 3; ++run) {
     digest = 0;
     if (!set_inputs(&method, zero, buffers, &num_buffers)) {
       break;
@@ -412,15 +414,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       run_method(&program, name.chars, ETR_KERNELS_REFERENCE, zero, false, 1,
                  true, NULL);
       etr_isa_force((etr_isa_t)((hash >> 1) % ETR_NUM_ISAS));
-      // Each optimized method runs twice: in the second run the executor
-      // vouches for the calls whose arguments cannot have changed, and the
-      // kernels skip their checks; with vouching off, the same two runs
-      // must end the same way with the same outputs.
+      // Each optimized method runs three times: from the second run the
+      // executor vouches for the calls whose arguments cannot have
+      // changed, and the kernels skip their checks (fused convolutions
+      // those of their target too from the third); with vouching off, the
+      // same three runs must end the same way with the same outputs.
       bool read_unwritten = false;
       uint64_t plain = run_method(&program, name.chars, ETR_KERNELS_OPTIMIZED,
-                                  zero, false, 2, true, NULL);
+                                  zero, false, 3, true, NULL);
       uint64_t unvouched = run_method(&program, name.chars,
-                                      ETR_KERNELS_OPTIMIZED, zero, false, 2,
+                                      ETR_KERNELS_OPTIMIZED, zero, false, 3,
                                       false, &read_unwritten);
       if (plain != unvouched && plain != TIMED_OUT &&
           unvouched != TIMED_OUT) {
@@ -436,7 +439,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       // are the same (for a program that reads only what it wrote; the
       // unvouched runs, traced, tell).
       uint64_t fused = run_method(&program, name.chars, ETR_KERNELS_OPTIMIZED,
-                                  zero, true, 2, true, NULL);
+                                  zero, true, 3, true, NULL);
       if (!read_unwritten && plain != 0 && fused != 0 &&
           plain != TIMED_OUT &&
           fused != TIMED_OUT && plain != fused) {
