@@ -490,8 +490,10 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
     return ETR_OK;
   }
   // A vouched call whose plan records the checks below passed: the same
-  // tensors at the same addresses pass them again.
-  conv_plan_t *plan = ctx->dry_run ? NULL : memo_plan(ctx, post);
+  // tensors at the same addresses pass them again. (Only calls with a
+  // post keep such a plan: without one a call plans as an unfused one.)
+  conv_plan_t *plan =
+      ctx->dry_run || post == NULL ? NULL : memo_plan(ctx, post);
   if (plan != NULL && plan->fused_ready) {
     *staged = plan->staged;
     *done = convolve(ctx, args, num_args, c.input, c.weight, c.bias,
@@ -525,7 +527,7 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
   if (*done && *staged) {
     memmove(target->data, out->data, etr_tensor_nbytes(out));
   }
-  plan = *done ? memo_plan(ctx, post) : NULL;
+  plan = *done && post != NULL ? memo_plan(ctx, post) : NULL;
   if (plan != NULL) {
     plan->staged = *staged;
     plan->fused_ready = true;
