@@ -494,40 +494,36 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
   // post keep such a plan: without one a call plans as an unfused one.)
   conv_plan_t *plan =
       ctx->dry_run || post == NULL ? NULL : memo_plan(ctx, post);
-  if (plan != NULL && plan->fused_ready) {
+  const bool known = plan != NULL && plan->fused_ready;
+  if (known) {
     *staged = plan->staged;
-    *done = convolve(ctx, args, num_args, c.input, c.weight, c.bias,
-                     *staged ? c.out : target, c.groups, post, &post->packed);
-    if (*done && *staged) {
-      memmove(target->data, c.out->data, etr_tensor_nbytes(c.out));
+  } else {
+    if (post == NULL || !post->checked || ctx->dry_run) {
+      ETR_TRY(etr_opt_check(etr_ref_convolution_out, ctx, args, num_args));
     }
-    return ETR_OK;
+    // The unfused kernel would have written `out`: the fused call takes
+    // the same path only when `out` is free of the inputs (as planned
+    // programs have it) and `target` is laid out alike.
+    const etr_tensor_t *out = c.out;
+    if (ctx->dry_run || target->dtype != out->dtype ||
+        target->dim != out->dim ||
+        memcmp(target->sizes, out->sizes,
+               (size_t)out->dim * sizeof(out->sizes[0])) != 0 ||
+        memcmp(target->dim_order, out->dim_order, (size_t)out->dim) != 0 ||
+        overlaps_inputs(out, &c)) {
+      return ETR_OK;
+    }
+    // A target in the input's bytes (planners reuse them: the input is
+    // dead once the block ends) is written through `out`, then copied.
+    *staged = overlaps_inputs(target, &c);
   }
-  if (post == NULL || !post->checked || ctx->dry_run) {
-    ETR_TRY(etr_opt_check(etr_ref_convolution_out, ctx, args, num_args));
-  }
-  // The unfused kernel would have written `out`: the fused call takes the
-  // same path only when `out` is free of the inputs (as planned programs
-  // have it) and `target` is laid out alike.
-  const etr_tensor_t *out = c.out;
-  if (ctx->dry_run || target->dtype != out->dtype ||
-      target->dim != out->dim ||
-      memcmp(target->sizes, out->sizes,
-             (size_t)out->dim * sizeof(out->sizes[0])) != 0 ||
-      memcmp(target->dim_order, out->dim_order, (size_t)out->dim) != 0 ||
-      overlaps_inputs(out, &c)) {
-    return ETR_OK;
-  }
-  // A target in the input's bytes (planners reuse them: the input is dead
-  // once the block ends) is written through `out`, then copied.
-  *staged = overlaps_inputs(target, &c);
   *done = convolve(ctx, args, num_args, c.input, c.weight, c.bias,
                    *staged ? c.out : target, c.groups, post,
                    post != NULL ? &post->packed : NULL);
   if (*done && *staged) {
-    memmove(target->data, out->data, etr_tensor_nbytes(out));
+    memmove(target->data, c.out->data, etr_tensor_nbytes(c.out));
   }
-  plan = *done && post != NULL ? memo_plan(ctx, post) : NULL;
+  plan = !known && *done && post != NULL ? memo_plan(ctx, post) : NULL;
   if (plan != NULL) {
     plan->staged = *staged;
     plan->fused_ready = true;
