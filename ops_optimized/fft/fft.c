@@ -112,33 +112,6 @@ static int64_t signal_count(const etr_tensor_t *tensor, int32_t dim) {
   return count;
 }
 
-// The binary exponent below which every input value of an n-point
-// transform keeps the fp32 sums finite: a Stockham or radix-2 transform
-// of m points and its split grow a component by at most 4m (m sums of
-// values up to sqrt(2) A, a twiddle product's sqrt(2), the split's two
-// terms); Bluestein's convolution of M points by at most 64 M^2 m (the
-// chirp's transform is up to 2m, each transform of M points up to 2M,
-// before the division by M). Two bits of margin more; at least 1.
-static size_t complex_points(int64_t n);
-static bool takes_bluestein(size_t m, uint8_t *radices, size_t *steps);
-static size_t convolution_size(size_t m);
-
-static int safe_exponent(int64_t n) {
-  if (n < 2) {
-    return 128;  // no sums: finite is enough
-  }
-  const size_t m = complex_points(n);
-  uint8_t radices[64];
-  size_t steps;
-  const bool bluestein = takes_bluestein(m, radices, &steps);
-  const size_t big = convolution_size(m);
-  const double growth = bluestein ? 64.0 * (double)big * (double)big *
-                                        (double)m * 4.0
-                                  : 4.0 * (double)m * 4.0;
-  const int exponent = 127 - (int)ceil(log2(growth));
-  return exponent < 1 ? 1 : exponent;
-}
-
 // True when every value the transform reads is below 2^exponent in
 // magnitude (safe_exponent): finite, and small enough that no sum of the
 // fp32 transform overflows where the reference's double sums do not (a
@@ -185,6 +158,7 @@ static bool all_below(const etr_fft_kernels_t *k, const float *data,
 // reference's direct DFT: O(n^2)).
 typedef struct plan {
   etr_arena_mark_t mark;  // where the arena stood before
+  int64_t n;
   size_t m;
   size_t size;                    // the radix-2 transform's length: m or M
   bool bluestein;
@@ -309,23 +283,52 @@ static size_t convolution_size(size_t m) {
   return big;
 }
 
-// Takes the scratch from `temp` and fills the tables; false, with nothing
-// kept, without an arena or room in it (the caller falls back).
-static bool plan_begin(etr_arena_t *temp, const etr_fft_kernels_t *k,
-                       int64_t n, etr_fft_real_t sign, plan_t *p) {
-  if (temp == NULL || n < 2 || n > (INT64_C(1) << 28)) {
+// Chooses the path of an n-point transform (see plan_t) into p, its
+// scratch not taken yet; false when n is below 2 or above 2^28 (the
+// caller falls back).
+static bool plan_shape(int64_t n, plan_t *p) {
+  if (n < 2 || n > (INT64_C(1) << 28)) {
     return false;
   }
   memset(p, 0, sizeof(*p));
-  p->mark = etr_arena_mark(temp);
+  p->n = n;
   p->odd = n % 2 != 0;
-  size_t m = complex_points(n);
-  p->m = m;
-  p->bluestein = takes_bluestein(m, p->radices, &p->steps);
+  p->m = complex_points(n);
+  p->bluestein = takes_bluestein(p->m, p->radices, &p->steps);
+  p->size = p->bluestein ? convolution_size(p->m) : p->m;
+  return true;
+}
+
+// The binary exponent below which every input value of p's transform
+// keeps the fp32 sums finite: a Stockham or radix-2 transform of m points
+// and its split grow a component by at most 4m (m sums of values up to
+// sqrt(2) A, a twiddle product's sqrt(2), the split's two terms);
+// Bluestein's convolution of M points by at most 64 M^2 m (the chirp's
+// transform is up to 2m, each transform of M points up to 2M, before the
+// division by M). Two bits of margin more; at least 1.
+static int safe_exponent(const plan_t *p) {
+  const double m = (double)p->m;
+  const double big = (double)p->size;
+  const double growth =
+      p->bluestein ? 64.0 * big * big * m * 4.0 : 4.0 * m * 4.0;
+  const int exponent = 127 - (int)ceil(log2(growth));
+  return exponent < 1 ? 1 : exponent;
+}
+
+// Takes the scratch of p's path (plan_shape) from `temp` and fills the
+// tables; false, with nothing kept, without an arena or room in it (the
+// caller falls back).
+static bool plan_begin(etr_arena_t *temp, const etr_fft_kernels_t *k,
+                       etr_fft_real_t sign, plan_t *p) {
+  if (temp == NULL) {
+    return false;
+  }
+  p->mark = etr_arena_mark(temp);
+  const int64_t n = p->n;
+  const size_t m = p->m;
   bool stockham = p->steps > 0;
   bool radix2 = !stockham && !p->bluestein;
-  size_t big = convolution_size(m);
-  p->size = p->bluestein ? big : m;
+  size_t big = p->size;
   size_t half = p->size / 2 > 0 ? p->size / 2 : 1;
   size_t f = sizeof(etr_fft_real_t);
   bool ok = true;
@@ -684,12 +687,15 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
                      int32_t dim, double scale, bool onesided,
                      etr_tensor_t *out) {
   const etr_fft_kernels_t *k = etr_fft_kernels_for(etr_isa_active());
+  const int64_t n = self->sizes[dim];
+  plan_t p;
+  // One point needs no sums: finite input is enough (2^128: infinity).
   if (self->dtype != ETR_FLOAT || out->dtype != ETR_COMPLEX_FLOAT ||
-      !all_below(k, (const float *)self->data, self, dim, self->sizes[dim],
-                 1, safe_exponent(self->sizes[dim]))) {
+      (n > 1 && !plan_shape(n, &p)) ||
+      !all_below(k, (const float *)self->data, self, dim, n, 1,
+                 n > 1 ? safe_exponent(&p) : 128)) {
     return false;
   }
-  int64_t n = self->sizes[dim];
   int64_t signals = signal_count(self, dim);
   const float *x = (const float *)self->data;
   float *y = (float *)out->data;  // (re, im) pairs
@@ -703,8 +709,7 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     }
     return true;
   }
-  plan_t p;
-  if (!plan_begin(ctx->temp, k, n, 1.0f, &p)) {
+  if (!plan_begin(ctx->temp, k, 1.0f, &p)) {
     return false;
   }
   const etr_fft_real_t factor = (etr_fft_real_t)scale;
@@ -764,13 +769,14 @@ bool etr_fft_r2c_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
 bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
                      int32_t dim, double scale, etr_tensor_t *out) {
   const etr_fft_kernels_t *k = etr_fft_kernels_for(etr_isa_active());
+  const int64_t n = out->sizes[dim];
+  plan_t p;
   if (self->dtype != ETR_COMPLEX_FLOAT || out->dtype != ETR_FLOAT ||
-      !all_below(k, (const float *)self->data, self, dim,
-                 out->sizes[dim] / 2 + 1, 2,
-                 safe_exponent(out->sizes[dim]))) {
+      (n > 1 && !plan_shape(n, &p)) ||
+      !all_below(k, (const float *)self->data, self, dim, n / 2 + 1, 2,
+                 n > 1 ? safe_exponent(&p) : 128)) {
     return false;
   }
-  int64_t n = out->sizes[dim];
   int64_t signals = signal_count(out, dim);
   const float *x = (const float *)self->data;  // (re, im) pairs
   float *y = (float *)out->data;
@@ -783,8 +789,7 @@ bool etr_fft_c2r_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     }
     return true;
   }
-  plan_t p;
-  if (!plan_begin(ctx->temp, k, n, -1.0f, &p)) {
+  if (!plan_begin(ctx->temp, k, -1.0f, &p)) {
     return false;
   }
   const etr_fft_real_t factor = (etr_fft_real_t)scale;
