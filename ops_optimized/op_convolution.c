@@ -283,15 +283,21 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
   return true;
 }
 
-// The plan an earlier call of this instruction left in ctx->memo, when
-// this call may reuse it: the executor vouches for the arguments, a
-// fused call's post for the rest of its inputs (post->checked), and the
-// plan was made for this ISA and this kind of call. Else NULL.
+// The memo this call may keep its plan in: the executor's, unless the
+// call is fused and its post does not vouch for the rest of its inputs
+// (post->checked). NULL: none.
+static conv_plan_t *memo_slot(const etr_kernel_context_t *ctx,
+                              const etr_conv_post_t *post) {
+  return post != NULL && !post->checked ? NULL : (conv_plan_t *)ctx->memo;
+}
+
+// The plan an earlier call of this instruction left in its memo slot,
+// when this call may reuse it: the executor vouches for the arguments,
+// and the plan was made for this ISA and this kind of call. Else NULL.
 static conv_plan_t *memo_plan(const etr_kernel_context_t *ctx,
                               const etr_conv_post_t *post) {
-  conv_plan_t *plan = (conv_plan_t *)ctx->memo;
-  if (plan == NULL || !ctx->args_checked ||
-      (post != NULL && !post->checked) || plan->mark != PLAN_MARK ||
+  conv_plan_t *plan = memo_slot(ctx, post);
+  if (plan == NULL || !ctx->args_checked || plan->mark != PLAN_MARK ||
       plan->isa != (int32_t)etr_isa_active() ||
       plan->fused != (post != NULL)) {
     return NULL;
@@ -336,9 +342,8 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
   conv_plan_t local;
   conv_plan_t *plan = memo_plan(ctx, post);
   if (plan == NULL) {
-    plan = ctx->memo != NULL && (post == NULL || post->checked)
-               ? (conv_plan_t *)ctx->memo
-               : &local;
+    plan = memo_slot(ctx, post);
+    plan = plan != NULL ? plan : &local;
     plan->mark = 0;
     if (!plan_call(ctx, args, num_args, input, weight, bias, out, groups,
                    post, plan)) {
