@@ -381,6 +381,10 @@ static void describe_shapes(const etr_diff_case_t *c, char *buffer,
   }
 }
 
+// Which optimized call of the current ISA is being checked: 0 the first,
+// 1 the vouched second (named in failures).
+static int g_call;
+
 static void report_failure(const etr_diff_case_t *c, int case_number,
                            etr_isa_t isa, const char *what) {
   char shapes[512];
@@ -388,10 +392,12 @@ static void report_failure(const etr_diff_case_t *c, int case_number,
   // Bazel names the test target in TEST_TARGET.
   const char *target = getenv("TEST_TARGET");
   fprintf(stderr,
-          "DIFF FAIL %s [%s] dtype %s, ISA %s, inputs %s, seed %llu: %s\n"
+          "DIFF FAIL %s [%s] dtype %s, ISA %s%s, inputs %s, seed %llu: "
+          "%s\n"
           "  repro: bazel test %s --test_env=ETREF_DIFF_ONLY='%s#%d' "
           "--test_env=ETREF_ISA=%s --test_output=all\n",
           c->op, c->label, etr_scalar_type_name(c->dtype), etr_isa_name(isa),
+          g_call == 1 ? " (vouched second call, ctx->args_checked)" : "",
           shapes, (unsigned long long)c->seed, what,
           target != NULL ? target : "<this test>", c->op, case_number,
           etr_isa_name(isa));
@@ -490,6 +496,48 @@ static void record_coverage(const etr_diff_case_t *c, etr_isa_t isa,
   fclose(file);
 }
 
+// Compares every output of the reference's run and the optimized one;
+// false (reported) at the first that differs.
+static bool outputs_agree(const etr_diff_case_t *c, int case_number,
+                          etr_isa_t isa, etr_evalue_t *const *expected,
+                          etr_evalue_t *const *actual) {
+  for (size_t i = 0; i < c->num_args; ++i) {
+    if (is_output(c, i) &&
+        !compare_outputs(c, case_number, isa, i, expected[i]->u.as_tensor,
+                         actual[i]->u.as_tensor)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Whether the case writes an input in place (etr_diff_out_aliasing): a
+// second call would read what the first wrote.
+static bool in_place(const etr_diff_case_t *c) {
+  for (size_t i = 0; i < c->num_args; ++i) {
+    if (c->aliases[i] >= 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Overwrites every output of `run` with a value no kernel computes here
+// by chance (NaN for floating dtypes, all ones for integers, true for
+// Bool), so a call that leaves an element unwritten is caught.
+static void spoil_outputs(const etr_diff_case_t *c, etr_evalue_t **run) {
+  for (size_t i = 0; i < c->num_args; ++i) {
+    if (!is_output(c, i)) {
+      continue;
+    }
+    etr_tensor_t *t = run[i]->u.as_tensor;
+    size_t bytes = etr_tensor_nbytes(t);
+    if (t->data != NULL && bytes > 0) {
+      memset(t->data, t->dtype == ETR_BOOL ? 1 : 0xff, bytes);
+    }
+  }
+}
+
 int etr_diff_run(etr_diff_case_t *c) {
   static char last_op[128];
   static int op_case = 0;
@@ -530,6 +578,16 @@ int etr_diff_run(etr_diff_case_t *c) {
   uint64_t rng = 42;
   context.rng_state = &rng;
   etr_error_t expected_status = reference(&context, expected, c->num_args);
+  // The optimized kernel runs twice on each ISA, as an executor calls an
+  // instruction whose arguments are fixed: first with a zeroed memo, then
+  // (when the first call passed and the case is not in place) vouched
+  // for, with that memo, on outputs spoiled in between; both must match.
+  // ETREF_DIFF_VOUCHED_EVERY=n makes the second call for every n-th case
+  // of an op only (0: none; default 1: all).
+  static _Alignas(64) uint8_t memo[ETR_KERNEL_MEMO_BYTES];
+  const char *every_text = getenv("ETREF_DIFF_VOUCHED_EVERY");
+  long every = every_text != NULL ? strtol(every_text, NULL, 10) : 1;
+  bool vouched = every > 0 && case_number % every == 0 && !in_place(c);
   int failures = 0;
   for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
     if (!etr_isa_available((etr_isa_t)isa)) {
@@ -544,6 +602,9 @@ int etr_diff_run(etr_diff_case_t *c) {
     etr_arena_reset(&temp);
     rng = 42;
     uint64_t fallbacks = etr_opt_fallback_calls;
+    memset(memo, 0, sizeof(memo));
+    context.memo = memo;
+    context.args_checked = false;
     etr_error_t status = optimized(&context, actual, c->num_args);
     bool specialized = etr_opt_fallback_calls == fallbacks;
     ++g_stats.runs;
@@ -562,15 +623,30 @@ int etr_diff_run(etr_diff_case_t *c) {
     if (status != ETR_OK) {
       continue;  // both rejected: agreement
     }
-    for (size_t i = 0; i < c->num_args; ++i) {
-      if (is_output(c, i) &&
-          !compare_outputs(c, case_number, (etr_isa_t)isa, i,
-                           expected[i]->u.as_tensor,
-                           actual[i]->u.as_tensor)) {
-        ++failures;
-        break;
-      }
+    if (!outputs_agree(c, case_number, (etr_isa_t)isa, expected, actual)) {
+      ++failures;
+      continue;
     }
+    if (!vouched) {
+      continue;
+    }
+    g_call = 1;
+    spoil_outputs(c, actual);
+    etr_arena_reset(&temp);
+    rng = 42;
+    context.args_checked = true;
+    status = optimized(&context, actual, c->num_args);
+    if (status != ETR_OK) {
+      char what[ETR_DIAG_MESSAGE_CAPACITY + 64];
+      snprintf(what, sizeof(what), "returns %s (%s)",
+               etr_error_name(status), run_diag.message);
+      report_failure(c, case_number, (etr_isa_t)isa, what);
+      ++failures;
+    } else if (!outputs_agree(c, case_number, (etr_isa_t)isa, expected,
+                              actual)) {
+      ++failures;
+    }
+    g_call = 0;
   }
   etr_isa_reset();
   g_stats.failures += (uint64_t)failures;
