@@ -41,7 +41,7 @@ static etr_error_t add(etr_kernel_context_t *ctx, etr_evalue_t **args,
 // aten::add.out
 etr_error_t etr_opt_add_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
-  if (etr_binary_dense(args, num_args, ETR_BINARY_ADD, ctx->dry_run)) {
+  if (etr_binary_dense(ctx, args, num_args, ETR_BINARY_ADD)) {
     return ETR_OK;
   }
   return add(ctx, args, num_args, false, etr_ref_add_out);

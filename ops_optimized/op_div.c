@@ -48,7 +48,7 @@ etr_error_t etr_opt_div_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   // Dense Float operands of out's shape or one element (hardsigmoid's
   // divide by 6 on a squeeze-excite's [1, C, 1, 1]): the full probe and
   // plan cost 200 ns more than the division.
-  if (etr_binary_dense(args, num_args, ETR_BINARY_DIV, ctx->dry_run)) {
+  if (etr_binary_dense(ctx, args, num_args, ETR_BINARY_DIV)) {
     return ETR_OK;
   }
   return div_true(ctx, args, num_args, false, 2, ETR_BINARY_DIV,

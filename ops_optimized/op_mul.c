@@ -39,7 +39,7 @@ static etr_error_t mul(etr_kernel_context_t *ctx, etr_evalue_t **args,
 // aten::mul.out
 etr_error_t etr_opt_mul_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
-  if (etr_binary_dense(args, num_args, ETR_BINARY_MUL, ctx->dry_run)) {
+  if (etr_binary_dense(ctx, args, num_args, ETR_BINARY_MUL)) {
     return ETR_OK;
   }
   return mul(ctx, args, num_args, false, etr_ref_mul_out);

@@ -40,7 +40,7 @@ static etr_error_t sub(etr_kernel_context_t *ctx, etr_evalue_t **args,
 // aten::sub.out
 etr_error_t etr_opt_sub_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
-  if (etr_binary_dense(args, num_args, ETR_BINARY_SUB, ctx->dry_run)) {
+  if (etr_binary_dense(ctx, args, num_args, ETR_BINARY_SUB)) {
     return ETR_OK;
   }
   return sub(ctx, args, num_args, false, etr_ref_sub_out);

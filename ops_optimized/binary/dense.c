@@ -9,7 +9,10 @@
 // (Long) over the whole tensor: a tiny op's cost is then the executor's
 // and the kernel's, not the setup's. The comparisons with a Scalar
 // (eq/ne/lt/le/gt/ge.Scalar_out) have one too. Anything else returns
-// false with nothing written, and the caller takes its general path.
+// false with nothing written, and the caller takes its general path. On
+// an instruction's fixed arguments the arithmetic path decides once: the
+// vouched calls after the first (ctx->args_checked) reuse its decision
+// from ctx->memo.
 #include "ops_optimized/binary/binary.h"
 #include "ops_optimized/binary/elementwise.h"
 #include "ops_optimized/common/dense.h"
@@ -88,8 +91,48 @@ static void run_long(etr_binary_op_t op, int64_t n, const int64_t *a,
   }
 }
 
-bool etr_binary_dense(etr_evalue_t **args, size_t num_args,
-                      etr_binary_op_t op, bool dry_run) {
+// A call's decision: its dtype, length and how each input lines up with
+// out. Kept in ctx->memo on an instruction's fixed arguments, so a
+// vouched call (ctx->args_checked: the same tensors, shapes and data
+// pointers) goes straight to run_plan. (An instruction's kernel, and so
+// its op, never changes.)
+typedef struct dense_plan {
+  uint32_t mark;  // DENSE_MEMO_MARK once kept
+  bool is_long;   // Long tensors, else Float
+  dense_role_t role_a, role_b;
+  int64_t n;
+} dense_plan_t;
+
+enum { DENSE_MEMO_MARK = 0x646e7331 };  // "dns1"
+
+_Static_assert(sizeof(dense_plan_t) <= ETR_KERNEL_MEMO_BYTES,
+               "dense_plan_t must fit a kernel memo");
+
+// out = a op b on the plan's pattern.
+static void run_plan(const dense_plan_t *p, etr_binary_op_t op,
+                     const void *a, const void *b, void *y) {
+  if (p->is_long) {
+    run_long(op, p->n, a, p->role_a == ROLE_VECTOR, b,
+             p->role_b == ROLE_VECTOR, y);
+    return;
+  }
+  const etr_f32_binary_kernels_t *k = etr_f32_binary_for(etr_isa_active());
+  const etr_binary_params_t params = {.alpha = 0.0};
+  const float *x = a;
+  const float *z = b;
+  if (p->role_a == ROLE_VECTOR && p->role_b == ROLE_VECTOR) {
+    k->vv[op]((size_t)p->n, x, z, y, &params);
+  } else if (p->role_a == ROLE_VECTOR) {
+    k->vs[op]((size_t)p->n, x, z[0], y, &params);
+  } else {
+    k->sv[op]((size_t)p->n, x[0], z, y, &params);
+  }
+}
+
+// Decides a call (see etr_binary_dense) into *p; false when it is not one
+// the dense path takes.
+static bool plan_dense(etr_evalue_t **args, size_t num_args,
+                       etr_binary_op_t op, dense_plan_t *p) {
   bool has_alpha = op == ETR_BINARY_ADD || op == ETR_BINARY_SUB;
   size_t out_index = has_alpha ? 3 : 2;
   if (num_args != out_index + 2) {
@@ -101,7 +144,7 @@ bool etr_binary_dense(etr_evalue_t **args, size_t num_args,
   }
   const etr_tensor_t *a = etr_dense_tensor_arg(args, 0);
   const etr_tensor_t *b = etr_dense_tensor_arg(args, 1);
-  etr_tensor_t *out = etr_dense_tensor_arg(args, out_index);
+  const etr_tensor_t *out = etr_dense_tensor_arg(args, out_index);
   if (a == NULL || b == NULL || out == NULL || a->dtype != out->dtype ||
       b->dtype != out->dtype ||
       !(out->dtype == ETR_FLOAT || (out->dtype == ETR_LONG && has_alpha)) ||
@@ -113,30 +156,37 @@ bool etr_binary_dense(etr_evalue_t **args, size_t num_args,
     return false;
   }
   size_t element = out->dtype == ETR_FLOAT ? sizeof(float) : sizeof(int64_t);
-  dense_role_t role_a = role_of(a, out, n, element);
-  dense_role_t role_b = role_of(b, out, n, element);
-  if (role_a == ROLE_NONE || role_b == ROLE_NONE ||
-      (role_a == ROLE_SCALAR && role_b == ROLE_SCALAR)) {
+  *p = (dense_plan_t){
+      .mark = DENSE_MEMO_MARK,
+      .is_long = out->dtype == ETR_LONG,
+      .role_a = role_of(a, out, n, element),
+      .role_b = role_of(b, out, n, element),
+      .n = n,
+  };
+  return p->role_a != ROLE_NONE && p->role_b != ROLE_NONE &&
+         !(p->role_a == ROLE_SCALAR && p->role_b == ROLE_SCALAR);
+}
+
+bool etr_binary_dense(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                      size_t num_args, etr_binary_op_t op) {
+  size_t out_index = op == ETR_BINARY_ADD || op == ETR_BINARY_SUB ? 3 : 2;
+  dense_plan_t *memo = (dense_plan_t *)ctx->memo;
+  if (ctx->args_checked && memo != NULL && memo->mark == DENSE_MEMO_MARK) {
+    run_plan(memo, op, args[0]->u.as_tensor->data,
+             args[1]->u.as_tensor->data, args[out_index]->u.as_tensor->data);
+    return true;
+  }
+  dense_plan_t plan;
+  if (!plan_dense(args, num_args, op, &plan)) {
     return false;
   }
-  if (dry_run) {
+  if (ctx->dry_run) {
     return true;
   }
-  if (out->dtype == ETR_LONG) {
-    run_long(op, n, a->data, role_a == ROLE_VECTOR, b->data,
-             role_b == ROLE_VECTOR, out->data);
-    return true;
-  }
-  const etr_f32_binary_kernels_t *k = etr_f32_binary_for(etr_isa_active());
-  const etr_binary_params_t params = {.alpha = 0.0};
-  const float *x = a->data;
-  const float *z = b->data;
-  if (role_a == ROLE_VECTOR && role_b == ROLE_VECTOR) {
-    k->vv[op]((size_t)n, x, z, out->data, &params);
-  } else if (role_a == ROLE_VECTOR) {
-    k->vs[op]((size_t)n, x, z[0], out->data, &params);
-  } else {
-    k->sv[op]((size_t)n, x[0], z, out->data, &params);
+  run_plan(&plan, op, args[0]->u.as_tensor->data,
+           args[1]->u.as_tensor->data, args[out_index]->u.as_tensor->data);
+  if (memo != NULL) {
+    *memo = plan;
   }
   return true;
 }

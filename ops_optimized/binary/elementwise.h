@@ -128,13 +128,15 @@ etr_error_t etr_binary_execute(etr_kernel_context_t *ctx,
 
 // The dense fast path of add.out, sub.out (op ADD, SUB; args self, other,
 // alpha, out, return), mul.out and div.out (op MUL, DIV; self, other, out,
-// return) (binary/dense.c): true, with out computed unless `dry_run`, for a call
-// valid by construction: Float tensors (Long for ADD and SUB), alpha the
-// Int 1, out already of the broadcast shape, every tensor dense row-major,
-// each input of out's shape (or out itself, in place) or one element that
-// does not overlap out. False, with nothing written, for anything else.
-bool etr_binary_dense(etr_evalue_t **args, size_t num_args,
-                      etr_binary_op_t op, bool dry_run);
+// return) (binary/dense.c): true, with out computed unless ctx->dry_run,
+// for a call valid by construction: Float tensors (Long for ADD and SUB),
+// alpha the Int 1, out already of the broadcast shape, every tensor dense
+// row-major, each input of out's shape (or out itself, in place) or one
+// element that does not overlap out. False, with nothing written, for
+// anything else. A call's decision is kept in ctx->memo (when there is
+// one) for the vouched calls after it.
+bool etr_binary_dense(etr_kernel_context_t *ctx, etr_evalue_t **args,
+                      size_t num_args, etr_binary_op_t op);
 
 // The same for a comparison with a Scalar (args self, other, out,
 // return): a dense Float self, an Int or Double other, a dense Bool out
