@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/evalue.h"
+#include "core/kernel.h"
 #include "core/scalar_type.h"
 #include "core/tensor.h"
 
@@ -124,14 +125,25 @@ static inline int64_t etr_dense_int_at(const etr_int_list_t *list,
   return list->items[index]->u.as_int;
 }
 
+// What etr_dense_copy_reshaped keeps in ctx->memo: the bytes it copied.
+typedef struct etr_dense_copy_memo {
+  uint32_t mark;  // ETR_DENSE_COPY_MARK once kept
+  size_t bytes;
+} etr_dense_copy_memo_t;
+
+enum { ETR_DENSE_COPY_MARK = 0x64637031 };  // "dcp1"
+
 // The data step of the fast paths of the ops whose result is self's
 // elements in row-major order under another shape (clone, view, squeeze,
 // unsqueeze), once the caller has proven the arguments valid and out of
-// the result's shape: true, with the bytes copied unless `dry_run`, when
-// self and out have one dtype and the same element count, are dense
-// row-major and do not overlap; false (nothing written) otherwise.
-static inline bool etr_dense_copy_reshaped(const etr_tensor_t *self,
-                                           etr_tensor_t *out, bool dry_run) {
+// the result's shape: true, with the bytes copied unless ctx->dry_run,
+// when self and out have one dtype and the same element count, are dense
+// row-major and do not overlap; false (nothing written) otherwise. A
+// copy it makes is kept in ctx->memo (when the call has one) for
+// etr_dense_copy_vouched.
+static inline bool etr_dense_copy_reshaped(etr_kernel_context_t *ctx,
+                                           const etr_tensor_t *self,
+                                           etr_tensor_t *out) {
   int64_t self_numel = 0;
   int64_t out_numel = 0;
   if (self->dtype != out->dtype || !etr_dense_row_major(self, &self_numel) ||
@@ -142,9 +154,32 @@ static inline bool etr_dense_copy_reshaped(const etr_tensor_t *self,
   if (!etr_dense_disjoint(self->data, bytes, out->data, bytes)) {
     return false;
   }
-  if (!dry_run) {
+  if (!ctx->dry_run) {
     memcpy(out->data, self->data, bytes);
+    if (ctx->memo != NULL) {
+      *(etr_dense_copy_memo_t *)ctx->memo =
+          (etr_dense_copy_memo_t){ETR_DENSE_COPY_MARK, bytes};
+    }
   }
+  return true;
+}
+
+// A vouched call (ctx->args_checked: the same tensors, shapes and data
+// pointers as a call that passed) of an instruction whose earlier call
+// made its copy with etr_dense_copy_reshaped: the same copy from
+// args[self_index] to args[out_index], with no checks, and true; false
+// when the memo holds no such copy.
+static inline bool etr_dense_copy_vouched(const etr_kernel_context_t *ctx,
+                                          etr_evalue_t **args,
+                                          size_t self_index,
+                                          size_t out_index) {
+  const etr_dense_copy_memo_t *memo = (const etr_dense_copy_memo_t *)ctx->memo;
+  if (!ctx->args_checked || memo == NULL ||
+      memo->mark != ETR_DENSE_COPY_MARK) {
+    return false;
+  }
+  memcpy(args[out_index]->u.as_tensor->data,
+         args[self_index]->u.as_tensor->data, memo->bytes);
   return true;
 }
 
