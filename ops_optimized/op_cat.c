@@ -14,6 +14,7 @@
 
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/common/dense.h"
+#include "ops_optimized/common/memo.h"
 #include "ops_optimized/movement/movement.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
@@ -78,9 +79,9 @@ static void cat_copy(etr_evalue_t **args, const cat_plan_t *p) {
 // untouched, to the general path.
 static bool cat_dense(etr_kernel_context_t *ctx, etr_evalue_t **args,
                       size_t num_args) {
-  cat_plan_t *memo = (cat_plan_t *)ctx->memo;
-  if (ctx->args_checked && memo != NULL && memo->mark == CAT_MEMO_MARK) {
-    cat_copy(args, memo);
+  const cat_plan_t *kept = etr_opt_vouched_memo(ctx, CAT_MEMO_MARK);
+  if (kept != NULL) {
+    cat_copy(args, kept);
     return true;
   }
   if (num_args != 4 || args[0] == NULL ||
@@ -136,8 +137,8 @@ static bool cat_dense(etr_kernel_context_t *ctx, etr_evalue_t **args,
           (size_t)etr_dense_product(out->sizes, dim + 1, out->dim) * element,
   };
   cat_copy(args, &plan);
-  if (memo != NULL) {
-    *memo = plan;
+  if (ctx->memo != NULL) {
+    *(cat_plan_t *)ctx->memo = plan;
   }
   return true;
 }

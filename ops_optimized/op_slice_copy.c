@@ -13,6 +13,7 @@
 
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/common/dense.h"
+#include "ops_optimized/common/memo.h"
 #include "ops_optimized/movement/movement.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
@@ -52,9 +53,9 @@ static void slice_copy(etr_evalue_t **args, const slice_plan_t *p) {
 // the call, untouched, to the general path.
 static bool slice_dense(etr_kernel_context_t *ctx, etr_evalue_t **args,
                         size_t num_args) {
-  slice_plan_t *memo = (slice_plan_t *)ctx->memo;
-  if (ctx->args_checked && memo != NULL && memo->mark == SLICE_MEMO_MARK) {
-    slice_copy(args, memo);
+  const slice_plan_t *kept = etr_opt_vouched_memo(ctx, SLICE_MEMO_MARK);
+  if (kept != NULL) {
+    slice_copy(args, kept);
     return true;
   }
   if (num_args != 7) {
@@ -126,8 +127,8 @@ static bool slice_dense(etr_kernel_context_t *ctx, etr_evalue_t **args,
       .pitch = (size_t)size * inner,
   };
   slice_copy(args, &plan);
-  if (memo != NULL) {
-    *memo = plan;
+  if (ctx->memo != NULL) {
+    *(slice_plan_t *)ctx->memo = plan;
   }
   return true;
 }

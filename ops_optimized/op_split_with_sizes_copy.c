@@ -14,6 +14,7 @@
 
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/common/dense.h"
+#include "ops_optimized/common/memo.h"
 #include "ops_optimized/movement/movement.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
@@ -73,9 +74,9 @@ static void split_copy(etr_evalue_t **args, const split_plan_t *p) {
 // self. False leaves the call, untouched, to the general path.
 static bool split_dense(etr_kernel_context_t *ctx, etr_evalue_t **args,
                         size_t num_args) {
-  split_plan_t *memo = (split_plan_t *)ctx->memo;
-  if (ctx->args_checked && memo != NULL && memo->mark == SPLIT_MEMO_MARK) {
-    split_copy(args, memo);
+  const split_plan_t *kept = etr_opt_vouched_memo(ctx, SPLIT_MEMO_MARK);
+  if (kept != NULL) {
+    split_copy(args, kept);
     return true;
   }
   if (num_args != 5 || args[3] == NULL ||
@@ -132,8 +133,8 @@ static bool split_dense(etr_kernel_context_t *ctx, etr_evalue_t **args,
       (size_t)etr_dense_product(self->sizes, dim + 1, self->dim) * element;
   plan.pitch = (size_t)self->sizes[dim] * plan.inner;
   split_copy(args, &plan);
-  if (memo != NULL) {
-    *memo = plan;
+  if (ctx->memo != NULL) {
+    *(split_plan_t *)ctx->memo = plan;
   }
   return true;
 }

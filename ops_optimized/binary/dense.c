@@ -16,6 +16,7 @@
 #include "ops_optimized/binary/binary.h"
 #include "ops_optimized/binary/elementwise.h"
 #include "ops_optimized/common/dense.h"
+#include "ops_optimized/common/memo.h"
 #include "ops_optimized/isa.h"
 #include "ops_reference/support/element.h"
 
@@ -170,9 +171,9 @@ static bool plan_dense(etr_evalue_t **args, size_t num_args,
 bool etr_binary_dense(etr_kernel_context_t *ctx, etr_evalue_t **args,
                       size_t num_args, etr_binary_op_t op) {
   size_t out_index = op == ETR_BINARY_ADD || op == ETR_BINARY_SUB ? 3 : 2;
-  dense_plan_t *memo = (dense_plan_t *)ctx->memo;
-  if (ctx->args_checked && memo != NULL && memo->mark == DENSE_MEMO_MARK) {
-    run_plan(memo, op, args[0]->u.as_tensor->data,
+  const dense_plan_t *kept = etr_opt_vouched_memo(ctx, DENSE_MEMO_MARK);
+  if (kept != NULL) {
+    run_plan(kept, op, args[0]->u.as_tensor->data,
              args[1]->u.as_tensor->data, args[out_index]->u.as_tensor->data);
     return true;
   }
@@ -185,8 +186,8 @@ bool etr_binary_dense(etr_kernel_context_t *ctx, etr_evalue_t **args,
   }
   run_plan(&plan, op, args[0]->u.as_tensor->data,
            args[1]->u.as_tensor->data, args[out_index]->u.as_tensor->data);
-  if (memo != NULL) {
-    *memo = plan;
+  if (ctx->memo != NULL) {
+    *(dense_plan_t *)ctx->memo = plan;
   }
   return true;
 }

@@ -19,6 +19,7 @@
 
 #include "core/evalue.h"
 #include "core/kernel.h"
+#include "ops_optimized/common/memo.h"
 #include "core/scalar_type.h"
 #include "core/tensor.h"
 
@@ -173,13 +174,13 @@ static inline bool etr_dense_copy_vouched(const etr_kernel_context_t *ctx,
                                           etr_evalue_t **args,
                                           size_t self_index,
                                           size_t out_index) {
-  const etr_dense_copy_memo_t *memo = (const etr_dense_copy_memo_t *)ctx->memo;
-  if (!ctx->args_checked || memo == NULL ||
-      memo->mark != ETR_DENSE_COPY_MARK) {
+  const etr_dense_copy_memo_t *kept =
+      etr_opt_vouched_memo(ctx, ETR_DENSE_COPY_MARK);
+  if (kept == NULL) {
     return false;
   }
   memcpy(args[out_index]->u.as_tensor->data,
-         args[self_index]->u.as_tensor->data, memo->bytes);
+         args[self_index]->u.as_tensor->data, kept->bytes);
   return true;
 }
 

@@ -9,6 +9,7 @@
 #include "ops_optimized/bitwise/bitwise.h"
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/common/dense.h"
+#include "ops_optimized/common/memo.h"
 #include "ops_reference/support/shape.h"
 
 bool etr_unary_case(const etr_tensor_t *self, const etr_tensor_t *out) {
@@ -96,10 +97,10 @@ etr_error_t etr_unary_execute(etr_kernel_context_t *ctx, etr_unary_op_t op,
 etr_error_t etr_unary_simple(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args, etr_unary_op_t op,
                              bool *handled) {
-  unary_memo_t *memo = (unary_memo_t *)ctx->memo;
-  if (ctx->args_checked && memo != NULL && memo->mark == UNARY_MEMO_MARK) {
+  const unary_memo_t *kept = etr_opt_vouched_memo(ctx, UNARY_MEMO_MARK);
+  if (kept != NULL) {
     etr_f32_unary_op_for(op, etr_isa_active())(
-        memo->numel, (const float *)args[0]->u.as_tensor->data,
+        kept->numel, (const float *)args[0]->u.as_tensor->data,
         (float *)args[1]->u.as_tensor->data, NULL);
     *handled = true;
     return ETR_OK;
@@ -112,9 +113,10 @@ etr_error_t etr_unary_simple(etr_kernel_context_t *ctx, etr_evalue_t **args,
   }
   etr_error_t status = etr_unary_execute(ctx, op, NULL, self, out, handled);
   int64_t numel = 0;
-  if (status == ETR_OK && *handled && memo != NULL && !ctx->dry_run &&
+  if (status == ETR_OK && *handled && ctx->memo != NULL && !ctx->dry_run &&
       dense_f32(self, out, &numel)) {
-    *memo = (unary_memo_t){.mark = UNARY_MEMO_MARK, .numel = (size_t)numel};
+    *(unary_memo_t *)ctx->memo =
+        (unary_memo_t){.mark = UNARY_MEMO_MARK, .numel = (size_t)numel};
   }
   return status;
 }
