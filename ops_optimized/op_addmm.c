@@ -14,6 +14,7 @@
 // an out already [m, n] skip the dry run and the bias view (addmm_dense).
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/common/dense.h"
+#include "ops_optimized/common/memo.h"
 #include "ops_optimized/gemm/gemm_ops.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
@@ -33,6 +34,20 @@ static bool number_arg(etr_evalue_t **args, size_t index, double *value) {
   return false;
 }
 
+// The GEMM problem addmm_dense built, kept in ctx->memo on an
+// instruction's fixed arguments: a vouched call (ctx->args_checked: the
+// same tensors, shapes, data pointers and scalars) runs it again with no
+// checks and no rebuilding.
+typedef struct addmm_memo {
+  uint32_t mark;  // ADDMM_MEMO_MARK once kept
+  etr_gemm_problem_t problem;
+} addmm_memo_t;
+
+enum { ADDMM_MEMO_MARK = 0x61646d31 };  // "adm1"
+
+_Static_assert(sizeof(addmm_memo_t) <= ETR_KERNEL_MEMO_BYTES,
+               "addmm_memo_t must fit a kernel memo");
+
 // The fast path: valid by construction when it returns true (common/
 // dense.h): Float mat1 [m, k] and mat2 [k, n], a bias of rank <= 2 whose
 // dims are 1 or out's, an out already [m, n], Int or Double beta and
@@ -42,6 +57,13 @@ static bool number_arg(etr_evalue_t **args, size_t index, double *value) {
 // False leaves the call, untouched, to the general path.
 static bool addmm_dense(etr_kernel_context_t *ctx, etr_evalue_t **args,
                         size_t num_args) {
+  addmm_memo_t *kept = etr_opt_vouched_memo(ctx, ADDMM_MEMO_MARK);
+  if (kept != NULL) {
+    // ctx->state: mat2 packed at load (etr_opt_prepack_method), or NULL.
+    kept->problem.b_packed = (const etr_gemm_packed_b_t *)ctx->state;
+    etr_gemm(&kept->problem, NULL, ctx->temp, etr_isa_active());
+    return true;
+  }
   if (num_args != 7) {
     return false;
   }
@@ -96,6 +118,11 @@ static bool addmm_dense(etr_kernel_context_t *ctx, etr_evalue_t **args,
     // ctx->state: mat2 packed at load (etr_opt_prepack_method), or NULL.
     problem.b_packed = (const etr_gemm_packed_b_t *)ctx->state;
     etr_gemm(&problem, NULL, ctx->temp, etr_isa_active());
+    if (ctx->memo != NULL) {
+      addmm_memo_t *memo = (addmm_memo_t *)ctx->memo;
+      memo->mark = ADDMM_MEMO_MARK;
+      memo->problem = problem;
+    }
   }
   return true;
 }
