@@ -53,8 +53,9 @@ enum { SPLIT_MEMO_MARK = 0x73706c31 };  // "spl1"
 _Static_assert(sizeof(split_plan_t) <= ETR_KERNEL_MEMO_BYTES,
                "split_plan_t must fit a kernel memo");
 
+// (args[1]'s items were proven Ints before the plan was made.)
 static void split_copy(etr_evalue_t **args, const split_plan_t *p) {
-  const etr_int_list_t *split_sizes = etr_dense_int_list_arg(args, 1);
+  const etr_int_list_t *split_sizes = &args[1]->u.as_int_list;
   const etr_tensor_list_t *outs = &args[3]->u.as_tensor_list;
   const uint8_t *from = args[0]->u.as_tensor->data;
   for (size_t i = 0; i < outs->length; ++i) {
