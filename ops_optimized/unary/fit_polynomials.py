@@ -187,14 +187,18 @@ def print_gelu_tables():
 # which is j + 1008: entry (j + 16) mod 32 holds it, so no subtraction is
 # needed) and its left edge c as u with the other bits cleared, minus
 # 1/2; t = a - c is in [0, width] (slightly below 0 where a + 1/2 rounds
-# up to an edge). Per interval f(c + t) = hi + (lo + t P(t)): hi is f(c)
-# rounded to float and lo the rest, so that the constant term is not a
-# float's rounding away from f(c) (interval 0: hi = lo = 0 and tanh = t
-# P(t)). P of degree 3 (4 in t): 1.9e-8 relative at worst (on [0, 1/16]
-# and near a = 3.5), where uniform quarters needed degree 6 for 1.4e-9
-# (degree 5: 3.6e-8 on [1/8, 3/8]): the narrow intervals go where tanh
-# bends, near 0. Relative error; the coefficients are rounded to float
-# one at a time from the lowest on, the others refitted after each.
+# up to an edge). Per interval f(c + t) = hi + t P(t), hi = f(c) rounded
+# to float (interval 0: hi = 0 and tanh = t P(t)), with no row for the
+# rest of f(c): the kernel's last multiply-add adds t P to hi, rounded
+# once, and the fit's error (4e-8 relative, up to half an ULP of hi from
+# hi's rounding, and the ULP of tanh's float is at least hi's) and that
+# rounding keep the result within 1.5 ULP of tanh, so within 1 ULP of its
+# correctly rounded float; the lookup and the addition a row of lo took
+# cost 8% of the throughput (fit_hi_lo's `with_lo`: 1.9e-8 with it). P
+# of degree 3 (4 in t), where uniform quarters needed degree 6 for
+# 1.4e-9 (degree 5: 3.6e-8 on [1/8, 3/8]): the narrow intervals go where
+# tanh bends, near 0. Relative error; the coefficients are rounded to
+# float one at a time from the lowest on, the others refitted after each.
 TANH_TABLE_CAP = 9.125
 TANH_TABLE_OFFSET = 0.5  # u = a + 1/2
 TANH_TABLE_DEGREE = 4
@@ -213,10 +217,11 @@ def tanh_intervals():
     return intervals
 
 
-def fit_hi_lo(f, c, ts, degree):
+def fit_hi_lo(f, c, ts, degree, with_lo=True):
     """One interval's column, f(c + t) = hi + (lo + t P(t)) at the points
     ts: hi = f(c) rounded to float, then lo and P's coefficients rounded
-    as fit_rounded does (from P's when hi is 0), and its relative
+    as fit_rounded does (from P's when hi is 0, or without `with_lo`,
+    when the column is hi and P's and f = hi + t P(t)), and its relative
     error."""
     values = [f(c + mp.mpf(t)) for t in ts]
     hi = float(np.float32(float(f(c))))
@@ -224,8 +229,10 @@ def fit_hi_lo(f, c, ts, degree):
     fvalues = np.array([float(v) for v in values])
     basis = np.array([power_basis(degree)(t) for t in ts])
     rounded = fit_rounded(residual, 1 / fvalues, ts, degree,
-                          first=1 if hi == 0 else 0)
+                          first=1 if hi == 0 or not with_lo else 0)
     err = np.abs((basis @ rounded - residual) / fvalues).max()
+    if not with_lo:
+        return np.concatenate(([hi], rounded[1:])), err
     return np.concatenate(([hi], rounded)), err
 
 
@@ -244,7 +251,7 @@ def fit_abs_table(f, last_high, step, entries, degree):
 
 def fit_tanh_table():
     degree = TANH_TABLE_DEGREE
-    table = np.zeros((degree + 2, 32))  # hi, lo, P's coefficients
+    table = np.zeros((degree + 1, 32))  # hi, P's coefficients
     worst = 0.0
     for j, (left, right) in enumerate(tanh_intervals()):
         width = right - left
@@ -252,7 +259,8 @@ def fit_tanh_table():
         # the binade's widths.
         low = 0.0 if j == 0 else -width * 2.0 ** -19
         column, err = fit_hi_lo(mp.tanh, mp.mpf(left),
-                                cheb(low, width * 1.0001, 120), degree)
+                                cheb(low, width * 1.0001, 120), degree,
+                                with_lo=False)
         table[:, (j + TANH_TABLE_ROTATE) % 32] = column
         worst = max(worst, err)
     return table, worst
@@ -274,8 +282,10 @@ def print_tables():
           "--abs-tables; do not\n// edit. The coefficient tables of "
           "vmath.h's vf_tanh and vf_sigmoid table\n// paths, one column "
           "an interval c + t of a = |x|: row 0 is f(c) rounded\n// to "
-          "float (hi), row 1 the rest (lo), row k the coefficient of "
-          "t^(k-1)\n// of the polynomial: f = hi + (lo + t P(t)).")
+          "float (hi); in kSigmoidTable row 1 is the rest (lo) and row k "
+          "the\n// coefficient of t^(k-1) of the polynomial, f = hi + (lo "
+          "+ t P(t)); in\n// kTanhTable row k is that of t^k, f = hi + t "
+          "P(t).")
     print("#ifndef ETR_OPS_OPTIMIZED_UNARY_VMATH_ABS_TABLES_H")
     print("#define ETR_OPS_OPTIMIZED_UNARY_VMATH_ABS_TABLES_H")
     tanh_table, tanh_worst = fit_tanh_table()

@@ -436,17 +436,22 @@ static inline __attribute__((always_inline)) etr_vf vf_table_poly(
 // its bits >> 20 (its exponent and top 3 mantissa bits; the table is
 // rotated so that their low 5 bits are the entry), and u with the other
 // bits cleared, minus 1/2, is the interval's left edge c (exact); t = a -
-// c is exact (c <= a <= 2c, or c = 0). Against uniform quarters, which
-// needed degree 6 in t near 0, degree 4: 6 rows (lookups) and 4
-// multiply-adds, not 8 and 6, each about a cycle on Zen 4
-// (tools/port_probe.c), the extra integer steps and the cap free. Within
-// 1 ULP of the correctly rounded result over every float (ulp_sweep 1
-// tanh). bench_elementwise --only "tanh f32", 16 Ki floats: 3.1 -> 4.5 G
+// c is exact (c <= a <= 2c, or c = 0); tanh = hi + t P(t) from the
+// interval's column, one multiply-add chain. Within 1 ULP of the
+// correctly rounded result over every float (ulp_sweep 1 tanh). Against
+// uniform quarters, which needed degree 6 in t near 0, degree 4: 6 rows
+// (lookups) and 4 multiply-adds, not 8 and 6, each about a cycle on Zen
+// 4 (tools/port_probe.c), the extra integer steps and the cap free.
+// bench_elementwise --only "tanh f32", 16 Ki floats: 3.1 -> 4.5 G
 // elements/s (Intel Xeon, binaries alternated) with the uniform table
 // against the exp-and-division form below; this one against that table
 // on Zen 4 3.36 -> 4.3 (the two builds side by side on the two cores,
 // median ratio 1.284 over 7 rounds; 16 Mi floats 1.296; intervals 8 to
-// each binade of |x| + 1 with degree 5, 7 rows, had 1.158).
+// each binade of |x| + 1 with degree 5, 7 rows, had 1.158). Without the
+// row that held the rest of f(c) (hi + (lo + t P), fit_polynomials.py
+// says why the bound holds without it), 5 rows: 4.39 -> 4.75 on Zen 4
+// (2026-12-07, three runs each); a table of 16 entries of degree 5
+// through vpermps, as gelu's narrow one, ran 3.79.
 static inline etr_vf vf_tanh(etr_vf x) {
   etr_vf a = vf_min_keep_nan(vf_abs(x), vf_set1(9.125f));
   etr_vf u = vf_min_num(vf_add(a, vf_set1(0.5f)), vf_set1(7.99999952f));
@@ -454,8 +459,13 @@ static inline etr_vf vf_tanh(etr_vf x) {
   etr_vf c = vf_sub(
       vi_as_vf(vi_and(vf_as_vi(u), vi_set1((int32_t)0xfff00000u))),
       vf_set1(0.5f));
-  etr_vf y = vf_table_rows(kTanhTable[0], ETR_ROWS(kTanhTable), index,
-                           vf_sub(a, c));
+  etr_vf t = vf_sub(a, c);
+  const int rows = ETR_ROWS(kTanhTable);
+  etr_vf y = vf_lookup32(kTanhTable[rows - 1], index);
+#pragma GCC unroll 8
+  for (int k = rows - 2; k >= 0; --k) {
+    y = vf_fma(y, t, vf_lookup32(kTanhTable[k], index));
+  }
   return vi_as_vf(vi_or(vf_as_vi(y),
                         vi_and(vf_as_vi(x), vi_set1(INT32_MIN))));
 }
