@@ -187,18 +187,19 @@ def print_gelu_tables():
 # which is j + 1008: entry (j + 16) mod 32 holds it, so no subtraction is
 # needed) and its left edge c as u with the other bits cleared, minus
 # 1/2; t = a - c is in [0, width] (slightly below 0 where a + 1/2 rounds
-# up to an edge). Per interval f(c + t) = hi + t P(t), hi = f(c) rounded
-# to float (interval 0: hi = 0 and tanh = t P(t)), with no row for the
-# rest of f(c): the kernel's last multiply-add adds t P to hi, rounded
-# once, and the fit's error (4e-8 relative, up to half an ULP of hi from
-# hi's rounding, and the ULP of tanh's float is at least hi's) and that
-# rounding keep the result within 1.5 ULP of tanh, so within 1 ULP of its
-# correctly rounded float; the lookup and the addition a row of lo took
-# cost 8% of the throughput (fit_hi_lo's `with_lo`: 1.9e-8 with it). P
-# of degree 3 (4 in t), where uniform quarters needed degree 6 for
-# 1.4e-9 (degree 5: 3.6e-8 on [1/8, 3/8]): the narrow intervals go where
-# tanh bends, near 0. Relative error; the coefficients are rounded to
-# float one at a time from the lowest on, the others refitted after each.
+# up to an edge). Per interval f(c + t) = hi + t P(t) (fit_hi_poly), hi
+# = f(c) rounded to float (interval 0: hi = 0 and tanh = t P(t)), with no
+# row for the rest of f(c): the kernel's last multiply-add adds t P to
+# hi, rounded once. The fit's error (4e-8 relative, up to half an ULP of
+# hi from hi's rounding, and the ULP of tanh's float is at least hi's)
+# and that rounding keep the result within 1.5 ULP of tanh, so within 1
+# ULP of its correctly rounded float. The row of that rest (hi + (lo + t
+# P(t)), 1.9e-8) took a lookup and an addition more: 8% of the
+# throughput on Zen 4. P of degree 3 (4 in t), where uniform quarters
+# needed degree 6 for 1.4e-9 (degree 5: 3.6e-8 on [1/8, 3/8]): the narrow
+# intervals go where tanh bends, near 0. Relative error; the coefficients
+# are rounded to float one at a time from the lowest on, the others
+# refitted after each.
 TANH_TABLE_CAP = 9.125
 TANH_TABLE_OFFSET = 0.5  # u = a + 1/2
 TANH_TABLE_DEGREE = 4
@@ -217,34 +218,29 @@ def tanh_intervals():
     return intervals
 
 
-def fit_hi_lo(f, c, ts, degree, with_lo=True):
-    """One interval's column, f(c + t) = hi + (lo + t P(t)) at the points
-    ts: hi = f(c) rounded to float, then lo and P's coefficients rounded
-    as fit_rounded does (from P's when hi is 0, or without `with_lo`,
-    when the column is hi and P's and f = hi + t P(t)), and its relative
-    error."""
+def fit_hi_poly(f, c, ts, degree):
+    """One interval's column, f(c + t) = hi + t P(t) at the points ts: hi
+    = f(c) rounded to float, then P's coefficients rounded as fit_rounded
+    does, and its relative error."""
     values = [f(c + mp.mpf(t)) for t in ts]
     hi = float(np.float32(float(f(c))))
     residual = np.array([float(v - mp.mpf(hi)) for v in values])
     fvalues = np.array([float(v) for v in values])
     basis = np.array([power_basis(degree)(t) for t in ts])
-    rounded = fit_rounded(residual, 1 / fvalues, ts, degree,
-                          first=1 if hi == 0 or not with_lo else 0)
+    rounded = fit_rounded(residual, 1 / fvalues, ts, degree, first=1)
     err = np.abs((basis @ rounded - residual) / fvalues).max()
-    if not with_lo:
-        return np.concatenate(([hi], rounded[1:])), err
-    return np.concatenate(([hi], rounded)), err
+    return np.concatenate(([hi], rounded[1:])), err
 
 
 def fit_abs_table(f, last_high, step, entries, degree):
-    table = np.zeros((degree + 2, entries))  # hi, lo, P's coefficients
+    table = np.zeros((degree + 1, entries))  # hi, then P's coefficients
     worst = 0.0
     for i in range(entries):
         low = 0.0 if i == 0 else -step / 2 * 1.0001
         high = (last_high - i * step if i == entries - 1
                 else step / 2) * 1.0001
-        table[:, i], err = fit_hi_lo(f, mp.mpf(i) * step,
-                                     cheb(low, high, 120), degree)
+        table[:, i], err = fit_hi_poly(f, mp.mpf(i) * step,
+                                       cheb(low, high, 120), degree)
         worst = max(worst, err)
     return table, worst
 
@@ -258,9 +254,8 @@ def fit_tanh_table():
         # t dips below 0 by half an ulp of u = a + 1 at most: 2^-20 of
         # the binade's widths.
         low = 0.0 if j == 0 else -width * 2.0 ** -19
-        column, err = fit_hi_lo(mp.tanh, mp.mpf(left),
-                                cheb(low, width * 1.0001, 120), degree,
-                                with_lo=False)
+        column, err = fit_hi_poly(mp.tanh, mp.mpf(left),
+                                  cheb(low, width * 1.0001, 120), degree)
         table[:, (j + TANH_TABLE_ROTATE) % 32] = column
         worst = max(worst, err)
     return table, worst
@@ -268,10 +263,11 @@ def fit_tanh_table():
 
 # sigmoid's table path (AVX-512) takes a = |x| < 7.75: s = sigmoid(-a) =
 # 1 / (1 + e^a) from a table of intervals as tanh's (c = i / 4, |t| <=
-# 1/8, the last interval to 7.875), P of degree 3 (degree 4 in t: 1.6e-8
-# relative; the former table of x itself needed intervals of 1/2 and
-# degree 5 for 1.2e-8), and sigmoid(x) = 1 - s for x >= 0 (s <= 1/2:
-# the subtraction loses nothing, and sigmoid's bound is 2 ULP).
+# 1/8, the last interval to 7.875), hi + t P(t) as tanh's, P of degree
+# 3 (degree 4 in t: 4.4e-8 relative, 1.6e-8 with a row of lo; the former
+# table of x itself needed intervals of 1/2 and degree 5 for 1.2e-8), and
+# sigmoid(x) = 1 - s for x >= 0 (s <= 1/2: the subtraction loses
+# nothing, and sigmoid's bound is 2 ULP).
 SIGMOID_TABLE_END = 7.75
 SIGMOID_TABLE = dict(step=0.25, entries=32, degree=4)
 
@@ -282,10 +278,7 @@ def print_tables():
           "--abs-tables; do not\n// edit. The coefficient tables of "
           "vmath.h's vf_tanh and vf_sigmoid table\n// paths, one column "
           "an interval c + t of a = |x|: row 0 is f(c) rounded\n// to "
-          "float (hi); in kSigmoidTable row 1 is the rest (lo) and row k "
-          "the\n// coefficient of t^(k-1) of the polynomial, f = hi + (lo "
-          "+ t P(t)); in\n// kTanhTable row k is that of t^k, f = hi + t "
-          "P(t).")
+          "float (hi), row k the coefficient of t^k: f = hi + t P(t).")
     print("#ifndef ETR_OPS_OPTIMIZED_UNARY_VMATH_ABS_TABLES_H")
     print("#define ETR_OPS_OPTIMIZED_UNARY_VMATH_ABS_TABLES_H")
     tanh_table, tanh_worst = fit_tanh_table()

@@ -396,21 +396,23 @@ static const float kExpQ01[5] = {0.500001073f, 0.166645497f,
                                  0.00187012402f};
 
 #if defined(ETR_HAVE_VF_LOOKUP32)
-// hi + (lo + t P(t)) from the columns `index` (mod 32: a lane outside
-// the table reads nothing outside it) of one of vmath_abs_tables.h's
-// tables (fit by fit_polynomials.py --abs-tables) of `rows` rows (hi, lo
-// and P's coefficients) of 32 entries: hi = f(c) rounded to float and lo
-// the rest, so the last step adds to hi a smaller term, rounded once.
-// `rows` lookups (vpermt2ps), rows - 2 multiply-adds, no exp and no
-// division.
+// hi + t P(t) from the columns `index` (mod 32: a lane outside the table
+// reads nothing outside it) of one of vmath_abs_tables.h's tables (fit
+// by fit_polynomials.py --abs-tables) of `rows` rows (hi = f(c) rounded
+// to float, then P's coefficients) of 32 entries, one multiply-add
+// chain: the last step adds to hi a smaller term, rounded once. `rows`
+// lookups (vpermt2ps), rows - 1 multiply-adds, no exp and no division.
+// Without a row for the rest of f(c) (fit_polynomials.py says why the
+// bounds hold): Zen 4, 16 Ki floats, tanh 4.39 -> 4.75 G elements/s,
+// sigmoid 4.88 -> 5.22 (bench_elementwise, three runs each, 2026-12-07).
 static inline __attribute__((always_inline)) etr_vf vf_table_rows(
     const float *table, const int rows, etr_vi index, etr_vf t) {
   etr_vf p = vf_lookup32(table + (rows - 1) * 32, index);
 #pragma GCC unroll 16
-  for (int k = rows - 2; k >= 1; --k) {
+  for (int k = rows - 2; k >= 0; --k) {
     p = vf_fma(p, t, vf_lookup32(table + k * 32, index));
   }
-  return vf_add(vf_lookup32(table, index), p);
+  return p;
 }
 
 // vf_table_rows on intervals of x >= 0 of `step` (a power of two): i =
@@ -436,8 +438,8 @@ static inline __attribute__((always_inline)) etr_vf vf_table_poly(
 // its bits >> 20 (its exponent and top 3 mantissa bits; the table is
 // rotated so that their low 5 bits are the entry), and u with the other
 // bits cleared, minus 1/2, is the interval's left edge c (exact); t = a -
-// c is exact (c <= a <= 2c, or c = 0); tanh = hi + t P(t) from the
-// interval's column, one multiply-add chain. Within 1 ULP of the
+// c is exact (c <= a <= 2c, or c = 0); tanh = vf_table_rows of the
+// interval's column. Within 1 ULP of the
 // correctly rounded result over every float (ulp_sweep 1 tanh). Against
 // uniform quarters, which needed degree 6 in t near 0, degree 4: 6 rows
 // (lookups) and 4 multiply-adds, not 8 and 6, each about a cycle on Zen
@@ -447,11 +449,9 @@ static inline __attribute__((always_inline)) etr_vf vf_table_poly(
 // against the exp-and-division form below; this one against that table
 // on Zen 4 3.36 -> 4.3 (the two builds side by side on the two cores,
 // median ratio 1.284 over 7 rounds; 16 Mi floats 1.296; intervals 8 to
-// each binade of |x| + 1 with degree 5, 7 rows, had 1.158). Without the
-// row that held the rest of f(c) (hi + (lo + t P), fit_polynomials.py
-// says why the bound holds without it), 5 rows: 4.39 -> 4.75 on Zen 4
-// (2026-12-07, three runs each); a table of 16 entries of degree 5
-// through vpermps, as gelu's narrow one, ran 3.79.
+// each binade of |x| + 1 with degree 5, 7 rows, had 1.158). A table of
+// 16 entries of degree 5 through vpermps, as gelu's narrow one, ran 3.79
+// where this one (5 rows) ran 4.39 (Zen 4, 2026-12-07).
 static inline etr_vf vf_tanh(etr_vf x) {
   etr_vf a = vf_min_keep_nan(vf_abs(x), vf_set1(9.125f));
   etr_vf u = vf_min_num(vf_add(a, vf_set1(0.5f)), vf_set1(7.99999952f));
@@ -459,13 +459,8 @@ static inline etr_vf vf_tanh(etr_vf x) {
   etr_vf c = vf_sub(
       vi_as_vf(vi_and(vf_as_vi(u), vi_set1((int32_t)0xfff00000u))),
       vf_set1(0.5f));
-  etr_vf t = vf_sub(a, c);
-  const int rows = ETR_ROWS(kTanhTable);
-  etr_vf y = vf_lookup32(kTanhTable[rows - 1], index);
-#pragma GCC unroll 8
-  for (int k = rows - 2; k >= 0; --k) {
-    y = vf_fma(y, t, vf_lookup32(kTanhTable[k], index));
-  }
+  etr_vf y = vf_table_rows(kTanhTable[0], ETR_ROWS(kTanhTable), index,
+                           vf_sub(a, c));
   return vi_as_vf(vi_or(vf_as_vi(y),
                         vi_and(vf_as_vi(x), vi_set1(INT32_MIN))));
 }
@@ -626,10 +621,10 @@ static inline __attribute__((always_inline)) void vf_sigmoid4(etr_vf *v) {
 // of x itself in intervals of 1/2 of degree 5 (7 rows, no 1 - s and
 // select; Zen 4 3.16 -> 3.82). On Zen 4 a 512-bit permute or FMA holds a
 // shared pipe and a vector costs about the sum of them, while the
-// subtraction and the select go to pipes those leave idle: this one's 6
-// rows took 16 Ki floats 4.15 -> 4.83 G elements/s (Zen 4, 2026-12-05,
-// 7 rounds of the two builds side by side on the two cores, median ratio
-// 1.163; bench_elementwise --only "sigmoid f32").
+// subtraction and the select go to pipes those leave idle: this one
+// (then 6 rows, with lo) took 16 Ki floats 4.15 -> 4.83 G elements/s
+// (Zen 4, 2026-12-05, 7 rounds of the two builds side by side on the two
+// cores, median ratio 1.163; bench_elementwise --only "sigmoid f32").
 static inline etr_vf vf_sigmoid_table(etr_vf x) {
   etr_vf s = vf_table_poly(vf_abs(x), kSigmoidTable[0],
                            ETR_ROWS(kSigmoidTable), 0.25f);
