@@ -9,7 +9,13 @@
 //   3. the optimized kernel (etr_registry_select, so the reference again
 //      for ops without an optimized twin) on fresh copies of the same
 //      arguments, outs poisoned alike, once per ISA this CPU has, every
-//      other input with streaming stores from 256 bytes of arrays. (One
+//      other input with streaming stores from 256 bytes of arrays; where
+//      an executor would keep the call's arguments fixed (not in place,
+//      not a prim op), with a zeroed kernel memo, and then twice more on
+//      the same tensors with their data set back to the decoded values,
+//      as the executor runs the instruction: a first call with a zeroed
+//      memo on outs already at their shapes, then one vouched for
+//      (args_checked, the memo kept) (run_again). (One
 //      poison for every run: the fuzzer freely turns an input into an out
 //      spec, which a kernel then reads as data, so two poisons would make
 //      differences that are no kernel's fault. The scratch arena is not
@@ -97,15 +103,23 @@ typedef struct {
 } run_t;
 
 static uint8_t g_temp_buffer[TEMP_BYTES];
+static size_t g_temp_peak;  // scratch bytes the last call took
+static _Alignas(64) uint8_t g_memo[ETR_KERNEL_MEMO_BYTES];
 
-// Decodes a fresh copy of the call and runs `kernel` on it.
-static void run(const uint8_t *data, size_t size, etr_kernel_fn kernel,
-                const char *op, uint8_t poison, bool dry_run, run_t *out) {
-  memset(out, 0, sizeof(*out));
-  if (!etr_fuzz_decode_call(data, size, poison, dry_run, &out->pool,
-                            &out->call)) {
-    etr_fuzz_fault(TARGET, "a call that decoded once no longer decodes");
-  }
+// What the executor gives an instruction whose arguments are fixed
+// (core/method_fixed_args.c): a memo that stays with it, the arguments
+// that are read-only constants, and, once a call passed, args_checked.
+typedef struct {
+  void *memo;  // NULL: arguments not fixed
+  uint64_t constant_args;
+  bool args_checked;
+} fixed_t;
+
+static const fixed_t kNotFixed = {NULL, 0, false};
+
+// Runs `kernel` on the decoded call in `out`.
+static void call_kernel(etr_kernel_fn kernel, const char *op, bool dry_run,
+                        const fixed_t *fixed, run_t *out) {
   etr_arena_t temp;
   etr_arena_init(&temp, g_temp_buffer, sizeof(g_temp_buffer));
   uint64_t rng = RNG_SEED;
@@ -114,9 +128,106 @@ static void run(const uint8_t *data, size_t size, etr_kernel_fn kernel,
                               .temp = &temp,
                               .op_name = op,
                               .rng_state = &rng,
-                              .dry_run = dry_run};
+                              .dry_run = dry_run,
+                              .memo = fixed->memo,
+                              .constant_args = fixed->constant_args,
+                              .args_checked = fixed->args_checked};
   out->status = kernel(&ctx, out->call.args, out->call.num_args);
+  g_temp_peak = temp.peak;
   etr_fuzz_check_rejection(TARGET, op, out->status, &out->diag);
+}
+
+// Decodes a fresh copy of the call and runs `kernel` on it.
+static void run(const uint8_t *data, size_t size, etr_kernel_fn kernel,
+                const char *op, uint8_t poison, bool dry_run,
+                const fixed_t *fixed, run_t *out) {
+  memset(out, 0, sizeof(*out));
+  if (!etr_fuzz_decode_call(data, size, poison, dry_run, &out->pool,
+                            &out->call)) {
+    etr_fuzz_fault(TARGET, "a call that decoded once no longer decodes");
+  }
+  call_kernel(kernel, op, dry_run, fixed, out);
+}
+
+// Whether an executor would call this instruction with fixed arguments
+// (core/method_fixed_args.c), given static tensors: not an in-place op
+// (name base ending in '_', which returns `self` in its return slot) and
+// not a prim op (a scalar in the return slot).
+static bool fixed_arguments(const char *op, const etr_fuzz_call_t *call) {
+  const char *dot = strchr(op, '.');
+  size_t length = dot != NULL ? (size_t)(dot - op) : strlen(op);
+  if (length == 0 || op[length - 1] == '_' || call->num_args == 0) {
+    return false;
+  }
+  etr_tag_t slot = call->args[call->num_args - 1]->tag;
+  return slot == ETR_TAG_TENSOR || slot == ETR_TAG_LIST_TENSOR;
+}
+
+// The bits of the call's top-level input tensors (not outs), which an
+// executor would mark read-only constants if the program held them so.
+static uint64_t input_tensor_bits(const etr_fuzz_call_t *call) {
+  uint64_t bits = 0;
+  for (size_t a = 0; a < call->num_args && a < 64; ++a) {
+    if (!call->is_out[a] && call->args[a]->tag == ETR_TAG_TENSOR) {
+      bits |= (uint64_t)1 << a;
+    }
+  }
+  return bits;
+}
+
+// Copies the data of `from`'s tensors (a fresh decode of the same call)
+// into `to`'s, leaving `to`'s shapes as the first call left them.
+static void restore_data(etr_evalue_t *to, const etr_evalue_t *from) {
+  if (to->tag == ETR_TAG_TENSOR && from->tag == ETR_TAG_TENSOR) {
+    etr_tensor_t *t = to->u.as_tensor;
+    const etr_tensor_t *f = from->u.as_tensor;
+    size_t bytes = t->capacity_bytes < f->capacity_bytes ? t->capacity_bytes
+                                                         : f->capacity_bytes;
+    if (t->data != NULL && f->data != NULL && bytes > 0) {
+      memcpy(t->data, f->data, bytes);
+    }
+  } else if ((to->tag == ETR_TAG_LIST_TENSOR ||
+              to->tag == ETR_TAG_LIST_OPTIONAL_TENSOR) &&
+             from->tag == to->tag) {
+    size_t n = to->u.as_tensor_list.length;
+    for (size_t i = 0; i < n && i < from->u.as_tensor_list.length; ++i) {
+      etr_evalue_t *a = to->u.as_tensor_list.items[i];
+      const etr_evalue_t *b = from->u.as_tensor_list.items[i];
+      if (a != NULL && b != NULL) {
+        restore_data(a, b);
+      }
+    }
+  }
+}
+
+// The executor's calls of an instruction with fixed arguments, on the
+// same tensors as `opt`'s first call, which passed and left its outs
+// resized: every tensor's data set back to the decoded values (outs to
+// the poison) and the scratch the last call took overwritten with 0xFF,
+// then, unless `vouched`, a call with a zeroed memo (the executor's first
+// call sees its static outs at their shapes, which fast paths ask for),
+// else one vouched for (args_checked) with the memo that call left: a
+// kernel that trusts what it kept must compute the same results.
+static void run_again(const uint8_t *data, size_t size, etr_kernel_fn kernel,
+                      const char *op, const fixed_t *fixed, bool vouched,
+                      run_t *opt) {
+  etr_fuzz_pool_t pool = {0};
+  etr_fuzz_call_t fresh;
+  if (!etr_fuzz_decode_call(data, size, 0xA5, false, &pool, &fresh)) {
+    etr_fuzz_fault(TARGET, "a call that decoded once no longer decodes");
+  }
+  for (size_t i = 0; i < opt->call.num_args; ++i) {
+    restore_data(opt->call.args[i], fresh.args[i]);
+  }
+  etr_fuzz_pool_free(&pool);
+  memset(g_temp_buffer, 0xFF,
+         g_temp_peak < TEMP_BYTES ? g_temp_peak : TEMP_BYTES);
+  if (!vouched) {
+    memset(fixed->memo, 0, ETR_KERNEL_MEMO_BYTES);
+  }
+  fixed_t again = *fixed;
+  again.args_checked = vouched;
+  call_kernel(kernel, op, false, &again, opt);
 }
 
 // Fails when a tensor the kernel returned describes bytes past its
@@ -415,7 +526,8 @@ static void check_values_only(const uint8_t *data, size_t size,
                               const run_t *ref, run_t *opt) {
   char name[64];
   snprintf(name, sizeof(name), "%s, values only", isa_name);
-  run(data, size, etr_pool_max2d_values_only, op, 0xA5, false, opt);
+  run(data, size, etr_pool_max2d_values_only, op, 0xA5, false, &kNotFixed,
+      opt);
   if ((ref->status == ETR_OK) != (opt->status == ETR_OK)) {
     etr_fuzz_fault(TARGET, "%s (%s): reference %s, values only %s: %s", op,
                    name, etr_error_name(ref->status),
@@ -461,8 +573,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static run_t dry;
   static run_t ref;
   static run_t opt;
-  run(data, size, reference, op, 0xA5, true, &dry);
-  run(data, size, reference, op, 0xA5, false, &ref);
+  run(data, size, reference, op, 0xA5, true, &kNotFixed, &dry);
+  run(data, size, reference, op, 0xA5, false, &kNotFixed, &ref);
   static int verbose = -1;  // ETREF_FUZZ_VERBOSE=1: one line per input
   if (verbose < 0) {
     verbose = getenv("ETREF_FUZZ_VERBOSE") != NULL;
@@ -483,24 +595,50 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // tensors the fuzzer makes.
   etr_isa_force_stream_bytes(etr_fuzz_hash(data, size) % 2 == 0 ? 256 : 0);
   bool same = optimized == reference;
+  // An optimized kernel runs as an executor runs an instruction whose
+  // arguments are fixed: with a zeroed memo (and, on half the inputs,
+  // its input tensors marked read-only constants), then, after a call
+  // that passed, twice more (run_again), the last vouched for; every
+  // call must match the reference.
+  fixed_t fixed = kNotFixed;
+  if (!same && fixed_arguments(op, &ref.call)) {
+    fixed.memo = g_memo;
+    fixed.constant_args = etr_fuzz_hash(data, size) % 4 < 2
+                              ? input_tensor_bits(&ref.call)
+                              : 0;
+  }
   for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
     if (!etr_isa_available((etr_isa_t)isa) || (same && isa > 0)) {
       continue;
     }
     etr_isa_force((etr_isa_t)isa);
     const char *isa_name = same ? "same kernel" : etr_isa_name((etr_isa_t)isa);
-    run(data, size, optimized, op, 0xA5, false, &opt);
-    if ((ref.status == ETR_OK) != (opt.status == ETR_OK)) {
-      etr_fuzz_fault(TARGET, "%s (%s): reference %s, optimized %s: %s", op,
-                     isa_name, etr_error_name(ref.status),
-                     etr_error_name(opt.status),
-                     ref.status != ETR_OK ? ref.diag.message
-                                          : opt.diag.message);
-    }
-    if (ref.status == ETR_OK) {
-      for (size_t i = 0; i < ref.call.num_args; ++i) {
-        compare_value(op, isa_name, i, ref.call.args[i], opt.call.args[i],
-                      same);
+    memset(g_memo, 0, sizeof(g_memo));
+    static const char *const kCalls[3] = {
+        "", ", second call (outs at their shapes)",
+        ", vouched third call (args_checked, the memo kept)"};
+    for (int call = 0; call < 3; ++call) {
+      char name[96];
+      snprintf(name, sizeof(name), "%s%s", isa_name, kCalls[call]);
+      if (call == 0) {
+        run(data, size, optimized, op, 0xA5, false, &fixed, &opt);
+      } else if (fixed.memo != NULL && opt.status == ETR_OK) {
+        run_again(data, size, optimized, op, &fixed, call == 2, &opt);
+      } else {
+        break;
+      }
+      if ((ref.status == ETR_OK) != (opt.status == ETR_OK)) {
+        etr_fuzz_fault(TARGET, "%s (%s): reference %s, optimized %s: %s", op,
+                       name, etr_error_name(ref.status),
+                       etr_error_name(opt.status),
+                       ref.status != ETR_OK ? ref.diag.message
+                                            : opt.diag.message);
+      }
+      if (ref.status == ETR_OK) {
+        for (size_t i = 0; i < ref.call.num_args; ++i) {
+          compare_value(op, name, i, ref.call.args[i], opt.call.args[i],
+                        same);
+        }
       }
     }
     etr_fuzz_pool_free(&opt.pool);
