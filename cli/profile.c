@@ -74,9 +74,11 @@ static const char kProfileUsage[] =
     "  --delegate LIB.so       load a delegate library (core/backend.h's\n"
     "                          ABI); repeat for several\n"
     "  --fuse                  fuse the optimized kernels' convolution blocks\n"
-    "                          (ops_optimized/fuse/fuse.h): the absorbed batch\n"
+    "                          (ops_optimized/fuse/fuse.h): the absorbed "
+    "batch\n"
     "                          norm and clamp rows show ~0 us; not with\n"
-    "                          --debug-buffer (their values are never written)\n"
+    "                          --debug-buffer (their values are never "
+    "written)\n"
     "  --quiet                 print no tables\n";
 
 #define MAX_FILES ETR_CLI_MAX_INPUTS
@@ -453,8 +455,8 @@ static int measure_overhead(const profile_options_t *options,
   etr_counters_open(&counters, options->counters);
   int instructions = -1;
   for (uint32_t c = 0; c < counters.num_counters; ++c) {
-    instructions = strcmp(counters.names[c], "instructions") == 0 ? (int)c
-                                                                  : instructions;
+    instructions =
+        strcmp(counters.names[c], "instructions") == 0 ? (int)c : instructions;
   }
   etr_diag_t diag;
   etr_diag_reset(&diag);
@@ -463,9 +465,10 @@ static int measure_overhead(const profile_options_t *options,
   double *samples = (double *)calloc((size_t)pairs * 6, sizeof(double));
   int code = status == ETR_OK && samples != NULL
                  ? ETR_EXIT_OK
-                 : etr_cli_report(&diag, status != ETR_OK
-                                             ? status
-                                             : ETR_ERR_MEMORY_ALLOCATION_FAILED);
+                 : etr_cli_report(&diag,
+                                  status != ETR_OK
+                                      ? status
+                                      : ETR_ERR_MEMORY_ALLOCATION_FAILED);
   bool has_instructions = instructions >= 0;
   const etr_event_tracer_t *timing_tracer = method->config.tracer;
   for (uint32_t p = 0; p < pairs && code == ETR_EXIT_OK; ++p) {

@@ -41,7 +41,8 @@ static const char kRunUsage[] =
     "timing table.\n"
     "\n"
     "options:\n"
-    "  --method NAME           method to run (default: forward, else the first)\n"
+    "  --method NAME           method to run (default: forward, else the "
+    "first)\n"
     "  --input FILE.npy        an input, in order; repeat once per input.\n"
     "                          Without inputs: the bundle's test inputs, or\n"
     "                          seeded random tensors (and the run says so)\n"
@@ -59,7 +60,8 @@ static const char kRunUsage[] =
     "                          re-planned by etref\n"
     "  --delegate LIB.so       load a delegate library (core/backend.h's\n"
     "                          ABI); repeat for several\n"
-    "  --fuse                  with --kernels optimized: fuse each convolution\n"
+    "  --fuse                  with --kernels optimized: fuse each "
+    "convolution\n"
     "                          with the batch norm and hardtanh/relu after it\n"
     "                          (ops_optimized/fuse/fuse.h; same output bits,\n"
     "                          the absorbed instructions write nothing)\n"
@@ -479,12 +481,13 @@ static int load_method(const run_options_t *options, run_state_t *state,
   etr_method_config_init(&config, &state->session.kernels);
   config.variant = options->variant;
   config.backends = &state->session.backends;
-  config.external_data = options->data_path != NULL ? &state->session.data : NULL;
+  config.external_data =
+      options->data_path != NULL ? &state->session.data : NULL;
   config.tracer = &state->prof.tracer;
   config.seed = options->seed;
   config.memory_plan = replanned ? &state->memory_plan : NULL;
-  etr_error_t status =
-      etr_method_load(&state->session.program, name, &config, &state->method, diag);
+  etr_error_t status = etr_method_load(&state->session.program, name, &config,
+                                       &state->method, diag);
   if (status != ETR_OK) {
     return etr_cli_report(diag, status);
   }
@@ -588,7 +591,8 @@ static int run_bundle(const run_options_t *options, run_state_t *state,
   uint32_t cases_run = 0;
   for (uint32_t s = 0; s < suites; ++s) {
     etr_bundled_suite_t suite;
-    etr_error_t status = etr_bundled_suite(&state->session.bundle, s, &suite, diag);
+    etr_error_t status =
+        etr_bundled_suite(&state->session.bundle, s, &suite, diag);
     if (status != ETR_OK) {
       return etr_cli_report(diag, status);
     }

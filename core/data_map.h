@@ -8,10 +8,11 @@
 // "FH01", uint32 length (>= 40), uint64 flatbuffer_offset, uint64
 // flatbuffer_size, uint64 segment_base_offset, uint64 segment_data_size.
 // The FlatBuffer spans [0, flatbuffer_offset + flatbuffer_size) (its root
-// offset is at byte 0, as in a .pte). The root FlatTensor lists DataSegments and NamedData entries (key, segment
-// index, TensorLayout: dtype, sizes, dim order). Loading checks the header
-// and every segment's bounds; a lookup (by exact key) checks its entry's
-// layout, including that the layout's bytes fit in its segment.
+// offset is at byte 0, as in a .pte). The root FlatTensor lists DataSegments
+// and NamedData entries (key, segment index, TensorLayout: dtype, sizes, dim
+// order). Loading checks the header and every segment's bounds; a lookup (by
+// exact key) checks its entry's layout, including that the layout's bytes fit
+// in its segment.
 #ifndef ETR_CORE_DATA_MAP_H
 #define ETR_CORE_DATA_MAP_H
 

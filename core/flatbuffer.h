@@ -17,7 +17,8 @@
 // hang or read outside [data, data + size).
 //
 // Errors are ETR_ERR_INVALID_PROGRAM with a message naming the offset and the
-// check that failed; callers prefix the schema path ("ExecutionPlan[0].values").
+// check that failed; callers prefix the schema path
+// ("ExecutionPlan[0].values").
 #ifndef ETR_CORE_FLATBUFFER_H
 #define ETR_CORE_FLATBUFFER_H
 

@@ -25,8 +25,8 @@
 // unless the program reads a planned tensor before anything wrote it
 // (read_tracker: its bytes are then whatever other values left there, and
 // fusion, which leaves absorbed and folded values' planned bytes unwritten,
-// legitimately changes them); a second run with calls vouched for that fails, succeeds or computes
-// unlike the same run without.
+// legitimately changes them); a second run with calls vouched for that fails,
+// succeeds or computes unlike the same run without.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

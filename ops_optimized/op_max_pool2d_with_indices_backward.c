@@ -5,11 +5,11 @@
 // [C, H, W]): each plane of grad_input zeroed, then its gradients added
 // at their flat indices in row-major output order, in fp32 (the reference
 // rounds to the dtype after every add, in this same order): bit-exact,
-// with no per-element dtype dispatch or index arithmetic through strides. An index outside [0, H * W) other than -1
-// (the reference's InvalidArgument), other dtypes and layouts and
-// argument errors go to the reference kernel (ops_reference/
-// op_max_pool2d_with_indices_backward.c), whose dry run checks and
-// resizes first.
+// with no per-element dtype dispatch or index arithmetic through strides. An
+// index outside [0, H * W) other than -1 (the reference's InvalidArgument),
+// other dtypes and layouts and argument errors go to the reference kernel
+// (ops_reference/op_max_pool2d_with_indices_backward.c), whose dry run
+// checks and resizes first.
 #include <string.h>
 
 #include "ops_optimized/common/args.h"

@@ -5,8 +5,8 @@
 // True division (div.out, div.Scalar_out, and div.out_mode with
 // rounding_mode None): the result dtype is torch.result_type(self, other),
 // with integral and Bool results promoted to the default dtype Float
-// (uint16/32/64 included); complex is supported (numpy's scaled complex division, as c10::complex).
-// Division by zero follows IEEE (inf, nan).
+// (uint16/32/64 included); complex is supported (numpy's scaled complex
+// division, as c10::complex). Division by zero follows IEEE (inf, nan).
 //
 // rounding_mode "trunc" / "floor": the result dtype is torch.result_type
 // without the float promotion; every real result dtype, not Bool or

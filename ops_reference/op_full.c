@@ -6,8 +6,8 @@
 // full.out(size, fill_value, out) resizes out to `size` (sizes must be
 // non-negative); full_like.out(self, fill_value, memory_format, out) to
 // self's shape. The dtype is the out tensor's (any real, Bool, complex or
-// uint16/32/64 dtype). fill_value is converted with c10's checked conversion: a value
-// the dtype cannot hold is InvalidArgument (300 or -2.5 into uint8, 1e40
+// uint16/32/64 dtype). fill_value is converted with c10's checked conversion: a
+// value the dtype cannot hold is InvalidArgument (300 or -2.5 into uint8, 1e40
 // into Float, inf into Int; -1 wraps to 255), a float into an integral
 // dtype truncates, and any value is fine for Bool. ATen's full is empty +
 // fill_, so a one-element Half or BFloat16 out takes fill_'s unchecked

@@ -51,7 +51,8 @@ etr_error_t etr_ref_quantize_per_tensor_out(etr_kernel_context_t *ctx,
   ETR_TRY(etr_quant_arg_scalar_type(ctx, args, num_args, 5, "dtype", &dtype));
   ETR_TRY(etr_arg_tensor(ctx, args, num_args, 6, "out", &out));
   ETR_TRY(etr_quant_check_zero_point(ctx, params.zero_point));
-  ETR_TRY(etr_quant_check_quantize_args(ctx, input, quant_min, quant_max, dtype, out));
+  ETR_TRY(etr_quant_check_quantize_args(ctx, input, quant_min, quant_max, dtype,
+                                        out));
   if (ctx->dry_run) {
     return ETR_OK;
   }
@@ -82,7 +83,8 @@ etr_error_t etr_ref_quantize_per_tensor_tensor_out(etr_kernel_context_t *ctx,
                                 ETR_NUM_SCALAR_TYPES, 1));
   ETR_TRY(etr_quant_check_param(ctx, "zero_point", zero_point, ETR_LONG,
                                 ETR_NUM_SCALAR_TYPES, 1));
-  ETR_TRY(etr_quant_check_quantize_args(ctx, input, quant_min, quant_max, dtype, out));
+  ETR_TRY(etr_quant_check_quantize_args(ctx, input, quant_min, quant_max, dtype,
+                                        out));
   if (ctx->dry_run) {
     return ETR_OK;
   }

@@ -9,8 +9,8 @@
 // it is added (so 1.5 + 2.5 summed into a Long out is 3, and 300 + 300
 // into uint8 is 88); integers wrap, floating sums accumulate in double and
 // are rounded once, complex sums in double pairs. Any real, Bool, complex
-// or uint16/32/64 input; an empty reduction gives 0. Bad or repeated dims and an
-// out too small are InvalidArgument.
+// or uint16/32/64 input; an empty reduction gives 0. Bad or repeated dims and
+// an out too small are InvalidArgument.
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/dtype.h"
 #include "ops_reference/support/element.h"

@@ -97,8 +97,9 @@ static linear_tap_t linear_tap(const etr_nn_upsample_t *up, int s,
 
 static double load(const etr_tensor_t *in, int64_t base, int64_t h,
                    int64_t w) {
-  return etr_load_double(in->dtype, etr_element_at(in, base + h * in->strides[2] +
-                                                           w * in->strides[3]));
+  return etr_load_double(
+      in->dtype,
+      etr_element_at(in, base + h * in->strides[2] + w * in->strides[3]));
 }
 
 // --- Byte: ATen's separable fixed-point kernel -----------------------------
@@ -170,8 +171,9 @@ static void byte_axis_init(byte_axis_t *a, const etr_nn_upsample_t *up, int s,
 
 static int64_t byte_read_input(const etr_tensor_t *in, int64_t base,
                                int64_t h, int64_t w) {
-  return etr_load_int64(in->dtype, etr_element_at(in, base + h * in->strides[2] +
-                                                          w * in->strides[3]));
+  return etr_load_int64(
+      in->dtype,
+      etr_element_at(in, base + h * in->strides[2] + w * in->strides[3]));
 }
 
 // One pass along an axis: output o from `read(context, j)` = the value at

@@ -458,7 +458,8 @@ static etr_error_t build_logical_units(const etr_method_t *method,
   uint32_t *first_read = (uint32_t *)malloc(slots * sizeof(uint32_t));
   bool *written = (bool *)calloc(slots, sizeof(bool));
   int32_t *unit_of_root = (int32_t *)malloc(slots * sizeof(int32_t));
-  lifetimes->units = (etr_alloc_unit_t *)calloc(slots, sizeof(etr_alloc_unit_t));
+  lifetimes->units =
+      (etr_alloc_unit_t *)calloc(slots, sizeof(etr_alloc_unit_t));
   if (parent == NULL || first_write == NULL || first_read == NULL ||
       written == NULL || unit_of_root == NULL || lifetimes->units == NULL) {
     free(parent);

@@ -44,8 +44,9 @@ static const char *const kElementwise[] = {
 
 static const char *const kReductions[] = {
     "sum", "mean", "amax", "amin", "argmax", "argmin", "any", "all", "prod",
-    "logsumexp", "cumsum", "cumprod", "max", "min", "norm", "linalg_vector_norm",
-    "_linalg_vector_norm", "sort", "topk", "median", "mode", "nansum"};
+    "logsumexp", "cumsum", "cumprod", "max", "min", "norm",
+    "linalg_vector_norm", "_linalg_vector_norm", "sort", "topk", "median",
+    "mode", "nansum"};
 
 static const char *const kDataMovement[] = {
     "permute_copy", "view_copy", "clone", "_clone_dim_order",

@@ -92,7 +92,8 @@ etr_error_t etr_executorch_profile_read(const uint8_t *data, size_t size,
         continue;
       }
       for (uint32_t e = 0; e < block->num_events; ++e) {
-        const etr_etdump_event_t *event = &etdump.events[block->first_event + e];
+        const etr_etdump_event_t *event =
+            &etdump.events[block->first_event + e];
         if (event->type != ETR_ETDUMP_PROFILE ||
             event->chain_index != row->chain ||
             event->instruction_id != row->instruction) {

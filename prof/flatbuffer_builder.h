@@ -54,8 +54,9 @@ typedef struct etr_fbb {
   // The table being built (tables cannot nest: build children first).
   bool in_table;
   size_t table_start;
-  uint32_t field_location[ETR_FBB_MAX_FIELDS];  // size after the field; 0 = absent
-  uint32_t num_fields;                           // highest field id + 1
+  // size after the field; 0 = absent
+  uint32_t field_location[ETR_FBB_MAX_FIELDS];
+  uint32_t num_fields;  // highest field id + 1
 } etr_fbb_t;
 
 // Starts an empty builder. `initial_capacity` is a hint (0 = 4 KiB).

@@ -427,8 +427,9 @@ void etr_report_memory(etr_doc_t *doc, const etr_profile_variant_t *v) {
                        ? etr_format_bytes(c, sizeof(c),
                                           (double)pool->used_bytes)
                        : "-");
-    etr_table_cell(table, "%s", etr_format_bytes(d, sizeof(d),
-                                                 (double)pool->peak_live_bytes));
+    etr_table_cell(table, "%s",
+                   etr_format_bytes(d, sizeof(d),
+                                    (double)pool->peak_live_bytes));
     etr_table_cell(table, "%u", pool->peak_position);
     etr_table_cell(table, "%s", etr_format_bytes(e, sizeof(e),
                                                  (double)pool->best_fit_bytes));

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Malformed programs through the whole pipeline (load, verification,
-// method instantiation, execution): targeted corruptions of real programs (absurd
-// buffer and tensor sizes, out-of-range indices, a jump loop), then every
-// byte of several real programs' FlatBuffer replaced by a few seeded
+// method instantiation, execution): targeted corruptions of real programs
+// (absurd buffer and tensor sizes, out-of-range indices, a jump loop), then
+// every byte of several real programs' FlatBuffer replaced by a few seeded
 // values. Each must end in a clean error or a successful run, never a crash,
 // a hang or an out-of-bounds access (ASan and UBSan watch under
 // --config=asan).

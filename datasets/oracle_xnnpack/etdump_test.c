@@ -107,7 +107,8 @@ static void check_program(const program_t *p) {
       continue;
     }
     for (uint32_t t = 0; t < event->num_tensors; ++t) {
-      const etr_etdump_tensor_t *tensor = &dump.tensors[event->first_tensor + t];
+      const etr_etdump_tensor_t *tensor =
+          &dump.tensors[event->first_tensor + t];
       cr_assert(tensor->offset >= 0 &&
                     tensor->offset + tensor_extent(tensor) <=
                         (int64_t)debug_size,

@@ -55,7 +55,8 @@ struct table_schema {
 #define SUBTABLE(id, t) {id, F_TABLE, 0, 0, false, H_NONE, &t, NULL, 0}
 #define VEC_SCALAR(id, width, role, is_signed, hint) \
   {id, F_VEC_SCALAR, width, role, is_signed, hint, NULL, NULL, 0}
-#define VEC_BYTES(id) {id, F_VEC_SCALAR, 1, ETR_ROLE_GENERIC, false, H_NONE, NULL, NULL, 0}
+#define VEC_BYTES(id) \
+  {id, F_VEC_SCALAR, 1, ETR_ROLE_GENERIC, false, H_NONE, NULL, NULL, 0}
 #define VEC_TABLE(id, t, hint) {id, F_VEC_TABLE, 0, 0, false, hint, &t, NULL, 0}
 #define UNION(id, members)                                           \
   {id, F_UNION, 0, 0, false, H_NONE, NULL, members,                  \
@@ -162,7 +163,7 @@ TABLE(kFlatTensor, SCALAR(0, 4, ETR_ROLE_GENERIC, false),
       VEC_TABLE(1, kDataSegment, H_SEGMENTS),
       VEC_TABLE(2, kFlatNamedData, H_NONE));
 
-// ---- the walk ----------------------------------------------------------------
+// ---- the walk ---------------------------------------------------------------
 typedef struct {
   const uint8_t *data;  // the buffer being walked (a nested .pte inside)
   size_t size;

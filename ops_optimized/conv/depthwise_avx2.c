@@ -228,30 +228,30 @@ static inline __attribute__((always_inline)) void padded_rows(
   int64_t ow0 = 0;
   if (R <= 2) {
     for (; ow0 + 32 <= g->out_w; ow0 += 32) {
-      padded_block(g, p, phases, columns, wt, bias, has_bias, out, out_stride_h, oh,
-                   ow0, R, 4);
+      padded_block(g, p, phases, columns, wt, bias, has_bias, out, out_stride_h,
+                   oh, ow0, R, 4);
     }
   }
   switch ((g->out_w - ow0 + 7) / 8) {
     case 0:
       break;
     case 1:
-      padded_block(g, p, phases, columns, wt, bias, has_bias, out, out_stride_h, oh,
-                   ow0, R, 1);
+      padded_block(g, p, phases, columns, wt, bias, has_bias, out, out_stride_h,
+                   oh, ow0, R, 1);
       break;
     case 2:
-      padded_block(g, p, phases, columns, wt, bias, has_bias, out, out_stride_h, oh,
-                   ow0, R, 2);
+      padded_block(g, p, phases, columns, wt, bias, has_bias, out, out_stride_h,
+                   oh, ow0, R, 2);
       break;
     // 3 or 4 (25 to 31 columns left) for R <= 2 only: rows of 4 come
     // with at most 2 vectors.
     case 3:
-      padded_block(g, p, phases, columns, wt, bias, has_bias, out, out_stride_h, oh,
-                   ow0, R, R <= 2 ? 3 : 2);
+      padded_block(g, p, phases, columns, wt, bias, has_bias, out, out_stride_h,
+                   oh, ow0, R, R <= 2 ? 3 : 2);
       break;
     default:
-      padded_block(g, p, phases, columns, wt, bias, has_bias, out, out_stride_h, oh,
-                   ow0, R, R <= 2 ? 4 : 2);
+      padded_block(g, p, phases, columns, wt, bias, has_bias, out, out_stride_h,
+                   oh, ow0, R, R <= 2 ? 4 : 2);
       break;
   }
 }
@@ -305,8 +305,8 @@ static void padded_channels(const etr_depthwise_args_t *args,
       }
     }
     for (; oh < g->out_h; ++oh) {
-      padded_rows(g, p, phases, columns, wt, bias, has_bias, out, args->out_stride_h,
-                  oh, 1);
+      padded_rows(g, p, phases, columns, wt, bias, has_bias, out,
+                  args->out_stride_h, oh, 1);
     }
   }
 }

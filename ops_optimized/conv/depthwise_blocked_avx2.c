@@ -148,8 +148,9 @@ static inline __attribute__((always_inline)) void pixels_in(
   __m256 hi[4];
 #pragma GCC unroll 4
   for (int i = 0; i < 4; ++i) {
-    lo[i] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(src[i] + at)),
-                                 _mm_loadu_ps(src[i + 4] + at), 1);
+    lo[i] = _mm256_insertf128_ps(
+        _mm256_castps128_ps256(_mm_loadu_ps(src[i] + at)),
+        _mm_loadu_ps(src[i + 4] + at), 1);
     hi[i] = _mm256_insertf128_ps(
         _mm256_castps128_ps256(_mm_loadu_ps(src[i] + at + 4)),
         _mm_loadu_ps(src[i + 4] + at + 4), 1);

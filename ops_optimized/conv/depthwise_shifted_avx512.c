@@ -170,13 +170,27 @@ void etr_depthwise_shifted_nchw_avx512(const etr_depthwise_args_t *args) {
       block(buffer, w, offsets, weight_at, taps, v0, BLOCK, bias, lanes, out);
     }
     switch (vectors - v0) {
-      case 7: block(buffer, w, offsets, weight_at, taps, v0, 7, bias, lanes, out); break;
-      case 6: block(buffer, w, offsets, weight_at, taps, v0, 6, bias, lanes, out); break;
-      case 5: block(buffer, w, offsets, weight_at, taps, v0, 5, bias, lanes, out); break;
-      case 4: block(buffer, w, offsets, weight_at, taps, v0, 4, bias, lanes, out); break;
-      case 3: block(buffer, w, offsets, weight_at, taps, v0, 3, bias, lanes, out); break;
-      case 2: block(buffer, w, offsets, weight_at, taps, v0, 2, bias, lanes, out); break;
-      case 1: block(buffer, w, offsets, weight_at, taps, v0, 1, bias, lanes, out); break;
+      case 7:
+        block(buffer, w, offsets, weight_at, taps, v0, 7, bias, lanes, out);
+        break;
+      case 6:
+        block(buffer, w, offsets, weight_at, taps, v0, 6, bias, lanes, out);
+        break;
+      case 5:
+        block(buffer, w, offsets, weight_at, taps, v0, 5, bias, lanes, out);
+        break;
+      case 4:
+        block(buffer, w, offsets, weight_at, taps, v0, 4, bias, lanes, out);
+        break;
+      case 3:
+        block(buffer, w, offsets, weight_at, taps, v0, 3, bias, lanes, out);
+        break;
+      case 2:
+        block(buffer, w, offsets, weight_at, taps, v0, 2, bias, lanes, out);
+        break;
+      case 1:
+        block(buffer, w, offsets, weight_at, taps, v0, 1, bias, lanes, out);
+        break;
       default: break;
     }
   }

@@ -230,8 +230,8 @@ static inline __attribute__((always_inline)) void by_rows_tiled(
           }
           __m512 v = acc[r][o];
           if (args->bias != NULL) {
-            v = _mm512_add_ps(v, _mm512_set1_ps(
-                                     args->bias[(oc0 + o) * args->bias_stride]));
+            v = _mm512_add_ps(
+                v, _mm512_set1_ps(args->bias[(oc0 + o) * args->bias_stride]));
           }
           _mm512_mask_storeu_ps(args->out + (oc0 + o) * args->out_stride_c +
                                     (oh0 + r) * args->out_stride_h + ow0,

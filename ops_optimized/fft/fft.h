@@ -17,8 +17,8 @@
 // a lane (r2c: one as the real parts, one as the imaginary parts, the
 // spectra parted by symmetry after; c2r: two Hermitian inputs extended to
 // all n points as A + iB), by Stockham steps of radix 3 and 5 or
-// Bluestein's. The arithmetic is fp32, as PyTorch's own CPU FFT (pocketfft, which
-// ExecuTorch's optimized kernels use too) does for float tensors: results
+// Bluestein's. The arithmetic is fp32, as PyTorch's own CPU FFT (pocketfft,
+// which ExecuTorch's optimized kernels use too) does for float tensors: results
 // differ from the reference's double DFT by the fp32 rounding of O(log n)
 // butterfly steps and of the twiddles (rounded from double), within
 // (log2 n + 1) n 2^-24 max|x| and in practice far less; the tests state

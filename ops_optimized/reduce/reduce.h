@@ -195,9 +195,9 @@ bool etr_reduce_run(etr_kernel_context_t *ctx,
 // The same reductions of a uint8 or int8..int64 self (reduce/integer.c):
 // SUM into an integer out (a wrapping int64 sum wrapped to the out
 // dtype), ANY into a Bool out, MAX and MIN into values of self's dtype
-// and/or Long indices (the first position of the extremum). Same contract as etr_reduce_run
-// (an already checked call; false, touching nothing, for other dtypes,
-// ops and layouts); no scratch.
+// and/or Long indices (the first position of the extremum). Same contract as
+// etr_reduce_run (an already checked call; false, touching nothing, for other
+// dtypes, ops and layouts); no scratch.
 bool etr_reduce_run_integer(const etr_reduce_request_t *request);
 
 // The extremum ops' calls, as their argument lists lay them out:

@@ -19,8 +19,8 @@
 //     stride-1 kernel on rows of 8 (8x8 unrolled) and 1 to 9 on rows of
 //     16, 1 and 3 channels, multipliers 1 and 2, with input rows, planes,
 //     weights and out rows and planes apart by more than their sizes (the
-//     out gaps must stay untouched): bit for bit against the scalar kernel on exact
-//     data with NaN, +-inf and -0.0 inputs (NaN for NaN), against the FMA
+//     out gaps must stay untouched): bit for bit against the scalar kernel on
+//     exact data with NaN, +-inf and -0.0 inputs (NaN for NaN), against the FMA
 //     chains of conv_test_fma_chain on random data, and with a fused post
 //     (batch norm and clamp, either alone) against the chains followed by
 //     the post, bit for bit on random data.

@@ -374,7 +374,8 @@ static int div_by_one_float_sweep(void) {
     divisors[count++] = kSpecial[i];
   }
   uint64_t state = g_seed++;
-  while (count < kDivisors) {  // exponent in [-30, 29], random significand, sign
+  // exponent in [-30, 29], random significand, sign
+  while (count < kDivisors) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     uint32_t r = (uint32_t)(state >> 32);
     uint32_t bits = (r & 0x807fffffu) |

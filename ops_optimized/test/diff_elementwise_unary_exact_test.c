@@ -14,9 +14,10 @@
 //     pow with exponent 0, 1, 2, -1, 0.5, ceil, floor, round, trunc,
 //     sign, reciprocal;
 //   1 ULP: rsqrt (1 / sqrt(x) in float, as PyTorch computes it: two
-//     roundings against the reference's one), pow with exponent 1.5 (the general exponent path, see
-//     diff_elementwise_pow_test.c), 3, -2, -0.5 (double evaluation; the
-//     reference's pow may differ from it in the last double bit);
+//     roundings against the reference's one), pow with exponent 1.5 (the
+//     general exponent path, see diff_elementwise_pow_test.c), 3, -2, -0.5
+//     (double evaluation; the reference's pow may differ from it in the last
+//     double bit);
 //   signed zeros: every op bit for bit (ULP comparisons do not see a
 //     zero's sign).
 //

@@ -49,7 +49,8 @@ static void random_bytes(uint8_t *bytes, size_t count) {
 
 // 10..14: the AVX-512 fp32 tile's constant-row edge versions.
 static const size_t kEdges[] = {0,  1,  2,  3,  4,  5,  7,  8,  9,  10, 11, 12,
-                                13, 14, 15, 16, 17, 31, 32, 33, 63, 64, 65, 129};
+                                13, 14, 15, 16, 17, 31, 32, 33, 63, 64, 65,
+                                129};
 #define NUM_EDGES (sizeof(kEdges) / sizeof(kEdges[0]))
 #define GUARD 64
 

@@ -96,8 +96,10 @@ static int run_quantize(const quant_case_t *q, int32_t rank,
   etr_diff_begin(&c,
                  q->tensor_out ? "quantized_decomposed::quantize_per_tensor."
                                  "Tensor_out"
-                               : "quantized_decomposed::quantize_per_tensor.out",
-                 g_seed++, "%s->%s rank %d [%lld..%lld] scale %g zp %lld [%lld, %lld]",
+                               : "quantized_decomposed::quantize_per_tensor."
+                                 "out",
+                 g_seed++,
+                 "%s->%s rank %d [%lld..%lld] scale %g zp %lld [%lld, %lld]",
                  etr_scalar_type_name(q->float_dtype),
                  etr_scalar_type_name(q->quant_dtype), (int)rank,
                  (long long)(rank > 0 ? sizes[0] : 0),

@@ -191,8 +191,9 @@ int main(int argc, char **argv) {
     long misses = 0;
     long divisors = 0;
     for (long j = 0; j < 2 * first_last; ++j) {
-      const uint32_t m = j < first_last ? (uint32_t)j
-                                        : 0x7fffffu - (uint32_t)(j - first_last);
+      const uint32_t m = j < first_last
+                             ? (uint32_t)j
+                             : 0x7fffffu - (uint32_t)(j - first_last);
       misses += one_correction_misses(float_of(0x3f800000u | m), count, step);
       ++divisors;
     }

@@ -134,8 +134,16 @@ static int64_t load_integer(etr_scalar_type_t dtype, const uint8_t *p) {
 static double load_real(etr_scalar_type_t dtype, const uint8_t *p) {
   switch (dtype) {
     case ETR_HALF:
-    case ETR_COMPLEX_HALF: { uint16_t v; memcpy(&v, p, 2); return etr_half_to_float(v); }
-    case ETR_BFLOAT16: { uint16_t v; memcpy(&v, p, 2); return etr_bfloat16_to_float(v); }
+    case ETR_COMPLEX_HALF: {
+      uint16_t v;
+      memcpy(&v, p, 2);
+      return etr_half_to_float(v);
+    }
+    case ETR_BFLOAT16: {
+      uint16_t v;
+      memcpy(&v, p, 2);
+      return etr_bfloat16_to_float(v);
+    }
     case ETR_FLOAT:
     case ETR_COMPLEX_FLOAT: { float v; memcpy(&v, p, 4); return v; }
     case ETR_DOUBLE:
@@ -228,8 +236,10 @@ static bool check_tensor(const etr_golden_case_t *golden, size_t which,
     const uint8_t *e = expected->values + (size_t)flat * element;
     bool ok = true;
     if (floating) {
-      double av[2] = {load_real(dtype, a), complex ? load_real(dtype, a + part) : 0};
-      double ev[2] = {load_real(dtype, e), complex ? load_real(dtype, e + part) : 0};
+      double av[2] = {load_real(dtype, a),
+                      complex ? load_real(dtype, a + part) : 0};
+      double ev[2] = {load_real(dtype, e),
+                      complex ? load_real(dtype, e + part) : 0};
       ok = close_enough(av[0], ev[0], tol) && close_enough(av[1], ev[1], tol);
       if (!ok && first_flat < 0) {
         memcpy(first_actual, av, sizeof(av));
@@ -283,7 +293,8 @@ static bool check_scalar(const etr_golden_value_t *expected,
                          const etr_evalue_t *actual, message_t *m) {
   switch (expected->tag) {
     case ETR_GOLDEN_INT:
-      if (actual->tag == ETR_TAG_INT && actual->u.as_int == expected->u.as_int) {
+      if (actual->tag == ETR_TAG_INT &&
+          actual->u.as_int == expected->u.as_int) {
         return true;
       }
       say(m, "return value is %s %lld, expected Int %lld",

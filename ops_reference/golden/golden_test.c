@@ -521,8 +521,9 @@ Test(golden, every_case_of_every_registered_kernel) {
   free(case_memory);
   free(temp_memory);
   if (failures > 0) {
-    cr_assert_fail("%d golden cases failed in %d registered kernels; first %d:\n%s",
-            failures, registered, failures_shown, failure_log);
+    cr_assert_fail(
+        "%d golden cases failed in %d registered kernels; first %d:\n%s",
+        failures, registered, failures_shown, failure_log);
   }
 }
 

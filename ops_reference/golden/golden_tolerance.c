@@ -7,7 +7,8 @@
 enum { kHalf = 0, kBFloat16 = 1, kFloat = 2, kDouble = 3, kNumFloating = 4 };
 
 // {rtol, atol} per class (DEFAULT .. LOW_PRECISION) and floating dtype.
-static const double kTable[ETR_GOLDEN_TOL_LOW_PRECISION + 1][kNumFloating][2] = {
+static const double
+    kTable[ETR_GOLDEN_TOL_LOW_PRECISION + 1][kNumFloating][2] = {
     [ETR_GOLDEN_TOL_DEFAULT] = {{1e-3, 1e-5}, {1.6e-2, 1e-5}, {1.3e-6, 1e-5},
                                 {1e-7, 1e-7}},
     [ETR_GOLDEN_TOL_TRANSCENDENTAL] = {{2e-3, 1e-5}, {1.6e-2, 1e-5},

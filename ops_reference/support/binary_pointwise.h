@@ -69,9 +69,10 @@ typedef struct etr_binary_pointwise_call {
 } etr_binary_pointwise_call_t;
 
 // Steps 0 and 2-4 above for operands already read: `common` is their
-// torch.result_type (the caller promotes after checking the shapes). `a` and `b` may be 0-dim tensors standing for
-// Scalars (etr_scalar_to_tensor). Resizes `out` to the broadcast shape.
-// `state` reaches the callbacks as etr_binary_pointwise_call_t.op_state.
+// torch.result_type (the caller promotes after checking the shapes). `a` and
+// `b` may be 0-dim tensors standing for Scalars (etr_scalar_to_tensor). Resizes
+// `out` to the broadcast shape. `state` reaches the callbacks as
+// etr_binary_pointwise_call_t.op_state.
 etr_error_t etr_binary_pointwise_run(etr_kernel_context_t *ctx,
                                      const etr_tensor_t *a,
                                      const etr_tensor_t *b,

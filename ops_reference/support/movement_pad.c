@@ -53,8 +53,8 @@ etr_error_t etr_movement_pad_kernel(etr_kernel_context_t *ctx,
             (int)(spatial_dims + 2), (int)self->dim);
   for (int32_t d = batch ? 1 : 0; d < self->dim; ++d) {
     ETR_CHECK(ctx->diag, self->sizes[d] != 0, ETR_ERR_INVALID_ARGUMENT,
-              "%s: only the batch dim may be 0, but dim %d is", etr_op_name(ctx),
-              (int)d);
+              "%s: only the batch dim may be 0, but dim %d is",
+              etr_op_name(ctx), (int)d);
   }
 
   int64_t sizes[ETR_MAX_DIMS];

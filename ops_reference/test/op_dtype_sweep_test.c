@@ -2,10 +2,10 @@
 //
 // The dtype sweep: every reference kernel against every dtype PyTorch has
 // (Bool, uint8 and the signed integer types, Half, BFloat16, Float,
-// Double, ComplexFloat, ComplexDouble, uint16/32/64), on small integer inputs every dtype holds exactly
-// (generated/sweep_cases.h). Where PyTorch computes a result the kernel
-// must produce it (values, shape and out dtype from PyTorch); where
-// PyTorch refuses the dtype the kernel must fail with the code the case
+// Double, ComplexFloat, ComplexDouble, uint16/32/64), on small integer inputs
+// every dtype holds exactly (generated/sweep_cases.h). Where PyTorch computes a
+// result the kernel must produce it (values, shape and out dtype from PyTorch);
+// where PyTorch refuses the dtype the kernel must fail with the code the case
 // names (NotSupported unless gen_cases.py's SWEEP_ERRORS says otherwise);
 // dtypes PyTorch accepts but etref does not implement are listed in
 // gen_cases.py's SWEEP_NOT_IMPLEMENTED and expected as NotSupported.

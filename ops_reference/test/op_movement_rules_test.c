@@ -272,7 +272,8 @@ TT_TEST(movement_layouts, channels_last_outs) {
                         TT_SIZES(1, 3, 2, 2), tt_ev_tensor(xl), tt_ev_int(-1),
                         tt_ev_tensor(index));
   etr_tensor_t *gather_index = tt_channels_last(
-      tt_tensor(ETR_LONG, TT_SIZES(1, 2, 2, 2), TT_VALUES(0, 2, 1, 1, 2, 2, 0, 1)));
+      tt_tensor(ETR_LONG, TT_SIZES(1, 2, 2, 2),
+                TT_VALUES(0, 2, 1, 1, 2, 2, 0, 1)));
   SAME_IN_CHANNELS_LAST("aten::gather.out", ETR_FLOAT, TT_SIZES(1, 2, 2, 2),
                         tt_ev_tensor(xl), tt_ev_int(1),
                         tt_ev_tensor(gather_index), tt_ev_bool(false));

@@ -16,11 +16,15 @@
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 TT_TEST(nn_fft, fft_r2c_out_cases) {
-  cr_expect_gt(nn_run_cases(kNnFftCases, COUNT(kNnFftCases), "aten::_fft_r2c.out"), 0);
+  cr_expect_gt(nn_run_cases(kNnFftCases, COUNT(kNnFftCases),
+                            "aten::_fft_r2c.out"),
+               0);
 }
 
 TT_TEST(nn_fft, fft_c2r_out_cases) {
-  cr_expect_gt(nn_run_cases(kNnFftCases, COUNT(kNnFftCases), "aten::_fft_c2r.out"), 0);
+  cr_expect_gt(nn_run_cases(kNnFftCases, COUNT(kNnFftCases),
+                            "aten::_fft_c2r.out"),
+               0);
 }
 
 

@@ -16,15 +16,21 @@
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 TT_TEST(nn_grad, convolution_backward_out_cases) {
-  cr_expect_gt(nn_run_cases(kNnGradCases, COUNT(kNnGradCases), "aten::convolution_backward.out"), 0);
+  cr_expect_gt(nn_run_cases(kNnGradCases, COUNT(kNnGradCases),
+                            "aten::convolution_backward.out"),
+               0);
 }
 
 TT_TEST(nn_grad, embedding_dense_backward_out_cases) {
-  cr_expect_gt(nn_run_cases(kNnGradCases, COUNT(kNnGradCases), "aten::embedding_dense_backward.out"), 0);
+  cr_expect_gt(nn_run_cases(kNnGradCases, COUNT(kNnGradCases),
+                            "aten::embedding_dense_backward.out"),
+               0);
 }
 
 TT_TEST(nn_grad, col2im_out_cases) {
-  cr_expect_gt(nn_run_cases(kNnGradCases, COUNT(kNnGradCases), "aten::col2im.out"), 0);
+  cr_expect_gt(nn_run_cases(kNnGradCases, COUNT(kNnGradCases),
+                            "aten::col2im.out"),
+               0);
 }
 
 
@@ -198,7 +204,8 @@ TT_TEST(nn_grad, embedding_dense_backward_rejects) {
                    kBad);
   tt_expect_status(embedding_backward(grad, indices, 5, false, out), kBad);
   tt_expect_status(embedding_backward(tt_cast(grad, ETR_UINT32), indices, 4,
-                                      false, tt_out(ETR_UINT32, TT_SIZES(8), 0)),
+                                      false,
+                                      tt_out(ETR_UINT32, TT_SIZES(8), 0)),
                    ETR_ERR_NOT_SUPPORTED);
   // A huge num_weights of empty rows computes nothing.
   etr_tensor_t *empty_grad = tt_tensor(ETR_FLOAT, TT_SIZES(3, 0), NULL);

@@ -17,11 +17,15 @@
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 TT_TEST(nn_norm, native_batch_norm_legit_out_cases) {
-  cr_expect_gt(nn_run_cases(kNnNormCases, COUNT(kNnNormCases), "aten::_native_batch_norm_legit.out"), 0);
+  cr_expect_gt(nn_run_cases(kNnNormCases, COUNT(kNnNormCases),
+                            "aten::_native_batch_norm_legit.out"),
+               0);
 }
 
 TT_TEST(nn_norm, native_batch_norm_legit_no_stats_out_cases) {
-  cr_expect_gt(nn_run_cases(kNnNormCases, COUNT(kNnNormCases), "aten::_native_batch_norm_legit.no_stats_out"), 0);
+  cr_expect_gt(nn_run_cases(kNnNormCases, COUNT(kNnNormCases),
+                            "aten::_native_batch_norm_legit.no_stats_out"),
+               0);
 }
 
 // ATen's group norm requires a dense input (row-major or channels-last):
@@ -42,11 +46,15 @@ TT_TEST(nn_norm, native_group_norm_out_cases) {
 }
 
 TT_TEST(nn_norm, native_group_norm_backward_out_cases) {
-  cr_expect_gt(nn_run_cases(kNnNormCases, COUNT(kNnNormCases), "aten::native_group_norm_backward.out"), 0);
+  cr_expect_gt(nn_run_cases(kNnNormCases, COUNT(kNnNormCases),
+                            "aten::native_group_norm_backward.out"),
+               0);
 }
 
 TT_TEST(nn_norm, native_layer_norm_backward_out_cases) {
-  cr_expect_gt(nn_run_cases(kNnNormCases, COUNT(kNnNormCases), "aten::native_layer_norm_backward.out"), 0);
+  cr_expect_gt(nn_run_cases(kNnNormCases, COUNT(kNnNormCases),
+                            "aten::native_layer_norm_backward.out"),
+               0);
 }
 
 

@@ -17,15 +17,21 @@
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 TT_TEST(nn_sample, grid_sampler_2d_out_cases) {
-  cr_expect_gt(nn_run_cases(kNnSampleCases, COUNT(kNnSampleCases), "aten::grid_sampler_2d.out"), 0);
+  cr_expect_gt(nn_run_cases(kNnSampleCases, COUNT(kNnSampleCases),
+                            "aten::grid_sampler_2d.out"),
+               0);
 }
 
 TT_TEST(nn_sample, upsample_bilinear2d_vec_out_cases) {
-  cr_expect_gt(nn_run_cases(kNnSampleCases, COUNT(kNnSampleCases), "aten::upsample_bilinear2d.vec_out"), 0);
+  cr_expect_gt(nn_run_cases(kNnSampleCases, COUNT(kNnSampleCases),
+                            "aten::upsample_bilinear2d.vec_out"),
+               0);
 }
 
 TT_TEST(nn_sample, upsample_nearest2d_vec_out_cases) {
-  cr_expect_gt(nn_run_cases(kNnSampleCases, COUNT(kNnSampleCases), "aten::upsample_nearest2d.vec_out"), 0);
+  cr_expect_gt(nn_run_cases(kNnSampleCases, COUNT(kNnSampleCases),
+                            "aten::upsample_nearest2d.vec_out"),
+               0);
 }
 
 
@@ -182,7 +188,8 @@ TT_TEST(nn_sample, upsample_nearest_legacy_index) {
                            out),
                    ETR_OK);
   tt_expect_values(out, TT_VALUES(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), 10);
-  etr_tensor_t *y = tt_tensor(ETR_FLOAT, TT_SIZES(1, 1, 1, 3), TT_VALUES(0, 1, 2));
+  etr_tensor_t *y =
+      tt_tensor(ETR_FLOAT, TT_SIZES(1, 1, 1, 3), TT_VALUES(0, 1, 2));
   etr_tensor_t *out7 = tt_out(ETR_FLOAT, TT_SIZES(7), 0);
   tt_expect_status(nearest(y, TT_EV_INTS(1, 7), tt_ev_none(), out7), ETR_OK);
   tt_expect_values(out7, TT_VALUES(0, 0, 0, 1, 1, 2, 2), 7);

@@ -76,7 +76,8 @@ TT_TEST(nn_support, opmath_rounding_is_float_arithmetic) {
   srand(7);
   for (int i = 0; i < 200000; ++i) {
     float a = (float)((rand() - RAND_MAX / 2) * ldexp(1.0, rand() % 40 - 20));
-    float b = (float)((rand() - RAND_MAX / 2 + 1) * ldexp(1.0, rand() % 40 - 30));
+    float b =
+        (float)((rand() - RAND_MAX / 2 + 1) * ldexp(1.0, rand() % 40 - 30));
     cr_assert_eq((float)etr_nn_opmath(true, (double)a * (double)b), a * b);
     cr_assert_eq((float)etr_nn_opmath(true, (double)a / (double)b), a / b);
     cr_assert_eq((float)etr_nn_opmath(true, (double)a + (double)b), a + b);

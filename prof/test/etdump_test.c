@@ -251,7 +251,8 @@ Test(etdump, captured_values_become_debug_events) {
     cr_assert_eq(block->num_events, 37);
     uint32_t debug = 0;
     for (uint32_t e = 0; e < block->num_events; ++e) {
-      const etr_etdump_event_t *event = &p.etdump.events[block->first_event + e];
+      const etr_etdump_event_t *event =
+          &p.etdump.events[block->first_event + e];
       if (event->type != ETR_ETDUMP_DEBUG) {
         continue;
       }
