@@ -10,7 +10,8 @@
 #                besides (most optimized kernels have paths for Float only,
 #                which a Byte or Char seed reaches only when the fuzzer
 #                mutates its dtype), and 1 error case, each at most 8 KiB;
-#                and two convolutions the Winograd kernels take;
+#                and convolutions the Winograd and small-plane kernels
+#                take, FFTs of odd lengths and row-major addmm calls;
 #   planner      lifetime sets in the planner target's encoding from a seeded
 #                generator (chains, everything live at once, disjoint,
 #                several pools, large and empty units, each alignment);
@@ -183,6 +184,7 @@ def kernel_diff_seeds():
             seeds[key] = blob
     seeds.update(winograd_seeds())
     seeds.update(fft_seeds())
+    seeds.update(dense_matmul_seeds())
     return seeds
 
 
@@ -303,6 +305,29 @@ def winograd_seeds():
              ("depthwise3x3_w8_avx2", convolution((1, 2, 6, 8), (2, 1, 3, 3), 1, 1, 2,
                                                    (1, 2, 6, 8)))]
     return dict(call_seed("aten::convolution.out", 10, args, label) for label, args in cases)
+
+
+def dense_matmul_seeds():
+    """aten::addmm.out on dense row-major Float operands, which addmm's
+    fast path (ops_optimized/op_addmm.c's addmm_dense) and its kept GEMM
+    problem take and no golden case reaches (their mat2 is a transposed
+    view): an LSTM gate's [1, 16] x [16, 64] + [64] and a [5, 8] x [8, 24]
+    with a [5, 24] bias, beta 1 and alpha 1 (Ints); seeded values."""
+    rng = random.Random(46)
+
+    def tensor(sizes):
+        n = 1
+        for size in sizes:
+            n *= size
+        return encode_tensor(FLOAT, sizes, seeded_floats(rng, n, -16, 16, 8.0))
+
+    def addmm(bias_sizes, m, k, n):
+        return (tensor(bias_sizes) + tensor((m, k)) + tensor((k, n)) + encode_int(1)
+                + encode_int(1) + encode_out(FLOAT, (m, n)))
+
+    cases = [("dense_row_bias", addmm((64,), 1, 16, 64)),
+             ("dense_matrix_bias", addmm((5, 24), 5, 8, 24))]
+    return dict(call_seed("aten::addmm.out", 6, args, label) for label, args in cases)
 
 
 def planner_seeds():
