@@ -222,6 +222,14 @@ def seeded_floats(rng, count, low, high, divisor):
     return b"".join(struct.pack("<f", rng.randint(low, high) / divisor) for _ in range(count))
 
 
+def seeded_tensor(rng, sizes):
+    """A dense Float tensor of `sizes` holding seeded eighths in [-2, 2]."""
+    n = 1
+    for size in sizes:
+        n *= size
+    return encode_tensor(FLOAT, sizes, seeded_floats(rng, n, -16, 16, 8.0))
+
+
 def fft_seeds():
     """aten::_fft_r2c.out and _fft_c2r.out calls of odd length
     (ops_optimized/fft/fft.c's r2c_odd and c2r_odd, two signals a lane),
@@ -265,10 +273,7 @@ def winograd_seeds():
     rng = random.Random(44)
 
     def tensor(sizes):
-        n = 1
-        for size in sizes:
-            n *= size
-        return encode_tensor(FLOAT, sizes, seeded_floats(rng, n, -16, 16, 8.0))
+        return seeded_tensor(rng, sizes)
 
     def convolution(input_sizes, weight_sizes, stride, pad, groups, out_sizes):
         return (tensor(input_sizes) + tensor(weight_sizes) + tensor((weight_sizes[0],))
@@ -316,10 +321,7 @@ def dense_matmul_seeds():
     rng = random.Random(46)
 
     def tensor(sizes):
-        n = 1
-        for size in sizes:
-            n *= size
-        return encode_tensor(FLOAT, sizes, seeded_floats(rng, n, -16, 16, 8.0))
+        return seeded_tensor(rng, sizes)
 
     def addmm(bias_sizes, m, k, n):
         return (tensor(bias_sizes) + tensor((m, k)) + tensor((k, n)) + encode_int(1)
