@@ -439,8 +439,8 @@ static inline __attribute__((always_inline)) etr_vf vf_table_poly(
 // rotated so that their low 5 bits are the entry), and u with the other
 // bits cleared, minus 1/2, is the interval's left edge c (exact); t = a -
 // c is exact (c <= a <= 2c, or c = 0); tanh = vf_table_rows of the
-// interval's column. Within 1 ULP of the
-// correctly rounded result over every float (ulp_sweep 1 tanh). Against
+// interval's column. Within 1 ULP of the correctly rounded result over
+// every float (ulp_sweep 1 tanh). Against
 // uniform quarters, which needed degree 6 in t near 0, degree 4: 6 rows
 // (lookups) and 4 multiply-adds, not 8 and 6, each about a cycle on Zen
 // 4 (tools/port_probe.c), the extra integer steps and the cap free.
@@ -451,7 +451,8 @@ static inline __attribute__((always_inline)) etr_vf vf_table_poly(
 // median ratio 1.284 over 7 rounds; 16 Mi floats 1.296; intervals 8 to
 // each binade of |x| + 1 with degree 5, 7 rows, had 1.158). A table of
 // 16 entries of degree 5 through vpermps, as gelu's narrow one, ran 3.79
-// where this one (5 rows) ran 4.39 (Zen 4, 2026-12-07).
+// where this one, then with its lo row (6 rows), ran 4.39 (Zen 4,
+// 2026-12-07).
 static inline etr_vf vf_tanh(etr_vf x) {
   etr_vf a = vf_min_keep_nan(vf_abs(x), vf_set1(9.125f));
   etr_vf u = vf_min_num(vf_add(a, vf_set1(0.5f)), vf_set1(7.99999952f));
