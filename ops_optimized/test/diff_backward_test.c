@@ -85,6 +85,169 @@ TT_TEST(diff_backward, max_pool2d_with_indices_backward) {
   cr_assert_gt(etr_diff_stats()->specialized, 0);
 }
 
+// The pooled size of one dim, ATen's pooling_output_shape.
+static int64_t pooled_size(int64_t in, int64_t kernel, int64_t stride,
+                           int64_t pad, int64_t dilation, bool ceil_mode) {
+  int64_t numerator = in + 2 * pad - dilation * (kernel - 1) - 1 +
+                      (ceil_mode ? stride - 1 : 0);
+  int64_t size = numerator / stride + 1;
+  if (ceil_mode && (size - 1) * stride >= in + pad) {
+    --size;
+  }
+  return size;
+}
+
+// One window geometry: kernel, stride, padding, dilation (rows, columns).
+typedef struct window2d {
+  int64_t kernel[2], stride[2], pad[2], dilation[2];
+  bool ceil_mode;
+} window2d_t;
+
+// A random tap of each window inside the plane (-1 for a window with none
+// inside, and for about one in eleven): the forward's indices, which land
+// in the rows the optimized kernel has just zeroed. `stray` >= 0 moves one
+// index of plane `stray` to a random position of the plane outside that
+// window's rows (below them where there is room: past the zeroed rows);
+// `bad` != 0 replaces the last index (outside the plane: the reference's
+// error).
+static int64_t *forward_indices(etr_diff_case_t *c, int64_t planes,
+                                int64_t height, int64_t width,
+                                int64_t out_h, int64_t out_w,
+                                const window2d_t *w, int64_t stray,
+                                int64_t bad) {
+  int64_t count = planes * out_h * out_w;
+  int64_t *values = tt_alloc((size_t)(count > 0 ? count : 1) * 8);
+  int64_t k = 0;
+  for (int64_t p = 0; p < planes; ++p) {
+    for (int64_t oh = 0; oh < out_h; ++oh) {
+      for (int64_t ow = 0; ow < out_w; ++ow, ++k) {
+        int64_t rows[64], cols[64];
+        int64_t nr = 0, nc = 0;
+        for (int64_t i = 0; i < w->kernel[0]; ++i) {
+          int64_t r = oh * w->stride[0] - w->pad[0] + i * w->dilation[0];
+          if (r >= 0 && r < height) {
+            rows[nr++] = r;
+          }
+        }
+        for (int64_t j = 0; j < w->kernel[1]; ++j) {
+          int64_t col = ow * w->stride[1] - w->pad[1] + j * w->dilation[1];
+          if (col >= 0 && col < width) {
+            cols[nc++] = col;
+          }
+        }
+        if (nr == 0 || nc == 0 || etr_diff_range(c, 0, 10) == 3) {
+          values[k] = -1;
+          continue;
+        }
+        values[k] = rows[etr_diff_range(c, 0, nr - 1)] * width +
+                    cols[etr_diff_range(c, 0, nc - 1)];
+      }
+    }
+  }
+  if (stray >= 0 && stray < planes && out_h * out_w > 0) {
+    int64_t at = stray * out_h * out_w + etr_diff_range(c, 0, out_h * out_w - 1);
+    int64_t oh = (at / out_w) % out_h;
+    int64_t top = oh * w->stride[0] - w->pad[0];
+    int64_t bottom = top + (w->kernel[0] - 1) * w->dilation[0];
+    int64_t r = bottom + 1 < height ? bottom + 1 : top - 1;
+    values[at] = r >= 0 ? r * width + etr_diff_range(c, 0, width - 1) : -1;
+  }
+  if (bad != 0 && count > 0) {
+    values[count - 1] = bad;
+  }
+  return values;
+}
+
+static int run_max_backward_windows(int32_t rank, const int64_t *in_sizes,
+                                    const window2d_t *w, int64_t stray,
+                                    int64_t bad) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::max_pool2d_with_indices_backward.grad_input",
+                 g_seed++,
+                 "forward indices rank %d %lldx%lld k %lldx%lld s %lldx%lld "
+                 "p %lldx%lld d %lldx%lld%s stray %lld bad %lld",
+                 (int)rank, (long long)in_sizes[rank - 2],
+                 (long long)in_sizes[rank - 1], (long long)w->kernel[0],
+                 (long long)w->kernel[1], (long long)w->stride[0],
+                 (long long)w->stride[1], (long long)w->pad[0],
+                 (long long)w->pad[1], (long long)w->dilation[0],
+                 (long long)w->dilation[1], w->ceil_mode ? " ceil" : "",
+                 (long long)stray, (long long)bad);
+  int64_t out_sizes[4];
+  memcpy(out_sizes, in_sizes, (size_t)rank * sizeof(out_sizes[0]));
+  for (int d = 0; d < 2; ++d) {
+    out_sizes[rank - 2 + d] =
+        pooled_size(in_sizes[rank - 2 + d], w->kernel[d], w->stride[d],
+                    w->pad[d], w->dilation[d], w->ceil_mode);
+  }
+  int64_t planes = 1;
+  for (int32_t d = 0; d < rank - 2; ++d) {
+    planes *= in_sizes[d];
+  }
+  etr_diff_input(&c, ETR_FLOAT, rank, out_sizes, 0, ETR_FILL_SPECIAL);
+  etr_diff_input(&c, ETR_FLOAT, rank, in_sizes, 0, ETR_FILL_RANDOM);
+  etr_diff_arg(&c, tt_ev_int_list(2, w->kernel));
+  etr_diff_arg(&c, tt_ev_int_list(2, w->stride));
+  etr_diff_arg(&c, tt_ev_int_list(2, w->pad));
+  etr_diff_arg(&c, tt_ev_int_list(2, w->dilation));
+  etr_diff_arg(&c, tt_ev_bool(w->ceil_mode));
+  int64_t *values = forward_indices(
+      &c, planes, in_sizes[rank - 2], in_sizes[rank - 1], out_sizes[rank - 2],
+      out_sizes[rank - 1], w, stray, bad);
+  etr_diff_arg(&c, tt_ev_tensor(tt_tensor_i64(ETR_LONG, rank, out_sizes,
+                                              values)));
+  int64_t numel = planes * in_sizes[rank - 2] * in_sizes[rank - 1];
+  etr_diff_out(&c, ETR_FLOAT, 1, (const int64_t[]){0}, 0, numel + 8);
+  etr_diff_return(&c, 8);
+  c.dtype = ETR_FLOAT;
+  etr_diff_tolerance_exact(&c);
+  return etr_diff_run(&c);
+}
+
+static const window2d_t kForwardWindows[] = {
+    {{3, 3}, {2, 2}, {1, 1}, {1, 1}, false}, // ResNet's stem
+    {{2, 2}, {2, 2}, {0, 0}, {1, 1}, false},
+    {{3, 3}, {1, 1}, {1, 1}, {1, 1}, false},
+    {{3, 3}, {2, 2}, {0, 0}, {2, 2}, true},  // dilated
+    {{5, 4}, {3, 3}, {2, 1}, {1, 1}, true},
+    {{4, 4}, {1, 1}, {2, 2}, {1, 1}, false},
+    {{3, 2}, {2, 1}, {1, 0}, {1, 1}, false},
+    {{1, 1}, {1, 1}, {0, 0}, {1, 1}, false},
+    {{2, 3}, {5, 16}, {1, 1}, {1, 1}, true},
+    {{3, 3}, {1, 1}, {1, 1}, {2, 2}, false},
+};
+
+TT_TEST(diff_backward, max_pool2d_with_indices_backward_forward_indices) {
+  int failures = 0;
+  static const int64_t kSizes[][4] = {
+      {2, 3, 7, 9},   {1, 2, 16, 16},  {1, 2, 17, 33},
+      {2, 1, 15, 47}, {1, 2, 56, 112}, {1, 1, 5, 1100}};
+  for (size_t s = 0; s < sizeof(kSizes) / sizeof(kSizes[0]); ++s) {
+    for (size_t w = 0; w < sizeof(kForwardWindows) / sizeof(kForwardWindows[0]);
+         ++w) {
+      const window2d_t *win = &kForwardWindows[w];
+      if (pooled_size(kSizes[s][2], win->kernel[0], win->stride[0],
+                      win->pad[0], win->dilation[0], win->ceil_mode) < 1 ||
+          pooled_size(kSizes[s][3], win->kernel[1], win->stride[1],
+                      win->pad[1], win->dilation[1], win->ceil_mode) < 1) {
+        continue;
+      }
+      int32_t rank = (s + w) % 3 == 0 ? 3 : 4;
+      failures += run_max_backward_windows(rank, kSizes[s] + (4 - rank),
+                                           win, -1, 0);
+    }
+  }
+  // A stray index in the second plane, in the first, and past the plane.
+  failures += run_max_backward_windows(4, kSizes[0], &kForwardWindows[0],
+                                       1, 0);
+  failures += run_max_backward_windows(4, kSizes[4], &kForwardWindows[2],
+                                       0, 0);
+  failures += run_max_backward_windows(4, kSizes[1], &kForwardWindows[0],
+                                       -1, 16 * 16);
+  cr_assert_eq(failures, 0, "%d max_pool2d backward cases disagree",
+               failures);
+}
+
 // avg_pool2d_backward: each cell's grad / divisor spread over its window
 // into a double plane, in the reference's order per input position:
 // bit-exact. Windows with padding, ceil_mode overhang, count_include_pad
