@@ -57,7 +57,9 @@ class TensorSpec:
     values: Optional[np.ndarray] = None  # a model's constant values
     # randn | positive (|randn| + 0.5) | unit (uniform in (-0.9, 0.9)) |
     # above_one (|randn| + 1.1) | index:N (integers in [0, N)) | steps:N
-    # (0, N, 2N, ...: offsets)
+    # (0, N, 2N, ...: offsets) | pool_indices:H:W:K:S:P (the indices a
+    # max_pool2d with kernel K, stride S and padding P returns on a random
+    # input whose planes are H x W: what its backward receives)
     fill: str = "randn"
     channels_last: bool = False
 
@@ -85,6 +87,13 @@ class TensorSpec:
                 tensor = (torch.rand(self.shape, generator=generator) * 1.8 - 0.9).to(self.dtype)
         elif self.dtype == torch.bool:
             tensor = torch.rand(self.shape, generator=generator) > 0.5
+        elif self.fill.startswith("pool_indices:"):
+            height, width, kernel, stride, padding = (
+                int(v) for v in self.fill.split(":")[1:])
+            source = torch.randn(self.shape[:-2] + (height, width), generator=generator)
+            tensor = torch.nn.functional.max_pool2d(
+                source, kernel, stride, padding, return_indices=True)[1].to(self.dtype)
+            assert tuple(tensor.shape) == tuple(self.shape), self.fill
         elif self.fill.startswith("index:"):
             tensor = torch.randint(0, int(self.fill[6:]), self.shape, generator=generator,
                                    dtype=self.dtype)
@@ -752,7 +761,7 @@ def every_op_cases() -> List[Case]:
     add("maxpool_backward-3x3s2-64x112", "backward",
         "aten::max_pool2d_with_indices_backward.grad_input", f, _t(1, 64, 112, 112), [3, 3],
         [2, 2], [1, 1], [1, 1], False, _t(1, 64, 56, 56, dtype=torch.int64,
-                                          fill="index:12544"))
+                                          fill="pool_indices:112:112:3:2:1"))
     add("avgpool_backward-2x2s2-64x56", "backward", "aten::avg_pool2d_backward.grad_input",
         _t(1, 64, 28, 28), f, [2, 2], [2, 2], [0, 0], False, True, None)
     add("adaptive_avgpool_backward-64x56", "backward", "aten::_adaptive_avg_pool2d_backward.out",
