@@ -7,7 +7,9 @@
 // rounds to the dtype after every add, in this same order): bit-exact,
 // with no per-element dtype dispatch or index arithmetic through strides.
 // The zeroing runs just ahead of the gradients, a window row at a time
-// (see below). An index outside [0, H * W) other than -1 (the reference's
+// (see below); the adds are the pooling table's add_at (pool/pool.h),
+// which on x86 keeps two neighbours landing on one element in a register.
+// An index outside [0, H * W) other than -1 (the reference's
 // InvalidArgument), other dtypes and layouts and argument errors go to the
 // reference kernel (ops_reference/op_max_pool2d_with_indices_backward.c),
 // whose dry run checks and resizes first.
@@ -15,25 +17,11 @@
 
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/ops_optimized.h"
+#include "ops_optimized/pool/pool.h"
 #include "ops_optimized/reduce/reduce.h"
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/pool.h"
 #include "ops_reference/support/shape.h"
-
-// Adds gradients [k, count) at their indices while these are below
-// `zeroed`; returns where it stopped (count when all were).
-static int64_t add_below(float *target, const int64_t *index,
-                         const float *grad, int64_t k, int64_t count,
-                         int64_t zeroed) {
-  for (; k < count; ++k) {
-    uint64_t at = (uint64_t)index[k];
-    if (at >= (uint64_t)zeroed) {
-      break;
-    }
-    target[at] += grad[k];
-  }
-  return k;
-}
 
 // aten::max_pool2d_with_indices_backward.grad_input
 etr_error_t etr_opt_max_pool2d_with_indices_backward_grad_input(
@@ -70,7 +58,11 @@ etr_error_t etr_opt_max_pool2d_with_indices_backward_grad_input(
   // to lines just zeroed, still in L1 (a 112 x 112 plane zeroed whole
   // spills it). An index past the zeroed rows (not the forward's) zeroes
   // the rest of the plane first. AMD Zen 4, 3x3 stride-2 windows over
-  // 64 planes of 112 x 112 with the forward's indices: 165 -> 143 us.
+  // 64 planes of 112 x 112 with the forward's indices, medians of 21
+  // alternated runs (twice) on a shared host: 173-175 us zeroing whole
+  // planes, 162 with add_at's pairs, 154-158 zeroing by rows as well (by
+  // rows with one add at a time: 143 us quiet, 250 beside a busy
+  // neighbour).
   int64_t kernel[2], stride[2], padding[2], dilation[2];
   ETR_TRY(etr_pool2d_read_window(ctx, args, num_args, 2, kernel, stride,
                                  padding));
@@ -84,6 +76,9 @@ etr_error_t etr_opt_max_pool2d_with_indices_backward_grad_input(
   const int64_t span = kernel[0] - 1 <= height / dilation[0]
                            ? (kernel[0] - 1) * dilation[0]
                            : height;
+  int64_t (*add_at)(float *, const int64_t *, const float *, int64_t,
+                    int64_t, int64_t) =
+      etr_pool_kernels_for(etr_isa_active())->add_at;
   for (int64_t p = 0; p < planes; ++p) {
     float *target = gi + p * plane;
     const int64_t *plane_index = index + p * out_plane;
@@ -99,8 +94,8 @@ etr_error_t etr_opt_max_pool2d_with_indices_backward_grad_input(
       end_row = end_row >= height || stride[0] >= height ? height
                                                          : end_row + stride[0];
       int64_t k = row;
-      while ((k = add_below(target, plane_index, plane_go, k,
-                            row + out_width, zeroed)) < row + out_width) {
+      while ((k = add_at(target, plane_index, plane_go, k, row + out_width,
+                         zeroed)) < row + out_width) {
         int64_t at = plane_index[k];
         if ((uint64_t)at < (uint64_t)plane) {
           memset(target + zeroed, 0,

@@ -101,6 +101,16 @@ typedef struct etr_pool_kernels {
   // than 16 columns). NULL in a table without it.
   bool (*max_planes_values)(const float *in, const etr_pool_planes_t *g,
                             float *out);
+  // max_pool2d backward's adds: target[index[i]] += grad[i] for i from
+  // `first`, in order, in fp32, while the index is below `bound` (compared
+  // unsigned: -1 stops it too); returns the first i it did not add
+  // (`count` when it added them all). When two neighbours' indices are
+  // equal (overlapping windows that found one maximum: a fifth of a 3x3
+  // stride-2 pool's), the SIMD tables add the second to the first's sum in
+  // a register: a load of an element the store before it wrote waits on
+  // that store (etr_pool_add_at_scalar is the plain loop).
+  int64_t (*add_at)(float *target, const int64_t *index, const float *grad,
+                    int64_t first, int64_t count, int64_t bound);
 } etr_pool_kernels_t;
 
 extern const etr_pool_kernels_t etr_pool_kernels_scalar;
@@ -110,6 +120,13 @@ extern const etr_pool_kernels_t etr_pool_kernels_neon;
 
 // The table for `isa` (scalar when that ISA is not built in).
 const etr_pool_kernels_t *etr_pool_kernels_for(etr_isa_t isa);
+
+int64_t etr_pool_add_at_scalar(float *target, const int64_t *index,
+                                const float *grad, int64_t first,
+                                int64_t count, int64_t bound);
+int64_t etr_pool_add_at_avx2(float *target, const int64_t *index,
+                             const float *grad, int64_t first,
+                             int64_t count, int64_t bound);
 
 // The portable row kernels (the SIMD files call them for strides > 2).
 void etr_pool_max_row_scalar(const float *plane, size_t width, size_t h0,

@@ -178,4 +178,5 @@ const etr_pool_kernels_t etr_pool_kernels_neon = {
     .avg_row = avg_row_neon,
     .max_pixel = max_pixel_neon,
     .avg_pixel = avg_pixel_neon,
+    .add_at = etr_pool_add_at_scalar,
 };

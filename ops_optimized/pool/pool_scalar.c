@@ -91,11 +91,26 @@ static void avg_pixel_scalar(const float *in, size_t channels,
   }
 }
 
+int64_t etr_pool_add_at_scalar(float *target, const int64_t *index,
+                                const float *grad, int64_t first,
+                                int64_t count, int64_t bound) {
+  int64_t i = first;
+  for (; i < count; ++i) {
+    uint64_t at = (uint64_t)index[i];
+    if (at >= (uint64_t)bound) {
+      break;
+    }
+    target[at] += grad[i];
+  }
+  return i;
+}
+
 const etr_pool_kernels_t etr_pool_kernels_scalar = {
     .max_row = etr_pool_max_row_scalar,
     .avg_row = etr_pool_avg_row_scalar,
     .max_pixel = max_pixel_scalar,
     .avg_pixel = avg_pixel_scalar,
+    .add_at = etr_pool_add_at_scalar,
 };
 
 const etr_pool_kernels_t *etr_pool_kernels_for(etr_isa_t isa) {
