@@ -177,6 +177,11 @@ static inline etr_vi vi_or(etr_vi a, etr_vi b) { return _mm256_or_si256(a, b); }
 static inline etr_vi vi_shl23(etr_vi a) { return _mm256_slli_epi32(a, 23); }
 static inline etr_vi vi_shr23(etr_vi a) { return _mm256_srli_epi32(a, 23); }
 static inline etr_vi vi_sra1(etr_vi a) { return _mm256_srai_epi32(a, 1); }
+// Bits 0 and 1 to bits 30 and 31 (the sign), the rest zero.
+static inline etr_vi vi_shl30(etr_vi a) { return _mm256_slli_epi32(a, 30); }
+static inline etr_vi vi_xor(etr_vi a, etr_vi b) {
+  return _mm256_xor_si256(a, b);
+}
 static inline etr_vf vi_as_vf(etr_vi a) { return _mm256_castsi256_ps(a); }
 static inline etr_vi vf_as_vi(etr_vf a) { return _mm256_castps_si256(a); }
 static inline etr_vi vf_to_vi(etr_vf a) { return _mm256_cvtps_epi32(a); }

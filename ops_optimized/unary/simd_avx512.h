@@ -197,6 +197,11 @@ static inline etr_vi vi_shr(etr_vi a, const unsigned bits) {
   return _mm512_srli_epi32(a, bits);
 }
 static inline etr_vi vi_sra1(etr_vi a) { return _mm512_srai_epi32(a, 1); }
+// Bits 0 and 1 to bits 30 and 31 (the sign), the rest zero.
+static inline etr_vi vi_shl30(etr_vi a) { return _mm512_slli_epi32(a, 30); }
+static inline etr_vi vi_xor(etr_vi a, etr_vi b) {
+  return _mm512_xor_si512(a, b);
+}
 static inline etr_vf vi_as_vf(etr_vi a) { return _mm512_castsi512_ps(a); }
 static inline etr_vi vf_as_vi(etr_vf a) { return _mm512_castps_si512(a); }
 // Float lanes holding integers (|x| < 2^31) to int32 and back.

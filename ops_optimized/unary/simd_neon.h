@@ -113,6 +113,9 @@ static inline etr_vi vi_shr23(etr_vi a) {
   return vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(a), 23));
 }
 static inline etr_vi vi_sra1(etr_vi a) { return vshrq_n_s32(a, 1); }
+// Bits 0 and 1 to bits 30 and 31 (the sign), the rest zero.
+static inline etr_vi vi_shl30(etr_vi a) { return vshlq_n_s32(a, 30); }
+static inline etr_vi vi_xor(etr_vi a, etr_vi b) { return veorq_s32(a, b); }
 static inline etr_vf vi_as_vf(etr_vi a) { return vreinterpretq_f32_s32(a); }
 static inline etr_vi vf_as_vi(etr_vf a) { return vreinterpretq_s32_f32(a); }
 static inline etr_vi vf_to_vi(etr_vf a) { return vcvtnq_s32_f32(a); }

@@ -127,6 +127,11 @@ static inline etr_vi vi_sra1(etr_vi a) {
   uint32_t u = (uint32_t)a;
   return (int32_t)((u >> 1) | (u & 0x80000000u));
 }
+// Bits 0 and 1 to bits 30 and 31 (the sign), the rest zero.
+static inline etr_vi vi_shl30(etr_vi a) {
+  return (int32_t)((uint32_t)a << 30);
+}
+static inline etr_vi vi_xor(etr_vi a, etr_vi b) { return a ^ b; }
 static inline etr_vf vi_as_vf(etr_vi a) {
   float f;
   memcpy(&f, &a, sizeof(f));

@@ -240,6 +240,12 @@ static inline etr_vf op_cos(etr_vf v, const unary_consts_t *k) {
   (void)k;
   return vf_cos(v);
 }
+static inline bool op_fast_pair_sin(etr_vf *a, etr_vf *b) {
+  return vf_sin_fast_pair(a, b);
+}
+static inline bool op_fast_pair_cos(etr_vf *a, etr_vf *b) {
+  return vf_cos_fast_pair(a, b);
+}
 static inline etr_vf op_tan(etr_vf v, const unary_consts_t *k) {
   (void)k;
   return vf_tan(v);
@@ -488,8 +494,8 @@ ETR_DEFINE_UNARY(asinh)
 ETR_DEFINE_UNARY(acosh)
 ETR_DEFINE_UNARY(atanh)
 ETR_DEFINE_UNARY(erf)
-ETR_DEFINE_UNARY(sin)
-ETR_DEFINE_UNARY(cos)
+ETR_DEFINE_UNARY_SPLIT(sin)
+ETR_DEFINE_UNARY_SPLIT(cos)
 ETR_DEFINE_UNARY(tan)
 ETR_DEFINE_UNARY(asin)
 ETR_DEFINE_UNARY(acos)
