@@ -145,7 +145,8 @@ static int64_t *forward_indices(etr_diff_case_t *c, int64_t planes,
     }
   }
   if (stray >= 0 && stray < planes && out_h * out_w > 0) {
-    int64_t at = stray * out_h * out_w + etr_diff_range(c, 0, out_h * out_w - 1);
+    int64_t at =
+        stray * out_h * out_w + etr_diff_range(c, 0, out_h * out_w - 1);
     int64_t oh = (at / out_w) % out_h;
     int64_t top = oh * w->stride[0] - w->pad[0];
     int64_t bottom = top + (w->kernel[0] - 1) * w->dilation[0];
@@ -268,14 +269,9 @@ static int run_avg_backward(etr_scalar_type_t dtype, int32_t rank,
   int64_t out_sizes[4];
   memcpy(out_sizes, in_sizes, (size_t)rank * sizeof(out_sizes[0]));
   for (int s = 0; s < 2; ++s) {
-    int64_t in = in_sizes[rank - 2 + s];
-    int64_t numerator = in + 2 * padding[s] - kernel[s] +
-                        (ceil_mode ? stride[s] - 1 : 0);
-    int64_t size = numerator / stride[s] + 1;
-    if (ceil_mode && (size - 1) * stride[s] >= in + padding[s]) {
-      --size;
-    }
-    out_sizes[rank - 2 + s] = size;
+    out_sizes[rank - 2 + s] = pooled_size(in_sizes[rank - 2 + s], kernel[s],
+                                          stride[s], padding[s], 1,
+                                          ceil_mode);
   }
   etr_diff_input(&c, dtype, rank, out_sizes, layout, ETR_FILL_SPECIAL);
   etr_tensor_t *self =
