@@ -106,9 +106,10 @@ typedef struct etr_pool_kernels {
   // unsigned: -1 stops it too); returns the first i it did not add
   // (`count` when it added them all). When two neighbours' indices are
   // equal (overlapping windows that found one maximum: a fifth of a 3x3
-  // stride-2 pool's), the SIMD tables add the second to the first's sum in
+  // stride-2 pool's), the x86 tables add the second to the first's sum in
   // a register: a load of an element the store before it wrote waits on
-  // that store (etr_pool_add_at_scalar is the plain loop).
+  // that store. The scalar and NEON tables take etr_pool_add_at_scalar,
+  // the plain loop.
   int64_t (*add_at)(float *target, const int64_t *index, const float *grad,
                     int64_t first, int64_t count, int64_t bound);
 } etr_pool_kernels_t;
