@@ -42,14 +42,21 @@ def check_peak_interleaved(case) -> None:
 
 def check_bandwidth(case) -> None:
     """A DRAM elementwise case has the copy or triad loop measured alongside
-    it with both stores, and is judged against the better one."""
-    if case.get("group") != "elementwise" or not case["id"].endswith("-DRAM"):
+    it with both stores, and is judged against the better one; an L2 one
+    has it with ordinary stores."""
+    level = case["id"].rpartition("-")[2]
+    if case.get("group") != "elementwise" or level not in ("DRAM", "L2"):
         return
     side = case.get("bandwidth_interleaved")
     if not isinstance(side, dict):
         fail(f"{case['id']}: no bandwidth measured alongside")
+    if side.get("level") != level:
+        fail(f"{case['id']}: bandwidth measured alongside in {side.get('level')!r}")
     stores = side.get("stores") or {}
-    for store in ("ordinary", "streaming"):
+    expected = ("ordinary", "streaming") if level == "DRAM" else ("ordinary",)
+    if sorted(stores) != sorted(expected):
+        fail(f"{case['id']}: bandwidth_interleaved.stores has {sorted(stores)}")
+    for store in expected:
         entry = stores.get(store) or {}
         if not 0 < entry.get("gbs_min", 0) <= entry.get("gbs", 0) <= entry.get("gbs_max", 0):
             fail(f"{case['id']}: bandwidth_interleaved.stores.{store} is {entry!r}")

@@ -12,9 +12,9 @@ Figures derived here, from the run's own measurements:
     triad for ops reading two or more tensors, copy for the rest). Where
     the run measured a roof alongside the case, interleaved with its own
     rounds, that one is used: the FMA peak for GEMM and convolution
-    (peak_interleaved), the copy or triad bandwidth for DRAM elementwise
-    cases (bandwidth_interleaved); elsewhere the mean of the run's start
-    and end measurements. In DRAM the bandwidth is the better of the loop
+    (peak_interleaved), the copy or triad bandwidth for DRAM and L2
+    elementwise cases (bandwidth_interleaved); elsewhere the mean of the
+    run's start and end measurements. In DRAM the bandwidth is the better of the loop
     with ordinary and with streaming (non-temporal) stores: an ordinary
     store reads each line it writes, a streaming one does not.
 Can be rerun alone: python3 report.py results.json OUT_DIR.
@@ -161,10 +161,11 @@ def derive(results: Dict[str, Any], roof: Roof) -> List[Dict[str, Any]]:
         side_peak = (case.get("peak_interleaved") or {}).get("gflops")
         row["peak"] = side_peak if side_peak else roof.peak
         row["peak_alongside"] = bool(side_peak)
-        # A DRAM case's bandwidth, likewise, where the loop measured alongside
-        # it has the case's level and pattern.
+        # A DRAM or L2 case's bandwidth, likewise, where the loop measured
+        # alongside it has the case's level and pattern (runs before
+        # 2026-12-07 measured it for DRAM cases only, without "level").
         side_bandwidth = case.get("bandwidth_interleaved") or {}
-        if (roof.level(case["bytes"]) != "DRAM"
+        if (roof.level(case["bytes"]) != side_bandwidth.get("level", "DRAM")
                 or side_bandwidth.get("pattern") != pattern_of(case)):
             side_bandwidth = {}
         row["bandwidth_alongside"] = bool(side_bandwidth.get("gbs"))
@@ -277,9 +278,9 @@ def targets(rows: List[Dict[str, Any]], models: List[Dict[str, Any]], roof: Roof
         if row.get("bandwidth_gbs") is None:
             continue
         bandwidth, store = roof.best(row["level"], row["pattern"])
-        # In DRAM, the bandwidth measured in the case's own interleaved
-        # rounds, where the run recorded it.
-        side = row.get("bandwidth_interleaved") if level == "DRAM" else None
+        # The bandwidth measured in the case's own interleaved rounds, where
+        # the run recorded it for the case's level and pattern.
+        side = row.get("bandwidth_interleaved") if row["bandwidth_alongside"] else None
         where = ""
         if side:
             bandwidth = side["gbs"]
@@ -430,10 +431,10 @@ def write(results: Dict[str, Any], out: Path) -> None:
         " above, and every % below is against this run's own measurements. The bold peak and"
         " the table below are the means of the start and end measurements; they are the roofs"
         " of the roofline figure and of every case without a roof of its own. GEMM and"
-        " convolution cases have one: the FMA peak measured alongside them, and DRAM"
-        " elementwise cases the copy or triad bandwidth measured alongside them (each loop"
-        " interleaved with the case's own rounds), as the clock and the DRAM bandwidth of this"
-        " shared VM move by up to 20% within a run.",
+        " convolution cases have one: the FMA peak measured alongside them, and DRAM and L2"
+        " elementwise cases the copy or triad bandwidth of their level measured alongside them"
+        " (each loop interleaved with the case's own rounds), as the clock and the bandwidth"
+        " of this shared VM move by up to 20% within a run.",
         "", *alongside_peak_lines(rows),
         "Outputs whose arrays (inputs and out) reach half the last-level cache (every DRAM"
         " case) are written by the elementwise kernels with non-temporal (streaming) stores,"
@@ -465,9 +466,9 @@ def write(results: Dict[str, Any], out: Path) -> None:
            " against the bandwidth of their level and access pattern, judged in DRAM (every op)"
            " and L2 (the ops with a few instructions per element), shown for information"
            " elsewhere (in DRAM against the better of the copy or triad loop with ordinary and"
-           " with streaming stores, each measured alongside, interleaved"
-           " with the case's own rounds, since a neighbour on this shared VM moves DRAM"
-           " bandwidth by up to 20% within a run); \"as fast as ExecuTorch\" compares etref's whole execute() of the"
+           " with streaming stores, in L2 against the loop with ordinary ones, each measured"
+           " alongside, interleaved with the case's own rounds, since a neighbour on this"
+           " shared VM moves the bandwidth one core gets by up to 20% within a run); \"as fast as ExecuTorch\" compares etref's whole execute() of the"
            " one-op program with ExecuTorch's kernel time (see Per operator for how it is timed);"
            " whole models are single-thread latency per forward, judged with the optimized"
            " kernels fused at load (`--fuse`, ops_optimized/fuse/fuse.h: each convolution with"
@@ -527,7 +528,7 @@ def write(results: Dict[str, Any], out: Path) -> None:
            " optimized. Rate = GFLOP/s (GB/s for data movement) of etref optimized; roof = % of"
            " the attainable rate, min(FMA peak, arithmetic intensity x bandwidth) at the case's"
            " level and pattern, with the peak measured alongside the case for GEMM and"
-           " convolution and the bandwidth measured alongside it for DRAM elementwise cases"
+           " convolution and the bandwidth measured alongside it for DRAM and L2 elementwise cases"
            " (the run's start/end figures for the rest)."
            " A convolution's FLOPs are the direct sum's (2 x input channels x kernel taps per"
            " output): a 3x3 stride-1 layer that takes the Winograd F(2x2, 3x3) kernels"
