@@ -174,20 +174,25 @@ TT_TEST(diff_elementwise_gelu, gelu_subnormal_tail) {
 // zero (among them the table's seams, |x| = (i + 1/2) / 4, where
 // round(4 |x|) ties, and centres, |x| = i / 4), then 16-lane and 8-lane
 // blocks of values in range with one lane out of it (the ranges' edges,
-// large, +-inf, NaN) at each position, at lengths around the vector
-// widths, and zeros, subnormals and NaN in range; on every ISA.
+// large, +-inf, NaN; and the narrow table's own edge, x = -3.375, below
+// which a lane takes the tail table, with lanes past it and positive
+// ones past the split loop's |x| >= 3.375 check) at each position, at
+// lengths around the vector widths, and zeros, subnormals and NaN in
+// range; on every ISA.
 TT_TEST(diff_elementwise_gelu, gelu_fast_paths) {
   enum { kChunk = 4096 };
   static float x[kChunk];
   static float y[kChunk];
-  static const float kOutside[] = {3.875f,      -3.875f,     3.00000024f,
-                                   -3.00000024f, 7.5f,       -9.0f,
-                                   INFINITY,    -INFINITY,   NAN};
-  static const float kEdges[] = {3.0f,        -3.0f,       3.87499976f,
-                                 -3.87499976f, 0.0f,       -0.0f,
-                                 0x1p-149f,   -0x1p-149f,  0x1p-126f,
-                                 -0x1p-126f,  1e-30f,      -1e-30f,
-                                 0.125f,      -0.125f,     NAN};
+  static const float kOutside[] = {
+      3.875f,   -3.875f,    3.00000024f, -3.00000024f, 7.5f, -9.0f,
+      INFINITY, -INFINITY,  NAN,         -3.375f,      -3.5f, 3.375f,
+      3.5f,     -3.37499976f};
+  static const float kEdges[] = {
+      3.0f,        -3.0f,      3.87499976f, -3.87499976f, 0.0f,
+      -0.0f,       0x1p-149f,  -0x1p-149f,  0x1p-126f,    -0x1p-126f,
+      1e-30f,      -1e-30f,    0.125f,      -0.125f,      NAN,
+      -3.37499976f, -3.375f,   -3.6f,       3.6f};
+  const int edges = (int)(sizeof(kEdges) / sizeof(kEdges[0]));
   static const struct {
     etr_unary_op_t op;
     double (*expected)(double);
@@ -253,7 +258,8 @@ TT_TEST(diff_elementwise_gelu, gelu_fast_paths) {
           int n = kLengths[l];
           for (int at = 0; at < (n > 0 ? n : 1); ++at) {
             for (int i = 0; i < n; ++i) {
-              x[i] = i % 2 ? kEdges[i % 15] : -2.9f + 0.37f * (float)(i % 16);
+              x[i] = i % 2 ? kEdges[i % edges]
+                           : -2.9f + 0.37f * (float)(i % 16);
             }
             if (n > 0) {
               x[at] = kOutside[u];
@@ -289,19 +295,24 @@ static bool same_float(float a, float b) {
 // A lane's result is a function of that lane alone: the fast paths round
 // some lanes within range differently from the wide ones, so a vector
 // with lanes on both sides takes each lane's own path (vmath.h's
-// vf_gelu_erf_mixed and vf_gelu_tanh_mixed). Probes in range (near the
+// vf_gelu_erf_mixed and vf_gelu_tanh_mixed; on the narrow table, lanes
+// at or below -3.375 take the tail table). Probes in range (near the
 // ranges' edges, the bounded and table paths' seams, zeros, NaN) and out
 // of it, each in a block of 33 lanes that are all in range, then all out
-// of range, then alternating: its bits must not change. On every ISA.
+// of range (among them the narrow table's tail), then alternating: its
+// bits must not change. On every ISA.
 TT_TEST(diff_elementwise_gelu, gelu_lanes_independent) {
   enum { kLanes = 33 };
   static const float kProbes[] = {
       2.99999976f, -2.99999976f, 3.0f,   -3.0f,  3.00000024f, -3.00000024f,
       3.87499976f, -3.87499976f, 3.875f, -3.875f, 2.3456789f, -1.6180339f,
       0.70710677f, -0.4375f,     1e-3f,  -1e-30f, 0.0f,       -0.0f,
-      NAN,         5.5f,         -6.25f, INFINITY};
+      NAN,         5.5f,         -6.25f, INFINITY, -3.375f,    -3.37499976f,
+      -3.37500024f, -3.6f,       3.5f,   -3.125f};
   static const float kInside[] = {0.5f, -1.25f, 2.75f, -2.875f};
-  static const float kOutside[] = {7.5f, -9.0f, 3.9f, -40.0f, INFINITY};
+  static const float kOutside[] = {7.5f,   -9.0f,     3.9f,
+                                   -40.0f, INFINITY,  -3.5f};
+  const int outside = (int)(sizeof(kOutside) / sizeof(kOutside[0]));
   static const etr_unary_op_t kOps[] = {ETR_UNARY_GELU_ERF,
                                         ETR_UNARY_GELU_TANH};
   int failures = 0;
@@ -320,7 +331,7 @@ TT_TEST(diff_elementwise_gelu, gelu_lanes_independent) {
             float y[kLanes];
             for (int i = 0; i < kLanes; ++i) {
               const bool out = fill == 1 || (fill == 2 && i % 2 == 1);
-              x[i] = out ? kOutside[i % 5] : kInside[i % 4];
+              x[i] = out ? kOutside[i % outside] : kInside[i % 4];
             }
             x[at] = kProbes[p];
             gelu((size_t)kLanes, x, y, NULL);

@@ -94,10 +94,22 @@ def power_basis(degree):
 # vector.) The narrow tables, for CPUs where a 16-entry lookup (one
 # single-source vpermps) is cheaper than a 32-entry one (vpermt2ps; AMD
 # Zen 4, isa.h's etr_isa_narrow_lookups): c = i / 4 for i in [0, 15],
-# |t| <= 1/8, degree 6: 3.3e-8 (4.5e-8 for the tanh form; degree 5 had
-# 1.8e-7), a lookup and a multiply-add more a vector.
+# |t| <= 1/8. There degree 5 holds the error of degree 6 (4.4e-8, the
+# coefficients' rounding dominating both) for a < 3.375 (entries 0 to
+# 13), not above (9.6e-8 and 1.8e-7 on the last two, 1.2e-7 and 2.9e-7
+# for the tanh form). Those two only weigh on gelu for x < 0: for x > 0
+# gelu = x (1 - P), and P's relative error reaches it multiplied by P /
+# (1 - P) < 1e-3. So the narrow table (*16) has degree 5, and vmath.h
+# takes it for -3.375 < x < 3.875; a lane at or below -3.375 takes the
+# tail table (*16Tail), degree 6 (3.3e-8 and 4.5e-8 over every entry),
+# which the narrow path had everywhere before: a lookup and a
+# multiply-add more a vector.
 GELU_TABLES = {"": dict(step=0.125, degree=5, entries=32),
-               "16": dict(step=0.25, degree=6, entries=16)}
+               "16": dict(step=0.25, degree=5, entries=16),
+               "16Tail": dict(step=0.25, degree=6, entries=16)}
+# The entries of the narrow table that gelu takes for x < 0 (a < 3.375):
+# its header gives their error apart from the others'.
+GELU_NARROW_NEGATIVE_ENTRIES = 14
 
 
 def gelu_phi(x):
@@ -124,8 +136,9 @@ def fit_rounded(target, weight, ts, degree, first=0):
 
 
 def fit_gelu_table(f, step, degree, entries):
+    """The table and each entry's relative error."""
     table = np.zeros((degree + 1, entries))
-    worst = 0.0
+    worst = []
     for i in range(entries):
         low = 0.0 if i == 0 else -step / 2 * 1.0001
         ts = cheb(low, step / 2 * 1.0001, 80)
@@ -133,8 +146,7 @@ def fit_gelu_table(f, step, degree, entries):
         values = np.array([float(f(-(mp.mpf(i) * step + mp.mpf(t))))
                            for t in ts])
         rounded = fit_rounded(values, 1 / values, ts, degree)
-        worst = max(worst,
-                    np.abs((basis @ rounded - values) / values).max())
+        worst.append(np.abs((basis @ rounded - values) / values).max())
         table[:, i] = rounded
     return table, worst
 
@@ -162,7 +174,7 @@ def print_gelu_tables():
           "vmath.h's vf_gelu_rows: entry i of row k\n// is the "
           "coefficient of t^k of the polynomial for Phi(-a) (each "
           "table's Phi\n// below), a = |x| = i / 8 + t, |t| <= 1/16, i in "
-          "[0, 31]; in the narrow\n// tables (*16) a = "
+          "[0, 31]; in the narrow\n// tables (*16, *16Tail) a = "
           "i / 4 + t, |t| <= 1/8, i in [0, 15].")
     print("#ifndef ETR_OPS_OPTIMIZED_UNARY_VMATH_GELU_TABLES_H")
     print("#define ETR_OPS_OPTIMIZED_UNARY_VMATH_GELU_TABLES_H")
@@ -172,8 +184,16 @@ def print_gelu_tables():
                  "Phi(x) = erfc(-x / sqrt 2) / 2"),
                 ("kGeluTanhTable", gelu_tanh_phi,
                  "(1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) / 2")):
-            table, worst = fit_gelu_table(f, **shape)
-            print("\n// %s;\n// max relative error %.3g." % (what, worst))
+            table, errors = fit_gelu_table(f, **shape)
+            if suffix == "16":
+                below = GELU_NARROW_NEGATIVE_ENTRIES
+                print("\n// %s;\n// max relative error %.3g on entries 0 to "
+                      "%d, %.3g on the others." % (what, max(errors[:below]),
+                                                   below - 1,
+                                                   max(errors[below:])))
+            else:
+                print("\n// %s;\n// max relative error %.3g."
+                      % (what, max(errors)))
             print_c_table(name + suffix, table)
     print("\n#endif  // ETR_OPS_OPTIMIZED_UNARY_VMATH_GELU_TABLES_H")
 

@@ -755,11 +755,13 @@ static inline etr_vf vf_gelu_erf_bounded(etr_vf x) {
 // `rows` - 1 degrees picked per lane from a table of vmath_gelu_tables.h
 // (Phi(-a), or its tanh-approximation twin, with the coefficients
 // rounded to float): 32 eighths of degree 5 (vf_lookup32, vpermt2ps; a
-// relative 5.2e-8) or the narrow table's 16 quarters of degree 6
-// (vf_lookup16, vpermps; 3.3e-8, 4.5e-8 for the tanh form). a = |x| = c +
-// t, c = i step (step = 4 / entries), i = round(a / step) read off the
-// low mantissa bits of a + 1.5 * 2^23 step (whose ulp is the step; i <
-// entries below 3.875), so c is exact, and t = a - c is exact too (|t|
+// relative 5.2e-8) or the narrow tables' 16 quarters (vf_lookup16,
+// vpermps): degree 5 for -3.375 < x < 3.875 (4.4e-8 and 4.5e-8 for the
+// tanh form there, vf_gelu_lookup) and the tail table's degree 6 below
+// (3.3e-8, 4.5e-8: vf_gelu_tail_lookup). a = |x| = c + t, c = i step
+// (step = 4 / entries), i = round(a / step) read off the low mantissa
+// bits of a + 1.5 * 2^23 step (whose ulp is the step; i < entries below
+// 3.875), so c is exact, and t = a - c is exact too (|t|
 // <= step / 2, and c is a multiple of the step, coarser than a's ulp, or
 // c = 0). Then gelu = max(0, x) - a P, one rounding: for x >= 0, x Phi(x)
 // = x (1 - Phi(-x)) = x - a P; below, x Phi(x) = -a P. No exp, no
@@ -775,14 +777,16 @@ static inline etr_vf vf_gelu_erf_bounded(etr_vf x) {
 // the 32-entry one on Zen 4, where vpermt2ps holds a shared pipe for
 // about a cycle and vpermps runs beside the multiply-adds
 // (tools/port_probe.c): 4.3 -> 4.6 (median ratio 1.067 over 11 rounds;
-// 16 Mi floats 1.062; "gelu tanh f32" 1.065), though it spends a lookup
-// and a multiply-add more; on Intel, where both permutes take the port
-// of the second FMA unit, those would cost, so etr_isa_narrow_lookups
-// (isa.h: AMD) picks the table. Over every float with |x| < 3.875, each
-// table within 2 ULP (gelu none and gelu tanh alike) of 0.5 x erfc(-x /
-// sqrt 2) and x / (1 + e^(-2u)) in double, rounded once (ulp_sweep 1
-// gelu_erf -3.8749998 3.8749998, ETREF_NARROW_LOOKUPS=0 and 1; the fit's
-// error, P's last rounding and the multiply-add's), same zeros and
+// 16 Mi floats 1.062; "gelu tanh f32" 1.065) with degree 6 everywhere,
+// though that spent a lookup and a multiply-add more; on Intel, where
+// both permutes take the port of the second FMA unit, those would cost,
+// so etr_isa_narrow_lookups (isa.h: AMD) picks the table. Over every
+// float with |x| < 3.875, each table within 2 ULP (gelu none and gelu
+// tanh alike) of 0.5 x erfc(-x / sqrt 2) and x / (1 + e^(-2u)) in
+// double, rounded once (ulp_sweep 1 gelu_erf -3.8749998 3.8749998,
+// ETREF_NARROW_LOOKUPS=0 and 1; the narrow tables' degree 5 and tail
+// swept again on 2026-12-07; the fit's error, P's last rounding and the
+// multiply-add's), same zeros and
 // signs: -0.0 gives -0.0 (max(0, -0.0) is -0.0, and -0.0 - 0 P = -0.0),
 // tiny x give x/2 rounded once as the reference does (P(0) = 1/2). A NaN
 // lane stays NaN.
@@ -808,7 +812,16 @@ static inline __attribute__((always_inline)) etr_vf vf_gelu_rows(
 }
 
 // The table path of either gelu (`tanh_form`: approximate="tanh") on the
-// 32-entry or the narrow table.
+// 32-entry or the narrow table. The narrow table has degree 5, which
+// holds for -3.375 < x < 3.875 only (vf_gelu_off_fast): P's error on its
+// last two entries (a >= 3.375) reaches gelu where x < 0; for x > 0,
+// gelu = x (1 - P), it is weighed by P / (1 - P) < 1e-3
+// (fit_polynomials.py). Against degree 6 everywhere (the tail table's),
+// Zen 4, 2026-12-07, old and new builds alternated: bench_elementwise
+// --only "gelu none f32", 16 Ki floats, medians of 4 runs 4.6 -> 5.2 G
+// elements/s; the bench's gelu-L2 case (64 Ki randn floats, about 1
+// pair of 16-lane vectors in 43 past the pair check) 14.3 -> 12.7 us a
+// call.
 static inline __attribute__((always_inline)) etr_vf vf_gelu_lookup(
     etr_vf x, bool tanh_form, bool narrow) {
   if (narrow) {
@@ -821,6 +834,17 @@ static inline __attribute__((always_inline)) etr_vf vf_gelu_lookup(
                                   ETR_ROWS(kGeluTanhTable))
                    : vf_gelu_rows(x, kGeluErfTable[0], 32,
                                   ETR_ROWS(kGeluErfTable));
+}
+
+// The narrow path's lanes with -3.875 < x <= -3.375: the tail table, the
+// same quarters with degree 6 (3.3e-8 relative, 4.5e-8 for the tanh
+// form, on every entry).
+static inline __attribute__((always_inline)) etr_vf vf_gelu_tail_lookup(
+    etr_vf x, bool tanh_form) {
+  return tanh_form ? vf_gelu_rows(x, kGeluTanhTable16Tail[0], 16,
+                                  ETR_ROWS(kGeluTanhTable16Tail))
+                   : vf_gelu_rows(x, kGeluErfTable16Tail[0], 16,
+                                  ETR_ROWS(kGeluErfTable16Tail));
 }
 #endif
 
@@ -885,6 +909,28 @@ ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_wide(etr_vf x) {
 static inline etr_vm vf_gelu_outside(etr_vf x) {
   return vf_ge(vf_abs(x), vf_set1(3.875f));
 }
+// The lanes the fast path does not cover: on the narrow table x <= -3.375
+// too (x - 1/4 is exact near both edges, |x| in [2, 4); rounding is
+// monotonic elsewhere), which vf_gelu_tail_lookup takes.
+static inline etr_vm vf_gelu_off_fast(etr_vf x, bool narrow) {
+  if (narrow) {
+    return vf_ge(vf_abs(vf_sub(x, vf_set1(0.25f))), vf_set1(3.625f));
+  }
+  return vf_gelu_outside(x);
+}
+// The split loop's check of a pair: the lanes off the fast path and
+// some more. On the narrow table |x| >= 3.375, one comparison on the
+// |x| the table takes anyway: the exact check above, two steps more a
+// vector, ran the loop at 4.9 G elements/s where this one runs 5.4 (a
+// loop of the narrow path alone, 16 Ki floats in [-3, 3], Zen 4). A pair
+// with a lane in [3.375, 3.875) then takes vf_gelu_erf, whose exact
+// check sends it through the fast path again.
+static inline etr_vm vf_gelu_pair_off(etr_vf x, bool narrow) {
+  if (narrow) {
+    return vf_ge(vf_abs(x), vf_set1(3.375f));
+  }
+  return vf_gelu_outside(x);
+}
 static inline __attribute__((always_inline)) etr_vf vf_gelu_erf_fast(
     etr_vf x, bool narrow) {
   return vf_gelu_lookup(x, false, narrow);
@@ -892,6 +938,14 @@ static inline __attribute__((always_inline)) etr_vf vf_gelu_erf_fast(
 #else
 static inline etr_vm vf_gelu_outside(etr_vf x) {
   return vf_gt(vf_abs(x), vf_set1(3.0f));
+}
+static inline etr_vm vf_gelu_off_fast(etr_vf x, bool narrow) {
+  (void)narrow;
+  return vf_gelu_outside(x);
+}
+static inline etr_vm vf_gelu_pair_off(etr_vf x, bool narrow) {
+  (void)narrow;
+  return vf_gelu_outside(x);
 }
 static inline etr_vf vf_gelu_erf_fast(etr_vf x, bool narrow) {
   (void)narrow;
@@ -906,8 +960,15 @@ static inline etr_vf vf_gelu_erf_fast(etr_vf x, bool narrow) {
 // off the loops' path).
 ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_mixed(etr_vf x,
                                                       bool narrow) {
-  return vf_select(vf_gelu_outside(x), vf_gelu_erf_wide(x),
-                   vf_gelu_erf_fast(x, narrow));
+  etr_vf y = vf_gelu_erf_fast(x, narrow);
+#ifdef ETR_HAVE_VF_LOOKUP32
+  if (narrow) {
+    y = vf_select(vf_le(x, vf_set1(-3.375f)), vf_gelu_tail_lookup(x, false),
+                  y);
+  }
+#endif
+  const etr_vm outside = vf_gelu_outside(x);
+  return vm_any(outside) ? vf_select(outside, vf_gelu_erf_wide(x), y) : y;
 }
 
 // Activations mostly lie within [-3, 3] (with randn ones 1 vector of 16
@@ -919,11 +980,10 @@ ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_mixed(etr_vf x,
 // that lane alone. `narrow` (a constant) picks AVX-512's narrow table.
 static inline __attribute__((always_inline)) etr_vf vf_gelu_erf(
     etr_vf x, bool narrow) {
-  const etr_vm outside = vf_gelu_outside(x);
-  if (!vm_any(outside)) {
+  if (!vm_any(vf_gelu_off_fast(x, narrow))) {
     return vf_gelu_erf_fast(x, narrow);
   }
-  if (vm_all(outside)) {
+  if (vm_all(vf_gelu_outside(x))) {
     return vf_gelu_erf_wide(x);
   }
   return vf_gelu_erf_mixed(x, narrow);
@@ -1038,8 +1098,15 @@ static inline etr_vf vf_gelu_tanh_fast(etr_vf x, bool narrow) {
 // Lane by lane as vf_gelu_erf_mixed.
 ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_mixed(etr_vf x,
                                                        bool narrow) {
-  return vf_select(vf_gelu_outside(x), vf_gelu_tanh_wide(x),
-                   vf_gelu_tanh_fast(x, narrow));
+  etr_vf y = vf_gelu_tanh_fast(x, narrow);
+#ifdef ETR_HAVE_VF_LOOKUP32
+  if (narrow) {
+    y = vf_select(vf_le(x, vf_set1(-3.375f)), vf_gelu_tail_lookup(x, true),
+                  y);
+  }
+#endif
+  const etr_vm outside = vf_gelu_outside(x);
+  return vm_any(outside) ? vf_select(outside, vf_gelu_tanh_wide(x), y) : y;
 }
 
 // As vf_gelu_erf: the fast path (the table on AVX-512, the bounded one
@@ -1047,11 +1114,10 @@ ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_mixed(etr_vf x,
 // with no lane there, each lane's own path for the others.
 static inline __attribute__((always_inline)) etr_vf vf_gelu_tanh(
     etr_vf x, bool narrow) {
-  const etr_vm outside = vf_gelu_outside(x);
-  if (!vm_any(outside)) {
+  if (!vm_any(vf_gelu_off_fast(x, narrow))) {
     return vf_gelu_tanh_fast(x, narrow);
   }
-  if (!vm_all(outside)) {
+  if (!vm_all(vf_gelu_outside(x))) {
     return vf_gelu_tanh_mixed(x, narrow);
   }
   return vf_gelu_tanh_wide(x);
@@ -1063,7 +1129,8 @@ static inline __attribute__((always_inline)) etr_vf vf_gelu_tanh(
 // ETR_UNARY_SPLIT_LOOP then takes vf_gelu_erf or vf_gelu_tanh).
 static inline __attribute__((always_inline)) bool vf_gelu_erf_fast_pair(
     etr_vf *a, etr_vf *b, bool narrow) {
-  if (vm_any(vm_or(vf_gelu_outside(*a), vf_gelu_outside(*b)))) {
+  if (vm_any(vm_or(vf_gelu_pair_off(*a, narrow),
+                   vf_gelu_pair_off(*b, narrow)))) {
     return false;
   }
   *a = vf_gelu_erf_fast(*a, narrow);
@@ -1072,7 +1139,8 @@ static inline __attribute__((always_inline)) bool vf_gelu_erf_fast_pair(
 }
 static inline __attribute__((always_inline)) bool vf_gelu_tanh_fast_pair(
     etr_vf *a, etr_vf *b, bool narrow) {
-  if (vm_any(vm_or(vf_gelu_outside(*a), vf_gelu_outside(*b)))) {
+  if (vm_any(vm_or(vf_gelu_pair_off(*a, narrow),
+                   vf_gelu_pair_off(*b, narrow)))) {
     return false;
   }
   *a = vf_gelu_tanh_fast(*a, narrow);
