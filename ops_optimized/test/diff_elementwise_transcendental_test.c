@@ -19,7 +19,8 @@
 //     every float, stride 1, saw 1 on each x86 path),
 //   tan 1, acos 1 (the sweeps saw 0: double evaluation, rounded once; 1
 //     allowed for the last double bit),
-//   asin 1, atan 1, expm1 1, log2 1 (exact at powers of two), erf 1,
+//   asin 1, atan 1, expm1 1, log2 1 (exact at powers of two),
+//   erf 1 (AVX-512's table: every float, stride 1, saw 1),
 //   log10 2, log1p 2, sinh 2, cosh 2, asinh 2, acosh 2, atanh 2 (a float
 //     exp/expm1/log inside, about an ulp, then double steps),
 //   atan2 1 and pow.Tensor_Tensor_out 1 (12 million pairs: raw bit
@@ -39,8 +40,8 @@
 // domain (4099 each); signed zeros. atan2 and pow.Tensor_Tensor_out add
 // the broadcast patterns and a 0-dim operand; pow.Scalar_out bases 2,
 // 0.5, 10, e, 1e-3 over wide exponents, and bases left to the reference
-// (1, 0, -2, inf, a Bool). pow.Tensor_Scalar_out's general exponents are
-// in diff_elementwise_pow_test.c.
+// (1, 0, -2, inf, a Bool); erf the seams of its paths. pow.Tensor_Scalar_
+// out's general exponents are in diff_elementwise_pow_test.c.
 #include <criterion/criterion.h>
 #include <math.h>
 
@@ -304,6 +305,53 @@ static int run_binary_op(const char *op, double self_low, double self_high,
   failures += run_pair(op, ETR_INT, 2, shape, 2, shape, ETR_DIFF_CONTIGUOUS,
                        ETR_FILL_POSITIVE, "Int (reference)");
   return failures;
+}
+
+// erf at the seams of its AVX-512 table (vmath_explog.h's vf_erf, on
+// vmath.h's tanh intervals: sixteenths to 1/2, eighths to 3/2, quarters
+// to 7/2, halves to 7; where |x| + 1/2 rounds up to an edge, the lane is
+// in the next interval with t just below 0, and just below 1/16 it must
+// not take the first interval's t + t P), 7.5 (|x| + 1/2 reaches its
+// cap), the cap at 9.125, 3.9192059, the smallest float whose erf is 1
+// in float; and the double form's switch at |x| = 0.6 (the other ISAs).
+// 8 floats around each, both signs (4 below, the seam, 3 above), within
+// erf's 1 ULP, on every ISA.
+TT_TEST(diff_elementwise_transcendental, erf_seams) {
+  float seams[40];
+  int count = 0;
+  for (int binade = 0; binade < 4; ++binade) {
+    const float width = ldexpf(0.5f, binade) / 8.0f;
+    for (int k = binade == 0 ? 1 : 0; k < 8; ++k) {
+      seams[count++] = ldexpf(0.5f, binade) - 0.5f + (float)k * width;
+    }
+  }
+  seams[count++] = 7.5f;
+  seams[count++] = 9.125f;
+  seams[count++] = 3.91920590f;
+  seams[count++] = 0.6f;
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::erf.out", g_seed++, "seams");
+  int64_t n = (int64_t)count * 8 * 2;
+  etr_tensor_t *t = etr_diff_input(&c, ETR_FLOAT, 1, &n, ETR_DIFF_CONTIGUOUS,
+                                   ETR_FILL_ZERO);
+  float *data = (float *)t->data;
+  int64_t i = 0;
+  for (int k = 0; k < count; ++k) {
+    float value = seams[k];
+    for (int step = 0; step < 4; ++step) {
+      value = nextafterf(value, 0.0f);
+    }
+    for (int step = 0; step < 8; ++step) {
+      data[i++] = value;
+      data[i++] = -value;
+      value = nextafterf(value, INFINITY);
+    }
+  }
+  etr_diff_out(&c, ETR_FLOAT, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
+               n + 8);
+  etr_diff_return(&c, 1);
+  etr_diff_tolerance_ulp(&c, 1);
+  cr_assert_eq(etr_diff_run(&c), 0, "erf disagrees at a seam");
 }
 
 // Every quadrant and magnitude ratio.

@@ -453,17 +453,35 @@ static inline __attribute__((always_inline)) etr_vf vf_table_poly(
 // 16 entries of degree 5 through vpermps, as gelu's narrow one, ran 3.79
 // where this one, then with its lo row (6 rows), ran 4.39 (Zen 4,
 // 2026-12-07).
-static inline etr_vf vf_tanh(etr_vf x) {
+// The steps above for an odd function of x from a table of `rows` rows
+// on tanh's intervals (kTanhTable, and vmath_explog.h's vf_erf on
+// kErfTable). `linear_first` (a constant): the first interval's column
+// is for f(t) - t, and the last multiply-add adds it to t there in place
+// of hi (0): one comparison and one select more. The lanes of the first
+// interval are those with c = 0, the ones whose column was looked up (a
+// just below 1/16 whose a + 1/2 rounds up to 9/16 is in the second).
+static inline __attribute__((always_inline)) etr_vf vf_odd_binade_table(
+    etr_vf x, const float *table, const int rows, const bool linear_first) {
   etr_vf a = vf_min_keep_nan(vf_abs(x), vf_set1(9.125f));
   etr_vf u = vf_min_num(vf_add(a, vf_set1(0.5f)), vf_set1(7.99999952f));
   etr_vi index = vi_shr(vf_as_vi(u), 20);
   etr_vf c = vf_sub(
       vi_as_vf(vi_and(vf_as_vi(u), vi_set1((int32_t)0xfff00000u))),
       vf_set1(0.5f));
-  etr_vf y = vf_table_rows(kTanhTable[0], ETR_ROWS(kTanhTable), index,
-                           vf_sub(a, c));
+  etr_vf t = vf_sub(a, c);
+  // vf_table_rows of all the rows, its last step apart.
+  etr_vf p = vf_table_rows(table + 32, rows - 1, index, t);
+  etr_vf hi = vf_lookup32(table, index);
+  if (linear_first) {
+    hi = vf_select(vf_eq(c, vf_zero()), t, hi);
+  }
+  etr_vf y = vf_fma(p, t, hi);
   return vi_as_vf(vi_or(vf_as_vi(y),
                         vi_and(vf_as_vi(x), vi_set1(INT32_MIN))));
+}
+static inline etr_vf vf_tanh(etr_vf x) {
+  return vf_odd_binade_table(x, kTanhTable[0], ETR_ROWS(kTanhTable),
+                             false);
 }
 #else
 // Without the table (AVX2, scalar, NEON): tanh x within 1 ULP of the
