@@ -144,6 +144,39 @@ etr_tensor_t *etr_diff_input(etr_diff_case_t *c, etr_scalar_type_t dtype,
   return laid_out;
 }
 
+etr_tensor_t *etr_diff_seams_input(etr_diff_case_t *c, const float *seams,
+                                   int count) {
+  int64_t n = (int64_t)count * 8 * 2;
+  etr_tensor_t *t = etr_diff_input(c, ETR_FLOAT, 1, &n, ETR_DIFF_CONTIGUOUS,
+                                   ETR_FILL_ZERO);
+  float *data = (float *)t->data;
+  int64_t i = 0;
+  for (int k = 0; k < count; ++k) {
+    float value = seams[k];
+    for (int step = 0; step < 4; ++step) {
+      value = nextafterf(value, 0.0f);
+    }
+    for (int step = 0; step < 8; ++step) {
+      data[i++] = value;
+      data[i++] = -value;
+      value = nextafterf(value, INFINITY);
+    }
+  }
+  return t;
+}
+
+void etr_diff_binade_table_seams(float *seams) {
+  int count = 0;
+  for (int binade = 0; binade < 4; ++binade) {
+    const float width = ldexpf(0.5f, binade) / 8.0f;
+    for (int k = binade == 0 ? 1 : 0; k < 8; ++k) {
+      seams[count++] = ldexpf(0.5f, binade) - 0.5f + (float)k * width;
+    }
+  }
+  seams[count++] = 7.5f;
+  seams[count++] = 9.125f;
+}
+
 void etr_diff_out(etr_diff_case_t *c, etr_scalar_type_t dtype, int32_t dim,
                   const int64_t *sizes, etr_diff_layout_t layout,
                   int64_t spare) {

@@ -103,6 +103,22 @@ void etr_diff_begin(etr_diff_case_t *c, const char *op, uint64_t seed,
 etr_tensor_t *etr_diff_input(etr_diff_case_t *c, etr_scalar_type_t dtype,
                              int32_t dim, const int64_t *sizes,
                              etr_diff_layout_t layout, etr_diff_fill_t fill);
+
+// A Float input of the floats around each of the `count` seams (a
+// kernel's interval edges and switches): the 4 below it (towards zero),
+// the seam and the 3 above, each with both signs, count * 16 values.
+// Appends it as the next argument and returns it.
+etr_tensor_t *etr_diff_seams_input(etr_diff_case_t *c, const float *seams,
+                                   int count);
+
+// The seams of unary/vmath.h's binade tables (vf_odd_binade_table: tanh
+// and erf on AVX-512) for |x|: the edges of their intervals (sixteenths
+// to 1/2, eighths to 3/2, quarters to 7/2, halves to 7: where |x| + 1/2
+// rounds up to an edge, the lane is in the next interval with t just
+// below 0), 7.5, where |x| + 1/2 reaches its cap below 8, and the cap at
+// 9.125. Writes kEtrDiffBinadeSeams floats to `seams`.
+enum { kEtrDiffBinadeSeams = 33 };
+void etr_diff_binade_table_seams(float *seams);
 // An input given by the caller (appended as is).
 void etr_diff_arg(etr_diff_case_t *c, etr_evalue_t *value);
 

@@ -75,24 +75,9 @@ static void run_seams(size_t which, const char *op, const float *seams,
   cr_assert(strcmp(u->op, op) == 0);
   etr_diff_case_t c;
   etr_diff_begin(&c, u->op, g_unary_seed++, "seams");
-  int64_t n = (int64_t)count * 8 * 2;
-  etr_tensor_t *t = etr_diff_input(&c, ETR_FLOAT, 1, &n, ETR_DIFF_CONTIGUOUS,
-                                   ETR_FILL_ZERO);
-  float *data = (float *)t->data;
-  int64_t i = 0;
-  for (int k = 0; k < count; ++k) {
-    float value = seams[k];
-    for (int step = 0; step < 4; ++step) {
-      value = nextafterf(value, 0.0f);
-    }
-    for (int step = 0; step < 8; ++step) {
-      data[i++] = value;
-      data[i++] = -value;
-      value = nextafterf(value, INFINITY);
-    }
-  }
+  etr_diff_seams_input(&c, seams, count);
   etr_diff_out(&c, ETR_FLOAT, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
-               n + 8);
+               (int64_t)count * 16 + 8);
   etr_diff_return(&c, 1);
   etr_diff_tolerance_ulp(&c, u->float_ulp);
   cr_assert_eq(etr_diff_run(&c), 0, "%s disagrees at a seam", op);
@@ -113,10 +98,8 @@ static int table_seams(float *seams, float step) {
 // 1 ULP. The exp form (AVX2, scalar, NEON): the switch from the
 // polynomial to expm1 at |x| = ln2 / 2, each step of n = floor(2|x| /
 // ln2) (|x| = k ln2 / 2, k = 1..29, where r restarts at 0) and the
-// saturation to +-1 near 9.01. The table (AVX-512): its intervals' edges
-// (sixteenths to 1/2, eighths to 3/2, quarters to 7/2, halves to 7:
-// where |x| + 1/2 rounds up to an edge, t is just below 0), 7.5, where
-// |x| + 1/2 reaches the cap below 8, and the cap at 9.125.
+// saturation to +-1 near 9.01. The table (AVX-512): its seams
+// (etr_diff_binade_table_seams).
 TT_TEST(diff_elementwise_unary, tanh_seams) {
   float seams[72];
   int count = 0;
@@ -124,14 +107,8 @@ TT_TEST(diff_elementwise_unary, tanh_seams) {
     seams[count++] = (float)(k * 0.34657359027997264);
   }
   seams[count++] = 9.01091194f;
-  for (int binade = 0; binade < 4; ++binade) {
-    const float width = ldexpf(0.5f, binade) / 8.0f;
-    for (int k = binade == 0 ? 1 : 0; k < 8; ++k) {
-      seams[count++] = ldexpf(0.5f, binade) - 0.5f + (float)k * width;
-    }
-  }
-  seams[count++] = 7.5f;
-  seams[count++] = 9.125f;
+  etr_diff_binade_table_seams(seams + count);
+  count += kEtrDiffBinadeSeams;
   run_seams(1, "aten::tanh.out", seams, count);
 }
 
