@@ -15,9 +15,9 @@
 // every 1021st on NEON (the same kernels cross-compiled, under qemu),
 // against (float)libm(double) — kept out of the suite for time — then
 // tested here on edge sizes, specials and each function's domain:
-//   sin 1, cos 1 (float evaluation within 1.5 ulp of the exact value;
-//     every float, stride 1, saw 1 on each x86 path),
-//   tan 1, acos 1 (the sweeps saw 0: double evaluation, rounded once; 1
+//   sin 1, cos 1, tan 1 (float evaluation within 1.5 ulp of the exact
+//     value; every float, stride 1, saw 1 on each x86 path),
+//   acos 1 (the sweeps saw 0: double evaluation, rounded once; 1
 //     allowed for the last double bit),
 //   asin 1, atan 1, expm1 1, log2 1 (exact at powers of two),
 //   erf 1 (AVX-512's table: every float, stride 1, saw 1),
@@ -307,51 +307,60 @@ static int run_binary_op(const char *op, double self_low, double self_high,
   return failures;
 }
 
-// erf at the seams of its AVX-512 table (vmath_explog.h's vf_erf, on
-// vmath.h's tanh intervals: sixteenths to 1/2, eighths to 3/2, quarters
-// to 7/2, halves to 7; where |x| + 1/2 rounds up to an edge, the lane is
-// in the next interval with t just below 0, and just below 1/16 it must
-// not take the first interval's t + t P), 7.5 (|x| + 1/2 reaches its
-// cap), the cap at 9.125, 3.9192059, the smallest float whose erf is 1
-// in float; and the double form's switch at |x| = 0.6 (the other ISAs).
-// 8 floats around each, both signs (4 below, the seam, 3 above), within
-// erf's 1 ULP, on every ISA.
-TT_TEST(diff_elementwise_transcendental, erf_seams) {
-  float seams[40];
-  int count = 0;
-  for (int binade = 0; binade < 4; ++binade) {
-    const float width = ldexpf(0.5f, binade) / 8.0f;
-    for (int k = binade == 0 ? 1 : 0; k < 8; ++k) {
-      seams[count++] = ldexpf(0.5f, binade) - 0.5f + (float)k * width;
-    }
-  }
-  seams[count++] = 7.5f;
-  seams[count++] = 9.125f;
-  seams[count++] = 3.91920590f;
-  seams[count++] = 0.6f;
+// `op` on the floats around each of the `count` seams
+// (etr_diff_seams_input), within 1 ULP, on every ISA.
+static int run_seams(const char *op, const float *seams, int count) {
   etr_diff_case_t c;
-  etr_diff_begin(&c, "aten::erf.out", g_seed++, "seams");
-  int64_t n = (int64_t)count * 8 * 2;
-  etr_tensor_t *t = etr_diff_input(&c, ETR_FLOAT, 1, &n, ETR_DIFF_CONTIGUOUS,
-                                   ETR_FILL_ZERO);
-  float *data = (float *)t->data;
-  int64_t i = 0;
-  for (int k = 0; k < count; ++k) {
-    float value = seams[k];
-    for (int step = 0; step < 4; ++step) {
-      value = nextafterf(value, 0.0f);
-    }
-    for (int step = 0; step < 8; ++step) {
-      data[i++] = value;
-      data[i++] = -value;
-      value = nextafterf(value, INFINITY);
-    }
-  }
+  etr_diff_begin(&c, op, g_seed++, "seams");
+  etr_diff_seams_input(&c, seams, count);
   etr_diff_out(&c, ETR_FLOAT, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
-               n + 8);
+               (int64_t)count * 16 + 8);
   etr_diff_return(&c, 1);
   etr_diff_tolerance_ulp(&c, 1);
-  cr_assert_eq(etr_diff_run(&c), 0, "erf disagrees at a seam");
+  return etr_diff_run(&c);
+}
+
+// erf at the seams of its AVX-512 table (vmath_explog.h's vf_erf, on
+// tanh's intervals: etr_diff_binade_table_seams; just below 1/16, where
+// |x| + 1/2 rounds up to 9/16, a lane must not take the first interval's
+// t + t P), 3.9192059, the smallest float whose erf is 1 in float; and
+// the double form's switch at |x| = 0.6 (the other ISAs).
+TT_TEST(diff_elementwise_transcendental, erf_seams) {
+  float seams[kEtrDiffBinadeSeams + 2];
+  int count = kEtrDiffBinadeSeams;
+  etr_diff_binade_table_seams(seams);
+  seams[count++] = 3.91920590f;
+  seams[count++] = 0.6f;
+  cr_assert_eq(run_seams("aten::erf.out", seams, count), 0,
+               "erf disagrees at a seam");
+}
+
+// sin, cos and tan where the reduction's n steps (odd multiples of pi/4,
+// |r| near pi/4) and at multiples of pi/2 (r near 0: tan's poles and
+// zeros, -1 / tan r for odd n), up to 40 pi/2; near 2^16, where lanes
+// leave the float path for libm (the split loop then takes those pairs
+// vector by vector); the largest multiples of pi/2 below it; and two
+// floats where tan was 2 ULP off: 0x1.159b8p+0 without vf_tan_near's
+// Newton step for odd n (ulp_sweep 64 tan), 0x1.f3bd2ap+1 on the scalar
+// build (unfused multiply-adds) with w's last step not fused (ulp_sweep
+// 1 tan).
+TT_TEST(diff_elementwise_transcendental, trig_seams) {
+  float seams[96];
+  int count = 0;
+  for (int k = 1; k <= 80; ++k) {
+    seams[count++] = (float)(k * 0.78539816339744830962);
+  }
+  seams[count++] = 65536.0f;
+  seams[count++] = (float)(41720 * 1.57079632679489661923);
+  seams[count++] = (float)(41721 * 1.57079632679489661923);
+  seams[count++] = (float)(41719.5 * 1.57079632679489661923);
+  seams[count++] = 0x1.159b8p+0f;
+  seams[count++] = 0x1.f3bd2ap+1f;
+  int failures = 0;
+  failures += run_seams("aten::sin.out", seams, count);
+  failures += run_seams("aten::cos.out", seams, count);
+  failures += run_seams("aten::tan.out", seams, count);
+  cr_assert_eq(failures, 0, "%d seam cases disagree", failures);
 }
 
 // Every quadrant and magnitude ratio.

@@ -376,6 +376,15 @@ def main():
     c, e = lawson(power_basis(3), target, us, us)
     show("kTanhP", c, e, "P(u), tanh(x) = x + x^3 P(x^2), |x| < ln2/2")
 
+    # tan(r) = r + r^3 T(r^2), |r| <= 0.7925 (pi/4 and the float rounding
+    # of the quadrant's n, as sin and cos); weight r^2: the error r^3 dT
+    # relative to tan(r) ~ r (vmath_trig.h's kTanTf).
+    us = cheb(1e-10, 0.7925 ** 2, 2000)
+    target = [float((mp.tan(mp.sqrt(mp.mpf(u))) - mp.sqrt(mp.mpf(u))) /
+                    mp.mpf(u) ** 1.5) for u in us]
+    c, e = lawson(power_basis(6), target, us, us)
+    show("kTanTf", c, e, "T(u), tan(r) = r + r^3 T(r^2), |r| <= 0.7925")
+
     # erf(z) = z P(z^2), |z| < 0.6; relative error.
     us = cheb(0, 0.6 ** 2, 2000)
     target = [float(mp.erf(mp.sqrt(u)) / mp.sqrt(u)) if u > 0

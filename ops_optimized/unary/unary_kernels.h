@@ -250,6 +250,9 @@ static inline etr_vf op_tan(etr_vf v, const unary_consts_t *k) {
   (void)k;
   return vf_tan(v);
 }
+static inline bool op_fast_pair_tan(etr_vf *a, etr_vf *b) {
+  return vf_tan_fast_pair(a, b);
+}
 static inline etr_vf op_asin(etr_vf v, const unary_consts_t *k) {
   (void)k;
   return vf_asin(v);
@@ -496,7 +499,7 @@ ETR_DEFINE_UNARY(atanh)
 ETR_DEFINE_UNARY(erf)
 ETR_DEFINE_UNARY_SPLIT(sin)
 ETR_DEFINE_UNARY_SPLIT(cos)
-ETR_DEFINE_UNARY(tan)
+ETR_DEFINE_UNARY_SPLIT(tan)
 ETR_DEFINE_UNARY(asin)
 ETR_DEFINE_UNARY(acos)
 ETR_DEFINE_UNARY(atan)
