@@ -971,6 +971,22 @@ static inline etr_vf vf_gelu_erf_fast(etr_vf x, bool narrow) {
 }
 #endif
 
+// y, the fast path's gelu of x, with the narrow table's lanes at or below
+// -3.375 taken from the tail table where `narrow`.
+static inline __attribute__((always_inline)) etr_vf vf_gelu_with_tail(
+    etr_vf x, etr_vf y, bool narrow, bool tanh_form) {
+#ifdef ETR_HAVE_VF_LOOKUP32
+  if (narrow) {
+    return vf_select(vf_le(x, vf_set1(-3.375f)),
+                     vf_gelu_tail_lookup(x, tanh_form), y);
+  }
+#endif
+  (void)x;
+  (void)narrow;
+  (void)tanh_form;
+  return y;
+}
+
 // Lane by lane: the fast path where it covers the lane, the wide one
 // elsewhere (as vf_exp_general_call), so that a lane's result never
 // depends on its neighbours; only vectors with lanes on both sides pay
@@ -978,13 +994,8 @@ static inline etr_vf vf_gelu_erf_fast(etr_vf x, bool narrow) {
 // off the loops' path).
 ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_mixed(etr_vf x,
                                                       bool narrow) {
-  etr_vf y = vf_gelu_erf_fast(x, narrow);
-#ifdef ETR_HAVE_VF_LOOKUP32
-  if (narrow) {
-    y = vf_select(vf_le(x, vf_set1(-3.375f)), vf_gelu_tail_lookup(x, false),
-                  y);
-  }
-#endif
+  etr_vf y = vf_gelu_with_tail(x, vf_gelu_erf_fast(x, narrow), narrow,
+                               false);
   const etr_vm outside = vf_gelu_outside(x);
   return vm_any(outside) ? vf_select(outside, vf_gelu_erf_wide(x), y) : y;
 }
@@ -1116,13 +1127,8 @@ static inline etr_vf vf_gelu_tanh_fast(etr_vf x, bool narrow) {
 // Lane by lane as vf_gelu_erf_mixed.
 ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_mixed(etr_vf x,
                                                        bool narrow) {
-  etr_vf y = vf_gelu_tanh_fast(x, narrow);
-#ifdef ETR_HAVE_VF_LOOKUP32
-  if (narrow) {
-    y = vf_select(vf_le(x, vf_set1(-3.375f)), vf_gelu_tail_lookup(x, true),
-                  y);
-  }
-#endif
+  etr_vf y = vf_gelu_with_tail(x, vf_gelu_tanh_fast(x, narrow), narrow,
+                               true);
   const etr_vm outside = vf_gelu_outside(x);
   return vm_any(outside) ? vf_select(outside, vf_gelu_tanh_wide(x), y) : y;
 }

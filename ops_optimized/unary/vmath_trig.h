@@ -170,36 +170,6 @@ static inline __attribute__((always_inline)) etr_vf vf_cos_near(etr_vf x) {
                           t.cos_r);
 }
 
-static inline etr_vf vf_sin(etr_vf x) {
-  return vf_trig_far(x, vf_sin_near(x), sin);
-}
-
-static inline etr_vf vf_cos(etr_vf x) {
-  return vf_trig_far(x, vf_cos_near(x), cos);
-}
-
-// Two vectors of sin (cos) when neither has a lane for libm; false, the
-// vectors untouched, otherwise (unary_kernels.h's ETR_UNARY_SPLIT_LOOP
-// then takes vf_sin or vf_cos): no call on the loop's path.
-static inline __attribute__((always_inline)) bool vf_sin_fast_pair(
-    etr_vf *a, etr_vf *b) {
-  if (vm_any(vm_or(vf_trig_outside(*a), vf_trig_outside(*b)))) {
-    return false;
-  }
-  *a = vf_sin_near(*a);
-  *b = vf_sin_near(*b);
-  return true;
-}
-static inline __attribute__((always_inline)) bool vf_cos_fast_pair(
-    etr_vf *a, etr_vf *b) {
-  if (vm_any(vm_or(vf_trig_outside(*a), vf_trig_outside(*b)))) {
-    return false;
-  }
-  *a = vf_cos_near(*a);
-  *b = vf_cos_near(*b);
-  return true;
-}
-
 // tan x for |x| < kTrigLimit, in float, from r = hi + lo
 // (vf_trig_split): tan r = hi + w, w = hi z T(z) + lo (1 + t1^2) in one
 // multiply-add (fused on the scalar build too, vf_fma_exact: unfused, it
@@ -238,22 +208,28 @@ static inline __attribute__((always_inline)) etr_vf vf_tan_near(etr_vf x) {
   return vf_select(vf_eq(x, vf_zero()), x, y);
 }
 
-// tan x: lanes at or past kTrigLimit (and NaN, +-inf) in double by libm.
-static inline etr_vf vf_tan(etr_vf x) {
-  return vf_trig_far(x, vf_tan_near(x), tan);
-}
-
-// Two vectors of tan when neither has a lane for libm (as
-// vf_sin_fast_pair).
-static inline __attribute__((always_inline)) bool vf_tan_fast_pair(
-    etr_vf *a, etr_vf *b) {
-  if (vm_any(vm_or(vf_trig_outside(*a), vf_trig_outside(*b)))) {
-    return false;
+// vf_<name> (sin, cos, tan): vf_<name>_near with the lanes at or past
+// kTrigLimit (and NaN, +-inf) by libm's <name> in double. And
+// vf_<name>_fast_pair: two vectors when neither has a lane for libm;
+// false, the vectors untouched, otherwise (unary_kernels.h's
+// ETR_UNARY_SPLIT_LOOP then takes vf_<name>): no call on the loop's path.
+#define ETR_TRIG_FUNCTIONS(name)                                        \
+  static inline etr_vf vf_##name(etr_vf x) {                            \
+    return vf_trig_far(x, vf_##name##_near(x), name);                   \
+  }                                                                     \
+  static inline __attribute__((always_inline)) bool vf_##name##_fast_pair( \
+      etr_vf *a, etr_vf *b) {                                           \
+    if (vm_any(vm_or(vf_trig_outside(*a), vf_trig_outside(*b)))) {      \
+      return false;                                                     \
+    }                                                                   \
+    *a = vf_##name##_near(*a);                                          \
+    *b = vf_##name##_near(*b);                                          \
+    return true;                                                        \
   }
-  *a = vf_tan_near(*a);
-  *b = vf_tan_near(*b);
-  return true;
-}
+ETR_TRIG_FUNCTIONS(sin)
+ETR_TRIG_FUNCTIONS(cos)
+ETR_TRIG_FUNCTIONS(tan)
+#undef ETR_TRIG_FUNCTIONS
 
 // atan t = t (1 + t^2 A(t^2)) for |t| <= tan(pi/8) (+ a float rounding):
 // the Taylor series to t^23, truncation below 1e-10 relative.
