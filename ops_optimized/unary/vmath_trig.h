@@ -146,12 +146,17 @@ static inline etr_vf vf_trig_far(etr_vf x, etr_vf y, double (*fn)(double)) {
   return vf_load(ys);
 }
 
-// +-sin r or +-cos r by n mod 4 (`bits`: its bits 0 and 1 as bits 30
-// and 31): cos r for odd n, the sign flipped for n mod 4 of 2 and 3. The
-// bits read as a float are +-0 for even n, +-2 for odd.
+// The lanes of odd n, from `bits` (n's bits 0 and 1 as bits 30 and 31):
+// read as a float they are +-0 for even n, +-2 for odd.
+static inline etr_vm vf_trig_odd(etr_vi bits) {
+  return vf_ne(vi_as_vf(bits), vf_zero());
+}
+
+// +-sin r or +-cos r by n mod 4 (`bits` as vf_trig_odd's): cos r for odd
+// n, the sign flipped for n mod 4 of 2 and 3.
 static inline __attribute__((always_inline)) etr_vf vf_trig_quadrant(
     etr_vi bits, etr_vf sin_r, etr_vf cos_r) {
-  etr_vf y = vf_select(vf_ne(vi_as_vf(bits), vf_zero()), cos_r, sin_r);
+  etr_vf y = vf_select(vf_trig_odd(bits), cos_r, sin_r);
   return vi_as_vf(vi_xor(vf_as_vi(y),
                          vi_and(bits, vi_set1((int32_t)0x80000000u))));
 }
@@ -198,12 +203,12 @@ static inline __attribute__((always_inline)) etr_vf vf_tan_near(etr_vf x) {
   etr_vf w = vf_fma_exact(t.hi, zt, vf_fma(t.lo, vf_mul(t1, t1), t.lo));
   etr_vf s = vf_add(t.hi, w);
   etr_vf y = s;
-  if (vm_any(vf_ne(vi_as_vf(t.n_bits), vf_zero()))) {
+  const etr_vm odd = vf_trig_odd(t.n_bits);
+  if (vm_any(odd)) {
     etr_vf s_lo = vf_sub(w, vf_sub(s, t.hi));
     etr_vf q = vf_div(vf_set1(-1.0f), s);
     etr_vf e = vf_fma(q, s_lo, vf_fma_exact(q, s, vf_set1(1.0f)));
-    // Odd n, as vf_trig_quadrant reads it: bits 30 and 31 are +-2.
-    y = vf_select(vf_ne(vi_as_vf(t.n_bits), vf_zero()), vf_fma(q, e, q), s);
+    y = vf_select(odd, vf_fma(q, e, q), s);
   }
   return vf_select(vf_eq(x, vf_zero()), x, y);
 }
