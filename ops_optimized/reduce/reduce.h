@@ -67,7 +67,34 @@ typedef struct etr_reduce_kernels {
   void (*any_rows_u8)(size_t rows, size_t n, const uint8_t *x, bool *y);
   void (*any_cols_u8)(size_t r, size_t n, size_t stride, const uint8_t *x,
                       bool *y);
+  // The first i in [first, n) where x[i] enters topk's heap, whose worst
+  // element is `bound` (etr_topk_enters); n when none does.
+  size_t (*topk_first_entering)(size_t first, size_t n, const float *x,
+                                float bound, bool largest);
 } etr_reduce_kernels_t;
+
+// partial_sort's test in topk (ATen's order, NaN largest): whether x
+// displaces `bound`, the worst of the k kept. Largest: x > bound, or x is
+// NaN and bound is not; smallest: x < bound, or bound is NaN and x is not.
+static inline bool etr_topk_enters(float x, float bound, bool largest) {
+  if (largest) {
+    return (x != x && bound == bound) || x > bound;
+  }
+  return (x == x && bound != bound) || x < bound;
+}
+
+// How the SIMD kernels test a vector against `bound` (-1: nothing enters).
+enum {
+  ETR_TOPK_ABOVE = 0,    // largest, bound a number: !(x <= bound)
+  ETR_TOPK_BELOW = 1,    // smallest, bound a number: x < bound
+  ETR_TOPK_NUMBERS = 2,  // smallest, bound NaN: x == x
+};
+static inline int etr_topk_test(float bound, bool largest) {
+  if (bound != bound) {
+    return largest ? -1 : ETR_TOPK_NUMBERS;
+  }
+  return largest ? ETR_TOPK_ABOVE : ETR_TOPK_BELOW;
+}
 
 extern const etr_reduce_kernels_t etr_reduce_kernels_scalar;
 extern const etr_reduce_kernels_t etr_reduce_kernels_avx2;

@@ -385,6 +385,39 @@ static void any_cols_u8_avx2(size_t r, size_t n, size_t stride,
   }
 }
 
+static inline unsigned topk_enter8(__m256 v, __m256 bound, int test) {
+  switch (test) {
+    case ETR_TOPK_ABOVE:
+      return (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(v, bound, _CMP_NLE_UQ));
+    case ETR_TOPK_BELOW:
+      return (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(v, bound, _CMP_LT_OQ));
+    default:
+      return (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_ORD_Q));
+  }
+}
+
+static size_t topk_first_entering_avx2(size_t first, size_t n,
+                                       const float *x, float bound,
+                                       bool largest) {
+  const int test = etr_topk_test(bound, largest);
+  if (test < 0) {
+    return n;
+  }
+  const __m256 b = _mm256_set1_ps(bound);
+  size_t i = first;
+  for (; i + 16 <= n; i += 16) {
+    unsigned m = topk_enter8(_mm256_loadu_ps(x + i), b, test) |
+                 topk_enter8(_mm256_loadu_ps(x + i + 8), b, test) << 8;
+    if (m != 0) {
+      return i + (size_t)__builtin_ctz(m);
+    }
+  }
+  while (i < n && !etr_topk_enters(x[i], bound, largest)) {
+    ++i;
+  }
+  return i;
+}
+
 const etr_reduce_kernels_t etr_reduce_kernels_avx2 = {
     .sum_rows = sum_rows_avx2,
     .sum_cols = sum_cols_avx2,
@@ -396,4 +429,5 @@ const etr_reduce_kernels_t etr_reduce_kernels_avx2 = {
     .any_cols = any_cols_avx2,
     .any_rows_u8 = any_rows_u8_avx2,
     .any_cols_u8 = any_cols_u8_avx2,
+    .topk_first_entering = topk_first_entering_avx2,
 };

@@ -368,6 +368,46 @@ static void any_cols_u8_avx512(size_t r, size_t n, size_t stride,
   }
 }
 
+static inline __mmask16 topk_enter16(__m512 v, __m512 bound, int test) {
+  switch (test) {
+    case ETR_TOPK_ABOVE:
+      return _mm512_cmp_ps_mask(v, bound, _CMP_NLE_UQ);
+    case ETR_TOPK_BELOW:
+      return _mm512_cmp_ps_mask(v, bound, _CMP_LT_OQ);
+    default:
+      return _mm512_cmp_ps_mask(v, v, _CMP_ORD_Q);
+  }
+}
+
+// Two vectors a step: most of a long slice enters nowhere.
+static size_t topk_first_entering_avx512(size_t first, size_t n,
+                                         const float *x, float bound,
+                                         bool largest) {
+  const int test = etr_topk_test(bound, largest);
+  if (test < 0) {
+    return n;
+  }
+  const __m512 b = _mm512_set1_ps(bound);
+  size_t i = first;
+  for (; i + 32 <= n; i += 32) {
+    uint32_t m = topk_enter16(_mm512_loadu_ps(x + i), b, test) |
+                 (uint32_t)topk_enter16(_mm512_loadu_ps(x + i + 16), b, test)
+                     << 16;
+    if (m != 0) {
+      return i + (size_t)__builtin_ctz(m);
+    }
+  }
+  for (; i < n; i += 16) {
+    __mmask16 live = n - i >= 16 ? 0xffff : (__mmask16)((1u << (n - i)) - 1);
+    __mmask16 m =
+        live & topk_enter16(_mm512_maskz_loadu_ps(live, x + i), b, test);
+    if (m != 0) {
+      return i + (size_t)__builtin_ctz(m);
+    }
+  }
+  return n;
+}
+
 const etr_reduce_kernels_t etr_reduce_kernels_avx512 = {
     .sum_rows = sum_rows_avx512,
     .sum_cols = sum_cols_avx512,
@@ -379,4 +419,5 @@ const etr_reduce_kernels_t etr_reduce_kernels_avx512 = {
     .any_cols = any_cols_avx512,
     .any_rows_u8 = any_rows_u8_avx512,
     .any_cols_u8 = any_cols_u8_avx512,
+    .topk_first_entering = topk_first_entering_avx512,
 };

@@ -341,6 +341,40 @@ static void any_cols_u8_neon(size_t r, size_t n, size_t stride,
   }
 }
 
+static inline uint32x4_t topk_enter4(float32x4_t v, float32x4_t bound,
+                                     int test) {
+  switch (test) {
+    case ETR_TOPK_ABOVE:
+      return vmvnq_u32(vcleq_f32(v, bound));
+    case ETR_TOPK_BELOW:
+      return vcltq_f32(v, bound);
+    default:
+      return vceqq_f32(v, v);
+  }
+}
+
+static size_t topk_first_entering_neon(size_t first, size_t n,
+                                       const float *x, float bound,
+                                       bool largest) {
+  const int test = etr_topk_test(bound, largest);
+  if (test < 0) {
+    return n;
+  }
+  const float32x4_t b = vdupq_n_f32(bound);
+  size_t i = first;
+  for (; i + 8 <= n; i += 8) {
+    uint32x4_t m = vorrq_u32(topk_enter4(vld1q_f32(x + i), b, test),
+                             topk_enter4(vld1q_f32(x + i + 4), b, test));
+    if (vmaxvq_u32(m) != 0) {
+      break;  // the scalar loop below finds the lane
+    }
+  }
+  while (i < n && !etr_topk_enters(x[i], bound, largest)) {
+    ++i;
+  }
+  return i;
+}
+
 const etr_reduce_kernels_t etr_reduce_kernels_neon = {
     .sum_rows = sum_rows_neon,
     .sum_cols = sum_cols_neon,
@@ -352,4 +386,5 @@ const etr_reduce_kernels_t etr_reduce_kernels_neon = {
     .any_cols = any_cols_neon,
     .any_rows_u8 = any_rows_u8_neon,
     .any_cols_u8 = any_cols_u8_neon,
+    .topk_first_entering = topk_first_entering_neon,
 };

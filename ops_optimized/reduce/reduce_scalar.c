@@ -164,6 +164,16 @@ static void any_cols_u8_scalar(size_t r, size_t n, size_t stride,
   }
 }
 
+static size_t topk_first_entering_scalar(size_t first, size_t n,
+                                         const float *x, float bound,
+                                         bool largest) {
+  size_t i = first;
+  while (i < n && !etr_topk_enters(x[i], bound, largest)) {
+    ++i;
+  }
+  return i;
+}
+
 const etr_reduce_kernels_t etr_reduce_kernels_scalar = {
     .sum_rows = sum_rows_scalar,
     .sum_cols = sum_cols_scalar,
@@ -175,6 +185,7 @@ const etr_reduce_kernels_t etr_reduce_kernels_scalar = {
     .any_cols = any_cols_scalar,
     .any_rows_u8 = any_rows_u8_scalar,
     .any_cols_u8 = any_cols_u8_scalar,
+    .topk_first_entering = topk_first_entering_scalar,
 };
 
 const etr_reduce_kernels_t *etr_reduce_kernels_for(etr_isa_t isa) {

@@ -11,6 +11,7 @@
 #define ETR_OPS_OPTIMIZED_SORT_SORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/kernel.h"
@@ -28,12 +29,24 @@ void etr_sort_f32_sort(etr_sort_f32_pair_t *pairs, int64_t first,
 void etr_sort_f32_partial_sort(etr_sort_f32_pair_t *pairs, int64_t first,
                                int64_t middle, int64_t last,
                                bool descending);
+// topk's partial_sort (pairs of x[i * stride], i, i < n; k <= n) into
+// heap[0, k), reading the tail in place: the same first k, in the same
+// order, as etr_sort_f32_partial_sort(pairs, 0, k, n). `first_entering` is
+// the reduce table's topk_first_entering, for contiguous slices.
+typedef size_t (*etr_topk_first_entering_fn)(size_t first, size_t n,
+                                             const float *x, float bound,
+                                             bool largest);
+void etr_sort_f32_topk_partial(etr_sort_f32_pair_t *heap, int64_t k,
+                               const float *x, int64_t stride, int64_t n,
+                               bool descending,
+                               etr_topk_first_entering_fn first_entering);
 void etr_sort_f32_nth_element(etr_sort_f32_pair_t *pairs, int64_t first,
                               int64_t nth, int64_t last, bool descending);
 
 // Drivers for a checked call (the reference's dry run validated it and
 // resized the outs): Float self, values and Long indices of any strides;
-// each slice gathered into ctx->temp scratch, ordered, written back.
+// each slice gathered into ctx->temp scratch, ordered, written back
+// (topk's partial_sort keeps only its heap of k there).
 // False, with nothing written, when the scratch is missing or too small.
 bool etr_sort_f32_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
                       int32_t dim, bool descending, etr_tensor_t *values,

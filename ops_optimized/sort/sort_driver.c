@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Drivers of the optimized sort and topk kernels (see sort.h): each slice
-// along `dim` is gathered into a typed pair array in ctx->temp, ordered by
-// the reference's algorithm choice, and written back through the outs'
-// strides.
+// along `dim` is gathered into a typed pair array in ctx->temp (for topk's
+// partial_sort only the heap of k), ordered by the reference's algorithm
+// choice, and written back through the outs' strides.
 #include <string.h>
 
 #include "core/arena.h"
+#include "ops_optimized/reduce/reduce.h"
 #include "ops_optimized/sort/sort.h"
 #include "ops_reference/support/shape.h"
 
@@ -125,23 +126,27 @@ bool etr_topk_f32_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     return false;
   }
   int64_t n = self->sizes[dim];
-  etr_sort_f32_pair_t *pairs =
-      etr_arena_alloc(ctx->temp, (size_t)n * sizeof(*pairs), 8);
+  bool partial = k <= n / 64;  // ATen: k * 64 <= n
+  etr_sort_f32_pair_t *pairs = etr_arena_alloc(
+      ctx->temp, (size_t)(partial ? k : n) * sizeof(*pairs), 8);
   if (pairs == NULL) {
     return false;
   }
-  bool partial = k <= n / 64;  // ATen: k * 64 <= n
+  etr_topk_first_entering_fn first_entering =
+      etr_reduce_kernels_for(etr_isa_active())->topk_first_entering;
   slices_t s;
   slices_init(&s, dim, self, values, indices);
   int64_t count = slice_count(self, dim);
   for (int64_t o = 0; o < count; ++o) {
-    gather(self, s.offset[0], self->strides[dim], n, pairs);
     if (partial) {
-      // The reference's tail slots are read-only copies of self; a full
-      // scratch copy orders the first k the same (partial_sort never
-      // reads a tail slot after writing it).
-      etr_sort_f32_partial_sort(pairs, 0, k, n, largest);
+      // The reference's tail slots are read-only copies of self, which
+      // partial_sort never reads after writing: read in place.
+      etr_sort_f32_topk_partial(pairs, k, (const float *)self->data +
+                                              s.offset[0],
+                                self->strides[dim], n, largest,
+                                first_entering);
     } else {
+      gather(self, s.offset[0], self->strides[dim], n, pairs);
       etr_sort_f32_nth_element(pairs, 0, k - 1, n, largest);
       if (sorted) {
         etr_sort_f32_sort(pairs, 0, k - 1, largest);

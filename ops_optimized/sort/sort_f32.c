@@ -6,6 +6,7 @@
 // and <bits/stl_heap.h>), with slots as array elements.
 #include <math.h>
 
+#include "ops_optimized/reduce/reduce.h"
 #include "ops_optimized/sort/sort.h"
 
 typedef etr_sort_f32_pair_t pair_t;
@@ -107,6 +108,37 @@ void etr_sort_f32_partial_sort(pair_t *p, int64_t first, int64_t middle,
                                int64_t last, bool d) {
   heap_select(p, first, middle, last, d);
   sort_heap(p, first, middle, d);
+}
+
+// heap_select pops the heap for a tail element only when it beats the
+// root, and pop_heap's write of the old root into the tail slot is never
+// read again: so the tail is read in place, and on contiguous slices the
+// elements that enter nowhere are skipped a vector at a time.
+void etr_sort_f32_topk_partial(pair_t *heap, int64_t k, const float *x,
+                               int64_t stride, int64_t n, bool d,
+                               etr_topk_first_entering_fn first_entering) {
+  for (int64_t i = 0; i < k; ++i) {
+    heap[i].value = x[i * stride];
+    heap[i].index = i;
+  }
+  make_heap(heap, 0, k, d);
+  int64_t i = k;
+  for (;;) {
+    if (stride == 1) {
+      i = (int64_t)first_entering((size_t)i, (size_t)n, x, heap[0].value, d);
+    } else {
+      while (i < n && !etr_topk_enters(x[i * stride], heap[0].value, d)) {
+        ++i;
+      }
+    }
+    if (i >= n) {
+      break;
+    }
+    pair_t value = {x[i * stride], i};
+    adjust_heap(heap, 0, 0, k, value, d);
+    ++i;
+  }
+  sort_heap(heap, 0, k, d);
 }
 
 static void move_median_to_first(pair_t *p, int64_t result, int64_t a,

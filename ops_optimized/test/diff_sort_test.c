@@ -14,6 +14,7 @@
 // contiguous, non-contiguous and channels-last inputs; Double and Long
 // (fallback); argument errors (k out of range, a bad dim).
 #include <criterion/criterion.h>
+#include <math.h>
 
 #include "ops_optimized/test/diff.h"
 
@@ -40,17 +41,36 @@ static int run_sort(int32_t rank, const int64_t *sizes, int64_t dim,
   return etr_diff_run(&c);
 }
 
-static int run_topk(int32_t rank, const int64_t *sizes, int64_t k,
-                    int64_t dim, bool largest, bool sorted,
-                    etr_scalar_type_t dtype, etr_diff_layout_t layout,
-                    etr_diff_fill_t fill) {
+// Elements of a contiguous Float input set after the fill: NaN at the
+// first `nans` positions of `nan_at`, and `value` at `at` (when at >= 0).
+typedef struct patch {
+  const int64_t *nan_at;
+  int nans;
+  int64_t at;
+  float value;
+} patch_t;
+
+static int run_topk_patched(int32_t rank, const int64_t *sizes, int64_t k,
+                            int64_t dim, bool largest, bool sorted,
+                            etr_scalar_type_t dtype, etr_diff_layout_t layout,
+                            etr_diff_fill_t fill, const patch_t *patch) {
   etr_diff_case_t c;
   etr_diff_begin(&c, "aten::topk.values", g_seed++,
-                 "%s rank %d [%lld ..] k %lld dim %lld%s%s",
+                 "%s rank %d [%lld ..] k %lld dim %lld%s%s%s",
                  etr_scalar_type_name(dtype), (int)rank,
                  (long long)sizes[0], (long long)k, (long long)dim,
-                 largest ? " largest" : "", sorted ? " sorted" : "");
+                 largest ? " largest" : "", sorted ? " sorted" : "",
+                 patch != NULL ? " patched" : "");
   etr_tensor_t *self = etr_diff_input(&c, dtype, rank, sizes, layout, fill);
+  if (patch != NULL) {
+    float *x = (float *)self->data;
+    for (int i = 0; i < patch->nans; ++i) {
+      x[patch->nan_at[i]] = NAN;
+    }
+    if (patch->at >= 0) {
+      x[patch->at] = patch->value;
+    }
+  }
   etr_diff_arg(&c, tt_ev_int(k));
   etr_diff_arg(&c, tt_ev_int(dim));
   etr_diff_arg(&c, tt_ev_bool(largest));
@@ -62,6 +82,14 @@ static int run_topk(int32_t rank, const int64_t *sizes, int64_t k,
   etr_diff_out_list(&c, 2, outs);
   etr_diff_tolerance_exact(&c);
   return etr_diff_run(&c);
+}
+
+static int run_topk(int32_t rank, const int64_t *sizes, int64_t k,
+                    int64_t dim, bool largest, bool sorted,
+                    etr_scalar_type_t dtype, etr_diff_layout_t layout,
+                    etr_diff_fill_t fill) {
+  return run_topk_patched(rank, sizes, k, dim, largest, sorted, dtype,
+                          layout, fill, NULL);
 }
 
 static const int64_t kLengths[] = {1, 2, 15, 16, 17, 33, 128, 1000};
@@ -130,6 +158,50 @@ TT_TEST(diff_sort, topk) {
                        ETR_FILL_RANDOM);
   failures += run_topk(0, two, 1, 0, true, true, ETR_FLOAT, 0,
                        ETR_FILL_RANDOM);
+  cr_assert_eq(failures, 0, "%d topk cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// topk's partial_sort path (k * 64 <= n) reads contiguous slices in
+// place, a vector at a time, for elements that beat the heap's root:
+// slice lengths around the 8-, 16- and 32-float steps and their tails,
+// ties (small integers) and specials; roots that are NaN (largest: nothing
+// enters; smallest: every number does), NaNs on vector edges, and a winner
+// in the last slot.
+TT_TEST(diff_sort, topk_partial_in_place) {
+  static const int64_t kPartialLengths[] = {64,  65,  79,  80,  81,  95, 96,
+                                            97,  127, 128, 129, 143, 160,
+                                            161, 1000};
+  int failures = 0;
+  for (size_t l = 0; l < sizeof(kPartialLengths) / sizeof(int64_t); ++l) {
+    int64_t n = kPartialLengths[l];
+    for (int64_t k = 1; k <= n / 64; k += n / 64 > 1 ? n / 64 - 1 : 1) {
+      for (int largest = 0; largest < 2; ++largest) {
+        for (size_t f = 0; f < 3; ++f) {
+          failures += run_topk(1, &n, k, 0, largest == 1, f != 1, ETR_FLOAT,
+                               0, kFills[f]);
+        }
+      }
+    }
+  }
+  static const int64_t kHead[] = {0, 1, 2, 3};
+  static const int64_t kEdges[] = {15, 16, 31, 32, 33, 63, 64, 255};
+  int64_t n = 256;
+  for (int largest = 0; largest < 2; ++largest) {
+    for (int64_t k = 1; k <= 4; k += 3) {
+      patch_t head = {kHead, (int)k, -1, 0.0f};
+      patch_t edges = {kEdges, 8, -1, 0.0f};
+      patch_t last = {NULL, 0, n - 1, largest ? 1e30f : -1e30f};
+      patch_t both = {kHead, (int)k, n - 1, largest ? 1e30f : -1e30f};
+      const patch_t *patches[4] = {&head, &edges, &last, &both};
+      for (int q = 0; q < 4; ++q) {
+        for (size_t f = 0; f < 3; ++f) {
+          failures += run_topk_patched(1, &n, k, 0, largest == 1, true,
+                                       ETR_FLOAT, 0, kFills[f], patches[q]);
+        }
+      }
+    }
+  }
   cr_assert_eq(failures, 0, "%d topk cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
 }
