@@ -71,6 +71,10 @@ typedef struct etr_reduce_kernels {
   // element is `bound` (etr_topk_enters); n when none does.
   size_t (*topk_first_entering)(size_t first, size_t n, const float *x,
                                 float bound, bool largest);
+  // nonzero: how many of x[0, n) are not +-0 (NaN counts), and their
+  // positions j, as int64, to y[0, count) in order; returns the count.
+  size_t (*count_nonzero)(size_t n, const float *x);
+  size_t (*nonzero_positions)(size_t n, const float *x, int64_t *y);
 } etr_reduce_kernels_t;
 
 // partial_sort's test in topk (ATen's order, NaN largest): whether x
@@ -106,6 +110,11 @@ extern const etr_reduce_kernels_t etr_reduce_kernels_neon;
 // rows; returns how many it wrote (the caller sums the rest).
 size_t etr_reduce_sum_short_rows_avx512(size_t rows, size_t n,
                                         const float *x, double *y);
+
+// The scalar nonzero kernels, which the SIMD ones finish tails with.
+size_t etr_reduce_count_nonzero_scalar(size_t n, const float *x);
+size_t etr_reduce_nonzero_positions_scalar(size_t n, const float *x,
+                                           int64_t *y);
 
 // The table for `isa` (scalar when that ISA is not built in).
 const etr_reduce_kernels_t *etr_reduce_kernels_for(etr_isa_t isa);

@@ -418,6 +418,36 @@ static size_t topk_first_entering_avx2(size_t first, size_t n,
   return i;
 }
 
+static inline unsigned nonzero8(const float *x) {
+  return (unsigned)_mm256_movemask_ps(
+      _mm256_cmp_ps(_mm256_loadu_ps(x), _mm256_setzero_ps(), _CMP_NEQ_UQ));
+}
+
+static size_t count_nonzero_avx2(size_t n, const float *x) {
+  size_t count = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    count += (size_t)__builtin_popcount(nonzero8(x + i));
+  }
+  return count + etr_reduce_count_nonzero_scalar(n - i, x + i);
+}
+
+// The set bits of each 8-float step's mask, lowest first.
+static size_t nonzero_positions_avx2(size_t n, const float *x, int64_t *y) {
+  size_t count = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (unsigned m = nonzero8(x + i); m != 0; m &= m - 1) {
+      y[count++] = (int64_t)(i + (size_t)__builtin_ctz(m));
+    }
+  }
+  size_t tail = etr_reduce_nonzero_positions_scalar(n - i, x + i, y + count);
+  for (size_t t = 0; t < tail; ++t) {
+    y[count + t] += (int64_t)i;
+  }
+  return count + tail;
+}
+
 const etr_reduce_kernels_t etr_reduce_kernels_avx2 = {
     .sum_rows = sum_rows_avx2,
     .sum_cols = sum_cols_avx2,
@@ -430,4 +460,6 @@ const etr_reduce_kernels_t etr_reduce_kernels_avx2 = {
     .any_rows_u8 = any_rows_u8_avx2,
     .any_cols_u8 = any_cols_u8_avx2,
     .topk_first_entering = topk_first_entering_avx2,
+    .count_nonzero = count_nonzero_avx2,
+    .nonzero_positions = nonzero_positions_avx2,
 };

@@ -408,6 +408,42 @@ static size_t topk_first_entering_avx512(size_t first, size_t n,
   return n;
 }
 
+static inline __mmask16 nonzero16(__mmask16 live, const float *x) {
+  return _mm512_mask_cmp_ps_mask(live, _mm512_maskz_loadu_ps(live, x),
+                                 _mm512_setzero_ps(), _CMP_NEQ_UQ);
+}
+
+static size_t count_nonzero_avx512(size_t n, const float *x) {
+  size_t count = 0;
+  for (size_t i = 0; i < n; i += 16) {
+    __mmask16 live = n - i >= 16 ? 0xffff : (__mmask16)((1u << (n - i)) - 1);
+    count += (size_t)__builtin_popcount(nonzero16(live, x + i));
+  }
+  return count;
+}
+
+// Each half of a 16-float step's mask compresses its 8 positions and
+// stores as many as it has.
+static size_t nonzero_positions_avx512(size_t n, const float *x,
+                                       int64_t *y) {
+  size_t count = 0;
+  const __m512i step = _mm512_set1_epi64(8);
+  __m512i position = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+  for (size_t i = 0; i < n; i += 16) {
+    __mmask16 live = n - i >= 16 ? 0xffff : (__mmask16)((1u << (n - i)) - 1);
+    __mmask16 m = nonzero16(live, x + i);
+    for (int half = 0; half < 2; ++half) {
+      __mmask8 h = (__mmask8)(m >> (8 * half));
+      int taken = __builtin_popcount(h);
+      _mm512_mask_storeu_epi64(y + count, (__mmask8)((1u << taken) - 1),
+                               _mm512_maskz_compress_epi64(h, position));
+      count += (size_t)taken;
+      position = _mm512_add_epi64(position, step);
+    }
+  }
+  return count;
+}
+
 const etr_reduce_kernels_t etr_reduce_kernels_avx512 = {
     .sum_rows = sum_rows_avx512,
     .sum_cols = sum_cols_avx512,
@@ -420,4 +456,6 @@ const etr_reduce_kernels_t etr_reduce_kernels_avx512 = {
     .any_rows_u8 = any_rows_u8_avx512,
     .any_cols_u8 = any_cols_u8_avx512,
     .topk_first_entering = topk_first_entering_avx512,
+    .count_nonzero = count_nonzero_avx512,
+    .nonzero_positions = nonzero_positions_avx512,
 };

@@ -375,6 +375,23 @@ static size_t topk_first_entering_neon(size_t first, size_t n,
   return i;
 }
 
+// Each lane counts its non-zero elements (less the compare's all-ones is
+// plus one), in blocks short enough that no lane wraps.
+static size_t count_nonzero_neon(size_t n, const float *x) {
+  size_t count = 0;
+  size_t i = 0;
+  const float32x4_t zero = vdupq_n_f32(0.0f);
+  while (i + 4 <= n) {
+    size_t end = n - i > ((size_t)1 << 20) ? i + ((size_t)1 << 20) : n;
+    uint32x4_t acc = vdupq_n_u32(0);
+    for (; i + 4 <= end; i += 4) {
+      acc = vsubq_u32(acc, vmvnq_u32(vceqq_f32(vld1q_f32(x + i), zero)));
+    }
+    count += vaddvq_u32(acc);
+  }
+  return count + etr_reduce_count_nonzero_scalar(n - i, x + i);
+}
+
 const etr_reduce_kernels_t etr_reduce_kernels_neon = {
     .sum_rows = sum_rows_neon,
     .sum_cols = sum_cols_neon,
@@ -387,4 +404,6 @@ const etr_reduce_kernels_t etr_reduce_kernels_neon = {
     .any_rows_u8 = any_rows_u8_neon,
     .any_cols_u8 = any_cols_u8_neon,
     .topk_first_entering = topk_first_entering_neon,
+    .count_nonzero = count_nonzero_neon,
+    .nonzero_positions = etr_reduce_nonzero_positions_scalar,
 };

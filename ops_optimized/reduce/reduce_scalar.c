@@ -174,6 +174,25 @@ static size_t topk_first_entering_scalar(size_t first, size_t n,
   return i;
 }
 
+size_t etr_reduce_count_nonzero_scalar(size_t n, const float *x) {
+  size_t count = 0;
+  for (size_t i = 0; i < n; ++i) {
+    count += x[i] != 0.0f;
+  }
+  return count;
+}
+
+size_t etr_reduce_nonzero_positions_scalar(size_t n, const float *x,
+                                           int64_t *y) {
+  size_t count = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (x[i] != 0.0f) {
+      y[count++] = (int64_t)i;
+    }
+  }
+  return count;
+}
+
 const etr_reduce_kernels_t etr_reduce_kernels_scalar = {
     .sum_rows = sum_rows_scalar,
     .sum_cols = sum_cols_scalar,
@@ -186,6 +205,8 @@ const etr_reduce_kernels_t etr_reduce_kernels_scalar = {
     .any_rows_u8 = any_rows_u8_scalar,
     .any_cols_u8 = any_cols_u8_scalar,
     .topk_first_entering = topk_first_entering_scalar,
+    .count_nonzero = etr_reduce_count_nonzero_scalar,
+    .nonzero_positions = etr_reduce_nonzero_positions_scalar,
 };
 
 const etr_reduce_kernels_t *etr_reduce_kernels_for(etr_isa_t isa) {

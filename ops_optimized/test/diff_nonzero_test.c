@@ -10,7 +10,8 @@
 // Half, BFloat16, Long, Int, Byte and Bool; non-contiguous inputs
 // (fallback); outs row-major and with dim order (1, 0) (ExecuTorch's
 // plan for nonzero's result); an out too small for the result (the
-// reference's InvalidArgument).
+// reference's InvalidArgument). Float rows around the SIMD steps (8 and
+// 16 floats), dense and sparse, with NaN and -0.0 on lane edges.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -85,6 +86,63 @@ TT_TEST(diff_nonzero, densities_and_dtypes) {
   failures += run_nonzero(ETR_FLOAT, 3, sizes, ETR_DIFF_NONCONTIGUOUS,
                           ETR_FILL_RANDOM, -1, false);
   failures += run_nonzero(ETR_LONG, 3, sizes, 0, ETR_FILL_POSITIVE, 9, false);
+  cr_assert_eq(failures, 0, "%d nonzero cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// A Float input of uniform values in [-1, 1) (none zero) kept non-zero at
+// every `keep`-th element only (0: all kept), NaN at elements 15 and 16
+// and -0.0 at 31 and 32 when there are so many.
+static int run_nonzero_kept(int32_t rank, const int64_t *sizes, int keep,
+                            bool transposed) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::nonzero.out", g_seed++,
+                 "Float rank %d [.. %lld] keep %d%s", (int)rank,
+                 (long long)sizes[rank - 1], keep,
+                 transposed ? " out (1, 0)" : "");
+  etr_tensor_t *self = etr_diff_input(&c, ETR_FLOAT, rank, sizes, 0,
+                                      ETR_FILL_RANDOM);
+  int64_t numel = etr_tensor_numel(self);
+  float *x = (float *)self->data;
+  for (int64_t i = 0; i < numel; ++i) {
+    if (x[i] == 0.0f || (keep > 0 && i % keep != 0)) {
+      x[i] = 0.0f;
+    }
+  }
+  for (int64_t i = 15; i <= 32 && i < numel; i += i == 16 ? 15 : 1) {
+    x[i] = i < 30 ? NAN : -0.0f;
+  }
+  if (transposed) {
+    etr_diff_out(&c, ETR_LONG, 2, (const int64_t[]){numel, rank}, 0, 8);
+    etr_tensor_t *spec = c.args[c.num_args - 1]->u.as_tensor;
+    spec->dim_order[0] = 1;
+    spec->dim_order[1] = 0;
+    spec->strides[0] = 1;
+    spec->strides[1] = numel;
+  } else {
+    etr_diff_out(&c, ETR_LONG, 1, (const int64_t[]){0}, 0, numel * rank + 8);
+  }
+  etr_diff_return(&c, 1);
+  etr_diff_tolerance_exact(&c);
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_nonzero, float_rows_over_vector_edges) {
+  static const int64_t kRows[] = {1,  7,  8,  9,  15, 16, 17,
+                                  31, 32, 33, 63, 64, 65, 100};
+  static const int kKeep[] = {0, 2, 3, 17};
+  int failures = 0;
+  for (size_t l = 0; l < sizeof(kRows) / sizeof(kRows[0]); ++l) {
+    for (int32_t rank = 1; rank <= 3; ++rank) {
+      int64_t sizes[3] = {3, 2, 2};
+      sizes[rank - 1] = kRows[l];
+      for (size_t k = 0; k < sizeof(kKeep) / sizeof(kKeep[0]); ++k) {
+        for (int transposed = 0; transposed < 2; ++transposed) {
+          failures += run_nonzero_kept(rank, sizes, kKeep[k], transposed);
+        }
+      }
+    }
+  }
   cr_assert_eq(failures, 0, "%d nonzero cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
 }
