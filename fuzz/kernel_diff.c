@@ -46,11 +46,11 @@
 // 1e-2 for Half and BFloat16, 1e-4 for Float and 1e-9 for Double: loose on
 // purpose, looking for gross disagreements (the differential tests in
 // ops_optimized/test hold the tight per-op tolerances). One exception, for
-// the products-and-sums ops (convolution, mm, bmm, addmm): where the
-// reference, which sums in double, overflows to +-inf, the optimized
-// value may be any non-finite one. An fp32 kernel reaches such a sum
-// through products and partial sums beyond the float range, and which
-// infinity (or NaN) comes out depends on its order: with fused
+// the products-and-sums ops (convolution and its backward, mm, bmm,
+// addmm): where the reference, which sums in double, overflows to +-inf,
+// the optimized value may be any non-finite one. An fp32 kernel reaches
+// such a sum through products and partial sums beyond the float range,
+// and which infinity (or NaN) comes out depends on its order: with fused
 // multiply-adds an overflowing product keeps its sign, so the first of
 // two of opposite signs wins (fault-8e754aeb34: a convolution whose taps
 // held products of 1.9e40 and -1.0e42, reference -inf, AVX2 +inf, a
@@ -271,8 +271,10 @@ static double tolerance_of(etr_scalar_type_t dtype) {
 // The ops whose values are sums of products (the tolerance exception
 // above).
 static bool sums_products(const char *op) {
-  static const char *const kOps[] = {"aten::convolution.", "aten::mm.",
-                                     "aten::bmm.", "aten::addmm."};
+  static const char *const kOps[] = {"aten::convolution.",
+                                     "aten::convolution_backward.",
+                                     "aten::mm.", "aten::bmm.",
+                                     "aten::addmm."};
   for (size_t i = 0; i < sizeof(kOps) / sizeof(kOps[0]); ++i) {
     if (strncmp(op, kOps[i], strlen(kOps[i])) == 0) {
       return true;

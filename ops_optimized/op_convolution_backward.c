@@ -3,17 +3,30 @@
 // Optimized aten::convolution_backward.out for 1-D and 2-D convolutions,
 // plain or transposed, on contiguous Float tensors, any stride,
 // padding, dilation and groups (1-D as 2-D with a kernel, stride and
-// dilation of 1 and no padding along a size-1 height, which visits every
-// sum in the same order): the reference's gathers -- grad_input over the
-// kernel taps and the group's output channels, grad_weight over the batch
-// and the output positions, grad_bias over both -- in the reference's
-// loop orders on typed planes, with each tap's linked positions found by
-// arithmetic on whole rows instead of per-element stride walks. Every sum
-// is the reference's double sum in its order, rounded once: bit-exact.
-// 3-D convolutions, other dtypes and layouts and argument errors go to
-// the reference kernel (ops_reference/op_convolution_backward.c), whose
-// dry run checks and resizes first.
+// dilation of 1 and no padding along a size-1 height).
+//
+// A plain convolution with one group (a training step's layers) is GEMMs
+// with fp32 sums: grad_input the transposed convolution of grad_output by
+// the weight (conv/conv_transposed.c), grad_weight im2col GEMMs over the
+// output pixels (weight_grad_gemm). Bit-exact with the reference's double
+// sums when every partial sum is exact (small integers), else within the
+// accumulation bound (32 -> 32 channels, 3x3, 28 x 28, AMD Zen 4: 15.2 ms
+// -> 0.24 ms).
+//
+// The rest, and those two when the scratch is short: the reference's
+// gathers -- grad_input over the kernel taps and the group's output
+// channels, grad_weight over the batch and the output positions -- in the
+// reference's loop orders on typed planes, with each tap's linked
+// positions found by arithmetic on whole rows instead of per-element
+// stride walks, each sum the reference's double sum in its order, rounded
+// once: bit-exact. grad_bias is always that (over the batch and the
+// pixels). 3-D convolutions, other dtypes and layouts and argument errors
+// go to the reference kernel (ops_reference/op_convolution_backward.c),
+// whose dry run checks and resizes first.
+#include "core/arena.h"
 #include "ops_optimized/common/args.h"
+#include "ops_optimized/conv/conv.h"
+#include "ops_optimized/gemm/gemm.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/reduce/reduce.h"
 #include "ops_reference/ops_reference.h"
@@ -164,6 +177,128 @@ static void bias_grad(const conv2d_t *c, float *out) {
   }
 }
 
+// The pixels of one grad_weight step: its im2col columns (kk rows of
+// them) fit this many bytes of scratch.
+#define COLS_BYTES ((size_t)512 * 1024)
+
+static bool overlaps(const etr_tensor_t *a, const etr_tensor_t *b) {
+  return etr_gemm_overlaps(a->data, (size_t)etr_numel(a) * sizeof(float),
+                           b->data, (size_t)etr_numel(b) * sizeof(float));
+}
+
+// grad_input of a plain convolution with one group: the transposed
+// convolution of grad_output by the same weight ([OC, IC, KH, KW] read as
+// a transposed convolution's [C_in, C_out, KH, KW]), conv_transposed.c's
+// GEMM and scatter-add. False, with nothing written, when it does not
+// take the call.
+static bool input_grad_gemm(etr_kernel_context_t *ctx, const conv2d_t *c,
+                            const etr_tensor_t *grad_output,
+                            const etr_tensor_t *weight, etr_tensor_t *out) {
+  if (overlaps(out, grad_output) || overlaps(out, weight)) {
+    return false;
+  }
+  etr_conv2d_geometry_t g = {
+      .channels = c->out_c,
+      .in_h = c->out_h,
+      .in_w = c->out_w,
+      .out_h = c->in_h,
+      .out_w = c->in_w,
+      .kernel_h = c->k_h,
+      .kernel_w = c->k_w,
+      .stride_h = c->stride[0],
+      .stride_w = c->stride[1],
+      .pad_h = c->padding[0],
+      .pad_w = c->padding[1],
+      .dilation_h = c->dilation[0],
+      .dilation_w = c->dilation[1],
+      .in_stride_c = c->out_h * c->out_w,
+      .in_stride_h = c->out_w,
+      .in_stride_w = 1,
+  };
+  return etr_conv_transposed_nchw(ctx->temp, etr_isa_active(), grad_output,
+                                  weight, NULL, out, 1, &g, NULL);
+}
+
+// grad_weight of a plain convolution with one group as GEMMs over the
+// output pixels: dW[oc][(ic, kh, kw)] = sum over images and pixels of
+// grad_output[oc][pixel] x im2col[(ic, kh, kw)][pixel]. Each step (an
+// image's block of pixels) materializes its im2col columns in scratch and
+// adds its product to the last step's through the GEMM's bias, ping-ponging
+// between the out and a scratch copy so the last step lands in the out.
+// fp32 sums (the reference's are double): within the accumulation bound.
+// False, with nothing written, when the scratch is short.
+static bool weight_grad_gemm(etr_kernel_context_t *ctx, const conv2d_t *c,
+                             float *out) {
+  if (ctx->temp == NULL) {
+    return false;
+  }
+  const size_t depth = (size_t)(c->in_c * c->k_h * c->k_w);
+  const size_t pixels = (size_t)(c->out_h * c->out_w);
+  const size_t oc = (size_t)c->out_c;
+  size_t block = COLS_BYTES / (depth * sizeof(float));
+  block = block < 16 ? 16 : block;
+  block = block < pixels ? block : pixels;
+  etr_arena_mark_t mark = etr_arena_mark(ctx->temp);
+  float *cols =
+      etr_arena_alloc(ctx->temp, depth * block * sizeof(float), 64);
+  float *spare = etr_arena_alloc(ctx->temp, oc * depth * sizeof(float), 64);
+  if (cols == NULL || spare == NULL || block == 0) {
+    etr_arena_rewind(ctx->temp, mark);
+    return false;
+  }
+  etr_conv2d_geometry_t g = {
+      .channels = c->in_c,
+      .in_h = c->in_h,
+      .in_w = c->in_w,
+      .out_h = c->out_h,
+      .out_w = c->out_w,
+      .kernel_h = c->k_h,
+      .kernel_w = c->k_w,
+      .stride_h = c->stride[0],
+      .stride_w = c->stride[1],
+      .pad_h = c->padding[0],
+      .pad_w = c->padding[1],
+      .dilation_h = c->dilation[0],
+      .dilation_w = c->dilation[1],
+      .in_stride_c = c->in_h * c->in_w,
+      .in_stride_h = c->in_w,
+      .in_stride_w = 1,
+  };
+  const size_t blocks = (pixels + block - 1) / block;
+  const size_t steps = (size_t)c->batch * blocks;
+  const float *last = NULL;  // the previous step's sums
+  for (size_t step = 0; step < steps; ++step) {
+    int64_t n = (int64_t)(step / blocks);
+    size_t p0 = step % blocks * block;
+    size_t count = pixels - p0 < block ? pixels - p0 : block;
+    etr_gemm_source_t image = {etr_conv_pack_im2col,
+                               c->x + n * c->in_c * c->in_h * c->in_w,
+                               ETR_FLOAT, 0, 0, &g};
+    etr_conv_pack_im2col(&image, 0, depth, p0, count, count, cols);
+    float *into = (steps - 1 - step) % 2 == 0 ? out : spare;
+    etr_gemm_problem_t p = {
+        .m = oc,
+        .n = depth,
+        .k = count,
+        .a = etr_gemm_matrix(c->g + (size_t)n * oc * pixels + p0, ETR_FLOAT,
+                             1, (ptrdiff_t)pixels),
+        .b = etr_gemm_matrix(cols, ETR_FLOAT, 1, (ptrdiff_t)count),
+        .c = into,
+        .c_dtype = ETR_FLOAT,
+        .c_row_stride = (ptrdiff_t)depth,
+        .alpha = 1.0f,
+        .beta = last != NULL ? 1.0f : 0.0f,
+        .bias = last,
+        .bias_row_stride = (ptrdiff_t)depth,
+        .bias_col_stride = 1,
+    };
+    etr_gemm(&p, NULL, ctx->temp, etr_isa_active());
+    last = into;
+  }
+  etr_arena_rewind(ctx->temp, mark);
+  return true;
+}
+
 static bool f32_or_null(const etr_tensor_t *tensor) {
   return tensor == NULL || etr_opt_is_contiguous_f32(tensor);
 }
@@ -230,10 +365,15 @@ etr_error_t etr_opt_convolution_backward_out(etr_kernel_context_t *ctx,
   c.g = (const float *)grad_output->data;
   c.x = (const float *)input->data;
   c.w = (const float *)weight->data;
-  if (outs[0] != NULL) {
+  // A plain convolution with one group takes the GEMM paths (each may
+  // still decline); the rest the reference's sums in its order.
+  bool gemm = !c.transposed && c.groups == 1 && c.batch > 0;
+  if (outs[0] != NULL &&
+      !(gemm && input_grad_gemm(ctx, &c, grad_output, weight, outs[0]))) {
     input_grad(&c, (float *)outs[0]->data);
   }
-  if (outs[1] != NULL) {
+  if (outs[1] != NULL &&
+      !(gemm && weight_grad_gemm(ctx, &c, (float *)outs[1]->data))) {
     weight_grad(&c, (float *)outs[1]->data);
   }
   if (outs[2] != NULL) {

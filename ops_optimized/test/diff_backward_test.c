@@ -7,7 +7,9 @@
 // avg_pool2d_backward, embedding_dense_backward,
 // _adaptive_avg_pool2d_backward, native_layer_norm_backward,
 // native_group_norm_backward and convolution_backward (each bit-exact
-// too; see their tests).
+// too, but for convolution_backward's GEMM paths: bit-exact on small
+// integers, within an accumulation bound on random floats; see their
+// tests).
 //
 // Sweeps: batched and unbatched planes, pooled shapes from 1x1 up, index
 // maps with repeats (several outputs routing to one input), -1 entries
@@ -584,24 +586,44 @@ TT_TEST(diff_backward, native_group_norm_backward) {
   cr_assert_gt(etr_diff_stats()->specialized, 0);
 }
 
-// convolution_backward: 1-D and 2-D, plain and transposed, on typed
-// planes, the reference's sums in its order: bit-exact. Kernels 1x1 to
-// 3x3 (and 2x3),
-// stride 1-2, padding 0-1, dilation 1-2, groups 1 and 2, every output
-// mask, 1-D and transposed convolutions; Double (fallback); errors
+// convolution_backward: 1-D and 2-D, plain and transposed. A plain
+// convolution with one group takes GEMM paths that sum in fp32
+// (grad_input as the transposed convolution of grad_output, grad_weight
+// as im2col GEMMs): bit-exact on small integers (every partial sum exact),
+// else within the accumulation bound of the longer sum (grad_weight's
+// over images and pixels, grad_input's over out channels and taps, values
+// in [-1, 1)). The others keep the reference's double sums in its order:
+// bit-exact on any data. Kernels 1x1 to 3x3 (and 2x3), stride 1-2,
+// padding 0-1, dilation 1-2, groups 1 and 2, every output mask, 1-D and
+// transposed convolutions; layers whose im2col columns take several
+// GEMM steps (an odd and an even number); Double (fallback); errors
 // (groups that do not divide the channels).
-static int run_conv_backward(int64_t kh, int64_t kw, int64_t stride,
-                             int64_t padding, int64_t dilation,
-                             int64_t groups, const bool *mask, bool transposed,
-                             etr_scalar_type_t dtype) {
+static void conv_backward_tolerance(etr_diff_case_t *c, bool plain_one_group,
+                                    etr_diff_fill_t fill, int64_t sum_long) {
+  if (!plain_one_group || fill == ETR_FILL_EXACT_INT) {
+    etr_diff_tolerance_exact(c);
+    return;
+  }
+  etr_diff_tolerance_bound(
+      c, etr_diff_accumulation_bound(ETR_FLOAT, sum_long, 1.0, 1.0), 0.0);
+}
+
+static int run_conv_backward_sized(const int64_t *in, int64_t oc, int64_t kh,
+                                   int64_t kw, int64_t stride,
+                                   int64_t padding, int64_t dilation,
+                                   int64_t groups, const bool *mask,
+                                   bool transposed, etr_scalar_type_t dtype,
+                                   etr_diff_fill_t fill) {
   etr_diff_case_t c;
   etr_diff_begin(&c, "aten::convolution_backward.out", g_seed++,
-                 "%s k %lldx%lld s %lld p %lld d %lld g %lld%s",
-                 etr_scalar_type_name(dtype), (long long)kh, (long long)kw,
+                 "%s [%lld, %lld, %lld, %lld] oc %lld k %lldx%lld s %lld "
+                 "p %lld d %lld g %lld%s fill %d",
+                 etr_scalar_type_name(dtype), (long long)in[0],
+                 (long long)in[1], (long long)in[2], (long long)in[3],
+                 (long long)oc, (long long)kh, (long long)kw,
                  (long long)stride, (long long)padding, (long long)dilation,
-                 (long long)groups, transposed ? " transposed" : "");
-  int64_t in[4] = {2, 4, 7, 6};
-  int64_t oc = 6;
+                 (long long)groups, transposed ? " transposed" : "",
+                 (int)fill);
   int64_t w_sizes[4] = {oc, in[1] / groups, kh, kw};
   if (transposed) {
     w_sizes[0] = in[1];
@@ -615,10 +637,9 @@ static int run_conv_backward(int64_t kh, int64_t kw, int64_t stride,
                      ? (in[2 + s] - 1) * stride - 2 * padding + extent
                      : (in[2 + s] + 2 * padding - extent) / stride + 1;
   }
-  etr_tensor_t *grad =
-      etr_diff_input(&c, dtype, 4, out, 0, ETR_FILL_RANDOM);
-  etr_tensor_t *input = etr_diff_input(&c, dtype, 4, in, 0, ETR_FILL_RANDOM);
-  etr_diff_input(&c, dtype, 4, w_sizes, 0, ETR_FILL_RANDOM);
+  etr_tensor_t *grad = etr_diff_input(&c, dtype, 4, out, 0, fill);
+  etr_tensor_t *input = etr_diff_input(&c, dtype, 4, in, 0, fill);
+  etr_diff_input(&c, dtype, 4, w_sizes, 0, fill);
   etr_diff_arg(&c, tt_ev_int_list(1, &oc));
   etr_diff_arg(&c, tt_ev_int_list(1, &stride));
   etr_diff_arg(&c, tt_ev_int_list(1, &padding));
@@ -634,29 +655,38 @@ static int run_conv_backward(int64_t kh, int64_t kw, int64_t stride,
   size_t outs[3] = {11, 12, 13};
   etr_diff_out_list(&c, 3, outs);
   c.dtype = dtype;
-  etr_diff_tolerance_exact(&c);
+  int64_t sum_long = out[0] * out[2] * out[3];
+  sum_long = sum_long > oc * kh * kw ? sum_long : oc * kh * kw;
+  conv_backward_tolerance(&c, !transposed && groups == 1, fill, sum_long);
   return etr_diff_run(&c);
+}
+
+static int run_conv_backward(int64_t kh, int64_t kw, int64_t stride,
+                             int64_t padding, int64_t dilation,
+                             int64_t groups, const bool *mask, bool transposed,
+                             etr_scalar_type_t dtype, etr_diff_fill_t fill) {
+  static const int64_t kIn[4] = {2, 4, 7, 6};
+  return run_conv_backward_sized(kIn, 6, kh, kw, stride, padding, dilation,
+                                 groups, mask, transposed, dtype, fill);
 }
 
 // The 1-D case (conv1d): [N, C, L] viewed by the kernel as [N, C, 1, L].
 static int run_conv1d_backward(int64_t k, int64_t stride, int64_t padding,
                                int64_t dilation, int64_t groups,
-                               const bool *mask) {
+                               const bool *mask, etr_diff_fill_t fill) {
   etr_diff_case_t c;
   etr_diff_begin(&c, "aten::convolution_backward.out", g_seed++,
-                 "1-D k %lld s %lld p %lld d %lld g %lld", (long long)k,
-                 (long long)stride, (long long)padding, (long long)dilation,
-                 (long long)groups);
+                 "1-D k %lld s %lld p %lld d %lld g %lld fill %d",
+                 (long long)k, (long long)stride, (long long)padding,
+                 (long long)dilation, (long long)groups, (int)fill);
   int64_t in[3] = {2, 4, 19};
   int64_t oc = 6;
   int64_t w_sizes[3] = {oc, in[1] / groups, k};
   int64_t extent = dilation * (k - 1) + 1;
   int64_t out[3] = {in[0], oc, (in[2] + 2 * padding - extent) / stride + 1};
-  etr_tensor_t *grad = etr_diff_input(&c, ETR_FLOAT, 3, out, 0,
-                                      ETR_FILL_RANDOM);
-  etr_tensor_t *input =
-      etr_diff_input(&c, ETR_FLOAT, 3, in, 0, ETR_FILL_RANDOM);
-  etr_diff_input(&c, ETR_FLOAT, 3, w_sizes, 0, ETR_FILL_RANDOM);
+  etr_tensor_t *grad = etr_diff_input(&c, ETR_FLOAT, 3, out, 0, fill);
+  etr_tensor_t *input = etr_diff_input(&c, ETR_FLOAT, 3, in, 0, fill);
+  etr_diff_input(&c, ETR_FLOAT, 3, w_sizes, 0, fill);
   etr_diff_arg(&c, tt_ev_int_list(1, &oc));
   etr_diff_arg(&c, tt_ev_int_list(1, &stride));
   etr_diff_arg(&c, tt_ev_int_list(1, &padding));
@@ -672,12 +702,15 @@ static int run_conv1d_backward(int64_t k, int64_t stride, int64_t padding,
   size_t outs[3] = {11, 12, 13};
   etr_diff_out_list(&c, 3, outs);
   c.dtype = ETR_FLOAT;
-  etr_diff_tolerance_exact(&c);
+  int64_t sum_long = out[0] * out[2] > oc * k ? out[0] * out[2] : oc * k;
+  conv_backward_tolerance(&c, groups == 1, fill, sum_long);
   return etr_diff_run(&c);
 }
 
 TT_TEST(diff_backward, convolution_backward) {
   int failures = 0;
+  static const etr_diff_fill_t kFills[2] = {ETR_FILL_EXACT_INT,
+                                            ETR_FILL_RANDOM};
   static const int64_t kKernels[][2] = {{1, 1}, {3, 3}, {2, 3}};
   static const bool kAll[3] = {true, true, true};
   static const bool kSome[3] = {true, false, true};
@@ -686,25 +719,48 @@ TT_TEST(diff_backward, convolution_backward) {
       for (int64_t padding = 0; padding <= 1; ++padding) {
         for (int64_t groups = 1; groups <= 2; ++groups) {
           int64_t dilation = (k + (size_t)stride) % 2 ? 2 : 1;
-          failures += run_conv_backward(
-              kKernels[k][0], kKernels[k][1], stride, padding, dilation,
-              groups, (k + (size_t)groups) % 2 ? kSome : kAll, false,
-              ETR_FLOAT);
+          for (size_t f = 0; f < 2; ++f) {
+            failures += run_conv_backward(
+                kKernels[k][0], kKernels[k][1], stride, padding, dilation,
+                groups, (k + (size_t)groups) % 2 ? kSome : kAll, false,
+                ETR_FLOAT, kFills[f]);
+          }
         }
       }
     }
   }
   for (int64_t k = 1; k <= 3; ++k) {
-    failures += run_conv1d_backward(k, k == 2 ? 2 : 1, k / 2, k == 3 ? 2 : 1,
-                                    k == 1 ? 2 : 1, k == 2 ? kSome : kAll);
+    for (size_t f = 0; f < 2; ++f) {
+      failures += run_conv1d_backward(k, k == 2 ? 2 : 1, k / 2,
+                                      k == 3 ? 2 : 1, k == 1 ? 2 : 1,
+                                      k == 2 ? kSome : kAll, kFills[f]);
+    }
+  }
+  // 16 channels of 32 x 32, 3x3: 144 x 1024 im2col floats take two GEMM
+  // steps an image (one and two images: an even and an odd count).
+  static const int64_t kLarge[2][4] = {{1, 16, 32, 32}, {2, 16, 32, 32}};
+  for (size_t f = 0; f < 2; ++f) {
+    for (size_t n = 0; n < 2; ++n) {
+      failures += run_conv_backward_sized(kLarge[n], 8, 3, 3, 1, 1, 1, 1,
+                                          kAll, false, ETR_FLOAT, kFills[f]);
+    }
+    failures += run_conv_backward_sized(kLarge[1], 8, 3, 3, 2, 1, 1, 1,
+                                        kSome, false, ETR_FLOAT, kFills[f]);
   }
   // Transposed: strides, padding, dilation, groups.
-  failures += run_conv_backward(3, 3, 2, 1, 1, 1, kAll, true, ETR_FLOAT);
-  failures += run_conv_backward(2, 3, 1, 0, 2, 2, kAll, true, ETR_FLOAT);
-  failures += run_conv_backward(1, 1, 2, 0, 1, 1, kSome, true, ETR_FLOAT);
-  failures += run_conv_backward(3, 2, 2, 1, 1, 2, kAll, true, ETR_FLOAT);
-  failures += run_conv_backward(3, 3, 1, 1, 1, 1, kAll, false, ETR_DOUBLE);
-  failures += run_conv_backward(3, 3, 1, 1, 1, 3, kAll, false, ETR_FLOAT);
+  etr_diff_fill_t random = ETR_FILL_RANDOM;
+  failures += run_conv_backward(3, 3, 2, 1, 1, 1, kAll, true, ETR_FLOAT,
+                                random);
+  failures += run_conv_backward(2, 3, 1, 0, 2, 2, kAll, true, ETR_FLOAT,
+                                random);
+  failures += run_conv_backward(1, 1, 2, 0, 1, 1, kSome, true, ETR_FLOAT,
+                                random);
+  failures += run_conv_backward(3, 2, 2, 1, 1, 2, kAll, true, ETR_FLOAT,
+                                random);
+  failures += run_conv_backward(3, 3, 1, 1, 1, 1, kAll, false, ETR_DOUBLE,
+                                random);
+  failures += run_conv_backward(3, 3, 1, 1, 1, 3, kAll, false, ETR_FLOAT,
+                                random);
   cr_assert_eq(failures, 0, "%d convolution backward cases disagree",
                failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
