@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The 8 x 8 float transpose the AVX2 conv kernels share (pixels_avx2.c's
-// staged tiles, pointwise_avx2.c's one-pixel weight blocks): unpacks,
-// in-lane shuffles, then 128-bit lane swaps, 24 shuffles. Include only
-// from *_avx2.c files.
+// staged tiles, pointwise_avx2.c's one-pixel weight blocks; also
+// norm_avx512.c's row blocks): unpacks, in-lane shuffles, then 128-bit
+// lane swaps, 24 shuffles. Include only from *_avx2.c and *_avx512.c
+// files.
 #ifndef ETR_OPS_OPTIMIZED_COMMON_TRANSPOSE_AVX2_H
 #define ETR_OPS_OPTIMIZED_COMMON_TRANSPOSE_AVX2_H
 

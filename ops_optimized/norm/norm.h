@@ -80,12 +80,39 @@ typedef struct etr_norm_kernels {
   void (*bn_params)(size_t c, const float *w, const float *b,
                     const float *m, const float *v, double eps, float *alpha,
                     float *beta);
+  // native_layer_norm_backward, each step the reference's double
+  // arithmetic in its order (bit-exact). For `rows` rows of n (row r at
+  // dy + r * n and x + r * n): ds[r] = sum of g x and db[r] = sum of g, in
+  // index order, with g = dy gamma (dy when gamma is NULL).
+  void (*ln_backward_sums)(size_t rows, size_t n, const float *dy,
+                           const float *x, const float *gamma, double *ds,
+                           double *db);
+  // One row: dx = (s gamma) dy + b x + c (gamma 1 when NULL).
+  void (*ln_backward_dx)(size_t n, const float *dy, const float *x,
+                         const float *gamma, double s, double b, double c,
+                         float *dx);
+  // One row into the column sums: dweight += dy (x - m) s, dbias += dy.
+  void (*ln_backward_columns)(size_t n, const float *dy, const float *x,
+                              double m, double s, double *dweight,
+                              double *dbias);
 } etr_norm_kernels_t;
 
 // The portable bn_params (NEON's table uses it too).
 void etr_norm_bn_params_scalar(size_t c, const float *w, const float *b,
                                const float *m, const float *v, double eps,
                                float *alpha, float *beta);
+
+// The portable layer norm backward kernels (the AVX2 and NEON tables use
+// them too; AVX-512's finish its tails with them).
+void etr_norm_ln_backward_sums_scalar(size_t rows, size_t n, const float *dy,
+                                      const float *x, const float *gamma,
+                                      double *ds, double *db);
+void etr_norm_ln_backward_dx_scalar(size_t n, const float *dy,
+                                    const float *x, const float *gamma,
+                                    double s, double b, double c, float *dx);
+void etr_norm_ln_backward_columns_scalar(size_t n, const float *dy,
+                                         const float *x, double m, double s,
+                                         double *dweight, double *dbias);
 
 extern const etr_norm_kernels_t etr_norm_kernels_scalar;
 extern const etr_norm_kernels_t etr_norm_kernels_avx2;

@@ -306,4 +306,7 @@ const etr_norm_kernels_t etr_norm_kernels_avx2 = {
     .affine_channels = affine_channels_avx2,
     .affine_planes = affine_planes_avx2,
     .bn_params = bn_params_avx2,
+    .ln_backward_sums = etr_norm_ln_backward_sums_scalar,
+    .ln_backward_dx = etr_norm_ln_backward_dx_scalar,
+    .ln_backward_columns = etr_norm_ln_backward_columns_scalar,
 };

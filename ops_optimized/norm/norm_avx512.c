@@ -8,6 +8,7 @@
 #include <immintrin.h>
 #include <math.h>
 
+#include "ops_optimized/common/transpose_avx2.h"
 #include "ops_optimized/norm/norm.h"
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -383,6 +384,99 @@ static void bn_params_avx512(size_t c, const float *w, const float *b,
   }
 }
 
+// Eight rows at a time, a row a lane: 8 x 8 blocks of dy and x transposed
+// so that each column step adds one element of every row, in index order
+// as the scalar kernel (and the reference) adds them.
+static void ln_backward_sums_avx512(size_t rows, size_t n, const float *dy,
+                                    const float *x, const float *gamma,
+                                    double *ds, double *db) {
+  size_t r = 0;
+  for (; r + 8 <= rows; r += 8) {
+    const float *dy8 = dy + r * n;
+    const float *x8 = x + r * n;
+    __m512d s = _mm512_setzero_pd();
+    __m512d b = _mm512_setzero_pd();
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+      __m256 d[8];
+      __m256 v[8];
+      for (int i = 0; i < 8; ++i) {
+        d[i] = _mm256_loadu_ps(dy8 + (size_t)i * n + j);
+        v[i] = _mm256_loadu_ps(x8 + (size_t)i * n + j);
+      }
+      etr_avx2_transpose8x8(d);
+      etr_avx2_transpose8x8(v);
+      for (int k = 0; k < 8; ++k) {
+        __m512d g = _mm512_cvtps_pd(d[k]);
+        if (gamma != NULL) {
+          g = _mm512_mul_pd(g, _mm512_set1_pd((double)gamma[j + (size_t)k]));
+        }
+        s = _mm512_add_pd(s, _mm512_mul_pd(g, _mm512_cvtps_pd(v[k])));
+        b = _mm512_add_pd(b, g);
+      }
+    }
+    for (; j < n; ++j) {
+      const float *d = dy8 + j;
+      const float *e = x8 + j;
+      __m512d g = _mm512_cvtps_pd(_mm256_setr_ps(
+          d[0], d[n], d[2 * n], d[3 * n], d[4 * n], d[5 * n], d[6 * n],
+          d[7 * n]));
+      if (gamma != NULL) {
+        g = _mm512_mul_pd(g, _mm512_set1_pd((double)gamma[j]));
+      }
+      __m512d xv = _mm512_cvtps_pd(_mm256_setr_ps(
+          e[0], e[n], e[2 * n], e[3 * n], e[4 * n], e[5 * n], e[6 * n],
+          e[7 * n]));
+      s = _mm512_add_pd(s, _mm512_mul_pd(g, xv));
+      b = _mm512_add_pd(b, g);
+    }
+    _mm512_storeu_pd(ds + r, s);
+    _mm512_storeu_pd(db + r, b);
+  }
+  etr_norm_ln_backward_sums_scalar(rows - r, n, dy + r * n, x + r * n, gamma,
+                                   ds + r, db + r);
+}
+
+// Eight columns a step in double: (s g) dy + b x + c, each operation
+// rounded as the scalar kernel's.
+static void ln_backward_dx_avx512(size_t n, const float *dy, const float *x,
+                                  const float *gamma, double s, double b,
+                                  double c, float *dx) {
+  const __m512d sv = _mm512_set1_pd(s);
+  const __m512d bv = _mm512_set1_pd(b);
+  const __m512d cv = _mm512_set1_pd(c);
+  for (size_t j = 0; j < n; j += 8) {
+    __mmask8 m = n - j >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (n - j)) - 1);
+    __m512d sg = sv;
+    if (gamma != NULL) {
+      __m256 g = _mm256_maskz_loadu_ps(m, gamma + j);
+      sg = _mm512_mul_pd(sv, _mm512_cvtps_pd(g));
+    }
+    __m512d dyv = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, dy + j));
+    __m512d xv = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, x + j));
+    __m512d y = _mm512_add_pd(
+        _mm512_add_pd(_mm512_mul_pd(sg, dyv), _mm512_mul_pd(bv, xv)), cv);
+    _mm256_mask_storeu_ps(dx + j, m, _mm512_cvtpd_ps(y));
+  }
+}
+
+static void ln_backward_columns_avx512(size_t n, const float *dy,
+                                       const float *x, double mean, double s,
+                                       double *dweight, double *dbias) {
+  const __m512d mv = _mm512_set1_pd(mean);
+  const __m512d sv = _mm512_set1_pd(s);
+  for (size_t j = 0; j < n; j += 8) {
+    __mmask8 m = n - j >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (n - j)) - 1);
+    __m512d dyv = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, dy + j));
+    __m512d xv = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, x + j));
+    __m512d w = _mm512_mul_pd(_mm512_mul_pd(dyv, _mm512_sub_pd(xv, mv)), sv);
+    __m512d wsum = _mm512_add_pd(_mm512_maskz_loadu_pd(m, dweight + j), w);
+    __m512d bsum = _mm512_add_pd(_mm512_maskz_loadu_pd(m, dbias + j), dyv);
+    _mm512_mask_storeu_pd(dweight + j, m, wsum);
+    _mm512_mask_storeu_pd(dbias + j, m, bsum);
+  }
+}
+
 const etr_norm_kernels_t etr_norm_kernels_avx512 = {
     .max = max_avx512,
     .exp_sum = exp_sum_avx512,
@@ -397,4 +491,7 @@ const etr_norm_kernels_t etr_norm_kernels_avx512 = {
     .affine_channels = affine_channels_avx512,
     .affine_planes = affine_planes_avx512,
     .bn_params = bn_params_avx512,
+    .ln_backward_sums = ln_backward_sums_avx512,
+    .ln_backward_dx = ln_backward_dx_avx512,
+    .ln_backward_columns = ln_backward_columns_avx512,
 };

@@ -237,4 +237,7 @@ const etr_norm_kernels_t etr_norm_kernels_neon = {
     .affine_channels = affine_channels_neon,
     .affine_planes = affine_planes_neon,
     .bn_params = etr_norm_bn_params_scalar,
+    .ln_backward_sums = etr_norm_ln_backward_sums_scalar,
+    .ln_backward_dx = etr_norm_ln_backward_dx_scalar,
+    .ln_backward_columns = etr_norm_ln_backward_columns_scalar,
 };

@@ -135,6 +135,42 @@ void etr_norm_bn_params_scalar(size_t c, const float *w, const float *b,
   }
 }
 
+void etr_norm_ln_backward_sums_scalar(size_t rows, size_t n, const float *dy,
+                                      const float *x, const float *gamma,
+                                      double *ds, double *db) {
+  for (size_t r = 0; r < rows; ++r) {
+    const float *dy_row = dy + r * n;
+    const float *x_row = x + r * n;
+    double s = 0.0;
+    double b = 0.0;
+    for (size_t j = 0; j < n; ++j) {
+      double g = (double)dy_row[j] * (gamma != NULL ? (double)gamma[j] : 1.0);
+      s += g * (double)x_row[j];
+      b += g;
+    }
+    ds[r] = s;
+    db[r] = b;
+  }
+}
+
+void etr_norm_ln_backward_dx_scalar(size_t n, const float *dy,
+                                    const float *x, const float *gamma,
+                                    double s, double b, double c, float *dx) {
+  for (size_t j = 0; j < n; ++j) {
+    double g = gamma != NULL ? (double)gamma[j] : 1.0;
+    dx[j] = (float)(s * g * (double)dy[j] + b * (double)x[j] + c);
+  }
+}
+
+void etr_norm_ln_backward_columns_scalar(size_t n, const float *dy,
+                                         const float *x, double m, double s,
+                                         double *dweight, double *dbias) {
+  for (size_t j = 0; j < n; ++j) {
+    dweight[j] += (double)dy[j] * ((double)x[j] - m) * s;
+    dbias[j] += (double)dy[j];
+  }
+}
+
 const etr_norm_kernels_t etr_norm_kernels_scalar = {
     .max = max_scalar,
     .exp_sum = exp_sum_scalar,
@@ -148,6 +184,9 @@ const etr_norm_kernels_t etr_norm_kernels_scalar = {
     .affine_channels = affine_channels_scalar,
     .affine_planes = affine_planes_scalar,
     .bn_params = etr_norm_bn_params_scalar,
+    .ln_backward_sums = etr_norm_ln_backward_sums_scalar,
+    .ln_backward_dx = etr_norm_ln_backward_dx_scalar,
+    .ln_backward_columns = etr_norm_ln_backward_columns_scalar,
 };
 
 const etr_norm_kernels_t *etr_norm_kernels_for(etr_isa_t isa) {

@@ -447,7 +447,8 @@ TT_TEST(diff_backward, adaptive_avg_pool2d_backward) {
 }
 
 // native_layer_norm_backward: the reference's formulas and sum orders on
-// typed rows: bit-exact. Row lengths over the vector edges, 1 to 3
+// typed rows: bit-exact. Row lengths over the vector edges, row counts
+// over AVX-512's blocks of eight rows and the 32-row blocks, 1 to 3
 // normalized dims, with and without weight and bias, every output mask;
 // Double and non-contiguous (fallback); errors (a weight gradient without
 // a weight).
@@ -509,6 +510,16 @@ TT_TEST(diff_backward, native_layer_norm_backward) {
         failures += run_layer_norm_backward(ETR_FLOAT, 3, sizes, normalized,
                                             false, kMasks[m], 0);
       }
+    }
+  }
+  // Rows in blocks of eight (AVX-512's row sums), their tails and the
+  // driver's 32-row blocks.
+  static const int64_t kRows[][2] = {{1, 8}, {2, 8}, {5, 7}, {3, 11}};
+  for (size_t l = 0; l < sizeof(kLast) / sizeof(kLast[0]); ++l) {
+    for (size_t q = 0; q < sizeof(kRows) / sizeof(kRows[0]); ++q) {
+      int64_t sizes[3] = {kRows[q][0], kRows[q][1], kLast[l]};
+      failures += run_layer_norm_backward(ETR_FLOAT, 3, sizes, 1, q % 2 == 0,
+                                          kMasks[q % 3], 0);
     }
   }
   int64_t sizes[3] = {2, 3, 8};
