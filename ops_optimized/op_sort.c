@@ -4,7 +4,10 @@
 // gathered into a typed (value, index) array in ctx->temp and ordered by
 // the same libstdc++ introsort the reference ports generically (sort/
 // sort.h), so values and indices -- ties and NaNs included -- are the
-// reference's bit for bit, without its per-access dtype dispatch. Other
+// reference's bit for bit, without its per-access dtype dispatch. A slice
+// of 64 or more distinct numbers (no NaN, not both zeros) has one sorted
+// order whatever the algorithm: a radix sort takes it, and hands any
+// other slice to the introsort. Other
 // dtypes (integers may take ATen's stable radix path), empty inputs, no
 // scratch and argument errors go to the reference kernel
 // (ops_reference/op_sort.c), whose dry run checks and resizes first.

@@ -43,6 +43,16 @@ void etr_sort_f32_topk_partial(etr_sort_f32_pair_t *heap, int64_t k,
 void etr_sort_f32_nth_element(etr_sort_f32_pair_t *pairs, int64_t first,
                               int64_t nth, int64_t last, bool descending);
 
+// The slice x[i * stride], i < n, into pairs[0, n) in sorted order, by a
+// radix sort, when its values are all distinct and none is NaN (-0.0 and
+// 0.0 count as equal): then every correct sort -- the reference's
+// introsort included -- gives this one order, indices and all. False when
+// some are not (a NaN seen first, or equal neighbours once sorted), with
+// pairs[0, n) holding no particular order. `scratch` holds 4 n uint32.
+bool etr_sort_f32_distinct(const float *x, int64_t stride, int64_t n,
+                           bool descending, uint32_t *scratch,
+                           etr_sort_f32_pair_t *pairs);
+
 // Drivers for a checked call (the reference's dry run validated it and
 // resized the outs): Float self, values and Long indices of any strides;
 // each slice gathered into ctx->temp scratch, ordered, written back

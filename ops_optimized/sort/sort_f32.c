@@ -5,6 +5,7 @@
 // support/reduce_sort.c line for line (which follows <bits/stl_algo.h>
 // and <bits/stl_heap.h>), with slots as array elements.
 #include <math.h>
+#include <string.h>
 
 #include "ops_optimized/reduce/reduce.h"
 #include "ops_optimized/sort/sort.h"
@@ -246,6 +247,79 @@ void etr_sort_f32_sort(pair_t *p, int64_t first, int64_t last, bool d) {
     introsort_loop(p, first, last, lg(last - first) * 2, d);
     final_insertion_sort(p, first, last, d);
   }
+}
+
+// Float bits mapped to keys whose unsigned order is the values' (for
+// numbers: -0.0 just below 0.0), and back.
+static inline uint32_t float_key(float v) {
+  uint32_t u;
+  memcpy(&u, &v, sizeof(u));
+  return (u & 0x80000000u) != 0 ? ~u : u | 0x80000000u;
+}
+static inline float key_float(uint32_t key) {
+  uint32_t u = (key & 0x80000000u) != 0 ? key ^ 0x80000000u : ~key;
+  float v;
+  memcpy(&v, &u, sizeof(v));
+  return v;
+}
+
+// Least-significant-digit radix sort on 8-bit digits, a pass skipped where
+// every key has the same digit; then the sorted values must rise strictly.
+bool etr_sort_f32_distinct(const float *x, int64_t stride, int64_t n,
+                           bool descending, uint32_t *scratch, pair_t *p) {
+  uint32_t *keys = scratch;
+  uint32_t *order = scratch + n;
+  uint32_t *keys_to = scratch + 2 * n;
+  uint32_t *order_to = scratch + 3 * n;
+  uint32_t counts[4][256];
+  memset(counts, 0, sizeof(counts));
+  for (int64_t i = 0; i < n; ++i) {
+    float v = x[i * stride];
+    if (isnan(v)) {
+      return false;
+    }
+    uint32_t key = float_key(v);
+    keys[i] = key;
+    order[i] = (uint32_t)i;
+    for (int d = 0; d < 4; ++d) {
+      ++counts[d][(key >> (8 * d)) & 0xffu];
+    }
+  }
+  for (int d = 0; d < 4; ++d) {
+    uint32_t *count = counts[d];
+    if (count[(keys[0] >> (8 * d)) & 0xffu] == (uint32_t)n) {
+      continue;  // one digit for all: the order stands
+    }
+    uint32_t start = 0;
+    for (int b = 0; b < 256; ++b) {
+      uint32_t c = count[b];
+      count[b] = start;
+      start += c;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      uint32_t at = count[(keys[i] >> (8 * d)) & 0xffu]++;
+      keys_to[at] = keys[i];
+      order_to[at] = order[i];
+    }
+    uint32_t *t = keys;
+    keys = keys_to;
+    keys_to = t;
+    t = order;
+    order = order_to;
+    order_to = t;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t from = descending ? n - 1 - i : i;
+    p[i].value = key_float(keys[from]);
+    p[i].index = (int64_t)order[from];
+  }
+  for (int64_t i = 1; i < n; ++i) {
+    if (descending ? !(p[i - 1].value > p[i].value)
+                   : !(p[i - 1].value < p[i].value)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 void etr_sort_f32_nth_element(pair_t *p, int64_t first, int64_t nth,

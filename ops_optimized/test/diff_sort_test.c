@@ -16,6 +16,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include "ops_optimized/sort/sort.h"
 #include "ops_optimized/test/diff.h"
 
 static uint64_t g_seed = 150000;
@@ -204,4 +205,136 @@ TT_TEST(diff_sort, topk_partial_in_place) {
   }
   cr_assert_eq(failures, 0, "%d topk cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// sort's radix path (slices of at least 64 distinct numbers, sort.h's
+// etr_sort_f32_distinct), which must agree with the introsort exactly
+// where it is taken and hand over where it is not: random slices (every
+// digit pass), slices in [1, 2) (the sign and exponent digit passes
+// skipped), negative ones, ascending and descending, strided; -0.0 beside
+// 0.0 (equal: the introsort's order), one NaN, and a value repeated at
+// the ends of a slice. After the fill, x[at[i]] = value[i] for i < sets.
+static int run_sort_set(const int64_t *sizes, int64_t dim, bool descending,
+                        float scale, float offset, int sets,
+                        const int64_t *at, const float *value) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::sort.values", g_seed++,
+                 "Float [%lld, %lld] dim %lld%s scale %g offset %g sets %d",
+                 (long long)sizes[0], (long long)sizes[1], (long long)dim,
+                 descending ? " descending" : "", (double)scale,
+                 (double)offset, sets);
+  etr_tensor_t *self =
+      etr_diff_input(&c, ETR_FLOAT, 2, sizes, 0, ETR_FILL_RANDOM);
+  float *x = (float *)self->data;
+  for (int64_t i = 0; i < sizes[0] * sizes[1]; ++i) {
+    x[i] = x[i] * scale + offset;
+  }
+  for (int i = 0; i < sets; ++i) {
+    x[at[i]] = value[i];
+  }
+  etr_diff_arg(&c, tt_ev_int(dim));
+  etr_diff_arg(&c, tt_ev_bool(descending));
+  int64_t capacity = sizes[0] * sizes[1] + 8;
+  etr_diff_out(&c, ETR_FLOAT, 1, (const int64_t[]){0}, 0, capacity);
+  etr_diff_out(&c, ETR_LONG, 1, (const int64_t[]){0}, 0, capacity);
+  size_t outs[2] = {3, 4};
+  etr_diff_out_list(&c, 2, outs);
+  etr_diff_tolerance_exact(&c);
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_sort, sort_distinct_radix) {
+  int failures = 0;
+  static const int64_t kRows[][2] = {{3, 64}, {2, 65}, {1, 1000}, {2, 257}};
+  for (size_t r = 0; r < sizeof(kRows) / sizeof(kRows[0]); ++r) {
+    const int64_t *sizes = kRows[r];
+    const int64_t last = sizes[1] - 1;
+    for (int down = 0; down < 2; ++down) {
+      // Random in [-1, 1), in [1, 2), negative in (-3, -1].
+      failures += run_sort_set(sizes, 1, down, 1.0f, 0.0f, 0, NULL, NULL);
+      failures += run_sort_set(sizes, 1, down, 0.5f, 1.5f, 0, NULL, NULL);
+      failures += run_sort_set(sizes, 1, down, 1.0f, -2.0f, 0, NULL, NULL);
+      // Along dim 0 of the transpose: strided slices.
+      int64_t t[2] = {sizes[1], sizes[0]};
+      failures += run_sort_set(t, 0, down, 1.0f, 0.0f, 0, NULL, NULL);
+      // Handed over: -0.0 beside 0.0, one NaN, a repeated value.
+      const int64_t zeros_at[2] = {5, 9};
+      const float zeros[2] = {-0.0f, 0.0f};
+      failures += run_sort_set(sizes, 1, down, 1.0f, 0.0f, 2, zeros_at,
+                               zeros);
+      const int64_t nan_at[1] = {37};
+      failures += run_sort_set(sizes, 1, down, 1.0f, 0.0f, 1, nan_at,
+                               (const float[]){NAN});
+      const int64_t twins_at[2] = {0, last};
+      const float twins[2] = {0.25f, 0.25f};
+      failures += run_sort_set(sizes, 1, down, 1.0f, 0.0f, 2, twins_at,
+                               twins);
+    }
+  }
+  cr_assert_eq(failures, 0, "%d sort cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// etr_sort_f32_distinct itself: it takes every slice of distinct numbers
+// (so the path above is not silently handed over) and orders it as the
+// introsort does; it declines ties, -0.0 beside 0.0 and NaN.
+TT_TEST(diff_sort, sort_distinct_kernel) {
+  enum { kMax = 1000 };
+  static float x[2 * kMax];
+  static uint32_t scratch[4 * kMax];
+  static etr_sort_f32_pair_t got[kMax];
+  static etr_sort_f32_pair_t want[kMax];
+  static const size_t kLengths[] = {1, 2, 63, 64, 65, 257, 1000};
+  static const float kScale[][2] = {{1.0f, 0.0f}, {0.5f, 1.5f},
+                                    {1.0f, -2.0f}, {1e-30f, 0.0f}};
+  uint64_t state = 5;
+  for (size_t l = 0; l < sizeof(kLengths) / sizeof(kLengths[0]); ++l) {
+    const int64_t n = (int64_t)kLengths[l];
+    for (size_t q = 0; q < 4; ++q) {
+      for (int stride = 1; stride <= 2; ++stride) {
+        for (int64_t i = 0; i < n * stride; ++i) {
+          state = state * 6364136223846793005ull + 1442695040888963407ull;
+          float u = (float)((int32_t)(state >> 32) >> 8) * 0x1p-23f;
+          x[i] = u * kScale[q][0] + kScale[q][1];
+        }
+        for (int down = 0; down < 2; ++down) {
+          for (int64_t i = 0; i < n; ++i) {
+            want[i].value = x[i * stride];
+            want[i].index = i;
+          }
+          etr_sort_f32_sort(want, 0, n, down == 1);
+          bool distinct = true;
+          for (int64_t i = 1; i < n; ++i) {
+            distinct = distinct && want[i - 1].value != want[i].value;
+          }
+          bool took = etr_sort_f32_distinct(x, stride, n, down == 1, scratch,
+                                            got);
+          cr_assert_eq(took, distinct,
+                       "n %lld scale %zu stride %d down %d: took %d, "
+                       "distinct %d",
+                       (long long)n, q, stride, down, took, distinct);
+          for (int64_t i = 0; took && i < n; ++i) {
+            cr_assert(got[i].index == want[i].index &&
+                          memcmp(&got[i].value, &want[i].value, 4) == 0,
+                      "n %lld scale %zu stride %d down %d: position %lld",
+                      (long long)n, q, stride, down, (long long)i);
+          }
+        }
+      }
+    }
+  }
+  // Declined: a repeat, -0.0 beside 0.0, a NaN.
+  for (int64_t i = 0; i < 100; ++i) {
+    x[i] = (float)i * 0.5f - 20.0f;
+  }
+  for (int down = 0; down < 2; ++down) {
+    cr_assert(etr_sort_f32_distinct(x, 1, 100, down, scratch, got));
+    x[7] = x[93];
+    cr_assert(!etr_sort_f32_distinct(x, 1, 100, down, scratch, got));
+    x[7] = -0.0f;  // x[40] is 0.0
+    cr_assert(!etr_sort_f32_distinct(x, 1, 100, down, scratch, got));
+    x[7] = NAN;
+    cr_assert(!etr_sort_f32_distinct(x, 1, 100, down, scratch, got));
+    x[7] = (float)7 * 0.5f - 20.0f;
+  }
 }
