@@ -140,11 +140,13 @@ static bool build_geometry(etr_kernel_context_t *ctx, etr_evalue_t **args,
     g->in_stride_h = g->in_w * g->in_stride_w;
   }
   // Along a dim with one output the stride places nothing (the window
-  // starts at -pad whatever it is): 1 keeps the kernels' row and column
-  // arithmetic small. A stride, padding or dilation past any real layer's
-  // (2^24) is left to the reference kernel, which never multiplies one by
-  // a row width (the kernel fuzzer's fault-6a2cd470d9: a stride of 2^60
-  // overflowed the AVX2 depthwise kernel's row step).
+  // starts at -pad whatever it is; transposed_geometry undoes this for a
+  // transposed call, where the input's size decides): 1 keeps the
+  // kernels' row and column arithmetic small. A stride, padding or
+  // dilation past any real layer's (2^24) is left to the reference kernel,
+  // which never multiplies one by a row width (the kernel fuzzer's
+  // fault-6a2cd470d9: a stride of 2^60 overflowed the AVX2 depthwise
+  // kernel's row step).
   g->stride_h = g->out_h == 1 ? 1 : g->stride_h;
   g->stride_w = g->out_w == 1 ? 1 : g->stride_w;
   const int64_t limit = (int64_t)1 << 24;
@@ -538,13 +540,26 @@ etr_error_t etr_conv_run_fused(etr_kernel_context_t *ctx,
 
 // The geometry of a transposed call conv_transposed.c may take: false
 // when its out overlaps an input or a size does not fit.
+// A transposed convolution places input position i at i * stride - pad +
+// k * dilation: the stride is moot along a dim with one input, not one
+// output, so build_geometry's stride for a one-row (or one-column) out is
+// replaced by the call's (a 1x1 stride-2 padding-1 layer from 2 rows to 1
+// took the second input row at out row 0).
 static bool transposed_geometry(etr_kernel_context_t *ctx,
                                 etr_evalue_t **args, size_t num_args,
                                 const conv_call_t *c,
                                 etr_conv2d_geometry_t *g) {
-  return !overlaps_inputs(c->out, c) &&
-         build_geometry(ctx, args, num_args, c->input, c->weight, c->out,
-                        c->groups, false, g);
+  if (overlaps_inputs(c->out, c) ||
+      !build_geometry(ctx, args, num_args, c->input, c->weight, c->out,
+                      c->groups, false, g)) {
+    return false;
+  }
+  read_pair(ctx, args, num_args, 3, c->input->dim - 2, 1, &g->stride_h,
+            &g->stride_w);
+  g->stride_h = g->in_h == 1 ? 1 : g->stride_h;
+  g->stride_w = g->in_w == 1 ? 1 : g->stride_w;
+  const int64_t limit = (int64_t)1 << 24;
+  return g->stride_h <= limit && g->stride_w <= limit;
 }
 
 // Room in the method's arena for `floats` packed weights (64-byte

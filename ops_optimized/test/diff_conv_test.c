@@ -267,6 +267,11 @@ TT_TEST(diff_conv, transposed) {
       // 4x4 padding 1 over rows of 37: each pair's plane (pair_plane on
       // AVX-512) in three chunks, the first and last clipped.
       {1, 4, 3, 37, 5, 4, 4, 2, 1, 1, 1, true},
+      // One out row (one out column) from two: the stride still places
+      // the second input row (column) past the out.
+      {1, 2, 2, 5, 3, 1, 1, 2, 1, 1, 1, true},
+      {1, 2, 5, 2, 3, 1, 1, 2, 1, 1, 1, false},
+      {1, 2, 2, 3, 3, 1, 2, 2, 1, 1, 1, false},
   };
   const size_t count = sizeof(cases) / sizeof(cases[0]);
   int failures = 0;
