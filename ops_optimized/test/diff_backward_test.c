@@ -252,9 +252,11 @@ TT_TEST(diff_backward, max_pool2d_with_indices_backward_forward_indices) {
 }
 
 // avg_pool2d_backward: each cell's grad / divisor spread over its window
-// into a double plane, in the reference's order per input position:
-// bit-exact. Windows with padding, ceil_mode overhang, count_include_pad
-// and divisor_override; Double and non-contiguous (fallback).
+// into a double plane, in the reference's order per input position, or
+// stored over it where windows do not overlap: bit-exact. Windows with
+// padding, ceil_mode overhang, count_include_pad and divisor_override,
+// disjoint ones with gaps and padded edges; special gradients (-0.0 adds
+// to the reference's +0.0); Double and non-contiguous (fallback).
 static int run_avg_backward(etr_scalar_type_t dtype, int32_t rank,
                             const int64_t *in_sizes, const int64_t *kernel,
                             const int64_t *stride, const int64_t *padding,
@@ -304,6 +306,13 @@ TT_TEST(diff_backward, avg_pool2d_backward) {
   } kWindows[] = {
       {{2, 2}, {2, 2}, {0, 0}}, {{3, 3}, {2, 2}, {1, 1}},
       {{3, 2}, {1, 2}, {1, 0}}, {{1, 1}, {1, 1}, {0, 0}},
+      // Disjoint windows (one term a position): gaps, padded edges, a
+      // divisor of 9 (divided, not multiplied by a reciprocal).
+      {{2, 2}, {3, 3}, {0, 0}}, {{2, 2}, {2, 2}, {1, 1}},
+      {{3, 3}, {3, 3}, {0, 0}},
+      // One-row windows at stride 2 (every other row left at zero), and
+      // windows that overlap along the height only.
+      {{1, 2}, {2, 2}, {0, 0}}, {{3, 2}, {2, 2}, {1, 0}},
   };
   for (size_t s = 0; s < sizeof(kSizes) / sizeof(kSizes[0]); ++s) {
     for (size_t w = 0; w < sizeof(kWindows) / sizeof(kWindows[0]); ++w) {
@@ -320,6 +329,11 @@ TT_TEST(diff_backward, avg_pool2d_backward) {
       }
     }
   }
+  // Disjoint windows in rows of more than 256 cells: the plane path.
+  static const int64_t kWide[4] = {1, 2, 4, 600};
+  failures += run_avg_backward(ETR_FLOAT, 4, kWide, kWindows[0].kernel,
+                               kWindows[0].stride, kWindows[0].padding,
+                               false, false, 0, 0);
   failures += run_avg_backward(ETR_DOUBLE, 4, kSizes[0], kWindows[1].kernel,
                                kWindows[1].stride, kWindows[1].padding,
                                false, true, 0, 0);
