@@ -15,6 +15,7 @@
 // (fallback); argument errors (k out of range, a bad dim).
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
 #include "ops_optimized/sort/sort.h"
 #include "ops_optimized/test/diff.h"
