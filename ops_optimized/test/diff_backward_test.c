@@ -413,9 +413,11 @@ TT_TEST(diff_backward, embedding_dense_backward) {
 }
 
 // _adaptive_avg_pool2d_backward: each cell's grad / bin size spread over
-// its bin into a double plane, in the reference's order: bit-exact.
-// Output sizes that divide the input, that do not (overlapping bins) and
-// that exceed it; Double and non-contiguous (fallback).
+// its bin into a double plane, in the reference's order, or stored over
+// it where the bins tile the plane: bit-exact. Output sizes that divide
+// the input (bins of power-of-two sizes and others), that do not
+// (overlapping bins) and that exceed it; special gradients; Double and
+// non-contiguous (fallback).
 static int run_adaptive_backward(etr_scalar_type_t dtype, int32_t rank,
                                  const int64_t *in_sizes, int64_t out_h,
                                  int64_t out_w, etr_diff_layout_t layout) {
@@ -453,6 +455,13 @@ TT_TEST(diff_backward, adaptive_avg_pool2d_backward) {
                                         kOutputs[o][0], kOutputs[o][1], 0);
     }
   }
+  // Bins that tile the plane (stored, not summed): 8 x 8 and 14 x 8.
+  static const int64_t kTiled[4] = {1, 2, 56, 56};
+  failures += run_adaptive_backward(ETR_FLOAT, 4, kTiled, 7, 7, 0);
+  failures += run_adaptive_backward(ETR_FLOAT, 4, kTiled, 4, 7, 0);
+  // Rows that divide, columns one short of it: summed bins.
+  static const int64_t kAlmost[4] = {1, 1, 8, 7};
+  failures += run_adaptive_backward(ETR_FLOAT, 4, kAlmost, 2, 3, 0);
   failures += run_adaptive_backward(ETR_DOUBLE, 4, kSizes[0], 2, 3, 0);
   failures += run_adaptive_backward(ETR_FLOAT, 4, kSizes[0], 2, 3,
                                     ETR_DIFF_NONCONTIGUOUS);
