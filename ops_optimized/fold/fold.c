@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/arena.h"
+#include "ops_optimized/reduce/reduce.h"
 #include "ops_reference/support/shape.h"
 
 // The first block index b >= 0 along one dim whose tap `k` lands inside
@@ -48,6 +49,8 @@ bool etr_col2im_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
   int64_t columns = self->sizes[self->dim - 1];  // nbh * nbw
   const float *x = (const float *)self->data;
   float *y = (float *)out->data;
+  const etr_reduce_kernels_t *reduce =
+      etr_reduce_kernels_for(etr_isa_active());
   for (int64_t n = 0; n < batch; ++n) {
     for (int64_t c = 0; c < channels; ++c) {
       memset(sums, 0, plane * sizeof(double));
@@ -70,9 +73,7 @@ bool etr_col2im_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
             const float *src = row + bh * blocks[1] + bw0;
             double *dst = sums + yy * width + bw0 * f->stride[1] + offset_w;
             if (f->stride[1] == 1) {
-              for (int64_t b = 0; b < nbw; ++b) {
-                dst[b] += (double)src[b];
-              }
+              reduce->accumulate_f64((size_t)nbw, src, dst);
             } else {
               for (int64_t b = 0; b < nbw; ++b) {
                 dst[b * f->stride[1]] += (double)src[b];
@@ -81,10 +82,8 @@ bool etr_col2im_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
           }
         }
       }
-      float *image = y + (n * channels + c) * (int64_t)plane;
-      for (size_t k = 0; k < plane; ++k) {
-        image[k] = (float)sums[k];
-      }
+      reduce->round_f64(plane, sums,
+                        y + (n * channels + c) * (int64_t)plane);
     }
   }
   return true;

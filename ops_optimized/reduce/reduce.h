@@ -75,6 +75,10 @@ typedef struct etr_reduce_kernels {
   // positions j, as int64, to y[0, count) in order; returns the count.
   size_t (*count_nonzero)(size_t n, const float *x);
   size_t (*nonzero_positions)(size_t n, const float *x, int64_t *y);
+  // Double accumulator planes (col2im): y[i] += (double)x[i], each add
+  // rounded once as in C; and their rounding, z[i] = (float)y[i].
+  void (*accumulate_f64)(size_t n, const float *x, double *y);
+  void (*round_f64)(size_t n, const double *y, float *z);
 } etr_reduce_kernels_t;
 
 // partial_sort's test in topk (ATen's order, NaN largest): whether x
@@ -110,6 +114,10 @@ extern const etr_reduce_kernels_t etr_reduce_kernels_neon;
 // rows; returns how many it wrote (the caller sums the rest).
 size_t etr_reduce_sum_short_rows_avx512(size_t rows, size_t n,
                                         const float *x, double *y);
+
+// The scalar accumulator kernels (NEON's table uses them too).
+void etr_reduce_accumulate_f64_scalar(size_t n, const float *x, double *y);
+void etr_reduce_round_f64_scalar(size_t n, const double *y, float *z);
 
 // The scalar nonzero kernels, which the SIMD ones finish tails with.
 size_t etr_reduce_count_nonzero_scalar(size_t n, const float *x);

@@ -448,6 +448,23 @@ static size_t nonzero_positions_avx2(size_t n, const float *x, int64_t *y) {
   return count + tail;
 }
 
+static void accumulate_f64_avx2(size_t n, const float *x, double *y) {
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    __m256d v = _mm256_cvtps_pd(_mm_loadu_ps(x + i));
+    _mm256_storeu_pd(y + i, _mm256_add_pd(_mm256_loadu_pd(y + i), v));
+  }
+  etr_reduce_accumulate_f64_scalar(n - i, x + i, y + i);
+}
+
+static void round_f64_avx2(size_t n, const double *y, float *z) {
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    _mm_storeu_ps(z + i, _mm256_cvtpd_ps(_mm256_loadu_pd(y + i)));
+  }
+  etr_reduce_round_f64_scalar(n - i, y + i, z + i);
+}
+
 const etr_reduce_kernels_t etr_reduce_kernels_avx2 = {
     .sum_rows = sum_rows_avx2,
     .sum_cols = sum_cols_avx2,
@@ -462,4 +479,6 @@ const etr_reduce_kernels_t etr_reduce_kernels_avx2 = {
     .topk_first_entering = topk_first_entering_avx2,
     .count_nonzero = count_nonzero_avx2,
     .nonzero_positions = nonzero_positions_avx2,
+    .accumulate_f64 = accumulate_f64_avx2,
+    .round_f64 = round_f64_avx2,
 };

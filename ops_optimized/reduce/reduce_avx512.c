@@ -444,6 +444,23 @@ static size_t nonzero_positions_avx512(size_t n, const float *x,
   return count;
 }
 
+static void accumulate_f64_avx512(size_t n, const float *x, double *y) {
+  for (size_t i = 0; i < n; i += 8) {
+    __mmask8 m = n - i >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (n - i)) - 1);
+    __m512d v = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, x + i));
+    _mm512_mask_storeu_pd(y + i, m,
+                          _mm512_add_pd(_mm512_maskz_loadu_pd(m, y + i), v));
+  }
+}
+
+static void round_f64_avx512(size_t n, const double *y, float *z) {
+  for (size_t i = 0; i < n; i += 8) {
+    __mmask8 m = n - i >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (n - i)) - 1);
+    _mm256_mask_storeu_ps(z + i, m,
+                          _mm512_cvtpd_ps(_mm512_maskz_loadu_pd(m, y + i)));
+  }
+}
+
 const etr_reduce_kernels_t etr_reduce_kernels_avx512 = {
     .sum_rows = sum_rows_avx512,
     .sum_cols = sum_cols_avx512,
@@ -458,4 +475,6 @@ const etr_reduce_kernels_t etr_reduce_kernels_avx512 = {
     .topk_first_entering = topk_first_entering_avx512,
     .count_nonzero = count_nonzero_avx512,
     .nonzero_positions = nonzero_positions_avx512,
+    .accumulate_f64 = accumulate_f64_avx512,
+    .round_f64 = round_f64_avx512,
 };

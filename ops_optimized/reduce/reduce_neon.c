@@ -406,4 +406,6 @@ const etr_reduce_kernels_t etr_reduce_kernels_neon = {
     .topk_first_entering = topk_first_entering_neon,
     .count_nonzero = count_nonzero_neon,
     .nonzero_positions = etr_reduce_nonzero_positions_scalar,
+    .accumulate_f64 = etr_reduce_accumulate_f64_scalar,
+    .round_f64 = etr_reduce_round_f64_scalar,
 };

@@ -193,6 +193,18 @@ size_t etr_reduce_nonzero_positions_scalar(size_t n, const float *x,
   return count;
 }
 
+void etr_reduce_accumulate_f64_scalar(size_t n, const float *x, double *y) {
+  for (size_t i = 0; i < n; ++i) {
+    y[i] += (double)x[i];
+  }
+}
+
+void etr_reduce_round_f64_scalar(size_t n, const double *y, float *z) {
+  for (size_t i = 0; i < n; ++i) {
+    z[i] = (float)y[i];
+  }
+}
+
 const etr_reduce_kernels_t etr_reduce_kernels_scalar = {
     .sum_rows = sum_rows_scalar,
     .sum_cols = sum_cols_scalar,
@@ -207,6 +219,8 @@ const etr_reduce_kernels_t etr_reduce_kernels_scalar = {
     .topk_first_entering = topk_first_entering_scalar,
     .count_nonzero = etr_reduce_count_nonzero_scalar,
     .nonzero_positions = etr_reduce_nonzero_positions_scalar,
+    .accumulate_f64 = etr_reduce_accumulate_f64_scalar,
+    .round_f64 = etr_reduce_round_f64_scalar,
 };
 
 const etr_reduce_kernels_t *etr_reduce_kernels_for(etr_isa_t isa) {
