@@ -186,6 +186,33 @@ static bool overlaps(const etr_tensor_t *a, const etr_tensor_t *b) {
                            b->data, (size_t)etr_numel(b) * sizeof(float));
 }
 
+// The convolution's window over a contiguous plane of `channels` x
+// in_h x in_w that a GEMM path reads (conv/conv.h), its out out_h x out_w.
+static etr_conv2d_geometry_t plane_geometry(const conv2d_t *c,
+                                            int64_t channels, int64_t in_h,
+                                            int64_t in_w, int64_t out_h,
+                                            int64_t out_w) {
+  etr_conv2d_geometry_t g = {
+      .channels = channels,
+      .in_h = in_h,
+      .in_w = in_w,
+      .out_h = out_h,
+      .out_w = out_w,
+      .kernel_h = c->k_h,
+      .kernel_w = c->k_w,
+      .stride_h = c->stride[0],
+      .stride_w = c->stride[1],
+      .pad_h = c->padding[0],
+      .pad_w = c->padding[1],
+      .dilation_h = c->dilation[0],
+      .dilation_w = c->dilation[1],
+      .in_stride_c = in_h * in_w,
+      .in_stride_h = in_w,
+      .in_stride_w = 1,
+  };
+  return g;
+}
+
 // grad_input of a plain convolution with one group: the transposed
 // convolution of grad_output by the same weight ([OC, IC, KH, KW] read as
 // a transposed convolution's [C_in, C_out, KH, KW]), conv_transposed.c's
@@ -197,24 +224,10 @@ static bool input_grad_gemm(etr_kernel_context_t *ctx, const conv2d_t *c,
   if (overlaps(out, grad_output) || overlaps(out, weight)) {
     return false;
   }
-  etr_conv2d_geometry_t g = {
-      .channels = c->out_c,
-      .in_h = c->out_h,
-      .in_w = c->out_w,
-      .out_h = c->in_h,
-      .out_w = c->in_w,
-      .kernel_h = c->k_h,
-      .kernel_w = c->k_w,
-      .stride_h = c->stride[0],
-      .stride_w = c->stride[1],
-      .pad_h = c->padding[0],
-      .pad_w = c->padding[1],
-      .dilation_h = c->dilation[0],
-      .dilation_w = c->dilation[1],
-      .in_stride_c = c->out_h * c->out_w,
-      .in_stride_h = c->out_w,
-      .in_stride_w = 1,
-  };
+  // The transposed convolution's input is grad_output, its out the
+  // convolution's input.
+  etr_conv2d_geometry_t g = plane_geometry(c, c->out_c, c->out_h, c->out_w,
+                                           c->in_h, c->in_w);
   return etr_conv_transposed_nchw(ctx->temp, etr_isa_active(), grad_output,
                                   weight, NULL, out, 1, &g, NULL);
 }
@@ -246,24 +259,8 @@ static bool weight_grad_gemm(etr_kernel_context_t *ctx, const conv2d_t *c,
     etr_arena_rewind(ctx->temp, mark);
     return false;
   }
-  etr_conv2d_geometry_t g = {
-      .channels = c->in_c,
-      .in_h = c->in_h,
-      .in_w = c->in_w,
-      .out_h = c->out_h,
-      .out_w = c->out_w,
-      .kernel_h = c->k_h,
-      .kernel_w = c->k_w,
-      .stride_h = c->stride[0],
-      .stride_w = c->stride[1],
-      .pad_h = c->padding[0],
-      .pad_w = c->padding[1],
-      .dilation_h = c->dilation[0],
-      .dilation_w = c->dilation[1],
-      .in_stride_c = c->in_h * c->in_w,
-      .in_stride_h = c->in_w,
-      .in_stride_w = 1,
-  };
+  etr_conv2d_geometry_t g = plane_geometry(c, c->in_c, c->in_h, c->in_w,
+                                           c->out_h, c->out_w);
   const size_t blocks = (pixels + block - 1) / block;
   const size_t steps = (size_t)c->batch * blocks;
   const float *last = NULL;  // the previous step's sums

@@ -20,8 +20,24 @@
 
 static uint64_t g_seed = 130000;
 
-// `transposed`: the out is [numel, rank] with dim order (1, 0), as
-// ExecuTorch's exporter plans nonzero's result, resized by the kernel.
+// nonzero's out: with `transposed`, [numel, rank] in dim order (1, 0), as
+// ExecuTorch's exporter plans nonzero's result, resized by the kernel;
+// else a row-major one of `capacity` elements.
+static void add_out(etr_diff_case_t *c, int64_t numel, int32_t rank,
+                    bool transposed, int64_t capacity) {
+  if (!transposed) {
+    etr_diff_out(c, ETR_LONG, 1, (const int64_t[]){0}, 0, capacity);
+    return;
+  }
+  etr_diff_out(c, ETR_LONG, 2, (const int64_t[]){numel, rank}, 0, 8);
+  etr_tensor_t *spec = c->args[c->num_args - 1]->u.as_tensor;
+  spec->dim_order[0] = 1;
+  spec->dim_order[1] = 0;
+  spec->strides[0] = 1;
+  spec->strides[1] = numel;
+}
+
+// `transposed`: the out is [numel, rank] with dim order (1, 0) (add_out).
 static int run_nonzero(etr_scalar_type_t dtype, int32_t rank,
                        const int64_t *sizes, etr_diff_layout_t layout,
                        etr_diff_fill_t fill, int64_t capacity,
@@ -45,18 +61,8 @@ static int run_nonzero(etr_scalar_type_t dtype, int32_t rank,
       ((uint16_t *)self->data)[2] = 0x0001;  // the smallest denormal
     }
   }
-  if (transposed) {
-    etr_diff_out(&c, ETR_LONG, 2, (const int64_t[]){numel, rank}, 0, 8);
-    etr_tensor_t *spec = c.args[c.num_args - 1]->u.as_tensor;
-    spec->dim_order[0] = 1;
-    spec->dim_order[1] = 0;
-    spec->strides[0] = 1;
-    spec->strides[1] = numel;
-  } else {
-    etr_diff_out(&c, ETR_LONG, 1, (const int64_t[]){0}, 0,
-                 capacity >= 0 ? capacity
-                              : numel * (rank > 0 ? rank : 1) + 8);
-  }
+  add_out(&c, numel, rank, transposed,
+          capacity >= 0 ? capacity : numel * (rank > 0 ? rank : 1) + 8);
   etr_diff_return(&c, 1);
   etr_diff_tolerance_exact(&c);
   return etr_diff_run(&c);
@@ -112,16 +118,7 @@ static int run_nonzero_kept(int32_t rank, const int64_t *sizes, int keep,
   for (int64_t i = 15; i <= 32 && i < numel; i += i == 16 ? 15 : 1) {
     x[i] = i < 30 ? NAN : -0.0f;
   }
-  if (transposed) {
-    etr_diff_out(&c, ETR_LONG, 2, (const int64_t[]){numel, rank}, 0, 8);
-    etr_tensor_t *spec = c.args[c.num_args - 1]->u.as_tensor;
-    spec->dim_order[0] = 1;
-    spec->dim_order[1] = 0;
-    spec->strides[0] = 1;
-    spec->strides[1] = numel;
-  } else {
-    etr_diff_out(&c, ETR_LONG, 1, (const int64_t[]){0}, 0, numel * rank + 8);
-  }
+  add_out(&c, numel, rank, transposed, numel * rank + 8);
   etr_diff_return(&c, 1);
   etr_diff_tolerance_exact(&c);
   return etr_diff_run(&c);
