@@ -8,7 +8,7 @@
 // double terms in the same order, rounded once: bit-exact, with the bin
 // bounds computed once per cell. Scratch: one H * W plane of doubles from
 // ctx->temp. Bins that tile the plane store each cell's one term over its
-// bin instead, with no plane (64 planes of 7 x 7 to 56 x 56, AMD Zen 4:
+// bin instead, with no plane (64 planes of 7 x 7 to 56 x 56, AMD Zen 5:
 // 125 -> 14 us). Other dtypes and layouts, no scratch and argument errors go
 // to the reference kernel (ops_reference/
 // op_adaptive_avg_pool2d_backward.c), whose dry run checks and resizes

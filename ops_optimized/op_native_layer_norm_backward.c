@@ -10,7 +10,7 @@
 // in row order, here as one pass over the rows into double column
 // accumulators (scratch: 2 * n doubles from ctx->temp, which also holds
 // the row sums of 32 rows at a time). Every sum keeps the reference's
-// order: bit-exact (256 rows of 768, AMD Zen 4: 377 -> 104 us). Other
+// order: bit-exact (256 rows of 768, AMD Zen 5: 377 -> 104 us). Other
 // dtypes and layouts, no scratch and argument errors go to the reference
 // kernel (ops_reference/op_native_layer_norm_backward.c), whose dry run
 // checks and resizes first.

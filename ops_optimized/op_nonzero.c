@@ -11,7 +11,7 @@
 // dispatch. For Float the count and, into a (1, 0) out, each row's
 // positions are the reduce table's SIMD kernels, and the leading dims'
 // indices are fills down their columns (64 x 1024 non-zero floats, AMD
-// Zen 4: 128 -> 16 us). Other dtypes and layouts and argument errors go
+// Zen 5: 128 -> 16 us). Other dtypes and layouts and argument errors go
 // to the reference kernel (ops_reference/op_nonzero.c), whose dry run
 // checks and resizes first.
 #include "ops_optimized/common/args.h"

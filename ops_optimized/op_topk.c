@@ -7,7 +7,7 @@
 // values and indices, ties and NaNs included, are the reference's bit for
 // bit. partial_sort keeps a heap of k pairs and reads the slice in place,
 // skipping on contiguous slices the elements that cannot enter a vector at
-// a time (64 rows of 1024, k = 5, AMD Zen 4: 84 -> 25 us). Other dtypes, 0-dim
+// a time (64 rows of 1024, k = 5, AMD Zen 5: 84 -> 25 us). Other dtypes, 0-dim
 // inputs, k = 0, no scratch and argument errors go to the reference
 // kernel (ops_reference/op_topk.c), whose dry run checks and resizes
 // first.

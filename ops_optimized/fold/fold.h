@@ -9,7 +9,7 @@
 // row, contiguous in the column matrix and, for stride 1, in the plane,
 // where it is the reduce table's accumulate_f64 (SIMD widening adds, each
 // rounded as the scalar add; the plane is rounded by round_f64: 576 x 3136
-// columns into 64 planes of 56 x 56, AMD Zen 4: 536 -> 236 us). Scratch:
+// columns into 64 planes of 56 x 56, AMD Zen 5: 536 -> 236 us). Scratch:
 // one plane of out_h * out_w doubles from ctx->temp.
 #ifndef ETR_OPS_OPTIMIZED_FOLD_FOLD_H
 #define ETR_OPS_OPTIMIZED_FOLD_FOLD_H

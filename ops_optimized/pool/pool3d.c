@@ -10,7 +10,7 @@
 // first-position rules, indices d * H * W + h * W + w -- bit-exact. Max
 // pooling's 2x2x2 stride-2 windows inside the input take the 2-D table's
 // 2x2 stride-2 kernel on each depth slice instead (max_pool3d_2x2x2; 16
-// channels of 16 x 32 x 32, AMD Zen 4: 1.29 ms -> 42 us).
+// channels of 16 x 32 x 32, AMD Zen 5: 0.87 ms -> 47 us).
 #include <math.h>
 
 #include "ops_optimized/pool/pool.h"

@@ -99,7 +99,7 @@ bool etr_sort_f32_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     return false;
   }
   // Slices of distinct numbers take the radix sort (4 n uint32 of scratch
-  // when there is room; 64 rows of 1024 randn floats, AMD Zen 4: 2.68 ms
+  // when there is room; 64 rows of 1024 randn floats, AMD Zen 5: 2.68 ms
   // -> 0.46 ms), the others the introsort.
   uint32_t *radix = n >= kRadixMin && n <= (int64_t)UINT32_MAX
                         ? etr_arena_alloc(ctx->temp,
