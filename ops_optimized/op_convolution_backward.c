@@ -364,7 +364,10 @@ etr_error_t etr_opt_convolution_backward_out(etr_kernel_context_t *ctx,
   c.w = (const float *)weight->data;
   // A plain convolution with one group takes the GEMM paths (each may
   // still decline); the rest the reference's sums in its order.
-  bool gemm = !c.transposed && c.groups == 1 && c.batch > 0;
+  // (Every size positive: an empty sum divides no block size by zero.)
+  bool gemm = !c.transposed && c.groups == 1 && c.batch > 0 &&
+              c.in_c > 0 && c.out_c > 0 && c.k_h > 0 && c.k_w > 0 &&
+              c.in_h > 0 && c.in_w > 0 && c.out_h > 0 && c.out_w > 0;
   if (outs[0] != NULL &&
       !(gemm && input_grad_gemm(ctx, &c, grad_output, weight, outs[0]))) {
     input_grad(&c, (float *)outs[0]->data);

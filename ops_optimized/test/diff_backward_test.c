@@ -781,6 +781,10 @@ TT_TEST(diff_backward, convolution_backward) {
     failures += run_conv_backward_sized(kLarge[1], 8, 3, 3, 2, 1, 1, 1,
                                         kSome, false, ETR_FLOAT, kFills[f]);
   }
+  // No input channels: empty sums (the GEMM paths decline them).
+  static const int64_t kEmpty[4] = {1, 0, 5, 5};
+  failures += run_conv_backward_sized(kEmpty, 3, 3, 3, 1, 1, 1, 1, kAll,
+                                      false, ETR_FLOAT, ETR_FILL_RANDOM);
   // Transposed: strides, padding, dilation, groups.
   etr_diff_fill_t random = ETR_FILL_RANDOM;
   failures += run_conv_backward(3, 3, 2, 1, 1, 1, kAll, true, ETR_FLOAT,
