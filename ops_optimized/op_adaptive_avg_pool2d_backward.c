@@ -32,14 +32,12 @@ static void spread_tiles(const float *g, int64_t out_h, int64_t out_w,
                          int64_t bin_h, int64_t bin_w, float *target) {
   const int64_t width = out_w * bin_w;
   const int64_t size = bin_h * bin_w;
-  const double inverse =
-      (size & (size - 1)) == 0 ? 1.0 / (double)size : 0.0;
+  const double inverse = etr_reduce_exact_inverse(size);
   for (int64_t oh = 0; oh < out_h; ++oh) {
     float *first = target + oh * bin_h * width;
     for (int64_t ow = 0; ow < out_w; ++ow) {
-      double grad = (double)g[oh * out_w + ow];
-      double term = inverse != 0.0 ? grad * inverse : grad / (double)size;
-      float value = (float)(0.0 + term);
+      float value =
+          etr_reduce_lone_quotient(g[oh * out_w + ow], size, inverse);
       for (int64_t w = 0; w < bin_w; ++w) {
         first[ow * bin_w + w] = value;
       }

@@ -75,13 +75,9 @@ static void spread_disjoint(const etr_nn_pool_t *pool,
                                        padded_h, c->padded);
       if (divisor != last) {
         last = divisor;
-        inverse = divisor > 0 && (divisor & (divisor - 1)) == 0
-                      ? 1.0 / (double)divisor
-                      : 0.0;
+        inverse = etr_reduce_exact_inverse(divisor);
       }
-      double grad = (double)g_row[ow];
-      double term = inverse != 0.0 ? grad * inverse : grad / (double)divisor;
-      values[ow] = (float)(0.0 + term);
+      values[ow] = etr_reduce_lone_quotient(g_row[ow], divisor, inverse);
     }
     for (int64_t h = h0; h < h1; ++h) {
       float *row = target + h * width;

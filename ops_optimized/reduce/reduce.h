@@ -127,6 +127,23 @@ size_t etr_reduce_nonzero_positions_scalar(size_t n, const float *x,
 // The table for `isa` (scalar when that ISA is not built in).
 const etr_reduce_kernels_t *etr_reduce_kernels_for(etr_isa_t isa);
 
+// The pooling backwards' lone terms (windows or bins that do not overlap):
+// grad / divisor as the reference's double sum from +0.0 holds it (-0.0
+// becomes +0.0), rounded. `inverse` is etr_reduce_exact_inverse(divisor):
+// 1 / divisor when that is exact (a power of two; the product is then the
+// quotient's double), else 0 (divided).
+static inline double etr_reduce_exact_inverse(int64_t divisor) {
+  return divisor > 0 && (divisor & (divisor - 1)) == 0
+             ? 1.0 / (double)divisor
+             : 0.0;
+}
+static inline float etr_reduce_lone_quotient(float grad, int64_t divisor,
+                                             double inverse) {
+  double term = inverse != 0.0 ? (double)grad * inverse
+                               : (double)grad / (double)divisor;
+  return (float)(0.0 + term);
+}
+
 // Shared by the SIMD extremum kernels: the winner of row x[0..n) once the
 // vector pass found `result` (and whether it saw a NaN): the first NaN
 // when there is one, the first zero when the result is a zero (its sign),
