@@ -60,6 +60,21 @@ typedef struct etr_pool_planes {
   int64_t dilation_h, dilation_w;
 } etr_pool_planes_t;
 
+// avg_pool3d's 2x2x2 stride-2 windows over `volumes` contiguous
+// depth x height x width volumes into out_depth x out_height x out_width
+// ones, every window inside (2 out_size <= size in each dim): the
+// reference's value, its eight taps summed in double from +0.0 in
+// row-major order, times `inverse` when that is not 0
+// (etr_reduce_exact_inverse of the divisor) else divided by `divisor`,
+// rounded to float.
+typedef struct etr_pool_volumes {
+  size_t volumes;
+  size_t depth, height, width;
+  size_t out_depth, out_height, out_width;
+  double divisor;
+  double inverse;
+} etr_pool_volumes_t;
+
 typedef struct etr_pool_kernels {
   // `count` outputs of one row of an NCHW plane (row width `width`): the
   // window of output k covers rows h0 + i * dilation_h and columns
@@ -101,6 +116,10 @@ typedef struct etr_pool_kernels {
   // than 16 columns). NULL in a table without it.
   bool (*max_planes_values)(const float *in, const etr_pool_planes_t *g,
                             float *out);
+  // etr_pool_volumes_t's windows (pool3d_<isa>.c; NULL: the 3-D driver
+  // walks them).
+  void (*avg_volumes_2x2x2s2)(const float *in, const etr_pool_volumes_t *v,
+                              float *out);
   // max_pool2d backward's adds: target[index[i]] += grad[i] for i from
   // `first`, in order, in fp32, while the index is below `bound` (compared
   // unsigned: -1 stops it too); returns the first i it did not add
@@ -184,6 +203,12 @@ bool etr_pool_avg_planes_2x2s2_avx512(const float *in, size_t planes,
                                       size_t height, size_t width,
                                       size_t out_height, size_t out_width,
                                       float divisor, float *out);
+void etr_pool_avg_volumes_2x2x2s2_avx512(const float *in,
+                                         const etr_pool_volumes_t *v,
+                                         float *out);
+void etr_pool_avg_volumes_2x2x2s2_avx2(const float *in,
+                                       const etr_pool_volumes_t *v,
+                                       float *out);
 
 // ---------------------------------------------------------------------------
 // Drivers: compute an already checked call (the reference's dry run

@@ -10,10 +10,13 @@
 // first-position rules, indices d * H * W + h * W + w -- bit-exact. Max
 // pooling's 2x2x2 stride-2 windows inside the input take the 2-D table's
 // 2x2 stride-2 kernel on each depth slice instead (max_pool3d_2x2x2; 16
-// channels of 16 x 32 x 32, AMD Zen 5: 0.87 ms -> 47 us).
+// channels of 16 x 32 x 32, AMD Zen 5: 0.87 ms -> 47 us); average
+// pooling's, the table's avg_volumes_2x2x2s2 (the same double sums, eight
+// or four windows a step).
 #include <math.h>
 
 #include "ops_optimized/pool/pool.h"
+#include "ops_optimized/reduce/reduce.h"
 #include "ops_reference/support/nn_pool.h"
 #include "ops_reference/support/shape.h"
 
@@ -54,12 +57,36 @@ typedef struct windows {
   int64_t padded[3][kMaxOut];
 } windows_t;
 
+// Whether every window is 2x2x2 at stride 2 and inside the input.
+static bool windows_2x2x2s2(const geometry3d_t *g, const etr_nn_pool_t *pool) {
+  for (int s = 0; s < 3; ++s) {
+    if (pool->kernel[s] != 2 || pool->stride[s] != 2 ||
+        pool->padding[s] != 0 || pool->dilation[s] != 1 ||
+        2 * g->out[s] > g->in[s]) {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool etr_avg_pool3d_run(const etr_tensor_t *self, const etr_nn_pool_t *pool,
                         bool count_include_pad, bool has_divisor,
                         int64_t divisor, etr_tensor_t *out) {
   geometry3d_t g;
   if (!geometry_of(self, out, &g)) {
     return false;
+  }
+  const etr_pool_kernels_t *k = etr_pool_kernels_for(etr_isa_active());
+  if (k->avg_volumes_2x2x2s2 != NULL && windows_2x2x2s2(&g, pool) &&
+      (!has_divisor || divisor != 0)) {
+    // No padding: the window's padded and inside counts are both 8.
+    const int64_t by = has_divisor ? divisor : 8;
+    const etr_pool_volumes_t v = {
+        (size_t)g.planes,     (size_t)g.in[0],  (size_t)g.in[1],
+        (size_t)g.in[2],      (size_t)g.out[0], (size_t)g.out[1],
+        (size_t)g.out[2],     (double)by,       etr_reduce_exact_inverse(by)};
+    k->avg_volumes_2x2x2s2((const float *)self->data, &v, (float *)out->data);
+    return true;
   }
   static _Thread_local windows_t w;
   for (int s = 0; s < 3; ++s) {
@@ -120,15 +147,8 @@ static bool max_pool3d_2x2x2(const geometry3d_t *g,
                              const etr_nn_pool_t *pool, const float *x,
                              float *y, int64_t *index_out, float *scratch,
                              int64_t *scratch_index) {
-  for (int s = 0; s < 3; ++s) {
-    if (pool->kernel[s] != 2 || pool->stride[s] != 2 ||
-        pool->padding[s] != 0 || pool->dilation[s] != 1 ||
-        2 * g->out[s] > g->in[s]) {
-      return false;
-    }
-  }
   const etr_pool_kernels_t *k = etr_pool_kernels_for(etr_isa_active());
-  if (k->max_planes_2x2s2 == NULL) {
+  if (!windows_2x2x2s2(g, pool) || k->max_planes_2x2s2 == NULL) {
     return false;
   }
   const int64_t hw = g->in[1] * g->in[2];

@@ -328,5 +328,6 @@ const etr_pool_kernels_t etr_pool_kernels_avx2 = {
     .avg_pixel = avg_pixel_avx2,
     .max_planes_2x2s2 = etr_pool_max_planes_2x2s2_avx2,
     .avg_planes_2x2s2 = etr_pool_avg_planes_2x2s2_avx2,
+    .avg_volumes_2x2x2s2 = etr_pool_avg_volumes_2x2x2s2_avx2,
     .add_at = etr_pool_add_at_avx2,
 };

@@ -51,6 +51,12 @@ static int run_pool3d(bool is_max, const pool3d_case_t *w,
                  (long long)w->stride[1], (long long)w->stride[2],
                  ceil_mode ? " ceil" : "", include_pad ? " include_pad" : "");
   etr_tensor_t *self = etr_diff_input(&c, dtype, rank, sizes, layout, fill);
+  if (fill == ETR_FILL_ZERO && dtype == ETR_FLOAT) {
+    // Every element -0.0: a window's double sum from +0.0 is +0.0.
+    for (int64_t i = 0; i < etr_tensor_numel(self); ++i) {
+      ((float *)self->data)[i] = -0.0f;
+    }
+  }
   etr_diff_arg(&c, tt_ev_int_list(3, w->kernel));
   etr_diff_arg(&c, tt_ev_int_list(3, w->stride));
   etr_diff_arg(&c, tt_ev_int_list(3, w->padding));
@@ -165,6 +171,34 @@ TT_TEST(diff_pool3d, max_2x2x2_stride_2) {
     }
   }
   cr_assert_eq(failures, 0, "%d 2x2x2 max pooling cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// avg_pool3d's 2x2x2 stride-2 path: the table's double sums eight or four
+// windows a step (pool3d_<isa>.c). Widths past the AVX-512 and AVX2 steps,
+// odd sizes (the last row or column unpooled), extreme data (the special
+// fill) and -0.0 everywhere (ETR_FILL_ZERO here: the sums start from
+// +0.0), ceil_mode on even sizes, and divisor_override by a
+// power of two (the inverse), by others (the division) and negative.
+TT_TEST(diff_pool3d, avg_2x2x2_stride_2) {
+  static const int64_t kSizes[][5] = {{1, 3, 4, 10, 34}, {2, 2, 5, 7, 33},
+                                      {1, 1, 2, 2, 2},   {1, 2, 2, 6, 64},
+                                      {1, 1, 2, 3, 97},  {1, 1, 4, 6, 18}};
+  static const etr_diff_fill_t kFills[] = {ETR_FILL_SPECIAL, ETR_FILL_RANDOM,
+                                           ETR_FILL_EXACT_INT, ETR_FILL_ZERO};
+  static const int64_t kDivisors[] = {0, 3, 4, -2};
+  const pool3d_case_t *w = &kWindows[1];
+  int failures = 0;
+  for (size_t s = 0; s < sizeof(kSizes) / sizeof(kSizes[0]); ++s) {
+    for (size_t f = 0; f < 4; ++f) {
+      int32_t rank = s % 2 ? 4 : 5;
+      failures += run_pool3d(false, w, ETR_FLOAT, rank, kSizes[s] + (5 - rank),
+                             0, kFills[f], f == 2, (s + f) % 2 == 0,
+                             kDivisors[(s + f) % 4]);
+    }
+  }
+  cr_assert_eq(failures, 0, "%d 2x2x2 average pooling cases disagree",
+               failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
 }
 
