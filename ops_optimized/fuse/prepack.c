@@ -3,8 +3,9 @@
 // Constant weights packed at load (fuse.h's etr_opt_prepack_method): each
 // unfused convolution's for the kernel that will read it (conv/conv.h's
 // etr_conv_prepack: pixel-tile panels, Winograd transforms, one-pixel
-// columns, depthwise tap vectors), each mm and addmm's B for the GEMM
-// (gemm/gemm.h), bound to the instruction as its kernel state.
+// columns, depthwise tap vectors), each mm and addmm's B and each
+// linear's weight for the GEMM (gemm/gemm.h), bound to the instruction as
+// its kernel state.
 #include <stddef.h>
 
 #include "ops_optimized/conv/conv.h"
@@ -43,6 +44,18 @@ static const void *pack(etr_method_t *m, const etr_instruction_t *in) {
     *state = packed;
     return state;
   }
+  // linear(input, weight, bias, out).
+  if (in->kernel == etr_opt_linear_out) {
+    const etr_tensor_t *input = tensor_at(in, 0);
+    const etr_tensor_t *weight = tensor_at(in, 1);
+    const etr_tensor_t *out = tensor_at(in, 3);
+    if (in->num_args != 5 || input == NULL || weight == NULL ||
+        out == NULL || !etr_fuse_fixed_value(m, in->arg_indices[1])) {
+      return NULL;
+    }
+    return etr_opt_linear_prepack(input, weight, tensor_at(in, 2), out,
+                                  &m->arena);
+  }
   // mm(self, mat2, out) and addmm(bias, mat1, mat2, beta, alpha, out).
   size_t a = 0;
   size_t b = 1;
@@ -78,7 +91,8 @@ uint32_t etr_opt_prepack_method(etr_method_t *method) {
           in->fusion != ETR_FUSION_NONE ||
           (in->kernel != etr_opt_convolution_out &&
            in->kernel != etr_opt_mm_out &&
-           in->kernel != etr_opt_addmm_out) ||
+           in->kernel != etr_opt_addmm_out &&
+           in->kernel != etr_opt_linear_out) ||
           !etr_fuse_accepts(method, in)) {
         continue;
       }

@@ -63,6 +63,15 @@ const etr_gemm_packed_b_t *etr_opt_matmul_prepack(const etr_tensor_t *a,
                                                   const etr_tensor_t *out,
                                                   etr_arena_t *arena);
 
+// Likewise for linear(input, weight, bias, out) calls whose weight no call
+// can change: the weight packed as B = weight^T for the call's product
+// (op_linear.c), or NULL.
+const etr_gemm_packed_b_t *etr_opt_linear_prepack(const etr_tensor_t *input,
+                                                  const etr_tensor_t *weight,
+                                                  const etr_tensor_t *bias,
+                                                  const etr_tensor_t *out,
+                                                  etr_arena_t *arena);
+
 #ifdef __cplusplus
 }
 #endif

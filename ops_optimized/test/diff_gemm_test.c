@@ -655,6 +655,107 @@ TT_TEST(diff_gemm, mm_with_b_packed_at_load) {
   }
 }
 
+// linear with its weight packed at load (etr_opt_linear_prepack, bound as
+// ctx->state as fuse/prepack.c binds it): the reference's bits under every
+// ISA, also under another ISA than the one packed for; zeroed panels
+// change the out (the call read them); with a bias and without, a 3-D
+// input whose rows collapse, and the weight dense or stored transposed
+// (B = weight^T read with either stride). A dense weight is packed even
+// for few rows (B has unit stride down K, which the microkernels do not
+// read in place); one stored transposed is read in place there, as mm's
+// B is (at most 24 rows with AVX-512's kernels, 12 with AVX2's).
+TT_TEST(diff_gemm, linear_with_weight_packed_at_load) {
+  static const int64_t shapes[][3] = {  // rows, features, in features
+      {64, 600, 300}, {330, 1000, 260}, {100, 40, 33}, {16, 64, 64}};
+  void *temp_buffer = tt_alloc((1 << 20) + 64);
+  const size_t pack_bytes = 4 << 20;
+  void *pack_buffer = tt_alloc(pack_bytes + 64);
+  for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
+    const int64_t m = shapes[s][0];
+    const int64_t n = shapes[s][1];
+    const int64_t k = shapes[s][2];
+    for (int variant = 0; variant < 2; ++variant) {
+      etr_diff_case_t host;
+      etr_diff_begin(&host, "aten::linear.out", g_seed++, "host");
+      // Variant 1: a [2, m / 2, k] input, the weight stored transposed,
+      // no bias.
+      const int64_t sizes3[3] = {2, m / 2, k};
+      if (variant == 1) {
+        etr_diff_input(&host, ETR_FLOAT, 3, sizes3, ETR_DIFF_CONTIGUOUS,
+                       ETR_FILL_EXACT_INT);
+      } else {
+        add_matrix(&host, ETR_FLOAT, m, k, 0, ETR_FILL_EXACT_INT);
+      }
+      add_matrix(&host, ETR_FLOAT, n, k, variant == 1 ? 2 : 0,
+                 ETR_FILL_EXACT_INT);
+      etr_diff_input(&host, ETR_FLOAT, 1, (const int64_t[]){n},
+                     ETR_DIFF_CONTIGUOUS, ETR_FILL_EXACT_INT);
+      const int64_t out2[2] = {m, n};
+      const int64_t out3[3] = {2, m / 2, n};
+      const int32_t rank = variant == 1 ? 3 : 2;
+      const int64_t *out_sizes = variant == 1 ? out3 : out2;
+      etr_tensor_t *expected = tt_out(ETR_FLOAT, rank, out_sizes, m * n);
+      etr_tensor_t *actual = tt_out(ETR_FLOAT, rank, out_sizes, m * n);
+      etr_evalue_t *bias = variant == 1 ? tt_ev_none() : host.args[2];
+      etr_evalue_t *ref_args[5] = {host.args[0], host.args[1], bias,
+                                   tt_ev_tensor(expected), NULL};
+      etr_evalue_t *opt_args[5] = {host.args[0], host.args[1], bias,
+                                   tt_ev_tensor(actual), NULL};
+      ref_args[4] = ref_args[3];
+      opt_args[4] = opt_args[3];
+      etr_diag_t diag;
+      etr_diag_reset(&diag);
+      etr_kernel_context_t ref_ctx = {.diag = &diag};
+      cr_assert_eq(etr_ref_linear_out(&ref_ctx, ref_args, 5), ETR_OK, "%s",
+                   diag.message);
+      const etr_tensor_t *input = host.args[0]->u.as_tensor;
+      const etr_tensor_t *weight = host.args[1]->u.as_tensor;
+      const etr_tensor_t *bias_tensor =
+          variant == 1 ? NULL : host.args[2]->u.as_tensor;
+      for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+        if (!etr_isa_available((etr_isa_t)isa)) {
+          continue;
+        }
+        etr_isa_force((etr_isa_t)isa);
+        etr_arena_t packing;
+        etr_arena_init(&packing, pack_buffer, pack_bytes);
+        const etr_gemm_packed_b_t *packed = etr_opt_linear_prepack(
+            input, weight, bias_tensor, actual, &packing);
+        char label[128];
+        snprintf(label, sizeof(label),
+                 "linear %lldx%lldx%lld variant %d packed under %s",
+                 (long long)m, (long long)n, (long long)k, variant,
+                 etr_isa_name((etr_isa_t)isa));
+        if (packed == NULL) {  // B read in place
+          cr_expect(m <= 24 && variant == 1, "%s: not packed", label);
+          continue;
+        }
+        for (int run = 0; run < ETR_NUM_ISAS; ++run) {
+          if (!etr_isa_available((etr_isa_t)run)) {
+            continue;
+          }
+          etr_isa_force((etr_isa_t)run);
+          run_with_state(etr_opt_linear_out, opt_args, 5, actual, packed,
+                         temp_buffer, label);
+          cr_assert_eq(memcmp(expected->data, actual->data,
+                              etr_tensor_nbytes(expected)),
+                       0, "%s, run under %s: results differ", label,
+                       etr_isa_name((etr_isa_t)run));
+        }
+        etr_isa_force((etr_isa_t)isa);
+        memset((float *)packed->panels, 0,
+               (size_t)k * (size_t)n * sizeof(float));
+        run_with_state(etr_opt_linear_out, opt_args, 5, actual, packed,
+                       temp_buffer, label);
+        cr_expect_neq(memcmp(expected->data, actual->data,
+                             etr_tensor_nbytes(expected)),
+                      0, "%s: zeroed packed panels changed nothing", label);
+      }
+      etr_isa_reset();
+    }
+  }
+}
+
 TT_TEST(diff_gemm, errors_and_dry_run) {
   // Shapes that cannot be multiplied: the reference's own error code.
   etr_tensor_t *a = tt_tensor(ETR_FLOAT, 2, (const int64_t[]){3, 4}, NULL);
