@@ -26,14 +26,41 @@ int64_t etr_move_index_at(const etr_tensor_t *index, int64_t k) {
   return load_index(index, offset);
 }
 
+bool etr_move_in_range_scalar(const void *entries, bool is_long,
+                              size_t count, int64_t low, int64_t size) {
+  for (size_t k = 0; k < count; ++k) {
+    int64_t value = is_long ? ((const int64_t *)entries)[k]
+                            : ((const int32_t *)entries)[k];
+    if (value < low || value >= size) {
+      return false;
+    }
+  }
+  return true;
+}
+
+etr_move_in_range_fn etr_move_in_range_for(etr_isa_t isa) {
+  switch (isa) {
+#if defined(__x86_64__)
+    case ETR_ISA_AVX512:
+      return etr_move_in_range_avx512;
+    case ETR_ISA_AVX2:
+      return etr_move_in_range_avx2;
+#endif
+    default:
+      return etr_move_in_range_scalar;
+  }
+}
+
 bool etr_move_indices_in_range(const etr_tensor_t *index, int64_t size,
                                bool wrap) {
   int64_t count = etr_numel(index);
   int64_t low = wrap ? -size : 0;
-  bool contiguous = etr_tensor_is_contiguous(index);
+  if (etr_tensor_is_contiguous(index)) {
+    return etr_move_in_range_for(etr_isa_active())(
+        index->data, index->dtype == ETR_LONG, (size_t)count, low, size);
+  }
   for (int64_t k = 0; k < count; ++k) {
-    int64_t value = contiguous ? load_index(index, k)
-                               : etr_move_index_at(index, k);
+    int64_t value = etr_move_index_at(index, k);
     if (value < low || value >= size) {
       return false;
     }

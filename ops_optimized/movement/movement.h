@@ -223,9 +223,23 @@ bool etr_move_scatter(etr_arena_t *temp, etr_tensor_t *out,
 int64_t etr_move_index_at(const etr_tensor_t *index, int64_t k);
 
 // True when every entry of `index` lies in [0, size), or in [-size, size)
-// when `wrap` (negative entries count from the end).
+// when `wrap` (negative entries count from the end). Contiguous indices
+// take etr_move_in_range_for(the active ISA).
 bool etr_move_indices_in_range(const etr_tensor_t *index, int64_t size,
                                bool wrap);
+
+// Whether entries[0, count) (int64 when `is_long`, else int32) all lie in
+// [low, size), low <= 0 < size < 2^62.
+typedef bool (*etr_move_in_range_fn)(const void *entries, bool is_long,
+                                     size_t count, int64_t low,
+                                     int64_t size);
+bool etr_move_in_range_scalar(const void *entries, bool is_long,
+                              size_t count, int64_t low, int64_t size);
+bool etr_move_in_range_avx2(const void *entries, bool is_long, size_t count,
+                            int64_t low, int64_t size);
+bool etr_move_in_range_avx512(const void *entries, bool is_long,
+                              size_t count, int64_t low, int64_t size);
+etr_move_in_range_fn etr_move_in_range_for(etr_isa_t isa);
 
 // dst[i * dst_step] = src[i * src_step + position(i) * src_along] for
 // i < count, where position(i) is the Long/Int entry index[i * index_step]

@@ -22,6 +22,12 @@
 //              ones, destination offsets; the source buffer ends exactly
 //              at the last even element and a guard after the
 //              destination must stay untouched;
+//   in_range   Long and Int entries, counts 0..40, around 1024 (the
+//              kernels' check interval) and larger, inside [low, size)
+//              (to both ends) or with one entry just past either end or
+//              at the type's extremes, at positions across the vector
+//              steps and the check interval; the source buffer ends
+//              exactly at the last entry;
 //   engine     random boxes (rank 1-6, permuted, sliced, broadcast,
 //              size-1 dims) moved with etr_move_strided, compared with an
 //              element-by-element copy.
@@ -110,6 +116,84 @@ TT_TEST(diff_movement_kernels, transpose) {
   cr_assert_eq(failures, 0, "%d of %d transposes disagree", failures,
                checked);
   cr_assert_null(etr_move_transpose_for(ETR_ISA_SCALAR, 16));
+}
+
+TT_TEST(diff_movement_kernels, in_range) {
+  static const size_t kCounts[] = {0,    1,    2,    3,    4,    7,    8,
+                                   9,    15,   16,   17,   31,   33,   40,
+                                   1023, 1024, 1025, 1031, 2047, 2049, 5000};
+  int failures = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    etr_move_in_range_fn in_range = etr_move_in_range_for((etr_isa_t)isa);
+    for (size_t c = 0; c < sizeof(kCounts) / sizeof(kCounts[0]); ++c) {
+      const size_t count = kCounts[c];
+      for (int is_long = 0; is_long < 2; ++is_long) {
+        for (int wrap = 0; wrap < 2; ++wrap) {
+          const int64_t size = wrap ? 300 : 3000000000;  // past int32 too
+          const int64_t low = wrap ? -size : 0;
+          const size_t width = is_long ? 8 : 4;
+          // Int entries cannot reach 3e9: their range is [low, INT32_MAX].
+          const int64_t top = is_long || size <= INT32_MAX ? size - 1
+                                                           : INT32_MAX;
+          // The block ends a byte past the last entry (tt_alloc adds
+          // one): ASan sees a wider read past it.
+          void *entries = tt_alloc(count > 0 ? count * width : 1);
+          for (size_t k = 0; k < count; ++k) {
+            const uint64_t bits = next_random();
+            // Both ends among the values.
+            int64_t value = k % 5 == 0   ? low
+                            : k % 5 == 1 ? top
+                                         : low + (int64_t)(bits % (uint64_t)
+                                                               (top - low));
+            if (is_long) {
+              ((int64_t *)entries)[k] = value;
+            } else {
+              ((int32_t *)entries)[k] = (int32_t)value;
+            }
+          }
+          if (!in_range(entries, is_long, count, low, size)) {
+            ++failures;
+            cr_log_error("%s: in-range %s count %zu wrap %d refused",
+                         etr_isa_name((etr_isa_t)isa),
+                         is_long ? "Long" : "Int", count, wrap);
+          }
+          // One entry outside, at positions across steps and intervals.
+          const int64_t bad_long[] = {low - 1, size, INT64_MIN, INT64_MAX};
+          const int64_t bad_int[] = {low - 1, wrap ? size : low - 1,
+                                     INT32_MIN, wrap ? INT32_MAX : -7};
+          const int64_t *bad = is_long ? bad_long : bad_int;
+          for (size_t p = 0; p < count; p += p < 20 ? 1 : 97) {
+            for (int b = 0; b < 4; ++b) {
+              int64_t saved = 0;
+              if (is_long) {
+                saved = ((int64_t *)entries)[p];
+                ((int64_t *)entries)[p] = bad[b];
+              } else {
+                saved = ((int32_t *)entries)[p];
+                ((int32_t *)entries)[p] = (int32_t)bad[b];
+              }
+              if (in_range(entries, is_long, count, low, size)) {
+                ++failures;
+                cr_log_error("%s: %s count %zu wrap %d: %lld at %zu taken",
+                             etr_isa_name((etr_isa_t)isa),
+                             is_long ? "Long" : "Int", count, wrap,
+                             (long long)bad[b], p);
+              }
+              if (is_long) {
+                ((int64_t *)entries)[p] = saved;
+              } else {
+                ((int32_t *)entries)[p] = (int32_t)saved;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d range checks wrong", failures);
 }
 
 TT_TEST(diff_movement_kernels, fill) {
