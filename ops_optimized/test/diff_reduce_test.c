@@ -638,3 +638,102 @@ TT_TEST(diff_reduce, any_all_single_hit) {
   cr_assert_eq(failures, 0, "%d any.all_out cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, specialized);
 }
+
+// The row kernels' value-and-index scans (reduce_avx512.c's four sets of
+// 16 lanes, merged by position): rows around the 16- and 64-element steps
+// and the 16-element tail, 3 rows each, argmax, argmin, max.dim and
+// min.dim along the rows, on distinct values with the extremum planted at
+// positions across lanes, sets and the tail; planted twice (the first
+// must win); one or two NaNs (the first wins); zeros of both signs above
+// negative values (a -0.0 / 0.0 tie: the first zero, its own sign); and
+// all elements equal (position 0).
+TT_TEST(diff_reduce, extremum_positions) {
+  static const int64_t kLengths[] = {1,  2,   15,  16,  17,  63, 64,
+                                     65, 127, 128, 129, 200, 1000};
+  static const char *const kOps[] = {"aten::argmax.out", "aten::argmin.out",
+                                     "aten::max.dim_max",
+                                     "aten::min.dim_min"};
+  static double values[3 * 1000];  // floats (tt_tensor takes doubles)
+  int failures = 0;
+  uint64_t seed = 97000;
+  uint64_t state = 12345;
+  for (size_t z = 0; z < sizeof(kLengths) / sizeof(kLengths[0]); ++z) {
+    const int64_t n = kLengths[z];
+    const int64_t spots[] = {0, 1, 15, 16, 17, 47, 48, 63, 64, 65, n - 1};
+    for (int pattern = 0; pattern < 5; ++pattern) {
+      for (size_t s = 0; s < sizeof(spots) / sizeof(spots[0]); ++s) {
+        const int64_t at = spots[s];
+        if (at >= n || (pattern == 4 && s > 0)) {
+          continue;
+        }
+        for (size_t op = 0; op < 4; ++op) {
+          const bool is_max = op % 2 == 0;
+          const double top = is_max ? 2.0 : -2.0;
+          for (int64_t r = 0; r < 3; ++r) {
+            double *row = values + r * n;
+            for (int64_t i = 0; i < n; ++i) {
+              state = state * 6364136223846793005ull + 1442695040888963407ull;
+              // Random floats in (-1, 1), repeats rare.
+              row[i] = (double)(state >> 41) / 0x1p23 * 1.5 - 0.75;
+            }
+            const int64_t second = (at + 1 + r * 7) % n;
+            switch (pattern) {
+              case 0:  // the extremum at `at`
+                row[at] = top;
+                break;
+              case 1:  // planted twice
+                row[at] = top;
+                row[second] = top;
+                break;
+              case 2:  // NaN at `at`, maybe another later
+                row[at] = NAN;
+                if (second > at) {
+                  row[second] = -NAN;
+                }
+                break;
+              case 3:  // zeros of both signs above (below) the rest
+                for (int64_t i = 0; i < n; ++i) {
+                  row[i] = is_max ? -0.5 - (double)i * 0x1p-12
+                                  : 0.5 + (double)i * 0x1p-12;
+                }
+                row[at] = r % 2 ? -0.0 : 0.0;
+                row[second] = r % 2 ? 0.0 : -0.0;
+                break;
+              default:  // all equal
+                for (int64_t i = 0; i < n; ++i) {
+                  row[i] = 0.25;
+                }
+                break;
+            }
+          }
+          etr_diff_case_t c;
+          etr_diff_begin(&c, kOps[op], seed++, "n=%lld pattern %d at %lld",
+                         (long long)n, pattern, (long long)at);
+          etr_diff_arg(&c, tt_ev_tensor(tt_tensor(
+                               ETR_FLOAT, 2, (const int64_t[]){3, n},
+                               values)));
+          etr_diff_arg(&c, tt_ev_int(1));
+          etr_diff_arg(&c, tt_ev_bool(false));
+          const size_t first_out = c.num_args;
+          if (op < 2) {
+            etr_diff_out(&c, ETR_LONG, 1, (const int64_t[]){3},
+                         ETR_DIFF_CONTIGUOUS, 0);
+            etr_diff_return(&c, first_out);
+          } else {
+            etr_diff_out(&c, ETR_FLOAT, 1, (const int64_t[]){3},
+                         ETR_DIFF_CONTIGUOUS, 0);
+            etr_diff_out(&c, ETR_LONG, 1, (const int64_t[]){3},
+                         ETR_DIFF_CONTIGUOUS, 0);
+            size_t outs[2] = {first_out, first_out + 1};
+            etr_diff_out_list(&c, 2, outs);
+          }
+          c.dtype = ETR_FLOAT;
+          etr_diff_tolerance_exact(&c);
+          failures += etr_diff_run(&c);
+        }
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d extremum position cases disagree",
+               failures);
+}
