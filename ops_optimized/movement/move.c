@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The strided byte-move engine (see movement.h): shape simplification,
-// the choice between rows, broadcast, transpose, evens and strided loops,
-// and the walk over the remaining outer dims. Portable C; the microkernels
-// it calls are picked for etr_isa_active() once per move.
+// the choice between rows, broadcast, transpose, evens, reverse and
+// strided loops, and the walk over the remaining outer dims. Portable C;
+// the microkernels it calls are picked for etr_isa_active() once per move.
 #include <string.h>
 
 #include "ops_optimized/movement/movement.h"
@@ -83,6 +83,7 @@ typedef enum move_kind {
   MOVE_REPLICATE = 4,
   MOVE_ROW_BLOCK = 5,
   MOVE_EVENS = 6,
+  MOVE_REVERSE = 7,
 } move_kind_t;
 
 typedef struct move_plan {
@@ -103,6 +104,7 @@ typedef struct move_plan {
   etr_move_replicate_fn replicate;
   etr_move_rows_fn copy_rows;
   etr_move_evens_fn evens;
+  etr_move_reverse_fn reverse;
 } move_plan_t;
 
 // Removes dim `d` from the shape.
@@ -206,9 +208,31 @@ static void plan_move(move_shape_t *shape, size_t element_size,
                (plan->evens = etr_move_evens_for(isa, element_size)) !=
                    NULL) {
       plan->kind = MOVE_EVENS;  // every other element of the source
+    } else if (shape->dst[inner] == unit && shape->src[inner] == -unit &&
+               (plan->reverse = etr_move_reverse_for(isa, element_size)) !=
+                   NULL) {
+      plan->kind = MOVE_REVERSE;  // a flipped innermost dim
     }
   }
   drop_dim(shape, inner);
+}
+
+etr_move_reverse_fn etr_move_reverse_for(etr_isa_t isa,
+                                         size_t element_size) {
+  if (element_size != 4 && element_size != 8) {
+    return NULL;
+  }
+  const bool wide = element_size == 8;
+  switch (isa) {
+#if defined(__x86_64__)
+    case ETR_ISA_AVX512:
+      return wide ? etr_move_reverse_x64_avx512 : etr_move_reverse_x32_avx512;
+    case ETR_ISA_AVX2:
+      return wide ? etr_move_reverse_x64_avx2 : etr_move_reverse_x32_avx2;
+#endif
+    default:
+      return NULL;
+  }
 }
 
 // Copies `count` elements of `size` bytes between strided positions.
@@ -258,6 +282,9 @@ static void run_inner(const move_plan_t *plan, char *dst, const char *src) {
       return;
     case MOVE_EVENS:
       plan->evens(dst, src, (size_t)plan->count);
+      return;
+    case MOVE_REVERSE:
+      plan->reverse(dst, src, (size_t)plan->count);
       return;
     case MOVE_STRIDED:
     default:

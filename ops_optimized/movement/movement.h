@@ -153,6 +153,21 @@ ETR_MOVE_DECLARE_EVENS(neon)
 // sizes (the engine then loops).
 etr_move_evens_fn etr_move_evens_for(etr_isa_t isa, size_t element_size);
 
+// Copies `count` elements of `element_size` bytes from src backwards
+// (dst[i] = src[-i]: src is the last element of the run in memory) to
+// dst, contiguously: a flip's innermost dim. Reads nothing before
+// src[-(count - 1)].
+typedef void (*etr_move_reverse_fn)(void *dst, const void *src,
+                                    size_t count);
+void etr_move_reverse_x32_avx2(void *dst, const void *src, size_t count);
+void etr_move_reverse_x64_avx2(void *dst, const void *src, size_t count);
+void etr_move_reverse_x32_avx512(void *dst, const void *src, size_t count);
+void etr_move_reverse_x64_avx512(void *dst, const void *src, size_t count);
+// The reverse microkernel of `isa` for 4- or 8-byte elements; NULL for
+// other sizes and ISAs without one (the engine then loops).
+etr_move_reverse_fn etr_move_reverse_for(etr_isa_t isa,
+                                         size_t element_size);
+
 // ---------------------------------------------------------------------------
 // The engine (movement/move.c).
 

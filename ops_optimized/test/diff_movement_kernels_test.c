@@ -28,11 +28,16 @@
 //              at the type's extremes, at positions across the vector
 //              steps and the check interval; the source buffer ends
 //              exactly at the last entry;
+//   reverse    4- and 8-byte elements, counts 0..300 and a few long
+//              ones, destination offsets; the source starts at the run's
+//              first element and a guard after the destination must stay
+//              untouched;
 //   engine     random boxes (rank 1-6, permuted, sliced, broadcast,
 //              size-1 dims) moved with etr_move_strided, compared with an
 //              element-by-element copy.
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ops_optimized/movement/movement.h"
@@ -386,6 +391,67 @@ TT_TEST(diff_movement_kernels, evens) {
   }
   cr_assert_gt(cases, 0);
   cr_assert_eq(failures, 0, "%d of %d evens copies disagree", failures,
+               cases);
+}
+
+// The reverse microkernel: dst[i] = src[-i]. The source block starts at
+// the run's first element (malloc'd alone: ASan sees a read before it)
+// and src is its last.
+static int check_reverse(etr_move_reverse_fn reverse, etr_isa_t isa,
+                         size_t size, size_t count, size_t dst_offset) {
+  size_t src_bytes = count == 0 ? 1 : count * size;
+  size_t dst_bytes = dst_offset + count * size + GUARD;
+  uint8_t *src = (uint8_t *)malloc(src_bytes);
+  uint8_t *expected = (uint8_t *)tt_alloc(dst_bytes);
+  uint8_t *actual = (uint8_t *)tt_alloc(dst_bytes);
+  cr_assert_not_null(src);
+  random_bytes(src, src_bytes);
+  memset(expected, 0x5a, dst_bytes);
+  memset(actual, 0x5a, dst_bytes);
+  const uint8_t *last = src + (count == 0 ? 0 : (count - 1) * size);
+  for (size_t i = 0; i < count; ++i) {
+    memcpy(expected + dst_offset + i * size, last - i * size, size);
+  }
+  reverse(actual + dst_offset, last, count);
+  free(src);
+  if (memcmp(expected, actual, dst_bytes) != 0) {
+    fprintf(stderr, "reverse %s: %zu elements of %zu bytes (offset %zu) "
+            "disagree\n", etr_isa_name(isa), count, size, dst_offset);
+    return 1;
+  }
+  return 0;
+}
+
+// reverse: 4- and 8-byte elements on the ISAs with a kernel (none for
+// other sizes), counts 0..300 and a few long ones, destination offsets;
+// a guard after the destination must stay untouched.
+TT_TEST(diff_movement_kernels, reverse) {
+  static const size_t kLong[] = {1023, 1024, 1025, 4099};
+  int failures = 0;
+  int cases = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    cr_assert_null(etr_move_reverse_for((etr_isa_t)isa, 2));
+    for (size_t size = 4; size <= 8; size += 4) {
+      etr_move_reverse_fn reverse = etr_move_reverse_for((etr_isa_t)isa, size);
+      if (reverse == NULL) {
+        continue;
+      }
+      for (size_t n = 0; n <= 300 + sizeof(kLong) / sizeof(kLong[0]); ++n) {
+        size_t count = n <= 300 ? n : kLong[n - 301];
+        failures += check_reverse(reverse, (etr_isa_t)isa, size, count,
+                                  (n * 4) % 64);
+        ++cases;
+        tt_free_all();
+      }
+    }
+  }
+#if defined(__x86_64__)
+  cr_assert_gt(cases, 0);
+#endif
+  cr_assert_eq(failures, 0, "%d of %d reverse copies disagree", failures,
                cases);
 }
 

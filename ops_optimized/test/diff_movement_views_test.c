@@ -5,8 +5,9 @@
 // as_strided_copy (contiguous runs, transposing and overlapping views,
 // storage offsets, views out of bounds), diagonal_copy (offsets above,
 // below and past the matrix, every dim pair) and flip (no dim, the
-// innermost, outer ones, all of them). Every element size, special values,
-// contiguous / non-contiguous / channels-last inputs; bit-exact results.
+// innermost, outer ones, all of them; rows past the reverse kernels'
+// vectors). Every element size, special values, contiguous /
+// non-contiguous / channels-last inputs; bit-exact results.
 #include <criterion/criterion.h>
 
 #include "ops_optimized/test/movement_test_util.h"
@@ -198,6 +199,24 @@ TT_TEST(diff_movement_views, flip) {
                      256);
         etr_diff_return(&c, 2);
         failures += mt_run(&c, kFlips[f].ok);
+      }
+    }
+    // Rows past the reverse kernels' vectors (movement.h's
+    // etr_move_reverse_fn: 4 to 16 elements a step) and their tails.
+    static const int64_t kWide[][3] = {{3, 2, 37}, {2, 1, 16}, {1, 2, 70}};
+    static const int64_t kInner[2][2] = {{2, 0}, {-1, 0}};
+    for (size_t w = 0; w < 3; ++w) {
+      for (size_t f = 0; f < 2; ++f) {
+        etr_diff_case_t c;
+        etr_diff_begin(&c, "aten::flip.out", g_seed++, "%s flip wide %zu %zu",
+                       etr_scalar_type_name(dtype), w, f);
+        etr_diff_input(&c, dtype, 3, kWide[w], ETR_DIFF_CONTIGUOUS,
+                       ETR_FILL_SPECIAL);
+        etr_diff_arg(&c, tt_ev_int_list(f + 1, kInner[f]));
+        etr_diff_out(&c, dtype, 1, (const int64_t[]){0}, ETR_DIFF_CONTIGUOUS,
+                     256);
+        etr_diff_return(&c, 2);
+        failures += mt_run(&c, true);
       }
     }
     etr_diff_case_t c;  // a 0-dim self flips nothing
