@@ -6,6 +6,7 @@
 // the run (fewer than a vector) one at a time, so nothing before its
 // first element is read.
 #include <immintrin.h>
+#include <string.h>
 
 #include "ops_optimized/movement/movement.h"
 
@@ -20,7 +21,7 @@ void etr_move_reverse_x32_avx2(void *dst, const void *src, size_t count) {
                         _mm256_permutevar8x32_epi32(v, reverse));
   }
   for (; i < count; ++i) {
-    out[i] = *(last - i);
+    memcpy(out + i, last - i, sizeof(*out));  // any alignment
   }
 }
 
@@ -34,6 +35,6 @@ void etr_move_reverse_x64_avx2(void *dst, const void *src, size_t count) {
                         _mm256_permute4x64_epi64(v, 0x1b));  // 3, 2, 1, 0
   }
   for (; i < count; ++i) {
-    out[i] = *(last - i);
+    memcpy(out + i, last - i, sizeof(*out));  // any alignment
   }
 }
