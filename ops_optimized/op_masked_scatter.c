@@ -4,7 +4,9 @@
 // shape (no broadcast) and are contiguous, with a contiguous source: out
 // = self by one move (skipped in place), then one pass over the mask
 // bytes copying consecutive source elements into the True positions, by
-// element size, branch-free -- the reference's result bit for bit, without its
+// element size, branch-free (AVX-512, 4- and 8-byte elements: the
+// movement table's expand kernel, vpexpandd/q a vector at a time; the
+// True count likewise) -- the reference's result bit for bit, without its
 // broadcast views and per-element dispatch. A source with fewer elements
 // than the mask has True values, broadcasting, other layouts, outs that
 // overlap the mask or source, and argument errors go to the reference
@@ -68,12 +70,8 @@ etr_error_t etr_opt_masked_scatter_out(etr_kernel_context_t *ctx,
                 !etr_move_overlaps(out, source) && out->data != source->data;
   int64_t count = etr_numel(self);
   const uint8_t *m = (const uint8_t *)mask->data;
-  int64_t trues = 0;
-  if (simple) {
-    for (int64_t i = 0; i < count; ++i) {
-      trues += m[i] != 0;
-    }
-  }
+  int64_t trues =
+      simple ? (int64_t)etr_move_count_trues(m, (size_t)count) : 0;
   if (!simple || trues > etr_numel(source)) {
     return etr_opt_fallback(etr_ref_masked_scatter_out, ctx, args, num_args);
   }
@@ -82,6 +80,11 @@ etr_error_t etr_opt_masked_scatter_out(etr_kernel_context_t *ctx,
     memcpy(out->data, self->data, (size_t)count * element);
   }
   if (trues == 0) {
+    return ETR_OK;
+  }
+  etr_move_expand_fn expand = etr_move_expand_for(etr_isa_active(), element);
+  if (expand != NULL) {
+    expand(out->data, m, source->data, (size_t)count);
     return ETR_OK;
   }
   switch (element) {

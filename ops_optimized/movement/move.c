@@ -235,6 +235,32 @@ etr_move_reverse_fn etr_move_reverse_for(etr_isa_t isa,
   }
 }
 
+etr_move_expand_fn etr_move_expand_for(etr_isa_t isa, size_t element_size) {
+#if defined(__x86_64__)
+  if (isa == ETR_ISA_AVX512 && (element_size == 4 || element_size == 8)) {
+    return element_size == 8 ? etr_move_expand_x64_avx512
+                             : etr_move_expand_x32_avx512;
+  }
+#else
+  (void)isa;
+  (void)element_size;
+#endif
+  return NULL;
+}
+
+size_t etr_move_count_trues(const uint8_t *mask, size_t count) {
+#if defined(__x86_64__)
+  if (etr_isa_active() == ETR_ISA_AVX512) {
+    return etr_move_count_trues_avx512(mask, count);
+  }
+#endif
+  size_t trues = 0;
+  for (size_t i = 0; i < count; ++i) {
+    trues += mask[i] != 0;
+  }
+  return trues;
+}
+
 // Copies `count` elements of `size` bytes between strided positions.
 static void strided_row(char *dst, int64_t dst_step, const char *src,
                         int64_t src_step, int64_t count, size_t size) {

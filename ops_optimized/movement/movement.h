@@ -168,6 +168,24 @@ void etr_move_reverse_x64_avx512(void *dst, const void *src, size_t count);
 etr_move_reverse_fn etr_move_reverse_for(etr_isa_t isa,
                                          size_t element_size);
 
+// masked_scatter's copy: the True bytes of mask[0, count) (any non-zero
+// byte) take consecutive elements of src, dst[i] = src[k] for the k-th
+// True i; dst's other elements are left alone. Returns the number of
+// src elements taken (the caller checks beforehand that src has them;
+// nothing past them is read).
+typedef size_t (*etr_move_expand_fn)(void *dst, const uint8_t *mask,
+                                     const void *src, size_t count);
+size_t etr_move_expand_x32_avx512(void *dst, const uint8_t *mask,
+                                  const void *src, size_t count);
+size_t etr_move_expand_x64_avx512(void *dst, const uint8_t *mask,
+                                  const void *src, size_t count);
+// The expand microkernel of `isa` for 4- or 8-byte elements; NULL for
+// other sizes and ISAs without one (the caller loops).
+etr_move_expand_fn etr_move_expand_for(etr_isa_t isa, size_t element_size);
+// The number of non-zero bytes of mask[0, count).
+size_t etr_move_count_trues(const uint8_t *mask, size_t count);
+size_t etr_move_count_trues_avx512(const uint8_t *mask, size_t count);
+
 // ---------------------------------------------------------------------------
 // The engine (movement/move.c).
 

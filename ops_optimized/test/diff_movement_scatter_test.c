@@ -214,13 +214,14 @@ TT_TEST(diff_movement_scatter, ranks_in_place_and_errors) {
 }
 
 // masked_scatter: same-shape contiguous self/mask/out specialized (every
-// dtype, in place too); a source shorter than the mask's True count (the
-// reference's InvalidArgument), broadcasting and non-contiguous inputs
-// (fallback).
-static int run_masked(etr_scalar_type_t dtype, int32_t rank,
-                      const int64_t *sizes, const int64_t *mask_sizes,
-                      int64_t source_count, etr_diff_layout_t layout,
-                      bool in_place, bool fast) {
+// dtype, in place too; lengths around the AVX-512 expand's steps); a
+// source shorter than the mask's True count (the reference's
+// InvalidArgument), broadcasting and non-contiguous inputs (fallback).
+static int run_masked_fill(etr_scalar_type_t dtype, int32_t rank,
+                           const int64_t *sizes, const int64_t *mask_sizes,
+                           int64_t source_count, etr_diff_layout_t layout,
+                           bool in_place, bool fast,
+                           etr_diff_fill_t mask_fill) {
   etr_diff_case_t c;
   etr_diff_begin(&c, "aten::masked_scatter.out", g_seed++,
                  "%s rank %d source %lld%s", etr_scalar_type_name(dtype),
@@ -228,7 +229,7 @@ static int run_masked(etr_scalar_type_t dtype, int32_t rank,
                  in_place ? " in place" : "");
   etr_tensor_t *self =
       etr_diff_input(&c, dtype, rank, sizes, layout, ETR_FILL_SPECIAL);
-  etr_diff_input(&c, ETR_BOOL, rank, mask_sizes, layout, ETR_FILL_RANDOM);
+  etr_diff_input(&c, ETR_BOOL, rank, mask_sizes, layout, mask_fill);
   etr_diff_input(&c, dtype, 1, &source_count, 0, ETR_FILL_SPECIAL);
   if (in_place) {
     etr_diff_out_aliasing(&c, 0);
@@ -240,6 +241,14 @@ static int run_masked(etr_scalar_type_t dtype, int32_t rank,
   etr_diff_tolerance_exact(&c);
   mt_key(&c, dtype, layout);
   return mt_run(&c, fast);
+}
+
+static int run_masked(etr_scalar_type_t dtype, int32_t rank,
+                      const int64_t *sizes, const int64_t *mask_sizes,
+                      int64_t source_count, etr_diff_layout_t layout,
+                      bool in_place, bool fast) {
+  return run_masked_fill(dtype, rank, sizes, mask_sizes, source_count,
+                         layout, in_place, fast, ETR_FILL_RANDOM);
 }
 
 TT_TEST(diff_movement_scatter, masked_scatter) {
@@ -258,6 +267,24 @@ TT_TEST(diff_movement_scatter, masked_scatter) {
   failures += run_masked(ETR_FLOAT, 3, sizes, row, 30, 0, false, false);
   failures += run_masked(ETR_FLOAT, 3, sizes, sizes, 30,
                          ETR_DIFF_NONCONTIGUOUS, false, false);
+  // Lengths around the expand kernels' 8- and 16-lane steps and the
+  // count's 64-byte one, random, all-True (POSITIVE) and all-False masks,
+  // 4- and 8-byte elements (AVX-512's expand) and a 2-byte one (the
+  // loop); the source exactly as long as the mask where all are True.
+  static const int64_t kLengths[] = {7, 8, 9, 15, 16, 17, 63, 64, 65, 1000};
+  static const etr_scalar_type_t kWide[] = {ETR_FLOAT, ETR_LONG, ETR_HALF};
+  static const etr_diff_fill_t kMasks[] = {ETR_FILL_RANDOM,
+                                           ETR_FILL_POSITIVE, ETR_FILL_ZERO};
+  for (size_t l = 0; l < sizeof(kLengths) / sizeof(kLengths[0]); ++l) {
+    int64_t shape[3] = {1, 2, kLengths[l]};
+    for (size_t t = 0; t < 3; ++t) {
+      for (size_t f = 0; f < 3; ++f) {
+        failures += run_masked_fill(kWide[t], 3, shape, shape,
+                                    2 * kLengths[l], 0, (l + f) % 2 == 0,
+                                    true, kMasks[f]);
+      }
+    }
+  }
   mt_summary("masked_scatter");
   cr_assert_eq(failures, 0, "%d masked_scatter cases disagree", failures);
 }
