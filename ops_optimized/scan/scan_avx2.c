@@ -17,20 +17,38 @@ ALWAYS_INLINE __m128i mask4(size_t count) {
   return _mm_loadu_si128((const __m128i *)(kMask + 4 - count));
 }
 
+// Columns i .. i + 4 V - 1 down the rows: V running sums of 4 doubles
+// (V a constant after inlining).
+static inline __attribute__((always_inline)) void cumsum_strip(
+    size_t r, size_t stride, const float *x, float *y, size_t i,
+    const int V) {
+  __m256d a[12];
+#pragma GCC unroll 12
+  for (int k = 0; k < V; ++k) {
+    a[k] = _mm256_setzero_pd();
+  }
+  for (size_t j = 0; j < r; ++j) {
+    const float *row = x + j * stride + i;
+    float *out = y + j * stride + i;
+#pragma GCC unroll 12
+    for (int k = 0; k < V; ++k) {
+      a[k] = _mm256_add_pd(a[k], _mm256_cvtps_pd(_mm_loadu_ps(row + 4 * k)));
+      _mm_storeu_ps(out + 4 * k, _mm256_cvtpd_ps(a[k]));
+    }
+  }
+}
+
+// Strips of 48 columns (12 running sums of 4 doubles: three lines of a
+// row) down the rows, then of 8, then of 4, as cumsum_cols_avx512 does
+// with its wider strips (there 26 -> 4.1 us on the bench's 64 x 1024).
 static void cumsum_cols_avx2(size_t r, size_t n, size_t stride,
                              const float *x, float *y) {
   size_t i = 0;
+  for (; i + 48 <= n; i += 48) {
+    cumsum_strip(r, stride, x, y, i, 12);
+  }
   for (; i + 8 <= n; i += 8) {
-    __m256d a0 = _mm256_setzero_pd();
-    __m256d a1 = _mm256_setzero_pd();
-    for (size_t j = 0; j < r; ++j) {
-      const float *row = x + j * stride + i;
-      a0 = _mm256_add_pd(a0, _mm256_cvtps_pd(_mm_loadu_ps(row)));
-      a1 = _mm256_add_pd(a1, _mm256_cvtps_pd(_mm_loadu_ps(row + 4)));
-      float *out = y + j * stride + i;
-      _mm_storeu_ps(out, _mm256_cvtpd_ps(a0));
-      _mm_storeu_ps(out + 4, _mm256_cvtpd_ps(a1));
-    }
+    cumsum_strip(r, stride, x, y, i, 2);
   }
   for (; i < n; i += 4) {
     size_t count = n - i < 4 ? n - i : 4;

@@ -130,6 +130,13 @@ TT_TEST(diff_scan, cumsum) {
                          0, ETR_FILL_RANDOM);
   failures += run_cumsum(ETR_FLOAT, ETR_FLOAT, 2, (const int64_t[]){300, 70},
                          0, 0, ETR_FILL_RANDOM);
+  // Columns across the AVX-512 strips of 128, 64, 16 and 8 (and a tail).
+  static const int64_t kWidths[] = {127, 128, 129, 191, 192, 219, 256};
+  for (size_t w = 0; w < sizeof(kWidths) / sizeof(kWidths[0]); ++w) {
+    failures += run_cumsum(ETR_FLOAT, ETR_FLOAT, 2,
+                           (const int64_t[]){5, kWidths[w]}, 0, 0,
+                           w % 2 ? ETR_FILL_SPECIAL : ETR_FILL_RANDOM);
+  }
   failures += run_cumsum(ETR_FLOAT, ETR_FLOAT, 0, NULL, 0, 0, ETR_FILL_RANDOM);
   failures += run_cumsum(ETR_HALF, ETR_HALF, 3,
                          (const int64_t[]){3, 300, 250}, 1, 0,
