@@ -30,7 +30,22 @@ typedef struct etr_random_kernels {
   // out[k] = mix(state + (k + 1) * gamma) for k < n (SplitMix64's
   // variant-13 finalizer).
   void (*draws)(uint64_t state, size_t n, uint64_t *out);
+  // native_dropout's step on n elements: with k = draws[i] >> 11, kept
+  // when k < threshold (u = k 2^-53 < 1 - p: threshold is
+  // etr_random_keep_threshold(1 - p)); y[i] = (float)((double)x[i] *
+  // kept * scale) (kept 1.0 or 0.0, in that order), m[i] = kept. NULL in
+  // a table without it (the driver loops).
+  void (*dropout)(const uint64_t *draws, size_t n, uint64_t threshold,
+                  double scale, const float *x, float *y, uint8_t *m);
 } etr_random_kernels_t;
+
+// The count of 53-bit draws k with k 2^-53 < keep: ceil(keep 2^53), for
+// 0 <= keep <= 1 (k 2^-53 is exact, and so is keep 2^53).
+static inline uint64_t etr_random_keep_threshold(double keep) {
+  double t = keep * 0x1p53;
+  uint64_t whole = (uint64_t)t;
+  return (double)whole < t ? whole + 1 : whole;
+}
 
 extern const etr_random_kernels_t etr_random_kernels_scalar;
 extern const etr_random_kernels_t etr_random_kernels_avx2;

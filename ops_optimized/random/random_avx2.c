@@ -44,6 +44,39 @@ static void draws_avx2(uint64_t state, size_t n, uint64_t *out) {
   }
 }
 
+// Four elements a step: the draws compared with the threshold as
+// integers (k < 2^53: the signed compare is exact), x widened to double,
+// times the kept 1.0 or 0.0, times the scale, narrowed; the mask bytes
+// from the compare's lanes. The last n % 4 one at a time.
+static void dropout_avx2(const uint64_t *draws, size_t n, uint64_t threshold,
+                         double scale, const float *x, float *y,
+                         uint8_t *m) {
+  const __m256i limit = _mm256_set1_epi64x((long long)threshold);
+  const __m256d s = _mm256_set1_pd(scale);
+  const __m256d one = _mm256_set1_pd(1.0);
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const __m256i k = _mm256_srli_epi64(
+        _mm256_loadu_si256((const __m256i *)(draws + i)), 11);
+    const __m256i keep = _mm256_cmpgt_epi64(limit, k);
+    const __m256d kept = _mm256_and_pd(_mm256_castsi256_pd(keep), one);
+    const __m256d v = _mm256_cvtps_pd(_mm_loadu_ps(x + i));
+    _mm_storeu_ps(y + i,
+                  _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_mul_pd(v, kept), s)));
+    const int bits = _mm256_movemask_pd(_mm256_castsi256_pd(keep));
+    for (int b = 0; b < 4; ++b) {
+      m[i + (size_t)b] = (uint8_t)((bits >> b) & 1);
+    }
+  }
+  for (; i < n; ++i) {
+    const bool keep = (draws[i] >> 11) < threshold;
+    const double kept = keep ? 1.0 : 0.0;
+    y[i] = (float)((double)x[i] * kept * scale);
+    m[i] = keep ? 1 : 0;
+  }
+}
+
 const etr_random_kernels_t etr_random_kernels_avx2 = {
     .draws = draws_avx2,
+    .dropout = dropout_avx2,
 };

@@ -36,6 +36,34 @@ static void draws_avx512(uint64_t state, size_t n, uint64_t *out) {
   }
 }
 
+// Eight elements a step: the draws compared with the threshold as
+// integers (k < 2^53: a signed compare is exact), x widened to double,
+// times the kept 1.0 or 0.0, times the scale, narrowed; the mask bytes
+// from the compare's lanes.
+static void dropout_avx512(const uint64_t *draws, size_t n,
+                           uint64_t threshold, double scale, const float *x,
+                           float *y, uint8_t *m) {
+  const __m512i limit = _mm512_set1_epi64((long long)threshold);
+  const __m512d s = _mm512_set1_pd(scale);
+  const __m512d one = _mm512_set1_pd(1.0);
+  for (size_t i = 0; i < n; i += 8) {
+    const size_t left = n - i;
+    const __mmask8 lanes =
+        left >= 8 ? (__mmask8)0xff : (__mmask8)((1u << left) - 1u);
+    const __m512i k =
+        _mm512_srli_epi64(_mm512_maskz_loadu_epi64(lanes, draws + i), 11);
+    const __mmask8 keep = _mm512_cmplt_epi64_mask(k, limit);
+    const __m512d kept = _mm512_maskz_mov_pd(keep, one);
+    const __m512d v = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(lanes, x + i));
+    _mm256_mask_storeu_ps(y + i, lanes,
+                          _mm512_cvtpd_ps(_mm512_mul_pd(
+                              _mm512_mul_pd(v, kept), s)));
+    _mm_mask_storeu_epi8(m + i, lanes,
+                         _mm_maskz_mov_epi8(keep, _mm_set1_epi8(1)));
+  }
+}
+
 const etr_random_kernels_t etr_random_kernels_avx512 = {
     .draws = draws_avx512,
+    .dropout = dropout_avx512,
 };

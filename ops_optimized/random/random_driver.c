@@ -113,6 +113,7 @@ bool etr_random_dropout_run(etr_kernel_context_t *ctx,
   const etr_random_kernels_t *k = etr_random_kernels_for(etr_isa_active());
   double keep_probability = 1.0 - p;
   double scale = keep_probability == 0.0 ? 0.0 : 1.0 / keep_probability;
+  const uint64_t threshold = etr_random_keep_threshold(keep_probability);
   uint64_t draws[kBlock];
   size_t numel = (size_t)etr_numel(input);
   const float *x = (const float *)input->data;
@@ -121,6 +122,11 @@ bool etr_random_dropout_run(etr_kernel_context_t *ctx,
   for (size_t first = 0; first < numel; first += kBlock) {
     size_t count = numel - first < kBlock ? numel - first : kBlock;
     next_block(k, rng.state, count, draws);
+    if (k->dropout != NULL) {
+      k->dropout(draws, count, threshold, scale, x + first, y + first,
+                 m + first);
+      continue;
+    }
     for (size_t i = 0; i < count; ++i) {
       double u = (double)(draws[i] >> 11) * 0x1p-53;
       bool keep = u < keep_probability;

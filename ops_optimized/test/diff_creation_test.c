@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ops_optimized/ops_optimized.h"
+#include "ops_optimized/random/random.h"
 #include "ops_optimized/test/diff.h"
 #include "ops_reference/ops_reference.h"
 
@@ -78,11 +79,80 @@ TT_TEST(diff_creation, values) {
   for (size_t k = 0; k < sizeof(kSizes) / sizeof(kSizes[0]); ++k) {
     failures += run_dropout(ETR_FLOAT, kSizes[k], kPs[k % 4], true);
   }
+  // Keep probabilities whose threshold is not a whole number of 2^-53
+  // steps (the kernels compare the draws as integers), lengths around the
+  // AVX2 and AVX-512 steps.
+  static const double kOddPs[] = {0.3, 0.7, 1.0 / 3.0, 0.999};
+  for (int64_t n = 1; n <= 17; n += 4) {
+    for (size_t k = 0; k < 4; ++k) {
+      failures += run_dropout(ETR_FLOAT, n + (int64_t)k, kOddPs[k], true);
+    }
+  }
   failures += run_dropout(ETR_FLOAT, 9, 0.5, false);
   failures += run_dropout(ETR_DOUBLE, 9, 0.5, true);
   failures += run_dropout(ETR_FLOAT, 9, 1.5, true);
   cr_assert_eq(failures, 0, "%d random cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// etr_random_keep_threshold (random.h): for keep probabilities across
+// [0, 1], a 53-bit draw k is below the threshold exactly when k 2^-53 <
+// keep, the reference's comparison, at the threshold and around it; and
+// the ISAs' dropout kernels on such draws.
+TT_TEST(diff_creation, dropout_threshold) {
+  static const double kKeeps[] = {0.0, 1.0, 0.5, 0.9, 0.7, 1.0 / 3.0,
+                                  0x1p-53, 1.0 - 0x1p-53, 0.1, 0.999};
+  for (size_t i = 0; i < sizeof(kKeeps) / sizeof(kKeeps[0]); ++i) {
+    const double keep = kKeeps[i];
+    const uint64_t t = etr_random_keep_threshold(keep);
+    for (int64_t d = -2; d <= 2; ++d) {
+      if ((int64_t)t + d < 0 || (uint64_t)((int64_t)t + d) >= (1ull << 53)) {
+        continue;
+      }
+      const uint64_t k = (uint64_t)((int64_t)t + d);
+      cr_assert_eq(k < t, (double)k * 0x1p-53 < keep,
+                   "keep %a: k = threshold %+lld", keep, (long long)d);
+    }
+  }
+  // Each ISA's dropout kernel on draws at and around the threshold (the
+  // random cases above rarely come near it), 1..19 elements: the
+  // reference's formula bit for bit, mask bytes exactly 0 or 1.
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    const etr_random_kernels_t *k = etr_random_kernels_for((etr_isa_t)isa);
+    if (!etr_isa_available((etr_isa_t)isa) || k->dropout == NULL) {
+      continue;
+    }
+    for (size_t i = 0; i < sizeof(kKeeps) / sizeof(kKeeps[0]); ++i) {
+      const double keep = kKeeps[i];
+      const double scale = keep == 0.0 ? 0.0 : 1.0 / keep;
+      const uint64_t t = etr_random_keep_threshold(keep);
+      for (size_t n = 1; n <= 19; ++n) {
+        uint64_t draws[19];
+        float x[19];
+        float y[19];
+        uint8_t m[20];
+        for (size_t j = 0; j < n; ++j) {
+          int64_t k53 = (int64_t)t + (int64_t)(j % 5) - 2;
+          k53 = k53 < 0 ? 0 : k53 >= (1ll << 53) ? (1ll << 53) - 1 : k53;
+          draws[j] = ((uint64_t)k53 << 11) | (uint64_t)(j * 37 % 2048);
+          x[j] = (float)j * 0.37f - 2.0f;
+        }
+        m[n] = 0xa5;  // past the end: untouched
+        k->dropout(draws, n, t, scale, x, y, m);
+        for (size_t j = 0; j < n; ++j) {
+          const bool kept = (double)(draws[j] >> 11) * 0x1p-53 < keep;
+          const float want = (float)((double)x[j] * (kept ? 1.0 : 0.0) *
+                                     scale);
+          cr_assert(memcmp(&want, &y[j], sizeof(float)) == 0 &&
+                        m[j] == (kept ? 1 : 0),
+                    "%s keep %a n %zu: element %zu", etr_isa_name(
+                        (etr_isa_t)isa), keep, n, j);
+        }
+        cr_assert_eq(m[n], 0xa5, "%s: wrote past the mask",
+                     etr_isa_name((etr_isa_t)isa));
+      }
+    }
+  }
 }
 
 static etr_kernel_fn find(const etr_kernel_registration_t *table,
