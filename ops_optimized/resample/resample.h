@@ -44,6 +44,17 @@ typedef struct etr_resample_kernels {
   void (*bilinear_pixel)(const float *a, const float *b, const float *c,
                          const float *d, float h0, float h1, float w0,
                          float w1, size_t count, float *dst);
+  // bilinear_row in two passes, each rounded as bilinear_row rounds it:
+  // dst[j count + k] = l0[k] r_j[i0[k]] + l1[k] r_j[i1[k]] for input rows
+  // r_j = src + j src_stride, j < rows (their horizontal taps), and
+  // dst[k] = h0 top[k] + h1 bottom[k] (two such rows blended), so that an
+  // input row's taps serve every output row that reads it. NULL in a
+  // table without them (the driver runs bilinear_row).
+  void (*interp_rows)(const float *src, size_t src_stride, size_t rows,
+                      const int32_t *i0, const int32_t *i1, const float *l0,
+                      const float *l1, size_t count, float *dst);
+  void (*blend_rows)(const float *top, const float *bottom, float h0,
+                     float h1, size_t count, float *dst);
 } etr_resample_kernels_t;
 
 extern const etr_resample_kernels_t etr_resample_kernels_scalar;

@@ -50,6 +50,62 @@ static void duplicate_row_avx512(const float *src, size_t count,
 // 2x upsampling of [1,64,56,56] 828 -> 275 us, bench run.sh). Same values,
 // same FMAs: the results are those of the gathers bit for bit. Wider
 // spans gather.
+// block_taps: where the 16 outputs from k (lanes m) find their
+// horizontal taps, the window's masks and each tap's lane in it when
+// both taps of every lane lie within 32 columns, else the gathers'
+// indices.
+typedef struct block_taps {
+  __mmask16 m;
+  bool window;
+  int32_t base;
+  __mmask16 lo, hi;
+  __m512i a, b;  // window lanes, or gather indices
+} block_taps_t;
+
+static inline __attribute__((always_inline)) block_taps_t block_taps(
+    const int32_t *i0, const int32_t *i1, size_t k, size_t count) {
+  block_taps_t t;
+  t.m = mask16(count - k);
+  size_t last = k + (count - k < 16 ? count - k : 16) - 1;
+  __m512i a = _mm512_maskz_loadu_epi32(t.m, i0 + k);
+  __m512i b = _mm512_maskz_loadu_epi32(t.m, i1 + k);
+  int32_t base = i0[k];
+  int32_t span = i1[last] - base;  // the window's last column
+  __m512i first = _mm512_set1_epi32(base);
+  __m512i ra = _mm512_sub_epi32(a, first);
+  __m512i rb = _mm512_sub_epi32(b, first);
+  __m512i top_column = _mm512_set1_epi32(span);
+  __m512i zero = _mm512_setzero_si512();
+  // Every active tap inside [0, span], and span < 32.
+  __mmask16 inside =
+      _mm512_mask_cmpge_epi32_mask(t.m, ra, zero) &
+      _mm512_mask_cmple_epi32_mask(t.m, ra, top_column) &
+      _mm512_mask_cmpge_epi32_mask(t.m, rb, zero) &
+      _mm512_mask_cmple_epi32_mask(t.m, rb, top_column);
+  t.window = span >= 0 && span < 32 && inside == t.m;
+  t.base = base;
+  t.lo = first_lanes(span + 1);
+  t.hi = first_lanes(span + 1 - 16);
+  t.a = t.window ? ra : a;
+  t.b = t.window ? rb : b;
+  return t;
+}
+
+// Row r's two taps for the block: *ta lane j is r[i0[k + j]], *tb r[i1[k +
+// j]].
+static inline __attribute__((always_inline)) void row_taps(
+    const block_taps_t *t, const float *r, __m512 *ta, __m512 *tb) {
+  if (t->window) {
+    __m512 lo = _mm512_maskz_loadu_ps(t->lo, r + t->base);
+    __m512 hi = _mm512_maskz_loadu_ps(t->hi, r + t->base + 16);
+    *ta = _mm512_permutex2var_ps(lo, t->a, hi);
+    *tb = _mm512_permutex2var_ps(lo, t->b, hi);
+  } else {
+    *ta = gather(t->m, r, t->a);
+    *tb = gather(t->m, r, t->b);
+  }
+}
+
 static void bilinear_row_avx512(const float *r0, const float *r1, float h0,
                                 float h1, const int32_t *i0,
                                 const int32_t *i1, const float *l0,
@@ -57,47 +113,48 @@ static void bilinear_row_avx512(const float *r0, const float *r1, float h0,
   __m512 hv0 = _mm512_set1_ps(h0);
   __m512 hv1 = _mm512_set1_ps(h1);
   for (size_t k = 0; k < count; k += 16) {
-    __mmask16 m = mask16(count - k);
-    size_t last = k + (count - k < 16 ? count - k : 16) - 1;
-    __m512i a = _mm512_maskz_loadu_epi32(m, i0 + k);
-    __m512i b = _mm512_maskz_loadu_epi32(m, i1 + k);
-    __m512 w0 = _mm512_maskz_loadu_ps(m, l0 + k);
-    __m512 w1 = _mm512_maskz_loadu_ps(m, l1 + k);
-    int32_t base = i0[k];
-    int32_t span = i1[last] - base;  // the window's last column
-    __m512i first = _mm512_set1_epi32(base);
-    __m512i ra = _mm512_sub_epi32(a, first);
-    __m512i rb = _mm512_sub_epi32(b, first);
-    __m512i top_column = _mm512_set1_epi32(span);
-    __m512i zero = _mm512_setzero_si512();
-    // Every active tap inside [0, span], and span < 32.
-    __mmask16 inside =
-        _mm512_mask_cmpge_epi32_mask(m, ra, zero) &
-        _mm512_mask_cmple_epi32_mask(m, ra, top_column) &
-        _mm512_mask_cmpge_epi32_mask(m, rb, zero) &
-        _mm512_mask_cmple_epi32_mask(m, rb, top_column);
+    const block_taps_t t = block_taps(i0, i1, k, count);
+    __m512 w0 = _mm512_maskz_loadu_ps(t.m, l0 + k);
+    __m512 w1 = _mm512_maskz_loadu_ps(t.m, l1 + k);
     __m512 ta, tb, ba, bb;
-    if (span >= 0 && span < 32 && inside == m) {
-      __mmask16 lo = first_lanes(span + 1);
-      __mmask16 hi = first_lanes(span + 1 - 16);
-      __m512 r0lo = _mm512_maskz_loadu_ps(lo, r0 + base);
-      __m512 r0hi = _mm512_maskz_loadu_ps(hi, r0 + base + 16);
-      __m512 r1lo = _mm512_maskz_loadu_ps(lo, r1 + base);
-      __m512 r1hi = _mm512_maskz_loadu_ps(hi, r1 + base + 16);
-      ta = _mm512_permutex2var_ps(r0lo, ra, r0hi);
-      tb = _mm512_permutex2var_ps(r0lo, rb, r0hi);
-      ba = _mm512_permutex2var_ps(r1lo, ra, r1hi);
-      bb = _mm512_permutex2var_ps(r1lo, rb, r1hi);
-    } else {
-      ta = gather(m, r0, a);
-      tb = gather(m, r0, b);
-      ba = gather(m, r1, a);
-      bb = gather(m, r1, b);
-    }
+    row_taps(&t, r0, &ta, &tb);
+    row_taps(&t, r1, &ba, &bb);
     __m512 top = _mm512_fmadd_ps(w0, ta, _mm512_mul_ps(w1, tb));
     __m512 bottom = _mm512_fmadd_ps(w0, ba, _mm512_mul_ps(w1, bb));
     __m512 blend = _mm512_fmadd_ps(hv0, top, _mm512_mul_ps(hv1, bottom));
-    _mm512_mask_storeu_ps(dst + k, m, blend);
+    _mm512_mask_storeu_ps(dst + k, t.m, blend);
+  }
+}
+
+// Blocks outer, rows inner: a block's window and lanes are worked out
+// once for all the rows.
+static void interp_rows_avx512(const float *src, size_t src_stride,
+                               size_t rows, const int32_t *i0,
+                               const int32_t *i1, const float *l0,
+                               const float *l1, size_t count, float *dst) {
+  for (size_t k = 0; k < count; k += 16) {
+    const block_taps_t t = block_taps(i0, i1, k, count);
+    __m512 w0 = _mm512_maskz_loadu_ps(t.m, l0 + k);
+    __m512 w1 = _mm512_maskz_loadu_ps(t.m, l1 + k);
+    for (size_t j = 0; j < rows; ++j) {
+      __m512 ta, tb;
+      row_taps(&t, src + j * src_stride, &ta, &tb);
+      _mm512_mask_storeu_ps(dst + j * count + k, t.m,
+                            _mm512_fmadd_ps(w0, ta, _mm512_mul_ps(w1, tb)));
+    }
+  }
+}
+
+static void blend_rows_avx512(const float *top, const float *bottom,
+                              float h0, float h1, size_t count, float *dst) {
+  __m512 hv0 = _mm512_set1_ps(h0);
+  __m512 hv1 = _mm512_set1_ps(h1);
+  for (size_t k = 0; k < count; k += 16) {
+    __mmask16 m = mask16(count - k);
+    __m512 t = _mm512_maskz_loadu_ps(m, top + k);
+    __m512 b = _mm512_maskz_loadu_ps(m, bottom + k);
+    _mm512_mask_storeu_ps(dst + k, m,
+                          _mm512_fmadd_ps(hv0, t, _mm512_mul_ps(hv1, b)));
   }
 }
 
@@ -126,5 +183,7 @@ const etr_resample_kernels_t etr_resample_kernels_avx512 = {
     .gather_row = gather_row_avx512,
     .duplicate_row = duplicate_row_avx512,
     .bilinear_row = bilinear_row_avx512,
+    .interp_rows = interp_rows_avx512,
+    .blend_rows = blend_rows_avx512,
     .bilinear_pixel = bilinear_pixel_avx512,
 };

@@ -22,8 +22,10 @@
 // ulp of the dtype more (2^-10 or 2^-7 |ref|, 2^-24 for Half's
 // subnormals: both blends are rounded to the dtype).
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 
+#include "ops_optimized/resample/resample.h"
 #include "ops_optimized/test/diff.h"
 
 typedef struct resample_spec {
@@ -118,6 +120,79 @@ TT_TEST(diff_resample, widths_and_ratios) {
   }
   cr_assert_eq(failures, 0, "%d resampling cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// The tables' split bilinear (interp_rows, then blend_rows, where a table
+// has them) against its bilinear_row, bit for bit: 2x, 3/2, 5/7, 1/3
+// (taps gathered) and 1x column ratios, widths past the 16-lane blocks,
+// both align_corners, random and special values (inf, NaN, -0.0).
+TT_TEST(diff_resample, split_bilinear_rows) {
+  static const int64_t kRatios[][2] = {{2, 1}, {3, 2}, {5, 7}, {1, 3},
+                                       {1, 1}};
+  static const int64_t kWidths[] = {1, 7, 16, 17, 40, 100};
+  enum { kRows = 3, kMaxOut = 200 };
+  static float src[kRows * 100];
+  static int32_t i0[kMaxOut], i1[kMaxOut];
+  static float l0[kMaxOut], l1[kMaxOut];
+  static float split[kRows * kMaxOut];
+  static float want[kMaxOut], got[kMaxOut];
+  uint64_t state = 77;
+  int checked = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    const etr_resample_kernels_t *k = etr_resample_kernels_for(
+        (etr_isa_t)isa);
+    if (!etr_isa_available((etr_isa_t)isa) || k->interp_rows == NULL) {
+      continue;
+    }
+    for (size_t w = 0; w < sizeof(kWidths) / sizeof(kWidths[0]); ++w) {
+      for (size_t r = 0; r < sizeof(kRatios) / sizeof(kRatios[0]); ++r) {
+        for (int corners = 0; corners < 2; ++corners) {
+          const int64_t in = kWidths[w];
+          int64_t out = in * kRatios[r][0] / kRatios[r][1];
+          out = out > 0 ? out : 1;
+          const etr_resample_axis_t axis = {in, out, 0.0};
+          for (int64_t o = 0; o < out; ++o) {
+            etr_resample_tap_t t =
+                etr_resample_linear_tap(&axis, corners == 1, o);
+            i0[o] = (int32_t)t.i0;
+            i1[o] = (int32_t)t.i1;
+            l0[o] = t.l0;
+            l1[o] = t.l1;
+          }
+          for (int64_t j = 0; j < kRows * in; ++j) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t bits = (uint32_t)(state >> 33);
+            src[j] = bits % 17 == 0   ? INFINITY
+                     : bits % 19 == 0 ? NAN
+                     : bits % 23 == 0 ? -0.0f
+                                      : (float)(bits % 20001) / 1000.0f - 10;
+          }
+          k->interp_rows(src, (size_t)in, kRows, i0, i1, l0, l1,
+                         (size_t)out, split);
+          for (int pair = 0; pair < 3; ++pair) {
+            const int a = pair == 2 ? 1 : 0;
+            const int b = pair == 0 ? 0 : 2;
+            const float h0 = pair == 1 ? 0.25f : 0.625f;
+            const float h1 = 1.0f - h0;
+            k->bilinear_row(src + a * in, src + b * in, h0, h1, i0, i1, l0,
+                            l1, (size_t)out, want);
+            k->blend_rows(split + a * out, split + b * out, h0, h1,
+                          (size_t)out, got);
+            cr_assert(memcmp(want, got, (size_t)out * sizeof(float)) == 0,
+                      "%s: %lld -> %lld columns (corners %d), rows %d, %d",
+                      etr_isa_name((etr_isa_t)isa), (long long)in,
+                      (long long)out, corners, a, b);
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+#if defined(__x86_64__)
+  if (etr_isa_available(ETR_ISA_AVX512)) {
+    cr_assert_gt(checked, 0);
+  }
+#endif
 }
 
 TT_TEST(diff_resample, scales_layouts_dtypes) {
