@@ -345,8 +345,9 @@ TT_TEST(diff_backward, avg_pool2d_backward) {
   cr_assert_gt(etr_diff_stats()->specialized, 0);
 }
 
-// embedding_dense_backward: one pass over the indices per block of rows,
-// in the reference's order: bit-exact. Repeated indices, padding_idx,
+// embedding_dense_backward: sums for the reached rows only (or one pass
+// over the indices per block of rows), in the reference's order:
+// bit-exact. Repeated indices, padding_idx,
 // scale_grad_by_freq, Int and Long indices, an index past the table
 // (skipped), widths over the vector edges; Double and non-contiguous
 // (fallback); errors (a wrong grad size, negative num_weights).
@@ -396,9 +397,12 @@ TT_TEST(diff_backward, embedding_dense_backward) {
                                          kWidths[w], 30, 0, scale == 1, 0, 5);
     }
   }
-  // A large table (blocks of rows when the scratch cannot hold it all).
+  // A large table: scratch for the reached rows only; one whose slots
+  // alone outgrow the 4 MiB scratch (blocks of rows instead).
   failures += run_embedding_backward(ETR_FLOAT, ETR_LONG, 100, 64, 2500, -1,
                                      true, 0, 100);
+  failures += run_embedding_backward(ETR_FLOAT, ETR_INT, 7, 1, 1100000, 3,
+                                     true, 0, 7);
   failures += run_embedding_backward(ETR_DOUBLE, ETR_LONG, 40, 8, 9, -1,
                                      false, 0, 40);
   failures += run_embedding_backward(ETR_FLOAT, ETR_LONG, 40, 8, 9, -1, false,
