@@ -548,6 +548,38 @@ static void run_with_state(etr_kernel_fn optimized, etr_evalue_t **args,
                diag.message);
 }
 
+// A call with `packed` as its state: the reference's bits (`expected`)
+// under every ISA, the one packed for (`isa`) and the others (whose
+// microkernels ignore the panels); then, with the panels zeroed, a
+// different out under `isa`, so the call read them.
+static void expect_packed_b_read(etr_kernel_fn optimized,
+                                 etr_evalue_t **args, size_t num_args,
+                                 const etr_tensor_t *expected,
+                                 etr_tensor_t *actual,
+                                 const etr_gemm_packed_b_t *packed,
+                                 etr_isa_t isa, void *temp_buffer,
+                                 const char *label) {
+  for (int run = 0; run < ETR_NUM_ISAS; ++run) {
+    if (!etr_isa_available((etr_isa_t)run)) {
+      continue;
+    }
+    etr_isa_force((etr_isa_t)run);
+    run_with_state(optimized, args, num_args, actual, packed, temp_buffer,
+                   label);
+    cr_assert_eq(memcmp(expected->data, actual->data,
+                        etr_tensor_nbytes(expected)),
+                 0, "%s, run under %s: results differ", label,
+                 etr_isa_name((etr_isa_t)run));
+  }
+  etr_isa_force(isa);
+  memset((float *)packed->panels, 0, packed->k * packed->n * sizeof(float));
+  run_with_state(optimized, args, num_args, actual, packed, temp_buffer,
+                 label);
+  cr_expect_neq(memcmp(expected->data, actual->data,
+                       etr_tensor_nbytes(expected)),
+                0, "%s: zeroed packed panels changed nothing", label);
+}
+
 // mm and addmm with mat2 packed at load (etr_opt_matmul_prepack, bound as
 // ctx->state the way fuse/prepack.c binds it): the reference's bits under
 // every ISA, and also under another ISA than the one packed for (whose
@@ -627,28 +659,8 @@ TT_TEST(diff_gemm, mm_with_b_packed_at_load) {
         }
         cr_expect(m > 24 || isa != ETR_ISA_AVX512,
                   "%s: B read in place, packed anyway", label);
-        // Under every ISA: the one packed for and the others.
-        for (int run = 0; run < ETR_NUM_ISAS; ++run) {
-          if (!etr_isa_available((etr_isa_t)run)) {
-            continue;
-          }
-          etr_isa_force((etr_isa_t)run);
-          run_with_state(optimized, opt_args, num_args, actual, packed,
-                         temp_buffer, label);
-          cr_assert_eq(memcmp(expected->data, actual->data,
-                              etr_tensor_nbytes(expected)),
-                       0, "%s, run under %s: results differ", label,
-                       etr_isa_name((etr_isa_t)run));
-        }
-        // Zeroed panels: the call under the packing ISA reads them.
-        etr_isa_force((etr_isa_t)isa);
-        memset((float *)packed->panels, 0,
-               (size_t)k * (size_t)n * sizeof(float));
-        run_with_state(optimized, opt_args, num_args, actual, packed,
-                       temp_buffer, label);
-        cr_expect_neq(memcmp(expected->data, actual->data,
-                             etr_tensor_nbytes(expected)),
-                      0, "%s: zeroed packed panels changed nothing", label);
+        expect_packed_b_read(optimized, opt_args, num_args, expected, actual,
+                             packed, (etr_isa_t)isa, temp_buffer, label);
       }
       etr_isa_reset();
     }
@@ -730,26 +742,9 @@ TT_TEST(diff_gemm, linear_with_weight_packed_at_load) {
           cr_expect(m <= 24 && variant == 1, "%s: not packed", label);
           continue;
         }
-        for (int run = 0; run < ETR_NUM_ISAS; ++run) {
-          if (!etr_isa_available((etr_isa_t)run)) {
-            continue;
-          }
-          etr_isa_force((etr_isa_t)run);
-          run_with_state(etr_opt_linear_out, opt_args, 5, actual, packed,
-                         temp_buffer, label);
-          cr_assert_eq(memcmp(expected->data, actual->data,
-                              etr_tensor_nbytes(expected)),
-                       0, "%s, run under %s: results differ", label,
-                       etr_isa_name((etr_isa_t)run));
-        }
-        etr_isa_force((etr_isa_t)isa);
-        memset((float *)packed->panels, 0,
-               (size_t)k * (size_t)n * sizeof(float));
-        run_with_state(etr_opt_linear_out, opt_args, 5, actual, packed,
-                       temp_buffer, label);
-        cr_expect_neq(memcmp(expected->data, actual->data,
-                             etr_tensor_nbytes(expected)),
-                      0, "%s: zeroed packed panels changed nothing", label);
+        expect_packed_b_read(etr_opt_linear_out, opt_args, 5, expected,
+                             actual, packed, (etr_isa_t)isa, temp_buffer,
+                             label);
       }
       etr_isa_reset();
     }
