@@ -86,7 +86,7 @@ etr_error_t etr_opt_native_group_norm_backward_out(etr_kernel_context_t *ctx,
   // and this dx, each step rounded as the reference rounds it (dy * 1.0 is
   // dy; s * 1.0 is s): AVX-512 runs 8 rows a vector, one row a lane.
   const etr_norm_kernels_t *kernels = etr_norm_kernels_for(etr_isa_active());
-  if (hxw > 0) {
+  if (hxw > 0 && pairs > 0) {  // (no planes: NULL data and scratch)
     kernels->ln_backward_sums(pairs, (size_t)hxw, dy_all, x_all, NULL, ds,
                               db);
   } else {
