@@ -6,8 +6,9 @@
 // sort.h), so values and indices -- ties and NaNs included -- are the
 // reference's bit for bit, without its per-access dtype dispatch. A slice
 // of 64 or more distinct numbers (no NaN, not both zeros) has one sorted
-// order whatever the algorithm: a radix sort takes it, and hands any
-// other slice to the introsort. Other
+// order whatever the algorithm: a sorting network (AVX-512, contiguous
+// slices of up to 4096) or a radix sort takes it, and hands any other
+// slice to the introsort. Other
 // dtypes (integers may take ATen's stable radix path), empty inputs, no
 // scratch and argument errors go to the reference kernel
 // (ops_reference/op_sort.c), whose dry run checks and resizes first.

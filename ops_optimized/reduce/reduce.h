@@ -79,7 +79,25 @@ typedef struct etr_reduce_kernels {
   // rounded once as in C; and their rounding, z[i] = (float)y[i].
   void (*accumulate_f64)(size_t n, const float *x, double *y);
   void (*round_f64)(size_t n, const double *y, float *z);
+  // sort's slices of distinct numbers (sort/sort_avx512.c): x[0, n),
+  // 8 <= n <= ETR_SORT_DISTINCT_MAX, sorted into values[0, n) and their
+  // positions into indices, descending or not, as every correct sort
+  // orders them, when no value is NaN and no two are equal (-0.0 and 0.0
+  // count as equal); false, with nothing written, when one is. scratch:
+  // 2 n uint64. sort_u64 is its sorting network: x[0, n) ascending, n a
+  // power of two from 8 to ETR_SORT_DISTINCT_MAX. Both NULL where the ISA
+  // has none (the driver then takes sort_f32.c's radix sort).
+  bool (*sort_distinct)(const float *x, size_t n, bool descending,
+                        uint64_t *scratch, float *values, int64_t *indices);
+  void (*sort_u64)(uint64_t *x, size_t n);
 } etr_reduce_kernels_t;
+
+enum { ETR_SORT_DISTINCT_MAX = 4096 };
+
+bool etr_sort_distinct_avx512(const float *x, size_t n, bool descending,
+                              uint64_t *scratch, float *values,
+                              int64_t *indices);
+void etr_sort_u64_avx512(uint64_t *x, size_t n);
 
 // partial_sort's test in topk (ATen's order, NaN largest): whether x
 // displaces `bound`, the worst of the k kept. Largest: x > bound, or x is

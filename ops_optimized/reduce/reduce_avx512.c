@@ -521,4 +521,6 @@ const etr_reduce_kernels_t etr_reduce_kernels_avx512 = {
     .nonzero_positions = nonzero_positions_avx512,
     .accumulate_f64 = accumulate_f64_avx512,
     .round_f64 = round_f64_avx512,
+    .sort_distinct = etr_sort_distinct_avx512,
+    .sort_u64 = etr_sort_u64_avx512,
 };

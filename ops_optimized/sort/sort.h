@@ -48,7 +48,10 @@ void etr_sort_f32_nth_element(etr_sort_f32_pair_t *pairs, int64_t first,
 // 0.0 count as equal): then every correct sort -- the reference's
 // introsort included -- gives this one order, indices and all. False when
 // some are not (a NaN seen first, or equal neighbours once sorted), with
-// pairs[0, n) holding no particular order. `scratch` holds 4 n uint32.
+// pairs[0, n) holding no particular order. `scratch` holds 4 n uint32,
+// 8-byte aligned. (The ISAs with a sorting network take contiguous
+// slices of up to ETR_SORT_DISTINCT_MAX by the reduce table's
+// sort_distinct instead.)
 bool etr_sort_f32_distinct(const float *x, int64_t stride, int64_t n,
                            bool descending, uint32_t *scratch,
                            etr_sort_f32_pair_t *pairs);

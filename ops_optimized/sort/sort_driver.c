@@ -98,9 +98,10 @@ bool etr_sort_f32_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
   if (pairs == NULL) {
     return false;
   }
-  // Slices of distinct numbers take the radix sort (4 n uint32 of scratch
-  // when there is room; 64 rows of 1024 randn floats, AMD Zen 5: 2.68 ms
-  // -> 0.46 ms), the others the introsort.
+  // Slices of distinct numbers take the sorting network or the radix sort
+  // (4 n uint32 of scratch when there is room; 64 rows of 1024 randn
+  // floats, AMD Zen 5: 2.68 ms by the introsort, 0.46 ms by the radix
+  // sort), the others the introsort.
   uint32_t *radix = n >= kRadixMin && n <= (int64_t)UINT32_MAX
                         ? etr_arena_alloc(ctx->temp,
                                           4 * (size_t)n * sizeof(uint32_t), 8)
@@ -111,15 +112,34 @@ bool etr_sort_f32_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
     strides[1] = values->strides[dim];
     strides[2] = indices->strides[dim];
   }
+  const etr_reduce_kernels_t *k = etr_reduce_kernels_for(etr_isa_active());
+  // Contiguous slices within the sorting network's reach (the values and
+  // indices too) take it, where the ISA has one.
+  bool network = k->sort_distinct != NULL && radix != NULL &&
+                 n <= ETR_SORT_DISTINCT_MAX &&
+                 (!has_dim || (strides[0] == 1 && strides[1] == 1 &&
+                               strides[2] == 1));
   slices_t s;
   slices_init(&s, has_dim ? dim : -1, self, values, indices);
   int64_t count = slice_count(self, has_dim ? dim : -1);
   for (int64_t o = 0; o < count; ++o) {
     // A stride-0 dim (an expanded view) keeps indices 0..n-1, as ATen.
     bool expanded = has_dim && strides[0] == 0;
-    if (expanded || radix == NULL ||
-        !etr_sort_f32_distinct((const float *)self->data + s.offset[0],
-                               strides[0], n, descending, radix, pairs)) {
+    const float *x = (const float *)self->data + s.offset[0];
+    if (network) {
+      if (k->sort_distinct(x, (size_t)n, descending,
+                           (uint64_t *)(void *)radix,
+                           (float *)values->data + s.offset[1],
+                           (int64_t *)indices->data + s.offset[2])) {
+        slices_next(&s);
+        continue;
+      }
+      // Declined: the radix sort would decline it too.
+      gather(self, s.offset[0], strides[0], n, pairs);
+      etr_sort_f32_sort(pairs, 0, n, descending);
+    } else if (expanded || radix == NULL ||
+               !etr_sort_f32_distinct(x, strides[0], n, descending, radix,
+                                      pairs)) {
       gather(self, s.offset[0], strides[0], n, pairs);
       if (!expanded) {
         etr_sort_f32_sort(pairs, 0, n, descending);

@@ -263,55 +263,87 @@ static inline float key_float(uint32_t key) {
   return v;
 }
 
-// Least-significant-digit radix sort on 8-bit digits, a pass skipped where
-// every key has the same digit; then the sorted values must rise strictly.
-bool etr_sort_f32_distinct(const float *x, int64_t stride, int64_t n,
-                           bool descending, uint32_t *scratch, pair_t *p) {
-  uint32_t *keys = scratch;
-  uint32_t *order = scratch + n;
-  uint32_t *keys_to = scratch + 2 * n;
-  uint32_t *order_to = scratch + 3 * n;
-  uint32_t counts[4][256];
-  memset(counts, 0, sizeof(counts));
+// The slice as key << 32 | index entries into e[0, n), their digits
+// counted (the radix sort's), in four copies: element i counts in copy
+// i % 4, so that runs of one digit -- the top bytes of similar
+// magnitudes -- make four chains of increments through memory, not one.
+// False at a NaN.
+static bool pack_counted(const float *x, int64_t stride, int64_t n,
+                         uint64_t *e, uint32_t counts[4][4][256]) {
+  memset(counts, 0, 4 * sizeof(*counts));
   for (int64_t i = 0; i < n; ++i) {
     float v = x[i * stride];
     if (isnan(v)) {
       return false;
     }
     uint32_t key = float_key(v);
-    keys[i] = key;
-    order[i] = (uint32_t)i;
+    e[i] = (uint64_t)key << 32 | (uint64_t)i;
+    uint32_t(*copy)[256] = counts[i & 3];
     for (int d = 0; d < 4; ++d) {
-      ++counts[d][(key >> (8 * d)) & 0xffu];
+      ++copy[d][(key >> (8 * d)) & 0xffu];
     }
   }
+  return true;
+}
+
+// Least-significant-digit radix sort of e[0, n) on the keys' 8-bit
+// digits, a pass skipped where every key has the same digit; into e or
+// `to`, whichever it returns. Each pass places the front half from the
+// buckets' starts upward and the back half, read backward, from their
+// ends downward: two chains of increments again, and within a bucket the
+// order stays the input's (the front half's all come first). 64 rows of
+// 1024 randn floats, Zen 5, AVX2 build: 490 -> 410 us against separate
+// key and index arrays, one count array per digit, one chain.
+static uint64_t *radix_sort(uint64_t *e, uint64_t *to, int64_t n,
+                            uint32_t counts[4][4][256]) {
   for (int d = 0; d < 4; ++d) {
-    uint32_t *count = counts[d];
-    if (count[(keys[0] >> (8 * d)) & 0xffu] == (uint32_t)n) {
+    int shift = 32 + 8 * d;
+    uint32_t start[256];
+    uint32_t end[256];
+    uint32_t at = 0;
+    bool one_digit = false;
+    for (int b = 0; b < 256; ++b) {
+      uint32_t c = counts[0][d][b] + counts[1][d][b] + counts[2][d][b] +
+                   counts[3][d][b];
+      one_digit = one_digit || c == (uint32_t)n;
+      start[b] = at;
+      at += c;
+      end[b] = at;
+    }
+    if (one_digit) {
       continue;  // one digit for all: the order stands
     }
-    uint32_t start = 0;
-    for (int b = 0; b < 256; ++b) {
-      uint32_t c = count[b];
-      count[b] = start;
-      start += c;
+    int64_t half = n / 2;
+    for (int64_t i = 0, j = n - 1; i < half; ++i, --j) {
+      uint64_t front = e[i];
+      uint64_t back = e[j];
+      to[start[(front >> shift) & 0xffu]++] = front;
+      to[--end[(back >> shift) & 0xffu]] = back;
     }
-    for (int64_t i = 0; i < n; ++i) {
-      uint32_t at = count[(keys[i] >> (8 * d)) & 0xffu]++;
-      keys_to[at] = keys[i];
-      order_to[at] = order[i];
+    if (n % 2 != 0) {
+      to[start[(e[half] >> shift) & 0xffu]] = e[half];
     }
-    uint32_t *t = keys;
-    keys = keys_to;
-    keys_to = t;
-    t = order;
-    order = order_to;
-    order_to = t;
+    uint64_t *t = e;
+    e = to;
+    to = t;
   }
+  return e;
+}
+
+// The slice sorted stably by the radix sort, then its values, which must
+// rise strictly.
+bool etr_sort_f32_distinct(const float *x, int64_t stride, int64_t n,
+                           bool descending, uint32_t *scratch, pair_t *p) {
+  uint64_t *e = (uint64_t *)(void *)scratch;
+  uint32_t counts[4][4][256];
+  if (!pack_counted(x, stride, n, e, counts)) {
+    return false;
+  }
+  e = radix_sort(e, e + n, n, counts);
   for (int64_t i = 0; i < n; ++i) {
-    int64_t from = descending ? n - 1 - i : i;
-    p[i].value = key_float(keys[from]);
-    p[i].index = (int64_t)order[from];
+    uint64_t entry = e[descending ? n - 1 - i : i];
+    p[i].value = key_float((uint32_t)(entry >> 32));
+    p[i].index = (int64_t)(uint32_t)entry;
   }
   for (int64_t i = 1; i < n; ++i) {
     if (descending ? !(p[i - 1].value > p[i].value)

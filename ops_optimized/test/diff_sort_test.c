@@ -15,8 +15,11 @@
 // (fallback); argument errors (k out of range, a bad dim).
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ops_optimized/isa.h"
+#include "ops_optimized/reduce/reduce.h"
 #include "ops_optimized/sort/sort.h"
 #include "ops_optimized/test/diff.h"
 
@@ -37,6 +40,27 @@ static int run_sort(int32_t rank, const int64_t *sizes, int64_t dim,
   int64_t capacity = etr_tensor_numel(self) + 8;
   etr_diff_out(&c, dtype, 1, (const int64_t[]){0}, 0, capacity);
   etr_diff_out(&c, ETR_LONG, 1, (const int64_t[]){0}, 0, capacity);
+  size_t outs[2] = {3, 4};
+  etr_diff_out_list(&c, 2, outs);
+  etr_diff_tolerance_exact(&c);
+  return etr_diff_run(&c);
+}
+
+// sort along the last dim of a contiguous [1, 3, 2, 80] Float input into
+// channels-last values and indices (their last dim strided): the sorting
+// network, which writes contiguous outs, must hand these slices over.
+static int run_sort_channels_last_outs(bool descending) {
+  static const int64_t kSizes[4] = {1, 3, 2, 80};
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::sort.values", g_seed++,
+                 "Float [1, 3, 2, 80] dim 3%s, channels-last outs",
+                 descending ? " descending" : "");
+  etr_diff_input(&c, ETR_FLOAT, 4, kSizes, ETR_DIFF_CONTIGUOUS,
+                 ETR_FILL_RANDOM);
+  etr_diff_arg(&c, tt_ev_int(3));
+  etr_diff_arg(&c, tt_ev_bool(descending));
+  etr_diff_out(&c, ETR_FLOAT, 4, kSizes, ETR_DIFF_CHANNELS_LAST, 0);
+  etr_diff_out(&c, ETR_LONG, 4, kSizes, ETR_DIFF_CHANNELS_LAST, 0);
   size_t outs[2] = {3, 4};
   etr_diff_out_list(&c, 2, outs);
   etr_diff_tolerance_exact(&c);
@@ -246,7 +270,9 @@ static int run_sort_set(const int64_t *sizes, int64_t dim, bool descending,
 
 TT_TEST(diff_sort, sort_distinct_radix) {
   int failures = 0;
-  static const int64_t kRows[][2] = {{3, 64}, {2, 65}, {1, 1000}, {2, 257}};
+  // 5000: past the sorting networks' reach (ETR_SORT_DISTINCT_MAX).
+  static const int64_t kRows[][2] = {{3, 64},   {2, 65}, {1, 1000},
+                                     {2, 257},  {1, 5000}};
   for (size_t r = 0; r < sizeof(kRows) / sizeof(kRows[0]); ++r) {
     const int64_t *sizes = kRows[r];
     const int64_t last = sizes[1] - 1;
@@ -272,22 +298,107 @@ TT_TEST(diff_sort, sort_distinct_radix) {
                                twins);
     }
   }
+  failures += run_sort_channels_last_outs(false);
+  failures += run_sort_channels_last_outs(true);
   cr_assert_eq(failures, 0, "%d sort cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
 }
 
-// etr_sort_f32_distinct itself: it takes every slice of distinct numbers
-// (so the path above is not silently handed over) and orders it as the
-// introsort does; it declines ties, -0.0 beside 0.0 and NaN.
+// The reduce tables of this machine's ISAs that have a sorting network.
+static int network_isas(etr_isa_t isas[ETR_NUM_ISAS]) {
+  int count = 0;
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (etr_isa_available((etr_isa_t)isa) &&
+        etr_reduce_kernels_for((etr_isa_t)isa)->sort_distinct != NULL) {
+      isas[count++] = (etr_isa_t)isa;
+    }
+  }
+  return count;
+}
+
+static int compare_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a;
+  uint64_t y = *(const uint64_t *)b;
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+// Each network on every power of two it takes: random entries (the top
+// bit set in half, so a signed compare would misorder them), entries
+// drawn from four values (runs of equal ones), UINT64_MAX among them,
+// and already sorted and reversed arrays; against qsort.
+TT_TEST(diff_sort, sort_u64_network) {
+  static uint64_t x[ETR_SORT_DISTINCT_MAX];
+  static uint64_t want[ETR_SORT_DISTINCT_MAX];
+  etr_isa_t isas[ETR_NUM_ISAS];
+  int count = network_isas(isas);
+  uint64_t state = 11;
+  for (int k = 0; k < count; ++k) {
+    const etr_reduce_kernels_t *kernels = etr_reduce_kernels_for(isas[k]);
+    for (size_t n = 8; n <= ETR_SORT_DISTINCT_MAX; n *= 2) {
+      for (int fill = 0; fill < 4; ++fill) {
+        for (size_t i = 0; i < n; ++i) {
+          state = state * 6364136223846793005ull + 1442695040888963407ull;
+          uint64_t r = state ^ (state >> 29);
+          static const uint64_t kFour[4] = {0, 5, UINT64_MAX, 1ull << 63};
+          x[i] = fill == 0   ? r
+                 : fill == 1 ? kFour[r >> 62]
+                 : fill == 2 ? (uint64_t)i << 40
+                             : (uint64_t)(n - i) << 33 | 1ull << 63;
+        }
+        memcpy(want, x, n * sizeof(*x));
+        qsort(want, n, sizeof(*want), compare_u64);
+        kernels->sort_u64(x, n);
+        cr_assert(memcmp(x, want, n * sizeof(*x)) == 0,
+                  "%s network, n %zu, fill %d: order differs",
+                  etr_isa_name(isas[k]), n, fill);
+      }
+    }
+  }
+}
+
+// One slice by the radix sort (isa < 0) or an ISA's sort_distinct
+// (contiguous slices, n >= 8) into got; whether it took the slice.
+static bool sort_distinct_by(int isa, const float *x, int stride, int64_t n,
+                             bool down, uint32_t *scratch,
+                             etr_sort_f32_pair_t *got) {
+  if (isa < 0) {
+    return etr_sort_f32_distinct(x, stride, n, down, scratch, got);
+  }
+  static float values[ETR_SORT_DISTINCT_MAX + 1];
+  static int64_t indices[ETR_SORT_DISTINCT_MAX + 1];
+  // The outs' slot past n must stay untouched.
+  values[n] = 42.0f;
+  indices[n] = 42;
+  bool took = etr_reduce_kernels_for((etr_isa_t)isa)->sort_distinct(
+      x, (size_t)n, down, (uint64_t *)(void *)scratch, values, indices);
+  cr_assert(values[n] == 42.0f && indices[n] == 42,
+            "%s: n %lld: written past the outs", etr_isa_name(isa),
+            (long long)n);
+  for (int64_t i = 0; i < n; ++i) {
+    got[i].value = values[i];
+    got[i].index = indices[i];
+  }
+  return took;
+}
+
+// etr_sort_f32_distinct and each ISA's sort_distinct: each takes every
+// slice of distinct numbers (so the path above is not silently handed
+// over) and orders it as the introsort does; it declines ties, -0.0
+// beside 0.0 and NaN. Lengths around the vectors (8, 16) and the
+// network's reach (4096), padded ones.
 TT_TEST(diff_sort, sort_distinct_kernel) {
-  enum { kMax = 1000 };
+  enum { kMax = ETR_SORT_DISTINCT_MAX };
   static float x[2 * kMax];
   static uint32_t scratch[4 * kMax];
   static etr_sort_f32_pair_t got[kMax];
   static etr_sort_f32_pair_t want[kMax];
-  static const size_t kLengths[] = {1, 2, 63, 64, 65, 257, 1000};
+  static const size_t kLengths[] = {1,  2,   7,   8,    9,    15,   16,
+                                    17, 63,  64,  65,   257,  1000, 1024,
+                                    1025, 4095, 4096};
   static const float kScale[][2] = {{1.0f, 0.0f}, {0.5f, 1.5f},
                                     {1.0f, -2.0f}, {1e-30f, 0.0f}};
+  etr_isa_t isas[ETR_NUM_ISAS];
+  int count = network_isas(isas);
   uint64_t state = 5;
   for (size_t l = 0; l < sizeof(kLengths) / sizeof(kLengths[0]); ++l) {
     const int64_t n = (int64_t)kLengths[l];
@@ -308,34 +419,90 @@ TT_TEST(diff_sort, sort_distinct_kernel) {
           for (int64_t i = 1; i < n; ++i) {
             distinct = distinct && want[i - 1].value != want[i].value;
           }
-          bool took = etr_sort_f32_distinct(x, stride, n, down == 1, scratch,
-                                            got);
-          cr_assert_eq(took, distinct,
-                       "n %lld scale %zu stride %d down %d: took %d, "
-                       "distinct %d",
-                       (long long)n, q, stride, down, took, distinct);
-          for (int64_t i = 0; took && i < n; ++i) {
-            cr_assert(got[i].index == want[i].index &&
-                          memcmp(&got[i].value, &want[i].value, 4) == 0,
-                      "n %lld scale %zu stride %d down %d: position %lld",
-                      (long long)n, q, stride, down, (long long)i);
+          for (int k = -1; k < count; ++k) {
+            int isa = k < 0 ? -1 : (int)isas[k];
+            if (isa >= 0 && (stride != 1 || n < 8)) {
+              continue;
+            }
+            const char *name = isa < 0 ? "radix" : etr_isa_name(isa);
+            bool took =
+                sort_distinct_by(isa, x, stride, n, down, scratch, got);
+            cr_assert_eq(took, distinct,
+                         "%s: n %lld scale %zu stride %d down %d: took %d, "
+                         "distinct %d",
+                         name, (long long)n, q, stride, down, took,
+                         distinct);
+            for (int64_t i = 0; took && i < n; ++i) {
+              cr_assert(got[i].index == want[i].index &&
+                            memcmp(&got[i].value, &want[i].value, 4) == 0,
+                        "%s: n %lld scale %zu stride %d down %d: position "
+                        "%lld",
+                        name, (long long)n, q, stride, down, (long long)i);
+            }
           }
         }
       }
     }
   }
-  // Declined: a repeat, -0.0 beside 0.0, a NaN.
-  for (int64_t i = 0; i < 100; ++i) {
-    x[i] = (float)i * 0.5f - 20.0f;
+  // Declined: a repeat, -0.0 beside 0.0, a NaN; +inf and -inf taken.
+  for (int k = -1; k < count; ++k) {
+    int isa = k < 0 ? -1 : (int)isas[k];
+    const char *name = isa < 0 ? "radix" : etr_isa_name(isa);
+    for (int64_t i = 0; i < 100; ++i) {
+      x[i] = (float)i * 0.5f - 20.0f;
+    }
+    for (int down = 0; down < 2; ++down) {
+      cr_assert(sort_distinct_by(isa, x, 1, 100, down, scratch, got));
+      x[7] = x[93];
+      cr_assert(!sort_distinct_by(isa, x, 1, 100, down, scratch, got),
+                "%s: a repeat", name);
+      x[7] = -0.0f;  // x[40] is 0.0
+      cr_assert(!sort_distinct_by(isa, x, 1, 100, down, scratch, got),
+                "%s: -0.0 beside 0.0", name);
+      x[7] = NAN;
+      cr_assert(!sort_distinct_by(isa, x, 1, 100, down, scratch, got),
+                "%s: a NaN", name);
+      x[99] = NAN;  // in the last, partial vector
+      x[7] = (float)7 * 0.5f - 20.0f;
+      cr_assert(!sort_distinct_by(isa, x, 1, 100, down, scratch, got),
+                "%s: a last NaN", name);
+      x[99] = (float)99 * 0.5f - 20.0f;
+      x[7] = INFINITY;
+      x[8] = -INFINITY;
+      cr_assert(sort_distinct_by(isa, x, 1, 100, down, scratch, got));
+      cr_assert(got[down ? 0 : 99].index == 7 &&
+                    got[down ? 99 : 0].index == 8,
+                "%s: the infinities' places", name);
+      x[7] = (float)7 * 0.5f - 20.0f;
+      x[8] = (float)8 * 0.5f - 20.0f;
+    }
+  }
+}
+
+// The radix sort past 2^16 elements: indices need all 32 bits of their
+// entries. A shuffled ramp, ascending and descending.
+TT_TEST(diff_sort, sort_distinct_radix_long) {
+  enum { kLong = 70001 };
+  static float x[kLong];
+  static uint32_t scratch[4 * kLong];
+  static etr_sort_f32_pair_t got[kLong];
+  for (int64_t i = 0; i < kLong; ++i) {
+    x[i] = (float)i - 35000.0f;
+  }
+  uint64_t state = 3;
+  for (int64_t i = kLong - 1; i > 0; --i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    int64_t j = (int64_t)((state >> 33) % (uint64_t)(i + 1));
+    float t = x[i];
+    x[i] = x[j];
+    x[j] = t;
   }
   for (int down = 0; down < 2; ++down) {
-    cr_assert(etr_sort_f32_distinct(x, 1, 100, down, scratch, got));
-    x[7] = x[93];
-    cr_assert(!etr_sort_f32_distinct(x, 1, 100, down, scratch, got));
-    x[7] = -0.0f;  // x[40] is 0.0
-    cr_assert(!etr_sort_f32_distinct(x, 1, 100, down, scratch, got));
-    x[7] = NAN;
-    cr_assert(!etr_sort_f32_distinct(x, 1, 100, down, scratch, got));
-    x[7] = (float)7 * 0.5f - 20.0f;
+    cr_assert(etr_sort_f32_distinct(x, 1, kLong, down, scratch, got));
+    for (int64_t i = 0; i < kLong; ++i) {
+      float want = down ? 35000.0f - (float)i : (float)i - 35000.0f;
+      cr_assert(got[i].value == want && x[got[i].index] == want,
+                "down %d: position %lld", down, (long long)i);
+    }
   }
 }
