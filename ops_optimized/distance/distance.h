@@ -21,13 +21,30 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/arena.h"
 #include "core/tensor.h"
 #include "ops_optimized/isa.h"
+
+typedef enum etr_distance_norm {
+  ETR_DISTANCE_P2,   // sqrt of sum_sq
+  ETR_DISTANCE_P1,   // sum_abs
+  ETR_DISTANCE_INF,  // max_abs
+} etr_distance_norm_t;
 
 typedef struct etr_distance_kernels {
   double (*sum_sq)(size_t n, const float *a, const float *b);
   double (*sum_abs)(size_t n, const float *a, const float *b);
   double (*max_abs)(size_t n, const float *a, const float *b);
+  // Many pairs at once (NULL where the ISA has no such kernel): the
+  // distances of `rows` (1 to 8) rows of n doubles at a (row r at a + r
+  // n: x1's rows, converted) to `count` (1 to 16) rows held transposed at
+  // bt (element i of row j at bt[i * ld + j]; 16 columns readable, those
+  // past count zeros or anything), as `norm` reduces them, rounded to
+  // float into y[r * y_stride + j], j < count. Each pair's sums in
+  // another order, or fused, than the kernels above: the same bounds.
+  void (*pairs_block)(etr_distance_norm_t norm, size_t rows, size_t count,
+                      size_t n, const double *a, const double *bt,
+                      size_t ld, float *y, size_t y_stride);
 } etr_distance_kernels_t;
 
 extern const etr_distance_kernels_t etr_distance_kernels_scalar;
@@ -45,14 +62,20 @@ const etr_distance_kernels_t *etr_distance_kernels_for(etr_isa_t isa);
 // p = 0 and other p run the reference's sequential formulas in portable C
 // (bit-exact). False, with nothing written, for other cases (broadcast
 // batch dims, other dtypes or layouts).
-bool etr_cdist_run(const etr_tensor_t *x1, const etr_tensor_t *x2, double p,
-                   etr_tensor_t *out);
+// With an ISA's pairs_block and room in `scratch` (may be NULL), p = 1, 2
+// and inf run it on blocks of 8 rows of x1 by 16 of x2 (x2 transposed to
+// doubles once per batch).
+bool etr_cdist_run(etr_arena_t *scratch, const etr_tensor_t *x1,
+                   const etr_tensor_t *x2, double p, etr_tensor_t *out);
 
 // out[k] = the p-norm distance of rows i < j of a contiguous Float self
 // [N, M], pairs in pdist's order, into a contiguous Float out resized by
 // the reference: p = 1 and 2 on the kernels above, p = 0, +-inf (NaN
 // propagating, pdist's rule) and other p sequentially as the reference
 // (bit-exact). False, with nothing written, for other cases.
-bool etr_pdist_run(const etr_tensor_t *self, double p, etr_tensor_t *out);
+// With an ISA's pairs_block and room in `scratch` (may be NULL), p = 2
+// and 1 run it on blocks of 8 rows by 16.
+bool etr_pdist_run(etr_arena_t *scratch, const etr_tensor_t *self, double p,
+                   etr_tensor_t *out);
 
 #endif  // ETR_OPS_OPTIMIZED_DISTANCE_DISTANCE_H

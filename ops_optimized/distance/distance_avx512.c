@@ -72,8 +72,104 @@ static double max_abs_avx512(size_t n, const float *a, const float *b) {
   return total;
 }
 
+// pairs_block for ROWS rows (a constant once inlined): per element i,
+// two vectors of the 16 transposed rows and one broadcast per row of a,
+// 2 ROWS independent accumulators. The max ignores NaN as max_abs does.
+ALWAYS_INLINE void pairs_rows(etr_distance_norm_t norm, size_t rows,
+                              size_t count, size_t n, const double *a,
+                              const double *bt, size_t ld, float *y,
+                              size_t y_stride) {
+  __m512d acc[8][2];
+#pragma GCC unroll 8
+  for (size_t r = 0; r < rows; ++r) {
+    acc[r][0] = _mm512_setzero_pd();
+    acc[r][1] = _mm512_setzero_pd();
+  }
+  for (size_t i = 0; i < n; ++i) {
+    __m512d b0 = _mm512_loadu_pd(bt + i * ld);
+    __m512d b1 = _mm512_loadu_pd(bt + i * ld + 8);
+#pragma GCC unroll 8
+    for (size_t r = 0; r < rows; ++r) {
+      __m512d x = _mm512_set1_pd(a[r * n + i]);
+      __m512d d0 = _mm512_sub_pd(x, b0);
+      __m512d d1 = _mm512_sub_pd(x, b1);
+      if (norm == ETR_DISTANCE_P2) {
+        acc[r][0] = _mm512_fmadd_pd(d0, d0, acc[r][0]);
+        acc[r][1] = _mm512_fmadd_pd(d1, d1, acc[r][1]);
+      } else if (norm == ETR_DISTANCE_P1) {
+        acc[r][0] = _mm512_add_pd(acc[r][0], abs8(d0));
+        acc[r][1] = _mm512_add_pd(acc[r][1], abs8(d1));
+      } else {
+        acc[r][0] = _mm512_max_pd(abs8(d0), acc[r][0]);
+        acc[r][1] = _mm512_max_pd(abs8(d1), acc[r][1]);
+      }
+    }
+  }
+  __mmask8 low = count >= 8 ? 0xff : (__mmask8)((1u << count) - 1u);
+  __mmask8 high = count <= 8 ? 0 : (__mmask8)((1u << (count - 8)) - 1u);
+#pragma GCC unroll 8
+  for (size_t r = 0; r < rows; ++r) {
+    __m512d v0 = acc[r][0];
+    __m512d v1 = acc[r][1];
+    if (norm == ETR_DISTANCE_P2) {
+      v0 = _mm512_sqrt_pd(v0);
+      v1 = _mm512_sqrt_pd(v1);
+    }
+    _mm256_mask_storeu_ps(y + r * y_stride, low, _mm512_cvtpd_ps(v0));
+    _mm256_mask_storeu_ps(y + r * y_stride + 8, high, _mm512_cvtpd_ps(v1));
+  }
+}
+
+#define PAIRS_ROWS_FOR(ROWS)                                               \
+  static void pairs_rows_##ROWS(etr_distance_norm_t norm, size_t count,    \
+                                size_t n, const double *a,                 \
+                                const double *bt, size_t ld, float *y,     \
+                                size_t y_stride) {                         \
+    if (norm == ETR_DISTANCE_P2) {                                         \
+      pairs_rows(ETR_DISTANCE_P2, ROWS, count, n, a, bt, ld, y, y_stride); \
+    } else if (norm == ETR_DISTANCE_P1) {                                  \
+      pairs_rows(ETR_DISTANCE_P1, ROWS, count, n, a, bt, ld, y, y_stride); \
+    } else {                                                               \
+      pairs_rows(ETR_DISTANCE_INF, ROWS, count, n, a, bt, ld, y,           \
+                 y_stride);                                                \
+    }                                                                      \
+  }
+PAIRS_ROWS_FOR(8)
+PAIRS_ROWS_FOR(4)
+PAIRS_ROWS_FOR(2)
+PAIRS_ROWS_FOR(1)
+
+// rows as 8, 4, 2 and 1.
+static void pairs_block_avx512(etr_distance_norm_t norm, size_t rows,
+                               size_t count, size_t n, const double *a,
+                               const double *bt, size_t ld, float *y,
+                               size_t y_stride) {
+  for (size_t part = 8; part > 0; part /= 2) {
+    if (rows & part) {
+      rows -= part;
+      const double *at = a + rows * n;
+      float *yt = y + rows * y_stride;
+      switch (part) {
+        case 8:
+          pairs_rows_8(norm, count, n, at, bt, ld, yt, y_stride);
+          break;
+        case 4:
+          pairs_rows_4(norm, count, n, at, bt, ld, yt, y_stride);
+          break;
+        case 2:
+          pairs_rows_2(norm, count, n, at, bt, ld, yt, y_stride);
+          break;
+        default:
+          pairs_rows_1(norm, count, n, at, bt, ld, yt, y_stride);
+          break;
+      }
+    }
+  }
+}
+
 const etr_distance_kernels_t etr_distance_kernels_avx512 = {
     .sum_sq = sum_sq_avx512,
     .sum_abs = sum_abs_avx512,
     .max_abs = max_abs_avx512,
+    .pairs_block = pairs_block_avx512,
 };

@@ -99,6 +99,25 @@ TT_TEST(diff_distance, cdist) {
   int64_t c[3] = {2, 5, 8};
   failures += run_cdist(ETR_FLOAT, 3, a, c, 2.0, -1, 0, ETR_FILL_RANDOM);
   failures += run_cdist(ETR_FLOAT, 3, a, a, 2.0, 3, 0, ETR_FILL_RANDOM);
+  // The blocked kernels (pairs_block): rows of x1 over the 8-row blocks
+  // and their 4/2/1 tails, rows of x2 over the 16-column blocks, columns
+  // over the vector edges; p = 2, 1, inf on every fill.
+  static const int64_t kBlockRows[][2] = {{8, 16}, {19, 37}, {15, 17},
+                                          {1, 33},  {12, 29}};
+  static const int64_t kBlockColumns[] = {1, 8, 17, 64};
+  for (size_t r = 0; r < sizeof(kBlockRows) / sizeof(kBlockRows[0]); ++r) {
+    for (size_t k = 0; k < 4; ++k) {
+      for (size_t p = 0; p < 3; ++p) {
+        for (size_t f = 0; f < 3; ++f) {
+          int64_t x[3] = {2, kBlockRows[r][0], kBlockColumns[k]};
+          int64_t y[3] = {2, kBlockRows[r][1], kBlockColumns[k]};
+          int rank = (r + k + f) % 2 ? 3 : 2;
+          failures += run_cdist(ETR_FLOAT, rank, x + 3 - rank, y + 3 - rank,
+                                kPs[p], -1, 0, kFills[f]);
+        }
+      }
+    }
+  }
   // A retrieval-style size: 64 queries against 256 keys of 128 features.
   failures += run_cdist(ETR_FLOAT, 2, (const int64_t[]){64, 128},
                         (const int64_t[]){256, 128}, 2.0, -1, 0,
@@ -117,6 +136,21 @@ TT_TEST(diff_distance, pdist) {
       for (size_t f = 0; f < 3; ++f) {
         int64_t sizes[2] = {kRows[(k + p + f) % 5], kColumns[k]};
         failures += run_pdist(ETR_FLOAT, 2, sizes, kPdistPs[p], 0, kFills[f]);
+      }
+    }
+  }
+  // The blocked kernels (pairs_block): rows over the 8-row and 16-column
+  // blocks and the diagonal ones, p = 2 and 1 on every fill.
+  static const int64_t kBlockRows[] = {8, 16, 17, 31, 40};
+  static const int64_t kBlockColumns[] = {1, 9, 64};
+  for (size_t r = 0; r < sizeof(kBlockRows) / sizeof(kBlockRows[0]); ++r) {
+    for (size_t k = 0; k < 3; ++k) {
+      for (size_t p = 0; p < 2; ++p) {
+        for (size_t f = 0; f < 3; ++f) {
+          int64_t block[2] = {kBlockRows[r], kBlockColumns[k]};
+          failures +=
+              run_pdist(ETR_FLOAT, 2, block, kPdistPs[p], 0, kFills[f]);
+        }
       }
     }
   }
