@@ -8,10 +8,12 @@
 // writing the row-major indices of the non-zero elements, into an out of
 // either dim order (row-major, or (1, 0) as ExecuTorch's exporter plans
 // it): the reference's result, bit for bit, without its per-element dtype
-// dispatch. For Float the count and, into a (1, 0) out, each row's
-// positions are the reduce table's SIMD kernels, and the leading dims'
-// indices are fills down their columns (64 x 1024 non-zero floats, AMD
-// Zen 5: 128 -> 16 us). Other dtypes and layouts and argument errors go
+// dispatch. For Float, Bool and Byte the count and, into a (1, 0) out,
+// each row's positions are the reduce table's SIMD kernels, and the
+// leading dims' indices are fills down their columns (64 x 1024 non-zero
+// floats, AMD Zen 5: 128 -> 16 us; a 64 x 1024 Bool mask, half True, where
+// ExecuTorch's portable kernel takes 265 us: 290 -> 12.8 us on AVX-512,
+// 20 on AVX2, 35 by the scalar table's eight bytes a step). Other dtypes and layouts and argument errors go
 // to the reference kernel (ops_reference/op_nonzero.c), whose dry run
 // checks and resizes first.
 #include "ops_optimized/common/args.h"
@@ -48,6 +50,10 @@ static int64_t count_nonzero(etr_scalar_type_t dtype, const void *data,
     case ETR_FLOAT:
       return (int64_t)etr_reduce_kernels_for(etr_isa_active())
           ->count_nonzero((size_t)n, (const float *)data);
+    case ETR_BOOL:
+    case ETR_BYTE:
+      return (int64_t)etr_reduce_kernels_for(etr_isa_active())
+          ->count_nonzero_u8((size_t)n, (const uint8_t *)data);
     case ETR_LONG: {
       const int64_t *x = (const int64_t *)data;
       for (int64_t i = 0; i < n; ++i) {
@@ -117,6 +123,10 @@ etr_error_t etr_opt_nonzero_out(etr_kernel_context_t *ctx,
     if (self->dtype == ETR_FLOAT && row_step == 1) {
       written = (int64_t)reduce->nonzero_positions(
           (size_t)inner, (const float *)self->data + r * inner, y + last);
+    } else if ((self->dtype == ETR_BOOL || self->dtype == ETR_BYTE) &&
+               row_step == 1) {
+      written = (int64_t)reduce->nonzero_positions_u8(
+          (size_t)inner, (const uint8_t *)self->data + r * inner, y + last);
     } else {
       for (int64_t j = 0; j < inner; ++j) {
         if (nonzero_at(self->dtype, self->data, r * inner + j)) {

@@ -736,6 +736,8 @@ def every_op_cases() -> List[Case]:
     add("sort-rows", "reduction", "aten::sort.values", x(), -1, False)
     add("topk-5-rows", "reduction", "aten::topk.values", x(), 5, -1, True, True)
     add("nonzero", "reduction", "aten::nonzero.out", x())
+    add("nonzero-bool", "reduction", "aten::nonzero.out", x(dtype=torch.bool),
+        note="a random mask, half True")
 
     f = _t(1, 64, 56, 56)
     add("batch_norm-train-64x56", "norm", "aten::_native_batch_norm_legit.no_stats_out", f,

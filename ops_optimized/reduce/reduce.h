@@ -75,6 +75,9 @@ typedef struct etr_reduce_kernels {
   // positions j, as int64, to y[0, count) in order; returns the count.
   size_t (*count_nonzero)(size_t n, const float *x);
   size_t (*nonzero_positions)(size_t n, const float *x, int64_t *y);
+  // The same for bytes (Bool, Byte): the ones that are not 0.
+  size_t (*count_nonzero_u8)(size_t n, const uint8_t *x);
+  size_t (*nonzero_positions_u8)(size_t n, const uint8_t *x, int64_t *y);
   // Double accumulator planes (col2im): y[i] += (double)x[i], each add
   // rounded once as in C; and their rounding, z[i] = (float)y[i].
   void (*accumulate_f64)(size_t n, const float *x, double *y);
@@ -141,6 +144,10 @@ void etr_reduce_round_f64_scalar(size_t n, const double *y, float *z);
 size_t etr_reduce_count_nonzero_scalar(size_t n, const float *x);
 size_t etr_reduce_nonzero_positions_scalar(size_t n, const float *x,
                                            int64_t *y);
+// Bytes eight at a time in a uint64_t (NEON's table uses them too).
+size_t etr_reduce_count_nonzero_u8_scalar(size_t n, const uint8_t *x);
+size_t etr_reduce_nonzero_positions_u8_scalar(size_t n, const uint8_t *x,
+                                              int64_t *y);
 
 // The table for `isa` (scalar when that ISA is not built in).
 const etr_reduce_kernels_t *etr_reduce_kernels_for(etr_isa_t isa);

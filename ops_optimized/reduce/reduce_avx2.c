@@ -465,6 +465,40 @@ static void round_f64_avx2(size_t n, const double *y, float *z) {
   etr_reduce_round_f64_scalar(n - i, y + i, z + i);
 }
 
+// Bit k set where byte k of the 32 at x is not 0.
+static inline uint32_t nonzero32_u8(const uint8_t *x) {
+  __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)x);
+  return ~(uint32_t)_mm256_movemask_epi8(
+      _mm256_cmpeq_epi8(v, _mm256_setzero_si256()));
+}
+
+static size_t count_nonzero_u8_avx2(size_t n, const uint8_t *x) {
+  size_t count = 0;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    count += (size_t)__builtin_popcount(nonzero32_u8(x + i));
+  }
+  return count + etr_reduce_count_nonzero_u8_scalar(n - i, x + i);
+}
+
+// The set bits of each 32-byte step's mask, lowest first.
+static size_t nonzero_positions_u8_avx2(size_t n, const uint8_t *x,
+                                        int64_t *y) {
+  size_t count = 0;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    for (uint32_t m = nonzero32_u8(x + i); m != 0; m &= m - 1) {
+      y[count++] = (int64_t)(i + (size_t)__builtin_ctz(m));
+    }
+  }
+  size_t tail =
+      etr_reduce_nonzero_positions_u8_scalar(n - i, x + i, y + count);
+  for (size_t t = 0; t < tail; ++t) {
+    y[count + t] += (int64_t)i;
+  }
+  return count + tail;
+}
+
 const etr_reduce_kernels_t etr_reduce_kernels_avx2 = {
     .sum_rows = sum_rows_avx2,
     .sum_cols = sum_cols_avx2,
@@ -479,6 +513,8 @@ const etr_reduce_kernels_t etr_reduce_kernels_avx2 = {
     .topk_first_entering = topk_first_entering_avx2,
     .count_nonzero = count_nonzero_avx2,
     .nonzero_positions = nonzero_positions_avx2,
+    .count_nonzero_u8 = count_nonzero_u8_avx2,
+    .nonzero_positions_u8 = nonzero_positions_u8_avx2,
     .accumulate_f64 = accumulate_f64_avx2,
     .round_f64 = round_f64_avx2,
 };

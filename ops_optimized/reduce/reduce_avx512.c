@@ -488,6 +488,42 @@ static size_t nonzero_positions_avx512(size_t n, const float *x,
   return count;
 }
 
+// Bit k set where byte k of the (up to 64) at x is not 0.
+static inline __mmask64 nonzero64_u8(size_t left, const uint8_t *x) {
+  __mmask64 live = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
+  __m512i v = _mm512_maskz_loadu_epi8(live, x);
+  return _mm512_test_epi8_mask(v, v);
+}
+
+static size_t count_nonzero_u8_avx512(size_t n, const uint8_t *x) {
+  size_t count = 0;
+  for (size_t i = 0; i < n; i += 64) {
+    count += (size_t)__builtin_popcountll(nonzero64_u8(n - i, x + i));
+  }
+  return count;
+}
+
+// Each eighth of a 64-byte step's mask compresses its 8 positions and
+// stores as many as it has, as nonzero_positions_avx512 does.
+static size_t nonzero_positions_u8_avx512(size_t n, const uint8_t *x,
+                                          int64_t *y) {
+  size_t count = 0;
+  const __m512i step = _mm512_set1_epi64(8);
+  __m512i position = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+  for (size_t i = 0; i < n; i += 64) {
+    uint64_t m = nonzero64_u8(n - i, x + i);
+    for (int part = 0; part < 8; ++part) {
+      __mmask8 h = (__mmask8)(m >> (8 * part));
+      int taken = __builtin_popcount(h);
+      _mm512_mask_storeu_epi64(y + count, (__mmask8)((1u << taken) - 1),
+                               _mm512_maskz_compress_epi64(h, position));
+      count += (size_t)taken;
+      position = _mm512_add_epi64(position, step);
+    }
+  }
+  return count;
+}
+
 static void accumulate_f64_avx512(size_t n, const float *x, double *y) {
   for (size_t i = 0; i < n; i += 8) {
     __mmask8 m = n - i >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (n - i)) - 1);
@@ -519,6 +555,8 @@ const etr_reduce_kernels_t etr_reduce_kernels_avx512 = {
     .topk_first_entering = topk_first_entering_avx512,
     .count_nonzero = count_nonzero_avx512,
     .nonzero_positions = nonzero_positions_avx512,
+    .count_nonzero_u8 = count_nonzero_u8_avx512,
+    .nonzero_positions_u8 = nonzero_positions_u8_avx512,
     .accumulate_f64 = accumulate_f64_avx512,
     .round_f64 = round_f64_avx512,
     .sort_distinct = etr_sort_distinct_avx512,

@@ -406,6 +406,8 @@ const etr_reduce_kernels_t etr_reduce_kernels_neon = {
     .topk_first_entering = topk_first_entering_neon,
     .count_nonzero = count_nonzero_neon,
     .nonzero_positions = etr_reduce_nonzero_positions_scalar,
+    .count_nonzero_u8 = etr_reduce_count_nonzero_u8_scalar,
+    .nonzero_positions_u8 = etr_reduce_nonzero_positions_u8_scalar,
     .accumulate_f64 = etr_reduce_accumulate_f64_scalar,
     .round_f64 = etr_reduce_round_f64_scalar,
 };

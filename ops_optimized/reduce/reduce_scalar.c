@@ -4,6 +4,7 @@
 // the model the SIMD files follow), the helpers the SIMD extremum kernels
 // share, and the per-ISA selection of the reduction table.
 #include <math.h>
+#include <string.h>
 
 #include "ops_optimized/reduce/reduce.h"
 
@@ -193,6 +194,45 @@ size_t etr_reduce_nonzero_positions_scalar(size_t n, const float *x,
   return count;
 }
 
+// Bit 8 k + 7 set where byte k of the eight at x is not 0: the low seven
+// bits plus 0x7f carry into bit 7 unless they are all 0.
+static inline uint64_t nonzero_bytes(const uint8_t *x) {
+  const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+  uint64_t v;
+  memcpy(&v, x, sizeof(v));
+  return (((v & low7) + low7) | v) & ~low7;
+}
+
+size_t etr_reduce_count_nonzero_u8_scalar(size_t n, const uint8_t *x) {
+  size_t count = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    count += (size_t)__builtin_popcountll(nonzero_bytes(x + i));
+  }
+  for (; i < n; ++i) {
+    count += x[i] != 0;
+  }
+  return count;
+}
+
+// Each eight bytes' set bits, lowest first (bit 8 k + 7 is byte k).
+size_t etr_reduce_nonzero_positions_u8_scalar(size_t n, const uint8_t *x,
+                                              int64_t *y) {
+  size_t count = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (uint64_t m = nonzero_bytes(x + i); m != 0; m &= m - 1) {
+      y[count++] = (int64_t)(i + (size_t)__builtin_ctzll(m) / 8);
+    }
+  }
+  for (; i < n; ++i) {
+    if (x[i] != 0) {
+      y[count++] = (int64_t)i;
+    }
+  }
+  return count;
+}
+
 void etr_reduce_accumulate_f64_scalar(size_t n, const float *x, double *y) {
   for (size_t i = 0; i < n; ++i) {
     y[i] += (double)x[i];
@@ -219,6 +259,8 @@ const etr_reduce_kernels_t etr_reduce_kernels_scalar = {
     .topk_first_entering = topk_first_entering_scalar,
     .count_nonzero = etr_reduce_count_nonzero_scalar,
     .nonzero_positions = etr_reduce_nonzero_positions_scalar,
+    .count_nonzero_u8 = etr_reduce_count_nonzero_u8_scalar,
+    .nonzero_positions_u8 = etr_reduce_nonzero_positions_u8_scalar,
     .accumulate_f64 = etr_reduce_accumulate_f64_scalar,
     .round_f64 = etr_reduce_round_f64_scalar,
 };

@@ -11,7 +11,9 @@
 // (fallback); outs row-major and with dim order (1, 0) (ExecuTorch's
 // plan for nonzero's result); an out too small for the result (the
 // reference's InvalidArgument). Float rows around the SIMD steps (8 and
-// 16 floats), dense and sparse, with NaN and -0.0 on lane edges.
+// 16 floats), dense and sparse, with NaN and -0.0 on lane edges; Bool and
+// Byte rows around the byte kernels' steps (8, 32, 64 bytes), Byte values
+// with only their high or low bit set.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -136,6 +138,56 @@ TT_TEST(diff_nonzero, float_rows_over_vector_edges) {
       for (size_t k = 0; k < sizeof(kKeep) / sizeof(kKeep[0]); ++k) {
         for (int transposed = 0; transposed < 2; ++transposed) {
           failures += run_nonzero_kept(rank, sizes, kKeep[k], transposed);
+        }
+      }
+    }
+  }
+  cr_assert_eq(failures, 0, "%d nonzero cases disagree", failures);
+  cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// A Bool or Byte input non-zero at every `keep`-th element (0: none; 1:
+// all), the Byte values cycling through 1, 0x80, 0xff and 0x7f.
+static int run_nonzero_bytes(etr_scalar_type_t dtype, int32_t rank,
+                             const int64_t *sizes, int keep,
+                             bool transposed) {
+  etr_diff_case_t c;
+  etr_diff_begin(&c, "aten::nonzero.out", g_seed++,
+                 "%s rank %d [.. %lld] keep %d%s",
+                 etr_scalar_type_name(dtype), (int)rank,
+                 (long long)sizes[rank - 1], keep,
+                 transposed ? " out (1, 0)" : "");
+  etr_tensor_t *self =
+      etr_diff_input(&c, dtype, rank, sizes, 0, ETR_FILL_ZERO);
+  int64_t numel = etr_tensor_numel(self);
+  uint8_t *x = (uint8_t *)self->data;
+  static const uint8_t kValues[4] = {1, 0x80, 0xff, 0x7f};
+  for (int64_t i = 0; i < numel; ++i) {
+    bool set = keep > 0 && i % keep == 0;
+    x[i] = !set ? 0 : (dtype == ETR_BOOL ? 1 : kValues[(i / keep) % 4]);
+  }
+  add_out(&c, numel, rank, transposed, numel * rank + 8);
+  etr_diff_return(&c, 1);
+  etr_diff_tolerance_exact(&c);
+  return etr_diff_run(&c);
+}
+
+TT_TEST(diff_nonzero, byte_rows_over_vector_edges) {
+  static const int64_t kRows[] = {1,  7,  8,  9,   31,  32,  33,
+                                  63, 64, 65, 127, 128, 129, 200};
+  static const int kKeep[] = {0, 1, 2, 3, 17};
+  static const etr_scalar_type_t kDtypes[] = {ETR_BOOL, ETR_BYTE};
+  int failures = 0;
+  for (size_t t = 0; t < 2; ++t) {
+    for (size_t l = 0; l < sizeof(kRows) / sizeof(kRows[0]); ++l) {
+      for (int32_t rank = 1; rank <= 2; ++rank) {
+        int64_t sizes[2] = {3, 2};
+        sizes[rank - 1] = kRows[l];
+        for (size_t k = 0; k < sizeof(kKeep) / sizeof(kKeep[0]); ++k) {
+          for (int transposed = 0; transposed < 2; ++transposed) {
+            failures += run_nonzero_bytes(kDtypes[t], rank, sizes, kKeep[k],
+                                          transposed);
+          }
         }
       }
     }
