@@ -529,15 +529,45 @@ static void record_coverage(const etr_diff_case_t *c, etr_isa_t isa,
   fclose(file);
 }
 
+// Whether a fresh out's bytes past its elements (up to its capacity) are
+// still fresh_out's 0x5a: a kernel that writes past its out is caught
+// here, even where the spare bytes keep ASan quiet.
+static bool nothing_past(const etr_diff_case_t *c, int case_number,
+                         etr_isa_t isa, size_t arg, const char *run,
+                         const etr_tensor_t *out) {
+  const uint8_t *bytes = (const uint8_t *)out->data;
+  for (size_t at = etr_tensor_nbytes(out); at < out->capacity_bytes; ++at) {
+    if (bytes[at] != 0x5a) {
+      char what[256];
+      snprintf(what, sizeof(what),
+               "argument %zu: the %s kernel wrote byte %zu, past the out's "
+               "%zu", arg, run, at, etr_tensor_nbytes(out));
+      report_failure(c, case_number, isa, what);
+      return false;
+    }
+  }
+  return true;
+}
+
 // Compares every output of the reference's run and the optimized one;
-// false (reported) at the first that differs.
+// false (reported) at the first that differs, or that either run wrote
+// past.
 static bool outputs_agree(const etr_diff_case_t *c, int case_number,
                           etr_isa_t isa, etr_evalue_t *const *expected,
                           etr_evalue_t *const *actual) {
   for (size_t i = 0; i < c->num_args; ++i) {
-    if (is_output(c, i) &&
-        !compare_outputs(c, case_number, isa, i, expected[i]->u.as_tensor,
+    if (!is_output(c, i)) {
+      continue;
+    }
+    if (!compare_outputs(c, case_number, isa, i, expected[i]->u.as_tensor,
                          actual[i]->u.as_tensor)) {
+      return false;
+    }
+    if (c->out_spec[i] != NULL && c->out_list_length[i] == 0 &&
+        (!nothing_past(c, case_number, isa, i, "reference",
+                       expected[i]->u.as_tensor) ||
+         !nothing_past(c, case_number, isa, i, "optimized",
+                       actual[i]->u.as_tensor))) {
       return false;
     }
   }
