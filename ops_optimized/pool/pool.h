@@ -75,6 +75,21 @@ typedef struct etr_pool_volumes {
   double inverse;
 } etr_pool_volumes_t;
 
+// _adaptive_avg_pool3d when each dim's input size is a multiple of its
+// output size, so that every window has the same extent (`kernel`, each
+// in / out) and output o's window starts at its index times the extent:
+// `outputs` windows (volumes x out_depth x out_height x out_width, in
+// that row-major order) over contiguous depth x height x width volumes.
+// Each output is its window's floats summed in double from +0.0 in
+// row-major order (depth, row, column), divided by the window's size and
+// rounded to float: the reference's value, bit for bit.
+typedef struct etr_pool_uniform {
+  size_t outputs;
+  size_t depth, height, width;
+  size_t out_depth, out_height, out_width;
+  size_t kernel_depth, kernel_height, kernel_width;
+} etr_pool_uniform_t;
+
 typedef struct etr_pool_kernels {
   // `count` outputs of one row of an NCHW plane (row width `width`): the
   // window of output k covers rows h0 + i * dilation_h and columns
@@ -131,6 +146,10 @@ typedef struct etr_pool_kernels {
   // the plain loop.
   int64_t (*add_at)(float *target, const int64_t *index, const float *grad,
                     int64_t first, int64_t count, int64_t bound);
+  // etr_pool_uniform_t's windows (pool3d_<isa>.c; NULL: the 3-D driver
+  // walks them). The input has fewer than 2^31 elements.
+  void (*adaptive_uniform)(const float *in, const etr_pool_uniform_t *u,
+                           float *out);
 } etr_pool_kernels_t;
 
 extern const etr_pool_kernels_t etr_pool_kernels_scalar;
@@ -209,6 +228,9 @@ void etr_pool_avg_volumes_2x2x2s2_avx512(const float *in,
 void etr_pool_avg_volumes_2x2x2s2_avx2(const float *in,
                                        const etr_pool_volumes_t *v,
                                        float *out);
+void etr_pool_adaptive_uniform_avx512(const float *in,
+                                      const etr_pool_uniform_t *u,
+                                      float *out);
 
 // ---------------------------------------------------------------------------
 // Drivers: compute an already checked call (the reference's dry run

@@ -214,6 +214,21 @@ TT_TEST(diff_pool3d, adaptive) {
                                  o % 2 ? ETR_FILL_SPECIAL : ETR_FILL_RANDOM);
     }
   }
+  // Outputs that divide the input (the uniform-window kernel,
+  // adaptive_uniform): output counts around its 16-lane vectors and
+  // 64-output steps (30, 64, 384, 1000), windows of 1 to 8192 elements.
+  static const int64_t kUniform[][8] = {
+      {5, 1, 6, 6, 6, 3, 2, 1},      {1, 4, 16, 8, 8, 4, 2, 2},
+      {2, 3, 8, 16, 16, 4, 4, 4},    {1, 1, 8, 32, 32, 1, 1, 1},
+      {1, 10, 5, 10, 20, 5, 5, 4}};
+  static const etr_diff_fill_t kUniformFills[] = {
+      ETR_FILL_RANDOM, ETR_FILL_SPECIAL, ETR_FILL_EXACT_INT};
+  for (size_t u = 0; u < sizeof(kUniform) / sizeof(kUniform[0]); ++u) {
+    for (size_t f = 0; f < 3; ++f) {
+      failures += run_adaptive3d(ETR_FLOAT, 5, kUniform[u], kUniform[u] + 5,
+                                 0, kUniformFills[f]);
+    }
+  }
   failures += run_adaptive3d(ETR_DOUBLE, 5, sizes, kOutputs[1], 0,
                              ETR_FILL_RANDOM);
   failures += run_adaptive3d(ETR_FLOAT, 5, sizes, kOutputs[1],
