@@ -36,7 +36,9 @@
 //     output shapes (except ops whose output shape depends on values: the
 //     dry run sizes them for the worst case);
 //   - a failure without a message in ctx->diag, or a result tensor that
-//     reaches past its own capacity.
+//     reaches past its own capacity;
+//   - bytes past a tensor's last element (inside its buffer) that differ
+//     between the reference and optimized runs: one of them wrote there.
 // aten::max_pool2d_with_indices.out also runs, per ISA, the values-only
 // kernel the fuser binds where nothing reads the indices
 // (etr_pool_max2d_values_only, ops_optimized/fuse/fuse_fold.c): it must
@@ -375,6 +377,19 @@ static bool close_enough(double a, double b, double rtol, double scale,
 
 // Compares one tensor of the reference run (ref) with the same tensor of an
 // optimized run (got).
+// The byte after t's last element (0 when it has none); strides are not
+// negative (check_extent).
+static size_t tensor_end(const etr_tensor_t *t) {
+  if (etr_tensor_numel(t) == 0) {
+    return 0;
+  }
+  uint64_t last = 0;
+  for (int32_t d = 0; d < t->dim; ++d) {
+    last += (uint64_t)(t->sizes[d] - 1) * (uint64_t)t->strides[d];
+  }
+  return (size_t)((last + 1) * etr_scalar_type_size(t->dtype));
+}
+
 static void compare_tensor(const char *op, const char *isa, size_t arg,
                            const etr_tensor_t *ref, const etr_tensor_t *got,
                            bool exact) {
@@ -385,6 +400,21 @@ static void compare_tensor(const char *op, const char *isa, size_t arg,
     etr_tensor_describe(got, b, sizeof(b));
     etr_fuzz_fault(TARGET, "%s (%s): argument %zu is %s in the reference "
                    "run and %s in the optimized run", op, isa, arg, a, b);
+  }
+  // The bytes past the last element, which both runs started with the
+  // same (decoded or poisoned), must still agree: a kernel writing past
+  // its tensor inside the buffer's capacity shows here, where ASan does
+  // not look.
+  size_t end = tensor_end(ref);
+  size_t capacity = ref->capacity_bytes < got->capacity_bytes
+                        ? ref->capacity_bytes
+                        : got->capacity_bytes;
+  if (ref->data != NULL && got->data != NULL && end < capacity &&
+      memcmp((const uint8_t *)ref->data + end,
+             (const uint8_t *)got->data + end, capacity - end) != 0) {
+    etr_fuzz_fault(TARGET, "%s (%s): argument %zu: bytes past its last "
+                   "element (%zu) differ between the runs", op, isa, arg,
+                   end);
   }
   if (values_unspecified(op)) {
     return;
