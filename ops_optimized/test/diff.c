@@ -601,6 +601,53 @@ static void spoil_outputs(const etr_diff_case_t *c, etr_evalue_t **run) {
   }
 }
 
+// FNV-1a over one tensor's buffer, into h.
+static uint64_t hash_tensor(uint64_t h, const etr_evalue_t *v) {
+  if (v == NULL || v->tag != ETR_TAG_TENSOR || v->u.as_tensor == NULL ||
+      v->u.as_tensor->data == NULL) {
+    return h;
+  }
+  const etr_tensor_t *t = v->u.as_tensor;
+  const uint8_t *bytes = (const uint8_t *)t->data;
+  for (size_t i = 0; i < t->capacity_bytes; ++i) {
+    h = (h ^ bytes[i]) * 0x100000001b3ull;
+  }
+  return h;
+}
+
+// A hash of input argument i's bytes (a tensor, or a list's tensors): the
+// runs share the inputs (build_run), which no kernel may write.
+static uint64_t input_hash(const etr_diff_case_t *c, size_t i) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  const etr_evalue_t *v = c->args[i];
+  if (v->tag == ETR_TAG_LIST_TENSOR ||
+      v->tag == ETR_TAG_LIST_OPTIONAL_TENSOR) {
+    for (size_t k = 0; k < v->u.as_tensor_list.length; ++k) {
+      h = hash_tensor(h, v->u.as_tensor_list.items[k]);
+    }
+    return h;
+  }
+  return hash_tensor(h, v);
+}
+
+// Whether every input argument still hashes to `hashes` after a run
+// (`run`: "reference" or "optimized"); reported when one does not.
+static bool inputs_untouched(const etr_diff_case_t *c, int case_number,
+                             etr_isa_t isa, const char *run,
+                             const uint64_t *hashes) {
+  for (size_t i = 0; i < c->num_args; ++i) {
+    if (!is_output(c, i) && c->out_list_length[i] == 0 &&
+        input_hash(c, i) != hashes[i]) {
+      char what[128];
+      snprintf(what, sizeof(what),
+               "the %s kernel wrote to input argument %zu", run, i);
+      report_failure(c, case_number, isa, what);
+      return false;
+    }
+  }
+  return true;
+}
+
 int etr_diff_run(etr_diff_case_t *c) {
   static char last_op[128];
   static int op_case = 0;
@@ -640,7 +687,16 @@ int etr_diff_run(etr_diff_case_t *c) {
                                   .temp = &temp};
   uint64_t rng = 42;
   context.rng_state = &rng;
+  uint64_t hashes[ETR_DIFF_MAX_ARGS];
+  for (size_t i = 0; i < c->num_args; ++i) {
+    hashes[i] = input_hash(c, i);
+  }
   etr_error_t expected_status = reference(&context, expected, c->num_args);
+  if (!inputs_untouched(c, case_number, etr_isa_active(), "reference",
+                        hashes)) {
+    g_stats.failures += 1;
+    return 1;
+  }
   // The optimized kernel runs twice on each ISA, as an executor calls an
   // instruction whose arguments are fixed: first with a zeroed memo, then
   // (when the first call passed and the case is not in place) vouched
@@ -669,6 +725,11 @@ int etr_diff_run(etr_diff_case_t *c) {
     context.memo = memo;
     context.args_checked = false;
     etr_error_t status = optimized(&context, actual, c->num_args);
+    if (!inputs_untouched(c, case_number, (etr_isa_t)isa, "optimized",
+                          hashes)) {
+      ++failures;
+      continue;
+    }
     bool specialized = etr_opt_fallback_calls == fallbacks;
     ++g_stats.runs;
     g_stats.specialized += specialized;
@@ -699,7 +760,10 @@ int etr_diff_run(etr_diff_case_t *c) {
     rng = 42;
     context.args_checked = true;
     status = optimized(&context, actual, c->num_args);
-    if (status != ETR_OK) {
+    if (!inputs_untouched(c, case_number, (etr_isa_t)isa, "optimized",
+                          hashes)) {
+      ++failures;
+    } else if (status != ETR_OK) {
       char what[ETR_DIAG_MESSAGE_CAPACITY + 64];
       snprintf(what, sizeof(what), "returns %s (%s)",
                etr_error_name(status), run_diag.message);

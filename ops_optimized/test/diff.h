@@ -19,6 +19,10 @@
 //   BOUND     |a - b| <= atol + rtol * |b| with the caller's atol/rtol, for
 //             accumulations (use etr_diff_accumulation_bound for GEMM-like
 //             ops: a gamma_k style bound from the data).
+// Every run must also leave its inputs as they were (the runs share them)
+// and its outs' spare bytes past their elements as fresh outs hold them
+// (0x5a), so a kernel writing where it must not fails even where ASan
+// sees no overflow.
 // Failures print op, case label, dtype, ISA, shapes, seed, the first bad
 // element with both values, and a repro command; ETREF_DIFF_ONLY=<case id>
 // (printed) reruns only that case. Each run also records whether the
