@@ -30,6 +30,22 @@ static double general_distance(size_t n, const float *a, const float *b,
 // one: 64 x 512 cdist ran at 64% of its time in this kernel).
 static size_t padded_ld(size_t count) { return (count + 15) / 16 * 16 + 8; }
 
+// The rows_x x n floats of x as doubles into rows (row-major), and the
+// first `columns` of them transposed into bt (n x ld, zeros past
+// `columns`, to ld).
+static void to_doubles(size_t rows_x, size_t n, const float *x,
+                       double *rows, size_t columns, const float *y,
+                       double *bt, size_t ld) {
+  for (size_t e = 0; e < rows_x * n; ++e) {
+    rows[e] = (double)x[e];
+  }
+  for (size_t j = 0; j < ld; ++j) {
+    for (size_t i = 0; i < n; ++i) {
+      bt[i * ld + j] = j < columns ? (double)y[j * n + i] : 0.0;
+    }
+  }
+}
+
 // One batch of cdist by the ISA's pairs_block: x1's rows converted to
 // doubles in `rows` (rows1 x n), x2's transposed in bt (n x ld, zeros
 // past rows2), then blocks of 8 rows of x1 by 16 of x2, column blocks
@@ -39,14 +55,7 @@ static void cdist_blocks(const etr_distance_kernels_t *k,
                          size_t rows2, size_t n, const float *a,
                          const float *b, double *bt, size_t ld,
                          double *rows, float *y) {
-  for (size_t e = 0; e < rows1 * n; ++e) {
-    rows[e] = (double)a[e];
-  }
-  for (size_t j = 0; j < ld; ++j) {
-    for (size_t i = 0; i < n; ++i) {
-      bt[i * ld + j] = j < rows2 ? (double)b[j * n + i] : 0.0;
-    }
-  }
+  to_doubles(rows1, n, a, rows, rows2, b, bt, ld);
   for (size_t j0 = 0; j0 < rows2; j0 += 16) {
     size_t count = rows2 - j0 < 16 ? rows2 - j0 : 16;
     for (size_t i0 = 0; i0 < rows1; i0 += 8) {
@@ -156,14 +165,7 @@ static void pdist_blocks(const etr_distance_kernels_t *k,
                          etr_distance_norm_t norm, size_t rows_count,
                          size_t n, const float *x, double *bt, size_t ld,
                          double *rows, float *y) {
-  for (size_t e = 0; e < rows_count * n; ++e) {
-    rows[e] = (double)x[e];
-  }
-  for (size_t j = 0; j < ld; ++j) {
-    for (size_t i = 0; i < n; ++i) {
-      bt[i * ld + j] = j < rows_count ? (double)x[j * n + i] : 0.0;
-    }
-  }
+  to_doubles(rows_count, n, x, rows, rows_count, x, bt, ld);
   float tile[8 * 16];
   for (size_t i0 = 0; i0 < rows_count; i0 += 8) {
     size_t block = rows_count - i0 < 8 ? rows_count - i0 : 8;

@@ -466,24 +466,33 @@ static size_t count_nonzero_avx512(size_t n, const float *x) {
   return count;
 }
 
+// The positions of mask's `parts` bytes (8 elements each, from
+// *position on) compressed and stored at y + count, as many as each
+// byte has; returns the new count, *position moved past them.
+static inline size_t store_positions(uint64_t mask, int parts,
+                                     __m512i *position, int64_t *y,
+                                     size_t count) {
+  const __m512i step = _mm512_set1_epi64(8);
+  for (int part = 0; part < parts; ++part) {
+    __mmask8 h = (__mmask8)(mask >> (8 * part));
+    int taken = __builtin_popcount(h);
+    _mm512_mask_storeu_epi64(y + count, (__mmask8)((1u << taken) - 1),
+                             _mm512_maskz_compress_epi64(h, *position));
+    count += (size_t)taken;
+    *position = _mm512_add_epi64(*position, step);
+  }
+  return count;
+}
+
 // Each half of a 16-float step's mask compresses its 8 positions and
 // stores as many as it has.
 static size_t nonzero_positions_avx512(size_t n, const float *x,
                                        int64_t *y) {
   size_t count = 0;
-  const __m512i step = _mm512_set1_epi64(8);
   __m512i position = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
   for (size_t i = 0; i < n; i += 16) {
     __mmask16 live = n - i >= 16 ? 0xffff : (__mmask16)((1u << (n - i)) - 1);
-    __mmask16 m = nonzero16(live, x + i);
-    for (int half = 0; half < 2; ++half) {
-      __mmask8 h = (__mmask8)(m >> (8 * half));
-      int taken = __builtin_popcount(h);
-      _mm512_mask_storeu_epi64(y + count, (__mmask8)((1u << taken) - 1),
-                               _mm512_maskz_compress_epi64(h, position));
-      count += (size_t)taken;
-      position = _mm512_add_epi64(position, step);
-    }
+    count = store_positions(nonzero16(live, x + i), 2, &position, y, count);
   }
   return count;
 }
@@ -508,18 +517,10 @@ static size_t count_nonzero_u8_avx512(size_t n, const uint8_t *x) {
 static size_t nonzero_positions_u8_avx512(size_t n, const uint8_t *x,
                                           int64_t *y) {
   size_t count = 0;
-  const __m512i step = _mm512_set1_epi64(8);
   __m512i position = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
   for (size_t i = 0; i < n; i += 64) {
-    uint64_t m = nonzero64_u8(n - i, x + i);
-    for (int part = 0; part < 8; ++part) {
-      __mmask8 h = (__mmask8)(m >> (8 * part));
-      int taken = __builtin_popcount(h);
-      _mm512_mask_storeu_epi64(y + count, (__mmask8)((1u << taken) - 1),
-                               _mm512_maskz_compress_epi64(h, position));
-      count += (size_t)taken;
-      position = _mm512_add_epi64(position, step);
-    }
+    count = store_positions(nonzero64_u8(n - i, x + i), 8, &position, y,
+                            count);
   }
   return count;
 }
