@@ -2,15 +2,15 @@
 //
 // Optimized aten::_cdist_forward.out: contiguous Float x1 [..., R1, C] and
 // x2 [..., R2, C] with the same batch dims into a contiguous out run the
-// distance driver (distance/distance.h): for p = 2, 1 and inf the pairs
-// are reduced by the active ISA's blocked kernel, 8 rows of x1 by 16 of
-// x2 at once (512 x 64 against 512 x 64 on Zen 5: 1.54 ms -> 342 us
-// with AVX-512, 2.15 ms -> 727 us with AVX2), or pair by pair without
-// scratch (the differences are the reference's doubles; sums in another order: within one float
-// ulp, exact for integer data; the max exact); p = 0 and other p use the
-// reference's sequential formulas. Like the reference it evaluates the
-// direct formula whatever compute_mode says. Broadcast batch dims, Double
-// and other layouts, and argument errors go to the reference kernel
+// distance driver (distance/distance.h): for p = 2, 1 and inf the pairs are
+// reduced by the active ISA's blocked kernel, 8 rows of x1 by 16 of x2 at
+// once (512 x 64 against 512 x 64 on Zen 5: 1.54 ms -> 342 us with AVX-512,
+// 2.15 ms -> 727 us with AVX2), or pair by pair without scratch (the
+// differences are the reference's doubles; sums in another order: within
+// one float ulp, exact for integer data; the max exact); p = 0 and other p
+// use the reference's sequential formulas. Like the reference it evaluates
+// the direct formula whatever compute_mode says. Broadcast batch dims,
+// Double and other layouts, and argument errors go to the reference kernel
 // (ops_reference/op_cdist_forward.c), whose dry run checks and resizes
 // first.
 #include "ops_optimized/common/args.h"

@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Optimized aten::nonzero.out: a contiguous Float, Double, Half, BFloat16,
-// Long, Int, Byte or Bool self, typed: one counting pass (NaN counts,
-// -0.0 does not, as in the reference: a Half or BFloat16 element counts
-// when a bit other than its sign is set), the out resized to [count, rank]
-// exactly as the reference resizes it, then one pass over self's rows
-// writing the row-major indices of the non-zero elements, into an out of
-// either dim order (row-major, or (1, 0) as ExecuTorch's exporter plans
-// it): the reference's result, bit for bit, without its per-element dtype
-// dispatch. For Float, Bool and Byte the count and, into a (1, 0) out,
-// each row's positions are the reduce table's SIMD kernels, and the
-// leading dims' indices are fills down their columns (64 x 1024 non-zero
-// floats, AMD Zen 5: 128 -> 16 us; a 64 x 1024 Bool mask, half True, where
-// ExecuTorch's portable kernel takes 265 us: 290 -> 12.8 us on AVX-512,
-// 20 on AVX2, 35 by the scalar table's eight bytes a step). Other dtypes and layouts and argument errors go
-// to the reference kernel (ops_reference/op_nonzero.c), whose dry run
-// checks and resizes first.
+// Long, Int, Byte or Bool self, typed: one counting pass (NaN counts, -0.0
+// does not, as in the reference: a Half or BFloat16 element counts when a
+// bit other than its sign is set), the out resized to [count, rank] exactly
+// as the reference resizes it, then one pass over self's rows writing the
+// row-major indices of the non-zero elements, into an out of either dim
+// order (row-major, or (1, 0) as ExecuTorch's exporter plans it): the
+// reference's result, bit for bit, without its per-element dtype dispatch.
+// For Float, Bool and Byte the count and, into a (1, 0) out, each row's
+// positions are the reduce table's SIMD kernels, and the leading dims'
+// indices are fills down their columns (64 x 1024 non-zero floats, AMD Zen
+// 5: 128 -> 16 us; a 64 x 1024 Bool mask, half True, where ExecuTorch's
+// portable kernel takes 265 us: 290 -> 12.8 us on AVX-512, 20 on AVX2, 35
+// by the scalar table's eight bytes a step). Other dtypes and layouts and
+// argument errors go to the reference kernel (ops_reference/op_nonzero.c),
+// whose dry run checks and resizes first.
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/movement/movement.h"
 #include "ops_optimized/ops_optimized.h"

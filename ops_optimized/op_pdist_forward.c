@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// Optimized aten::_pdist_forward.out: a contiguous Float self [N, M] into
-// a contiguous out runs the distance driver (distance/distance.h): for
-// p = 2 and 1 the pairs are reduced by the active ISA's blocked kernel
-// (8 rows by 16 at once; 256 x 64 on Zen 5: 195 -> 64 us with AVX-512,
-// 270 -> 110 us with AVX2) or, without scratch, pair by pair (within one
-// float ulp of the reference, exact for integer data); p = 0, +-inf and other p use the reference's sequential
-// formulas. Double, other layouts and argument errors go to the reference
-// kernel (ops_reference/op_pdist_forward.c), whose dry run checks and
-// resizes first.
+// Optimized aten::_pdist_forward.out: a contiguous Float self [N, M] into a
+// contiguous out runs the distance driver (distance/distance.h): for p = 2
+// and 1 the pairs are reduced by the active ISA's blocked kernel (8 rows by
+// 16 at once; 256 x 64 on Zen 5: 195 -> 64 us with AVX-512, 270 -> 110 us
+// with AVX2) or, without scratch, pair by pair (within one float ulp of the
+// reference, exact for integer data); p = 0, +-inf and other p use the
+// reference's sequential formulas. Double, other layouts and argument
+// errors go to the reference kernel (ops_reference/op_pdist_forward.c),
+// whose dry run checks and resizes first.
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/distance/distance.h"
 #include "ops_optimized/ops_optimized.h"
