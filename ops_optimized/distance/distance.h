@@ -47,6 +47,25 @@ typedef struct etr_distance_kernels {
                       size_t ld, float *y, size_t y_stride);
 } etr_distance_kernels_t;
 
+// For the ISA files' pairs_block: defines pairs_rows_<ROWS>(norm, count,
+// n, a, bt, ld, y, y_stride), which calls the file's always-inline
+// pairs_rows(norm, ROWS, ...) with the norm and the row count as
+// constants, one specialization per norm.
+#define ETR_DISTANCE_PAIRS_ROWS_FOR(ROWS)                                  \
+  static void pairs_rows_##ROWS(etr_distance_norm_t norm, size_t count,    \
+                                size_t n, const double *a,                 \
+                                const double *bt, size_t ld, float *y,     \
+                                size_t y_stride) {                         \
+    if (norm == ETR_DISTANCE_P2) {                                         \
+      pairs_rows(ETR_DISTANCE_P2, ROWS, count, n, a, bt, ld, y, y_stride); \
+    } else if (norm == ETR_DISTANCE_P1) {                                  \
+      pairs_rows(ETR_DISTANCE_P1, ROWS, count, n, a, bt, ld, y, y_stride); \
+    } else {                                                               \
+      pairs_rows(ETR_DISTANCE_INF, ROWS, count, n, a, bt, ld, y,           \
+                 y_stride);                                                \
+    }                                                                      \
+  }
+
 extern const etr_distance_kernels_t etr_distance_kernels_scalar;
 extern const etr_distance_kernels_t etr_distance_kernels_avx2;
 extern const etr_distance_kernels_t etr_distance_kernels_avx512;

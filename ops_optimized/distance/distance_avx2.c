@@ -132,23 +132,9 @@ ALWAYS_INLINE void pairs_rows(etr_distance_norm_t norm, size_t rows,
   }
 }
 
-#define PAIRS_ROWS_FOR(ROWS)                                               \
-  static void pairs_rows_##ROWS(etr_distance_norm_t norm, size_t count,    \
-                                size_t n, const double *a,                 \
-                                const double *bt, size_t ld, float *y,     \
-                                size_t y_stride) {                         \
-    if (norm == ETR_DISTANCE_P2) {                                         \
-      pairs_rows(ETR_DISTANCE_P2, ROWS, count, n, a, bt, ld, y, y_stride); \
-    } else if (norm == ETR_DISTANCE_P1) {                                  \
-      pairs_rows(ETR_DISTANCE_P1, ROWS, count, n, a, bt, ld, y, y_stride); \
-    } else {                                                               \
-      pairs_rows(ETR_DISTANCE_INF, ROWS, count, n, a, bt, ld, y,           \
-                 y_stride);                                                \
-    }                                                                      \
-  }
-PAIRS_ROWS_FOR(4)
-PAIRS_ROWS_FOR(2)
-PAIRS_ROWS_FOR(1)
+ETR_DISTANCE_PAIRS_ROWS_FOR(4)
+ETR_DISTANCE_PAIRS_ROWS_FOR(2)
+ETR_DISTANCE_PAIRS_ROWS_FOR(1)
 
 // The 16 columns as two halves of 8, the rows as 4, 2 and 1.
 static void pairs_block_avx2(etr_distance_norm_t norm, size_t rows,
