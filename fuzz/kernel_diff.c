@@ -232,6 +232,19 @@ static void run_again(const uint8_t *data, size_t size, etr_kernel_fn kernel,
   call_kernel(kernel, op, false, &again, opt);
 }
 
+// The byte after t's last element (0 when it has none), for strides that
+// are not negative (check_extent checks them first).
+static size_t tensor_end(const etr_tensor_t *t) {
+  if (etr_tensor_numel(t) == 0) {
+    return 0;
+  }
+  uint64_t last = 0;
+  for (int32_t d = 0; d < t->dim; ++d) {
+    last += (uint64_t)(t->sizes[d] - 1) * (uint64_t)t->strides[d];
+  }
+  return (size_t)((last + 1) * etr_scalar_type_size(t->dtype));
+}
+
 // Fails when a tensor the kernel returned describes bytes past its
 // capacity.
 static void check_extent(const char *op, const etr_tensor_t *t, size_t arg) {
@@ -239,15 +252,13 @@ static void check_extent(const char *op, const etr_tensor_t *t, size_t arg) {
   if (numel == 0) {
     return;
   }
-  uint64_t last = 0;
   for (int32_t d = 0; d < t->dim; ++d) {
     if (t->strides[d] < 0) {
       etr_fuzz_fault(TARGET, "%s: argument %zu has a negative stride", op,
                      arg);
     }
-    last += (uint64_t)(t->sizes[d] - 1) * (uint64_t)t->strides[d];
   }
-  uint64_t need = (last + 1) * etr_scalar_type_size(t->dtype);
+  uint64_t need = tensor_end(t);
   if (t->data == NULL || need > t->capacity_bytes) {
     etr_fuzz_fault(TARGET, "%s: argument %zu (%lld elements) reaches %llu "
                    "bytes past a %zu-byte buffer", op, arg,
@@ -377,19 +388,6 @@ static bool close_enough(double a, double b, double rtol, double scale,
 
 // Compares one tensor of the reference run (ref) with the same tensor of an
 // optimized run (got).
-// The byte after t's last element (0 when it has none); strides are not
-// negative (check_extent).
-static size_t tensor_end(const etr_tensor_t *t) {
-  if (etr_tensor_numel(t) == 0) {
-    return 0;
-  }
-  uint64_t last = 0;
-  for (int32_t d = 0; d < t->dim; ++d) {
-    last += (uint64_t)(t->sizes[d] - 1) * (uint64_t)t->strides[d];
-  }
-  return (size_t)((last + 1) * etr_scalar_type_size(t->dtype));
-}
-
 static void compare_tensor(const char *op, const char *isa, size_t arg,
                            const etr_tensor_t *ref, const etr_tensor_t *got,
                            bool exact) {
