@@ -104,6 +104,7 @@ static bool sparse_rows(etr_kernel_context_t *ctx, const float *g,
   return true;
 }
 
+// aten::embedding_dense_backward.out
 etr_error_t etr_opt_embedding_dense_backward_out(etr_kernel_context_t *ctx,
                                                  etr_evalue_t **args,
                                                  size_t num_args) {
