@@ -39,6 +39,26 @@
 #include "ops_optimized/common/check.h"
 #include "ops_optimized/isa.h"
 
+// The reductions the driver runs (integer blocks take SUM, ANY, MAX, MIN).
+typedef enum etr_reduce_op {
+  ETR_REDUCE_SUM = 0,
+  ETR_REDUCE_MEAN = 1,
+  ETR_REDUCE_VAR = 2,
+  ETR_REDUCE_MAX = 3,
+  ETR_REDUCE_MIN = 4,
+  ETR_REDUCE_ANY = 5,
+} etr_reduce_op_t;
+
+// One block of an integer reduction's results (reduce/integer_loops.h):
+// up to ETR_REDUCE_INT_BLOCK sums (any: 0 or 1), or extrema and the first
+// position along r of each.
+enum { ETR_REDUCE_INT_BLOCK = 256 };
+typedef struct etr_int_results {
+  uint64_t sums[ETR_REDUCE_INT_BLOCK];
+  int64_t values[ETR_REDUCE_INT_BLOCK];
+  int64_t indices[ETR_REDUCE_INT_BLOCK];
+} etr_int_results_t;
+
 // One ISA's reduction microkernels. `rows` kernels read `rows` rows of n
 // contiguous floats (row o at x + o * n) and write one result per row;
 // `cols` kernels read one slab of r rows of n floats, `stride` floats
@@ -93,6 +113,13 @@ typedef struct etr_reduce_kernels {
   bool (*sort_distinct)(const float *x, size_t n, bool descending,
                         uint64_t *scratch, float *values, int64_t *indices);
   void (*sort_u64)(uint64_t *x, size_t n);
+  // One block of an integer reduction (`op` SUM, ANY, MAX or MIN) of a
+  // dense uint8 or int8..int64 x: with inner == 1, `count` rows of r
+  // elements each; else `count` columns of one [r, inner] slab (column i
+  // reduces x[j * inner + i], j < r). count <= ETR_REDUCE_INT_BLOCK.
+  void (*int_block)(etr_scalar_type_t dtype, etr_reduce_op_t op,
+                    const void *x, size_t count, size_t r, size_t inner,
+                    etr_int_results_t *b);
 } etr_reduce_kernels_t;
 
 enum { ETR_SORT_DISTINCT_MAX = 4096 };
@@ -135,6 +162,19 @@ extern const etr_reduce_kernels_t etr_reduce_kernels_neon;
 // rows; returns how many it wrote (the caller sums the rest).
 size_t etr_reduce_sum_short_rows_avx512(size_t rows, size_t n,
                                         const float *x, double *y);
+
+// int_block per ISA: the same portable loops (reduce/integer_loops.h),
+// compiled with each ISA's flags; NEON's table takes the scalar one, which
+// aarch64's baseline vectorizes.
+void etr_reduce_int_block_scalar(etr_scalar_type_t dtype, etr_reduce_op_t op,
+                                 const void *x, size_t count, size_t r,
+                                 size_t inner, etr_int_results_t *b);
+void etr_reduce_int_block_avx2(etr_scalar_type_t dtype, etr_reduce_op_t op,
+                               const void *x, size_t count, size_t r,
+                               size_t inner, etr_int_results_t *b);
+void etr_reduce_int_block_avx512(etr_scalar_type_t dtype, etr_reduce_op_t op,
+                                 const void *x, size_t count, size_t r,
+                                 size_t inner, etr_int_results_t *b);
 
 // The scalar accumulator kernels (NEON's table uses them too).
 void etr_reduce_accumulate_f64_scalar(size_t n, const float *x, double *y);
@@ -251,14 +291,6 @@ bool etr_reduce_plan_init(const etr_tensor_t *self, uint32_t mask,
 // ---------------------------------------------------------------------------
 // The driver.
 
-typedef enum etr_reduce_op {
-  ETR_REDUCE_SUM = 0,
-  ETR_REDUCE_MEAN = 1,
-  ETR_REDUCE_VAR = 2,
-  ETR_REDUCE_MAX = 3,
-  ETR_REDUCE_MIN = 4,
-  ETR_REDUCE_ANY = 5,
-} etr_reduce_op_t;
 
 typedef struct etr_reduce_request {
   etr_reduce_op_t op;

@@ -517,4 +517,5 @@ const etr_reduce_kernels_t etr_reduce_kernels_avx2 = {
     .nonzero_positions_u8 = nonzero_positions_u8_avx2,
     .accumulate_f64 = accumulate_f64_avx2,
     .round_f64 = round_f64_avx2,
+    .int_block = etr_reduce_int_block_avx2,
 };

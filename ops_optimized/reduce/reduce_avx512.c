@@ -560,6 +560,7 @@ const etr_reduce_kernels_t etr_reduce_kernels_avx512 = {
     .nonzero_positions_u8 = nonzero_positions_u8_avx512,
     .accumulate_f64 = accumulate_f64_avx512,
     .round_f64 = round_f64_avx512,
+    .int_block = etr_reduce_int_block_avx512,
     .sort_distinct = etr_sort_distinct_avx512,
     .sort_u64 = etr_sort_u64_avx512,
 };

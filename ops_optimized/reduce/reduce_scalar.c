@@ -263,6 +263,7 @@ const etr_reduce_kernels_t etr_reduce_kernels_scalar = {
     .nonzero_positions_u8 = etr_reduce_nonzero_positions_u8_scalar,
     .accumulate_f64 = etr_reduce_accumulate_f64_scalar,
     .round_f64 = etr_reduce_round_f64_scalar,
+    .int_block = etr_reduce_int_block_scalar,
 };
 
 const etr_reduce_kernels_t *etr_reduce_kernels_for(etr_isa_t isa) {
