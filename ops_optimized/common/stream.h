@@ -87,4 +87,13 @@ static inline size_t etr_stream_head(const float *y, size_t align) {
          sizeof(float);
 }
 
+// Orders a call's streaming stores before whatever follows it, from
+// portable code (a driver whose ISA kernels streamed): SFENCE on x86, no
+// operation elsewhere (no other ISA here has such stores).
+static inline void etr_stream_fence(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_sfence();
+#endif
+}
+
 #endif  // ETR_OPS_OPTIMIZED_COMMON_STREAM_H

@@ -62,6 +62,15 @@ typedef struct etr_norm_kernels {
   void (*normalize_affine)(size_t n, const float *x, float mean_hi,
                            float mean_lo, float rstd, const float *w,
                            const float *b, float *y);
+  // y = x * s (x may be y) and normalize_affine, each y element the
+  // same bits, with non-temporal stores (common/stream.h) where y is
+  // aligned for them, for outs that will not stay in cache: the drivers
+  // take them when self and out reach etr_stream_out's size and end the
+  // call with etr_stream_fence(). NULL where an ISA has none.
+  void (*scale_stream)(size_t n, const float *x, float s, float *y);
+  void (*normalize_affine_stream)(size_t n, const float *x, float mean_hi,
+                                  float mean_lo, float rstd, const float *w,
+                                  const float *b, float *y);
   // y = fma(x, alpha, beta).
   void (*affine)(size_t n, const float *x, float alpha, float beta,
                  float *y);

@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "ops_optimized/common/mask_avx2.h"
+#include "ops_optimized/common/stream.h"
 #include "ops_optimized/norm/norm.h"
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -227,6 +228,57 @@ static void normalize_affine_avx2(size_t n, const float *x, float mean_hi,
   }
 }
 
+// From y's first 32-byte boundary, whole vectors go out with streaming
+// stores; the lanes before it and the tail with masked ordinary ones.
+static void scale_stream_avx2(size_t n, const float *x, float s, float *y) {
+  __m256 sv = _mm256_set1_ps(s);
+  size_t head = etr_stream_head(y, 32);
+  head = head < n ? head : n;
+  __m256i first = etr_avx2_first_lanes((int64_t)head);
+  store8(y, first, _mm256_mul_ps(load8(x, first), sv));
+  size_t i = head;
+  for (; i + 8 <= n; i += 8) {
+    _mm256_stream_ps(y + i, _mm256_mul_ps(_mm256_loadu_ps(x + i), sv));
+  }
+  if (i < n) {
+    __m256i k = etr_avx2_first_lanes((int64_t)(n - i));
+    store8(y + i, k, _mm256_mul_ps(load8(x + i, k), sv));
+  }
+}
+
+// normalize_affine_avx2's lanes `k` of the vector at i.
+ALWAYS_INLINE __m256 normalize_lanes(const float *x, const float *w,
+                                     const float *b, size_t i, __m256i k,
+                                     __m256 hi, __m256 lo, __m256 rv) {
+  __m256 d = _mm256_sub_ps(_mm256_sub_ps(load8(x + i, k), hi), lo);
+  __m256 t = _mm256_mul_ps(d, rv);
+  __m256 wv = w != NULL ? load8(w + i, k) : _mm256_set1_ps(1.0f);
+  __m256 bv = b != NULL ? load8(b + i, k) : _mm256_setzero_ps();
+  return _mm256_fmadd_ps(t, wv, bv);
+}
+
+static void normalize_affine_stream_avx2(size_t n, const float *x,
+                                         float mean_hi, float mean_lo,
+                                         float rstd, const float *w,
+                                         const float *b, float *y) {
+  __m256 hi = _mm256_set1_ps(mean_hi);
+  __m256 lo = _mm256_set1_ps(mean_lo);
+  __m256 rv = _mm256_set1_ps(rstd);
+  size_t head = etr_stream_head(y, 32);
+  head = head < n ? head : n;
+  __m256i first = etr_avx2_first_lanes((int64_t)head);
+  store8(y, first, normalize_lanes(x, w, b, 0, first, hi, lo, rv));
+  const __m256i all = _mm256_set1_epi32(-1);
+  size_t i = head;
+  for (; i + 8 <= n; i += 8) {
+    _mm256_stream_ps(y + i, normalize_lanes(x, w, b, i, all, hi, lo, rv));
+  }
+  if (i < n) {
+    __m256i k = etr_avx2_first_lanes((int64_t)(n - i));
+    store8(y + i, k, normalize_lanes(x, w, b, i, k, hi, lo, rv));
+  }
+}
+
 static void affine_avx2(size_t n, const float *x, float alpha, float beta,
                         float *y) {
   __m256 av = _mm256_set1_ps(alpha);
@@ -302,6 +354,8 @@ const etr_norm_kernels_t etr_norm_kernels_avx2 = {
     .softmax_cols = softmax_cols_avx2,
     .normalize = normalize_avx2,
     .normalize_affine = normalize_affine_avx2,
+    .scale_stream = scale_stream_avx2,
+    .normalize_affine_stream = normalize_affine_stream_avx2,
     .affine = affine_avx2,
     .affine_channels = affine_channels_avx2,
     .affine_planes = affine_planes_avx2,

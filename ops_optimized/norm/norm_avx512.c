@@ -8,6 +8,7 @@
 #include <immintrin.h>
 #include <math.h>
 
+#include "ops_optimized/common/stream.h"
 #include "ops_optimized/common/transpose_avx2.h"
 #include "ops_optimized/norm/norm.h"
 
@@ -297,6 +298,61 @@ static void normalize_affine_avx512(size_t n, const float *x, float mean_hi,
   }
 }
 
+// From y's first 64-byte boundary, whole vectors go out with streaming
+// stores; the lanes before it and the tail with masked ordinary ones.
+static void scale_stream_avx512(size_t n, const float *x, float s,
+                                float *y) {
+  __m512 sv = _mm512_set1_ps(s);
+  size_t head = etr_stream_head(y, 64);
+  head = head < n ? head : n;
+  __mmask16 first = mask16(head);
+  _mm512_mask_storeu_ps(y, first,
+                        _mm512_mul_ps(_mm512_maskz_loadu_ps(first, x), sv));
+  size_t i = head;
+  for (; i + 16 <= n; i += 16) {
+    _mm512_stream_ps(y + i, _mm512_mul_ps(_mm512_loadu_ps(x + i), sv));
+  }
+  if (i < n) {
+    __mmask16 k = mask16(n - i);
+    _mm512_mask_storeu_ps(y + i, k,
+                          _mm512_mul_ps(_mm512_maskz_loadu_ps(k, x + i), sv));
+  }
+}
+
+// normalize_affine_avx512's lanes `k` of the vector at i.
+ALWAYS_INLINE __m512 normalize_lanes(const float *x, const float *w,
+                                     const float *b, size_t i, __mmask16 k,
+                                     __m512 hi, __m512 lo, __m512 rv) {
+  __m512 d = _mm512_sub_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), hi),
+                           lo);
+  __m512 t = _mm512_mul_ps(d, rv);
+  __m512 wv = w != NULL ? _mm512_maskz_loadu_ps(k, w + i) : _mm512_set1_ps(1);
+  __m512 bv = b != NULL ? _mm512_maskz_loadu_ps(k, b + i) : _mm512_setzero_ps();
+  return _mm512_fmadd_ps(t, wv, bv);
+}
+
+static void normalize_affine_stream_avx512(size_t n, const float *x,
+                                           float mean_hi, float mean_lo,
+                                           float rstd, const float *w,
+                                           const float *b, float *y) {
+  __m512 hi = _mm512_set1_ps(mean_hi);
+  __m512 lo = _mm512_set1_ps(mean_lo);
+  __m512 rv = _mm512_set1_ps(rstd);
+  size_t head = etr_stream_head(y, 64);
+  head = head < n ? head : n;
+  __mmask16 first = mask16(head);
+  _mm512_mask_storeu_ps(y, first,
+                        normalize_lanes(x, w, b, 0, first, hi, lo, rv));
+  size_t i = head;
+  for (; i + 16 <= n; i += 16) {
+    _mm512_stream_ps(y + i, normalize_lanes(x, w, b, i, 0xffff, hi, lo, rv));
+  }
+  if (i < n) {
+    __mmask16 k = mask16(n - i);
+    _mm512_mask_storeu_ps(y + i, k, normalize_lanes(x, w, b, i, k, hi, lo, rv));
+  }
+}
+
 static void affine_avx512(size_t n, const float *x, float alpha, float beta,
                           float *y) {
   __m512 av = _mm512_set1_ps(alpha);
@@ -487,6 +543,8 @@ const etr_norm_kernels_t etr_norm_kernels_avx512 = {
     .softmax_cols = softmax_cols_avx512,
     .normalize = normalize_avx512,
     .normalize_affine = normalize_affine_avx512,
+    .scale_stream = scale_stream_avx512,
+    .normalize_affine_stream = normalize_affine_stream_avx512,
     .affine = affine_avx512,
     .affine_channels = affine_channels_avx512,
     .affine_planes = affine_planes_avx512,

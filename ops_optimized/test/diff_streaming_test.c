@@ -8,7 +8,11 @@
 // same ISA's ordinary loop (two calls under the threshold) bit for bit,
 // as its polynomials may round differently from the portable ones; and
 // add.out of a broadcast row through the op, whose runs stream because
-// the whole call does (params->stream), against the reference kernel.
+// the whole call does (params->stream), against the reference kernel; the
+// norm table's scale_stream and normalize_affine_stream against scale and
+// normalize_affine of the same ISA bit for bit, and softmax, log_softmax
+// and layer_norm rows through the ops (their drivers prefetch rows and
+// stream outs past the threshold) against the reference kernels.
 // The threshold is forced to kStreamBytes (etr_isa_force_stream_bytes),
 // so both loops run on small arrays whatever this machine's cache: outs
 // of the first streamed size + 37 floats (the streaming branch, plus a
@@ -27,6 +31,7 @@
 #include "ops_optimized/binary/binary.h"
 #include "ops_optimized/common/stream.h"
 #include "ops_optimized/isa.h"
+#include "ops_optimized/norm/norm.h"
 #include "ops_optimized/test/diff.h"
 #include "ops_optimized/unary/unary.h"
 
@@ -351,4 +356,137 @@ TT_TEST(diff_streaming, detected_threshold) {
   cr_log_info("streaming from %zu KiB of arrays", bytes >> 10);
   cr_assert_geq(bytes, (size_t)512 << 10);
   cr_assert_leq(bytes, (size_t)1 << 30);
+}
+
+// scale_stream and normalize_affine_stream (with and without w and b) on
+// every ISA that has them, rows of 0 to 40 floats and 1001 at every float
+// offset within a line (the head before the first aligned vector: 0 to 15
+// lanes, or the whole row), against the same ISA's scale and
+// normalize_affine bit for bit, canaries around the out.
+TT_TEST(diff_streaming, norm_kernels) {
+  enum { kMax = 1001 };
+  buffers_t t = make_buffers(kMax);
+  float *w = lines(kMax);
+  float *b = lines(kMax);
+  cr_assert(w != NULL && b != NULL);
+  fill(w, kMax, 5u);
+  fill(b, kMax, 6u);
+  int bad = 0;
+  int runs = 0;
+  for (int isa = 1; isa < ETR_NUM_ISAS; ++isa) {
+    const etr_norm_kernels_t *k = etr_norm_kernels_for((etr_isa_t)isa);
+    if (!etr_isa_available((etr_isa_t)isa) || k->scale_stream == NULL) {
+      continue;
+    }
+    cr_assert_not_null(k->normalize_affine_stream);
+    for (size_t n = 0; n <= kMax; n = n < 40 ? n + 1 : kMax + (n == kMax)) {
+      for (size_t offset = 0; offset < 16; ++offset) {
+        for (int form = 0; form < 3; ++form) {
+          float *y = out_at(&t, offset, n);
+          if (form == 0) {
+            memcpy(t.want, t.a, n * sizeof(float));
+            k->scale(n, t.want, 0.3f);
+            k->scale_stream(n, t.a, 0.3f, y);
+          } else {
+            const float *wf = form == 1 ? w : NULL;
+            const float *bf = form == 1 ? b : NULL;
+            k->normalize_affine(n, t.a, 1.25f, 0x1p-30f, 0.7f, wf, bf,
+                                t.want);
+            k->normalize_affine_stream(n, t.a, 1.25f, 0x1p-30f, 0.7f, wf, bf,
+                                       y);
+          }
+          etr_stream_fence();
+          char what[48];
+          snprintf(what, sizeof what, "norm %s",
+                   form == 0 ? "scale" : form == 1 ? "affine" : "normalize");
+          bad += check(y, t.want, n, what, (etr_isa_t)isa, offset);
+          ++runs;
+        }
+      }
+    }
+  }
+  free(w);
+  free(b);
+  free_buffers(&t);
+  cr_assert_eq(bad, 0, "%d norm kernel mismatches", bad);
+  cr_assert_gt(runs, 0, "no ISA has the norm table's streaming kernels");
+}
+
+// Softmax, log-softmax and layer norm through the ops with the threshold
+// forced to 4 KiB, so their rows prefetch and (softmax, layer norm) go
+// out with streaming stores: rows of 1001 (each starting at another float
+// of a line), 768, 5, and 5000 (longer than the rows the drivers
+// prefetch), out of place and in place, against the reference kernels
+// with diff_norm_test's bounds.
+TT_TEST(diff_streaming, norm_ops) {
+  etr_isa_force_stream_bytes(4096);
+  static const int64_t kShapes[][2] = {{37, 1001}, {9, 768}, {300, 5},
+                                       {3, 5000}};
+  const double u = 0x1p-24;
+  int failures = 0;
+  uint64_t seed = 71000;
+  for (size_t s = 0; s < sizeof(kShapes) / sizeof(kShapes[0]); ++s) {
+    const int64_t *sizes = kShapes[s];
+    double n = (double)sizes[1];
+    for (int in_place = 0; in_place < 2; ++in_place) {
+      for (int log = 0; log < 2; ++log) {
+        etr_diff_case_t c;
+        etr_diff_begin(&c,
+                       log ? "aten::_log_softmax.out" : "aten::_softmax.out",
+                       seed++, "[%lld, %lld]%s", (long long)sizes[0],
+                       (long long)sizes[1], in_place ? " in place" : "");
+        etr_diff_input(&c, ETR_FLOAT, 2, sizes, ETR_DIFF_CONTIGUOUS,
+                       ETR_FILL_RANDOM);
+        etr_diff_arg(&c, tt_ev_int(1));
+        etr_diff_arg(&c, tt_ev_bool(false));
+        if (in_place) {
+          etr_diff_out_aliasing(&c, 0);
+        } else {
+          etr_diff_out(&c, ETR_FLOAT, 2, sizes, ETR_DIFF_CONTIGUOUS, 0);
+        }
+        etr_diff_return(&c, 3);
+        if (log) {
+          etr_diff_tolerance_bound(&c, (16 + n / 32 + 2 * log1p(n)) * u,
+                                   2 * u);
+        } else {
+          etr_diff_tolerance_bound(&c, 2 * u / n, (16 + n / 32) * u);
+        }
+        failures += etr_diff_run(&c);
+      }
+      for (int affine = 0; affine < 2; ++affine) {
+        etr_diff_case_t c;
+        etr_diff_begin(&c, "aten::native_layer_norm.out", seed++,
+                       "[%lld, %lld]%s%s", (long long)sizes[0],
+                       (long long)sizes[1], affine ? " affine" : "",
+                       in_place ? " in place" : "");
+        etr_diff_input(&c, ETR_FLOAT, 2, sizes, ETR_DIFF_CONTIGUOUS,
+                       ETR_FILL_RANDOM);
+        etr_diff_arg(&c, tt_ev_int_list(1, sizes + 1));
+        for (int p = 0; p < 2; ++p) {
+          if (affine) {
+            etr_diff_input(&c, ETR_FLOAT, 1, sizes + 1, ETR_DIFF_CONTIGUOUS,
+                           ETR_FILL_RANDOM);
+          } else {
+            etr_diff_arg(&c, tt_ev_none());
+          }
+        }
+        etr_diff_arg(&c, tt_ev_double(1e-5));
+        if (in_place) {
+          etr_diff_out_aliasing(&c, 0);
+        } else {
+          etr_diff_out(&c, ETR_FLOAT, 2, sizes, ETR_DIFF_CONTIGUOUS, 0);
+        }
+        for (int stat = 0; stat < 2; ++stat) {  // mean, rstd: resized
+          etr_diff_out(&c, ETR_FLOAT, 1, (const int64_t[]){0},
+                       ETR_DIFF_CONTIGUOUS, sizes[0] + 8);
+        }
+        size_t outs[3] = {5, 6, 7};
+        etr_diff_out_list(&c, 3, outs);
+        etr_diff_tolerance_bound(&c, 64 * u, 4 * u);
+        failures += etr_diff_run(&c);
+      }
+    }
+  }
+  etr_isa_force_stream_bytes(0);
+  cr_assert_eq(failures, 0, "%d streamed norm rows disagree", failures);
 }
