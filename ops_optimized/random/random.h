@@ -37,6 +37,18 @@ typedef struct etr_random_kernels {
   // a table without it (the driver loops).
   void (*dropout)(const uint64_t *draws, size_t n, uint64_t threshold,
                   double scale, const float *x, float *y, uint8_t *m);
+  // The polar method's attempts on the pairs (draws[2 j], draws[2 j + 1]),
+  // j < pairs: u, v and q = u u + v v as etr_reduce_rng_polar computes
+  // them, the accepted ones (0 < q < 1), in order, to u[], v[], q[] and
+  // their j to at[]; returns how many. NULL in a table without it (the
+  // driver takes the reference's function an attempt at a time).
+  size_t (*polar_accept)(const uint64_t *draws, size_t pairs, double *u,
+                         double *v, double *q, uint32_t *at);
+  // Its finish for n accepted pairs, given lq[i] = log(q[i]) (libm's, as
+  // the reference): f = sqrt(-2 lq / q); first = u f, second = v f.
+  void (*polar_finish)(size_t n, const double *u, const double *v,
+                       const double *q, const double *lq, double *first,
+                       double *second);
 } etr_random_kernels_t;
 
 // The count of 53-bit draws k with k 2^-53 < keep: ceil(keep 2^53), for
