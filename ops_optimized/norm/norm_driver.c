@@ -101,6 +101,24 @@ static void normalize_row(const etr_norm_kernels_t *k, size_t n,
   }
 }
 
+// values[0, count) into the contiguous statistic out at [first, first +
+// count), each rounded once (Float directly: the generic store's dtype
+// dispatch per row was 8% of layer_norm-4096x768).
+static void store_statistics(etr_tensor_t *stat, size_t first, size_t count,
+                             const double *values) {
+  if (stat->dtype == ETR_FLOAT) {
+    float *to = (float *)stat->data + first;
+    for (size_t j = 0; j < count; ++j) {
+      to[j] = (float)values[j];
+    }
+    return;
+  }
+  for (size_t j = 0; j < count; ++j) {
+    etr_store_double(stat->dtype, etr_element_at(stat, (int64_t)(first + j)),
+                     values[j]);
+  }
+}
+
 // Float rows, kLayerNormRows at a time (one at a time where y overlaps
 // x other than in place: each row's statistics then read x before the
 // rows above it are written, as they did).
@@ -146,10 +164,9 @@ static void float_layer_norm(const etr_norm_kernels_t *k,
       }
       normalize_row(k, n, x + o * n, mu[j], variance[j], inverse[j], w, b,
                     stream, y + o * n);
-      etr_store_double(mean->dtype, etr_element_at(mean, (int64_t)o), mu[j]);
-      etr_store_double(rstd->dtype, etr_element_at(rstd, (int64_t)o),
-                       inverse[j]);
     }
+    store_statistics(mean, o0, count, mu);
+    store_statistics(rstd, o0, count, inverse);
   }
   if (stream) {
     etr_stream_fence();
