@@ -236,6 +236,55 @@ ALWAYS_INLINE void extremum_index(size_t n, const float *x, bool is_max,
   etr_reduce_merge_candidates(16, values, indices, is_max, value, index);
 }
 
+// The first j < n with x[j] == b (or, `nan`, x[j] unordered), 32
+// elements a step; n when there is none.
+ALWAYS_INLINE size_t first_match(size_t n, const float *x, __m256 b,
+                                 bool nan) {
+  size_t j = 0;
+  for (; j + 32 <= n; j += 32) {
+    uint32_t all = 0;
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) {
+      const __m256 v = _mm256_loadu_ps(x + j + 8 * (size_t)k);
+      const __m256 hit = nan ? _mm256_cmp_ps(v, v, _CMP_UNORD_Q)
+                             : _mm256_cmp_ps(v, b, _CMP_EQ_OQ);
+      all |= (uint32_t)_mm256_movemask_ps(hit) << (8 * k);
+    }
+    if (all != 0) {
+      return j + (size_t)__builtin_ctz(all);
+    }
+  }
+  for (; j < n; j += 8) {
+    const __m256i active = mask8(n - j);
+    const __m256 v = _mm256_maskload_ps(x + j, active);
+    const __m256 hit = _mm256_and_ps(nan ? _mm256_cmp_ps(v, v, _CMP_UNORD_Q)
+                                         : _mm256_cmp_ps(v, b, _CMP_EQ_OQ),
+                                     _mm256_castsi256_ps(active));
+    const int bits = _mm256_movemask_ps(hit);
+    if (bits != 0) {
+      return j + (size_t)__builtin_ctz((unsigned)bits);
+    }
+  }
+  return n;
+}
+
+// Value and index in two passes, as reduce_avx512.c's extremum_two_pass:
+// extremum_value, then the first position holding it (the first NaN when
+// it is NaN, else the first element equal to it); the value is x at it.
+ALWAYS_INLINE void extremum_two_pass(size_t n, const float *x, bool is_max,
+                                     float *value, int64_t *index) {
+  const float best = extremum_value(n, x, is_max);
+  const __m256 b = _mm256_set1_ps(best);
+  const size_t position = best != best ? first_match(n, x, b, true)
+                                       : first_match(n, x, b, false);
+  if (position < n) {
+    *index = (int64_t)position;
+    *value = x[position];
+    return;
+  }
+  extremum_index(n, x, is_max, value, index);  // (best is an element)
+}
+
 static void extremum_rows_avx2(size_t rows, size_t n, const float *x,
                                bool is_max, float *values, int64_t *indices) {
   for (size_t o = 0; o < rows; ++o, x += n) {
@@ -246,9 +295,9 @@ static void extremum_rows_avx2(size_t rows, size_t n, const float *x,
     }
     float value;
     if (is_max) {
-      extremum_index(n, x, true, &value, &indices[o]);
+      extremum_two_pass(n, x, true, &value, &indices[o]);
     } else {
-      extremum_index(n, x, false, &value, &indices[o]);
+      extremum_two_pass(n, x, false, &value, &indices[o]);
     }
     if (values != NULL) {
       values[o] = value;
