@@ -14,7 +14,8 @@
 // and one write of the array, which stays in L1 (at most 4096 entries,
 // 32 KiB). 64 rows of 1024 randn floats on Zen 5 (bench_server, old and
 // new builds alternated): 500 us by the radix sort before its rework,
-// 410 us after it (sort_f32.c), 195 us here; the network is 85% of that.
+// 410 us after it (sort_f32.c), 195 us here; the network is 85% of that
+// (stages now share passes over 128-entry blocks, below: 144 us).
 #include <immintrin.h>
 
 #include "ops_optimized/reduce/reduce.h"
@@ -39,8 +40,7 @@ static inline __m512i partner(__m512i v, int j) {
 // of their pair, the others the smaller.
 static inline __m512i step(__m512i v, int j, __mmask8 high) {
   __m512i p = partner(v, j);
-  return _mm512_mask_blend_epi64(high, _mm512_min_epu64(v, p),
-                                 _mm512_max_epu64(v, p));
+  return _mm512_mask_max_epu64(_mm512_min_epu64(v, p), high, v, p);
 }
 
 // The in-vector steps of stage k >= 8 (distances 4, 2, 1) for the vector
@@ -50,6 +50,50 @@ static inline __m512i finish(__m512i v, size_t base, size_t k) {
   v = step(v, 4, lanes_with(4) ^ down);
   v = step(v, 2, lanes_with(2) ^ down);
   return step(v, 1, lanes_with(1) ^ down);
+}
+
+enum { kBlockVectors = 16 };  // a block of 128 entries in registers
+
+// Distance 8 d entries (d vectors) within a block of registers v, whose
+// first entry is `base`, for stage k: each pair ascending where its
+// entry & k is 0.
+static inline __attribute__((always_inline)) void block_step(
+    __m512i *v, size_t base, size_t k, size_t d) {
+#pragma GCC unroll 16
+  for (size_t a = 0; a < kBlockVectors; ++a) {
+    if ((a & d) == 0) {
+      const __m512i low = _mm512_min_epu64(v[a], v[a + d]);
+      const __m512i high = _mm512_max_epu64(v[a], v[a + d]);
+      const bool down = ((base + 8 * a) & k) != 0;
+      v[a] = down ? high : low;
+      v[a + d] = down ? low : high;
+    }
+  }
+}
+
+// Stage k's distances from min(k / 2, 64) down to 1 on the 128 entries at
+// x + base, loaded once into 16 registers and stored once: every pair of
+// those distances lies inside an aligned block of 128.
+static void block_stages(uint64_t *x, size_t base, size_t k) {
+  __m512i v[kBlockVectors];
+#pragma GCC unroll 16
+  for (size_t a = 0; a < kBlockVectors; ++a) {
+    v[a] = _mm512_loadu_si512(x + base + 8 * a);
+  }
+  if (k >= 128) {
+    block_step(v, base, k, 8);
+  }
+  if (k >= 64) {
+    block_step(v, base, k, 4);
+  }
+  if (k >= 32) {
+    block_step(v, base, k, 2);
+  }
+  block_step(v, base, k, 1);
+#pragma GCC unroll 16
+  for (size_t a = 0; a < kBlockVectors; ++a) {
+    _mm512_storeu_si512(x + base + 8 * a, finish(v[a], base + 8 * a, k));
+  }
 }
 
 void etr_sort_u64_avx512(uint64_t *x, size_t n) {
@@ -63,6 +107,32 @@ void etr_sort_u64_avx512(uint64_t *x, size_t n) {
     _mm512_storeu_si512(x + base, finish(v, base, 8));
   }
   for (size_t k = 16; k <= n; k *= 2) {
+    // Distances of 128 and more a pass over the array each, then the
+    // rest of the stage a block of 128 at a time in registers (each
+    // distance its own pass had loaded and stored the whole array, 35
+    // passes for 1024 entries instead of 13): op-sort-rows (64 rows of
+    // 1024, Zen 5, paired bench_server rounds, medians of 11) 177 -> 144
+    // us. The pairs' directions as blends instead of predictable
+    // branches ran 159 us.
+    if (n >= 8 * kBlockVectors) {
+      for (size_t j = k / 2; j >= 8 * kBlockVectors; j /= 2) {
+        for (size_t block = 0; block < n; block += 2 * j) {
+          bool down = (block & k) != 0;
+          for (size_t i = block; i < block + j; i += 8) {
+            __m512i a = _mm512_loadu_si512(x + i);
+            __m512i b = _mm512_loadu_si512(x + i + j);
+            __m512i low = _mm512_min_epu64(a, b);
+            __m512i high = _mm512_max_epu64(a, b);
+            _mm512_storeu_si512(x + i, down ? high : low);
+            _mm512_storeu_si512(x + i + j, down ? low : high);
+          }
+        }
+      }
+      for (size_t base = 0; base < n; base += 8 * kBlockVectors) {
+        block_stages(x, base, k);
+      }
+      continue;
+    }
     for (size_t j = k / 2; j >= 8; j /= 2) {
       for (size_t block = 0; block < n; block += 2 * j) {
         bool down = (block & k) != 0;
