@@ -409,7 +409,11 @@ TT_TEST(diff_streaming, norm_kernels) {
   free(b);
   free_buffers(&t);
   cr_assert_eq(bad, 0, "%d norm kernel mismatches", bad);
-  cr_assert_gt(runs, 0, "no ISA has the norm table's streaming kernels");
+  // The x86 ISAs have them (NEON and scalar have no streaming stores).
+  bool x86 = etr_isa_available(ETR_ISA_AVX2) ||
+             etr_isa_available(ETR_ISA_AVX512);
+  cr_assert(runs > 0 || !x86,
+            "an x86 ISA without the norm table's streaming kernels");
 }
 
 // Softmax, log-softmax and layer norm through the ops with the threshold
