@@ -114,26 +114,9 @@ void etr_sort_u64_avx512(uint64_t *x, size_t n) {
     // 1024, Zen 5, paired bench_server rounds, medians of 11) 177 -> 144
     // us. The pairs' directions as blends instead of predictable
     // branches ran 159 us.
-    if (n >= 8 * kBlockVectors) {
-      for (size_t j = k / 2; j >= 8 * kBlockVectors; j /= 2) {
-        for (size_t block = 0; block < n; block += 2 * j) {
-          bool down = (block & k) != 0;
-          for (size_t i = block; i < block + j; i += 8) {
-            __m512i a = _mm512_loadu_si512(x + i);
-            __m512i b = _mm512_loadu_si512(x + i + j);
-            __m512i low = _mm512_min_epu64(a, b);
-            __m512i high = _mm512_max_epu64(a, b);
-            _mm512_storeu_si512(x + i, down ? high : low);
-            _mm512_storeu_si512(x + i + j, down ? low : high);
-          }
-        }
-      }
-      for (size_t base = 0; base < n; base += 8 * kBlockVectors) {
-        block_stages(x, base, k);
-      }
-      continue;
-    }
-    for (size_t j = k / 2; j >= 8; j /= 2) {
+    const bool blocks = n >= 8 * kBlockVectors;
+    const size_t last_pass = blocks ? 8 * kBlockVectors : 8;
+    for (size_t j = k / 2; j >= last_pass; j /= 2) {
       for (size_t block = 0; block < n; block += 2 * j) {
         bool down = (block & k) != 0;
         for (size_t i = block; i < block + j; i += 8) {
@@ -145,6 +128,12 @@ void etr_sort_u64_avx512(uint64_t *x, size_t n) {
           _mm512_storeu_si512(x + i + j, down ? low : high);
         }
       }
+    }
+    if (blocks) {
+      for (size_t base = 0; base < n; base += 8 * kBlockVectors) {
+        block_stages(x, base, k);
+      }
+      continue;
     }
     for (size_t base = 0; base < n; base += 8) {
       __m512i v = _mm512_loadu_si512(x + base);
