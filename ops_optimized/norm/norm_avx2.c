@@ -209,22 +209,26 @@ static void normalize_avx2(size_t n, const float *x, float mean_hi,
   }
 }
 
+// normalize_affine's lanes `k` of the vector at i.
+ALWAYS_INLINE __m256 normalize_lanes(const float *x, const float *w,
+                                     const float *b, size_t i, __m256i k,
+                                     __m256 hi, __m256 lo, __m256 rv) {
+  __m256 d = _mm256_sub_ps(_mm256_sub_ps(load8(x + i, k), hi), lo);
+  __m256 t = _mm256_mul_ps(d, rv);
+  __m256 wv = w != NULL ? load8(w + i, k) : _mm256_set1_ps(1.0f);
+  __m256 bv = b != NULL ? load8(b + i, k) : _mm256_setzero_ps();
+  return _mm256_fmadd_ps(t, wv, bv);
+}
+
 static void normalize_affine_avx2(size_t n, const float *x, float mean_hi,
                                   float mean_lo, float rstd, const float *w,
                                   const float *b, float *y) {
   __m256 hi = _mm256_set1_ps(mean_hi);
   __m256 lo = _mm256_set1_ps(mean_lo);
   __m256 rv = _mm256_set1_ps(rstd);
-  __m256 one = _mm256_set1_ps(1.0f);
-  __m256 zero = _mm256_setzero_ps();
   for (size_t i = 0; i < n; i += 8) {
     __m256i k = etr_avx2_first_lanes((int64_t)(n - i));
-    __m256 d = _mm256_sub_ps(_mm256_sub_ps(load8(x + i, k), hi),
-                             lo);
-    __m256 t = _mm256_mul_ps(d, rv);
-    __m256 wv = w != NULL ? load8(w + i, k) : one;
-    __m256 bv = b != NULL ? load8(b + i, k) : zero;
-    store8(y + i, k, _mm256_fmadd_ps(t, wv, bv));
+    store8(y + i, k, normalize_lanes(x, w, b, i, k, hi, lo, rv));
   }
 }
 
@@ -244,17 +248,6 @@ static void scale_stream_avx2(size_t n, const float *x, float s, float *y) {
     __m256i k = etr_avx2_first_lanes((int64_t)(n - i));
     store8(y + i, k, _mm256_mul_ps(load8(x + i, k), sv));
   }
-}
-
-// normalize_affine_avx2's lanes `k` of the vector at i.
-ALWAYS_INLINE __m256 normalize_lanes(const float *x, const float *w,
-                                     const float *b, size_t i, __m256i k,
-                                     __m256 hi, __m256 lo, __m256 rv) {
-  __m256 d = _mm256_sub_ps(_mm256_sub_ps(load8(x + i, k), hi), lo);
-  __m256 t = _mm256_mul_ps(d, rv);
-  __m256 wv = w != NULL ? load8(w + i, k) : _mm256_set1_ps(1.0f);
-  __m256 bv = b != NULL ? load8(b + i, k) : _mm256_setzero_ps();
-  return _mm256_fmadd_ps(t, wv, bv);
 }
 
 static void normalize_affine_stream_avx2(size_t n, const float *x,

@@ -270,6 +270,23 @@ static void normalize_avx512(size_t n, const float *x, float mean_hi,
   }
 }
 
+// normalize_affine's lanes `k` of the vector at i (whole vectors, k the
+// constant 0xffff, load unmasked).
+ALWAYS_INLINE __m512 normalize_lanes(const float *x, const float *w,
+                                     const float *b, size_t i, __mmask16 k,
+                                     __m512 hi, __m512 lo, __m512 rv) {
+  const bool whole = k == 0xffff;
+  __m512 v = whole ? _mm512_loadu_ps(x + i) : _mm512_maskz_loadu_ps(k, x + i);
+  __m512 t = _mm512_mul_ps(_mm512_sub_ps(_mm512_sub_ps(v, hi), lo), rv);
+  __m512 wv = w == NULL ? _mm512_set1_ps(1.0f)
+              : whole   ? _mm512_loadu_ps(w + i)
+                        : _mm512_maskz_loadu_ps(k, w + i);
+  __m512 bv = b == NULL ? _mm512_setzero_ps()
+              : whole   ? _mm512_loadu_ps(b + i)
+                        : _mm512_maskz_loadu_ps(k, b + i);
+  return _mm512_fmadd_ps(t, wv, bv);
+}
+
 static void normalize_affine_avx512(size_t n, const float *x, float mean_hi,
                                     float mean_lo, float rstd,
                                     const float *w, const float *b,
@@ -277,24 +294,13 @@ static void normalize_affine_avx512(size_t n, const float *x, float mean_hi,
   __m512 hi = _mm512_set1_ps(mean_hi);
   __m512 lo = _mm512_set1_ps(mean_lo);
   __m512 rv = _mm512_set1_ps(rstd);
-  __m512 one = _mm512_set1_ps(1.0f);
-  __m512 zero = _mm512_setzero_ps();
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {  // whole vectors unmasked (as scale)
-    __m512 t = _mm512_mul_ps(
-        _mm512_sub_ps(_mm512_sub_ps(_mm512_loadu_ps(x + i), hi), lo), rv);
-    __m512 wv = w != NULL ? _mm512_loadu_ps(w + i) : one;
-    __m512 bv = b != NULL ? _mm512_loadu_ps(b + i) : zero;
-    _mm512_storeu_ps(y + i, _mm512_fmadd_ps(t, wv, bv));
+    _mm512_storeu_ps(y + i, normalize_lanes(x, w, b, i, 0xffff, hi, lo, rv));
   }
   if (i < n) {
     __mmask16 k = mask16(n - i);
-    __m512 d = _mm512_sub_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), hi),
-                             lo);
-    __m512 t = _mm512_mul_ps(d, rv);
-    __m512 wv = w != NULL ? _mm512_maskz_loadu_ps(k, w + i) : one;
-    __m512 bv = b != NULL ? _mm512_maskz_loadu_ps(k, b + i) : zero;
-    _mm512_mask_storeu_ps(y + i, k, _mm512_fmadd_ps(t, wv, bv));
+    _mm512_mask_storeu_ps(y + i, k, normalize_lanes(x, w, b, i, k, hi, lo, rv));
   }
 }
 
@@ -317,18 +323,6 @@ static void scale_stream_avx512(size_t n, const float *x, float s,
     _mm512_mask_storeu_ps(y + i, k,
                           _mm512_mul_ps(_mm512_maskz_loadu_ps(k, x + i), sv));
   }
-}
-
-// normalize_affine_avx512's lanes `k` of the vector at i.
-ALWAYS_INLINE __m512 normalize_lanes(const float *x, const float *w,
-                                     const float *b, size_t i, __mmask16 k,
-                                     __m512 hi, __m512 lo, __m512 rv) {
-  __m512 d = _mm512_sub_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), hi),
-                           lo);
-  __m512 t = _mm512_mul_ps(d, rv);
-  __m512 wv = w != NULL ? _mm512_maskz_loadu_ps(k, w + i) : _mm512_set1_ps(1);
-  __m512 bv = b != NULL ? _mm512_maskz_loadu_ps(k, b + i) : _mm512_setzero_ps();
-  return _mm512_fmadd_ps(t, wv, bv);
 }
 
 static void normalize_affine_stream_avx512(size_t n, const float *x,
