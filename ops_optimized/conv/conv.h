@@ -478,10 +478,10 @@ void etr_conv_post_gemm(const etr_gemm_post_t *gemm, float *c,
 // apart; pixels at unit stride everywhere. The sum is one FMA chain per
 // output in channel order starting from bias + 0.0 (pointwise_avx512.c,
 // pointwise_avx2.c: the same bits), except on one pixel: there S =
-// etr_conv_one_pixel_chains(out_channels) chains, chain j the FMAs of the
-// input channels k = j (mod S) in order, chain 0 from bias + 0.0 and the
-// others from +0.0, summed as c0 + c1 (S = 2) or (c0 + c1) + (c2 + c3)
-// (S = 4); with or without `columns`.
+// etr_conv_one_pixel_chains(isa, out_channels) chains, chain j the FMAs
+// of the input channels k = j (mod S) in order, chain 0 from bias + 0.0
+// and the others from +0.0, summed as c0 + c1 (S = 2) or (c0 + c1) +
+// (c2 + c3) (S = 4); with or without `columns`.
 typedef struct etr_conv_pointwise_args {
   const float *input;
   int64_t input_stride;
@@ -519,10 +519,13 @@ etr_conv_pointwise_fn etr_conv_pointwise_for(etr_isa_t isa);
 // etr_conv_packed_t.panel of a transposed convolution's packed weight.
 #define ETR_CONV_TRANSPOSED_PANEL (-17)
 int64_t etr_conv_columns_pitch(int64_t out_channels);
-// The chains per output of a one-pixel pointwise call: 4 for at most 16
-// out channels, 2 for at most 32, else 1. With one chain a 96 -> 24 layer
-// waited out 96 dependent FMAs (4 cycles each) on 2 vectors.
-int etr_conv_one_pixel_chains(int64_t out_channels);
+// The chains per output of `isa`'s one-pixel pointwise kernel: 4 for at
+// most 16 out channels (AVX-512: 32), 2 for at most 32, else 1. With one
+// chain a 96 -> 24 layer waited out 96 dependent FMAs (4 cycles each) on
+// 2 vectors; AVX-512 has the registers for 4 chains of 2 vectors (96 ->
+// 24 72 -> 66 ns, 120 -> 30 96 -> 78 ns paired on the Zen 5 of
+// 2026-12-07), AVX2 not for 4 of 4.
+int etr_conv_one_pixel_chains(etr_isa_t isa, int64_t out_channels);
 void etr_conv_columns_pack(const float *weight, int64_t weight_stride,
                            int64_t out_channels, int64_t in_channels,
                            float *dst);

@@ -473,7 +473,10 @@ int64_t etr_conv_columns_pitch(int64_t out_channels) {
   return (out_channels + 15) / 16 * 16;
 }
 
-int etr_conv_one_pixel_chains(int64_t out_channels) {
+int etr_conv_one_pixel_chains(etr_isa_t isa, int64_t out_channels) {
+  if (isa == ETR_ISA_AVX512) {
+    return out_channels <= 32 ? 4 : 1;
+  }
   return out_channels <= 16 ? 4 : out_channels <= 32 ? 2 : 1;
 }
 

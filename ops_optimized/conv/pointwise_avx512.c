@@ -370,16 +370,20 @@ static inline __attribute__((always_inline)) void column_blocks(
   const float *x = a->input;
   const int64_t x_stride = a->input_stride;
   const int64_t in = a->in_channels;
+  // x and column move one input channel at a time (indexed from k, the
+  // loop kept its counters and addresses on the stack).
   int64_t k = 0;
-  for (; k + S <= in; k += S, column += S * step) {
+  for (; k + S <= in; k += S) {
 #pragma GCC unroll 4
     for (int j = 0; j < S; ++j) {
-      const __m512 xv = _mm512_set1_ps(x[(k + j) * x_stride]);
+      const __m512 xv = _mm512_set1_ps(*x);
 #pragma GCC unroll 8
       for (int b = 0; b < B; ++b) {
-        acc[j][b] = fma_column(column + j * step + b * block, xv, acc[j][b],
+        acc[j][b] = fma_column(column + b * block, xv, acc[j][b],
                                half && b == B - 1, gather, index, lanes[b]);
       }
+      x += x_stride;
+      column += step;
     }
   }
   // The last in % S channels (j a constant: a variable index would put
@@ -387,12 +391,14 @@ static inline __attribute__((always_inline)) void column_blocks(
 #pragma GCC unroll 4
   for (int j = 0; j < S - 1; ++j) {
     if (k + j < in) {
-      const __m512 xv = _mm512_set1_ps(x[(k + j) * x_stride]);
+      const __m512 xv = _mm512_set1_ps(*x);
 #pragma GCC unroll 8
       for (int b = 0; b < B; ++b) {
-        acc[j][b] = fma_column(column + j * step + b * block, xv, acc[j][b],
+        acc[j][b] = fma_column(column + b * block, xv, acc[j][b],
                                half && b == B - 1, gather, index, lanes[b]);
       }
+      x += x_stride;
+      column += step;
     }
   }
 #pragma GCC unroll 8
@@ -428,8 +434,10 @@ static inline __attribute__((always_inline)) void column_blocks(
   }
 }
 
-// At most 32 out channels (2 or 4 chains), the weight packed or not.
-static inline __attribute__((always_inline)) void few_columns(
+// At most 32 out channels (4 chains), the weight packed or not.
+// Not inlined: inside the dispatcher with every tile kernel, the loop
+// kept its addresses and counters on the stack.
+static __attribute__((noinline)) void few_columns(
     const etr_conv_pointwise_args_t *a, const bool gather) {
   const int64_t m = a->out_channels;
   if (m <= 8) {
@@ -437,9 +445,9 @@ static inline __attribute__((always_inline)) void few_columns(
   } else if (m <= 16) {
     column_blocks(a, 0, 1, 4, false, gather);
   } else if (m <= 24) {
-    column_blocks(a, 0, 2, 2, true, gather);
+    column_blocks(a, 0, 2, 4, true, gather);
   } else {
-    column_blocks(a, 0, 2, 2, false, gather);
+    column_blocks(a, 0, 2, 4, false, gather);
   }
 }
 
@@ -519,7 +527,7 @@ static tile_shape_t tile_shape(int64_t m, int64_t n) {
 }
 
 void etr_conv_pointwise_nchw_avx512(const etr_conv_pointwise_args_t *a) {
-  if (a->pixels == 1 && etr_conv_one_pixel_chains(a->out_channels) > 1) {
+  if (a->pixels == 1 && a->out_channels <= 32) {  // 4 chains
     few_columns(a, a->columns == NULL);
   } else if (a->pixels == 1 && a->columns != NULL) {
     many_columns(a);

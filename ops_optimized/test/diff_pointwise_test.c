@@ -61,10 +61,10 @@ static float value_at(uint64_t *state, bool specials) {
 
 // The contract's value of out[oc][p]: one chain, or on one pixel S chains
 // (chain j the input channels k = j mod S) summed pairwise.
-static float model_output(const etr_conv_pointwise_args_t *a, int64_t oc,
-                          int64_t p) {
+static float model_output(etr_isa_t isa, const etr_conv_pointwise_args_t *a,
+                          int64_t oc, int64_t p) {
   const int chains =
-      a->pixels == 1 ? etr_conv_one_pixel_chains(a->out_channels) : 1;
+      a->pixels == 1 ? etr_conv_one_pixel_chains(isa, a->out_channels) : 1;
   float chain[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   chain[0] = a->bias != NULL ? a->bias[oc * a->bias_stride] + 0.0f : 0.0f;
   for (int64_t k = 0; k < a->in_channels; ++k) {
@@ -106,7 +106,7 @@ typedef struct kernel_case {
 } kernel_case_t;
 
 // Runs one case on `kernel`; returns the number of wrong floats.
-static int run_kernel_case(etr_conv_pointwise_fn kernel,
+static int run_kernel_case(etr_isa_t isa, etr_conv_pointwise_fn kernel,
                            const kernel_case_t *c, uint64_t seed) {
   const int64_t m = c->out_channels;
   const int64_t k = c->in_channels;
@@ -177,7 +177,7 @@ static int run_kernel_case(etr_conv_pointwise_fn kernel,
   int wrong = 0;
   for (int64_t oc = 0; oc < m + extra_rows; ++oc) {
     for (int64_t p = 0; p < out_stride; ++p) {
-      float want = oc < m && p < n ? model_output(&a, oc, p) : kCanary;
+      float want = oc < m && p < n ? model_output(isa, &a, oc, p) : kCanary;
       float got = out[oc * out_stride + p];
       if (!same_float(got, want)) {
         if (wrong < 3) {
@@ -208,11 +208,10 @@ static const int64_t kPixels[] = {1,  2,  7,  15, 16, 17, 31, 32,
 TT_TEST(diff_pointwise, kernel_against_fma_chain) {
   int wrong = 0;
   int cases = 0;
-  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+  for (int i_isa = 0; i_isa < ETR_NUM_ISAS; ++i_isa) {
+    const etr_isa_t isa = (etr_isa_t)i_isa;
     etr_conv_pointwise_fn kernel =
-        etr_isa_available((etr_isa_t)isa)
-            ? etr_conv_pointwise_for((etr_isa_t)isa)
-            : NULL;
+        etr_isa_available(isa) ? etr_conv_pointwise_for(isa) : NULL;
     if (kernel == NULL) {
       continue;
     }
@@ -228,7 +227,7 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
           kernel_case_t c = {kOuts[i], kIns[j], pixels[t],
                              (int)(seed % 3), (int)((seed / 3) % 3),
                              seed % 4 == 0, -1, false, false};
-          wrong += run_kernel_case(kernel, &c, seed);
+          wrong += run_kernel_case(isa, kernel, &c, seed);
           ++cases;
         }
       }
@@ -238,7 +237,7 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
       for (int kind = 0; kind < 9; ++kind) {
         kernel_case_t c = {16 + kind % 3 * 4, 9, n, kind % 3, kind / 3,
                            n % 2 == 0, -1, false, false};
-        wrong += run_kernel_case(kernel, &c, 1000 + (uint64_t)n);
+        wrong += run_kernel_case(isa, kernel, &c, 1000 + (uint64_t)n);
         ++cases;
       }
     }
@@ -252,7 +251,7 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
         kernel_case_t c = {kOuts[i], kIns[j], 1, (int)(seed % 3),
                            (int)((seed / 3) % 3), seed % 4 == 0, -1, false,
                            false};
-        wrong += run_kernel_case(kernel, &c, seed);
+        wrong += run_kernel_case(isa, kernel, &c, seed);
         ++cases;
       }
     }
@@ -269,7 +268,7 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
               i < COUNT(kOuts) ? kOuts[i] : wide[i - COUNT(kOuts)],
               kIns[j], 1, (int)(seed % 3), (int)((seed / 3) % 3),
               seed % 4 == 0, -1, true, seed % 5 < 3};
-          wrong += run_kernel_case(kernel, &c, seed);
+          wrong += run_kernel_case(isa, kernel, &c, seed);
           ++cases;
         }
       }
@@ -282,7 +281,7 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
         kernel_case_t c = {shift % 2 == 0 ? 8 : 13, 3 + shift % 4, large[l],
                            shift % 3, (shift / 3) % 3, shift % 5 == 0,
                            shift, false, false};
-        wrong += run_kernel_case(kernel, &c, 2000 + (uint64_t)shift);
+        wrong += run_kernel_case(isa, kernel, &c, 2000 + (uint64_t)shift);
         ++cases;
       }
     }
@@ -308,7 +307,7 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
                            tile_pixels[p], (int)(seed % 3),
                            (int)((seed / 3) % 3), seed % 4 == 0, -1, false,
                            false};
-        wrong += run_kernel_case(kernel, &c, seed);
+        wrong += run_kernel_case(isa, kernel, &c, seed);
         ++cases;
       }
     }
@@ -319,7 +318,7 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
       kernel_case_t c = {shift % 2 == 0 ? 48 : 40, 5,
                          shift % 2 == 0 ? 1024 : 528, shift % 3,
                          (shift / 3) % 3, shift == 10, shift, false, false};
-      wrong += run_kernel_case(kernel, &c, 2500 + (uint64_t)shift);
+      wrong += run_kernel_case(isa, kernel, &c, 2500 + (uint64_t)shift);
       ++cases;
     }
     // AVX2's tiles (pointwise_avx2.c): 4 rows x 3 vectors of 8 pixels and
@@ -342,7 +341,7 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
                            avx2_pixels[p], (int)(seed % 3),
                            (int)((seed / 3) % 3), seed % 4 == 0, -1, false,
                            false};
-        wrong += run_kernel_case(kernel, &c, seed);
+        wrong += run_kernel_case(isa, kernel, &c, seed);
         ++cases;
       }
     }
@@ -358,7 +357,7 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
                          t % 3 == 0 ? 512 : 777, (int)(t % 3),
                          (int)((t / 2) % 3), t % 3 == 1, shifts[t], false,
                          false};
-      wrong += run_kernel_case(kernel, &c, 3000 + (uint64_t)t);
+      wrong += run_kernel_case(isa, kernel, &c, 3000 + (uint64_t)t);
       ++cases;
     }
     static const kernel_case_t chunked[] = {
@@ -367,7 +366,7 @@ TT_TEST(diff_pointwise, kernel_against_fma_chain) {
         {6, 64, 2100, 0, 2, false, 9, false, false},
     };
     for (size_t t = 0; t < COUNT(chunked); ++t) {
-      wrong += run_kernel_case(kernel, &chunked[t], 4000 + (uint64_t)t);
+      wrong += run_kernel_case(isa, kernel, &chunked[t], 4000 + (uint64_t)t);
       ++cases;
     }
   }
