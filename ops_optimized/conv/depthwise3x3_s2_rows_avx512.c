@@ -36,16 +36,21 @@ bool etr_depthwise3x3_s2_row_vector_nchw_avx512_applies(
 }
 
 // Columns 0..31 of an input row split by column parity (scrambled).
+// `full`: rows of 32 columns, the second load unmasked (a zero-masking
+// load with every lane set ran the 48 x 32 x 32 layer 12% slower on Zen
+// 5, 1.66 against 1.45 us).
 static inline __attribute__((always_inline)) void split(
-    const float *row, __mmask16 high_lanes, __m512 *even, __m512 *odd) {
+    const float *row, __mmask16 high_lanes, const bool full, __m512 *even,
+    __m512 *odd) {
   const __m512 lo = _mm512_loadu_ps(row);
-  const __m512 hi = _mm512_maskz_loadu_ps(high_lanes, row + 16);
+  const __m512 hi = full ? _mm512_loadu_ps(row + 16)
+                         : _mm512_maskz_loadu_ps(high_lanes, row + 16);
   *even = _mm512_shuffle_ps(lo, hi, 0x88);
   *odd = _mm512_shuffle_ps(lo, hi, 0xdd);
 }
 
-void etr_depthwise3x3_s2_row_vector_nchw_avx512(
-    const etr_depthwise_args_t *args) {
+static inline __attribute__((always_inline)) void row_vector(
+    const etr_depthwise_args_t *args, const bool full) {
   // Copies, which the stores cannot change: nothing is reloaded per row.
   const etr_depthwise_args_t a = *args;
   const etr_conv2d_geometry_t g = *args->geometry;
@@ -77,9 +82,10 @@ void etr_depthwise3x3_s2_row_vector_nchw_avx512(
       __m512 below_even;
       __m512 below_odd;
       const float *r = in + 2 * oh * g.in_stride_h;
-      split(r, high_lanes, &even, &odd);
+      split(r, high_lanes, full, &even, &odd);
       if (oh < inside_rows) {
-        split(r + g.in_stride_h, high_lanes, &below_even, &below_odd);
+        split(r + g.in_stride_h, high_lanes, full, &below_even,
+              &below_odd);
       } else {
         below_even = below_odd = zero;
       }
@@ -98,5 +104,14 @@ void etr_depthwise3x3_s2_row_vector_nchw_avx512(
       repeat = 0;
       ++ic;
     }
+  }
+}
+
+void etr_depthwise3x3_s2_row_vector_nchw_avx512(
+    const etr_depthwise_args_t *args) {
+  if (args->geometry->in_w == 32) {
+    row_vector(args, true);
+  } else {
+    row_vector(args, false);
   }
 }
