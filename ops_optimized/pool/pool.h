@@ -60,6 +60,17 @@ typedef struct etr_pool_planes {
   int64_t dilation_h, dilation_w;
 } etr_pool_planes_t;
 
+// What an average over etr_pool_planes_t's windows divides by (ATen's
+// avg_pool2d divisor): `divisor` when has_divisor, else the window's rows
+// times its columns inside the padded plane (count_include_pad; the
+// ceil_mode overhang past height + pad_h or width + pad_w not counted) or
+// inside the plane.
+typedef struct etr_pool_avg_rule {
+  bool has_divisor;
+  int64_t divisor;
+  bool count_include_pad;
+} etr_pool_avg_rule_t;
+
 // avg_pool3d's 2x2x2 stride-2 windows over `volumes` contiguous
 // depth x height x width volumes into out_depth x out_height x out_width
 // ones, every window inside (2 out_size <= size in each dim): the
@@ -131,6 +142,17 @@ typedef struct etr_pool_kernels {
   // than 16 columns). NULL in a table without it.
   bool (*max_planes_values)(const float *in, const etr_pool_planes_t *g,
                             float *out);
+  // The averages of every window, borders included (dilation 1): each
+  // window's taps inside the plane summed in fp32 in row-major order from
+  // +0.0 (avg_row's sum of them) and divided once by `rule`'s divisor;
+  // *finite tells whether every output is (the driver redoes the others
+  // in double). False, with nothing written, for a geometry it does not
+  // take (column strides other than 1 and 2, rows of more than 1024
+  // outputs, windows of more than 16 columns, or one with no tap inside
+  // the plane). NULL in a table without it.
+  bool (*avg_planes_values)(const float *in, const etr_pool_planes_t *g,
+                            const etr_pool_avg_rule_t *rule, float *out,
+                            bool *finite);
   // etr_pool_volumes_t's windows (pool3d_<isa>.c; NULL: the 3-D driver
   // walks them).
   void (*avg_volumes_2x2x2s2)(const float *in, const etr_pool_volumes_t *v,
@@ -218,6 +240,10 @@ void etr_pool_max_planes_2x2s2_avx512(const float *in, size_t planes,
 bool etr_pool_max_planes_values_avx512(const float *in,
                                        const etr_pool_planes_t *g,
                                        float *out);
+bool etr_pool_avg_planes_values_avx512(const float *in,
+                                       const etr_pool_planes_t *g,
+                                       const etr_pool_avg_rule_t *rule,
+                                       float *out, bool *finite);
 bool etr_pool_avg_planes_2x2s2_avx512(const float *in, size_t planes,
                                       size_t height, size_t width,
                                       size_t out_height, size_t out_width,

@@ -345,6 +345,7 @@ const etr_pool_kernels_t etr_pool_kernels_avx512 = {
     .max_planes_2x2s2 = etr_pool_max_planes_2x2s2_avx512,
     .avg_planes_2x2s2 = etr_pool_avg_planes_2x2s2_avx512,
     .max_planes_values = etr_pool_max_planes_values_avx512,
+    .avg_planes_values = etr_pool_avg_planes_values_avx512,
     .avg_volumes_2x2x2s2 = etr_pool_avg_volumes_2x2x2s2_avx512,
     .adaptive_uniform = etr_pool_adaptive_uniform_avx512,
     .add_at = etr_pool_add_at_avx2,  // SSE4.1 blendv: nothing wider

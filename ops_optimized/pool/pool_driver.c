@@ -185,6 +185,24 @@ static void avg_one(const float *image, size_t channels, const geometry_t *g,
   *out = (float)(sum / (double)b.divisor);
 }
 
+// An fp32 window sum overflowed (a double one may not): the NCHW
+// average's non-finite outputs again, in double.
+static void redo_not_finite(const float *in, const geometry_t *g,
+                            const etr_pool_params_t *p, float *out) {
+  size_t plane_size = (size_t)(g->height * g->width);
+  size_t out_plane = (size_t)(g->out_height * g->out_width);
+  for (size_t plane = 0; plane < g->batch * g->channels; ++plane) {
+    for (int64_t oh = 0; oh < g->out_height; ++oh) {
+      for (int64_t ow = 0; ow < g->out_width; ++ow) {
+        float *y = out + plane * out_plane + (size_t)(oh * g->out_width + ow);
+        if (!isfinite(*y)) {
+          avg_one(in + plane * plane_size, 1, g, p, oh, ow, y);
+        }
+      }
+    }
+  }
+}
+
 // Outputs [lo, hi) of a row whose windows are inside the input along
 // columns (rows checked by the caller).
 static void interior_columns(const etr_pool_params_t *p, const geometry_t *g,
@@ -220,24 +238,10 @@ static bool pool_nchw_2x2s2(const etr_pool_kernels_t *k, const float *in,
     return true;
   }
   float divisor = (float)(p->has_divisor ? p->divisor : 4);
-  if (k->avg_planes_2x2s2(in, planes, (size_t)g->height, (size_t)g->width,
-                          (size_t)g->out_height, (size_t)g->out_width,
-                          divisor, out)) {
-    return true;
-  }
-  // An fp32 window sum overflowed (a double one may not): redo the
-  // non-finite outputs in double.
-  size_t plane_size = (size_t)(g->height * g->width);
-  size_t out_plane = (size_t)(g->out_height * g->out_width);
-  for (size_t plane = 0; plane < planes; ++plane) {
-    for (int64_t oh = 0; oh < g->out_height; ++oh) {
-      for (int64_t ow = 0; ow < g->out_width; ++ow) {
-        float *y = out + plane * out_plane + (size_t)(oh * g->out_width + ow);
-        if (!isfinite(*y)) {
-          avg_one(in + plane * plane_size, 1, g, p, oh, ow, y);
-        }
-      }
-    }
+  if (!k->avg_planes_2x2s2(in, planes, (size_t)g->height, (size_t)g->width,
+                           (size_t)g->out_height, (size_t)g->out_width,
+                           divisor, out)) {
+    redo_not_finite(in, g, p, out);
   }
   return true;
 }
@@ -273,16 +277,25 @@ static void pool_nchw(const etr_pool_kernels_t *k, const float *in,
   }
   // Values only: borders and interior in one vector loop, where the ISA
   // has one.
-  if (is_max && indices == NULL && k->max_planes_values != NULL) {
-    const etr_pool_planes_t planes = {
-        g->batch * g->channels, g->height,     g->width,
-        g->out_height,          g->out_width,  p->kernel[0],
-        p->kernel[1],           p->stride[0],  p->stride[1],
-        p->padding[0],          p->padding[1], p->dilation[0],
-        p->dilation[1]};
-    if (k->max_planes_values(in, &planes, out)) {
-      return;
+  const etr_pool_planes_t planes = {
+      g->batch * g->channels, g->height,     g->width,
+      g->out_height,          g->out_width,  p->kernel[0],
+      p->kernel[1],           p->stride[0],  p->stride[1],
+      p->padding[0],          p->padding[1], p->dilation[0],
+      p->dilation[1]};
+  if (is_max && indices == NULL && k->max_planes_values != NULL &&
+      k->max_planes_values(in, &planes, out)) {
+    return;
+  }
+  const etr_pool_avg_rule_t rule = {p->has_divisor, p->divisor,
+                                    p->count_include_pad};
+  bool finite = true;
+  if (!is_max && k->avg_planes_values != NULL &&
+      k->avg_planes_values(in, &planes, &rule, out, &finite)) {
+    if (!finite) {
+      redo_not_finite(in, g, p, out);
     }
+    return;
   }
   etr_pool_window_t window = {(size_t)p->kernel[0], (size_t)p->kernel[1],
                               (size_t)p->stride[1], (size_t)p->dilation[0],

@@ -183,6 +183,66 @@ TT_TEST(diff_pool2d, layouts_and_models) {
   cr_assert_eq(failures, 0, "%d pooling cases disagree", failures);
 }
 
+// The AVX-512 average planes kernel (pool_avg_planes_avx512.c: every
+// window in one vector loop, taps outside the plane as +0.0, blocks inside
+// the row unmasked) on the windows CNNs use and their edges: 3x3/1 and
+// 3x3/2 padding 1, 5x5/2 padding 2, 2x2/1, 4x4/2 padding 1, 7x7/1 padding
+// 3, 3x3/2 unpadded, 1x3 and 3x1, and column stride 3, 17-column windows
+// and rows of more than 1024 outputs, which take the row kernels; rows of
+// 1 to 69 outputs (every run of inside blocks and each tail), ceil_mode
+// overhangs; divided by the padded or the inside window, or an override;
+// random, special and integer data, all -0.0 (a +0.0 average), all 3e38
+// (fp32 sums overflow: redone in double) and every other element -inf.
+TT_TEST(diff_pool2d, avg_planes_windows) {
+  static const int64_t kWindows[][3][2] = {
+      {{3, 3}, {1, 1}, {1, 1}},   {{3, 3}, {2, 2}, {1, 1}},
+      {{5, 5}, {2, 2}, {2, 2}},   {{2, 2}, {1, 1}, {0, 0}},
+      {{4, 4}, {2, 2}, {1, 1}},   {{7, 7}, {1, 1}, {3, 3}},
+      {{3, 3}, {2, 2}, {0, 0}},   {{1, 3}, {1, 1}, {0, 1}},
+      {{3, 1}, {2, 1}, {1, 0}},   {{3, 3}, {3, 3}, {1, 1}},
+      {{17, 17}, {1, 1}, {8, 8}},
+  };
+  static const int64_t kShapes[][4] = {
+      {1, 8, 12, 56}, {1, 3, 5, 7},  {2, 3, 9, 33}, {1, 2, 6, 69},
+      {1, 1, 3, 1},   {1, 2, 7, 31}, {1, 1, 9, 66}, {1, 2, 3, 2100},
+      {1, 2, 18, 18},
+  };
+  static const etr_diff_fill_t kFills[] = {ETR_FILL_RANDOM, ETR_FILL_SPECIAL,
+                                           ETR_FILL_EXACT_INT};
+  static const pattern_t kPatterns[] = {PATTERN_NONE, PATTERN_NEGATIVE_ZERO,
+                                        PATTERN_HUGE, PATTERN_NEGATIVE_INF};
+  int failures = 0;
+  uint64_t seed = 60000;
+  int variant = 0;
+  uint64_t specialized = etr_diff_stats()->specialized;
+  for (size_t w = 0; w < sizeof(kWindows) / sizeof(kWindows[0]); ++w) {
+    for (size_t s = 0; s < sizeof(kShapes) / sizeof(kShapes[0]); ++s) {
+      const int64_t(*win)[2] = kWindows[w];
+      const int64_t *sizes = kShapes[s];
+      if (sizes[2] + 2 * win[2][0] < win[0][0] ||
+          sizes[3] + 2 * win[2][1] < win[0][1]) {
+        continue;  // PyTorch asks a window that fits the padded input
+      }
+      for (int k = 0; k < 2; ++k) {
+        ++variant;
+        pool_spec_t spec = {kPoolOps[1], ETR_FLOAT, 4,
+                            {sizes[0], sizes[1], sizes[2], sizes[3]}, 0,
+                            kFills[variant % 3],
+                            {win[0][0], win[0][1]}, {win[1][0], win[1][1]},
+                            {win[2][0], win[2][1]}, {1, 1},
+                            variant % 3 == 1, k == 0,
+                            variant % 7 == 0 ? 5 : 0, false,
+                            kPatterns[variant % 11 < 4 ? variant % 11 : 0],
+                            0};
+        failures += run_pool(&spec, seed++);
+      }
+    }
+  }
+  cr_assert_gt(variant, 150);
+  cr_assert_gt(etr_diff_stats()->specialized, specialized);
+  cr_assert_eq(failures, 0, "%d average planes cases disagree", failures);
+}
+
 // Half and BFloat16, staged through fp32 in ctx->temp (pool_driver.c).
 TT_TEST(diff_pool2d, half_and_bfloat16) {
   static const etr_scalar_type_t kNarrow[] = {ETR_HALF, ETR_BFLOAT16};
