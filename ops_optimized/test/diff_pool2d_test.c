@@ -187,7 +187,8 @@ TT_TEST(diff_pool2d, layouts_and_models) {
 // window in one vector loop, taps outside the plane as +0.0, blocks inside
 // the row unmasked) on the windows CNNs use and their edges: 3x3/1 and
 // 3x3/2 padding 1, 5x5/2 padding 2, 2x2/1, 4x4/2 padding 1, 7x7/1 padding
-// 3, 3x3/2 unpadded, 1x3 and 3x1, and column stride 3, 17-column windows
+// 3, 3x3/2 unpadded, 1x3 and 3x1, 5x3 and 4x3 over 3- and 4-row planes
+// (3 rows inside two windows apart), and column stride 3, 17-column windows
 // and rows of more than 1024 outputs, which take the row kernels; rows of
 // 1 to 69 outputs (every run of inside blocks and each tail), ceil_mode
 // overhangs; divided by the padded or the inside window, or an override;
@@ -200,12 +201,13 @@ TT_TEST(diff_pool2d, avg_planes_windows) {
       {{4, 4}, {2, 2}, {1, 1}},   {{7, 7}, {1, 1}, {3, 3}},
       {{3, 3}, {2, 2}, {0, 0}},   {{1, 3}, {1, 1}, {0, 1}},
       {{3, 1}, {2, 1}, {1, 0}},   {{3, 3}, {3, 3}, {1, 1}},
-      {{17, 17}, {1, 1}, {8, 8}},
+      {{17, 17}, {1, 1}, {8, 8}}, {{5, 3}, {1, 1}, {2, 1}},
+      {{4, 3}, {1, 2}, {2, 1}},
   };
   static const int64_t kShapes[][4] = {
       {1, 8, 12, 56}, {1, 3, 5, 7},  {2, 3, 9, 33}, {1, 2, 6, 69},
       {1, 1, 3, 1},   {1, 2, 7, 31}, {1, 1, 9, 66}, {1, 2, 3, 2100},
-      {1, 2, 18, 18},
+      {1, 2, 18, 18}, {1, 2, 3, 40}, {1, 1, 4, 17},
   };
   static const etr_diff_fill_t kFills[] = {ETR_FILL_RANDOM, ETR_FILL_SPECIAL,
                                            ETR_FILL_EXACT_INT};
