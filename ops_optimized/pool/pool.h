@@ -10,7 +10,8 @@
 // vectorized, others in a scalar loop); the border outputs around it run
 // the reference's per-window rules in portable C (pool_driver.c). A max
 // pool without indices (the fused one) runs `max_planes_values` instead
-// where the ISA has it: borders included, taps outside the input as -inf.
+// where the ISA has it: borders included, taps outside the input as -inf;
+// an average, `avg_planes_values` (taps outside as +0.0).
 // Channels-last (NHWC) inputs are vectorized across channels: each output
 // pixel reduces the valid window pixels (clipped windows need no special
 // case) with `max_pixel`/`avg_pixel`.

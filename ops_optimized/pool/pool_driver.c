@@ -3,7 +3,9 @@
 // Drivers of the optimized 2-D pooling kernels (see pool.h). NCHW: per
 // plane and output row, the outputs whose windows lie inside the input go
 // to the row microkernels, the others (padding, ceil_mode overhang) are
-// computed here one window at a time with the reference's rules. NHWC:
+// computed here one window at a time with the reference's rules, unless
+// the ISA's planes kernel (a max without indices, an average) takes every
+// window of the planes at once. NHWC:
 // per output pixel, the valid window pixels in row-major order go to the
 // pixel microkernels. Half and BFloat16 are staged through fp32 in
 // ctx->temp (exact both ways for a max; an average is rounded once more,
