@@ -527,7 +527,8 @@ static tile_shape_t tile_shape(int64_t m, int64_t n) {
 }
 
 void etr_conv_pointwise_nchw_avx512(const etr_conv_pointwise_args_t *a) {
-  if (a->pixels == 1 && a->out_channels <= 32) {  // 4 chains
+  if (a->pixels == 1 &&
+      etr_conv_one_pixel_chains(ETR_ISA_AVX512, a->out_channels) > 1) {
     few_columns(a, a->columns == NULL);
   } else if (a->pixels == 1 && a->columns != NULL) {
     many_columns(a);

@@ -39,8 +39,7 @@ ALWAYS_INLINE uint32_t range32(int64_t lo, int64_t hi) {
 
 // One block's loads of one window column: the lanes whose element lies
 // in the row (lo: elements base .. base + 15, hi: base + 16 .. base + 31
-// for column stride 2), and whether every element the unmasked loads
-// read does.
+// for column stride 2).
 typedef struct tap_masks {
   __mmask16 lo;
   __mmask16 hi;
@@ -121,41 +120,46 @@ ALWAYS_INLINE void sums(const float *x, const etr_pool_planes_t *g,
 }
 #undef SUM_TAP
 
+// One axis of a window starting at `start` (kernel taps at unit
+// dilation, `size` elements, `pad` on each side): its elements inside,
+// [*first, *last), and how many a divisor counts, those inside the
+// padded axis (the ceil_mode overhang past size + pad not counted) or
+// inside the axis.
+ALWAYS_INLINE int64_t axis_window(int64_t start, int64_t kernel,
+                                  int64_t size, int64_t pad,
+                                  bool include_pad, int64_t *first,
+                                  int64_t *last) {
+  int64_t end = start + kernel;
+  end = end < size + pad ? end : size + pad;
+  *first = start > 0 ? start : 0;
+  *last = end < size ? end : size;
+  return include_pad ? end - start : *last - *first;
+}
+
 // The rows [*h0, *h1) of out row oh's window inside the plane, and the
-// rows its divisor counts.
+// rows its divisor counts (1 with an override: the columns carry it).
 ALWAYS_INLINE float window_rows(const etr_pool_planes_t *g,
                                 const etr_pool_avg_rule_t *rule, int64_t oh,
                                 int64_t *h0, int64_t *h1) {
-  const int64_t start = oh * g->stride_h - g->pad_h;
-  int64_t end = start + g->kernel_h;
-  const int64_t padded_end = g->height + g->pad_h;
-  end = end < padded_end ? end : padded_end;
-  const int64_t padded = end - start;
-  *h0 = start > 0 ? start : 0;
-  *h1 = end < g->height ? end : g->height;
-  if (rule->has_divisor) {
-    return 1.0f;
-  }
-  return (float)(rule->count_include_pad ? padded : *h1 - *h0);
+  const int64_t rows =
+      axis_window(oh * g->stride_h - g->pad_h, g->kernel_h, g->height,
+                  g->pad_h, rule->count_include_pad, h0, h1);
+  return rule->has_divisor ? 1.0f : (float)rows;
 }
 
-// The window columns out column ow's divisor counts; 0 when none of its
-// columns is inside the plane.
+// The window columns out column ow's divisor counts (the override, if
+// any); 0 when none of its columns is inside the plane.
 static int64_t window_columns(const etr_pool_planes_t *g,
                               const etr_pool_avg_rule_t *rule, int64_t ow) {
-  const int64_t start = ow * g->stride_w - g->pad_w;
-  int64_t end = start + g->kernel_w;
-  const int64_t padded_end = g->width + g->pad_w;
-  end = end < padded_end ? end : padded_end;
-  const int64_t first = start > 0 ? start : 0;
-  const int64_t last = end < g->width ? end : g->width;
+  int64_t first;
+  int64_t last;
+  const int64_t columns =
+      axis_window(ow * g->stride_w - g->pad_w, g->kernel_w, g->width,
+                  g->pad_w, rule->count_include_pad, &first, &last);
   if (last <= first) {
     return 0;
   }
-  if (rule->has_divisor) {
-    return rule->divisor;
-  }
-  return rule->count_include_pad ? end - start : last - first;
+  return rule->has_divisor ? rule->divisor : columns;
 }
 
 // Sums s of the blocks [b, b + count) of one out row divided and stored
