@@ -15,6 +15,9 @@
 // aten::minimum.out
 etr_error_t etr_opt_minimum_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                                 size_t num_args) {
+  if (etr_binary_rows_memo_run(ctx)) {
+    return ETR_OK;
+  }
   bool handled = false;
   etr_error_t status = etr_int_arith(ctx, args, num_args, ETR_INT_MINIMUM,
                                      false, &handled);

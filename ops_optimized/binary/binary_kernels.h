@@ -264,36 +264,68 @@ static inline void binary_rows_fence(bool stream) {
   }                                                                     \
   ETR_BINARY_FINISH(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP)
 
-// etr_binary_rows_t, the operands' shapes chosen once for all rows. A
-// call that streams (params->stream, rows of at least four vectors)
-// streams every row and fences once, after the last: a [4096, 1024] +
-// [1024] add through the per-run kernels, a fence after each of its 4096
-// runs, took 0.98 ms against 0.61 so (and 0.86 with ordinary stores;
-// bench_server on Zen 4, builds alternated).
+// Rows of etr_binary_rows_t on one operand pattern (LOAD_A .. LOAD_B_N;
+// SPLAT reads the row's one value where an operand has one). Rows of at
+// most a vector, which do not stream, take one (masked) op a row: the
+// general row's loop tests cost mobilenet_v3's 96 rows of 16 (a [1, 96,
+// 4, 4] scale) about 7 cycles a row.
+#define ETR_BINARY_ROWS_LOOP(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP, SPLAT) \
+  if (!stream && n == ETR_VF_LANES) {                                   \
+    for (size_t r = 0; r < count; ++r) {                                \
+      SPLAT                                                             \
+      vf_store(y, OP(LOAD_A(0), LOAD_B(0), params));                    \
+      a += a_stride;                                                    \
+      b += b_stride;                                                    \
+      y += y_stride;                                                    \
+    }                                                                   \
+  } else if (!stream && n < ETR_VF_LANES) {                             \
+    for (size_t r = 0; r < count; ++r) {                                \
+      SPLAT                                                             \
+      vf_store_n(y, OP(LOAD_A_N(0, n), LOAD_B_N(0, n), params), n);     \
+      a += a_stride;                                                    \
+      b += b_stride;                                                    \
+      y += y_stride;                                                    \
+    }                                                                   \
+  } else {                                                              \
+    for (size_t r = 0; r < count; ++r) {                                \
+      SPLAT                                                             \
+      ETR_BINARY_ROW(LOAD_A, LOAD_B, LOAD_A_N, LOAD_B_N, OP)            \
+      a += a_stride;                                                    \
+      b += b_stride;                                                    \
+      y += y_stride;                                                    \
+    }                                                                   \
+  }
+
+// etr_binary_rows_t, the operands' shapes chosen once for all rows (its
+// fields read into locals once: the stores to y may alias them for the
+// compiler). A call that streams (params->stream, rows of at least four
+// vectors) streams every row and fences once, after the last: a [4096,
+// 1024] + [1024] add through the per-run kernels, a fence after each of
+// its 4096 runs, took 0.98 ms against 0.61 so (and 0.86 with ordinary
+// stores; bench_server on Zen 4, builds alternated).
 #define ETR_DEFINE_BINARY_ROWS(name)                                      \
   static void name##_rows(const etr_binary_rows_t *rows,                  \
                           const etr_binary_params_t *params) {            \
     const size_t n = rows->n;                                             \
+    const size_t count = rows->rows;                                      \
     const float *a = rows->a;                                             \
     const float *b = rows->b;                                             \
     float *y = rows->y;                                                   \
+    const ptrdiff_t a_stride = rows->a_stride;                            \
+    const ptrdiff_t b_stride = rows->b_stride;                            \
+    const ptrdiff_t y_stride = rows->y_stride;                            \
     const bool stream = binary_rows_stream(params, n);                    \
-    for (size_t r = 0; r < rows->rows; ++r) {                             \
-      if (rows->a_vector && rows->b_vector) {                             \
-        ETR_BINARY_ROW(VECTOR_A, VECTOR_B, VECTOR_A_N, VECTOR_B_N,        \
-                       op_##name)                                         \
-      } else if (rows->a_vector) {                                        \
-        const etr_vf splat_b = vf_set1(*b);                               \
-        ETR_BINARY_ROW(VECTOR_A, SPLAT_B, VECTOR_A_N, SPLAT_B_N,          \
-                       op_##name)                                         \
-      } else {                                                            \
-        const etr_vf splat_a = vf_set1(*a);                               \
-        ETR_BINARY_ROW(SPLAT_A, VECTOR_B, SPLAT_A_N, VECTOR_B_N,          \
-                       op_##name)                                         \
-      }                                                                   \
-      a += rows->a_stride;                                                \
-      b += rows->b_stride;                                                \
-      y += rows->y_stride;                                                \
+    if (rows->a_vector && rows->b_vector) {                               \
+      ETR_BINARY_ROWS_LOOP(VECTOR_A, VECTOR_B, VECTOR_A_N, VECTOR_B_N,    \
+                           op_##name, )                                   \
+    } else if (rows->a_vector) {                                          \
+      ETR_BINARY_ROWS_LOOP(VECTOR_A, SPLAT_B, VECTOR_A_N, SPLAT_B_N,      \
+                           op_##name,                                     \
+                           const etr_vf splat_b = vf_set1(*b);)           \
+    } else {                                                              \
+      ETR_BINARY_ROWS_LOOP(SPLAT_A, VECTOR_B, SPLAT_A_N, VECTOR_B_N,      \
+                           op_##name,                                     \
+                           const etr_vf splat_a = vf_set1(*a);)           \
     }                                                                     \
     binary_rows_fence(stream);                                            \
   }

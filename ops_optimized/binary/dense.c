@@ -177,6 +177,9 @@ bool etr_binary_dense(etr_kernel_context_t *ctx, etr_evalue_t **args,
              args[1]->u.as_tensor->data, args[out_index]->u.as_tensor->data);
     return true;
   }
+  if (etr_binary_rows_memo_run(ctx)) {
+    return true;
+  }
   dense_plan_t plan;
   if (!plan_dense(args, num_args, op, &plan)) {
     return false;

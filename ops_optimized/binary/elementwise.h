@@ -126,6 +126,14 @@ bool etr_binary_alpha(const etr_kernel_context_t *ctx, etr_evalue_t **args,
 etr_error_t etr_binary_execute(etr_kernel_context_t *ctx,
                                etr_binary_call_t *call, bool *handled);
 
+// Runs the one rows-kernel call that etr_binary_execute kept in
+// ctx->memo on this instruction's first call ([C, H, W] op [C, 1, 1] on
+// two tensors, say) when this call is vouched for (ctx->args_checked):
+// true, out computed. False, nothing done, for any other call. add, sub,
+// mul and div (etr_binary_dense asks it first), maximum and minimum
+// (.out) ask it before anything else.
+bool etr_binary_rows_memo_run(const etr_kernel_context_t *ctx);
+
 // The dense fast path of add.out, sub.out (op ADD, SUB; args self, other,
 // alpha, out, return), mul.out and div.out (op MUL, DIV; self, other, out,
 // return) (binary/dense.c): true, with out computed unless ctx->dry_run,

@@ -164,6 +164,15 @@ static int run_patterns(const binary_op_t *op, etr_scalar_type_t dtype,
     failures += run_tensors(op, dtype, 4, channel, 4, nchw,
                             ETR_DIFF_CONTIGUOUS, data, 1.0,
                             "[1,3,1,1] op [2,3,1,n]");
+    // One image: the runs of all channels in one rows-kernel call, kept
+    // in the memo for the vouched second call (elementwise.c's run_rows).
+    int64_t image[4] = {1, 3, 1, n};
+    failures += run_tensors(op, dtype, 4, image, 4, channel,
+                            ETR_DIFF_CONTIGUOUS, data, 1.0,
+                            "[1,3,1,n] op [1,3,1,1]");
+    failures += run_tensors(op, dtype, 4, channel, 4, image,
+                            ETR_DIFF_CONTIGUOUS, data, 1.0,
+                            "[1,3,1,1] op [1,3,1,n]");
     int64_t nhwc[4] = {2, n, 1, 2};
     int64_t channels[4] = {1, n, 1, 1};
     failures += run_tensors(op, dtype, 4, nhwc, 4, channels,
