@@ -25,6 +25,9 @@ etr_error_t etr_opt_mean_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args) {
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 4);
+  if (etr_reduce_memo_run(ctx, self, out, NULL)) {
+    return ETR_OK;
+  }
   if (num_args != 6 || !specialized_dtypes(self, out)) {
     return etr_opt_fallback(etr_ref_mean_out, ctx, args, num_args);
   }
@@ -55,6 +58,9 @@ etr_error_t etr_opt_mean_dtype_out(etr_kernel_context_t *ctx,
                                    etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 2);
+  if (etr_reduce_memo_run(ctx, self, out, NULL)) {
+    return ETR_OK;
+  }
   if (num_args != 4 || !specialized_dtypes(self, out)) {
     return etr_opt_fallback(etr_ref_mean_dtype_out, ctx, args, num_args);
   }

@@ -101,11 +101,14 @@ static bool sum_dense(etr_evalue_t **args, size_t num_args, bool dry_run) {
 // aten::sum.IntList_out
 etr_error_t etr_opt_sum_intlist_out(etr_kernel_context_t *ctx,
                                     etr_evalue_t **args, size_t num_args) {
+  etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
+  etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 4);
+  if (etr_reduce_memo_run(ctx, self, out, NULL)) {
+    return ETR_OK;
+  }
   if (sum_dense(args, num_args, ctx->dry_run)) {
     return ETR_OK;
   }
-  etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
-  etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 4);
   bool integer = self != NULL && out != NULL &&
                  etr_int_dtype(self->dtype) &&
                  etr_int_dtype(out->dtype);

@@ -48,6 +48,9 @@ etr_error_t etr_opt_var_correction_out(etr_kernel_context_t *ctx,
                                        etr_evalue_t **args, size_t num_args) {
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 4);
+  if (etr_reduce_memo_run(ctx, self, out, NULL)) {
+    return ETR_OK;
+  }
   if (num_args != 6 || !specialized_dtypes(self, out)) {
     return etr_opt_fallback(etr_ref_var_correction_out, ctx, args, num_args);
   }
@@ -73,6 +76,9 @@ etr_error_t etr_opt_var_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 4);
+  if (etr_reduce_memo_run(ctx, self, out, NULL)) {
+    return ETR_OK;
+  }
   if (num_args != 6 || !specialized_dtypes(self, out)) {
     return etr_opt_fallback(etr_ref_var_out, ctx, args, num_args);
   }

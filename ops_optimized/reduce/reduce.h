@@ -310,6 +310,14 @@ typedef struct etr_reduce_request {
 bool etr_reduce_run(etr_kernel_context_t *ctx,
                     const etr_reduce_request_t *request);
 
+// A floating-point reduction that etr_reduce_run computed keeps its plan
+// in ctx->memo (when there is one). On a vouched call of the same
+// instruction (ctx->args_checked) this runs it again on the call's self
+// and outs (NULL where the op has none): true, computed. False, nothing
+// done, for any other call (the caller then takes its usual path).
+bool etr_reduce_memo_run(etr_kernel_context_t *ctx, const etr_tensor_t *self,
+                         etr_tensor_t *values, etr_tensor_t *indices);
+
 // The same reductions of a uint8 or int8..int64 self (reduce/integer.c):
 // SUM into an integer out (a wrapping int64 sum wrapped to the out
 // dtype), ANY into a Bool out, MAX and MIN into values of self's dtype

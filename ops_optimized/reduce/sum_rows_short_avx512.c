@@ -31,6 +31,7 @@ ALWAYS_INLINE __m512d row_partials(const float *p, __mmask8 lo,
 ALWAYS_INLINE __m512d sum_eight(const __m512d v[8]) {
   // s[i], 128-bit lane L: (pair L of v[2i], pair L of v[2i + 1]) summed.
   __m512d s[4];
+#pragma GCC unroll 4
   for (int i = 0; i < 4; ++i) {
     s[i] = _mm512_add_pd(_mm512_unpacklo_pd(v[2 * i], v[2 * i + 1]),
                          _mm512_unpackhi_pd(v[2 * i], v[2 * i + 1]));
@@ -51,6 +52,7 @@ size_t etr_reduce_sum_short_rows_avx512(size_t rows, size_t n,
   size_t o = 0;
   for (; o + 8 <= rows; o += 8, x += 8 * n) {
     __m512d v[8];
+#pragma GCC unroll 8
     for (int k = 0; k < 8; ++k) {
       v[k] = row_partials(x + (size_t)k * n, lo, hi);
     }
