@@ -36,6 +36,9 @@ static bool read_bound(const etr_kernel_context_t *ctx, etr_evalue_t **args,
 // aten::clamp.out
 etr_error_t etr_opt_clamp_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                               size_t num_args) {
+  if (etr_unary_kept_run(ctx, args, 0, 3)) {
+    return ETR_OK;
+  }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 3);
   etr_kernel_context_t probe = etr_ew_probe_context(ctx);
@@ -74,8 +77,8 @@ etr_error_t etr_opt_clamp_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
     return etr_opt_fallback(etr_ref_clamp_out, ctx, args, num_args);
   }
   bool handled = false;
-  etr_error_t status =
-      etr_unary_execute(ctx, ETR_UNARY_CLAMP, &params, self, out, &handled);
+  etr_error_t status = etr_unary_execute_kept(ctx, ETR_UNARY_CLAMP, &params,
+                                              self, out, &handled);
   return handled ? status
                  : etr_opt_fallback(etr_ref_clamp_out, ctx, args, num_args);
 }

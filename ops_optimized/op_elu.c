@@ -19,6 +19,9 @@
 // aten::elu.out
 etr_error_t etr_opt_elu_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                             size_t num_args) {
+  if (etr_unary_kept_run(ctx, args, 0, 4)) {
+    return ETR_OK;
+  }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 4);
   etr_kernel_context_t probe = etr_ew_probe_context(ctx);
@@ -42,7 +45,7 @@ etr_error_t etr_opt_elu_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
   params.negcoef = alpha_value * params.poscoef;
   bool handled = false;
   etr_error_t status =
-      etr_unary_execute(ctx, ETR_UNARY_ELU, &params, self, out, &handled);
+      etr_unary_execute_kept(ctx, ETR_UNARY_ELU, &params, self, out, &handled);
   return handled ? status
                  : etr_opt_fallback(etr_ref_elu_out, ctx, args, num_args);
 }

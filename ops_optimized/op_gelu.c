@@ -30,6 +30,9 @@
 // aten::gelu.out
 etr_error_t etr_opt_gelu_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args) {
+  if (etr_unary_kept_run(ctx, args, 0, 2)) {
+    return ETR_OK;
+  }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 2);
   etr_kernel_context_t probe = etr_ew_probe_context(ctx);
@@ -45,7 +48,7 @@ etr_error_t etr_opt_gelu_out(etr_kernel_context_t *ctx, etr_evalue_t **args,
                                                        : ETR_UNARY_GELU_ERF;
   bool handled = false;
   etr_error_t status =
-      etr_unary_execute(ctx, op, NULL, self, out, &handled);
+      etr_unary_execute_kept(ctx, op, NULL, self, out, &handled);
   return handled ? status
                  : etr_opt_fallback(etr_ref_gelu_out, ctx, args, num_args);
 }

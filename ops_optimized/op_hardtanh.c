@@ -18,6 +18,9 @@
 // aten::hardtanh.out
 etr_error_t etr_opt_hardtanh_out(etr_kernel_context_t *ctx,
                                  etr_evalue_t **args, size_t num_args) {
+  if (etr_unary_kept_run(ctx, args, 0, 3)) {
+    return ETR_OK;
+  }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 3);
   etr_kernel_context_t probe = etr_ew_probe_context(ctx);
@@ -35,8 +38,8 @@ etr_error_t etr_opt_hardtanh_out(etr_kernel_context_t *ctx,
   params.low = (float)etr_round_double(self->dtype, low.as_double);
   params.high = (float)etr_round_double(self->dtype, high.as_double);
   bool handled = false;
-  etr_error_t status =
-      etr_unary_execute(ctx, ETR_UNARY_CLAMP, &params, self, out, &handled);
+  etr_error_t status = etr_unary_execute_kept(ctx, ETR_UNARY_CLAMP, &params,
+                                              self, out, &handled);
   return handled ? status
                  : etr_opt_fallback(etr_ref_hardtanh_out, ctx, args, num_args);
 }

@@ -16,6 +16,9 @@
 // aten::leaky_relu.out
 etr_error_t etr_opt_leaky_relu_out(etr_kernel_context_t *ctx,
                                    etr_evalue_t **args, size_t num_args) {
+  if (etr_unary_kept_run(ctx, args, 0, 2)) {
+    return ETR_OK;
+  }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
   etr_tensor_t *out = etr_opt_tensor_arg(args, num_args, 2);
   etr_kernel_context_t probe = etr_ew_probe_context(ctx);
@@ -29,8 +32,8 @@ etr_error_t etr_opt_leaky_relu_out(etr_kernel_context_t *ctx,
   etr_unary_params_t params = {0};
   params.slope = (float)slope.as_double;
   bool handled = false;
-  etr_error_t status = etr_unary_execute(ctx, ETR_UNARY_LEAKY_RELU, &params,
-                                         self, out, &handled);
+  etr_error_t status = etr_unary_execute_kept(
+      ctx, ETR_UNARY_LEAKY_RELU, &params, self, out, &handled);
   return handled ? status
                  : etr_opt_fallback(etr_ref_leaky_relu_out, ctx, args,
                                     num_args);

@@ -29,6 +29,23 @@ etr_error_t etr_unary_execute(etr_kernel_context_t *ctx, etr_unary_op_t op,
                               const etr_tensor_t *self, etr_tensor_t *out,
                               bool *handled);
 
+// etr_unary_execute for an op whose call is that and nothing else
+// (clamp, hardtanh, leaky_relu, elu, gelu): a dense Float call keeps its
+// op, params (NULL: none) and length in ctx->memo (when there is one),
+// which etr_unary_kept_run reuses.
+etr_error_t etr_unary_execute_kept(etr_kernel_context_t *ctx,
+                                   etr_unary_op_t op,
+                                   const etr_unary_params_t *params,
+                                   const etr_tensor_t *self, etr_tensor_t *out,
+                                   bool *handled);
+
+// On a vouched call (ctx->args_checked) of an instruction whose first call
+// etr_unary_execute_kept kept: the same kernel call on self and out
+// (args[self_index] and args[out_index]); true, computed. False, nothing
+// done, for any other call.
+bool etr_unary_kept_run(const etr_kernel_context_t *ctx, etr_evalue_t **args,
+                        size_t self_index, size_t out_index);
+
 // The same for an op whose only arguments are (self, out, return slot)
 // and whose out has self's dtype (sigmoid, tanh, exp, log, sqrt, rsqrt,
 // neg, abs); *handled is also false when the arguments are not such a
