@@ -38,20 +38,31 @@
 // Rows of 17 to 64 inputs (the 56-wide layers) take another loop: one
 // output row at a time, its one or two blocks (a full one and the tail)
 // at once, so each tap serves two FMAs, and the row's ends are zeros, so
-// nothing carries from block to block; with the six sums and the four
-// split vectors in registers there is room for 20 of the 25 taps
-// (kernel rows 0 to 3) through the plane, the other five broadcast by
-// their own loads. Per output row: 50 FMAs, 20 row loads and 5
-// broadcasts (the two-row passes above spent 64 loads, the taps included,
-// on 50 FMAs: past the one load per two FMAs that Zen 4 issues free
-// beside them, tools/port_probe.c). conv_kernel_bench on Zen 4, 64-byte
-// aligned planes (as etref's planned pools), the two builds alternated
-// over 5 rounds: 72x56x56 41.8-42.6 -> 34.2-36.7 us (67 -> 82 GFLOP/s),
+// nothing carries from block to block. Each kernel column sums in a chain
+// of its own (ten chains of five FMAs, `lead` and `mid` their pairs'
+// sums): with the four split vectors beside them there is room for 15 of
+// the 25 taps (kernel rows 0 to 2) through the plane, the other ten
+// broadcast by their own loads. Per output row: 50 FMAs, 20 row loads and
+// 10 broadcasts (the two-row passes above spent 64 loads, the taps
+// included, on 50 FMAs: past the one load per two FMAs that Zen 4 issues
+// free beside them, tools/port_probe.c). Six chains of up to ten FMAs (20
+// taps resident) ran 2-4% slower on Zen 5 (conv_kernel_bench, builds
+// alternated, 3 rounds: 72x56x56 24.0-25.3 -> 23.6-24.7 us, 144x56x56
+// 49.3-51.2 -> 47.0-49.9, 240x28x28 27.4-28.0 -> 26.6-27.3, 32x32x32
+// 3.49-3.59 -> 3.38-3.47). One 56x56 plane held in L1, repeated: 41.6
+// cycles an output row where its 50 FMAs need 25; without the six
+// permutes that settle the blocks 36.7, without them and the 20 vshufps
+// that split the rows 32.0 (a stand-alone copy of this file, timed
+// alone; vshufps alone issues beside the FMAs for free on Zen 5, so the
+// split's cost is its place in the schedule, not its port). Against the
+// two-row passes, conv_kernel_bench on Zen 4, 64-byte aligned planes
+// (as etref's planned pools), the two builds alternated over 5 rounds:
+// 72x56x56 41.8-42.6 -> 34.2-36.7 us (67 -> 82 GFLOP/s),
 // 144x56x56 86-96 -> 68-69 us; with each plane 16 bytes off a line (a
 // large malloc's), every load across two, 44-47 -> 39-40 us. Tried:
 // two output rows a pass with the taps broadcast from memory by each FMA
 // or 10 kept in registers (GCC spilled the sums; both slower than one
-// row), split accumulators for the odd kernel columns (no faster),
+// row), split accumulators for the odd kernel columns (no faster there),
 // prefetching the rows 4, 12 or 28 output rows ahead (3-5% slower; with
 // the input and out planes held in L1 the loop runs no faster). Rows of
 // 17 to 32 (one block), which went to other kernels before (16 or more
@@ -59,13 +70,15 @@
 // 5.51 us, 48x30x30 9.25 -> 8.34, 8x28x28 1.47 -> 1.25, 240x28x28 40.8
 // -> 39.3, 64x24x24 8.9 either way (medians of 3 alternated rounds;
 // kernel columns 1 and 3 in chains of their own, for the one block's
-// short chains, ran slower).
+// short chains, ran slower on the Intel Xeon of 2026-12-06; every column
+// in its own chain runs faster on Zen 5, above).
 //
 // Taps outside the image contribute zeros (masked loads), which add
 // nothing: padded convolutions with a non-finite weight never come here
-// (op_convolution.c). The sums run down the kernel rows, then mid + lead
-// + trail: an order other than the reference's, within its tests'
-// tolerance, exact for exact data.
+// (op_convolution.c). The sums run down the kernel rows (each kernel
+// column apart on rows of at most 64, then the pairs of columns added),
+// then mid + lead + trail: an order other than the reference's, within
+// its tests' tolerance, exact for exact data.
 #include <immintrin.h>
 
 #include "ops_optimized/conv/conv.h"
@@ -258,7 +271,7 @@ static inline __attribute__((always_inline)) __m512 tap_at(
 }
 
 // The taps (kernel rows 0 to 3) that stay in registers through a plane.
-#define RESIDENT 20
+#define RESIDENT 15
 
 // Output row oh of a plane whose rows are `blocks` blocks, the last the
 // tail (17 to 32 inputs: one, 33 to 64: two; `row[i]` is input row
@@ -268,8 +281,15 @@ static inline __attribute__((always_inline)) __m512 tap_at(
 static inline __attribute__((always_inline)) void row_blocks(
     const channel5_t *c, const __m512 *resident, const float *const *row,
     parity_masks_t tail, const int blocks, float *out) {
-  row_sums_t s[2];  // [block]
-  start_sums(c, blocks, s);
+  // Per block, each kernel column's chain: [block][kw].
+  __m512 chain[2][5];
+#pragma GCC unroll 2
+  for (int b = 0; b < blocks; ++b) {
+#pragma GCC unroll 5
+    for (int kw = 0; kw < 5; ++kw) {
+      chain[b][kw] = kw == 2 ? c->bias : _mm512_setzero_ps();
+    }
+  }
 #pragma GCC unroll 5
   for (int kh = 0; kh < 5; ++kh) {
     __m512 even[2], odd[2];
@@ -285,11 +305,16 @@ static inline __attribute__((always_inline)) void row_blocks(
 #pragma GCC unroll 2
       for (int b = 0; b < blocks; ++b) {
         const __m512 x = kw % 2 == 0 ? even[b] : odd[b];
-        __m512 *sum = kw < 2 ? &s[b].lead
-                             : (kw < 4 ? &s[b].mid : &s[b].trail);
-        *sum = fma_into(*sum, tap, x);
+        chain[b][kw] = fma_into(chain[b][kw], tap, x);
       }
     }
+  }
+  row_sums_t s[2];  // [block]
+#pragma GCC unroll 2
+  for (int b = 0; b < blocks; ++b) {
+    s[b].lead = _mm512_add_ps(chain[b][0], chain[b][1]);
+    s[b].mid = _mm512_add_ps(chain[b][2], chain[b][3]);
+    s[b].trail = chain[b][4];
   }
   // Nothing before output 0 or after the tail's last lane (zeros).
   const __m512 early0 =

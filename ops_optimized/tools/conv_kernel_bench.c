@@ -64,6 +64,8 @@ static const bench_case_t kCases[] = {
     // The benchmark's 5x5 rows, and MobileNetV3-Large's 5x5 at 28x28.
     {"dw 72x56x56 5x5 s2", false, 72, 72, 56, 2, 5},
     {"dw 8x56x56 5x5 s2 (L2)", false, 8, 8, 56, 2, 5},
+    {"dw 240x28x28 5x5 s2", false, 240, 240, 28, 2, 5},
+    {"dw 32x32x32 5x5 s2", false, 32, 32, 32, 2, 5},
     // Planes the blocked kernel takes in bands (and the one whose bands
     // would be too thin).
     {"dw 32x56x56 5x5 s1", false, 32, 32, 56, 1, 5},
