@@ -183,6 +183,8 @@ typedef struct conv_plan {
   // The Winograd kernel, when it takes the call (else NULL): tried first
   // on the shifted, pixel-tile and GEMM paths.
   etr_conv_winograd_t winograd;
+  // The depthwise path's kernel (etr_depthwise_resolve), else NULL.
+  etr_depthwise_fn depthwise;
   bool weight_dense;     // etr_tensor_is_dense(weight)
   int64_t weight_numel;  // etr_tensor_numel(weight)
   // padding_taps_matter's answer for a weight of read-only constant bytes
@@ -248,8 +250,12 @@ static bool plan_call(etr_kernel_context_t *ctx, etr_evalue_t **args,
                          g->out_h * g->out_w == 1 &&
                          etr_conv_pointwise_applies(input, groups, g,
                                                     out->sizes[1]);
+  plan->depthwise = NULL;
   if (etr_conv_depthwise_applies(input, out, groups, g, !nchw)) {
     plan->path = PATH_DEPTHWISE;
+    const etr_depthwise_args_t a = etr_conv_depthwise_args(
+        input, weight, bias, (etr_tensor_t *)out, g, NULL);
+    plan->depthwise = etr_depthwise_resolve(isa, !nchw, &a);
   } else if (!one_pixel && nchw && input->dtype == ETR_FLOAT &&
              etr_conv_direct_takes(isa, g)) {
     plan->path = PATH_DIRECT;
@@ -392,7 +398,8 @@ static bool convolve(etr_kernel_context_t *ctx, etr_evalue_t **args,
   }
   switch (path) {
     case PATH_DEPTHWISE:
-      etr_conv_run_depthwise(input, weight, bias, out, g, !nchw, post, taps);
+      etr_conv_run_depthwise(plan->depthwise, input, weight, bias, out, g,
+                             !nchw, post, taps);
       return true;
     case PATH_DIRECT:
       etr_conv_run_direct(etr_conv_direct_for(etr_isa_active()), input, weight,

@@ -290,6 +290,17 @@ etr_conv_nonfinite_fn etr_conv_any_nonfinite_for(etr_isa_t isa);
 // The depthwise kernel of `isa` for the layout.
 etr_depthwise_fn etr_depthwise_for(etr_isa_t isa, bool channels_last);
 
+// The kernel etr_depthwise_for's would run for `args` (its geometry,
+// channels, multiplier and out layout; not its data or taps): for
+// AVX-512 NCHW the shape's own kernel, picked once (the op keeps it in
+// its plan: the pick walks some twenty shape tests), else
+// etr_depthwise_for's.
+etr_depthwise_fn etr_depthwise_resolve(etr_isa_t isa, bool channels_last,
+                                       const etr_depthwise_args_t *args);
+// etr_depthwise_nchw_avx512's pick for `args`.
+etr_depthwise_fn etr_depthwise_nchw_avx512_kernel(
+    const etr_depthwise_args_t *args);
+
 // A depthwise weight (multiplier 1, NCHW) as the 16-channel kernels read
 // it: for channels c0 = 0, 16, ..., then tap t = kh * kernel_w + kw, the
 // 16 channels' weights of that tap (zeros past the last channel) at

@@ -482,6 +482,11 @@ void etr_depthwise_nchw_avx512(const etr_depthwise_args_t *args) {
   nchw_kernel(args)(args);
 }
 
+etr_depthwise_fn etr_depthwise_nchw_avx512_kernel(
+    const etr_depthwise_args_t *args) {
+  return nchw_kernel(args);
+}
+
 bool etr_depthwise_nchw_avx512_reads_taps(const etr_depthwise_args_t *args) {
   const etr_depthwise_fn kernel = nchw_kernel(args);
   return kernel == etr_depthwise_channel_planes_nchw_avx512 ||

@@ -91,6 +91,17 @@ etr_depthwise_fn etr_depthwise_for(etr_isa_t isa, bool channels_last) {
   }
 }
 
+etr_depthwise_fn etr_depthwise_resolve(etr_isa_t isa, bool channels_last,
+                                       const etr_depthwise_args_t *args) {
+#if defined(__x86_64__)
+  if (isa == ETR_ISA_AVX512 && !channels_last) {
+    return etr_depthwise_nchw_avx512_kernel(args);
+  }
+#endif
+  (void)args;
+  return etr_depthwise_for(isa, channels_last);
+}
+
 bool etr_depthwise_reads_taps(etr_isa_t isa,
                               const etr_depthwise_args_t *args) {
 #if defined(__x86_64__)

@@ -47,8 +47,10 @@ etr_depthwise_args_t etr_conv_depthwise_args(const etr_tensor_t *input,
 
 // `post` (NCHW only) runs over each image's out once the kernel is done,
 // unless the ISA has a depthwise kernel that applies it in registers
-// (in out-channel chunks sized for L1 it measured no faster).
-void etr_conv_run_depthwise(const etr_tensor_t *input,
+// (in out-channel chunks sized for L1 it measured no faster). `kernel`:
+// etr_depthwise_resolve's for the call, or NULL (etr_depthwise_for's).
+void etr_conv_run_depthwise(etr_depthwise_fn kernel,
+                            const etr_tensor_t *input,
                             const etr_tensor_t *weight,
                             const etr_tensor_t *bias, etr_tensor_t *out,
                             const etr_conv2d_geometry_t *g, bool channels_last,

@@ -91,18 +91,24 @@ etr_depthwise_args_t etr_conv_depthwise_args(const etr_tensor_t *input,
       .out_stride_h = out->dim == 4 ? out->strides[2] : 0,
       .out_stride_w = out->strides[last],
       .channels = out->sizes[1],
-      .multiplier = out->sizes[1] / input->sizes[1],
+      // (No divide for the usual multiplier of 1: a 64-bit idiv was a
+      // few ns of a small layer's call.)
+      .multiplier = out->sizes[1] == input->sizes[1]
+                        ? 1
+                        : out->sizes[1] / input->sizes[1],
       .taps = taps,
   };
 }
 
-void etr_conv_run_depthwise(const etr_tensor_t *input,
+void etr_conv_run_depthwise(etr_depthwise_fn kernel,
+                            const etr_tensor_t *input,
                             const etr_tensor_t *weight,
                             const etr_tensor_t *bias, etr_tensor_t *out,
                             const etr_conv2d_geometry_t *g, bool channels_last,
                             const etr_conv_post_t *post, const float *taps) {
-  etr_depthwise_fn kernel = etr_depthwise_for(etr_isa_active(),
-                                              channels_last);
+  if (kernel == NULL) {
+    kernel = etr_depthwise_for(etr_isa_active(), channels_last);
+  }
   etr_depthwise_args_t a =
       etr_conv_depthwise_args(input, weight, bias, out, g,
                               channels_last ? NULL : taps);
