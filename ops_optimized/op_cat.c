@@ -66,7 +66,8 @@ static void cat_copy(etr_evalue_t **args, const cat_plan_t *p) {
     for (size_t i = 0; i < list->length; ++i) {
       const etr_tensor_t *tensor = list->items[i]->u.as_tensor;
       size_t block = (size_t)tensor->sizes[p->dim] * p->inner;
-      memcpy(to, (const uint8_t *)tensor->data + (size_t)o * block, block);
+      etr_move_copy(to, (const uint8_t *)tensor->data + (size_t)o * block,
+                    block);
       to += block;
     }
   }

@@ -42,7 +42,7 @@ static void slice_copy(etr_evalue_t **args, const slice_plan_t *p) {
       (const uint8_t *)args[0]->u.as_tensor->data + p->offset;
   uint8_t *to = args[5]->u.as_tensor->data;
   for (int64_t o = 0; o < p->outer; ++o) {
-    memcpy(to, from, p->block);
+    etr_move_copy(to, from, p->block);
     to += p->block;
     from += p->pitch;
   }

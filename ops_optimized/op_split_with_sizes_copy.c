@@ -62,7 +62,8 @@ static void split_copy(etr_evalue_t **args, const split_plan_t *p) {
     size_t block = (size_t)etr_dense_int_at(split_sizes, i) * p->inner;
     uint8_t *to = outs->items[i]->u.as_tensor->data;
     for (int64_t o = 0; o < p->outer; ++o) {
-      memcpy(to + (size_t)o * block, from + (size_t)o * p->pitch, block);
+      etr_move_copy(to + (size_t)o * block, from + (size_t)o * p->pitch,
+                    block);
     }
     from += block;
   }

@@ -20,6 +20,7 @@
 #include "core/evalue.h"
 #include "core/kernel.h"
 #include "ops_optimized/common/memo.h"
+#include "ops_optimized/movement/movement.h"
 #include "core/scalar_type.h"
 #include "core/tensor.h"
 
@@ -156,7 +157,7 @@ static inline bool etr_dense_copy_reshaped(etr_kernel_context_t *ctx,
     return false;
   }
   if (!ctx->dry_run) {
-    memcpy(out->data, self->data, bytes);
+    etr_move_copy(out->data, self->data, bytes);
     if (ctx->memo != NULL) {
       *(etr_dense_copy_memo_t *)ctx->memo =
           (etr_dense_copy_memo_t){ETR_DENSE_COPY_MARK, bytes};
@@ -179,8 +180,8 @@ static inline bool etr_dense_copy_vouched(const etr_kernel_context_t *ctx,
   if (kept == NULL) {
     return false;
   }
-  memcpy(args[out_index]->u.as_tensor->data,
-         args[self_index]->u.as_tensor->data, kept->bytes);
+  etr_move_copy(args[out_index]->u.as_tensor->data,
+                args[self_index]->u.as_tensor->data, kept->bytes);
   return true;
 }
 

@@ -75,38 +75,6 @@ static bool simplify(size_t element_size, int32_t dim, const int64_t *sizes,
   return true;
 }
 
-typedef enum move_kind {
-  MOVE_ROWS = 0,
-  MOVE_BROADCAST = 1,
-  MOVE_TRANSPOSE = 2,
-  MOVE_STRIDED = 3,
-  MOVE_REPLICATE = 4,
-  MOVE_ROW_BLOCK = 5,
-  MOVE_EVENS = 6,
-  MOVE_REVERSE = 7,
-} move_kind_t;
-
-typedef struct move_plan {
-  move_kind_t kind;
-  size_t element_size;
-  int64_t count;       // elements per row (the innermost dim)
-  int64_t dst_step;    // innermost strides (bytes), for MOVE_STRIDED
-  int64_t src_step;
-  // MOVE_TRANSPOSE: rows x columns, source unit-stride along columns.
-  // MOVE_REPLICATE: `rows` copies of a row, dst_stride bytes apart.
-  // MOVE_ROW_BLOCK: `rows` rows, src_step and dst_stride bytes apart.
-  size_t rows;
-  size_t columns;
-  size_t src_stride;
-  size_t dst_stride;
-  etr_move_transpose_fn transpose;
-  etr_move_fill_fn fill;
-  etr_move_replicate_fn replicate;
-  etr_move_rows_fn copy_rows;
-  etr_move_evens_fn evens;
-  etr_move_reverse_fn reverse;
-} move_plan_t;
-
 // Removes dim `d` from the shape.
 static void drop_dim(move_shape_t *shape, int32_t d) {
   for (int32_t i = d; i + 1 < shape->dim; ++i) {
@@ -137,7 +105,7 @@ static int32_t find_unit(const move_shape_t *shape, const int64_t *strides,
 
 // Chooses the inner loop and leaves only the outer dims in `shape`.
 static void plan_move(move_shape_t *shape, size_t element_size,
-                      move_plan_t *plan) {
+                      etr_move_plan_t *plan) {
   etr_isa_t isa = etr_isa_active();
   int64_t unit = (int64_t)element_size;
   int32_t inner = shape->dim - 1;
@@ -286,10 +254,10 @@ static void strided_row(char *dst, int64_t dst_step, const char *src,
   }
 }
 
-static void run_inner(const move_plan_t *plan, char *dst, const char *src) {
+static void run_inner(const etr_move_plan_t *plan, char *dst, const char *src) {
   switch (plan->kind) {
     case MOVE_ROWS:
-      memcpy(dst, src, (size_t)plan->count * plan->element_size);
+      etr_move_copy(dst, src, (size_t)plan->count * plan->element_size);
       return;
     case MOVE_BROADCAST:
       plan->fill(dst, (size_t)plan->count, plan->element_size, src);
@@ -338,56 +306,141 @@ static int64_t dense_count(int32_t dim, const int64_t *sizes,
   return expected;
 }
 
-void etr_move_strided(size_t element_size, int32_t dim, const int64_t *sizes,
-                      void *dst, const int64_t *dst_strides, const void *src,
-                      const int64_t *src_strides) {
+// Works out a move into *kept (its mark untouched); false when its outer
+// dims are more than ETR_MOVE_KEPT_DIMS, with *shape and *plan still the
+// full move (kind PLAN) for the caller to run.
+static bool plan_strided(size_t element_size, int32_t dim,
+                         const int64_t *sizes, const void *dst,
+                         const int64_t *dst_strides, const void *src,
+                         const int64_t *src_strides, move_shape_t *shape,
+                         etr_move_kept_t *kept) {
+  kept->kind = ETR_MOVE_KEPT_NOTHING;
   int64_t count = dense_count(dim, sizes, dst_strides, src_strides);
   if (count >= 0) {
     if (count > 0 && dst != src) {
-      memcpy(dst, src, (size_t)count * element_size);
+      kept->kind = ETR_MOVE_KEPT_COPY;
+      kept->bytes = (size_t)count * element_size;
     }
-    return;
+    return true;
   }
-  move_shape_t shape;
-  if (!simplify(element_size, dim, sizes, dst_strides, src_strides, &shape)) {
-    return;  // no elements
+  if (!simplify(element_size, dim, sizes, dst_strides, src_strides, shape)) {
+    return true;  // no elements
   }
-  if (shape.dim == 0) {  // one element
+  if (shape->dim == 0) {  // one element
     if (dst != src) {
-      memcpy(dst, src, element_size);
+      kept->kind = ETR_MOVE_KEPT_COPY;
+      kept->bytes = element_size;
     }
-    return;
+    return true;
   }
   bool same = dst == src;
-  for (int32_t d = 0; d < shape.dim && same; ++d) {
-    same = shape.dst[d] == shape.src[d];
+  for (int32_t d = 0; d < shape->dim && same; ++d) {
+    same = shape->dst[d] == shape->src[d];
   }
   if (same) {
-    return;  // every element onto itself
+    return true;  // every element onto itself
   }
-  move_plan_t plan;
-  plan_move(&shape, element_size, &plan);
-  // Odometer over the outer dims, destination memory order.
-  int64_t index[ETR_MOVE_MAX_DIMS] = {0};
-  char *d = (char *)dst;
-  const char *s = (const char *)src;
+  plan_move(shape, element_size, &kept->plan);
+  kept->kind = ETR_MOVE_KEPT_PLAN;
+  kept->dim = shape->dim;
+  if (shape->dim > ETR_MOVE_KEPT_DIMS) {
+    return false;
+  }
+  for (int32_t d = 0; d < shape->dim; ++d) {
+    kept->sizes[d] = shape->sizes[d];
+    kept->dst[d] = shape->dst[d];
+    kept->src[d] = shape->src[d];
+  }
+  return true;
+}
+
+// The plan's inner loop over the outer dims (`dim` of them), destination
+// memory order.
+static void run_outer(const etr_move_plan_t *plan, int32_t dim,
+                      const int64_t *sizes, const int64_t *dst_steps,
+                      const int64_t *src_steps, char *d, const char *s) {
+  if (dim <= 1) {  // the common moves: a plain loop, no odometer
+    const int64_t n = dim == 1 ? sizes[0] : 1;
+    for (int64_t i = 0; i < n; ++i) {
+      run_inner(plan, d, s);
+      if (dim == 1) {
+        d += dst_steps[0];
+        s += src_steps[0];
+      }
+    }
+    return;
+  }
+  int64_t index[ETR_MOVE_MAX_DIMS];
+  for (int32_t k = 0; k < dim; ++k) {
+    index[k] = 0;
+  }
   for (;;) {
-    run_inner(&plan, d, s);
-    int32_t k = shape.dim - 1;
+    run_inner(plan, d, s);
+    int32_t k = dim - 1;
     for (; k >= 0; --k) {
-      if (++index[k] < shape.sizes[k]) {
-        d += shape.dst[k];
-        s += shape.src[k];
+      if (++index[k] < sizes[k]) {
+        d += dst_steps[k];
+        s += src_steps[k];
         break;
       }
       index[k] = 0;
-      d -= shape.dst[k] * (shape.sizes[k] - 1);
-      s -= shape.src[k] * (shape.sizes[k] - 1);
+      d -= dst_steps[k] * (sizes[k] - 1);
+      s -= src_steps[k] * (sizes[k] - 1);
     }
     if (k < 0) {
       return;
     }
   }
+}
+
+void etr_move_kept_run(const etr_move_kept_t *kept, void *dst,
+                       const void *src) {
+  switch (kept->kind) {
+    case ETR_MOVE_KEPT_COPY:
+      etr_move_copy(dst, src, kept->bytes);
+      return;
+    case ETR_MOVE_KEPT_PLAN:
+      run_outer(&kept->plan, kept->dim, kept->sizes, kept->dst, kept->src,
+                (char *)dst, (const char *)src);
+      return;
+    case ETR_MOVE_KEPT_NOTHING:
+    default:
+      return;
+  }
+}
+
+bool etr_move_strided_kept(size_t element_size, int32_t dim,
+                           const int64_t *sizes, void *dst,
+                           const int64_t *dst_strides, const void *src,
+                           const int64_t *src_strides,
+                           etr_move_kept_t *kept) {
+  move_shape_t shape;
+  if (plan_strided(element_size, dim, sizes, dst, dst_strides, src,
+                   src_strides, &shape, kept)) {
+    etr_move_kept_run(kept, dst, src);
+    return true;
+  }
+  run_outer(&kept->plan, shape.dim, shape.sizes, shape.dst, shape.src,
+            (char *)dst, (const char *)src);
+  return false;
+}
+
+void etr_move_strided(size_t element_size, int32_t dim, const int64_t *sizes,
+                      void *dst, const int64_t *dst_strides, const void *src,
+                      const int64_t *src_strides) {
+  etr_move_kept_t kept;
+  (void)etr_move_strided_kept(element_size, dim, sizes, dst, dst_strides,
+                              src, src_strides, &kept);
+}
+
+void etr_move_copy_mid(void *dst, const void *src, size_t bytes) {
+#if defined(__x86_64__)
+  if (etr_isa_active() == ETR_ISA_AVX512) {
+    etr_move_rows_avx512(dst, 0, src, 0, 1, bytes);
+    return;
+  }
+#endif
+  memcpy(dst, src, bytes);
 }
 
 void etr_move_tensor(etr_tensor_t *dst, const etr_tensor_t *src) {

@@ -41,6 +41,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/kernel.h"
 #include "core/tensor.h"
@@ -204,6 +205,93 @@ void etr_move_strided(size_t element_size, int32_t dim, const int64_t *sizes,
 // dst = src element by element (same shape, same element size; any
 // strides): etr_copy_strided without a dtype conversion.
 void etr_move_tensor(etr_tensor_t *dst, const etr_tensor_t *src);
+
+// How etr_move_strided moves its innermost dim (and, for some kinds, the
+// one outside it): worked out once per move (move.c's plan_move).
+typedef enum etr_move_kind {
+  MOVE_ROWS = 0,
+  MOVE_BROADCAST = 1,
+  MOVE_TRANSPOSE = 2,
+  MOVE_STRIDED = 3,
+  MOVE_REPLICATE = 4,
+  MOVE_ROW_BLOCK = 5,
+  MOVE_EVENS = 6,
+  MOVE_REVERSE = 7,
+} etr_move_kind_t;
+
+typedef struct etr_move_plan {
+  etr_move_kind_t kind;
+  size_t element_size;
+  int64_t count;       // elements per row (the innermost dim)
+  int64_t dst_step;    // innermost strides (bytes), for MOVE_STRIDED
+  int64_t src_step;
+  // MOVE_TRANSPOSE: rows x columns, source unit-stride along columns.
+  // MOVE_REPLICATE: `rows` copies of a row, dst_stride bytes apart.
+  // MOVE_ROW_BLOCK: `rows` rows, src_step and dst_stride bytes apart.
+  size_t rows;
+  size_t columns;
+  size_t src_stride;
+  size_t dst_stride;
+  union {  // the kind's microkernel
+    etr_move_transpose_fn transpose;
+    etr_move_fill_fn fill;
+    etr_move_replicate_fn replicate;
+    etr_move_rows_fn copy_rows;
+    etr_move_evens_fn evens;
+    etr_move_reverse_fn reverse;
+  };
+} etr_move_plan_t;
+
+// A move of etr_move_strided worked out once, to be made again on other
+// data pointers (an instruction's vouched calls, from ctx->memo): at most
+// ETR_MOVE_KEPT_DIMS outer dims around the plan's inner loop.
+enum { ETR_MOVE_KEPT_DIMS = 3 };
+
+typedef enum etr_move_kept_kind {
+  ETR_MOVE_KEPT_NOTHING = 0,  // no elements, or each onto itself
+  ETR_MOVE_KEPT_COPY,         // one copy of `bytes`
+  ETR_MOVE_KEPT_PLAN,         // the plan over the outer dims
+} etr_move_kept_kind_t;
+
+typedef struct etr_move_kept {
+  uint32_t mark;  // the keeper's (etr_move_strided_kept leaves it alone)
+  etr_move_kept_kind_t kind;
+  size_t bytes;
+  int32_t dim;  // outer dims
+  int64_t sizes[ETR_MOVE_KEPT_DIMS];
+  int64_t dst[ETR_MOVE_KEPT_DIMS];  // bytes
+  int64_t src[ETR_MOVE_KEPT_DIMS];
+  etr_move_plan_t plan;
+} etr_move_kept_t;
+
+// etr_move_strided, which also describes the move in *kept (mark left
+// alone): true when it fits (every move but those with more than
+// ETR_MOVE_KEPT_DIMS outer dims), for etr_move_kept_run to repeat.
+bool etr_move_strided_kept(size_t element_size, int32_t dim,
+                           const int64_t *sizes, void *dst,
+                           const int64_t *dst_strides, const void *src,
+                           const int64_t *src_strides, etr_move_kept_t *kept);
+
+// The move *kept describes, from src to dst (the same strides and shape
+// as when it was kept; only the data pointers may differ).
+void etr_move_kept_run(const etr_move_kept_t *kept, void *dst,
+                       const void *src);
+
+// memcpy(dst, src, bytes) for buffers that do not overlap, with the
+// vector loop of etr_move_rows_avx512 for copies of 2 to 16 KiB on
+// AVX-512: glibc's memcpy takes `rep movsb` from 4 KiB on Zen 5, which
+// ran a 4 KiB copy held in L1 in 31 ns against the loop's 17, 16 KiB in
+// 105 against 65 (both L1-resident, repeated; from 32 KiB, source and
+// destination past L1, memcpy is the faster). Inline, so that the small
+// copies (a few dozen bytes in cat, split and slice) stay one memcpy call.
+void etr_move_copy_mid(void *dst, const void *src, size_t bytes);
+static inline void etr_move_copy(void *dst, const void *src, size_t bytes) {
+  if (bytes > 2048 && bytes <= 16384) {
+    etr_move_copy_mid(dst, src, bytes);
+    return;
+  }
+  memcpy(dst, src, bytes);
+}
 
 // Every element of `tensor` (any strides) = the element at `element`.
 void etr_move_fill_tensor(etr_tensor_t *tensor, const void *element);
