@@ -232,6 +232,13 @@ bool etr_gemm_f32_gemv_narrow_avx512(size_t kc, size_t n, const float *a,
                                      ptrdiff_t a_stride, const float *b,
                                      ptrdiff_t b_stride, float *c,
                                      const etr_gemm_epilogue_t *epilogue);
+// C = A B for `batch` dense row-major products laid end to end (A m x k,
+// B k x n, C m x n), 1 <= n <= 16 (gemm_small_avx512.c): each C row one
+// vector, sums in k order from 0 by FMA; no scratch. For the small
+// products the general driver's planning and tiles dwarf (bmm's [4, 16,
+// 16] attention products).
+void etr_gemm_small_f32_avx512(size_t batch, size_t m, size_t n, size_t k,
+                               const float *a, const float *b, float *c);
 void etr_gemm_f32_ukernel_neon(size_t kc, const float *a, const float *b,
                                ptrdiff_t b_stride, float *c,
                                ptrdiff_t c_stride, size_t mr, size_t nr,

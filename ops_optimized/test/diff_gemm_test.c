@@ -360,7 +360,14 @@ TT_TEST(diff_gemm, bmm) {
   static const int64_t shapes[][4] = {{4, 16, 16, 16}, {0, 3, 4, 5},
                                       {3, 0, 4, 5},    {2, 15, 33, 0},
                                       {3, 1, 1, 1},    {2, 29, 17, 67},
-                                      {5, 7, 65, 9}};
+                                      {5, 7, 65, 9},
+                                      // B at most 16 wide (the small
+                                      // products' kernel on AVX-512):
+                                      // 8, 4, 2 and 1-row groups, k 0
+                                      // to 128.
+                                      {2, 15, 16, 64}, {3, 13, 15, 7},
+                                      {1, 17, 1, 128}, {2, 6, 5, 0},
+                                      {2, 24, 9, 33}};
   int failures = 0;
   for (size_t d = 0; d < 3; ++d) {
     for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
