@@ -247,6 +247,19 @@
 #define ROW_POINTER(i)                                                      \
   const float *a##i = a + (ptrdiff_t)((i) < mr ? (i) : mr - 1) * a_stride;
 
+// A tile of A read in place with at most 4 rows runs only those 4 rows
+// (rows past mr repeat row mr - 1 and are not stored, but the full tile
+// computed them): the MLP's 4-row products ([4, 64] x [64, 64] + bias)
+// ran all 8 rows of the 8 x 32 tile, half its FMAs on copies.
+#define DIRECT_ROWS_4(X) X(0) X(1) X(2) X(3)
+#define DIRECT_SHORT_TILES                     \
+  if (mr <= 4) {                               \
+    DIRECT_ROWS_4(ROW_POINTER)                 \
+    size_t step = 0;                           \
+    UKERNEL_BODY(DIRECT_ROWS_4, D, ++step, NULL) \
+    return;                                    \
+  }
+
 // The tile's three entry points (gemm.h), etr_gemm_f32_ukernel<TAG>_avx512
 // and its _pack_b and _direct_a forms: packed A and B; packed A with B
 // read in place and written to `packed`; A read in place.
@@ -268,6 +281,7 @@
       size_t kc, const float *a, ptrdiff_t a_stride, const float *b,         \
       ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr,           \
       size_t nr, unsigned flags, const etr_gemm_epilogue_t *epilogue) {      \
+    DIRECT_SHORT_TILES                                                       \
     ROWS(ROW_POINTER)                                                        \
     size_t step = 0;                                                         \
     UKERNEL_BODY(ROWS, D, ++step, NULL)                                      \
