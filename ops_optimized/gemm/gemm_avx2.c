@@ -123,10 +123,36 @@ void etr_gemm_f32_ukernel_avx2(size_t kc, const float *a, const float *b,
 #define ROW_POINTER(i)                                                      \
   const float *a##i = a + (ptrdiff_t)((i) < mr ? (i) : mr - 1) * a_stride;
 
+// At most 4 rows run a 4-row body (the full tile computed all 6, the
+// rows past mr repeating the last: a third of an MLP's 4-row product).
+// ROWS, which the body and K_LOOP expand, is that of 4 rows for it.
+static void direct_a_rows4(size_t kc, const float *a, ptrdiff_t a_stride,
+                           const float *b, ptrdiff_t b_stride, float *c,
+                           ptrdiff_t c_stride, size_t mr, size_t nr,
+                           unsigned flags,
+                           const etr_gemm_epilogue_t *epilogue) {
+#undef ROWS
+#define ROWS(X) X(0) X(1) X(2) X(3)
+  ROWS(ROW_POINTER)
+  size_t step = 0;
+#define A_ROW(i) (a##i + step)
+#define A_STEP ++step
+  UKERNEL_BODY
+#undef A_STEP
+#undef A_ROW
+#undef ROWS
+#define ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5)
+}
+
 void etr_gemm_f32_ukernel_direct_a_avx2(
     size_t kc, const float *a, ptrdiff_t a_stride, const float *b,
     ptrdiff_t b_stride, float *c, ptrdiff_t c_stride, size_t mr, size_t nr,
     unsigned flags, const etr_gemm_epilogue_t *epilogue) {
+  if (mr <= 4) {
+    direct_a_rows4(kc, a, a_stride, b, b_stride, c, c_stride, mr, nr, flags,
+                   epilogue);
+    return;
+  }
   ROWS(ROW_POINTER)
   size_t step = 0;
 #define A_ROW(i) (a##i + step)
