@@ -104,6 +104,11 @@ typedef struct etr_norm_kernels {
   void (*ln_backward_columns)(size_t n, const float *dy, const float *x,
                               double m, double s, double *dweight,
                               double *dbias);
+  // Layer norm's statistics of `count` rows of n: variance[o] /= n, then
+  // inverse[o] = 1 / sqrt(variance[o] + eps), each step correctly rounded
+  // in double (the portable loop's bits). NULL: the driver's loop.
+  void (*ln_rstd)(size_t count, double n, double eps, double *variance,
+                  double *inverse);
 } etr_norm_kernels_t;
 
 // The portable bn_params (NEON's table uses it too).

@@ -527,6 +527,26 @@ static void ln_backward_columns_avx512(size_t n, const float *dy,
   }
 }
 
+// Eight rows at a time: the scalar divide and square root of each row,
+// one after the other, were a sixth of the transformer's 16 x 64 layer
+// norm (about 50 of its 330 ns).
+static void ln_rstd_avx512(size_t count, double n, double eps,
+                           double *variance, double *inverse) {
+  const __m512d nv = _mm512_set1_pd(n);
+  const __m512d ev = _mm512_set1_pd(eps);
+  const __m512d one = _mm512_set1_pd(1.0);
+  for (size_t o = 0; o < count; o += 8) {
+    const __mmask8 m =
+        count - o >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (count - o)) - 1);
+    const __m512d v =
+        _mm512_div_pd(_mm512_maskz_loadu_pd(m, variance + o), nv);
+    _mm512_mask_storeu_pd(variance + o, m, v);
+    _mm512_mask_storeu_pd(
+        inverse + o, m,
+        _mm512_div_pd(one, _mm512_sqrt_pd(_mm512_add_pd(v, ev))));
+  }
+}
+
 const etr_norm_kernels_t etr_norm_kernels_avx512 = {
     .max = max_avx512,
     .exp_sum = exp_sum_avx512,
@@ -543,6 +563,7 @@ const etr_norm_kernels_t etr_norm_kernels_avx512 = {
     .affine_channels = affine_channels_avx512,
     .affine_planes = affine_planes_avx512,
     .bn_params = bn_params_avx512,
+    .ln_rstd = ln_rstd_avx512,
     .ln_backward_sums = ln_backward_sums_avx512,
     .ln_backward_dx = ln_backward_dx_avx512,
     .ln_backward_columns = ln_backward_columns_avx512,
