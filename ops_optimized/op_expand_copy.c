@@ -9,22 +9,15 @@
 // What a call works out is kept for the instruction's vouched calls.
 #include "ops_optimized/common/args.h"
 #include "ops_optimized/common/dense.h"
-#include "ops_optimized/common/memo.h"
 #include "ops_optimized/movement/movement.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/shape.h"
 
-// A broadcasting expand's move, kept in ctx->memo for the instruction's
-// vouched calls (the same tensors and shapes): no view or plan again.
-typedef struct expand_memo {
-  etr_move_kept_t move;  // its mark EXPAND_MEMO_MARK once kept
-} expand_memo_t;
-
+// A broadcasting expand's move is kept in ctx->memo for the
+// instruction's vouched calls (the same tensors and shapes): no view or
+// plan again.
 enum { EXPAND_MEMO_MARK = 0x65787031 };  // "exp1"
-
-_Static_assert(sizeof(expand_memo_t) <= ETR_KERNEL_MEMO_BYTES,
-               "expand_memo_t must fit a kernel memo");
 
 // aten::expand_copy.out
 etr_error_t etr_opt_expand_copy_out(etr_kernel_context_t *ctx,
@@ -32,10 +25,8 @@ etr_error_t etr_opt_expand_copy_out(etr_kernel_context_t *ctx,
   if (etr_dense_copy_vouched(ctx, args, 0, 3)) {
     return ETR_OK;
   }
-  const expand_memo_t *kept = etr_opt_vouched_memo(ctx, EXPAND_MEMO_MARK);
-  if (kept != NULL) {
-    etr_move_kept_run(&kept->move, args[3]->u.as_tensor->data,
-                      args[0]->u.as_tensor->data);
+  if (etr_move_memo_run(ctx, EXPAND_MEMO_MARK, args[3]->u.as_tensor->data,
+                        args[0]->u.as_tensor->data)) {
     return ETR_OK;
   }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
@@ -60,13 +51,9 @@ etr_error_t etr_opt_expand_copy_out(etr_kernel_context_t *ctx,
   if (ctx->dry_run) {
     return ETR_OK;
   }
-  expand_memo_t memo;
-  if (etr_move_strided_kept(etr_scalar_type_size(out->dtype), out->dim,
-                            out->sizes, out->data, out->strides, view.data,
-                            view.strides, &memo.move) &&
-      ctx->memo != NULL) {
-    memo.move.mark = EXPAND_MEMO_MARK;
-    *(expand_memo_t *)ctx->memo = memo;
-  }
+  etr_move_strided_memo(ctx, EXPAND_MEMO_MARK,
+                        etr_scalar_type_size(out->dtype), out->dim,
+                        out->sizes, out->data, out->strides, view.data,
+                        view.strides);
   return ETR_OK;
 }

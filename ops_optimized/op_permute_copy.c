@@ -8,32 +8,22 @@
 // the reference kernel's dry run (ops_reference/op_permute_copy.c), and an
 // out overlapping self goes to the reference.
 #include "ops_optimized/common/args.h"
-#include "ops_optimized/common/memo.h"
 #include "ops_optimized/movement/movement.h"
 #include "ops_optimized/ops_optimized.h"
 #include "ops_reference/ops_reference.h"
 #include "ops_reference/support/shape.h"
 
-// A permutation's move, kept in ctx->memo: an instruction's vouched calls
-// (the same tensors, strides and dims) make it with no checks or planning
-// (the transformer's [1, 4, 16, 16] head transposes spent about two
-// thirds of their 120 ns there).
-typedef struct permute_memo {
-  etr_move_kept_t move;  // its mark PERMUTE_MEMO_MARK once kept
-} permute_memo_t;
-
+// A permutation's move is kept in ctx->memo: an instruction's vouched
+// calls (the same tensors, strides and dims) make it with no checks or
+// planning (the transformer's [1, 4, 16, 16] head transposes spent about
+// two thirds of their 120 ns there).
 enum { PERMUTE_MEMO_MARK = 0x70726d31 };  // "prm1"
-
-_Static_assert(sizeof(permute_memo_t) <= ETR_KERNEL_MEMO_BYTES,
-               "permute_memo_t must fit a kernel memo");
 
 // aten::permute_copy.out
 etr_error_t etr_opt_permute_copy_out(etr_kernel_context_t *ctx,
                                      etr_evalue_t **args, size_t num_args) {
-  const permute_memo_t *kept = etr_opt_vouched_memo(ctx, PERMUTE_MEMO_MARK);
-  if (kept != NULL) {
-    etr_move_kept_run(&kept->move, args[2]->u.as_tensor->data,
-                      args[0]->u.as_tensor->data);
+  if (etr_move_memo_run(ctx, PERMUTE_MEMO_MARK, args[2]->u.as_tensor->data,
+                        args[0]->u.as_tensor->data)) {
     return ETR_OK;
   }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);
@@ -55,13 +45,9 @@ etr_error_t etr_opt_permute_copy_out(etr_kernel_context_t *ctx,
     ETR_TRY(etr_normalize_dim(ctx, dims[i], self->dim, &source));
     strides[i] = self->strides[source];
   }
-  permute_memo_t memo;
-  if (etr_move_strided_kept(etr_scalar_type_size(out->dtype), out->dim,
-                            out->sizes, out->data, out->strides, self->data,
-                            strides, &memo.move) &&
-      ctx->memo != NULL) {
-    memo.move.mark = PERMUTE_MEMO_MARK;
-    *(permute_memo_t *)ctx->memo = memo;
-  }
+  etr_move_strided_memo(ctx, PERMUTE_MEMO_MARK,
+                        etr_scalar_type_size(out->dtype), out->dim,
+                        out->sizes, out->data, out->strides, self->data,
+                        strides);
   return ETR_OK;
 }

@@ -123,6 +123,15 @@ void etr_gemm_f32_ukernel_avx2(size_t kc, const float *a, const float *b,
 #define ROW_POINTER(i)                                                      \
   const float *a##i = a + (ptrdiff_t)((i) < mr ? (i) : mr - 1) * a_stride;
 
+// A read in place: row pointers a0.. and the k index `step`, under the
+// ROWS in force where it is expanded.
+#define A_ROW(i) (a##i + step)
+#define A_STEP ++step
+#define DIRECT_A_BODY \
+  ROWS(ROW_POINTER)   \
+  size_t step = 0;    \
+  UKERNEL_BODY
+
 // At most 4 rows run a 4-row body (the full tile computed all 6, the
 // rows past mr repeating the last: a third of an MLP's 4-row product).
 // ROWS, which the body and K_LOOP expand, is that of 4 rows for it.
@@ -133,13 +142,7 @@ static void direct_a_rows4(size_t kc, const float *a, ptrdiff_t a_stride,
                            const etr_gemm_epilogue_t *epilogue) {
 #undef ROWS
 #define ROWS(X) X(0) X(1) X(2) X(3)
-  ROWS(ROW_POINTER)
-  size_t step = 0;
-#define A_ROW(i) (a##i + step)
-#define A_STEP ++step
-  UKERNEL_BODY
-#undef A_STEP
-#undef A_ROW
+  DIRECT_A_BODY
 #undef ROWS
 #define ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5)
 }
@@ -153,14 +156,11 @@ void etr_gemm_f32_ukernel_direct_a_avx2(
                    epilogue);
     return;
   }
-  ROWS(ROW_POINTER)
-  size_t step = 0;
-#define A_ROW(i) (a##i + step)
-#define A_STEP ++step
-  UKERNEL_BODY
+  DIRECT_A_BODY
+}
+#undef DIRECT_A_BODY
 #undef A_STEP
 #undef A_ROW
-}
 
 // y = alpha * a^T B + beta * bias for one row a (M = 1), as
 // etr_gemm_f32_gemv_avx512: 16 columns at a time in two vectors, K split

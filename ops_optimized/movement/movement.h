@@ -46,6 +46,7 @@
 #include "core/kernel.h"
 #include "core/tensor.h"
 #include "ops_optimized/common/check.h"
+#include "ops_optimized/common/memo.h"
 #include "ops_optimized/isa.h"
 #include "ops_reference/support/movement_scatter.h"
 
@@ -276,6 +277,40 @@ bool etr_move_strided_kept(size_t element_size, int32_t dim,
 // as when it was kept; only the data pointers may differ).
 void etr_move_kept_run(const etr_move_kept_t *kept, void *dst,
                        const void *src);
+
+_Static_assert(sizeof(etr_move_kept_t) <= ETR_KERNEL_MEMO_BYTES,
+               "etr_move_kept_t must fit a kernel memo");
+
+// A kernel's move kept in ctx->memo under its `mark`: on a vouched call
+// (ctx->args_checked) whose memo holds it, the move from src to dst and
+// true; false, nothing done, otherwise.
+static inline bool etr_move_memo_run(const etr_kernel_context_t *ctx,
+                                     uint32_t mark, void *dst,
+                                     const void *src) {
+  const etr_move_kept_t *kept = etr_opt_vouched_memo(ctx, mark);
+  if (kept == NULL) {
+    return false;
+  }
+  etr_move_kept_run(kept, dst, src);
+  return true;
+}
+
+// etr_move_strided, kept in ctx->memo (when there is one and the move
+// fits) under `mark` for etr_move_memo_run.
+static inline void etr_move_strided_memo(etr_kernel_context_t *ctx,
+                                         uint32_t mark, size_t element_size,
+                                         int32_t dim, const int64_t *sizes,
+                                         void *dst, const int64_t *dst_strides,
+                                         const void *src,
+                                         const int64_t *src_strides) {
+  etr_move_kept_t kept;
+  if (etr_move_strided_kept(element_size, dim, sizes, dst, dst_strides, src,
+                            src_strides, &kept) &&
+      ctx->memo != NULL) {
+    kept.mark = mark;
+    *(etr_move_kept_t *)ctx->memo = kept;
+  }
+}
 
 // memcpy(dst, src, bytes) for buffers that do not overlap, with the
 // vector loop of etr_move_rows_avx512 for copies of 2 to 16 KiB on
