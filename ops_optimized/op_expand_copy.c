@@ -25,8 +25,7 @@ etr_error_t etr_opt_expand_copy_out(etr_kernel_context_t *ctx,
   if (etr_dense_copy_vouched(ctx, args, 0, 3)) {
     return ETR_OK;
   }
-  if (etr_move_memo_run(ctx, EXPAND_MEMO_MARK, args[3]->u.as_tensor->data,
-                        args[0]->u.as_tensor->data)) {
+  if (etr_move_memo_run(ctx, EXPAND_MEMO_MARK, args, 3, 0)) {
     return ETR_OK;
   }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);

@@ -22,8 +22,7 @@ enum { PERMUTE_MEMO_MARK = 0x70726d31 };  // "prm1"
 // aten::permute_copy.out
 etr_error_t etr_opt_permute_copy_out(etr_kernel_context_t *ctx,
                                      etr_evalue_t **args, size_t num_args) {
-  if (etr_move_memo_run(ctx, PERMUTE_MEMO_MARK, args[2]->u.as_tensor->data,
-                        args[0]->u.as_tensor->data)) {
+  if (etr_move_memo_run(ctx, PERMUTE_MEMO_MARK, args, 2, 0)) {
     return ETR_OK;
   }
   etr_tensor_t *self = etr_opt_tensor_arg(args, num_args, 0);

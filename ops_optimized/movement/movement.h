@@ -282,16 +282,18 @@ _Static_assert(sizeof(etr_move_kept_t) <= ETR_KERNEL_MEMO_BYTES,
                "etr_move_kept_t must fit a kernel memo");
 
 // A kernel's move kept in ctx->memo under its `mark`: on a vouched call
-// (ctx->args_checked) whose memo holds it, the move from src to dst and
-// true; false, nothing done, otherwise.
+// (ctx->args_checked) whose memo holds it, the move from args[src]'s data
+// to args[dst]'s and true; false, nothing done (no argument read: an
+// unvouched call's arguments are not checked yet), otherwise.
 static inline bool etr_move_memo_run(const etr_kernel_context_t *ctx,
-                                     uint32_t mark, void *dst,
-                                     const void *src) {
+                                     uint32_t mark, etr_evalue_t **args,
+                                     size_t dst, size_t src) {
   const etr_move_kept_t *kept = etr_opt_vouched_memo(ctx, mark);
   if (kept == NULL) {
     return false;
   }
-  etr_move_kept_run(kept, dst, src);
+  etr_move_kept_run(kept, args[dst]->u.as_tensor->data,
+                    args[src]->u.as_tensor->data);
   return true;
 }
 
