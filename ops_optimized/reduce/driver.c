@@ -110,10 +110,9 @@ static void store_results(const etr_reduce_request_t *q,
   double r = (double)plan->r;
   if ((q->op == ETR_REDUCE_SUM || q->op == ETR_REDUCE_MEAN) &&
       values->dtype == ETR_FLOAT) {
-    // The common case as one branch-free loop (the compiler vectorizes
-    // it): a Float sum or mean, divided in double and rounded once.
-    // Four at a time in generic vectors: -O2 left the plain loop scalar,
-    // about 18 ns of a 96 x 4x4 mean's 125.
+    // The common case, a Float sum or mean divided in double and rounded
+    // once, four at a time in generic vectors: -O2 left the plain loop
+    // scalar, about 18 ns of a 96 x 4x4 mean's 125.
     float *y = (float *)values->data + first;
     const double *sums = b->sums;
     double divisor = q->op == ETR_REDUCE_MEAN ? r : 1.0;

@@ -30,21 +30,6 @@ static bool dense_f32(const etr_tensor_t *self, const etr_tensor_t *out,
                              out->data, (size_t)*numel * sizeof(float)));
 }
 
-// What etr_unary_simple concluded on an instruction's fixed arguments,
-// kept in ctx->memo: the dense Float path's length. A vouched call
-// (ctx->args_checked: the same tensors, shapes and data pointers) then
-// makes one call of the active ISA's kernel and nothing else. (An
-// instruction's kernel, and so its op, never changes.)
-typedef struct unary_memo {
-  uint32_t mark;  // UNARY_MEMO_MARK once written
-  size_t numel;
-} unary_memo_t;
-
-enum { UNARY_MEMO_MARK = 0x756e6d31 };  // "unm1"
-
-_Static_assert(sizeof(unary_memo_t) <= ETR_KERNEL_MEMO_BYTES,
-               "unary_memo_t must fit a kernel memo");
-
 etr_error_t etr_unary_execute(etr_kernel_context_t *ctx, etr_unary_op_t op,
                               const etr_unary_params_t *params,
                               const etr_tensor_t *self, etr_tensor_t *out,
@@ -94,9 +79,13 @@ etr_error_t etr_unary_execute(etr_kernel_context_t *ctx, etr_unary_op_t op,
   return ETR_OK;
 }
 
-// What etr_unary_execute_kept concluded: a dense Float call of `op` with
-// these params on `numel` elements (a 16-element clamp spent about 20 of
-// its 40 ns reading and checking its bounds on every call).
+// What etr_unary_execute_kept concluded on an instruction's fixed
+// arguments, kept in ctx->memo: a dense Float call of `op` with these
+// params (none for the ops etr_unary_simple runs) on `numel` elements. A
+// vouched call (ctx->args_checked: the same tensors, shapes and data
+// pointers) then makes that one kernel call and nothing else (a 16-element
+// clamp spent about 20 of its 40 ns reading and checking its bounds on
+// every call).
 typedef struct unary_kept {
   uint32_t mark;  // UNARY_KEPT_MARK once written
   etr_unary_op_t op;
@@ -147,11 +136,7 @@ bool etr_unary_kept_run(const etr_kernel_context_t *ctx, etr_evalue_t **args,
 etr_error_t etr_unary_simple(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args, etr_unary_op_t op,
                              bool *handled) {
-  const unary_memo_t *kept = etr_opt_vouched_memo(ctx, UNARY_MEMO_MARK);
-  if (kept != NULL) {
-    etr_f32_unary_op_for(op, etr_isa_active())(
-        kept->numel, (const float *)args[0]->u.as_tensor->data,
-        (float *)args[1]->u.as_tensor->data, NULL);
+  if (etr_unary_kept_run(ctx, args, 0, 1)) {
     *handled = true;
     return ETR_OK;
   }
@@ -161,14 +146,7 @@ etr_error_t etr_unary_simple(etr_kernel_context_t *ctx, etr_evalue_t **args,
   if (num_args != 3 || !etr_unary_case(self, out)) {
     return ETR_OK;
   }
-  etr_error_t status = etr_unary_execute(ctx, op, NULL, self, out, handled);
-  int64_t numel = 0;
-  if (status == ETR_OK && *handled && ctx->memo != NULL && !ctx->dry_run &&
-      dense_f32(self, out, &numel)) {
-    *(unary_memo_t *)ctx->memo =
-        (unary_memo_t){.mark = UNARY_MEMO_MARK, .numel = (size_t)numel};
-  }
-  return status;
+  return etr_unary_execute_kept(ctx, op, NULL, self, out, handled);
 }
 
 etr_error_t etr_unary_rounding(etr_kernel_context_t *ctx, etr_evalue_t **args,

@@ -30,7 +30,8 @@ etr_error_t etr_unary_execute(etr_kernel_context_t *ctx, etr_unary_op_t op,
                               bool *handled);
 
 // etr_unary_execute for an op whose call is that and nothing else
-// (clamp, hardtanh, leaky_relu, elu, gelu): a dense Float call keeps its
+// (clamp, hardtanh, leaky_relu, elu, gelu, and the ops of
+// etr_unary_simple with params NULL): a dense Float call keeps its
 // op, params (NULL: none) and length in ctx->memo (when there is one),
 // which etr_unary_kept_run reuses.
 etr_error_t etr_unary_execute_kept(etr_kernel_context_t *ctx,
@@ -48,8 +49,8 @@ bool etr_unary_kept_run(const etr_kernel_context_t *ctx, etr_evalue_t **args,
 
 // The same for an op whose only arguments are (self, out, return slot)
 // and whose out has self's dtype (sigmoid, tanh, exp, log, sqrt, rsqrt,
-// neg, abs); *handled is also false when the arguments are not such a
-// case.
+// neg, abs), kept as etr_unary_execute_kept keeps it; *handled is also
+// false when the arguments are not such a case.
 etr_error_t etr_unary_simple(etr_kernel_context_t *ctx, etr_evalue_t **args,
                              size_t num_args, etr_unary_op_t op,
                              bool *handled);
