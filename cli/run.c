@@ -508,8 +508,8 @@ static int load_method(const run_options_t *options, run_state_t *state,
   } else if (options->variant == ETR_KERNELS_OPTIMIZED) {
     uint32_t packed = etr_opt_prepack_method(&state->method);
     if (packed > 0 && !options->quiet) {
-      printf("optimized: %u constant weights (convolutions, mm/addmm) "
-             "packed at load\n",
+      printf("optimized: %u constant weights (convolutions, mm/addmm, "
+             "linear) and batch-norm parameters packed at load\n",
              packed);
     }
   }

@@ -112,7 +112,10 @@ etr_error_t etr_opt_fuse_method(etr_method_t *method,
 //   * each mm and addmm whose mat2 is a constant, or the out of an
 //     instruction folded at fusion (a linear layer's transposed weight),
 //     and whose product packs B: the GEMM's panels for that product
-//     (gemm.h's etr_gemm_packed_b_t).
+//     (gemm.h's etr_gemm_packed_b_t);
+//   * each inference batch norm whose parameters are constants: its
+//     per-channel alpha and beta (norm.h's etr_bn_packed_t), which a call
+//     applies without working them out again.
 // Only instructions of a method loaded with ETR_KERNELS_OPTIMIZED that
 // have no kernel state yet: etr_opt_fuse_method packs what it fuses and
 // then calls this; an instruction packed here is not fused afterwards.

@@ -26,6 +26,8 @@
 #include "ops_optimized/fuse/fuse.h"
 #include "ops_optimized/binary/binary.h"
 #include "ops_optimized/isa.h"
+#include "ops_optimized/norm/norm.h"
+#include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/unary/unary.h"
 
 TestSuite(fuse);
@@ -230,21 +232,25 @@ Test(fuse, resnet_weights_packed_at_fusion) {
   etr_isa_reset();
 }
 
-// Unfused, etr_opt_prepack_method packs the same ones under `isa`: the
-// outputs keep their bits, the calls read the packed panels (zeroing them
-// changes the output), and a reference method gets nothing.
+// Unfused, etr_opt_prepack_method packs the same ones under `isa`, and
+// the alpha and beta of each of the `norms` batch norms: the outputs keep
+// their bits, the calls read the packed panels and parameters (zeroing
+// either changes the output), and a reference method gets nothing.
 static void packed_unfused(etr_program_t *program, const char *model,
-                           etr_isa_t isa, uint32_t expected) {
+                           etr_isa_t isa, uint32_t expected,
+                           uint32_t norms) {
   etr_isa_force(isa);
   cr_log_info("%s, packed at load, under %s", model, etr_isa_name(isa));
   loaded_t plain;
   loaded_t packed;
+  loaded_t normed;
   loaded_t reference;
   load(program, ETR_KERNELS_OPTIMIZED, false, NULL, &plain);
   load(program, ETR_KERNELS_OPTIMIZED, false, NULL, &packed);
+  load(program, ETR_KERNELS_OPTIMIZED, false, NULL, &normed);
   load(program, ETR_KERNELS_REFERENCE, false, NULL, &reference);
   uint32_t count = etr_opt_prepack_method(&packed.method);
-  cr_expect_eq(count, expected, "%u prepacked", count);
+  cr_expect_eq(count, expected + norms, "%u prepacked", count);
   count = etr_opt_prepack_method(&packed.method);
   cr_expect_eq(count, 0, "packed again: %u", count);
   count = etr_opt_prepack_method(&reference.method);
@@ -252,28 +258,57 @@ static void packed_unfused(etr_program_t *program, const char *model,
   run(model, &plain.method);
   run(model, &packed.method);
   assert_same_outputs(model, &plain.method, &packed.method);
+  const etr_tensor_t *a = etr_method_output(&plain.method, 0)->u.as_tensor;
   // Zero the packed panels of every convolution that has them.
   uint32_t zeroed = 0;
+  uint32_t packed_norms = 0;
   for (uint32_t c = 0; c < packed.method.num_chains; ++c) {
     const etr_chain_t *chain = &packed.method.chains[c];
     for (uint32_t i = 0; i < chain->num_instructions; ++i) {
-      const etr_conv_packed_t *state = chain->instructions[i].state;
-      if (state == NULL) {
+      const etr_instruction_t *in = &chain->instructions[i];
+      if (in->state == NULL) {
         continue;
       }
-      const etr_tensor_t *w = chain->instructions[i].args[1]->u.as_tensor;
+      if (in->kernel == etr_opt_native_batch_norm_legit_no_training_out) {
+        ++packed_norms;
+        continue;
+      }
+      const etr_conv_packed_t *state = in->state;
+      const etr_tensor_t *w = in->args[1]->u.as_tensor;
       memset((float *)state->weight, 0, etr_tensor_nbytes(w));
       ++zeroed;
     }
   }
   cr_assert_eq(zeroed, expected);
+  cr_assert_eq(packed_norms, norms);
   run(model, &packed.method);
-  const etr_tensor_t *a = etr_method_output(&plain.method, 0)->u.as_tensor;
   const etr_tensor_t *b = etr_method_output(&packed.method, 0)->u.as_tensor;
   cr_expect(memcmp(a->data, b->data, etr_tensor_nbytes(a)) != 0,
             "zeroed packed weights left the output unchanged");
+  // Zero the packed alpha of every batch norm (of another method: the
+  // weights' change above would hide theirs).
+  if (norms > 0) {
+    etr_opt_prepack_method(&normed.method);
+    for (uint32_t c = 0; c < normed.method.num_chains; ++c) {
+      const etr_chain_t *chain = &normed.method.chains[c];
+      for (uint32_t i = 0; i < chain->num_instructions; ++i) {
+        const etr_instruction_t *in = &chain->instructions[i];
+        if (in->state != NULL &&
+            in->kernel == etr_opt_native_batch_norm_legit_no_training_out) {
+          const etr_bn_packed_t *bn = in->state;
+          memset((float *)bn->alpha, 0, bn->channels * sizeof(float));
+        }
+      }
+    }
+    run(model, &normed.method);
+    const etr_tensor_t *n =
+        etr_method_output(&normed.method, 0)->u.as_tensor;
+    cr_expect(memcmp(a->data, n->data, etr_tensor_nbytes(a)) != 0,
+              "zeroed packed batch-norm alphas left the output unchanged");
+  }
   etr_method_release(&plain.method);
   etr_method_release(&packed.method);
+  etr_method_release(&normed.method);
   etr_method_release(&reference.method);
 }
 
@@ -284,7 +319,7 @@ Test(fuse, resnet_weights_packed_unfused) {
        ++k) {
     if (etr_isa_available(g_pixel_isas[k].isa)) {
       packed_unfused(&program, "resnet", g_pixel_isas[k].isa,
-                     g_pixel_isas[k].packed);
+                     g_pixel_isas[k].packed, 9);
     }
   }
   etr_program_release(&program);
@@ -303,7 +338,7 @@ Test(fuse, mobilenet_v3_same_bits) {
 // read them and keep the outputs' bits. (Fused, mobilenet_v3_same_bits
 // compares them with the unpacked kernels.) The 4 -> 16 one took
 // AVX-512's few-channel direct kernel, not the pointwise one, before
-// 2026-12-05.
+// 2026-12-05. Its 16 batch norms (ResNet's 9) get their alpha and beta.
 Test(fuse, mobilenet_v3_columns_packed_unfused) {
   static const struct {
     etr_isa_t isa;
@@ -313,7 +348,8 @@ Test(fuse, mobilenet_v3_columns_packed_unfused) {
   open_program("datasets/models/mobilenet_v3/model.pte", &program);
   for (size_t k = 0; k < sizeof(isas) / sizeof(isas[0]); ++k) {
     if (etr_isa_available(isas[k].isa)) {
-      packed_unfused(&program, "mobilenet_v3", isas[k].isa, isas[k].packed);
+      packed_unfused(&program, "mobilenet_v3", isas[k].isa, isas[k].packed,
+                     16);
     }
   }
   etr_program_release(&program);

@@ -4,14 +4,16 @@
 // unfused convolution's for the kernel that will read it (conv/conv.h's
 // etr_conv_prepack: pixel-tile panels, Winograd transforms, one-pixel
 // columns, depthwise tap vectors), each mm and addmm's B and each
-// linear's weight for the GEMM (gemm/gemm.h), bound to the instruction as
-// its kernel state.
+// linear's weight for the GEMM (gemm/gemm.h), and each inference batch
+// norm's alpha and beta from constant parameters (norm/norm.h), bound to
+// the instruction as its kernel state.
 #include <stddef.h>
 
 #include "ops_optimized/conv/conv.h"
 #include "ops_optimized/fuse/fuse.h"
 #include "ops_optimized/fuse/fuse_graph.h"
 #include "ops_optimized/gemm/gemm_ops.h"
+#include "ops_optimized/norm/norm.h"
 #include "ops_optimized/ops_optimized.h"
 
 static const etr_tensor_t *tensor_at(const etr_instruction_t *in,
@@ -21,8 +23,36 @@ static const etr_tensor_t *tensor_at(const etr_instruction_t *in,
              : NULL;
 }
 
+// _native_batch_norm_legit_no_training.out(input, weight, bias,
+// running_mean, running_var, momentum, eps, out0, out1, out2, return):
+// alpha and beta when every parameter is a constant (weight and bias may
+// be None), or NULL.
+static const void *pack_batch_norm(etr_method_t *m,
+                                   const etr_instruction_t *in) {
+  const etr_tensor_t *input = tensor_at(in, 0);
+  if (in->num_args != 11 || input == NULL || input->dim < 2 ||
+      in->args[6]->tag != ETR_TAG_DOUBLE) {
+    return NULL;
+  }
+  const etr_tensor_t *params[4];
+  for (size_t i = 0; i < 4; ++i) {
+    params[i] = tensor_at(in, 1 + i);
+    const bool optional = i < 2 && in->args[1 + i]->tag == ETR_TAG_NONE;
+    if (!optional && (params[i] == NULL ||
+                      !etr_fuse_fixed_value(m, in->arg_indices[1 + i]))) {
+      return NULL;
+    }
+  }
+  return etr_batch_norm_prepack((size_t)input->sizes[1], params[0],
+                                params[1], params[2], params[3],
+                                in->args[6]->u.as_double, &m->arena);
+}
+
 // The instruction's packed weights, or NULL (none, or no room).
 static const void *pack(etr_method_t *m, const etr_instruction_t *in) {
+  if (in->kernel == etr_opt_native_batch_norm_legit_no_training_out) {
+    return pack_batch_norm(m, in);
+  }
   if (in->kernel == etr_opt_convolution_out) {
     const etr_tensor_t *weight = tensor_at(in, 1);
     if (in->num_args != 11 || weight == NULL ||
@@ -92,7 +122,8 @@ uint32_t etr_opt_prepack_method(etr_method_t *method) {
           (in->kernel != etr_opt_convolution_out &&
            in->kernel != etr_opt_mm_out &&
            in->kernel != etr_opt_addmm_out &&
-           in->kernel != etr_opt_linear_out) ||
+           in->kernel != etr_opt_linear_out &&
+           in->kernel != etr_opt_native_batch_norm_legit_no_training_out) ||
           !etr_fuse_accepts(method, in)) {
         continue;
       }

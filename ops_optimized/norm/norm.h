@@ -180,6 +180,39 @@ bool etr_batch_norm_float_params(size_t channels, const etr_tensor_t *weight,
                                  const etr_tensor_t *running_var, double eps,
                                  float *alpha, float *beta);
 
+// Inference batch norm's per-channel alpha and beta worked out once, at
+// load, for an instruction whose parameters are constants
+// (fuse/prepack.c), and bound to it as its kernel state (ctx->state).
+typedef struct etr_bn_packed {
+  size_t channels;
+  const float *alpha;  // [channels]
+  const float *beta;   // [channels]
+} etr_bn_packed_t;
+
+// etr_batch_norm_float_params of these parameters into `arena` (running
+// mean and variance required, weight and bias may be NULL), or NULL (a
+// parameter not such a vector, or no room).
+const etr_bn_packed_t *etr_batch_norm_prepack(
+    size_t channels, const etr_tensor_t *weight, const etr_tensor_t *bias,
+    const etr_tensor_t *running_mean, const etr_tensor_t *running_var,
+    double eps, etr_arena_t *arena);
+
+// etr_batch_norm_run with the packed alpha and beta: the same bits; false
+// where etr_batch_norm_run would be, or when the input's channels are not
+// the packed ones. A Float call keeps its layout and parameters in
+// ctx->memo (when there is one) for etr_batch_norm_kept_run.
+bool etr_batch_norm_run_packed(etr_kernel_context_t *ctx,
+                               const etr_tensor_t *input,
+                               const etr_bn_packed_t *packed,
+                               etr_tensor_t *out);
+
+// On a vouched call (ctx->args_checked) of an instruction whose first call
+// etr_batch_norm_run_packed kept: the same pass over args[input_index]
+// into args[out_index]; true, computed. False, nothing done, otherwise.
+bool etr_batch_norm_kept_run(const etr_kernel_context_t *ctx,
+                             etr_evalue_t **args, size_t input_index,
+                             size_t out_index);
+
 // Group norm of a contiguous input seen as [N, C, HxW] (weight, bias may be
 // NULL), contiguous outs, or of a channels-last [N, C, H, W] input into an
 // out laid out alike. Scratch: for Half/BFloat16 one group block (NCHW) or

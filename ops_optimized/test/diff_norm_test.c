@@ -28,6 +28,7 @@
 
 #include "ops_optimized/isa.h"
 #include "ops_optimized/norm/norm.h"
+#include "ops_optimized/ops_optimized.h"
 #include "ops_optimized/test/diff.h"
 
 static const double kU = 0x1p-24;
@@ -464,6 +465,152 @@ TT_TEST(diff_norm, batch_norm) {
                               ETR_FILL_RANDOM, true, false, seed++);
   cr_assert_eq(failures, 0, "%d batch norm cases disagree", failures);
   cr_assert_gt(etr_diff_stats()->specialized, 0);
+}
+
+// Inference batch norm with its alpha and beta packed at load
+// (etr_batch_norm_prepack, bound as ctx->state the way fuse/prepack.c
+// binds it): a first call and a vouched second one (ctx->args_checked,
+// the kept pass of etr_batch_norm_kept_run) give the unpacked call's bits
+// under every ISA, NCHW and channels-last, with and without weight and
+// bias, over channel counts about a vector's edges; zeroed packed alphas
+// change the out (the calls read them); a state packed for other channels
+// is not used.
+static void packed_batch_norm_case(const int64_t *sizes, bool nhwc,
+                                   bool affine, uint64_t seed) {
+  const int64_t c = sizes[1];
+  const int64_t numel = sizes[0] * sizes[1] * sizes[2] * sizes[3];
+  double *x = tt_alloc((size_t)numel * sizeof(double));
+  double *p = tt_alloc(4 * (size_t)c * sizeof(double));
+  for (int64_t i = 0; i < numel; ++i) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    x[i] = (double)((int64_t)(seed >> 40) - (1 << 23)) * 0x1p-21;
+  }
+  for (int64_t i = 0; i < 4 * c; ++i) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    p[i] = 0.1 + (double)(seed >> 40) * 0x1p-23;
+  }
+  const int64_t channels[1] = {c};
+  etr_tensor_t *input = tt_tensor(ETR_FLOAT, 4, sizes, x);
+  if (nhwc) {
+    input = tt_channels_last(input);
+  }
+  etr_tensor_t *params[4];
+  for (int i = 0; i < 4; ++i) {
+    params[i] = tt_tensor(ETR_FLOAT, 1, channels, p + i * c);
+  }
+  static const uint8_t kNhwc[4] = {0, 2, 3, 1};
+  const int64_t empty[1] = {0};
+  etr_tensor_t *outs[2];
+  for (int o = 0; o < 2; ++o) {
+    outs[o] = nhwc ? tt_out_dim_order(ETR_FLOAT, 4, sizes, kNhwc)
+                   : tt_out(ETR_FLOAT, 4, sizes, 0);
+  }
+  etr_evalue_t *args[2][11];
+  for (int o = 0; o < 2; ++o) {
+    etr_evalue_t *list[11] = {
+        tt_ev_tensor(input),
+        affine ? tt_ev_tensor(params[0]) : tt_ev_none(),
+        affine ? tt_ev_tensor(params[1]) : tt_ev_none(),
+        tt_ev_tensor(params[2]),
+        tt_ev_tensor(params[3]),
+        tt_ev_double(0.1),
+        tt_ev_double(1e-5),
+        tt_ev_tensor(outs[o]),
+        tt_ev_tensor(tt_out(ETR_FLOAT, 1, empty, 0)),
+        tt_ev_tensor(tt_out(ETR_FLOAT, 1, empty, 0)),
+        tt_ev_none()};
+    memcpy(args[o], list, sizeof(list));
+  }
+  static _Alignas(64) uint8_t arena_bytes[1 << 16];
+  etr_arena_t arena;
+  etr_arena_init(&arena, arena_bytes, sizeof(arena_bytes));
+  const etr_bn_packed_t *packed = etr_batch_norm_prepack(
+      (size_t)c, affine ? params[0] : NULL, affine ? params[1] : NULL,
+      params[2], params[3], 1e-5, &arena);
+  const etr_bn_packed_t *other = etr_batch_norm_prepack(
+      (size_t)c + 1, NULL, NULL, tt_tensor(ETR_FLOAT, 1, (int64_t[]){c + 1},
+                                           NULL),
+      tt_tensor(ETR_FLOAT, 1, (int64_t[]){c + 1}, NULL), 1e-5, &arena);
+  cr_assert(packed != NULL && other != NULL);
+  const size_t bytes = etr_tensor_nbytes(outs[0]);
+  for (int isa = 0; isa < ETR_NUM_ISAS; ++isa) {
+    if (!etr_isa_available((etr_isa_t)isa)) {
+      continue;
+    }
+    etr_isa_force((etr_isa_t)isa);
+    etr_diag_t diag;
+    etr_diag_reset(&diag);
+    etr_kernel_context_t plain = {.diag = &diag};
+    cr_assert_eq(etr_opt_native_batch_norm_legit_no_training_out(
+                     &plain, args[0], 11),
+                 ETR_OK, "%s", diag.message);
+    _Alignas(16) unsigned char memo[ETR_KERNEL_MEMO_BYTES] = {0};
+    const void *states[2] = {packed, other};
+    for (int s = 0; s < 2; ++s) {
+      memset(memo, 0, sizeof(memo));
+      for (int call = 0; call < 2; ++call) {
+        etr_kernel_context_t ctx = {.diag = &diag,
+                                    .state = states[s],
+                                    .memo = memo,
+                                    .args_checked = call == 1};
+        memset(outs[1]->data, 0x5a, bytes);
+        cr_assert_eq(etr_opt_native_batch_norm_legit_no_training_out(
+                         &ctx, args[1], 11),
+                     ETR_OK, "%s", diag.message);
+        cr_assert(memcmp(outs[0]->data, outs[1]->data, bytes) == 0,
+                  "batch norm [%lld, %lld, %lld, %lld]%s%s under %s, %s "
+                  "state, %s call: not the unpacked call's bits",
+                  (long long)sizes[0], (long long)c, (long long)sizes[2],
+                  (long long)sizes[3], nhwc ? " channels-last" : "",
+                  affine ? " affine" : "", etr_isa_name((etr_isa_t)isa),
+                  s == 0 ? "its" : "another's", call ? "vouched" : "first");
+      }
+    }
+  }
+  etr_isa_reset();
+  // The calls read the packed alphas: zeroed, the out is beta alone.
+  memset((float *)packed->alpha, 0, (size_t)c * sizeof(float));
+  for (int call = 0; call < 2; ++call) {
+    _Alignas(16) unsigned char memo[ETR_KERNEL_MEMO_BYTES] = {0};
+    etr_diag_t diag;
+    etr_diag_reset(&diag);
+    etr_kernel_context_t ctx = {.diag = &diag, .state = packed, .memo = memo};
+    memset(outs[1]->data, 0x5a, bytes);
+    cr_assert_eq(etr_opt_native_batch_norm_legit_no_training_out(
+                     &ctx, args[1], 11),
+                 ETR_OK);
+    if (call == 1) {
+      ctx.args_checked = true;
+      memset(outs[1]->data, 0x5a, bytes);
+      cr_assert_eq(etr_opt_native_batch_norm_legit_no_training_out(
+                       &ctx, args[1], 11),
+                   ETR_OK);
+    }
+    const float *y = outs[1]->data;
+    for (int64_t i = 0; i < numel; ++i) {
+      const int64_t channel =
+          nhwc ? i % c : i / (sizes[2] * sizes[3]) % c;
+      cr_assert(y[i] == packed->beta[channel],
+                "zeroed alpha, %s call: out %lld is %g, not beta %g",
+                call ? "vouched" : "first", (long long)i, y[i],
+                packed->beta[channel]);
+    }
+  }
+}
+
+Test(norm, batch_norm_packed_at_load) {
+  static const int64_t kChannels[] = {1, 3, 15, 16, 17, 33, 144};
+  uint64_t seed = 77;
+  for (size_t k = 0; k < sizeof(kChannels) / sizeof(kChannels[0]); ++k) {
+    const int64_t nchw[4] = {2, kChannels[k], 3, 5};
+    const int64_t square[4] = {1, kChannels[k], 4, 4};
+    for (int affine = 0; affine < 2; ++affine) {
+      packed_batch_norm_case(nchw, false, affine, seed++);
+      packed_batch_norm_case(nchw, true, affine, seed++);
+      packed_batch_norm_case(square, false, affine, seed++);
+    }
+  }
+  tt_free_all();
 }
 
 // --- group norm -----------------------------------------------------------
