@@ -164,11 +164,12 @@ TT_TEST(diff_elementwise_gelu, gelu_subnormal_tail) {
 }
 
 // gelu's fast paths, taken by a vector whose lanes all lie in range:
-// |x| < 3.875 on AVX-512 (vmath.h's vf_gelu_rows, both approximations),
-// [-3, 3] elsewhere (vf_gelu_erf_bounded and vf_gelu_tanh_fast's bounded
-// form), against the double forms above within the bounds measured over
-// every float (ulp_sweep 1 OP -3.8749998 3.8749998): 2 ULP on AVX-512
-// (the table), elsewhere 3 for "none" and 2 for "tanh" within [-3, 3]
+// |x| < 3.875 on AVX-512 and AVX2 (vmath.h's vf_gelu_rows, both
+// approximations), [-3, 3] elsewhere (vf_gelu_erf_bounded and
+// vf_gelu_tanh_fast's bounded form), against the double forms above
+// within the bounds measured over every float (ulp_sweep 1 OP -3.8749998
+// 3.8749998): 2 ULP on AVX-512 and AVX2 (the tables), elsewhere 3 for
+// "none" and 2 for "tanh" within [-3, 3]
 // and the wide paths' 4 past it. Every 4099th float of the range, the
 // 2^11 floats around each multiple of 1/16 below 3.875 on both sides of
 // zero (among them the table's seams, |x| = (i + 1/2) / 4, where
@@ -207,7 +208,7 @@ TT_TEST(diff_elementwise_gelu, gelu_fast_paths) {
       if (!variant_kernel(v, kOps[o].op, &gelu)) {
         continue;
       }
-      const bool table = isa == ETR_ISA_AVX512;
+      const bool table = isa == ETR_ISA_AVX512 || isa == ETR_ISA_AVX2;
       // The sweep, then the seams and centres, a chunk at a time.
       uint32_t bits = 0;
       const uint32_t last = 0x4077ffffu;  // 3.87499976f

@@ -187,6 +187,19 @@ static inline etr_vi vf_as_vi(etr_vf a) { return _mm256_castps_si256(a); }
 static inline etr_vi vf_to_vi(etr_vf a) { return _mm256_cvtps_epi32(a); }
 static inline etr_vf vi_to_vf(etr_vi a) { return _mm256_cvtepi32_ps(a); }
 
+// Entry (index lane & 15) of the 16 floats table[0..15]: a vpermps of
+// each half and a blend on bit 3 (moved to the sign). AVX2 has no
+// two-table permute, so vmath.h's 32-entry table paths stay AVX-512's;
+// gelu's 16-entry ones (ETR_HAVE_VF_LOOKUP16) run here too.
+#define ETR_HAVE_VF_LOOKUP16 1
+static inline etr_vf vf_lookup16(const float *table, etr_vi index) {
+  const __m256 lo = _mm256_permutevar8x32_ps(_mm256_loadu_ps(table), index);
+  const __m256 hi =
+      _mm256_permutevar8x32_ps(_mm256_loadu_ps(table + 8), index);
+  return _mm256_blendv_ps(lo, hi,
+                          _mm256_castsi256_ps(_mm256_slli_epi32(index, 28)));
+}
+
 static inline etr_vd2 vf_to_vd2(etr_vf a) {
   etr_vd2 d;
   d.lo = _mm256_cvtps_pd(_mm256_castps256_ps128(a));

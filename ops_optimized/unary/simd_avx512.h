@@ -234,6 +234,7 @@ static inline etr_vf vf_lookup32(const float *table, etr_vi index) {
   return _mm512_permutex2var_ps(_mm512_loadu_ps(table), index,
                                 _mm512_loadu_ps(table + 16));
 }
+#define ETR_HAVE_VF_LOOKUP16 1
 // Entry (index lane & 15) of the 16 floats table[0..15]: one vpermps,
 // which Zen 4 issues beside FMAs nearly free (tools/port_probe.c: 0.3
 // cycles each at one a multiply-add, vpermt2ps 0.8-0.95).

@@ -720,45 +720,22 @@ static const float kGeluD[9] = {1.59576952f,    0.273232639f,
 // 1e-8; a 2^n is exact and a 2^n (1 + q) rounds once. Besides S's
 // Horner steps, three roundings: the numerator, D and the division.
 // Over every float in [-3, 3]: at most 3 ULP, with fused multiply-adds
-// (AVX2, AVX-512, NEON) and with the scalar build's unfused ones alike,
-// same zeros and signs (a harness replaying these operations against
-// 0.5 x erfc(-x / sqrt 2) in double; test gelu_fast_paths samples it).
+// (NEON; AVX2 took it before its 16-entry lookups: 2.07 G elements/s on
+// 16 Ki floats against the table's 3.2, Zen 5) and with the scalar
+// build's unfused ones alike, same zeros and signs (a harness replaying
+// these operations against 0.5 x erfc(-x / sqrt 2) in double; test
+// gelu_fast_paths samples it).
 static inline etr_vf vf_gelu_erf_bounded(etr_vf x) {
   etr_vf a = vf_abs(x);
   etr_vf square = vf_mul(a, a);
   etr_vf square_error = vf_fma_exact(a, a, vf_neg(square));
   etr_vf t = vf_mul(vf_set1(-0.5f), square);
-#if defined(ETR_HAVE_VM_ALL_BRANCH)
-  // n by the shift of vf_exp_ordinary, from the square itself (-log2(e)/2
-  // is exact), beside t; Estrin's scheme for Q and S; a 2^n by adding n
-  // to a's exponent field (n < 0 only from a = 0.83, so a 2^n is
-  // normal; n = 0 adds nothing, subnormal a included). 0.87 -> 1.06 G
-  // elements/s on 16 Ki floats (AVX2, Zen 2).
-  const etr_vf shift = vf_set1(kRoundShift);
-  etr_vf shifted = vf_fma(square, vf_set1(-0.5f * kLog2e), shift);
-  etr_vf n = vf_sub(shifted, shift);
-  etr_vf r = vf_fnma(n, vf_set1(0.693147182f), t);
-  r = vf_fma(square_error, vf_set1(-0.5f), r);
-  etr_vf r2 = vf_mul(r, r);
-  etr_vf q = vf_fma(r2, vf_exp_q_estrin(r, r2), r);
-  etr_vf scaled = vi_as_vf(vi_add(vf_as_vi(a), vi_shl23(vf_as_vi(shifted))));
-  etr_vf a4 = vf_mul(square, square);
-  etr_vf s03 = vf_fma(square, vf_fma(a, vf_set1(kGeluD[3]),
-                                     vf_set1(kGeluD[2])),
-                      vf_fma(a, vf_set1(kGeluD[1]), vf_set1(kGeluD[0])));
-  etr_vf s47 = vf_fma(square, vf_fma(a, vf_set1(kGeluD[7]),
-                                     vf_set1(kGeluD[6])),
-                      vf_fma(a, vf_set1(kGeluD[5]), vf_set1(kGeluD[4])));
-  etr_vf s48 = vf_fma(a4, vf_set1(kGeluD[8]), s47);
-  etr_vf d = vf_fma(a, vf_fma(a4, s48, s03), vf_set1(2.0f));
-#else
   etr_vf n = vf_round(vf_mul(t, vf_set1(kLog2e)));
   etr_vf r = vf_fnma(n, vf_set1(0.693147182f), t);
   r = vf_fma(square_error, vf_set1(-0.5f), r);
   etr_vf q = vf_fma(vf_mul(r, r), vf_poly(r, kExpQ, 6), r);
   etr_vf scaled = vf_mul(a, vf_pow2i(vf_to_vi(n)));
   etr_vf d = vf_fma(a, vf_poly(a, kGeluD, 9), vf_set1(2.0f));
-#endif
   etr_vf numerator = vf_fma(scaled, q, scaled);
   etr_vf m = vf_div(numerator, d);
   etr_vf y = vf_sub(vf_max_num(x, vf_zero()), m);
@@ -768,7 +745,16 @@ static inline etr_vf vf_gelu_erf_bounded(etr_vf x) {
                    y);
 }
 
+// Whether gelu takes the narrow tables: as `narrow` says (a constant)
+// where the 32-entry table exists too (AVX-512), always where 16-entry
+// lookups are the only ones (AVX2).
 #ifdef ETR_HAVE_VF_LOOKUP32
+#define ETR_GELU_NARROW(narrow) (narrow)
+#else
+#define ETR_GELU_NARROW(narrow) ((void)(narrow), true)
+#endif
+
+#ifdef ETR_HAVE_VF_LOOKUP16
 // Both gelus for |x| < 3.875 from P(t), one of `entries` polynomials of
 // `rows` - 1 degrees picked per lane from a table of vmath_gelu_tables.h
 // (Phi(-a), or its tanh-approximation twin, with the coefficients
@@ -810,9 +796,13 @@ static inline etr_vf vf_gelu_erf_bounded(etr_vf x) {
 // lane stays NaN.
 static inline __attribute__((always_inline)) etr_vf vf_gelu_rows(
     etr_vf x, const float *table, const int entries, const int rows) {
+#ifdef ETR_HAVE_VF_LOOKUP32
 #define ETR_GELU_ROW(k)                                  \
   (entries == 16 ? vf_lookup16(table + (k) * 16, index)  \
                  : vf_lookup32(table + (k) * 32, index))
+#else
+#define ETR_GELU_ROW(k) vf_lookup16(table + (k) * 16, index)
+#endif
   const etr_vf shift = vf_set1(12582912.0f * 4.0f / (float)entries);
   etr_vf a = vf_abs(x);
   etr_vf shifted = vf_add(a, shift);
@@ -842,16 +832,19 @@ static inline __attribute__((always_inline)) etr_vf vf_gelu_rows(
 // call.
 static inline __attribute__((always_inline)) etr_vf vf_gelu_lookup(
     etr_vf x, bool tanh_form, bool narrow) {
-  if (narrow) {
-    return tanh_form ? vf_gelu_rows(x, kGeluTanhTable16[0], 16,
-                                    ETR_ROWS(kGeluTanhTable16))
-                     : vf_gelu_rows(x, kGeluErfTable16[0], 16,
-                                    ETR_ROWS(kGeluErfTable16));
+#ifdef ETR_HAVE_VF_LOOKUP32
+  if (!narrow) {
+    return tanh_form ? vf_gelu_rows(x, kGeluTanhTable[0], 32,
+                                    ETR_ROWS(kGeluTanhTable))
+                     : vf_gelu_rows(x, kGeluErfTable[0], 32,
+                                    ETR_ROWS(kGeluErfTable));
   }
-  return tanh_form ? vf_gelu_rows(x, kGeluTanhTable[0], 32,
-                                  ETR_ROWS(kGeluTanhTable))
-                   : vf_gelu_rows(x, kGeluErfTable[0], 32,
-                                  ETR_ROWS(kGeluErfTable));
+#endif
+  (void)narrow;
+  return tanh_form ? vf_gelu_rows(x, kGeluTanhTable16[0], 16,
+                                  ETR_ROWS(kGeluTanhTable16))
+                   : vf_gelu_rows(x, kGeluErfTable16[0], 16,
+                                  ETR_ROWS(kGeluErfTable16));
 }
 
 // The narrow path's lanes with -3.875 < x <= -3.375: the tail table, the
@@ -919,11 +912,11 @@ ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_erf_wide(etr_vf x) {
   return vf_copysign(y, x);
 }
 
-// gelu's fast path and the lanes past its range: the table (AVX-512,
-// |x| < 3.875) or the bounded path (|x| <= 3). A NaN lane is never
+// gelu's fast path and the lanes past its range: the table (AVX-512 and
+// AVX2, |x| < 3.875) or the bounded path (|x| <= 3). A NaN lane is never
 // outside (comparisons with NaN are false): it always takes the fast
 // path, which keeps it NaN.
-#ifdef ETR_HAVE_VF_LOOKUP32
+#ifdef ETR_HAVE_VF_LOOKUP16
 static inline etr_vm vf_gelu_outside(etr_vf x) {
   return vf_ge(vf_abs(x), vf_set1(3.875f));
 }
@@ -931,7 +924,7 @@ static inline etr_vm vf_gelu_outside(etr_vf x) {
 // too (x - 1/4 is exact near both edges, |x| in [2, 4); rounding is
 // monotonic elsewhere), which vf_gelu_tail_lookup takes.
 static inline etr_vm vf_gelu_off_fast(etr_vf x, bool narrow) {
-  if (narrow) {
+  if (ETR_GELU_NARROW(narrow)) {
     return vf_ge(vf_abs(vf_sub(x, vf_set1(0.25f))), vf_set1(3.625f));
   }
   return vf_gelu_outside(x);
@@ -944,7 +937,7 @@ static inline etr_vm vf_gelu_off_fast(etr_vf x, bool narrow) {
 // with a lane in [3.375, 3.875) then takes vf_gelu_erf, whose exact
 // check sends it through the fast path again.
 static inline etr_vm vf_gelu_pair_off(etr_vf x, bool narrow) {
-  if (narrow) {
+  if (ETR_GELU_NARROW(narrow)) {
     return vf_ge(vf_abs(x), vf_set1(3.375f));
   }
   return vf_gelu_outside(x);
@@ -975,8 +968,8 @@ static inline etr_vf vf_gelu_erf_fast(etr_vf x, bool narrow) {
 // -3.375 taken from the tail table where `narrow`.
 static inline __attribute__((always_inline)) etr_vf vf_gelu_with_tail(
     etr_vf x, etr_vf y, bool narrow, bool tanh_form) {
-#ifdef ETR_HAVE_VF_LOOKUP32
-  if (narrow) {
+#ifdef ETR_HAVE_VF_LOOKUP16
+  if (ETR_GELU_NARROW(narrow)) {
     return vf_select(vf_le(x, vf_set1(-3.375f)),
                      vf_gelu_tail_lookup(x, tanh_form), y);
   }
@@ -1059,7 +1052,7 @@ ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_wide(etr_vf x) {
   return vf_select(vf_lt(hi, vf_set1(-120.0f)), vf_mul(x, vf_zero()), y);
 }
 
-#ifdef ETR_HAVE_VF_LOOKUP32
+#ifdef ETR_HAVE_VF_LOOKUP16
 static inline __attribute__((always_inline)) etr_vf vf_gelu_tanh_fast(
     etr_vf x, bool narrow) {
   return vf_gelu_lookup(x, true, narrow);
@@ -1083,8 +1076,9 @@ static const float kGeluTanhC[2] = {0.0447149985f, 1.54614443e-09f};
 // 3), where the double form took 4. bench_elementwise --only "gelu tanh
 // f32", 5 rounds alternated, medians: AVX2 16 Ki floats 4.8 -> 8.5
 // GB/s, 16 Mi 4.3 -> 7.4; the scalar build, whose vf_fma_exact is a
-// call of fmaf, 0.59 -> 0.53. (NEON takes it too: no table lookups
-// there either.)
+// call of fmaf, 0.59 -> 0.53. NEON takes it too; AVX2 has taken the
+// narrow table since its 16-entry lookups (ETR_HAVE_VF_LOOKUP16; Zen 5,
+// bench_elementwise --quick --only gelu: 11.9 -> 25.7 GB/s).
 static inline etr_vf vf_gelu_tanh_fast(etr_vf x, bool narrow) {
   (void)narrow;
   const etr_vf one = vf_set1(1.0f);
@@ -1133,9 +1127,9 @@ ETR_VMATH_OUT_OF_LINE static etr_vf vf_gelu_tanh_mixed(etr_vf x,
   return vm_any(outside) ? vf_select(outside, vf_gelu_tanh_wide(x), y) : y;
 }
 
-// As vf_gelu_erf: the fast path (the table on AVX-512, the bounded one
-// elsewhere) for a vector within its range, the wide one for a vector
-// with no lane there, each lane's own path for the others.
+// As vf_gelu_erf: the fast path (the table on AVX-512 and AVX2, the
+// bounded one elsewhere) for a vector within its range, the wide one for
+// a vector with no lane there, each lane's own path for the others.
 static inline __attribute__((always_inline)) etr_vf vf_gelu_tanh(
     etr_vf x, bool narrow) {
   if (!vm_any(vf_gelu_off_fast(x, narrow))) {
@@ -1147,8 +1141,8 @@ static inline __attribute__((always_inline)) etr_vf vf_gelu_tanh(
   return vf_gelu_tanh_wide(x);
 }
 
-// Two vectors of gelu through the fast path (the table on AVX-512, the
-// bounded paths elsewhere) when neither has a lane outside its range;
+// Two vectors of gelu through the fast path (the table on AVX-512 and
+// AVX2, the bounded paths elsewhere) when neither has a lane outside its range;
 // false, the vectors untouched, otherwise (unary_kernels.h's
 // ETR_UNARY_SPLIT_LOOP then takes vf_gelu_erf or vf_gelu_tanh).
 static inline __attribute__((always_inline)) bool vf_gelu_erf_fast_pair(
