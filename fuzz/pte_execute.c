@@ -336,8 +336,8 @@ static uint64_t run_method(const etr_program_t *program, const char *name,
     }
   } else if (vouch && variant == ETR_KERNELS_OPTIMIZED) {
     // The vouched run also has its constant weights packed at load
-    // (convolutions, mm/addmm): compared with the unvouched one, that
-    // never changes a bit.
+    // (convolutions, mm/addmm, linear, batch norms' alpha and beta):
+    // compared with the unvouched one, that never changes a bit.
     etr_opt_prepack_method(&method);
   }
   if (!vouch) {
