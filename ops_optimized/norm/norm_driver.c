@@ -310,55 +310,58 @@ static bool bn_layout(const etr_tensor_t *input, const etr_tensor_t *out,
   return true;
 }
 
-// y = fma(x, alpha[c], beta[c]) over `layout`.
+// y = fma(x, alpha[c], beta[c]) over `layout` in fp32: one [C, inner]
+// slab per outer index, or the channels of every pixel.
+static void bn_apply_f32(const bn_layout_t *layout, const float *alpha,
+                         const float *beta, const float *x, float *y) {
+  const etr_norm_kernels_t *k = etr_norm_kernels_for(etr_isa_active());
+  if (layout->inner == 1) {
+    k->affine_channels(layout->outer, layout->channels, x, alpha, beta, y);
+    return;
+  }
+  const size_t slab = layout->channels * layout->inner;
+  for (size_t o = 0; o < layout->outer; ++o) {
+    k->affine_planes(layout->channels, layout->inner, x + o * slab, alpha,
+                     beta, y + o * slab);
+  }
+}
+
+// The same for the input's dtype: Half and BFloat16 through an fp32
+// scratch, all of it at once or one outer index at a time.
 static bool bn_apply(etr_kernel_context_t *ctx, const etr_tensor_t *input,
                      const bn_layout_t *layout, const float *alpha,
                      const float *beta, etr_tensor_t *out) {
-  const size_t outer = layout->outer;
-  const size_t channels = layout->channels;
-  const size_t inner = layout->inner;
-  size_t slab = channels * inner;
-  size_t block = outer;
-  float *scratch = NULL;
-  bool staged = input->dtype != ETR_FLOAT;
-  if (staged) {
-    if (ctx->temp == NULL) {
-      return false;
-    }
-    scratch = etr_arena_alloc(ctx->temp, outer * slab * sizeof(float), 64);
-    if (scratch == NULL) {
-      block = 1;
-      scratch = etr_arena_alloc(ctx->temp, slab * sizeof(float), 64);
-    }
-    if (scratch == NULL) {
-      return false;
-    }
+  if (input->dtype == ETR_FLOAT) {
+    bn_apply_f32(layout, alpha, beta, (const float *)input->data,
+                 (float *)out->data);
+    return true;
   }
-  const etr_norm_kernels_t *k = etr_norm_kernels_for(etr_isa_active());
-  size_t element = etr_scalar_type_size(input->dtype);
-  for (size_t o0 = 0; o0 < outer; o0 += block) {
-    size_t count = outer - o0 < block ? outer - o0 : block;
-    const float *x = (const float *)input->data + o0 * slab;
-    float *y = (float *)out->data + o0 * slab;
-    if (staged) {
-      etr_convert_to_f32(input->dtype, count * slab,
-                         (const uint8_t *)input->data + o0 * slab * element,
-                         scratch);
-      x = scratch;
-      y = scratch;
-    }
-    if (inner == 1) {
-      k->affine_channels(count, channels, x, alpha, beta, y);
-    } else {
-      for (size_t o = 0; o < count; ++o) {
-        k->affine_planes(channels, inner, x + o * slab, alpha, beta,
-                         y + o * slab);
-      }
-    }
-    if (staged) {
-      etr_convert_from_f32(out->dtype, count * slab, scratch,
-                           (uint8_t *)out->data + o0 * slab * element);
-    }
+  if (ctx->temp == NULL) {
+    return false;
+  }
+  const size_t slab = layout->channels * layout->inner;
+  size_t block = layout->outer;
+  float *scratch =
+      etr_arena_alloc(ctx->temp, block * slab * sizeof(float), 64);
+  if (scratch == NULL) {
+    block = 1;
+    scratch = etr_arena_alloc(ctx->temp, slab * sizeof(float), 64);
+  }
+  if (scratch == NULL) {
+    return false;
+  }
+  const size_t element = etr_scalar_type_size(input->dtype);
+  for (size_t o0 = 0; o0 < layout->outer; o0 += block) {
+    const size_t count =
+        layout->outer - o0 < block ? layout->outer - o0 : block;
+    const bn_layout_t part = {
+        .outer = count, .channels = layout->channels, .inner = layout->inner};
+    etr_convert_to_f32(input->dtype, count * slab,
+                       (const uint8_t *)input->data + o0 * slab * element,
+                       scratch);
+    bn_apply_f32(&part, alpha, beta, scratch, scratch);
+    etr_convert_from_f32(out->dtype, count * slab, scratch,
+                         (uint8_t *)out->data + o0 * slab * element);
   }
   return true;
 }
@@ -443,22 +446,6 @@ enum { BN_KEPT_MARK = 0x626e6b31 };  // "bnk1"
 
 _Static_assert(sizeof(bn_kept_t) <= ETR_KERNEL_MEMO_BYTES,
                "bn_kept_t must fit a kernel memo");
-
-// The Float pass of bn_apply (one [C, inner] slab per outer index, or the
-// channels of every pixel).
-static void bn_apply_f32(const bn_layout_t *layout, const float *alpha,
-                         const float *beta, const float *x, float *y) {
-  const etr_norm_kernels_t *k = etr_norm_kernels_for(etr_isa_active());
-  if (layout->inner == 1) {
-    k->affine_channels(layout->outer, layout->channels, x, alpha, beta, y);
-    return;
-  }
-  const size_t slab = layout->channels * layout->inner;
-  for (size_t o = 0; o < layout->outer; ++o) {
-    k->affine_planes(layout->channels, layout->inner, x + o * slab, alpha,
-                     beta, y + o * slab);
-  }
-}
 
 bool etr_batch_norm_run_packed(etr_kernel_context_t *ctx,
                                const etr_tensor_t *input,

@@ -598,6 +598,64 @@ static void packed_batch_norm_case(const int64_t *sizes, bool nhwc,
   }
 }
 
+// Half and BFloat16 batch norm through its fp32 scratch: with room for
+// the whole input at once, and with room for one [C, inner] slab only
+// (one outer index at a time), the same bits, NCHW and channels-last; no
+// room for a slab: false (the op then takes the reference).
+Test(norm, batch_norm_half_scratch_slabs) {
+  static const etr_scalar_type_t kDtypes[] = {ETR_HALF, ETR_BFLOAT16};
+  const int64_t sizes[4] = {4, 3, 5, 7};
+  const int64_t channels[1] = {3};
+  double x[4 * 3 * 5 * 7];
+  for (int i = 0; i < 4 * 3 * 5 * 7; ++i) {
+    x[i] = (double)((i * 37) % 61 - 30) / 8.0;
+  }
+  const double p[4][3] = {
+      {1.5, -0.5, 2.0}, {0.25, 1.0, -3.0}, {0.5, -1.0, 0.0}, {2.0, 0.5, 1.0}};
+  etr_tensor_t *params[4];
+  for (int i = 0; i < 4; ++i) {
+    params[i] = tt_tensor(ETR_FLOAT, 1, channels, p[i]);
+  }
+  static const uint8_t kNhwc[4] = {0, 2, 3, 1};
+  for (size_t t = 0; t < 2; ++t) {
+    for (int nhwc = 0; nhwc < 2; ++nhwc) {
+      etr_tensor_t *input = tt_tensor(kDtypes[t], 4, sizes, x);
+      if (nhwc) {
+        input = tt_channels_last(input);
+      }
+      etr_tensor_t *outs[3];
+      for (int o = 0; o < 3; ++o) {
+        outs[o] = nhwc ? tt_out_dim_order(kDtypes[t], 4, sizes, kNhwc)
+                       : tt_out(kDtypes[t], 4, sizes, 0);
+      }
+      // A [C, inner] slab: 3 x 35 floats NCHW, 3 channels a pixel NHWC.
+      const size_t slab = nhwc ? 3 * sizeof(float) : 105 * sizeof(float);
+      const size_t rooms[3] = {1 << 16, slab + 63, slab - 1};
+      for (int r = 0; r < 3; ++r) {
+        static _Alignas(64) uint8_t buffer[1 << 16];
+        etr_arena_t temp;
+        etr_arena_init(&temp, buffer, rooms[r]);
+        etr_diag_t diag;
+        etr_diag_reset(&diag);
+        etr_kernel_context_t ctx = {.diag = &diag, .temp = &temp};
+        const bool done =
+            etr_batch_norm_run(&ctx, input, params[0], params[1], params[2],
+                               params[3], 1e-5, outs[r]);
+        cr_assert_eq(done, r < 2, "%s%s, room for %zu bytes: %s",
+                     etr_scalar_type_name(kDtypes[t]),
+                     nhwc ? " channels-last" : "", rooms[r],
+                     done ? "ran" : "refused");
+      }
+      cr_assert(memcmp(outs[0]->data, outs[1]->data,
+                       etr_tensor_nbytes(outs[0])) == 0,
+                "%s%s: a slab at a time is not the whole input's bits",
+                etr_scalar_type_name(kDtypes[t]),
+                nhwc ? " channels-last" : "");
+    }
+  }
+  tt_free_all();
+}
+
 Test(norm, batch_norm_packed_at_load) {
   static const int64_t kChannels[] = {1, 3, 15, 16, 17, 33, 144};
   uint64_t seed = 77;
