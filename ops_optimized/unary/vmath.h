@@ -143,17 +143,6 @@ static inline bool vf_all_below(etr_vf x, float bound) {
 }
 
 #if defined(ETR_HAVE_VM_ALL_BRANCH)
-// Q(r) of kExpQ by Estrin's scheme, r2 = r^2: three independent pairs
-// and r^4 instead of a chain of five multiply-adds, for a critical path
-// of 3 steps instead of 5.
-static inline etr_vf vf_exp_q_estrin(etr_vf r, etr_vf r2) {
-  etr_vf q01 = vf_fma(r, vf_set1(kExpQ[1]), vf_set1(kExpQ[0]));
-  etr_vf q23 = vf_fma(r, vf_set1(kExpQ[3]), vf_set1(kExpQ[2]));
-  etr_vf q45 = vf_fma(r, vf_set1(kExpQ[5]), vf_set1(kExpQ[4]));
-  etr_vf r4 = vf_mul(r2, r2);
-  return vf_fma(r4, q45, vf_fma(r2, q23, q01));
-}
-
 // e^x for |x| < 87, where e^x is normal (e^-87 = 1.6e-38): vf_exp's
 // reduction, but n = round(x log2 e) by the shift above in one
 // multiply-add (no vroundps and vcvtps2dq), Q by Estrin, and p 2^n by
@@ -189,7 +178,9 @@ static inline __attribute__((always_inline)) void vf_exp_ordinary_n(
   ETR_EACH_VECTOR r[j] = vf_fnma(n[j], vf_set1(kLn2Hi), v[j]);
   ETR_EACH_VECTOR r[j] = vf_fnma(n[j], vf_set1(kLn2Lo), r[j]);
   ETR_EACH_VECTOR r2[j] = vf_mul(r[j], r[j]);
-  // Q by Estrin's scheme (vf_exp_q_estrin), step by step.
+  // Q(r) of kExpQ by Estrin's scheme, step by step: three independent
+  // pairs and r^4 instead of a chain of five multiply-adds, a critical
+  // path of 3 steps instead of 5.
   ETR_EACH_VECTOR {
     q01[j] = vf_fma(r[j], vf_set1(kExpQ[1]), vf_set1(kExpQ[0]));
     q23[j] = vf_fma(r[j], vf_set1(kExpQ[3]), vf_set1(kExpQ[2]));
